@@ -1,0 +1,1 @@
+"""The mail command language: Lark grammars turned into typed commands."""

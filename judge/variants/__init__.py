@@ -1,0 +1,1 @@
+"""Variant data files (maps, starting positions) shipped with the package."""
