@@ -1,28 +1,38 @@
-"""The `judge` command line: one entry point, one sub-command per job.
+"""The `judge` command line: one entry point, one sub-command per module.
 
-Sub-commands are registered in ``COMMANDS``; each module that provides one
-exposes ``add_arguments(parser)`` and ``run(args) -> int`` so that this file
-stays a thin dispatcher and heavy imports happen only for the job asked for.
+Every module in :mod:`judge.commands` is a sub-command: it defines ``NAME``,
+``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``. Discovery keeps
+this dispatcher free of a hand-kept list that every feature would have to edit.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import pkgutil
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
-# name -> (module, one-line help)
-COMMANDS: dict[str, tuple[str, str]] = {}
+import judge.commands
+
+
+def command_modules() -> list[ModuleType]:
+    """The sub-command modules, sorted by name."""
+    modules = []
+    for info in pkgutil.iter_modules(judge.commands.__path__):
+        if info.name.startswith("_"):
+            continue
+        modules.append(importlib.import_module(f"judge.commands.{info.name}"))
+    return sorted(modules, key=lambda m: str(m.NAME))
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="judge", description="An email judge for Diplomacy.")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     sub = parser.add_subparsers(dest="command")
-    for name, (module_name, help_text) in COMMANDS.items():
-        module = importlib.import_module(module_name)
-        sub_parser = sub.add_parser(name, help=help_text, description=help_text)
+    for module in command_modules():
+        sub_parser = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
         module.add_arguments(sub_parser)
         sub_parser.set_defaults(_module=module)
     return parser

@@ -1,0 +1,79 @@
+"""Phases of a game: season, year and kind, written ``S1901M``, ``F1901R``, ``W1901A``."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from judge.core.errors import PhaseError
+
+
+class Season(StrEnum):
+    SPRING = "S"
+    FALL = "F"
+    WINTER = "W"
+
+
+class PhaseType(StrEnum):
+    MOVEMENT = "M"
+    RETREAT = "R"
+    ADJUSTMENT = "A"
+
+
+_PHASE_RE = re.compile(r"^\s*([SFW])\s*(\d{1,5})\s*([MRAB])\s*$", re.IGNORECASE)
+_ORDER = [
+    (Season.SPRING, PhaseType.MOVEMENT),
+    (Season.SPRING, PhaseType.RETREAT),
+    (Season.FALL, PhaseType.MOVEMENT),
+    (Season.FALL, PhaseType.RETREAT),
+    (Season.WINTER, PhaseType.ADJUSTMENT),
+]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Phase:
+    """One phase. Ordered in game time: ``S1901M < S1901R < F1901M < ... < W1901A``."""
+
+    year: int
+    index: int  # position in the year, 0..4 (see _ORDER)
+
+    @classmethod
+    def of(cls, season: Season, year: int, type: PhaseType) -> Phase:
+        try:
+            return cls(year, _ORDER.index((season, type)))
+        except ValueError:
+            raise PhaseError(f"there is no {type.name.lower()} phase in {season.name.lower()}") from None
+
+    @classmethod
+    def parse(cls, text: str) -> Phase:
+        """Read ``S1901M``; ``F1901B`` (the Judge's 'builds') is the same as ``W1901A``."""
+        match = _PHASE_RE.match(text)
+        if match is None:
+            raise PhaseError(f"cannot read phase {text!r}: expected e.g. S1901M, F1901R, W1901A")
+        season_letter, year_text, kind = (g.upper() for g in match.groups())
+        year = int(year_text)
+        if kind == "B":
+            if season_letter == "S":
+                raise PhaseError(f"cannot read phase {text!r}: there are no builds in spring")
+            return cls.of(Season.WINTER, year, PhaseType.ADJUSTMENT)
+        if season_letter == "W" and kind == "M":
+            raise PhaseError(f"cannot read phase {text!r}: winter has no movement phase")
+        return cls.of(Season(season_letter), year, PhaseType(kind))
+
+    @property
+    def season(self) -> Season:
+        return _ORDER[self.index][0]
+
+    @property
+    def type(self) -> PhaseType:
+        return _ORDER[self.index][1]
+
+    def following(self) -> Phase:
+        """The phase after this one, whether or not it will have anything to do."""
+        if self.index == len(_ORDER) - 1:
+            return Phase(self.year + 1, 0)
+        return Phase(self.year, self.index + 1)
+
+    def __str__(self) -> str:
+        return f"{self.season.value}{self.year}{self.type.value}"
