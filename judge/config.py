@@ -1,0 +1,395 @@
+"""The judge's settings: where it keeps its state, and the whole :class:`Config`.
+
+Read from the environment (passed in, so tests need no monkey-patching) and an
+optional TOML file. ``data_dir`` and ``database_url`` only say *where*; the
+:class:`Config` value gathers every setting of a running judge.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import timedelta
+from enum import StrEnum
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+DATA_DIR_VARIABLE = "JUDGE_DATA_DIR"
+DATABASE_URL_VARIABLE = "JUDGE_DATABASE_URL"
+DEFAULT_DATABASE_FILE = "judge.sqlite3"
+
+
+def data_dir(env: Mapping[str, str] = os.environ) -> Path:
+    """The judge's data directory: ``$JUDGE_DATA_DIR``, else ``./data``.
+
+    Made absolute against the current directory at call time, so a later
+    ``chdir`` cannot move the database under a running judge. Not created here:
+    whoever writes into it creates it.
+    """
+    raw = env.get(DATA_DIR_VARIABLE, "").strip()
+    return Path(raw or "data").expanduser().absolute()
+
+
+def database_url(env: Mapping[str, str] = os.environ) -> str:
+    """The SQLAlchemy URL of the judge's database.
+
+    ``$JUDGE_DATABASE_URL`` when set (e.g. ``postgresql+psycopg://judge@db/judge``);
+    otherwise an SQLite file in :func:`data_dir`, the embedded default that
+    needs no server.
+    """
+    raw = env.get(DATABASE_URL_VARIABLE, "").strip()
+    if raw:
+        return raw
+    return f"sqlite:///{data_dir(env) / DEFAULT_DATABASE_FILE}"
+
+
+# ---------------------------------------------------------------------------
+# The whole configuration: one frozen value, built once at start-up and passed
+# explicitly to whoever needs it (no global singleton, so tests build their own).
+# ---------------------------------------------------------------------------
+
+CONFIG_FILE_VARIABLE = "JUDGE_CONFIG"
+DEFAULT_SMTP_HOST = "127.0.0.1"
+DEFAULT_SMTP_PORT = 2525
+DEFAULT_ADDRESS = "judge@localhost"
+DEFAULT_CODE = "XXXX"
+DEFAULT_DISPLAY_NAME = "Diplomacy Judge"
+DEFAULT_TIMEZONE = "UTC"
+DEFAULT_MAX_MESSAGE_SIZE = 10 * 1024 * 1024
+DEFAULT_RATE_LIMIT_MESSAGES = 30
+DEFAULT_RATE_LIMIT_WINDOW = timedelta(hours=1)
+DEFAULT_MAILDIR_NAME = "maildir"
+
+_CODE_PATTERN = re.compile(r"^[A-Za-z0-9]{1,8}$")
+
+
+class ConfigError(ValueError):
+    """A setting that cannot be used; the message names the setting and its source."""
+
+    def __init__(self, setting: str, source: str, problem: str) -> None:
+        self.setting = setting
+        self.source = source
+        self.problem = problem
+        super().__init__(f"{setting} (from {source}): {problem}")
+
+
+class TlsMode(StrEnum):
+    """How the SMTP relay connection is protected."""
+
+    NONE = "none"
+    STARTTLS = "starttls"  # plain connection upgraded with STARTTLS (submission, 587)
+    IMPLICIT = "implicit"  # TLS from the first byte (smtps, 465)
+
+
+@dataclass(frozen=True)
+class SmtpRelaySpec:
+    """Deliver outgoing mail to an SMTP server (``smtp://``, ``smtp+starttls://``, ``smtps://``)."""
+
+    host: str
+    port: int
+    tls: TlsMode = TlsMode.NONE
+    username: str | None = None
+    # Kept out of repr so a logged Config never shows the relay password.
+    password: str | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class MaildirRelaySpec:
+    """Deliver outgoing mail into a local Maildir: the default, readable on a fresh machine."""
+
+    path: Path
+
+
+RelaySpec = SmtpRelaySpec | MaildirRelaySpec
+
+
+@dataclass(frozen=True)
+class Config:
+    """Every setting of a running judge. Build it with :func:`load_config`."""
+
+    data_dir: Path
+    database_url: str
+    relay: RelaySpec
+    smtp_host: str = DEFAULT_SMTP_HOST
+    smtp_port: int = DEFAULT_SMTP_PORT
+    address: str = DEFAULT_ADDRESS
+    aliases: tuple[str, ...] = ()
+    admin: str = ""
+    code: str = DEFAULT_CODE
+    display_name: str = DEFAULT_DISPLAY_NAME
+    timezone: ZoneInfo = field(default_factory=lambda: ZoneInfo(DEFAULT_TIMEZONE))
+    max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE
+    rate_limit_messages: int = DEFAULT_RATE_LIMIT_MESSAGES
+    rate_limit_window: timedelta = DEFAULT_RATE_LIMIT_WINDOW
+
+    @property
+    def own_addresses(self) -> frozenset[str]:
+        """The addresses the judge answers to, lower-cased for comparison."""
+        return frozenset(a.lower() for a in (self.address, *self.aliases))
+
+    @property
+    def domain(self) -> str:
+        """The judge's mail domain, used for Message-IDs."""
+        return self.address.rpartition("@")[2] or "localhost"
+
+
+# (setting name, environment variable); the TOML key is the setting name.
+_ENV_NAMES: dict[str, str] = {
+    "data_dir": DATA_DIR_VARIABLE,
+    "database_url": DATABASE_URL_VARIABLE,
+    "relay": "JUDGE_RELAY",
+    "smtp_host": "JUDGE_SMTP_HOST",
+    "smtp_port": "JUDGE_SMTP_PORT",
+    "address": "JUDGE_ADDRESS",
+    "aliases": "JUDGE_ALIASES",
+    "admin": "JUDGE_ADMIN",
+    "code": "JUDGE_CODE",
+    "display_name": "JUDGE_NAME",
+    "timezone": "JUDGE_TIMEZONE",
+    "max_message_size": "JUDGE_MAX_MESSAGE_SIZE",
+    "rate_limit_messages": "JUDGE_RATE_LIMIT_MESSAGES",
+    "rate_limit_window_seconds": "JUDGE_RATE_LIMIT_WINDOW_SECONDS",
+}
+
+
+@dataclass(frozen=True)
+class _Raw:
+    """One setting as found, with where it came from (for error messages) and the
+    directory relative paths in it are resolved against."""
+
+    value: object
+    source: str
+    base: Path
+
+
+def load_config(env: Mapping[str, str] = os.environ, config_file: Path | None = None) -> Config:
+    """Build the configuration: environment variables over the TOML file over defaults.
+
+    The environment wins so an operator can override one setting of a shared
+    file without editing it. ``config_file`` defaults to ``$JUDGE_CONFIG`` when
+    set. Relative paths in the file are read against the file's directory,
+    relative paths in the environment against the current directory.
+    """
+    if config_file is None and env.get(CONFIG_FILE_VARIABLE, "").strip():
+        config_file = Path(env[CONFIG_FILE_VARIABLE].strip()).expanduser()
+    raw = _read_toml(config_file) if config_file is not None else {}
+    cwd = Path.cwd()
+    for setting, variable in _ENV_NAMES.items():
+        value = env.get(variable, "").strip()
+        if value:
+            raw[setting] = _Raw(value, f"${variable}", cwd)
+    return _build(raw)
+
+
+def _read_toml(path: Path) -> dict[str, _Raw]:
+    """The file's settings; unknown keys are refused so a typo never passes silently."""
+    source = str(path)
+    try:
+        with path.open("rb") as handle:
+            document = tomllib.load(handle)
+    except OSError as error:
+        raise ConfigError("config file", source, f"cannot be read ({error.strerror})") from error
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError("config file", source, f"is not valid TOML ({error})") from error
+    found: dict[str, _Raw] = {}
+    base = path.expanduser().absolute().parent
+    for key, value in document.items():
+        if key not in _ENV_NAMES:
+            known = ", ".join(sorted(_ENV_NAMES))
+            raise ConfigError(key, source, f"unknown setting (known: {known})")
+        found[key] = _Raw(value, source, base)
+    return found
+
+
+def _build(raw: Mapping[str, _Raw]) -> Config:
+    if "data_dir" in raw:
+        item = raw["data_dir"]
+        directory = _path(item, "data_dir")
+    else:
+        directory = Path("data").absolute()
+    database = (
+        _text(raw["database_url"], "database_url")
+        if "database_url" in raw
+        else f"sqlite:///{directory / DEFAULT_DATABASE_FILE}"
+    )
+    relay: RelaySpec = (
+        parse_relay(_text(raw["relay"], "relay"), raw["relay"].source, raw["relay"].base)
+        if "relay" in raw
+        else MaildirRelaySpec(directory / DEFAULT_MAILDIR_NAME)
+    )
+    address = _address(raw["address"], "address") if "address" in raw else DEFAULT_ADDRESS
+    aliases = _aliases(raw["aliases"]) if "aliases" in raw else ()
+    admin = (
+        _address(raw["admin"], "admin")
+        if "admin" in raw
+        else f"judgekeeper@{address.rpartition('@')[2]}"
+    )
+    code = _code(raw["code"]) if "code" in raw else DEFAULT_CODE
+    window = (
+        timedelta(seconds=_number(raw["rate_limit_window_seconds"], "rate_limit_window_seconds", 1))
+        if "rate_limit_window_seconds" in raw
+        else DEFAULT_RATE_LIMIT_WINDOW
+    )
+    return Config(
+        data_dir=directory,
+        database_url=database,
+        relay=relay,
+        smtp_host=_text(raw["smtp_host"], "smtp_host") if "smtp_host" in raw else DEFAULT_SMTP_HOST,
+        smtp_port=_port(raw["smtp_port"], "smtp_port") if "smtp_port" in raw else DEFAULT_SMTP_PORT,
+        address=address,
+        aliases=aliases,
+        admin=admin,
+        code=code,
+        display_name=(
+            _text(raw["display_name"], "display_name")
+            if "display_name" in raw
+            else DEFAULT_DISPLAY_NAME
+        ),
+        timezone=_timezone(raw["timezone"]) if "timezone" in raw else ZoneInfo(DEFAULT_TIMEZONE),
+        max_message_size=(
+            int(_number(raw["max_message_size"], "max_message_size", 1024))
+            if "max_message_size" in raw
+            else DEFAULT_MAX_MESSAGE_SIZE
+        ),
+        rate_limit_messages=(
+            int(_number(raw["rate_limit_messages"], "rate_limit_messages", 0))
+            if "rate_limit_messages" in raw
+            else DEFAULT_RATE_LIMIT_MESSAGES
+        ),
+        rate_limit_window=window,
+    )
+
+
+def _text(item: _Raw, setting: str) -> str:
+    if not isinstance(item.value, str) or not item.value.strip():
+        raise ConfigError(setting, item.source, "must be a non-empty string")
+    return item.value.strip()
+
+
+def _path(item: _Raw, setting: str) -> Path:
+    path = Path(_text(item, setting)).expanduser()
+    return path if path.is_absolute() else (item.base / path).absolute()
+
+
+def _number(item: _Raw, setting: str, minimum: float) -> float:
+    value = item.value
+    if isinstance(value, str):
+        try:
+            value = float(value) if "." in value else int(value)
+        except ValueError:
+            raise ConfigError(setting, item.source, f"{value!r} is not a number") from None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ConfigError(setting, item.source, "must be a number")
+    if value < minimum:
+        raise ConfigError(setting, item.source, f"must be at least {minimum:g}")
+    return float(value)
+
+
+def _port(item: _Raw, setting: str) -> int:
+    value = _number(item, setting, 0)
+    if value != int(value) or value > 65535:
+        raise ConfigError(setting, item.source, "must be a whole number from 0 to 65535")
+    return int(value)
+
+
+def _address(item: _Raw, setting: str) -> str:
+    return _check_address(_text(item, setting), setting, item.source)
+
+
+def _check_address(text: str, setting: str, source: str) -> str:
+    local, at, domain = text.partition("@")
+    if not at or not local or not domain or any(c.isspace() or c in "<>,;" for c in text):
+        raise ConfigError(
+            setting, source, f"{text!r} is not a plain address like judge@example.org"
+        )
+    return text
+
+
+def _aliases(item: _Raw) -> tuple[str, ...]:
+    value = item.value
+    parts: list[object]
+    if isinstance(value, str):
+        parts = list(value.split(","))
+    elif isinstance(value, list):
+        parts = list(value)
+    else:
+        parts = [value]
+    aliases = []
+    for part in parts:
+        if not isinstance(part, str):
+            raise ConfigError("aliases", item.source, "must be a list of addresses")
+        if part.strip():
+            aliases.append(_check_address(part.strip(), "aliases", item.source))
+    return tuple(aliases)
+
+
+def _code(item: _Raw) -> str:
+    code = _text(item, "code")
+    if not _CODE_PATTERN.match(code):
+        raise ConfigError(
+            "code", item.source, f"{code!r} must be 1 to 8 letters or digits, like XPY"
+        )
+    return code.upper()
+
+
+def _timezone(item: _Raw) -> ZoneInfo:
+    name = _text(item, "timezone")
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError("timezone", item.source, f"unknown time zone {name!r}") from None
+
+
+def parse_relay(text: str, source: str = "relay", base: Path | None = None) -> RelaySpec:
+    """Read ``maildir:PATH`` or ``smtp[+starttls|s]://[user[:password]@]host[:port][?starttls=yes]``.
+
+    User and password are percent-decoded (``%40`` for ``@``). Default ports:
+    25 plain, 587 STARTTLS, 465 implicit TLS.
+    """
+    if text.lower().startswith("maildir:"):
+        location = text[len("maildir:") :]
+        if location.startswith("//"):
+            location = location[2:]
+        if not location:
+            raise ConfigError(
+                "relay", source, "maildir: needs a path, like maildir:/var/mail/judge"
+            )
+        path = Path(location).expanduser()
+        if not path.is_absolute():
+            path = ((base or Path.cwd()) / path).absolute()
+        return MaildirRelaySpec(path)
+    parts = urlsplit(text)
+    schemes = {
+        "smtp": (TlsMode.NONE, 25),
+        "smtp+starttls": (TlsMode.STARTTLS, 587),
+        "smtps": (TlsMode.IMPLICIT, 465),
+    }
+    scheme = parts.scheme.lower()
+    if scheme not in schemes:
+        raise ConfigError(
+            "relay", source, f"{text!r}: expected smtp://host:port, smtps://… or maildir:PATH"
+        )
+    tls, default_port = schemes[scheme]
+    options = parse_qs(parts.query)
+    starttls = options.get("starttls", [""])[-1].lower()
+    if starttls in {"1", "yes", "true", "on"}:
+        if tls is TlsMode.IMPLICIT:
+            raise ConfigError("relay", source, "smtps:// already uses TLS; starttls makes no sense")
+        tls, default_port = TlsMode.STARTTLS, 587
+    if not parts.hostname:
+        raise ConfigError("relay", source, f"{text!r} names no host")
+    try:
+        port = parts.port or default_port
+    except ValueError:
+        raise ConfigError("relay", source, f"{text!r} has an invalid port") from None
+    return SmtpRelaySpec(
+        host=parts.hostname,
+        port=port,
+        tls=tls,
+        username=unquote(parts.username) if parts.username else None,
+        password=unquote(parts.password) if parts.password is not None else None,
+    )
