@@ -1,0 +1,359 @@
+"""Real-world mail bytes -> the sender, the subject and the body text a command reader wants.
+
+Players write from every kind of client: plain text, HTML only, quoted-printable
+Latin-1 from an old French webmail, Windows-1252 from Outlook, base64 UTF-8
+from a phone. The grammar must see the same plain lines whatever the client
+did, so everything about MIME, charsets and line endings is settled here.
+
+Decoding never raises: a mail the judge accepted must always get an answer, so
+whatever goes wrong is recorded in ``problems`` and decoding carries on with
+the best text it can get. Quoted lines (``>``) and everything after a ``-- ``
+signature line are dropped here; ``SIGNOFF`` belongs to the grammar.
+"""
+
+from __future__ import annotations
+
+import codecs
+import email
+import email.header
+import email.utils
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from email.message import Message
+from email.policy import compat32
+from typing import TypeVar
+
+from judge.mail.html_text import html_to_text
+
+T = TypeVar("T")
+
+# Labels that mean something a little larger in practice: mail marked Latin-1 or
+# ASCII by Windows clients is really Windows-1252 (curly quotes, the euro sign),
+# which is how web browsers read it too. Windows-1252 decodes Latin-1 text the same.
+_WIDENED = {"iso8859-1": "cp1252", "ascii": "cp1252"}
+_FALLBACK = "cp1252"
+# Typing aids that would otherwise reach the grammar as unknown characters:
+# French typography puts (narrow) no-break spaces before ':' and inside
+# guillemets, and word processors turn "-" into dashes ("A Par – Bur").
+_TRANSLATE = str.maketrans(
+    {
+        "\u00a0": " ", "\u202f": " ", "\u2007": " ", "\u2009": " ", "\t": " ",
+        "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
+        "\u2192": "->",
+        "\ufeff": None, "\u200b": None, "\u200c": None, "\u200d": None,
+    }
+)  # fmt: skip
+_ATTRIBUTION = re.compile(r"(wrote|a écrit|écrit|schrieb|scritto|escribió)\s*:\s*$", re.IGNORECASE)
+_ORIGINAL_MESSAGE = re.compile(
+    r"^\s*-{2,}\s*(original message|message d'origine|message original|mensaje original)\s*-{2,}\s*$",
+    re.IGNORECASE,
+)
+_OUTLOOK_RULE = re.compile(r"^\s*_{20,}\s*$")
+_OUTLOOK_FROM = re.compile(r"^\s*(from|de|von)\s*:", re.IGNORECASE)
+_MESSAGE_ID = re.compile(r"<[^<>\s]+>")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+@dataclass(frozen=True)
+class DecodedMail:
+    """What the command reader needs from one mail, and what went wrong getting it.
+
+    ``sender`` is the bare address replies go to (last ``Reply-To``, else
+    ``From``), or ``None`` when the mail names nobody usable. ``notes`` say
+    what was done (which part, which charset, which lines were dropped) for the
+    operator; ``problems`` say what was wrong with the mail itself.
+    """
+
+    sender: str | None
+    subject: str
+    message_id: str | None
+    references: tuple[str, ...]
+    body: str
+    notes: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
+
+
+def parse_message(raw: bytes) -> Message:
+    """The MIME tree of ``raw`` with the lenient compat32 policy (defects recorded, not raised)."""
+    return email.message_from_bytes(raw, policy=compat32)
+
+
+def decode_mail(raw: bytes) -> DecodedMail:
+    """Decode one raw mail; see the module docstring. Never raises."""
+    notes: list[str] = []
+    problems: list[str] = []
+    try:
+        message = parse_message(raw)
+    except Exception as error:  # the parser is lenient; this is a last resort
+        return DecodedMail(None, "", None, (), "", (), (f"mail could not be parsed: {error}",))
+    sender = _guarded(lambda: find_sender(message), None, "sender", problems)
+    if sender is None:
+        problems.append("no usable sender address in Reply-To or From")
+    subject = _guarded(lambda: header_text(message, "Subject"), "", "Subject", problems)
+    message_id = _guarded(
+        lambda: _first_message_id(header_text(message, "Message-ID")), None, "Message-ID", problems
+    )
+    references = _guarded(
+        lambda: tuple(_MESSAGE_ID.findall(header_text(message, "References"))),
+        (),
+        "References",
+        problems,
+    )
+    text = _guarded(lambda: _body_text(message, notes, problems), "", "body", problems)
+    body = _guarded(lambda: clean_body(text, notes), text, "body lines", problems)
+    return DecodedMail(sender, subject, message_id, references, body, tuple(notes), tuple(problems))
+
+
+def _guarded(compute: Callable[[], T], default: T, what: str, problems: list[str]) -> T:
+    """Run one extraction step; a failure becomes a problem and a default, never an exception."""
+    try:
+        return compute()
+    except Exception as error:
+        problems.append(f"could not read the {what}: {type(error).__name__}: {error}")
+        return default
+
+
+# --- headers ---------------------------------------------------------------
+
+
+def header_values(message: Message, name: str) -> list[str]:
+    """Every value of header ``name``, decoded (RFC 2047 words, raw 8-bit bytes) and unfolded."""
+    wanted = name.lower()
+    return [
+        _decode_header_value(value) for key, value in message.raw_items() if key.lower() == wanted
+    ]
+
+
+def header_text(message: Message, name: str) -> str:
+    """The last value of header ``name``, decoded, or ``""``."""
+    values = header_values(message, name)
+    return values[-1].strip() if values else ""
+
+
+def _decode_header_value(value: object) -> str:
+    text = str(value)
+    if any("\udc80" <= char <= "\udcff" for char in text):
+        # 8-bit bytes straight in a header (against the RFC, common in practice).
+        text = decode_bytes(text.encode("ascii", "surrogateescape"), None)[0]
+    text = re.sub(r"\r?\n[ \t]+", " ", text).replace("\r", "").replace("\n", "")
+    try:
+        chunks = email.header.decode_header(text)
+    except Exception:
+        return text
+    pieces = []
+    for chunk, charset in chunks:
+        pieces.append(chunk if isinstance(chunk, str) else decode_bytes(chunk, charset)[0])
+    return "".join(pieces)
+
+
+def find_sender(message: Message) -> str | None:
+    """The address a reply goes to: the last ``Reply-To`` header, else the last ``From``.
+
+    The classic Judge reads it this way, so a master's or a player's
+    ``Reply-To`` is honoured. Within one header the first real address counts.
+    """
+    for name in ("Reply-To", "From"):
+        for value in reversed(header_values(message, name)):
+            address = first_address(value)
+            if address is not None:
+                return address
+    return None
+
+
+def first_address(value: str) -> str | None:
+    """The first ``local@domain`` address in a header value, or ``None``."""
+    for _name, address in email.utils.getaddresses([value]):
+        address = address.strip()
+        local, at, domain = address.rpartition("@")
+        if at and local and domain and not any(c.isspace() for c in address):
+            return address
+    return None
+
+
+def _first_message_id(value: str) -> str | None:
+    found = _MESSAGE_ID.search(value)
+    if found:
+        return found.group(0)
+    value = value.strip()
+    return f"<{value}>" if value and " " not in value else None
+
+
+# --- body ------------------------------------------------------------------
+
+
+def _body_text(message: Message, notes: list[str], problems: list[str]) -> str:
+    parts = _body_parts(message)
+    if not parts:
+        attached = [p for p in _leaves(message) if p.get_content_type() == "text/plain"]
+        if attached:
+            notes.append("no inline text; read the first text/plain attachment")
+            parts = attached[:1]
+        else:
+            problems.append(f"no text part in a {message.get_content_type()} mail")
+            return ""
+    texts = []
+    for part in parts:
+        kind = part.get_content_type()
+        data = _payload_bytes(part, problems)
+        text, charset_note = decode_bytes(data, _declared_charset(part))
+        if charset_note:
+            (notes if charset_note.startswith("read") else problems).append(charset_note)
+        if kind == "text/html":
+            notes.append("converted text/html to plain text")
+            text = html_to_text(text)
+        else:
+            notes.append(f"read {kind}")
+        texts.append(text)
+    return "\n".join(texts)
+
+
+def _body_parts(part: Message) -> list[Message]:
+    """The parts that make up the readable body, in order.
+
+    ``multipart/alternative``: the plain-text version if there is one, else
+    the HTML. Other multiparts: every inline text part (``related``: only its
+    root). Attachments and attached mails (``message/rfc822``) are not body.
+    """
+    kind = part.get_content_type()
+    if part.is_multipart():
+        children = [c for c in part.get_payload() if isinstance(c, Message)]
+        if kind == "multipart/alternative":
+            options = [_body_parts(c) for c in children]
+            for wanted in ("text/plain", "text/html"):
+                for option in options:
+                    if option and all(p.get_content_type() == wanted for p in option):
+                        return option
+            return next((option for option in options if option), [])
+        if kind == "multipart/related":
+            children = children[:1]
+        found: list[Message] = []
+        for child in children:
+            found.extend(_body_parts(child))
+        return found
+    if kind in ("text/plain", "text/html") and not _is_attachment(part):
+        return [part]
+    return []
+
+
+def _leaves(part: Message) -> list[Message]:
+    if part.get_content_type() == "message/rfc822":
+        return []
+    if part.is_multipart():
+        return [
+            leaf
+            for child in part.get_payload()
+            if isinstance(child, Message)
+            for leaf in _leaves(child)
+        ]
+    return [part]
+
+
+def _is_attachment(part: Message) -> bool:
+    disposition = str(part.get("Content-Disposition", "")).split(";")[0].strip().lower()
+    return disposition == "attachment"
+
+
+def _payload_bytes(part: Message, problems: list[str]) -> bytes:
+    """The part's bytes with quoted-printable or base64 undone (leniently, as the email package does)."""
+    try:
+        payload = part.get_payload(decode=True)
+    except Exception as error:
+        problems.append(f"transfer encoding could not be undone ({error}); read the raw text")
+        raw = part.get_payload(decode=False)
+        return raw.encode("ascii", "surrogateescape") if isinstance(raw, str) else b""
+    if isinstance(payload, bytes):
+        return payload
+    return b""
+
+
+def _declared_charset(part: Message) -> str | None:
+    try:
+        charset = part.get_param("charset")
+    except Exception:
+        return None
+    if isinstance(charset, tuple):  # RFC 2231 form
+        charset = charset[2]
+    return str(charset).strip().strip('"').lower() or None if charset else None
+
+
+def decode_bytes(data: bytes, declared: str | None) -> tuple[str, str | None]:
+    """Text from ``data`` and, if anything was guessed, a note saying what.
+
+    The declared charset is trusted when the bytes agree with it. Undeclared
+    text is tried as UTF-8, then Windows-1252. Unknown or lying labels fall
+    back the same way, with replacement characters rather than an error.
+    """
+    note: str | None = None
+    if declared:
+        codec = _text_codec(declared)
+        if codec is None:
+            note = f"unknown charset {declared!r}; guessed"
+        else:
+            codec = _WIDENED.get(codec, codec)
+            try:
+                return data.decode(codec), None
+            except UnicodeDecodeError:
+                note = f"text is not valid {declared}; guessed"
+            except Exception:
+                note = f"charset {declared!r} cannot be decoded; guessed"
+    try:
+        text = data.decode("utf-8")
+        guessed = "utf-8"
+    except UnicodeDecodeError:
+        text = data.decode(_FALLBACK, errors="replace")
+        guessed = "windows-1252"
+    if note is not None:
+        return text, f"{note} {guessed}"
+    return text, (f"read undeclared 8-bit text as {guessed}" if not data.isascii() else None)
+
+
+def _text_codec(label: str) -> str | None:
+    try:
+        info = codecs.lookup(label)
+    except (LookupError, ValueError):
+        return None
+    if not getattr(info, "_is_text_encoding", True):  # e.g. "base64", "rot13"
+        return None
+    return info.name
+
+
+def clean_body(text: str, notes: list[str]) -> str:
+    """Normalise line ends and typing aids; drop the signature, quotes and quoted replies."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").translate(_TRANSLATE)
+    text = _CONTROL.sub("", text)
+    lines = [line.rstrip() for line in text.split("\n")]
+    kept: list[str] = []
+    quoted = 0
+    for index, line in enumerate(lines):
+        if line == "--":  # "-- " once trailing blanks are gone
+            notes.append(f"dropped the signature ({len(lines) - index} lines)")
+            break
+        if _ORIGINAL_MESSAGE.match(line) or (
+            _OUTLOOK_RULE.match(line) and _next_text_matches(lines, index, _OUTLOOK_FROM)
+        ):
+            notes.append(f"dropped the quoted earlier mail ({len(lines) - index} lines)")
+            break
+        if line.lstrip().startswith(">"):
+            quoted += 1
+            continue
+        if _ATTRIBUTION.search(line) and _next_text_is_quote(lines, index):
+            quoted += 1
+            continue
+        kept.append(line)
+    if quoted:
+        notes.append(f"dropped {quoted} quoted lines")
+    first = next((i for i, line in enumerate(kept) if line.strip()), len(kept))
+    last = max((i for i, line in enumerate(kept) if line.strip()), default=-1)
+    kept = kept[first : last + 1]
+    return "\n".join(kept) + "\n" if kept else ""
+
+
+def _next_text_is_quote(lines: list[str], index: int) -> bool:
+    following = next((line for line in lines[index + 1 :] if line.strip()), "")
+    return following.lstrip().startswith(">")
+
+
+def _next_text_matches(lines: list[str], index: int, pattern: re.Pattern[str]) -> bool:
+    following = next((line for line in lines[index + 1 :] if line.strip()), "")
+    return bool(pattern.match(following))
