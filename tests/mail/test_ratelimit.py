@@ -1,0 +1,71 @@
+"""Per-address rate limiting with a fake clock: a flood is answered once, then dropped."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from judge.mail.ratelimit import RateDecision, RateLimiter
+
+T0 = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+MINUTE = timedelta(minutes=1)
+
+
+def test_under_the_limit_everything_is_allowed() -> None:
+    limiter = RateLimiter(limit=3, window=timedelta(hours=1))
+    decisions = [limiter.decide("a@x.org", T0 + i * 30 * MINUTE) for i in range(10)]
+    assert decisions == [RateDecision.ALLOW] * 10  # never more than 2 in an hour
+
+
+def test_a_flood_is_answered_once_then_dropped() -> None:
+    limiter = RateLimiter(limit=3, window=timedelta(hours=1))
+    decisions = [limiter.decide("a@x.org", T0 + i * MINUTE) for i in range(8)]
+    assert (
+        decisions == [RateDecision.ALLOW] * 3 + [RateDecision.WARN_ONCE] + [RateDecision.DROP] * 4
+    )
+
+
+def test_the_flood_ends_after_a_quiet_window_and_warns_again_next_time() -> None:
+    limiter = RateLimiter(limit=2, window=timedelta(hours=1))
+    for i in range(5):
+        limiter.decide("a@x.org", T0 + i * MINUTE)
+    later = T0 + 4 * MINUTE + timedelta(hours=1, seconds=1)
+    assert limiter.decide("a@x.org", later) is RateDecision.ALLOW
+    assert limiter.decide("a@x.org", later + MINUTE) is RateDecision.ALLOW
+    assert limiter.decide("a@x.org", later + 2 * MINUTE) is RateDecision.WARN_ONCE
+    assert limiter.decide("a@x.org", later + 3 * MINUTE) is RateDecision.DROP
+
+
+def test_a_robot_that_never_pauses_stays_dropped() -> None:
+    limiter = RateLimiter(limit=2, window=timedelta(minutes=10))
+    decisions = [limiter.decide("loop@x.org", T0 + i * MINUTE) for i in range(60)]
+    assert decisions.count(RateDecision.WARN_ONCE) == 1
+    assert decisions[3:] == [RateDecision.DROP] * 57
+
+
+def test_addresses_are_counted_separately_and_case_insensitively() -> None:
+    limiter = RateLimiter(limit=1, window=timedelta(hours=1))
+    assert limiter.decide("A@X.org", T0) is RateDecision.ALLOW
+    assert limiter.decide("b@x.org", T0) is RateDecision.ALLOW
+    assert limiter.decide("a@x.ORG", T0 + MINUTE) is RateDecision.WARN_ONCE
+
+
+def test_exempt_addresses_and_a_disabled_limit() -> None:
+    limiter = RateLimiter.for_addresses(1, timedelta(hours=1), exempt=["Admin@x.org"])
+    assert all(limiter.decide("admin@x.org", T0) is RateDecision.ALLOW for _ in range(10))
+    disabled = RateLimiter(limit=0, window=timedelta(hours=1))
+    assert all(disabled.decide("a@x.org", T0) is RateDecision.ALLOW for _ in range(10))
+
+
+def test_idle_addresses_are_forgotten() -> None:
+    limiter = RateLimiter(limit=5, window=timedelta(hours=1))
+    limiter.decide("a@x.org", T0)
+    limiter.decide("b@x.org", T0 + timedelta(minutes=50))
+    limiter.forget_idle(T0 + timedelta(minutes=90))
+    assert limiter.tracked_addresses == 1
+
+
+def test_naive_datetimes_are_refused() -> None:
+    with pytest.raises(ValueError, match="timezone-aware"):
+        RateLimiter(limit=1, window=MINUTE).decide("a@x.org", datetime(2026, 1, 1))
