@@ -1,0 +1,249 @@
+"""Building the mails the judge sends, in the classic Judge's conventions.
+
+Every outgoing mail is valid UTF-8 MIME text/plain and carries what keeps mail
+between robots safe and threads readable: ``Message-ID``, ``Date``,
+``In-Reply-To``/``References`` for replies, the judge's ``X-Judge`` header
+(so its own mail coming back is recognised, see :mod:`judge.mail.loopguard`)
+and ``Auto-Submitted`` (so well-behaved autoresponders stay quiet).
+
+Subjects and the ``::`` header lines follow the Judge (conventions §4):
+``XPY:game1 - S1901M Results``, ``Re: [Error Flag] XPY:game1 - S1901M orders``,
+``:: Judge: XPY  Game: game1  Variant: Standard`` and
+``:: Deadline: S1901M Sun Nov 22 2026 23:30:00 +0000``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from email import policy
+from email.message import EmailMessage
+from email.utils import format_datetime, formataddr, make_msgid
+from enum import StrEnum
+
+from judge.config import Config
+from judge.mail.loopguard import JUDGE_HEADER
+
+MAX_SUBJECT_LENGTH = 79  # the Judge's limit; longer subjects are cut
+_SMTP_LINE_LIMIT = 998
+_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_REPLY_PREFIX = re.compile(r"^\s*(re|aw|sv|tr|fw|fwd)\s*(\[\d+\])?\s*:\s*", re.IGNORECASE)
+_FLAG_PREFIX = re.compile(r"^\s*\[(error flag|you are late!)\]\s*", re.IGNORECASE)
+_PHASE = r"[SUFW]\d{4}[MRBA]"
+
+
+class AutoSubmitted(StrEnum):
+    """RFC 3834: a reply to a person's mail, or a mail the judge sends on its own."""
+
+    REPLIED = "auto-replied"
+    GENERATED = "auto-generated"
+
+
+@dataclass(frozen=True)
+class JudgeIdentity:
+    """Who the judge is in the mails it sends."""
+
+    address: str
+    code: str
+    display_name: str = "Diplomacy Judge"
+
+    @classmethod
+    def from_config(cls, config: Config) -> JudgeIdentity:
+        return cls(config.address, config.code, config.display_name)
+
+    @property
+    def domain(self) -> str:
+        return self.address.rpartition("@")[2] or "localhost"
+
+
+def compose(
+    identity: JudgeIdentity,
+    to: Sequence[str],
+    subject: str,
+    body: str,
+    *,
+    now: datetime,
+    auto_submitted: AutoSubmitted,
+    in_reply_to: str | None = None,
+    references: Sequence[str] = (),
+    message_id: str | None = None,
+) -> EmailMessage:
+    """One outgoing mail. ``now`` must be timezone-aware; it becomes the ``Date``."""
+    if now.tzinfo is None:
+        raise ValueError("compose needs a timezone-aware datetime")
+    if not to:
+        raise ValueError("a mail needs at least one recipient")
+    message = EmailMessage(policy=policy.default)
+    message["From"] = formataddr((identity.display_name, identity.address))
+    message["To"] = ", ".join(_one_line(address) for address in to)
+    message["Subject"] = _one_line(subject)
+    message["Date"] = format_datetime(now)
+    message["Message-ID"] = message_id or make_msgid(domain=identity.domain)
+    if in_reply_to:
+        message["In-Reply-To"] = _one_line(in_reply_to)
+    chain = [ref for ref in (*references, in_reply_to) if ref]
+    if chain:
+        message["References"] = " ".join(dict.fromkeys(_one_line(ref) for ref in chain))
+    message[JUDGE_HEADER] = f"{identity.code} {identity.address}"
+    message["Auto-Submitted"] = auto_submitted.value
+    message["X-Auto-Response-Suppress"] = "All"  # asks Exchange not to answer with vacation notices
+    text = body.replace("\r\n", "\n").replace("\r", "\n")
+    if not text.endswith("\n"):
+        text += "\n"
+    fits_7bit = text.isascii() and all(len(line) <= _SMTP_LINE_LIMIT for line in text.split("\n"))
+    message.set_content(
+        text, subtype="plain", charset="utf-8", cte="7bit" if fits_7bit else "quoted-printable"
+    )
+    return message
+
+
+def compose_reply(
+    identity: JudgeIdentity,
+    to: Sequence[str],
+    subject: str,
+    body: str,
+    *,
+    now: datetime,
+    original_message_id: str | None,
+    original_references: Sequence[str] = (),
+) -> EmailMessage:
+    """The answer to a person's mail: threaded under it and marked ``auto-replied``."""
+    return compose(
+        identity,
+        to,
+        subject,
+        body,
+        now=now,
+        auto_submitted=AutoSubmitted.REPLIED,
+        in_reply_to=original_message_id,
+        references=original_references,
+    )
+
+
+def message_bytes(message: EmailMessage) -> bytes:
+    """The wire form (CRLF line ends) to store in the outbox and hand to a relay."""
+    return message.as_bytes(policy=policy.SMTP)
+
+
+def _one_line(text: str) -> str:
+    """Header values never contain line breaks (header injection)."""
+    return " ".join(text.split())
+
+
+# --- subjects ----------------------------------------------------------------
+
+
+def game_subject(code: str, game: str, event: str, phase: str | None = None) -> str:
+    """``XPY:game1 - S1901M Results``: a mail about a game."""
+    middle = " ".join(part for part in (phase, event) if part)
+    return _fit(f"{code}:{game} - {middle}")
+
+
+def reply_subject(
+    code: str,
+    original: str,
+    *,
+    game: str | None = None,
+    phase: str | None = None,
+    error_flag: bool = False,
+    late: bool = False,
+) -> str:
+    """``Re: [Error Flag] XPY:game1 - S1901M <their subject>`` (``Re: XPY <subject>`` before sign-on).
+
+    The player's own ``Re:``, flags and judge prefix are removed first, so a
+    long exchange does not grow ``Re: Re: [Error Flag] [Error Flag] …``.
+    """
+    flags = ("[You are late!] " if late else "") + ("[Error Flag] " if error_flag else "")
+    prefix = game_subject(code, game, "", phase) if game else code
+    return _fit(f"Re: {flags}{prefix.rstrip()} {strip_subject(original, code)}".rstrip())
+
+
+def strip_subject(subject: str, code: str) -> str:
+    """A subject without reply prefixes, the Judge's flags and the Judge's own ``CODE:game - PHASE``."""
+    judge_prefix = re.compile(
+        rf"^\s*{re.escape(code)}(:\S+\s+-\s*)?(\s*{_PHASE}\b)?\s*", re.IGNORECASE
+    )
+    text = _one_line(subject)
+    while True:
+        stripped = _REPLY_PREFIX.sub("", text, count=1)
+        stripped = _FLAG_PREFIX.sub("", stripped, count=1)
+        stripped = (
+            judge_prefix.sub("", stripped, count=1)
+            if _is_judge_prefixed(stripped, code)
+            else stripped
+        )
+        if stripped == text:
+            return text
+        text = stripped
+
+
+def _is_judge_prefixed(text: str, code: str) -> bool:
+    head = text.split(maxsplit=1)[0] if text.split() else ""
+    return head.upper() == code.upper() or head.upper().startswith(f"{code.upper()}:")
+
+
+def _fit(subject: str) -> str:
+    subject = _one_line(subject.replace('"', ""))
+    return (
+        subject
+        if len(subject) <= MAX_SUBJECT_LENGTH
+        else subject[: MAX_SUBJECT_LENGTH - 3].rstrip() + "..."
+    )
+
+
+# --- the "::" header lines ----------------------------------------------------
+
+
+def judge_line(
+    code: str,
+    game: str | None = None,
+    variant: str | None = None,
+    modifiers: Sequence[str] = (),
+) -> str:
+    """``:: Judge: XPY  Game: game1  Variant: Standard Gunboat`` (game parts only when signed on)."""
+    line = f":: Judge: {code}"
+    if game:
+        line += f"  Game: {game}"
+        if variant:
+            words = [variant[:1].upper() + variant[1:], *modifiers]
+            line += f"  Variant: {' '.join(words)}"
+    return line
+
+
+def deadline_line(phase: str, deadline: datetime, zone: tzinfo) -> str:
+    """``:: Deadline: S1901M Sun Nov 22 2026 23:30:00 +0000`` in the judge's time zone."""
+    return f":: Deadline: {phase} {judge_date(deadline, zone)}"
+
+
+def judge_date(moment: datetime, zone: tzinfo) -> str:
+    """The Judge's date format, ``Www Mmm DD YYYY HH:MM:SS ±zzzz``, in English whatever the locale."""
+    if moment.tzinfo is None:
+        raise ValueError("judge_date needs a timezone-aware datetime")
+    local = moment.astimezone(zone)
+    offset = local.strftime("%z") or "+0000"
+    return (
+        f"{_DAYS[local.weekday()]} {_MONTHS[local.month - 1]} {local.day:02d} {local.year:04d} "
+        f"{local.hour:02d}:{local.minute:02d}:{local.second:02d} {offset}"
+    )
+
+
+def header_block(
+    code: str,
+    *,
+    game: str | None = None,
+    variant: str | None = None,
+    modifiers: Sequence[str] = (),
+    phase: str | None = None,
+    deadline: datetime | None = None,
+    zone: tzinfo | None = None,
+) -> str:
+    """The lines a Judge mail body starts with: a blank line, ``:: Judge:``, then ``:: Deadline:``."""
+    lines = ["", judge_line(code, game, variant, modifiers)]
+    if game and phase and deadline is not None:
+        if zone is None:
+            raise ValueError("a deadline line needs the judge's time zone")
+        lines.append(deadline_line(phase, deadline, zone))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,218 @@
+"""Composing outgoing mail: headers, threading, MIME validity, the Judge's subjects and lines."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from judge.mail.compose import (
+    AutoSubmitted,
+    JudgeIdentity,
+    compose,
+    compose_reply,
+    deadline_line,
+    game_subject,
+    header_block,
+    judge_date,
+    judge_line,
+    message_bytes,
+    reply_subject,
+    strip_subject,
+)
+from judge.mail.decode import decode_mail, parse_message
+from judge.mail.loopguard import LoopKind, classify
+
+JUDGE = JudgeIdentity("judge@example.org", "XPY")
+NOW = datetime(2026, 11, 22, 23, 30, tzinfo=UTC)
+
+
+def reparse(message: EmailMessage) -> EmailMessage:
+    parsed = message_from_bytes(message_bytes(message), policy=policy.default)
+    assert isinstance(parsed, EmailMessage)
+    return parsed
+
+
+def test_a_reply_carries_every_header_the_issue_asks_for() -> None:
+    message = compose_reply(
+        JUDGE,
+        ["player@example.net"],
+        "Re: XPY:game1 - S1901M orders",
+        "France: Army Paris -> Burgundy.\n",
+        now=NOW,
+        original_message_id="<orders-1@example.net>",
+        original_references=("<judge-0@example.org>",),
+    )
+    parsed = reparse(message)
+    assert parsed["From"] == "Diplomacy Judge <judge@example.org>"
+    assert parsed["To"] == "player@example.net"
+    assert parsed["Date"] == "Sun, 22 Nov 2026 23:30:00 +0000"
+    assert parsed["Message-ID"].startswith("<") and parsed["Message-ID"].endswith("@example.org>")
+    assert parsed["In-Reply-To"] == "<orders-1@example.net>"
+    assert parsed["References"] == "<judge-0@example.org> <orders-1@example.net>"
+    assert parsed["X-Judge"] == "XPY judge@example.org"
+    assert parsed["Auto-Submitted"] == "auto-replied"
+    assert parsed["MIME-Version"] == "1.0"
+    assert parsed.get_content_type() == "text/plain"
+    assert parsed.get_content_charset() == "utf-8"
+    assert parsed.defects == []
+
+
+def test_a_notice_is_auto_generated_and_has_no_in_reply_to() -> None:
+    message = compose(
+        JUDGE, ["a@x.org", "b@y.org"], "XPY:game1 - S1901M Results", "Results\n",
+        now=NOW, auto_submitted=AutoSubmitted.GENERATED,
+    )  # fmt: skip
+    parsed = reparse(message)
+    assert parsed["Auto-Submitted"] == "auto-generated"
+    assert parsed["In-Reply-To"] is None and parsed["References"] is None
+    assert parsed["To"] == "a@x.org, b@y.org"
+
+
+def test_accented_text_is_valid_utf8_mime_and_reads_back_identically() -> None:
+    body = "Armée Paris -> Bourgogne.\nPress: « à bientôt » ✓\n" + "x" * 1200 + "\n"
+    raw = message_bytes(
+        compose(
+            JUDGE, ["p@x.org"], "Résultats", body, now=NOW, auto_submitted=AutoSubmitted.GENERATED
+        )
+    )
+    assert raw.isascii()  # quoted-printable: safe through any relay, no 8BITMIME needed
+    assert all(len(line) <= 998 for line in raw.split(b"\r\n"))
+    parsed = message_from_bytes(raw, policy=policy.default)
+    assert isinstance(parsed, EmailMessage)
+    assert parsed["Subject"] == "Résultats"
+    assert parsed.get_content().replace("\r\n", "\n") == body
+    assert parsed.defects == []
+
+
+def test_plain_ascii_stays_readable_seven_bit() -> None:
+    raw = message_bytes(
+        compose(
+            JUDGE, ["p@x.org"], "s", "A Par - Bur", now=NOW, auto_submitted=AutoSubmitted.REPLIED
+        )
+    )
+    assert b"Content-Transfer-Encoding: 7bit" in raw
+    assert raw.endswith(b"\r\n\r\nA Par - Bur\r\n")
+
+
+def test_our_own_mail_coming_back_is_caught_by_the_loop_guard() -> None:
+    raw = message_bytes(
+        compose(JUDGE, ["p@x.org"], "s", "body", now=NOW, auto_submitted=AutoSubmitted.REPLIED)
+    )
+    reason = classify(parse_message(raw))
+    assert reason is not None and reason.kind is LoopKind.JUDGE_MAIL
+    assert decode_mail(raw).sender == "judge@example.org"
+
+
+def test_header_injection_is_impossible() -> None:
+    message = compose(
+        JUDGE,
+        ["p@x.org"],
+        "hello\r\nBcc: victim@x.org",
+        "b",
+        now=NOW,
+        auto_submitted=AutoSubmitted.REPLIED,
+    )
+    parsed = reparse(message)
+    assert parsed["Bcc"] is None
+    assert parsed["Subject"] == "hello Bcc: victim@x.org"
+
+
+def test_naive_time_and_no_recipient_are_refused() -> None:
+    with pytest.raises(ValueError, match="timezone-aware"):
+        compose(
+            JUDGE,
+            ["p@x.org"],
+            "s",
+            "b",
+            now=datetime(2026, 1, 1),
+            auto_submitted=AutoSubmitted.REPLIED,
+        )
+    with pytest.raises(ValueError, match="recipient"):
+        compose(JUDGE, [], "s", "b", now=NOW, auto_submitted=AutoSubmitted.REPLIED)
+
+
+def test_message_ids_are_unique() -> None:
+    ids = {
+        compose(JUDGE, ["p@x.org"], "s", "b", now=NOW, auto_submitted=AutoSubmitted.REPLIED)[
+            "Message-ID"
+        ]
+        for _ in range(200)
+    }
+    assert len(ids) == 200
+
+
+def test_game_subjects() -> None:
+    assert game_subject("XPY", "game1", "Results", "S1901M") == "XPY:game1 - S1901M Results"
+    assert game_subject("XPY", "game1", "Game Starting") == "XPY:game1 - Game Starting"
+
+
+@pytest.mark.parametrize(
+    ("original", "kwargs", "expected"),
+    [
+        ("my orders", {"game": "game1", "phase": "S1901M"}, "Re: XPY:game1 - S1901M my orders"),
+        (
+            "Re: [Error Flag] XPY:game1 - S1901M my orders",
+            {"game": "game1", "phase": "F1901M", "error_flag": True},
+            "Re: [Error Flag] XPY:game1 - F1901M my orders",
+        ),
+        ("RE: Re: register", {}, "Re: XPY register"),
+        ("Re: XPY register", {}, "Re: XPY register"),
+        ("", {}, "Re: XPY"),
+        (
+            "orders",
+            {"game": "g", "phase": "S1901M", "late": True},
+            "Re: [You are late!] XPY:g - S1901M orders",
+        ),
+        ('say "hi"', {}, "Re: XPY say hi"),
+    ],
+)
+def test_reply_subjects(original: str, kwargs: dict[str, object], expected: str) -> None:
+    assert reply_subject("XPY", original, **kwargs) == expected  # type: ignore[arg-type]
+
+
+def test_long_subjects_are_cut_to_the_judges_limit() -> None:
+    subject = reply_subject("XPY", "word " * 40, game="game1", phase="S1901M")
+    assert len(subject) == 79 and subject.endswith("...")
+
+
+def test_strip_subject_keeps_a_subject_that_merely_starts_like_the_code() -> None:
+    assert strip_subject("XPYLON orders", "XPY") == "XPYLON orders"
+    assert strip_subject("TR: Fwd: xpy:game1 - S1901M Results", "XPY") == "Results"
+
+
+def test_judge_lines() -> None:
+    assert judge_line("XPY") == ":: Judge: XPY"
+    assert judge_line("XPY", "game1", "standard") == ":: Judge: XPY  Game: game1  Variant: Standard"
+    assert (
+        judge_line("XXXX", "Dt", "Standard", ["Gunboat"])
+        == ":: Judge: XXXX  Game: Dt  Variant: Standard Gunboat"
+    )
+    assert (
+        deadline_line("S1901M", NOW, ZoneInfo("UTC"))
+        == ":: Deadline: S1901M Sun Nov 22 2026 23:30:00 +0000"
+    )
+
+
+def test_dates_are_in_the_judges_zone_and_in_english() -> None:
+    assert judge_date(NOW, ZoneInfo("Europe/Paris")) == "Mon Nov 23 2026 00:30:00 +0100"
+    assert (
+        judge_date(datetime(2004, 1, 6, 23, 30, tzinfo=UTC), ZoneInfo("UTC"))
+        == "Tue Jan 06 2004 23:30:00 +0000"
+    )
+    with pytest.raises(ValueError):
+        judge_date(datetime(2004, 1, 6), ZoneInfo("UTC"))
+
+
+def test_header_block() -> None:
+    block = header_block(
+        "XPY", game="game1", variant="standard", phase="S1901M", deadline=NOW, zone=ZoneInfo("UTC")
+    )
+    assert block == (
+        "\n:: Judge: XPY  Game: game1  Variant: Standard\n"
+        ":: Deadline: S1901M Sun Nov 22 2026 23:30:00 +0000\n"
+    )
+    assert header_block("XPY") == "\n:: Judge: XPY\n"
