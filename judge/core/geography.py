@@ -231,6 +231,10 @@ class GameMap:
         p = self.provinces.get(province_of(province))
         return p is not None and bool(p.coasts)
 
+    def coasts(self, province: str) -> tuple[str, ...]:
+        """The coasts a fleet must choose between in ``province`` (``("NC", "SC")``), or ``()``."""
+        return self.province(province).coasts
+
     def fleet_locations(self, province: str) -> tuple[str, ...]:
         """Where a fleet may stand in ``province``: ``("STP/NC", "STP/SC")``, ``("BRE",)``, or ``()`` inland."""
         return self.province(province).fleet_locations
