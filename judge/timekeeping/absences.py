@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from enum import Enum
 from zoneinfo import ZoneInfo
 
@@ -53,8 +53,8 @@ class Absence:
     set_by_master: bool = False
 
     def __post_init__(self) -> None:
-        require_aware(self.start, "absence start")
-        require_aware(self.end, "absence end")
+        object.__setattr__(self, "start", require_aware(self.start, "absence start").astimezone(UTC))
+        object.__setattr__(self, "end", require_aware(self.end, "absence end").astimezone(UTC))
         if self.end <= self.start:
             raise AbsenceOrderError(
                 f"An absence must end after it starts ({self.start:%b %d %H:%M} to {self.end:%b %d %H:%M})."

@@ -53,8 +53,9 @@ class PhaseTimes:
     grace: datetime
 
     def __post_init__(self) -> None:
+        # Normalised to UTC so that adding hours is elapsed time, whatever zone the caller used.
         for name in ("start", "deadline", "grace"):
-            require_aware(getattr(self, name), name)
+            object.__setattr__(self, name, require_aware(getattr(self, name), name).astimezone(UTC))
         if not self.start <= self.deadline <= self.grace:
             raise PhaseTimesError(
                 f"start ({self.start}), deadline ({self.deadline}) and grace ({self.grace}) "

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from enum import Enum
 from zoneinfo import ZoneInfo
 
@@ -167,6 +167,12 @@ class PhaseClock:
     _index: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        # Optional instants normalised to UTC: "+ 24 h" must be elapsed time across DST changes.
+        for name in ("paused_since", "last_orders_at", "last_late_notice_at",
+                     "last_replacement_notice_at", "last_pause_notice_at", "processed_at"):
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, require_aware(value, name).astimezone(UTC))
         letters = [p.power for p in self.powers]
         if len(set(letters)) != len(letters):
             raise ValueError(f"each power may appear once, got {letters}")
@@ -229,7 +235,7 @@ class PhaseClock:
 
 def due(clock: PhaseClock, now: datetime) -> tuple[TimekeepingEvent, ...]:
     """What must happen at ``now``, in the order it should be done."""
-    require_aware(now, "now")
+    now = require_aware(now, "now").astimezone(UTC)
     if clock.processed_at is not None:
         return ()
     if clock.paused_since is not None:
@@ -330,7 +336,7 @@ def next_wakeup(clock: PhaseClock, now: datetime) -> datetime | None:
     Returns ``now`` itself when something is already due. Store it (after
     ``record``) as the game's due time; a restart needs nothing else.
     """
-    require_aware(now, "now")
+    now = require_aware(now, "now").astimezone(UTC)
     for moment in sorted({now, *(t for t in _thresholds(clock) if t > now)}):
         if due(clock, moment):
             return moment
