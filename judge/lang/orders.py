@@ -1,0 +1,749 @@
+"""Reading order text into the core's order values.
+
+An order line goes through three steps, each with one job:
+
+1. :func:`_words` cuts the text into raw pieces (words, dashes, slashes,
+   brackets) and remembers where each starts, for error columns;
+2. :class:`_Tokenizer` turns those pieces into the abstract tokens of
+   ``grammar/orders.lark``. This is where the map comes in: the longest run of
+   words that the name tables know becomes one ``PLACE`` ("mer du Nord",
+   "Mid-Atlantic Ocean"), a hyphenated word that is no name is cut at its
+   hyphens ("LON-ENG-BRE"), and every synonym of a keyword becomes one token;
+3. the LALR parser checks the shape and :func:`_build` makes the order,
+   settling what depends on the phase ("F TRI - ALB" is a retreat in a retreat
+   phase, "DISBAND" a removal in an adjustment phase).
+
+Errors are :class:`OrderSyntaxError` values with a Judge-style message, the
+1-based column and the offending fragment, so a reply can point at the word.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Final
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.lexer import Lexer
+
+from judge.core.errors import (
+    AmbiguousProvinceError,
+    CoastError,
+    CoreError,
+    OrderError,
+    UnknownProvinceError,
+)
+from judge.core.geography import GameMap
+from judge.core.names import NameReading, resolve_location
+from judge.core.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Waive,
+)
+from judge.core.phase import PhaseType
+from judge.core.units import UnitRef, UnitType
+
+__all__ = ["OrderSyntaxError", "ReadOrder", "read_order", "read_order_line"]
+
+
+class OrderSyntaxError(OrderError):
+    """An order that cannot be read.
+
+    ``message`` is what the Judge would answer ("Unrecognized source province
+    -> Xyz (did you mean ...?)"), ``column`` the 1-based column in the text
+    given (the line, for :func:`read_order_line`), ``text`` the fragment at
+    fault. ``unit`` is the unit the order names when that part could be read,
+    so a caller can still say which unit got no order.
+    """
+
+    def __init__(
+        self, message: str, column: int, text: str, *, unit: UnitRef | None = None
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.column = column
+        self.text = text
+        self.unit = unit
+
+    def shifted(self, offset: int) -> OrderSyntaxError:
+        """The same error with its column moved right by ``offset`` (an order inside a line)."""
+        return OrderSyntaxError(self.message, self.column + offset, self.text, unit=self.unit)
+
+
+@dataclass(frozen=True, slots=True)
+class ReadOrder:
+    """One order read from text.
+
+    ``readings`` are the name readings that a rule had to settle (a name with
+    more than one possible meaning), so that a reply can say which was taken.
+    """
+
+    order: Order
+    text: str
+    readings: tuple[NameReading, ...] = ()
+
+
+# --------------------------------------------------------------------------
+# Keywords. Each maps a run of lower-case, accent-free words to a token type.
+
+_ENGLISH_KEYWORDS: Final[dict[str, str]] = {
+    "a": "ARMY", "army": "ARMY",
+    "f": "FLEET", "fleet": "FLEET",
+    "h": "HOLD", "hold": "HOLD", "holds": "HOLD", "stand": "HOLD", "stands": "HOLD", "xxx": "HOLD",
+    "m": "_MOVE", "move": "_MOVE", "moves": "_MOVE", "to": "_MOVE",
+    "move to": "_MOVE", "moves to": "_MOVE",
+    "s": "SUPPORT", "support": "SUPPORT", "supports": "SUPPORT",
+    "c": "CONVOY", "convoy": "CONVOY", "convoys": "CONVOY",
+    "t": "CONVOY", "transport": "CONVOY", "transports": "CONVOY",
+    "via convoy": "VIA_CONVOY", "by convoy": "VIA_CONVOY",
+    "d": "DISBAND", "disband": "DISBAND", "disbands": "DISBAND",
+    "b": "BUILD", "build": "BUILD", "builds": "BUILD",
+    "remove": "REMOVE", "removes": "REMOVE", "debuild": "REMOVE",
+    "r": "R",
+    "retreat": "RETREAT", "retreats": "RETREAT",
+    "w": "WAIVE", "waive": "WAIVE", "waives": "WAIVE",
+    "p": "PROXY", "proxy": "PROXY", "proxy to": "PROXY",
+    "nc": "COAST", "sc": "COAST", "ec": "COAST", "wc": "COAST",
+    "north coast": "COAST", "south coast": "COAST", "east coast": "COAST", "west coast": "COAST",
+}  # fmt: skip
+
+# French forms (seed 002 and the French help files): T / xxx for hold, S for
+# soutien, C for convoi (and "A Espagne C Toscane" for a convoyed attack),
+# "par convoi", coasts "cn"/"cs"/"ce" and "côte nord".
+_FRENCH_KEYWORDS: Final[dict[str, str]] = {
+    "armee": "ARMY", "flotte": "FLEET",
+    "t": "HOLD", "tient": "HOLD", "defend": "HOLD", "defense": "HOLD", "xxx": "HOLD",
+    "va": "_MOVE", "attaque": "_MOVE", "va a": "_MOVE", "vers": "_MOVE",
+    "soutien": "SUPPORT", "soutient": "SUPPORT", "supporte": "SUPPORT",
+    "convoi": "CONVOY", "convoie": "CONVOY", "convoyer": "CONVOY",
+    "par convoi": "VIA_CONVOY",
+    "disperse": "DISBAND", "dispersion": "DISBAND", "debande": "DISBAND", "debander": "DISBAND",
+    "construit": "BUILD", "construction": "BUILD",
+    "supprime": "REMOVE", "suppression": "REMOVE",
+    "retraite": "RETREAT",
+    "renonce": "WAIVE",
+    "delegue": "PROXY",
+    "cn": "COAST", "cs": "COAST", "ce": "COAST", "co": "COAST",
+    "cote nord": "COAST", "cote sud": "COAST", "cote est": "COAST", "cote ouest": "COAST",
+}  # fmt: skip
+
+# The coast a coast keyword names.
+_COAST_WORDS: Final[dict[str, str]] = {
+    "nc": "NC", "sc": "SC", "ec": "EC", "wc": "WC",
+    "cn": "NC", "cs": "SC", "ce": "EC", "co": "WC",
+    "n": "NC", "s": "SC", "e": "EC", "w": "WC", "o": "WC",
+    "north": "NC", "south": "SC", "east": "EC", "west": "WC",
+    "nord": "NC", "sud": "SC", "est": "EC", "ouest": "WC",
+    "north coast": "NC", "south coast": "SC", "east coast": "EC", "west coast": "WC",
+    "cote nord": "NC", "cote sud": "SC", "cote est": "EC", "cote ouest": "WC",
+}  # fmt: skip
+
+_LONGEST_KEYWORD = 2  # words in the longest keyword phrase
+# First words of the keyword phrases, so single words skip the phrase lookup.
+_PHRASE_STARTS: Final = frozenset(
+    phrase.split()[0] for phrase in (*_ENGLISH_KEYWORDS, *_FRENCH_KEYWORDS) if " " in phrase
+)
+_LONGEST_NAME = 6  # words in the longest province name ("mer de Groenland et de Norvège")
+
+
+def _fold(word: str) -> str:
+    """Lower case without accents or a trailing full stop: how keywords are looked up."""
+    word = word.lower().rstrip(".")
+    if word.isascii():
+        return word
+    decomposed = unicodedata.normalize("NFKD", word)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+@lru_cache(maxsize=4)
+def _keywords(french: bool, retreat_phase: bool) -> dict[str, str]:
+    table = dict(_ENGLISH_KEYWORDS)
+    if french:
+        table.update(_FRENCH_KEYWORDS)
+    if retreat_phase:
+        table["r"] = "RETREAT"
+    return table
+
+
+# --------------------------------------------------------------------------
+# Step 1: raw pieces.
+
+_PIECES: Final = re.compile(
+    r"""
+    (?P<arrow>->|=>|→)
+  | (?P<dash>[-–—])
+  | (?P<slash>/)
+  | (?P<open>\()
+  | (?P<close>\))
+  | (?P<word>[^\W_][\w'’]*(?:[-.][^\W_][\w'’]*)*\.?)
+  | (?P<space>\s+)
+  | (?P<other>.)
+    """,
+    re.VERBOSE,
+)
+
+
+@dataclass(slots=True)
+class _Piece:
+    kind: str  # arrow, dash, slash, open, close, word, other
+    text: str
+    start: int  # 0-based offset in the text being read
+    spaced: bool  # white space before it
+    folded: str = ""  # the word as keywords are looked up (words only)
+
+
+def _pieces(text: str) -> list[_Piece]:
+    pieces: list[_Piece] = []
+    spaced = True
+    for match in _PIECES.finditer(text):
+        kind = match.lastgroup or "other"
+        if kind == "space":
+            spaced = True
+            continue
+        piece = match.group()
+        if kind == "other" and piece in ".:!":
+            spaced = True
+            continue
+        folded = _fold(piece) if kind == "word" else ""
+        pieces.append(_Piece(kind, piece, match.start(), spaced, folded))
+        spaced = False
+    return pieces
+
+
+# --------------------------------------------------------------------------
+# Step 2: abstract tokens.
+
+
+class _PlaceToken(Token):
+    """A ``PLACE`` token that carries the name reading it was read as."""
+
+    __slots__ = ("reading",)
+    reading: NameReading
+
+
+class _WordToken(Token):
+    """A word that is neither keyword nor known name; keeps why it is unknown."""
+
+    __slots__ = ("error",)
+    error: CoreError | None
+
+
+def _token(kind: str, piece: _Piece, text: str | None = None) -> Token:
+    value = piece.text if text is None else text
+    return Token(kind, value, start_pos=piece.start, column=piece.start + 1)
+
+
+class _Tokenizer:
+    """Turns raw pieces into grammar tokens, asking the map about names."""
+
+    def __init__(self, game_map: GameMap, *, french: bool, retreat_phase: bool) -> None:
+        self._map = game_map
+        self._french = french
+        self._keywords = _keywords(french, retreat_phase)
+        self._text = ""
+
+    def tokens(self, text: str) -> list[Token]:
+        self._text = text
+        pieces = _pieces(text)
+        out: list[Token] = []
+        i = 0
+        while i < len(pieces):
+            piece = pieces[i]
+            if piece.kind in ("arrow", "dash"):
+                out.append(_token("_MOVE", piece))
+                i += 1
+            elif piece.kind in ("slash", "open"):
+                i = self._coast_after_mark(pieces, i, out)
+            elif piece.kind == "word":
+                i = self._word(pieces, i, out)
+            else:
+                raise OrderSyntaxError(
+                    f"Unexpected character -> {piece.text}", piece.start + 1, piece.text
+                )
+        return out
+
+    def _word(self, pieces: list[_Piece], i: int, out: list[Token]) -> int:
+        keyword = self._keyword_at(pieces, i)
+        if keyword is not None:
+            kind, used = keyword
+            first, last = pieces[i], pieces[i + used - 1]
+            phrase = self._text[first.start : last.start + len(last.text)]
+            if kind == "COAST":
+                out.append(_token("COAST", first, _COAST_WORDS[_fold_phrase(pieces[i : i + used])]))
+            else:
+                out.append(_token(kind, first, phrase))
+            return i + used
+        place = self._place_at(pieces, i)
+        if place is not None:
+            reading, used = place
+            first, last = pieces[i], pieces[i + used - 1]
+            name = self._text[first.start : last.start + len(last.text)]
+            if isinstance(reading, (AmbiguousProvinceError, CoastError)):
+                ambiguous = _WordToken("WORD", name, start_pos=first.start, column=first.start + 1)
+                ambiguous.error = reading
+                out.append(ambiguous)
+            else:
+                token = _PlaceToken("PLACE", name, start_pos=first.start, column=first.start + 1)
+                token.reading = reading
+                out.append(token)
+            return i + used
+        piece = pieces[i]
+        if "-" in piece.text.strip("-"):
+            # "LON-ENG-MAO-BRE" is no name: read it as names joined by dashes.
+            pieces[i : i + 1] = _split_hyphens(piece)
+            return i
+        word = _WordToken("WORD", piece.text, start_pos=piece.start, column=piece.start + 1)
+        word.error = None
+        out.append(word)
+        return i + 1
+
+    def _keyword_at(self, pieces: list[_Piece], i: int) -> tuple[str, int] | None:
+        first = pieces[i].folded
+        if first in _PHRASE_STARTS:
+            run = _word_run(pieces, i, _LONGEST_KEYWORD)
+            if run is not None:
+                kind = self._keywords.get(_fold_phrase(run))
+                if kind is not None:
+                    return kind, _LONGEST_KEYWORD
+        kind = self._keywords.get(first)
+        return None if kind is None else (kind, 1)
+
+    def _is_keyword(self, piece: _Piece) -> bool:
+        return piece.folded in self._keywords
+
+    def _place_at(
+        self, pieces: list[_Piece], i: int
+    ) -> tuple[NameReading | AmbiguousProvinceError | CoastError, int] | None:
+        """The longest run of words from ``i`` that is a name; keywords end a run."""
+        end = i + 1
+        while (
+            end < len(pieces)
+            and end - i < _LONGEST_NAME
+            and pieces[end].kind == "word"
+            and pieces[end].spaced
+            and not self._is_keyword(pieces[end])
+        ):
+            end += 1
+        for stop in range(end, i, -1):
+            name = " ".join(p.text for p in pieces[i:stop])
+            try:
+                reading = _lookup(self._map, name, self._french)
+            except (AmbiguousProvinceError, CoastError) as error:
+                return error, stop - i
+            if reading is not None:
+                return reading, stop - i
+        return None
+
+    def _coast_after_mark(self, pieces: list[_Piece], i: int, out: list[Token]) -> int:
+        """``/nc``, ``(nc)``, ``/north coast``, ``(côte nord)`` after a place."""
+        mark = pieces[i]
+        j = i + 1
+        for used in (2, 1):
+            run = _word_run(pieces, j, used)
+            if run is not None and _fold_phrase(run) in _COAST_WORDS:
+                out.append(_token("COAST", mark, _COAST_WORDS[_fold_phrase(run)]))
+                j += used
+                if mark.kind == "open":
+                    if j < len(pieces) and pieces[j].kind == "close":
+                        return j + 1
+                    raise OrderSyntaxError("Missing ')' after the coast", mark.start + 1, mark.text)
+                return j
+        fragment = pieces[j].text if j < len(pieces) else mark.text
+        column = pieces[j].start + 1 if j < len(pieces) else mark.start + 1
+        raise OrderSyntaxError(
+            f"Unrecognized coast -> {fragment} (use /nc, /sc, /ec or /wc)", column, fragment
+        )
+
+
+def _word_run(pieces: list[_Piece], i: int, length: int) -> list[_Piece] | None:
+    """``length`` words from ``i`` separated by spaces only, or None."""
+    if i + length > len(pieces):
+        return None
+    run = pieces[i : i + length]
+    for k, piece in enumerate(run):
+        if piece.kind != "word" or (k and not piece.spaced):
+            return None
+    return run
+
+
+def _fold_phrase(run: Sequence[_Piece]) -> str:
+    return " ".join(p.folded for p in run)
+
+
+def _split_hyphens(piece: _Piece) -> list[_Piece]:
+    parts: list[_Piece] = []
+    offset = piece.start
+    for k, part in enumerate(piece.text.split("-")):
+        if k:
+            parts.append(_Piece("dash", "-", offset, False))
+            offset += 1
+        if part:
+            parts.append(_Piece("word", part, offset, False, _fold(part)))
+        offset += len(part)
+    return parts
+
+
+def _lookup(game_map: GameMap, name: str, french: bool) -> NameReading | None:
+    """The reading of ``name``, or None when the tables do not know it as a whole.
+
+    Readings are cached per map: a mail names the same few provinces again and
+    again, and the name tables are pure. An ambiguous name raises
+    :class:`AmbiguousProvinceError`.
+    """
+    entry = _READINGS.get(id(game_map))
+    if entry is None or entry[0] is not game_map:
+        if len(_READINGS) > 16:
+            _READINGS.clear()
+        entry = (game_map, {})
+        _READINGS[id(game_map)] = entry
+    cache = entry[1]
+    key = (name, french)
+    try:
+        return cache[key]
+    except KeyError:
+        pass
+    try:
+        reading: NameReading | None = resolve_location(name, game_map, french=french)
+    except UnknownProvinceError:
+        reading = None
+    if len(cache) < 20_000:
+        cache[key] = reading
+    return reading
+
+
+# id(map) -> (map, {(name, french): reading}); the map is kept so its id stays its own.
+_READINGS: dict[int, tuple[GameMap, dict[tuple[str, bool], NameReading | None]]] = {}
+
+
+# --------------------------------------------------------------------------
+# Step 3: shape and meaning.
+
+
+class _ListLexer(Lexer):
+    """Hands the parser the tokens the tokenizer already made."""
+
+    def __init__(self, lexer_conf: Any) -> None:
+        del lexer_conf
+
+    def lex(self, data: Any) -> Iterator[Token]:  # type: ignore[override]
+        return iter(data)
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    """The LALR parser, built once on first use (no on-disk cache: installs may be read-only)."""
+    from importlib.resources import files
+
+    grammar = files("judge").joinpath("grammar", "orders.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", lexer=_ListLexer)
+
+
+_UNIT_TREES: Final = frozenset({"army", "fleet", "untyped"})
+_PLACE_TREES: Final = frozenset({"known_place", "unknown_place"})
+
+# How a token is named in "Unexpected ..." messages.
+_TOKEN_WORDS: Final[dict[str, str]] = {
+    "PLACE": "a province",
+    "WORD": "a province",
+    "COAST": "a coast",
+    "ARMY": "a unit type",
+    "FLEET": "a unit type",
+}
+
+
+class _Builder:
+    """Makes one core order from a parse tree, in the light of the phase."""
+
+    def __init__(
+        self, text: str, game_map: GameMap, phase_type: PhaseType | None, french: bool
+    ) -> None:
+        self._text = text
+        self._map = game_map
+        self._phase = phase_type
+        self._french = french
+        self.readings: list[NameReading] = []
+        self.unit: UnitRef | None = None
+
+    def build(self, tree: Tree[Token]) -> Order:
+        node = tree.children[0]
+        assert isinstance(node, Tree)
+        kind = str(node.data)
+        units = [c for c in node.children if isinstance(c, Tree) and c.data in _UNIT_TREES]
+        places = [c for c in node.children if isinstance(c, Tree) and c.data in _PLACE_TREES]
+        keywords = [c for c in node.children if isinstance(c, Token)]
+        via = any(isinstance(c, Tree) and c.data == "via" for c in node.children)
+        if kind == "waive":
+            if len(node.children) > 1:
+                extra = node.children[1]
+                assert isinstance(extra, Tree)
+                raise self._fail("WAIVE takes nothing after it", extra)
+            return Waive()
+
+        unit = self._unit(units[0], "source")
+        self.unit = unit
+        if kind == "hold":
+            return Hold(unit)
+        if kind == "bare":
+            if self._phase is PhaseType.ADJUSTMENT:
+                return self._build_order(unit, units[0])
+            raise self._fail(f"No order given for {unit}", units[0])
+        if kind == "move":
+            route_tree = next(c for c in node.children if isinstance(c, Tree) and c.data == "route")
+            hops = [places[0], *(c for c in route_tree.children if isinstance(c, Tree))]
+            locations = [self._place(hop, "destination" if k == len(hops) - 1 else "convoy route")
+                         for k, hop in enumerate(hops)]  # fmt: skip
+            if self._phase is PhaseType.RETREAT:
+                if len(locations) > 1 or via:
+                    raise self._fail(
+                        "A retreat goes to one adjacent province, never by convoy", node
+                    )
+                return Retreat(unit, locations[0])
+            return Move(unit, locations[-1], via_convoy=via, route=tuple(locations[:-1]))
+        if kind == "convoyed_move":
+            if not self._french:
+                raise self._fail(
+                    "A convoy order names the convoyed unit and its move, e.g. F NTH C A LON - BEL",
+                    node,
+                )
+            return Move(unit, self._place(places[0], "destination"), via_convoy=True)
+        if kind == "support_hold":
+            return SupportHold(unit, self._unit(units[1], "supported unit's"))
+        if kind == "support_move":
+            supported = self._unit(units[1], "supported unit's")
+            return SupportMove(unit, supported, self._place(places[0], "destination"))
+        if kind == "convoy":
+            convoyed = self._unit(units[1], "convoyed unit's")
+            return Convoy(unit, convoyed, self._place(places[0], "destination"))
+        if kind == "retreat":
+            return Retreat(unit, self._place(places[0], "destination"))
+        if kind in ("disband_after", "disband_before"):
+            return Remove(unit) if self._phase is PhaseType.ADJUSTMENT else Disband(unit)
+        if kind in ("remove_after", "remove_before"):
+            if self._phase is PhaseType.RETREAT and keywords[0].type == "RETREAT":
+                raise self._fail(f"Missing destination for the retreat of {unit}", node)
+            return Remove(unit)
+        if kind in ("build_after", "build_before"):
+            return self._build_order(unit, units[0])
+        if kind == "proxy":
+            raise self._fail("Proxy orders are not supported by this judge", node)
+        raise AssertionError(f"grammar rule without a meaning: {kind}")
+
+    def _build_order(self, unit: UnitRef, where: Tree[Token]) -> Build:
+        if unit.type is None:
+            raise self._fail(
+                f"Unit type missing for the build in {unit.location}: write A or F", where
+            )
+        return Build(unit.type, unit.location)
+
+    def _unit(self, tree: Tree[Token], role: str) -> UnitRef:
+        kind = str(tree.data)
+        place = tree.children[-1]
+        assert isinstance(place, Tree)
+        location = self._place(place, role)
+        if kind == "army":
+            return UnitRef(UnitType.ARMY, location)
+        if kind == "fleet":
+            return UnitRef(UnitType.FLEET, location)
+        return UnitRef(None, location)
+
+    def _place(self, tree: Tree[Token], role: str) -> str:
+        tokens = [c for c in tree.children if isinstance(c, Token)]
+        coast = tokens[-1] if tokens[-1].type == "COAST" else None
+        names = tokens[:-1] if coast is not None else tokens
+        first, last = names[0], names[-1]
+        start = first.start_pos or 0
+        end = (last.start_pos or 0) + len(last.value)
+        written = self._text[start:end]
+        if tree.data == "unknown_place":
+            error = getattr(first, "error", None)
+            if isinstance(error, AmbiguousProvinceError):
+                message = f"Ambiguous {role} province -> {written} (could be {' or '.join(error.candidates)})"
+            elif isinstance(error, CoastError):
+                message = f"Invalid coast -> {error}"
+            else:
+                message = f"Unrecognized {role} province -> {written}{_suggestions(self._map, written, self._french)}"
+            raise OrderSyntaxError(message, start + 1, written, unit=self.unit)
+        reading: NameReading = getattr(first, "reading")  # noqa: B009 - set by the tokenizer
+        if reading.alternatives:
+            self.readings.append(reading)
+        return self._with_coast(reading, coast, written, start)
+
+    def _with_coast(
+        self, reading: NameReading, coast: Token | None, written: str, start: int
+    ) -> str:
+        province = reading.province
+        given = coast.value if coast is not None else None
+        if reading.coast is not None and given is not None and given != reading.coast:
+            raise OrderSyntaxError(
+                f"Two different coasts given -> {written}", start + 1, written, unit=self.unit
+            )
+        chosen = given or reading.coast
+        if chosen is None:
+            return province
+        coasts = _coasts(self._map, province)
+        if chosen not in coasts:
+            where = f"{written} has no {_COAST_NAMES[chosen]}"
+            hint = f" (coasts: {', '.join(coasts)})" if coasts else ""
+            raise OrderSyntaxError(
+                f"Invalid coast -> {where}{hint}", start + 1, written, unit=self.unit
+            )
+        return f"{province}/{chosen}"
+
+    def _fail(self, message: str, where: Tree[Token]) -> OrderSyntaxError:
+        """The error to raise for ``where``, pointing at its first word."""
+        tokens = list(where.scan_values(lambda v: isinstance(v, Token)))
+        if tokens:
+            start = tokens[0].start_pos or 0
+            last = tokens[-1]
+            end = (last.start_pos or 0) + len(last.value)
+        else:
+            start, end = 0, len(self._text)
+        return OrderSyntaxError(message, start + 1, self._text[start:end], unit=self.unit)
+
+
+_COAST_NAMES: Final = {
+    "NC": "north coast",
+    "SC": "south coast",
+    "EC": "east coast",
+    "WC": "west coast",
+}
+
+
+def _suggestions(game_map: GameMap, written: str, french: bool) -> str:
+    """The " (did you mean X or Y?)" hint from the name tables, or nothing."""
+    try:
+        resolve_location(written, game_map, french=french)
+    except UnknownProvinceError as error:
+        if error.suggestions:
+            return f" (did you mean {' or '.join(error.suggestions)}?)"
+    except CoreError:
+        pass
+    return ""
+
+
+def _coasts(game_map: GameMap, province: str) -> tuple[str, ...]:
+    """The coasts of a province with split coasts ("NC", "SC"), else ()."""
+    return game_map.province(province).coasts
+
+
+def _leading_unit(tokens: Sequence[Token]) -> UnitRef | None:
+    """The unit an unreadable order starts with, when that much can be read."""
+    i = 0
+    if i < len(tokens) and tokens[i].type in ("BUILD", "REMOVE", "R", "DISBAND"):
+        i += 1
+    unit_type: UnitType | None = None
+    if i < len(tokens) and tokens[i].type in ("ARMY", "FLEET"):
+        unit_type = UnitType.ARMY if tokens[i].type == "ARMY" else UnitType.FLEET
+        i += 1
+    if i < len(tokens) and isinstance(tokens[i], _PlaceToken):
+        reading: NameReading = tokens[i].reading  # type: ignore[attr-defined]
+        location = reading.province
+        if i + 1 < len(tokens) and tokens[i + 1].type == "COAST":
+            location = f"{location}/{tokens[i + 1].value}"
+        elif reading.coast:
+            location = f"{location}/{reading.coast}"
+        return UnitRef(unit_type, location)
+    return None
+
+
+def _syntax_error(error: UnexpectedInput, text: str, tokens: Sequence[Token]) -> OrderSyntaxError:
+    unit = _leading_unit(tokens)
+    if isinstance(error, UnexpectedToken) and error.token.type != "$END":
+        token = error.token
+        column = (token.start_pos or 0) + 1
+        what = _TOKEN_WORDS.get(token.type, f"'{token.value}'")
+        return OrderSyntaxError(
+            f"Invalid order syntax -> unexpected {what} '{token.value}'"
+            if what.startswith("a ")
+            else f"Invalid order syntax -> unexpected {what}",
+            column,
+            str(token.value),
+            unit=unit,
+        )
+    if isinstance(error, (UnexpectedToken, UnexpectedEOF)):
+        expected = set(getattr(error, "expected", ()) or ())
+        if not tokens:
+            return OrderSyntaxError("Empty order", 1, text, unit=None)
+        last = tokens[-1]
+        if expected & {"PLACE", "WORD"}:
+            message = f"Missing province after '{last.value}'"
+        else:
+            message = "Incomplete order"
+        return OrderSyntaxError(message, len(text.rstrip()) + 1, "", unit=unit)
+    assert isinstance(error, UnexpectedCharacters)  # the list lexer never raises it
+    return OrderSyntaxError("Invalid order syntax", 1, text, unit=unit)
+
+
+# --------------------------------------------------------------------------
+# Public API.
+
+
+def read_order(
+    text: str,
+    game_map: GameMap,
+    *,
+    phase_type: PhaseType | None = None,
+    french: bool = False,
+) -> ReadOrder:
+    """Read one order ("A LON - BEL VIA CONVOY", "F mer du Nord C A Londres - Belgique").
+
+    ``phase_type`` settles the words that mean different things in different
+    phases (a move in a retreat phase is a retreat, DISBAND in an adjustment
+    phase a removal, a bare "A PAR" a build); ``None`` reads the order as
+    written. ``french`` adds the French names and keywords (T/xxx for hold,
+    "par convoi", "côte nord"). Raises :class:`OrderSyntaxError`.
+    """
+    tokenizer = _Tokenizer(game_map, french=french, retreat_phase=phase_type is PhaseType.RETREAT)
+    tokens = tokenizer.tokens(text)
+    if not tokens:
+        raise OrderSyntaxError("Empty order", 1, text)
+    try:
+        tree = _parser().parse(tokens)
+    except UnexpectedInput as error:
+        raise _syntax_error(error, text, tokens) from None
+    builder = _Builder(text, game_map, phase_type, french)
+    order = builder.build(tree)
+    return ReadOrder(order, text.strip(), tuple(builder.readings))
+
+
+_SEPARATORS: Final = re.compile(r"[,;]")
+
+
+def read_order_line(
+    line: str,
+    game_map: GameMap,
+    *,
+    phase_type: PhaseType | None = None,
+    french: bool = False,
+) -> list[ReadOrder | OrderSyntaxError]:
+    """Read a line of one or more orders separated by "," or ";".
+
+    Each order gives a :class:`ReadOrder` or the :class:`OrderSyntaxError`
+    that explains why it could not be read (columns counted in the whole
+    line), in the order written; empty pieces between separators are skipped.
+    """
+    results: list[ReadOrder | OrderSyntaxError] = []
+    start = 0
+    for match in [*_SEPARATORS.finditer(line), None]:
+        end = match.start() if match is not None else len(line)
+        piece = line[start:end]
+        if piece.strip():
+            try:
+                results.append(read_order(piece, game_map, phase_type=phase_type, french=french))
+            except OrderSyntaxError as error:
+                results.append(error.shifted(start))
+        if match is not None:
+            start = match.end()
+    return results

@@ -1,0 +1,382 @@
+"""The order reader: every synonym of the Judge's syntax file, French forms, phases, errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from judge.core.errors import CoreError
+from judge.core.geography import GameMap
+from judge.core.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Waive,
+)
+from judge.core.phase import PhaseType
+from judge.core.units import UnitRef, UnitType
+from judge.core.variants import load_map
+from judge.lang.orders import OrderSyntaxError, ReadOrder, read_order, read_order_line
+
+A = UnitType.ARMY
+F = UnitType.FLEET
+
+
+@pytest.fixture(scope="module")
+def standard() -> GameMap:
+    return load_map("standard")
+
+
+def read(text: str, game_map: GameMap, **kwargs: object) -> Order:
+    return read_order(text, game_map, **kwargs).order  # type: ignore[arg-type]
+
+
+def fails(text: str, game_map: GameMap, **kwargs: object) -> OrderSyntaxError:
+    with pytest.raises(OrderSyntaxError) as caught:
+        read_order(text, game_map, **kwargs)  # type: ignore[arg-type]
+    return caught.value
+
+
+# ------------------------------------------------------------------ movement
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A LON H",
+        "a lon h",
+        "A LON HOLD",
+        "A LON holds",
+        "Army London stands",
+        "LON STAND",
+        "A LON xxx",
+    ],
+)
+def test_hold_synonyms(text: str, standard: GameMap) -> None:
+    order = read(text, standard)
+    assert isinstance(order, Hold)
+    assert order.unit.location == "LON"
+
+
+def test_unit_type_is_kept_as_written_or_none(standard: GameMap) -> None:
+    assert read("A LON H", standard) == Hold(UnitRef(A, "LON"))
+    assert read("fleet LON H", standard) == Hold(UnitRef(F, "LON"))
+    assert read("LON H", standard) == Hold(UnitRef(None, "LON"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A PAR - BUR",
+        "A PAR-BUR",
+        "A PAR -> BUR",
+        "A PAR M BUR",
+        "A PAR move BUR",
+        "A PAR moves BUR",
+        "A PAR move to BUR",
+        "A PAR moves to BUR",
+        "A PAR to BUR",
+        "Army Paris -> Burgundy",
+        "army paris moves to burgundy.",
+        "PAR - BUR",
+    ],
+)
+def test_move_synonyms(text: str, standard: GameMap) -> None:
+    order = read(text, standard)
+    assert isinstance(order, Move)
+    assert (order.unit.province, order.destination, order.via_convoy, order.route) == (
+        "PAR",
+        "BUR",
+        False,
+        (),
+    )
+
+
+def test_move_via_convoy(standard: GameMap) -> None:
+    assert read("A LON - BEL VIA CONVOY", standard) == Move(
+        UnitRef(A, "LON"), "BEL", via_convoy=True
+    )
+    assert read("A LON - BEL by convoy", standard) == Move(
+        UnitRef(A, "LON"), "BEL", via_convoy=True
+    )
+
+
+@pytest.mark.parametrize(
+    "text", ["A LON-ENG-MAO-BRE", "A LON - ENG - MAO - BRE", "A Lon-Eng-Mao-Bre"]
+)
+def test_convoy_route(text: str, standard: GameMap) -> None:
+    order = read(text, standard)
+    assert order == Move(UnitRef(A, "LON"), "BRE", route=("ENG", "MAO"))
+    assert isinstance(order, Move) and order.wants_convoy
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("F TRI S A BUD - SER", SupportMove(UnitRef(F, "TRI"), UnitRef(A, "BUD"), "SER")),
+        ("F TRI support A BUD - SER", SupportMove(UnitRef(F, "TRI"), UnitRef(A, "BUD"), "SER")),
+        (
+            "F TRI supports BUD moves to SER",
+            SupportMove(UnitRef(F, "TRI"), UnitRef(None, "BUD"), "SER"),
+        ),
+        ("A PAR S A MAR", SupportHold(UnitRef(A, "PAR"), UnitRef(A, "MAR"))),
+        ("A PAR S A MAR H", SupportHold(UnitRef(A, "PAR"), UnitRef(A, "MAR"))),
+        ("F NTH C A LON - BEL", Convoy(UnitRef(F, "NTH"), UnitRef(A, "LON"), "BEL")),
+        ("F NTH convoys A LON to BEL", Convoy(UnitRef(F, "NTH"), UnitRef(A, "LON"), "BEL")),
+        ("F NTH transports A LON - BEL", Convoy(UnitRef(F, "NTH"), UnitRef(A, "LON"), "BEL")),
+        ("F NTH C F LON - BEL", Convoy(UnitRef(F, "NTH"), UnitRef(F, "LON"), "BEL")),
+    ],
+)
+def test_supports_and_convoys(text: str, expected: Order, standard: GameMap) -> None:
+    assert read(text, standard) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "location"),
+    [
+        ("F STP/SC H", "STP/SC"),
+        ("F STP/sc H", "STP/SC"),
+        ("F STP(SC) H", "STP/SC"),
+        ("F STP (sc) H", "STP/SC"),
+        ("F STP/south coast H", "STP/SC"),
+        ("F STP (south coast) H", "STP/SC"),
+        ("F STP SC H", "STP/SC"),
+        ("F St. Petersburg south coast H", "STP/SC"),
+        ("F Spain (north coast) H", "SPA/NC"),
+        ("F BUL/EC H", "BUL/EC"),
+    ],
+)
+def test_coasts_in_all_forms(text: str, location: str, standard: GameMap) -> None:
+    assert read(text, standard) == Hold(UnitRef(F, location))
+
+
+def test_coast_on_destination(standard: GameMap) -> None:
+    assert read("F MAO - SPA/NC", standard) == Move(UnitRef(F, "MAO"), "SPA/NC")
+    assert read("F MAO - spa nc", standard) == Move(UnitRef(F, "MAO"), "SPA/NC")
+    # A missing coast is the adjudicator's business: it knows the fleet (DATC 6.B.2).
+    assert read("F GAS - SPA", standard) == Move(UnitRef(F, "GAS"), "SPA")
+
+
+def test_multi_word_english_names(standard: GameMap) -> None:
+    assert read("F Mid-Atlantic Ocean - English Channel", standard) == Move(
+        UnitRef(F, "MAO"), "ENG"
+    )
+    assert read("F North Sea C A London - Belgium", standard) == Convoy(
+        UnitRef(F, "NTH"), UnitRef(A, "LON"), "BEL"
+    )
+
+
+# ------------------------------------------------------------------ French
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("A Paris - Bourgogne", Move(UnitRef(A, "PAR"), "BUR")),
+        ("A Londres - Belgique", Move(UnitRef(A, "LON"), "BEL")),
+        (
+            "F mer du Nord C A Londres - Belgique",
+            Convoy(UnitRef(F, "NTH"), UnitRef(A, "LON"), "BEL"),
+        ),
+        ("A Paris T", Hold(UnitRef(A, "PAR"))),
+        ("A Paris H", Hold(UnitRef(A, "PAR"))),
+        ("A Paris xxx", Hold(UnitRef(A, "PAR"))),
+        ("F Constantinople S A Bulgarie xxx", SupportHold(UnitRef(F, "CON"), UnitRef(A, "BUL"))),
+        ("A Espagne - Marseille par convoi", Move(UnitRef(A, "SPA"), "MAR", via_convoy=True)),
+        ("A Espagne C Toscane", Move(UnitRef(A, "SPA"), "TUS", via_convoy=True)),
+        ("A pays de Galles - Londres", Move(UnitRef(A, "WAL"), "LON")),
+        ("F Saint-Pétersbourg cs - golfe de Botnie", Move(UnitRef(F, "STP/SC"), "BOT")),
+        ("F Saint-Pétersbourg côte sud H", Hold(UnitRef(F, "STP/SC"))),
+        ("F Atlantique - Espagne cn", Move(UnitRef(F, "MAO"), "SPA/NC")),
+        (
+            "A Piémont S A Espagne - Toscane",
+            SupportMove(UnitRef(A, "PIE"), UnitRef(A, "SPA"), "TUS"),
+        ),
+    ],
+)
+def test_french_orders(text: str, expected: Order, standard: GameMap) -> None:
+    assert read(text, standard, french=True) == expected
+
+
+def test_t_is_transport_in_english_and_hold_in_french(standard: GameMap) -> None:
+    assert read("F NTH T A LON - BEL", standard) == Convoy(
+        UnitRef(F, "NTH"), UnitRef(A, "LON"), "BEL"
+    )
+    assert read("F NTH T", standard, french=True) == Hold(UnitRef(F, "NTH"))
+
+
+def test_convoyed_attack_with_c_is_french_only(standard: GameMap) -> None:
+    error = fails("A SPA C TUS", standard)
+    assert "convoy" in error.message.lower()
+    assert error.unit == UnitRef(A, "SPA")
+
+
+# ------------------------------------------------------------------ phases
+
+
+def test_retreat_phase(standard: GameMap) -> None:
+    retreat = PhaseType.RETREAT
+    assert read("F TRI - ALB", standard, phase_type=retreat) == Retreat(UnitRef(F, "TRI"), "ALB")
+    assert read("F TRI R ALB", standard, phase_type=retreat) == Retreat(UnitRef(F, "TRI"), "ALB")
+    assert read("F TRI retreat ALB", standard, phase_type=retreat) == Retreat(
+        UnitRef(F, "TRI"), "ALB"
+    )
+    assert read("F TRI DISBAND", standard, phase_type=retreat) == Disband(UnitRef(F, "TRI"))
+    assert read("F TRI D", standard, phase_type=retreat) == Disband(UnitRef(F, "TRI"))
+    assert read("A LON H", standard, phase_type=retreat) == Hold(UnitRef(A, "LON"))
+    error = fails("A LON - NTH - BEL", standard, phase_type=retreat)
+    assert "retreat" in error.message
+
+
+def test_move_outside_retreat_phases_stays_a_move(standard: GameMap) -> None:
+    assert read("F TRI - ALB", standard, phase_type=PhaseType.MOVEMENT) == Move(
+        UnitRef(F, "TRI"), "ALB"
+    )
+    assert read("F TRI - ALB", standard) == Move(UnitRef(F, "TRI"), "ALB")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("BUILD A PAR", Build(A, "PAR")),
+        ("build fleet BRE", Build(F, "BRE")),
+        ("B F STP/NC", Build(F, "STP/NC")),
+        ("BUILD F STP/NC", Build(F, "STP/NC")),
+        ("A PAR", Build(A, "PAR")),
+        ("F BRE BUILD", Build(F, "BRE")),
+        ("REMOVE A PAR", Remove(UnitRef(A, "PAR"))),
+        ("REMOVE PAR", Remove(UnitRef(None, "PAR"))),
+        ("R A PAR", Remove(UnitRef(A, "PAR"))),
+        ("DISBAND A PAR", Remove(UnitRef(A, "PAR"))),
+        ("A PAR D", Remove(UnitRef(A, "PAR"))),
+        ("F TRI DISBAND", Remove(UnitRef(F, "TRI"))),
+        ("debuild A PAR", Remove(UnitRef(A, "PAR"))),
+        ("WAIVE", Waive()),
+        ("w", Waive()),
+        ("A LON H", Hold(UnitRef(A, "LON"))),
+    ],
+)
+def test_adjustment_phase(text: str, expected: Order, standard: GameMap) -> None:
+    assert read(text, standard, phase_type=PhaseType.ADJUSTMENT) == expected
+
+
+def test_build_needs_a_unit_type(standard: GameMap) -> None:
+    error = fails("BUILD PAR", standard, phase_type=PhaseType.ADJUSTMENT)
+    assert "type" in error.message.lower()
+
+
+def test_bare_unit_outside_adjustments_is_no_order(standard: GameMap) -> None:
+    error = fails("A PAR", standard, phase_type=PhaseType.MOVEMENT)
+    assert error.unit == UnitRef(A, "PAR")
+
+
+def test_proxy_is_refused_clearly(standard: GameMap) -> None:
+    for text in ("A PAR P ENGLAND", "A PAR proxy to England"):
+        error = fails(text, standard)
+        assert "proxy" in error.message.lower()
+        assert "not supported" in error.message
+        assert error.unit == UnitRef(A, "PAR")
+
+
+# ------------------------------------------------------------------ errors
+
+
+def test_unknown_source_province(standard: GameMap) -> None:
+    error = fails("A Xyz - BUR", standard)
+    assert error.message.startswith("Unrecognized source province -> Xyz")
+    assert (error.column, error.text, error.unit) == (3, "Xyz", None)
+    assert isinstance(error, CoreError)
+
+
+def test_unknown_destination_keeps_the_unit(standard: GameMap) -> None:
+    error = fails("A PAR - Burgandy", standard)
+    assert error.message.startswith("Unrecognized destination province -> Burgandy")
+    assert (error.column, error.text, error.unit) == (9, "Burgandy", UnitRef(A, "PAR"))
+
+
+def test_misspelt_name_gets_suggestions(standard: GameMap) -> None:
+    error = fails("A PAR - Burgundyy", standard)
+    assert "did you mean" in error.message
+
+
+def test_coast_that_does_not_exist(standard: GameMap) -> None:
+    error = fails("F SPA/EC H", standard)
+    assert "coast" in error.message.lower()
+    error = fails("F PAR/NC H", standard)
+    assert "coast" in error.message.lower()
+
+
+@pytest.mark.parametrize(
+    ("text", "column"),
+    [
+        ("A PAR -", 8),
+        ("F NTH C A LON", 14),
+        ("A PAR S", 8),
+        ("", 1),
+        ("A PAR BUR", 7),
+        ("A PAR - BUR BUR H", 13),
+    ],
+)
+def test_syntax_errors_have_columns(text: str, column: int, standard: GameMap) -> None:
+    error = fails(text, standard)
+    assert error.column == column
+    assert error.message
+
+
+def test_error_type_is_precise(standard: GameMap) -> None:
+    with pytest.raises(OrderSyntaxError):
+        read_order("A PAR # BUR", standard)
+
+
+# ------------------------------------------------------------------ lines
+
+
+def test_line_with_several_orders(standard: GameMap) -> None:
+    line = "A PAR - BUR, A MAR - SPA; F BRE - Xyz"
+    results = read_order_line(line, standard)
+    assert [type(r).__name__ for r in results] == ["ReadOrder", "ReadOrder", "OrderSyntaxError"]
+    first, second, third = results
+    assert isinstance(first, ReadOrder) and first.order == Move(UnitRef(A, "PAR"), "BUR")
+    assert isinstance(second, ReadOrder) and second.text == "A MAR - SPA"
+    assert isinstance(third, OrderSyntaxError)
+    assert line[third.column - 1 :].startswith("Xyz")
+
+
+def test_line_skips_empty_pieces(standard: GameMap) -> None:
+    assert len(read_order_line("A PAR H,, ;A MAR H", standard)) == 2
+    assert read_order_line("   ", standard) == []
+
+
+def test_read_order_keeps_text(standard: GameMap) -> None:
+    read_ = read_order("  A LON - BEL  ", standard)
+    assert read_.text == "A LON - BEL"
+    assert str(read_.order) == "A LON - BEL"
+
+
+# ------------------------------------------------------------------ readings
+
+
+def test_readings_settled_by_a_rule_are_reported(standard: GameMap) -> None:
+    english = read_order("A MAR H", standard)
+    assert english.order == Hold(UnitRef(A, "MAR"))
+    assert [(r.province, r.reading) for r in english.readings] == [("MAR", "code")]
+    assert english.readings[0].alternatives
+    french = read_order("F MAR H", standard, french=True)
+    assert french.order == Hold(UnitRef(F, "NAF"))
+    assert french.readings[0].alternatives == ("MAR",)
+
+
+def test_plain_names_report_no_readings(standard: GameMap) -> None:
+    assert read_order("A PAR - BUR", standard).readings == ()
+
+
+def test_coast_on_a_province_without_coasts_in_words(standard: GameMap) -> None:
+    error = fails("A Paris north coast - BUR", standard)
+    assert error.message.startswith("Invalid coast")
+    assert error.column == 3
