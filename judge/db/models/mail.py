@@ -1,0 +1,75 @@
+"""Mail in (raw bytes exactly as received) and mail out (the outbox)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import ForeignKey, Index, LargeBinary, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from judge.db.enums import InboundState, OutboundState
+from judge.db.models.base import ADDRESS_LENGTH, Base
+from judge.db.types import StrEnumType
+
+# RFC 5321 allows long paths; keep what arrived rather than cut it.
+ENVELOPE_LENGTH = 1000
+
+
+class InboundMail(Base):
+    """A mail as the SMTP server received it: the bytes, the envelope, and what became of it.
+
+    ``raw`` is binary, never decoded on the way in: a mail in a broken charset
+    is still stored exactly and can be re-processed after a fix.
+    ``sender_key`` (the lower-cased envelope sender) lets workers process
+    each sender's mail in arrival order while different senders run in parallel.
+    """
+
+    __tablename__ = "mail_in"
+    __table_args__ = (
+        Index(None, "state", "id"),
+        Index(None, "sender_key", "state", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    mail_from: Mapped[str] = mapped_column(String(ENVELOPE_LENGTH))
+    rcpt_tos: Mapped[list[str]]
+    received_at: Mapped[datetime]
+    peer: Mapped[str] = mapped_column(String(255), default="")
+    sender_key: Mapped[str] = mapped_column(String(ENVELOPE_LENGTH))
+    state: Mapped[InboundState] = mapped_column(
+        StrEnumType(InboundState), default=InboundState.RECEIVED
+    )
+    attempts: Mapped[int] = mapped_column(default=0)
+    error: Mapped[str | None] = mapped_column(Text, default=None)
+    processed_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class OutboundMail(Base):
+    """A message waiting to be delivered, or delivered, or given up on.
+
+    ``message`` is the whole message (headers and body) as bytes, ready for
+    the relay; ``next_attempt_at`` is when the sender should try it (again).
+    """
+
+    __tablename__ = "mail_out"
+    __table_args__ = (Index(None, "state", "next_attempt_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    created_at: Mapped[datetime]
+    mail_from: Mapped[str] = mapped_column(String(ADDRESS_LENGTH))
+    recipients: Mapped[list[str]]
+    message: Mapped[bytes] = mapped_column(LargeBinary)
+    state: Mapped[OutboundState] = mapped_column(
+        StrEnumType(OutboundState), default=OutboundState.PENDING
+    )
+    attempts: Mapped[int] = mapped_column(default=0)
+    next_attempt_at: Mapped[datetime | None] = mapped_column(default=None)
+    last_error: Mapped[str | None] = mapped_column(Text, default=None)
+    sent_at: Mapped[datetime | None] = mapped_column(default=None)
+    game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="SET NULL"), index=True, default=None
+    )
+    in_reply_to_id: Mapped[int | None] = mapped_column(
+        ForeignKey("mail_in.id", ondelete="SET NULL"), index=True, default=None
+    )

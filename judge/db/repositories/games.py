@@ -1,0 +1,271 @@
+"""Games: creation, look-up, settings (with their audit trail), schedules, and locking.
+
+Two ways to lock a game row, for two jobs:
+
+- :meth:`GameRepository.claim_due` — the scheduler's "give me one game whose
+  ``next_due_at`` has passed that nobody else is working on"
+  (``FOR UPDATE SKIP LOCKED`` on PostgreSQL);
+- :meth:`GameRepository.lock` — "I am about to process this game's phase; wait
+  for anyone else who is" (``FOR UPDATE``).
+
+On SQLite both rely on the unit of work's ``BEGIN IMMEDIATE``: the whole
+database is locked for writing, which is coarser but just as safe.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from judge.core.phase import PhaseType
+from judge.db.enums import AuditKind, GameState
+from judge.db.errors import DuplicateError, NotFoundError
+from judge.db.models import AuditEvent, DeadlineSchedule, Game, GameMaster, GameObserver, Person
+from judge.db.passwords import PasswordHashing
+from judge.db.repositories.audit import json_value
+from judge.db.repositories.people import normalise_address
+
+# Columns of Game that are not settings: changed by the judge itself, never by SET.
+_NOT_SETTINGS = frozenset(
+    {
+        "id",
+        "name",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "current_phase",
+        "epoch",
+        "next_due_at",
+        "paused_at",
+        "last_processed_at",
+        "failed_attempts",
+    }
+)
+SETTINGS: frozenset[str] = frozenset(
+    column.key for column in Game.__table__.columns if column.key not in _NOT_SETTINGS
+)
+SCHEDULE_FIELDS = frozenset(
+    {"clock_minutes", "min_hours", "next_hours", "grace_hours", "delay_hours", "days"}
+)
+
+
+def normalise_game_name(name: str) -> str:
+    """Game names are case-insensitive for players; stored lower case."""
+    return name.strip().lower()
+
+
+class GameRepository:
+    def __init__(self, session: Session, passwords: PasswordHashing) -> None:
+        self.session = session
+        self.passwords = passwords
+
+    # -- creation and look-up -------------------------------------------------
+
+    def create(
+        self,
+        name: str,
+        now: datetime,
+        *,
+        variant: str = "standard",
+        rule_options: Iterable[str] = (),
+        settings: Mapping[str, Any] | None = None,
+    ) -> Game:
+        """A new forming game. Raises DuplicateError if the name is taken."""
+        key = normalise_game_name(name)
+        if self.by_name(key) is not None:
+            raise DuplicateError("game", key)
+        unknown = set(settings or {}) - SETTINGS
+        if unknown:
+            raise ValueError(f"not game settings: {', '.join(sorted(unknown))}")
+        game = Game(
+            name=key,
+            variant=variant,
+            rule_options=list(rule_options),
+            created_at=now,
+            **dict(settings or {}),
+        )
+        self.session.add(game)
+        self.session.flush()
+        return game
+
+    def get(self, game_id: int) -> Game:
+        game = self.session.get(Game, game_id)
+        if game is None:
+            raise NotFoundError("game", game_id)
+        return game
+
+    def by_name(self, name: str) -> Game | None:
+        return self.session.scalars(
+            select(Game).where(Game.name == normalise_game_name(name))
+        ).one_or_none()
+
+    def require(self, name: str) -> Game:
+        game = self.by_name(name)
+        if game is None:
+            raise NotFoundError("game", normalise_game_name(name))
+        return game
+
+    def list(
+        self, *, states: Iterable[GameState] | None = None, listed_only: bool = False
+    ) -> list[Game]:
+        query = select(Game)
+        if states is not None:
+            query = query.where(Game.state.in_(list(states)))
+        if listed_only:
+            query = query.where(Game.listed.is_(True))
+        return list(self.session.scalars(query.order_by(Game.name)))
+
+    def delete(self, game: Game) -> None:
+        self.session.delete(game)
+        self.session.flush()
+
+    # -- settings ---------------------------------------------------------------
+
+    def change_setting(
+        self,
+        game: Game,
+        setting: str,
+        value: Any,
+        now: datetime,
+        *,
+        actor: str,
+        person: Person | None = None,
+    ) -> AuditEvent | None:
+        """Set one setting and record who changed it from what to what.
+
+        Returns the audit event, or None if the value was already that (no
+        change, nothing recorded). Settings not known as columns go to
+        ``extra_settings`` only if named ``extra:<name>``.
+        """
+        if setting.startswith("extra:"):
+            key = setting.removeprefix("extra:")
+            old = game.extra_settings.get(key)
+            if old == value:
+                return None
+            game.extra_settings = {**game.extra_settings, key: value}
+        elif setting in SETTINGS:
+            old = getattr(game, setting)
+            if old == value:
+                return None
+            setattr(game, setting, value)
+        else:
+            raise ValueError(f"unknown game setting {setting!r}")
+        event = AuditEvent(
+            at=now,
+            kind=AuditKind.SETTING,
+            game_id=game.id,
+            person_id=person.id if person is not None else None,
+            actor=actor,
+            setting=setting,
+            old_value=json_value(old),
+            new_value=json_value(value),
+        )
+        self.session.add(event)
+        self.session.flush()
+        return event
+
+    def set_schedule(self, game: Game, phase_type: PhaseType, **fields: Any) -> DeadlineSchedule:
+        """Create or change the deadline schedule of one kind of phase."""
+        unknown = set(fields) - SCHEDULE_FIELDS
+        if unknown:
+            raise ValueError(f"not schedule fields: {', '.join(sorted(unknown))}")
+        schedule = game.schedule(phase_type)
+        if schedule is None:
+            schedule = DeadlineSchedule(phase_type=phase_type)
+            game.schedules.append(schedule)
+        for key, value in fields.items():
+            setattr(schedule, key, value)
+        self.session.flush()
+        return schedule
+
+    # -- what is due, and locks ------------------------------------------------------
+
+    def set_next_due(self, game: Game, when: datetime | None) -> None:
+        """When the scheduler must next look at ``game`` (None: nothing pending)."""
+        game.next_due_at = when
+        self.session.flush()
+
+    def earliest_due(self) -> datetime | None:
+        """The earliest ``next_due_at`` of all games: when the scheduler should wake up."""
+        return self.session.scalar(select(func.min(Game.next_due_at)))
+
+    def claim_due(self, now: datetime) -> Game | None:
+        """One game due at ``now`` that no other transaction holds, locked until commit.
+
+        PostgreSQL: ``FOR UPDATE SKIP LOCKED``, so parallel schedulers share
+        the due games. SQLite: the unit of work already holds the write lock.
+        The caller processes the game and moves ``next_due_at`` in the same
+        unit of work; a second claimer then no longer sees it as due.
+        """
+        return self.session.scalars(
+            select(Game)
+            .where(Game.next_due_at <= now)
+            .order_by(Game.next_due_at, Game.id)
+            .limit(1)
+            .with_for_update(skip_locked=True)
+            .execution_options(populate_existing=True)
+        ).one_or_none()
+
+    def lock(self, game_id: int) -> Game:
+        """The game's row, locked (waiting for other holders), re-read after the wait."""
+        game = self.session.scalars(
+            select(Game)
+            .where(Game.id == game_id)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        ).one_or_none()
+        if game is None:
+            raise NotFoundError("game", game_id)
+        return game
+
+    # -- masters and observers ---------------------------------------------------------
+
+    def add_master(self, game: Game, person: Person, password: str, now: datetime) -> GameMaster:
+        for master in game.masters:
+            if master.person_id == person.id:
+                raise DuplicateError("master", person.id)
+        master = GameMaster(person=person, password_hash=self.passwords.hash(password), since=now)
+        game.masters.append(master)
+        self.session.flush()
+        return master
+
+    def remove_master(self, master: GameMaster) -> None:
+        self.session.delete(master)
+        self.session.flush()
+
+    def add_observer(
+        self,
+        game: Game,
+        address: str,
+        password: str,
+        now: datetime,
+        *,
+        person: Person | None = None,
+    ) -> GameObserver:
+        observer = GameObserver(
+            address=normalise_address(address),
+            person_id=person.id if person is not None else None,
+            password_hash=self.passwords.hash(password),
+            since=now,
+        )
+        game.observers.append(observer)
+        self.session.flush()
+        return observer
+
+    def find_observer(self, game: Game, address: str, password: str) -> GameObserver | None:
+        """The observer signing on with this address and password (the Judge: new password, new observer)."""
+        key = normalise_address(address)
+        for observer in game.observers:
+            if observer.address == key and self.passwords.verify(observer.password_hash, password):
+                return observer
+        return None
+
+    def check_master_password(self, master: GameMaster, password: str) -> bool:
+        ok = self.passwords.verify(master.password_hash, password)
+        if ok and self.passwords.needs_rehash(master.password_hash):
+            master.password_hash = self.passwords.hash(password)
+        return ok

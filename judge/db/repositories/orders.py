@@ -1,0 +1,136 @@
+"""Orders: every submission kept, the newest per power and phase is the one that counts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from judge.db.enums import OrderBlockKind
+from judge.db.models import Game, OrderSubmission, Seat
+
+
+class OrderRepository:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def submit(
+        self,
+        game: Game,
+        seat: Seat,
+        phase: str,
+        text: str,
+        canonical: Sequence[str],
+        now: datetime,
+        *,
+        kind: OrderBlockKind = OrderBlockKind.CURRENT,
+        mail_in_id: int | None = None,
+        submitted_by_id: int | None = None,
+    ) -> OrderSubmission:
+        """Store a new version of ``seat``'s orders for ``phase``; earlier versions are superseded.
+
+        ``text`` is what the player sent (for a PHASE or IF block, the whole
+        block); ``canonical`` the orders in the judge's notation. The
+        (game, epoch, phase, power, version) key is unique, so two racing
+        submissions cannot both become the same version: one transaction fails.
+        """
+        if seat.power is None:
+            raise ValueError("a seat without a power cannot submit orders")
+        previous = self.session.scalar(
+            select(func.max(OrderSubmission.version)).where(
+                OrderSubmission.game_id == game.id,
+                OrderSubmission.epoch == game.epoch,
+                OrderSubmission.phase == phase,
+                OrderSubmission.power == seat.power,
+            )
+        )
+        if previous is not None:
+            self.session.execute(
+                update(OrderSubmission)
+                .where(
+                    OrderSubmission.game_id == game.id,
+                    OrderSubmission.epoch == game.epoch,
+                    OrderSubmission.phase == phase,
+                    OrderSubmission.power == seat.power,
+                    OrderSubmission.superseded_at.is_(None),
+                )
+                .values(superseded_at=now)
+            )
+        submission = OrderSubmission(
+            game_id=game.id,
+            seat_id=seat.id,
+            power=seat.power,
+            phase=phase,
+            epoch=game.epoch,
+            version=(previous or 0) + 1,
+            kind=kind,
+            text=text,
+            canonical=list(canonical),
+            submitted_at=now,
+            mail_in_id=mail_in_id,
+            submitted_by_id=submitted_by_id,
+        )
+        self.session.add(submission)
+        self.session.flush()
+        return submission
+
+    def current(self, game: Game, phase: str) -> dict[str, OrderSubmission]:
+        """The orders that count for ``phase``: {power: newest submission}."""
+        rows = self.session.scalars(
+            select(OrderSubmission).where(
+                OrderSubmission.game_id == game.id,
+                OrderSubmission.epoch == game.epoch,
+                OrderSubmission.phase == phase,
+                OrderSubmission.superseded_at.is_(None),
+            )
+        )
+        return {row.power: row for row in rows}
+
+    def versions(self, game: Game, phase: str, power: str) -> list[OrderSubmission]:
+        """Every submission of ``power`` for ``phase`` in this timeline, oldest first."""
+        return list(
+            self.session.scalars(
+                select(OrderSubmission)
+                .where(
+                    OrderSubmission.game_id == game.id,
+                    OrderSubmission.epoch == game.epoch,
+                    OrderSubmission.phase == phase,
+                    OrderSubmission.power == power,
+                )
+                .order_by(OrderSubmission.version)
+            )
+        )
+
+    def pending_future(self, game: Game, seat: Seat, *, after_phase: str) -> list[OrderSubmission]:
+        """The seat's current future-phase and conditional blocks for phases other than ``after_phase``."""
+        return list(
+            self.session.scalars(
+                select(OrderSubmission)
+                .where(
+                    OrderSubmission.game_id == game.id,
+                    OrderSubmission.epoch == game.epoch,
+                    OrderSubmission.seat_id == seat.id,
+                    OrderSubmission.phase != after_phase,
+                    OrderSubmission.kind != OrderBlockKind.CURRENT,
+                    OrderSubmission.superseded_at.is_(None),
+                )
+                .order_by(OrderSubmission.phase, OrderSubmission.id)
+            )
+        )
+
+    def clear_future(self, game: Game, seat: Seat, now: datetime) -> int:
+        """CLEAR: drop the seat's pending future-phase blocks (kept as superseded)."""
+        result = self.session.execute(
+            update(OrderSubmission)
+            .where(
+                OrderSubmission.game_id == game.id,
+                OrderSubmission.epoch == game.epoch,
+                OrderSubmission.seat_id == seat.id,
+                OrderSubmission.kind != OrderBlockKind.CURRENT,
+                OrderSubmission.superseded_at.is_(None),
+            )
+            .values(superseded_at=now)
+        )
+        return int(result.rowcount)  # type: ignore[attr-defined]

@@ -1,0 +1,211 @@
+"""People: registration, addresses (IAMALSO), absences and the dedication record."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session
+
+from judge.db.errors import DuplicateError, NotFoundError
+from judge.db.models import Absence, Game, Person, PersonAddress
+
+REGISTRATION_FIELDS = frozenset(
+    {
+        "name",
+        "phone",
+        "site",
+        "site_id",
+        "postal_address",
+        "country",
+        "level",
+        "birth_date",
+        "sex",
+        "time_zone",
+        "language",
+        "wants_package",
+        "extra",
+    }
+)
+
+DEDICATION_COUNTERS = frozenset(
+    {
+        "dedication",
+        "turns_due",
+        "turns_on_time",
+        "turns_late",
+        "games_started",
+        "takeovers",
+        "abandonments",
+        "civil_disorders",
+        "resignations",
+    }
+)
+
+
+def normalise_address(address: str) -> str:
+    """The form addresses are stored and looked up in: trimmed, lower case, no angle brackets."""
+    return address.strip().strip("<>").strip().lower()
+
+
+@dataclass(frozen=True, slots=True)
+class Registration:
+    """The REGISTER form's fields (what the Judge asked for), minus the address."""
+
+    name: str
+    phone: str = ""
+    site: str = ""
+    site_id: int | None = None
+    postal_address: str = ""
+    country: str = ""
+    level: str = "amateur"
+    birth_date: date | None = None
+    sex: str = ""
+    time_zone: str = ""
+    language: str = "en"
+    wants_package: bool = False
+    extra: Mapping[str, str] | None = None
+
+
+class PeopleRepository:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def register(self, registration: Registration, address: str, now: datetime) -> Person:
+        """A new person, whose permanent address is ``address``.
+
+        Raises DuplicateError if the address already belongs to someone
+        (re-registering is :meth:`update_registration`).
+        """
+        key = normalise_address(address)
+        if self.by_address(key) is not None:
+            raise DuplicateError("address", key)
+        person = Person(registered_at=now, updated_at=now, **_fields(registration))
+        person.addresses.append(PersonAddress(address=key, is_primary=True, added_at=now))
+        self.session.add(person)
+        self.session.flush()
+        return person
+
+    def update_registration(
+        self, person: Person, changes: Mapping[str, Any], now: datetime
+    ) -> dict[str, tuple[Any, Any]]:
+        """Apply REGISTER fields to ``person``; returns {field: (old, new)} of what changed."""
+        unknown = set(changes) - REGISTRATION_FIELDS
+        if unknown:
+            raise ValueError(f"not registration fields: {', '.join(sorted(unknown))}")
+        changed: dict[str, tuple[Any, Any]] = {}
+        for key, value in changes.items():
+            old = getattr(person, key)
+            if key == "extra":
+                value = dict(value or {})
+            if old != value:
+                changed[key] = (old, value)
+                setattr(person, key, value)
+        if changed:
+            person.updated_at = now
+        self.session.flush()
+        return changed
+
+    def get(self, person_id: int) -> Person:
+        person = self.session.get(Person, person_id)
+        if person is None:
+            raise NotFoundError("person", person_id)
+        return person
+
+    def by_address(self, address: str) -> Person | None:
+        """The person who writes from ``address`` (any of their addresses), if known."""
+        return self.session.scalars(
+            select(Person)
+            .join(PersonAddress, PersonAddress.person_id == Person.id)
+            .where(PersonAddress.address == normalise_address(address))
+        ).one_or_none()
+
+    def add_address(self, person: Person, address: str, now: datetime) -> PersonAddress:
+        """IAMALSO: ``address`` is also ``person``. Idempotent for the same person.
+
+        Raises DuplicateError if another person already has that address.
+        """
+        key = normalise_address(address)
+        existing = self.session.scalars(
+            select(PersonAddress).where(PersonAddress.address == key)
+        ).one_or_none()
+        if existing is not None:
+            if existing.person_id != person.id:
+                raise DuplicateError("address", key)
+            return existing
+        link = PersonAddress(address=key, is_primary=False, added_at=now)
+        person.addresses.append(link)
+        self.session.flush()
+        return link
+
+    def add_absence(
+        self,
+        person: Person,
+        starts_at: datetime,
+        ends_at: datetime,
+        now: datetime,
+        *,
+        game: Game | None = None,
+        set_by_master: bool = False,
+    ) -> Absence:
+        if ends_at < starts_at:
+            raise ValueError("an absence cannot end before it starts")
+        absence = Absence(
+            person_id=person.id,
+            game_id=game.id if game is not None else None,
+            starts_at=starts_at,
+            ends_at=ends_at,
+            set_by_master=set_by_master,
+            created_at=now,
+        )
+        self.session.add(absence)
+        self.session.flush()
+        return absence
+
+    def absences(
+        self, person: Person, *, game: Game | None = None, ending_after: datetime | None = None
+    ) -> list[Absence]:
+        """The person's absences (for ``game``, and those declared for all games), by start."""
+        query = select(Absence).where(Absence.person_id == person.id)
+        if game is not None:
+            query = query.where((Absence.game_id == game.id) | (Absence.game_id.is_(None)))
+        if ending_after is not None:
+            query = query.where(Absence.ends_at > ending_after)
+        return list(self.session.scalars(query.order_by(Absence.starts_at, Absence.id)))
+
+    def remove_absence(self, absence: Absence) -> None:
+        self.session.delete(absence)
+        self.session.flush()
+
+    def purge_absences(self, ended_before: datetime) -> int:
+        """Drop absences that are over (the Judge purges them once past)."""
+        result = self.session.execute(delete(Absence).where(Absence.ends_at < ended_before))
+        return int(result.rowcount)  # type: ignore[attr-defined]
+
+    def add_to_record(self, person: Person, **increments: int) -> None:
+        """Add to dedication counters atomically (``UPDATE ... SET x = x + n``).
+
+        Atomic so two processes crediting the same person in parallel games
+        never lose an update; the object is refreshed afterwards.
+        """
+        unknown = set(increments) - DEDICATION_COUNTERS
+        if unknown:
+            raise ValueError(f"not dedication counters: {', '.join(sorted(unknown))}")
+        if not increments:
+            return
+        values = {getattr(Person, key): getattr(Person, key) + n for key, n in increments.items()}
+        self.session.flush()
+        self.session.execute(
+            update(Person).where(Person.id == person.id).values(values),
+            execution_options={"synchronize_session": False},
+        )
+        self.session.refresh(person, attribute_names=list(increments))
+
+
+def _fields(registration: Registration) -> dict[str, Any]:
+    fields = {key: getattr(registration, key) for key in REGISTRATION_FIELDS if key != "extra"}
+    fields["extra"] = dict(registration.extra or {})
+    return fields

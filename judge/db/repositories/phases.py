@@ -1,0 +1,183 @@
+"""Phases: open one, record its processing, read the history, roll back.
+
+A phase row holds the position before it (JSON) and, once processed, the
+orders as received and as adjudicated, the results and the position after:
+any past position can be rebuilt and ROLLBACK needs nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from judge.db.enums import AuditKind, PhaseState
+from judge.db.errors import NotFoundError, StaleStateError
+from judge.db.models import AuditEvent, Game, OrderSubmission, PhaseRecord
+
+
+class PhaseRepository:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def open(
+        self,
+        game: Game,
+        name: str,
+        position: Mapping[str, Any],
+        now: datetime,
+        *,
+        deadline_at: datetime | None = None,
+    ) -> PhaseRecord:
+        """Open the next phase of ``game`` (turn = last turn of this timeline + 1).
+
+        Raises StaleStateError if another process opened it first (the
+        unique (game, epoch, turn) constraint); the caller's unit of work
+        must then be abandoned.
+        """
+        last_turn = self.session.scalar(
+            select(func.max(PhaseRecord.turn)).where(
+                PhaseRecord.game_id == game.id, PhaseRecord.state != PhaseState.ROLLED_BACK
+            )
+        )
+        return self._insert(game, (last_turn or 0) + 1, name, position, now, deadline_at)
+
+    def _insert(
+        self,
+        game: Game,
+        turn: int,
+        name: str,
+        position: Mapping[str, Any],
+        now: datetime,
+        deadline_at: datetime | None,
+    ) -> PhaseRecord:
+        record = PhaseRecord(
+            game_id=game.id,
+            epoch=game.epoch,
+            turn=turn,
+            name=name,
+            opened_at=now,
+            deadline_at=deadline_at,
+            position_before=dict(position),
+        )
+        game.current_phase = name
+        self.session.add(record)
+        try:
+            with self.session.begin_nested():
+                self.session.flush()
+        except IntegrityError as error:
+            raise StaleStateError(
+                f"turn {turn} of {game.name} was opened by someone else"
+            ) from error
+        return record
+
+    def current(self, game: Game) -> PhaseRecord | None:
+        """The open phase of the game, if any."""
+        return self.session.scalars(
+            select(PhaseRecord)
+            .where(PhaseRecord.game_id == game.id, PhaseRecord.state == PhaseState.OPEN)
+            .order_by(PhaseRecord.turn.desc())
+            .limit(1)
+        ).one_or_none()
+
+    def record_processing(
+        self,
+        phase: PhaseRecord,
+        *,
+        orders_received: Mapping[str, Any],
+        orders_adjudicated: Mapping[str, Any],
+        results: Mapping[str, Any],
+        position_after: Mapping[str, Any],
+        processed_at: datetime,
+        processing_ms: int,
+    ) -> None:
+        """Mark an open phase processed with everything needed to explain and redo it.
+
+        Raises StaleStateError if it is not open any more: someone else processed
+        or rolled it back since it was read (the caller should hold the game lock).
+        """
+        self.session.refresh(phase, attribute_names=["state"])
+        if phase.state != PhaseState.OPEN:
+            raise StaleStateError(f"phase {phase.name} is already {phase.state.value}")
+        phase.orders_received = dict(orders_received)
+        phase.orders_adjudicated = dict(orders_adjudicated)
+        phase.results = dict(results)
+        phase.position_after = dict(position_after)
+        phase.processed_at = processed_at
+        phase.processing_ms = processing_ms
+        phase.state = PhaseState.PROCESSED
+        self.session.flush()
+
+    def history(self, game: Game) -> list[PhaseRecord]:
+        """The phases of the current timeline, oldest first."""
+        return list(
+            self.session.scalars(
+                select(PhaseRecord)
+                .where(PhaseRecord.game_id == game.id, PhaseRecord.state != PhaseState.ROLLED_BACK)
+                .order_by(PhaseRecord.turn)
+            )
+        )
+
+    def by_turn(self, game: Game, turn: int) -> PhaseRecord:
+        record = self.session.scalars(
+            select(PhaseRecord).where(
+                PhaseRecord.game_id == game.id,
+                PhaseRecord.turn == turn,
+                PhaseRecord.state != PhaseState.ROLLED_BACK,
+            )
+        ).one_or_none()
+        if record is None:
+            raise NotFoundError("turn", turn)
+        return record
+
+    def rollback(self, game: Game, to_turn: int, now: datetime, *, actor: str = "") -> PhaseRecord:
+        """ROLLBACK: reopen turn ``to_turn`` from its starting position.
+
+        Later phases (and the reopened one's old row) are kept, marked rolled
+        back; the game's epoch moves on, so orders of the abandoned timeline no
+        longer count. Returns the newly opened phase.
+        """
+        target = self.by_turn(game, to_turn)
+        later = self.session.scalars(
+            select(PhaseRecord).where(
+                PhaseRecord.game_id == game.id,
+                PhaseRecord.turn >= to_turn,
+                PhaseRecord.state != PhaseState.ROLLED_BACK,
+            )
+        )
+        for record in later:
+            record.state = PhaseState.ROLLED_BACK
+            record.rolled_back_at = now
+        game.epoch += 1
+        self.session.add(
+            AuditEvent(
+                at=now,
+                kind=AuditKind.ROLLBACK,
+                game_id=game.id,
+                actor=actor,
+                setting="phase",
+                old_value=game.current_phase,
+                new_value=target.name,
+            )
+        )
+        self.session.flush()
+        return self._insert(game, to_turn, target.name, target.position_before, now, None)
+
+    def orders_of(self, phase: PhaseRecord) -> list[OrderSubmission]:
+        """The current order submissions for this phase (newest version per power)."""
+        return list(
+            self.session.scalars(
+                select(OrderSubmission)
+                .where(
+                    OrderSubmission.game_id == phase.game_id,
+                    OrderSubmission.epoch == phase.epoch,
+                    OrderSubmission.phase == phase.name,
+                    OrderSubmission.superseded_at.is_(None),
+                )
+                .order_by(OrderSubmission.power)
+            )
+        )

@@ -1,0 +1,151 @@
+"""Seats: joining, power assignment, passwords, status, and who played a power when."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from judge.db.enums import AuditKind, SeatStatus
+from judge.db.errors import DuplicateError
+from judge.db.models import AuditEvent, Game, Person, Seat, SeatTenure
+from judge.db.passwords import PasswordHashing
+
+
+class SeatRepository:
+    def __init__(self, session: Session, passwords: PasswordHashing) -> None:
+        self.session = session
+        self.passwords = passwords
+
+    def join(
+        self,
+        game: Game,
+        person: Person | None,
+        password: str,
+        now: datetime,
+        *,
+        power: str | None = None,
+        preferences: str = "",
+        phase: str | None = None,
+    ) -> Seat:
+        """A seat for ``person`` in ``game``: waiting for a power, or holding ``power``.
+
+        Raises DuplicateError if the person already sits in the game (one seat
+        per game) or the power is taken.
+        """
+        if person is not None and any(s.person_id == person.id for s in game.seats):
+            raise DuplicateError("player in game", person.id)
+        if power is not None and self.by_power(game, power) is not None:
+            raise DuplicateError("power", power)
+        seat = Seat(
+            person=person,
+            power=power,
+            password_hash=self.passwords.hash(password),
+            status=SeatStatus.PLAYING if power is not None else SeatStatus.WAITING,
+            preferences=preferences,
+            joined_at=now,
+        )
+        game.seats.append(seat)
+        if power is not None:
+            seat.tenures.append(
+                SeatTenure(person=person, how="join", started_at=now, started_phase=phase)
+            )
+        self.session.flush()
+        return seat
+
+    def assign(self, seat: Seat, power: str, now: datetime, *, phase: str | None = None) -> None:
+        """Give a waiting seat its power (at game start); opens its first tenure."""
+        if self.by_power(seat.game, power) not in (None, seat):
+            raise DuplicateError("power", power)
+        seat.power = power
+        seat.status = SeatStatus.PLAYING
+        seat.tenures.append(
+            SeatTenure(person=seat.person, how="join", started_at=now, started_phase=phase)
+        )
+        self.session.flush()
+
+    def by_power(self, game: Game, power: str) -> Seat | None:
+        return self.session.scalars(
+            select(Seat).where(Seat.game_id == game.id, Seat.power == power)
+        ).one_or_none()
+
+    def of_person(self, game: Game, person: Person) -> Seat | None:
+        return self.session.scalars(
+            select(Seat).where(Seat.game_id == game.id, Seat.person_id == person.id)
+        ).one_or_none()
+
+    def for_person(self, person: Person) -> list[Seat]:
+        """Every seat the person holds now, in every game."""
+        return list(
+            self.session.scalars(select(Seat).where(Seat.person_id == person.id).order_by(Seat.id))
+        )
+
+    def check_password(self, seat: Seat, password: str) -> bool:
+        """Whether ``password`` opens the seat; upgrades an outdated hash on success."""
+        if seat.password_hash is None:
+            return False
+        ok = self.passwords.verify(seat.password_hash, password)
+        if ok and self.passwords.needs_rehash(seat.password_hash):
+            seat.password_hash = self.passwords.hash(password)
+            self.session.flush()
+        return ok
+
+    def set_password(self, seat: Seat, password: str) -> None:
+        seat.password_hash = self.passwords.hash(password)
+        self.session.flush()
+
+    def set_status(self, seat: Seat, status: SeatStatus) -> None:
+        seat.status = status
+        self.session.flush()
+
+    def take_over(
+        self,
+        seat: Seat,
+        person: Person,
+        password: str,
+        now: datetime,
+        *,
+        phase: str | None = None,
+        actor: str = "",
+    ) -> None:
+        """``person`` takes the (abandoned or CD) seat over: new tenure, new password, WAIT set."""
+        if seat.person_id == person.id:
+            raise DuplicateError("player at seat", person.id)
+        for tenure in seat.tenures:
+            if tenure.ended_at is None:
+                tenure.ended_at = now
+                tenure.ended_phase = phase
+        seat.person = person
+        seat.password_hash = self.passwords.hash(password)
+        seat.status = SeatStatus.PLAYING
+        seat.wait = True
+        seat.tenures.append(
+            SeatTenure(person=person, how="takeover", started_at=now, started_phase=phase)
+        )
+        self.session.add(
+            AuditEvent(
+                at=now,
+                kind=AuditKind.TAKEOVER,
+                game_id=seat.game_id,
+                person_id=person.id,
+                actor=actor,
+                setting="power",
+                new_value=seat.power,
+            )
+        )
+        self.session.flush()
+
+    def leave(
+        self, seat: Seat, now: datetime, status: SeatStatus, *, phase: str | None = None
+    ) -> None:
+        """The player goes (resigned, abandoned...): the tenure ends, the seat stays with its power."""
+        for tenure in seat.tenures:
+            if tenure.ended_at is None:
+                tenure.ended_at = now
+                tenure.ended_phase = phase
+        seat.status = status
+        self.session.flush()
+
+    def history(self, seat: Seat) -> list[SeatTenure]:
+        return list(seat.tenures)
