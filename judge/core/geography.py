@@ -254,7 +254,10 @@ class GameMap:
 
     def army_adjacent(self, src: str, dst: str) -> bool:
         """Whether an army moves from ``src`` to ``dst`` in one step (coasts are ignored)."""
-        return province_of(dst) in self._army.get(province_of(src), _EMPTY)
+        targets = self._army.get(src)
+        if targets is None:
+            targets = self._army.get(province_of(src), _EMPTY)
+        return dst in targets or ("/" in dst and province_of(dst) in targets)
 
     def fleet_adjacent(self, src: str, dst: str) -> bool:
         """Whether a fleet at location ``src`` moves to location ``dst`` in one step.

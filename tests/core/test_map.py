@@ -263,6 +263,9 @@ def test_army_moves_ignores_coasts(m: GameMap) -> None:
     assert m.army_moves("STP/NC") == m.army_moves("STP") == {"FIN", "LVN", "MOS", "NWY"}
     assert m.army_adjacent("SPA/SC", "GAS")
     assert m.army_adjacent("SPA/NC", "MAR")
+    assert m.army_adjacent("MAR", "SPA/SC")
+    assert not m.army_adjacent("PAR", "SPA/SC")
+    assert not m.army_adjacent("XYZ/NC", "PAR")
 
 
 def test_fleet_moves_coast_qualified(m: GameMap) -> None:
