@@ -25,6 +25,8 @@ Choices where the Judge differs or is silent:
   ahead — today if it is still to come; njudge always skipped to next week.
 * A week day together with a full date is allowed (players paste the
   Judge's own format) but must agree with it.
+* An absence start given as a day alone may be today (the absence is then
+  already running); njudge refused it as "in the past".
 * The Judge has no relative forms (``+48h``); none are invented here.
 """
 
@@ -201,18 +203,21 @@ def parse_judge_date(
     if parts.weekday is not None and parts.day is None and parts.month is None and parts.year is None:
         ahead = (parts.weekday - today.weekday()) % 7
         first = _instant(today + timedelta(days=ahead), wall, place, role, time_given)
-        if first >= now:
+        if first >= now or (role is DateRole.ABSENCE_START and not time_given
+                            and first + timedelta(days=1) > now):
             return first
         return _instant(today + timedelta(days=ahead + 7), wall, place, role, time_given)
 
+    # An absence given by its day alone may start today: the day is not over yet.
+    grace = timedelta(days=1) if role is DateRole.ABSENCE_START and not time_given else timedelta()
     chosen: tuple[date, datetime] | None = None
     for day in _candidate_days(parts, today, text):
         chosen = (day, _instant(day, wall, place, role, time_given))
-        if chosen[1] >= now:
+        if chosen[1] + grace > now:
             break
     assert chosen is not None  # _candidate_days yields at least one day or raises
     actual, when = chosen
-    if when < now:
+    if when + grace <= now and when < now:
         raise DateInPastError(text, when.astimezone(zone))
     if parts.weekday is not None and actual.weekday() != parts.weekday:
         raise DateSyntaxError(

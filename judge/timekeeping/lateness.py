@@ -222,8 +222,9 @@ class PhaseClock:
             return None
         if self.waiting():
             return max(self.times.start, self.times.deadline)
-        last = self.last_orders_at or self.times.start
-        return max(self.times.start, min(self.times.deadline, last + self.delay))
+        if self.last_orders_at is None:  # nobody had to send anything: everyone is in CD
+            return self.times.start
+        return max(self.times.start, min(self.times.deadline, self.last_orders_at + self.delay))
 
     def next_late_notice_at(self) -> datetime:
         if self.last_late_notice_at is None:

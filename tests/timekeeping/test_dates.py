@@ -136,3 +136,12 @@ def test_format_judge_date_shape() -> None:
     assert format_judge_date(datetime(2004, 1, 6, 23, 30, tzinfo=UTC), ZoneInfo("UTC")) == \
         "Tue Jan 06 2004 23:30:00 +0000"
     assert format_judge_date(NOW + timedelta(days=200), PARIS) == "Tue Jun 08 2027 10:00:00 +0200"
+
+
+def test_an_absence_may_start_today() -> None:
+    assert read("Nov 20", role=DateRole.ABSENCE_START) == "Fri Nov 20 2026 00:00:00 +0100"
+    assert read("Fri", role=DateRole.ABSENCE_START) == "Fri Nov 20 2026 00:00:00 +0100"
+    with pytest.raises(DateInPastError):
+        read("Nov 20 2026 09:00", role=DateRole.ABSENCE_START)
+    with pytest.raises(DateInPastError):
+        read("Nov 19 2026", role=DateRole.ABSENCE_START)
