@@ -1,0 +1,190 @@
+"""The judge's SMTP door: accept mail for the judge, store it durably, and only then say 250.
+
+The listener parses nothing. RCPT accepts only the judge's own addresses
+(550 for anything else, so the judge is never an open relay); DATA refuses
+mail over the size limit with a clear 552, hands the raw bytes to the
+injected :class:`InboundStore` and answers 250 only after the store has
+committed them. If storing fails the answer is 451: the sender's server keeps
+the mail and tries again, so a mail is never lost between "accepted" and "stored".
+
+Storing is synchronous database work; it runs in the handler's own small
+thread pool, so the event loop keeps serving other connections meanwhile and
+no other use of the default executor can starve the door.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, AnyStr, Protocol
+
+from aiosmtpd.smtp import SMTP, Envelope, Session
+
+log = logging.getLogger(__name__)
+
+OK = "250 2.0.0 OK: stored, the judge will answer by mail"
+UNKNOWN_RECIPIENT = "550 5.1.1 <{address}>: this judge accepts mail only for {own}"
+TOO_BIG = "552 5.3.4 Message too big: this judge accepts at most {limit} bytes"
+STORE_FAILED = "451 4.3.0 Temporary failure storing your message; please try again later"
+_AIOSMTPD_TOO_BIG = ("552 Error: Too much mail data", "552 Error: message size exceeds")
+
+
+class InboundStore(Protocol):
+    def store_inbound(
+        self, raw: bytes, mail_from: str, rcpt_tos: list[str], received_at: datetime, peer: str
+    ) -> int:
+        """Store one received mail; return its id only once the data is committed."""
+        ...
+
+
+StoreFunction = Callable[[bytes, str, list[str], datetime, str], int]
+
+
+@dataclass(frozen=True)
+class FunctionStore:
+    """An :class:`InboundStore` made of a function with the same arguments
+    (e.g. ``FunctionStore(database.store_inbound_mail)``)."""
+
+    function: StoreFunction
+
+    def store_inbound(
+        self, raw: bytes, mail_from: str, rcpt_tos: list[str], received_at: datetime, peer: str
+    ) -> int:
+        return self.function(raw, mail_from, rcpt_tos, received_at, peer)
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class JudgeInboundHandler:
+    """aiosmtpd handler: validate the envelope, store the data, then answer."""
+
+    def __init__(
+        self,
+        store: InboundStore,
+        own_addresses: Iterable[str],
+        max_message_size: int,
+        *,
+        clock: Callable[[], datetime] = _utc_now,
+        store_threads: int = 4,
+    ) -> None:
+        self.store = store
+        self.own_addresses = frozenset(a.strip().lower() for a in own_addresses)
+        if not self.own_addresses:
+            raise ValueError("the judge needs at least one address to accept mail for")
+        self.max_message_size = max_message_size
+        self.clock = clock
+        self._executor = ThreadPoolExecutor(store_threads, thread_name_prefix="judge-inbound-store")
+
+    def shutdown(self) -> None:
+        """Stop the store threads (after the server is closed)."""
+        self._executor.shutdown(wait=True)
+
+    async def handle_RCPT(
+        self,
+        server: SMTP,
+        session: Session,
+        envelope: Envelope,
+        address: str,
+        rcpt_options: list[str],
+    ) -> str:
+        if address.strip().strip("<>").lower() not in self.own_addresses:
+            own = ", ".join(sorted(self.own_addresses))
+            return UNKNOWN_RECIPIENT.format(address=address, own=own)
+        envelope.rcpt_tos.append(address)
+        return "250 2.1.5 OK"
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        raw = envelope.original_content
+        if raw is None:
+            content = envelope.content
+            raw = (
+                content.encode("utf-8", "surrogateescape") if isinstance(content, str) else content
+            )
+        raw = bytes(raw or b"")
+        if len(raw) > self.max_message_size:
+            return TOO_BIG.format(limit=self.max_message_size)
+        mail_from = envelope.mail_from or ""
+        rcpt_tos = list(envelope.rcpt_tos)
+        peer = _peer_text(session.peer)
+        received_at = self.clock()
+        try:
+            store = functools.partial(
+                self.store.store_inbound, raw, mail_from, rcpt_tos, received_at, peer
+            )
+            mail_id = await asyncio.get_running_loop().run_in_executor(self._executor, store)
+        except Exception:
+            log.exception("could not store mail from %s (peer %s); answered 451", mail_from, peer)
+            return STORE_FAILED
+        log.info("stored mail %s from %s (%d bytes)", mail_id, mail_from, len(raw))
+        return OK
+
+
+def _peer_text(peer: Any) -> str:
+    if isinstance(peer, tuple) and len(peer) >= 2:
+        return f"{peer[0]}:{peer[1]}"
+    return str(peer or "")
+
+
+class JudgeSMTP(SMTP):
+    """aiosmtpd's protocol with a size refusal that tells the sender the limit."""
+
+    async def push(self, status: AnyStr) -> None:
+        text = status.decode("ascii", "replace") if isinstance(status, bytes) else status
+        if text.startswith(_AIOSMTPD_TOO_BIG) and self.data_size_limit:
+            text = TOO_BIG.format(limit=self.data_size_limit)
+            await super().push(text)
+            return
+        await super().push(status)
+
+
+@dataclass
+class InboundServer:
+    """A listening SMTP server; ``port`` is the real port (useful when 0 was asked for)."""
+
+    server: asyncio.Server
+    handler: JudgeInboundHandler
+    host: str
+    port: int
+
+    async def close(self) -> None:
+        """Stop listening, let stores under way finish, then stop the store threads."""
+        self.server.close()
+        await self.server.wait_closed()
+        await asyncio.to_thread(self.handler.shutdown)
+
+
+async def start_inbound_server(
+    handler: JudgeInboundHandler,
+    host: str = "127.0.0.1",
+    port: int = 2525,
+    *,
+    hostname: str | None = None,
+    ident: str = "Diplomacy Judge ESMTP",
+) -> InboundServer:
+    """Listen on ``host:port`` inside the running event loop (port 0 picks a free port).
+
+    The protocol enforces the handler's size limit while reading (it stops
+    buffering past the limit) and advertises it in EHLO ``SIZE``.
+    """
+    loop = asyncio.get_running_loop()
+
+    def protocol() -> SMTP:
+        return JudgeSMTP(
+            handler,
+            data_size_limit=handler.max_message_size,
+            enable_SMTPUTF8=True,
+            hostname=hostname or host,
+            ident=ident,
+            loop=loop,
+        )
+
+    server = await loop.create_server(protocol, host=host, port=port)
+    bound = server.sockets[0].getsockname()
+    return InboundServer(server, handler, host, int(bound[1]))

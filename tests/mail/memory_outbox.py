@@ -1,0 +1,58 @@
+"""An in-memory :class:`~judge.mail.outbound.Outbox` for tests, with the semantics the drain expects."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from judge.mail.outbound import OutgoingMail
+
+
+@dataclass
+class Row:
+    id: int
+    message: bytes
+    recipients: tuple[str, ...]
+    due: datetime
+    attempts: int = 0
+    state: str = "pending"  # pending | sent | failed
+    errors: list[str] = field(default_factory=list)
+    sent_at: datetime | None = None
+
+
+@dataclass
+class MemoryOutbox:
+    rows: dict[int, Row] = field(default_factory=dict)
+
+    def add(self, message: bytes, recipients: tuple[str, ...], due: datetime) -> int:
+        mail_id = len(self.rows) + 1
+        self.rows[mail_id] = Row(mail_id, message, recipients, due)
+        return mail_id
+
+    def claim_due(self, now: datetime, limit: int) -> list[OutgoingMail]:
+        due = sorted(
+            (r for r in self.rows.values() if r.state == "pending" and r.due <= now),
+            key=lambda r: (r.due, r.id),
+        )[:limit]
+        return [OutgoingMail(r.id, r.message, r.recipients, r.attempts) for r in due]
+
+    def mark_sent(self, id: int, now: datetime) -> None:
+        row = self.rows[id]
+        assert row.state == "pending", "a mail is sent at most once"
+        row.state, row.sent_at, row.attempts = "sent", now, row.attempts + 1
+
+    def mark_retry(self, id: int, next_attempt: datetime, error: str) -> None:
+        row = self.rows[id]
+        row.due, row.attempts = next_attempt, row.attempts + 1
+        row.errors.append(error)
+
+    def mark_failed(self, id: int, error: str) -> None:
+        row = self.rows[id]
+        row.state, row.attempts = "failed", row.attempts + 1
+        row.errors.append(error)
+
+    def states(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for row in self.rows.values():
+            counts[row.state] = counts.get(row.state, 0) + 1
+        return counts
