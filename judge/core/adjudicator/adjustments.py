@@ -1,0 +1,100 @@
+"""An adjustment phase: builds, waives and removals, then civil-disorder removals.
+
+Each power's orders are taken one by one in the order given, and the first
+legal ones count (DATC 4.D.4-4.D.6 and test cases 6.I.1, 6.J.1): a build
+beyond what is owed, a second build in one centre or a second removal of one
+unit is refused. A power that owes removals and ordered too few loses units
+by the game's ``civil_disorder_removals`` rule. Unused builds are lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from judge.core.adjudicator.board import Board
+from judge.core.adjudicator.civil_disorder import removal_order
+from judge.core.adjudicator.phases import settle, winner
+from judge.core.adjudicator.results import AdjudicationResult, OrderResult, Outcome
+from judge.core.adjudicator.rules import Rules
+from judge.core.adjudicator.validation import BUILD, REMOVE, WAIVE, builds_owed, interpret
+from judge.core.errors import (
+    BuildOccupiedError,
+    NoSuchUnitError,
+    OrderError,
+    TooManyBuildsError,
+    TooManyRemovalsError,
+)
+from judge.core.geography import GameMap
+from judge.core.orders import Order
+from judge.core.position import Position
+from judge.core.units import Unit, province_of
+
+
+def adjudicate_adjustments(
+    position: Position, orders: Mapping[str, Sequence[Order]], rules: Rules, game_map: GameMap
+) -> AdjudicationResult:
+    board = Board(position, game_map)
+    results: list[OrderResult] = []
+    removed: set[Unit] = set()
+    built: list[Unit] = []
+    powers = list(orders) + [p for p in _powers_owing_removals(position) if p not in orders]
+    for power in powers:
+        owed = builds_owed(position, power)
+        builds_left = max(owed, 0)
+        removals_left = max(-owed, 0)
+        built_here: set[str] = set()
+        for order in orders.get(power, ()):
+            try:
+                reading = interpret(board, power, order, rules)
+                if reading.kind in (BUILD, WAIVE):
+                    if builds_left == 0:
+                        raise TooManyBuildsError(max(owed, 0))
+                    if reading.kind == BUILD:
+                        assert reading.target is not None and reading.build_type is not None
+                        province = province_of(reading.target)
+                        if province in built_here:
+                            raise BuildOccupiedError(board.name(province))
+                        built_here.add(province)
+                        unit = Unit(power, reading.build_type, reading.target)
+                        built.append(unit)
+                        results.append(OrderResult(power, unit, order, Outcome.SUCCEEDS, ""))
+                    else:
+                        results.append(OrderResult(power, None, order, Outcome.SUCCEEDS, "waived"))
+                    builds_left -= 1
+                elif reading.kind == REMOVE:
+                    assert reading.unit is not None
+                    if reading.unit in removed:
+                        raise NoSuchUnitError(
+                            board.name(reading.unit.province),
+                            f"The unit in {board.name(reading.unit.province)} is already removed.",
+                        )
+                    if removals_left == 0:
+                        raise TooManyRemovalsError(max(-owed, 0))
+                    removed.add(reading.unit)
+                    removals_left -= 1
+                    results.append(OrderResult(power, reading.unit, order, Outcome.SUCCEEDS, "removed"))
+            except OrderError as error:
+                results.append(OrderResult(power, None, order, Outcome.INVALID, str(error)))
+        if removals_left > 0:
+            remaining = [u for u in position.units if u.power == power and u not in removed]
+            owned = position.centers.get(power, frozenset())
+            ranked = removal_order(remaining, power, owned, game_map, rules.civil_disorder_removals)
+            for unit in ranked[:removals_left]:
+                removed.add(unit)
+                results.append(OrderResult(power, unit, None, Outcome.FAILS, "removed in civil disorder"))
+
+    units = tuple(u for u in position.units if u not in removed) + tuple(built)
+    next_position = settle(position.phase, units, position.centers, position.variant, game_map)
+    return AdjudicationResult(
+        phase=position.phase,
+        next_phase=next_position.phase,
+        position=next_position,
+        results=tuple(results),
+        winner=winner(next_position, game_map),
+    )
+
+
+def _powers_owing_removals(position: Position) -> list[str]:
+    powers = sorted({u.power for u in position.units})
+    return [p for p in powers if builds_owed(position, p) < 0]
+

@@ -1,0 +1,102 @@
+"""Convoy geometry: which chains of fleets at sea could carry an army.
+
+Only the map and the places of the fleets matter here, never the orders:
+these functions decide whether a convoyed move or a convoy order is *legal*
+(could be valid once orders are known, DATC 4.E.1). Whether a convoy actually
+carries its army is the resolver's business (judge.core.adjudicator.movement).
+
+Fleets convoy from sea provinces only (seed 000, 2.14.5: fleets in coastal
+provinces, Kiel and Constantinople included, never convoy).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Collection, Mapping
+from types import MappingProxyType
+
+from judge.core.geography import GameMap, Terrain
+from judge.core.units import province_of
+
+
+@functools.cache
+def sea_neighbours(game_map: GameMap) -> Mapping[str, frozenset[str]]:
+    """For each sea province, every province (sea or coast) a convoy can step to from it.
+
+    Computed once per map (maps are cached singletons compared by identity).
+    """
+    table: dict[str, frozenset[str]] = {}
+    for code, province in game_map.provinces.items():
+        if province.terrain is Terrain.WATER:
+            table[code] = frozenset(province_of(loc) for loc in game_map.fleet_moves(code))
+    return MappingProxyType(table)
+
+
+def can_be_convoyed_between(game_map: GameMap, source: str, destination: str) -> bool:
+    """Both ends are coastal provinces, the only places a convoy starts from or lands on."""
+    return (
+        source != destination
+        and game_map.is_coastal(source)
+        and game_map.is_coastal(destination)
+    )
+
+
+def route_exists(
+    game_map: GameMap, source: str, destination: str, fleet_provinces: Collection[str]
+) -> bool:
+    """Whether a chain of the given fleet-occupied sea provinces links ``source`` to ``destination``."""
+    if not can_be_convoyed_between(game_map, source, destination):
+        return False
+    seas = sea_neighbours(game_map)
+    frontier = [w for w in fleet_provinces if w in seas and source in seas[w]]
+    seen = set(frontier)
+    while frontier:
+        current = frontier.pop()
+        neighbours = seas[current]
+        if destination in neighbours:
+            return True
+        for nxt in neighbours:
+            if nxt not in seen and nxt in seas and nxt in fleet_provinces:
+                seen.add(nxt)
+                frontier.append(nxt)
+    return False
+
+
+def fleets_on_minimal_routes(
+    game_map: GameMap, source: str, destination: str, fleet_provinces: Collection[str]
+) -> frozenset[str]:
+    """The fleet provinces that belong to at least one route with no shortcut.
+
+    A route is minimal when no fleet of it could be skipped: only its first
+    fleet touches ``source``, only its last touches ``destination``, and no two
+    fleets that are not consecutive touch. A convoy order by a fleet on no
+    such route can never be needed, so it is illegal (DATC 6.G.19).
+    """
+    if not can_be_convoyed_between(game_map, source, destination):
+        return frozenset()
+    seas = sea_neighbours(game_map)
+    fleets = [w for w in fleet_provinces if w in seas]
+    useful: set[str] = set()
+    path: list[str] = []
+
+    def extend(current: str) -> None:
+        if destination in seas[current]:
+            useful.update(path)
+            return
+        for nxt in seas[current]:
+            if nxt not in seas or nxt not in fleet_provinces or nxt in path:
+                continue
+            if source in seas[nxt]:
+                continue  # it could have been the first fleet: shortcut
+            if any(earlier in seas[nxt] for earlier in path[:-1]):
+                continue  # touches an earlier fleet than the last one: shortcut
+            path.append(nxt)
+            extend(nxt)
+            path.pop()
+
+    for first in fleets:
+        if source in seas[first]:
+            path.append(first)
+            extend(first)
+            path.pop()
+    return frozenset(useful)

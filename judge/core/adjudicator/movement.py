@@ -1,0 +1,401 @@
+"""The resolver of a movement phase: the DATC chapter 5 equations and the guess algorithm.
+
+Every unit gets an index; its (legal, de-duplicated) order becomes integers
+in parallel lists, built once. Three kinds of orders carry a decision that
+the equations of DATC 5.B define: a MOVE succeeds, a SUPPORT is given (not
+cut), a CONVOY works (its fleet is not dislodged). ``_resolve`` finds the
+value of a decision the way Lucas Kruijswijk's guess algorithm does: it
+adjudicates the order, and when the answer turns out to depend on a guess of
+its own value it tries both guesses; one consistent answer is taken, none or
+two mean a circular movement (all moves succeed) or a convoy paradox, settled
+by the game's paradox rule (Szykman, or Descartes, see rules.py).
+
+Following DATC 5.D, a CONVOY adjudicates the moves attacking its fleet
+directly instead of resolving them, which keeps every dependency cycle a
+single clean cycle (Pandin's paradox).
+
+Nothing here knows about order text, powers' order sets or results: see
+movement_phase.py for the phase around it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from judge.core.adjudicator.convoys import sea_neighbours
+from judge.core.adjudicator.rules import Rules
+from judge.core.adjudicator.validation import CONVOY, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Interpreted
+from judge.core.geography import GameMap
+from judge.core.units import Unit, UnitType, province_of
+
+K_HOLD = 0
+K_MOVE = 1
+K_SUPPORT_HOLD = 2
+K_SUPPORT_MOVE = 3
+K_CONVOY = 4
+
+_UNRESOLVED = 0
+_GUESSING = 1
+_RESOLVED = 2
+
+_KIND_CODE = {MOVE: K_MOVE, SUPPORT_HOLD: K_SUPPORT_HOLD, SUPPORT_MOVE: K_SUPPORT_MOVE, CONVOY: K_CONVOY}
+
+
+class MovementResolver:
+    """Resolves every decision of one movement phase; read the answers from the public lists."""
+
+    __slots__ = (
+        "convoy_fleets",
+        "convoyed",
+        "dep",
+        "dest",
+        "dest_loc",
+        "h2h",
+        "hold_supports",
+        "kind",
+        "matched",
+        "move_supports",
+        "moves_to",
+        "n",
+        "power",
+        "protected",
+        "prov",
+        "res",
+        "rules",
+        "seas",
+        "state",
+        "target",
+        "unit_at",
+        "units",
+    )
+
+    def __init__(
+        self,
+        game_map: GameMap,
+        units: Sequence[Unit],
+        orders: Sequence[Interpreted | None],
+        rules: Rules,
+    ) -> None:
+        n = len(units)
+        self.n = n
+        self.units = units
+        self.rules = rules
+        self.seas = sea_neighbours(game_map)
+        self.power = [u.power for u in units]
+        self.prov = [u.province for u in units]
+        self.unit_at = {p: i for i, p in enumerate(self.prov)}
+        index_of = {u: i for i, u in enumerate(units)}
+        self.kind = [K_HOLD] * n
+        self.dest: list[str] = [""] * n
+        self.dest_loc: list[str] = [""] * n
+        self.target = [-1] * n
+        self.convoyed = [False] * n
+        for i, order in enumerate(orders):
+            if order is None or order.kind not in _KIND_CODE:
+                continue
+            self.kind[i] = _KIND_CODE[order.kind]
+            if order.target is not None:
+                self.dest_loc[i] = order.target
+                self.dest[i] = province_of(order.target)
+            if order.other is not None:
+                self.target[i] = index_of[order.other]
+            self.convoyed[i] = order.via_convoy
+        self._link(rules)
+        self.state = [_UNRESOLVED] * n
+        self.res = [False] * n
+        self.dep: list[int] = []
+        self.protected: set[tuple[int, int]] = set()
+
+    # ------------------------------------------------------------ set-up
+
+    def _link(self, rules: Rules) -> None:
+        """Match supports and convoys to the orders they name; note head-to-head pairs."""
+        n = self.n
+        kind, dest, target, power = self.kind, self.dest, self.target, self.power
+        if rules.adjacent_convoy == "intent":
+            # An army ordered to an adjacent province goes by convoy when a fleet of
+            # its own power is (legally) ordered to convoy it there (DATC 4.A.3).
+            for f in range(n):
+                a = target[f]
+                if (
+                    kind[f] == K_CONVOY
+                    and kind[a] == K_MOVE
+                    and dest[a] == dest[f]
+                    and power[a] == power[f]
+                ):
+                    self.convoyed[a] = True
+        self.move_supports: list[list[int]] = [[] for _ in range(n)]
+        self.hold_supports: list[list[int]] = [[] for _ in range(n)]
+        self.convoy_fleets: list[list[int]] = [[] for _ in range(n)]
+        self.matched = [False] * n
+        self.moves_to: dict[str, list[int]] = {}
+        for i in range(n):
+            k = kind[i]
+            if k == K_MOVE:
+                self.moves_to.setdefault(dest[i], []).append(i)
+                continue
+            t = target[i]
+            if k == K_SUPPORT_HOLD:
+                if kind[t] != K_MOVE:
+                    self.hold_supports[t].append(i)
+                    self.matched[i] = True
+            elif k == K_SUPPORT_MOVE:
+                coast_ok = self.dest_loc[i] == dest[i] or self.dest_loc[i] == self.dest_loc[t]
+                if kind[t] == K_MOVE and dest[t] == dest[i] and coast_ok:
+                    self.move_supports[t].append(i)
+                    self.matched[i] = True
+            elif k == K_CONVOY and kind[t] == K_MOVE and dest[t] == dest[i] and self.convoyed[t]:
+                self.convoy_fleets[t].append(i)
+                self.matched[i] = True
+        self.h2h = [-1] * n
+        for i in range(n):
+            if kind[i] != K_MOVE or self.convoyed[i]:
+                continue
+            j = self.unit_at.get(dest[i], -1)
+            if j >= 0 and kind[j] == K_MOVE and dest[j] == self.prov[i] and not self.convoyed[j]:
+                self.h2h[i] = j
+
+    # ------------------------------------------------------------ driving
+
+    def resolve_all(self) -> None:
+        """Resolve every decision; afterwards ``res`` holds each order's answer."""
+        for i in range(self.n):
+            if self.kind[i] != K_HOLD:
+                self._resolve(i)
+
+    def _resolve(self, i: int) -> bool:
+        state = self.state[i]
+        if state == _RESOLVED:
+            return self.res[i]
+        if state == _GUESSING:
+            if i not in self.dep:
+                self.dep.append(i)
+            return self.res[i]
+        dep = self.dep
+        old = len(dep)
+        self.res[i] = False
+        self.state[i] = _GUESSING
+        first = self._adjudicate(i)
+        if len(dep) == old:
+            # No guess involved: final.
+            if self.state[i] != _RESOLVED:
+                self.res[i] = first
+                self.state[i] = _RESOLVED
+            return self.res[i]
+        if dep[old] != i:
+            # Depends on the guess of an order further up: stays a guess.
+            dep.append(i)
+            self.res[i] = first
+            return first
+        # Depends on its own guess: try the other one.
+        self._forget(old)
+        self.res[i] = True
+        self.state[i] = _GUESSING
+        second = self._adjudicate(i)
+        if first == second:
+            self._forget(old)
+            self.res[i] = first
+            self.state[i] = _RESOLVED
+            return first
+        self._backup_rule(old)
+        return self._resolve(i)
+
+    def _forget(self, old: int) -> None:
+        """Drop the guesses made since the dependency list had ``old`` entries."""
+        dep = self.dep
+        for k in dep[old:]:
+            self.state[k] = _UNRESOLVED
+        del dep[old:]
+
+    def _backup_rule(self, old: int) -> None:
+        """No consistent resolution, or two: a circular movement or a convoy paradox."""
+        cycle = self.dep[old:]
+        convoys = [k for k in cycle if self.kind[k] == K_CONVOY]
+        if convoys and self.rules.paradox == "descartes" and self._descartes(old, cycle, convoys):
+            return
+        self._forget(old)
+        if convoys:
+            # Szykman: the convoying fleets of the paradox do not convoy.
+            for f in convoys:
+                self.res[f] = False
+                self.state[f] = _RESOLVED
+        elif all(self.kind[k] == K_MOVE for k in cycle):
+            for k in cycle:
+                self.res[k] = True
+                self.state[k] = _RESOLVED
+        else:
+            # Not possible with the standard rules; the DATC advises failing the whole cycle.
+            for k in cycle:
+                self.res[k] = False
+                self.state[k] = _RESOLVED
+
+    def _descartes(self, old: int, cycle: list[int], convoys: list[int]) -> bool:
+        """Settle a convoy paradox by the Descartes rule; False when it cannot help (then Szykman).
+
+        First, when the orders allow an outcome in which every convoy of the
+        paradox goes through, that outcome is the simultaneous resolution and
+        is taken (seed 002, example B). Otherwise the supports of the cycle are
+        protected from the armies these fleets convoy: those armies neither
+        cut nor, by dislodging, void them, so the sea battles are decided first
+        (seed 002, examples A, C and D).
+        """
+        saved = (self.state[:], self.res[:], self.dep[:])
+        self._forget(old)
+        for f in convoys:
+            self.res[f] = True
+            self.state[f] = _RESOLVED
+        if all(self._adjudicate_convoy(f) for f in convoys) and len(self.dep) == old:
+            return True
+        # Restore in place: frames further up hold references to these lists.
+        self.state[:], self.res[:], self.dep[:] = saved
+        fleets = set(convoys)
+        armies = [a for a in range(self.n) if fleets.intersection(self.convoy_fleets[a])]
+        supports = [s for s in cycle if self.kind[s] in (K_SUPPORT_HOLD, K_SUPPORT_MOVE)]
+        new = {(s, a) for s in supports for a in armies} - self.protected
+        if not new:
+            return False
+        self.protected.update(new)
+        self._forget(old)
+        return True
+
+    # ------------------------------------------------------------ equations
+
+    def _adjudicate(self, i: int) -> bool:
+        kind = self.kind[i]
+        if kind == K_MOVE:
+            return self._adjudicate_move(i)
+        if kind == K_CONVOY:
+            return self._adjudicate_convoy(i)
+        return self._adjudicate_support(i)
+
+    def _adjudicate_move(self, i: int) -> bool:
+        if self.convoyed[i] and not self.path(i):
+            return False
+        destination = self.dest[i]
+        attack = self._attack_strength(i)
+        opponent = self.h2h[i]
+        if opponent >= 0:
+            if attack <= self._defend_strength(opponent):
+                return False
+        elif attack <= self._hold_strength(destination):
+            return False
+        for k in self.moves_to[destination]:
+            if k != i and attack <= self._prevent_strength(k):
+                return False
+        return True
+
+    def _adjudicate_support(self, s: int) -> bool:
+        """A support is given unless cut: attacked by a foreign unit that can arrive, or dislodged."""
+        own_power = self.power[s]
+        directed_at = self.dest[s] if self.kind[s] == K_SUPPORT_MOVE else ""
+        for k in self.moves_to.get(self.prov[s], ()):
+            if self.power[k] == own_power or (s, k) in self.protected:
+                continue
+            if self.prov[k] == directed_at:
+                # Attacked from where the support goes: cut only if dislodged.
+                if self._resolve(k):
+                    return False
+                continue
+            if not self.convoyed[k] or self.path(k):
+                return False
+        return True
+
+    def _adjudicate_convoy(self, f: int) -> bool:
+        """A convoy works unless its fleet is dislodged (attackers adjudicated directly, DATC 5.D)."""
+        for k in self.moves_to.get(self.prov[f], ()):
+            if self.state[k] == _RESOLVED:
+                if self.res[k]:
+                    return False
+            elif self._adjudicate_move(k):
+                return False
+        return True
+
+    def path(self, i: int) -> bool:
+        """For a convoyed army: is there a chain of working convoys from its province to its destination?"""
+        fleets = self.convoy_fleets[i]
+        if not fleets:
+            return False
+        seas, prov = self.seas, self.prov
+        source, destination = self.prov[i], self.dest[i]
+        frontier = [f for f in fleets if source in seas[prov[f]]]
+        seen = set(frontier)
+        while frontier:
+            f = frontier.pop()
+            if not self._resolve(f):
+                continue
+            here = seas[prov[f]]
+            if destination in here:
+                return True
+            for g in fleets:
+                if g not in seen and prov[g] in here:
+                    seen.add(g)
+                    frontier.append(g)
+        return False
+
+    def _support_count(self, supporters: list[int], excluded_power: str | None = None) -> int:
+        count = 0
+        for s in supporters:
+            if self.power[s] != excluded_power and self._resolve(s):
+                count += 1
+        return count
+
+    def _attack_strength(self, i: int) -> int:
+        j = self.unit_at.get(self.dest[i], -1)
+        if j < 0 or (self.h2h[i] < 0 and self.kind[j] == K_MOVE and self._resolve(j)):
+            return 1 + self._support_count(self.move_supports[i])
+        if self.power[j] == self.power[i]:
+            return 0
+        return 1 + self._support_count(self.move_supports[i], self.power[j])
+
+    def _hold_strength(self, province: str) -> int:
+        j = self.unit_at.get(province, -1)
+        if j < 0:
+            return 0
+        if self.kind[j] == K_MOVE:
+            return 0 if self._resolve(j) else 1
+        return 1 + self._support_count(self.hold_supports[j])
+
+    def _defend_strength(self, j: int) -> int:
+        return 1 + self._support_count(self.move_supports[j])
+
+    def _prevent_strength(self, k: int) -> int:
+        if self.convoyed[k] and not self.path(k):
+            return 0
+        opponent = self.h2h[k]
+        if opponent >= 0 and self._resolve(opponent):
+            return 0
+        return 1 + self._support_count(self.move_supports[k])
+
+    # ------------------------------------------------------------ answers
+
+    def dislodged_by(self, i: int) -> int:
+        """The index of the unit that dislodged unit ``i``, or -1."""
+        if self.kind[i] == K_MOVE and self.res[i]:
+            return -1
+        for k in self.moves_to.get(self.prov[i], ()):
+            if self.res[k]:
+                return k
+        return -1
+
+    def final_location(self, i: int) -> str:
+        return self.dest_loc[i] if self.kind[i] == K_MOVE and self.res[i] else self.units[i].location
+
+    def had_route(self, i: int) -> bool:
+        """Whether the convoys ordered for army ``i`` formed a chain before any fleet was dislodged."""
+        fleets = self.convoy_fleets[i]
+        seas, prov = self.seas, self.prov
+        source, destination = self.prov[i], self.dest[i]
+        frontier = [f for f in fleets if source in seas[prov[f]]]
+        seen = set(frontier)
+        while frontier:
+            here = seas[prov[frontier.pop()]]
+            if destination in here:
+                return True
+            for g in fleets:
+                if g not in seen and prov[g] in here:
+                    seen.add(g)
+                    frontier.append(g)
+        return False
+
+    def is_fleet(self, i: int) -> bool:
+        return self.units[i].type is UnitType.FLEET

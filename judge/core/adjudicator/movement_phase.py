@@ -1,0 +1,156 @@
+"""A movement phase from orders to results: collect, resolve, report, build the next position."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from judge.core.adjudicator.board import Board
+from judge.core.adjudicator.movement import (
+    K_CONVOY,
+    K_HOLD,
+    K_MOVE,
+    MovementResolver,
+)
+from judge.core.adjudicator.order_sets import collect
+from judge.core.adjudicator.phases import settle, winner
+from judge.core.adjudicator.results import AdjudicationResult, OrderResult, Outcome
+from judge.core.adjudicator.retreat_options import retreat_options
+from judge.core.adjudicator.rules import Rules
+from judge.core.adjudicator.validation import Interpreted
+from judge.core.geography import GameMap
+from judge.core.orders import Order
+from judge.core.position import DislodgedUnit, Position
+from judge.core.units import Unit
+
+
+def adjudicate_movement(
+    position: Position, orders: Mapping[str, Sequence[Order]], rules: Rules, game_map: GameMap
+) -> AdjudicationResult:
+    board = Board(position, game_map)
+    order_set = collect(board, orders, rules)
+    units = position.units
+    chosen: list[Interpreted | None] = [order_set.by_unit.get(unit) for unit in units]
+    resolver = MovementResolver(game_map, units, chosen, rules)
+    resolver.resolve_all()
+
+    index_of = {unit: i for i, unit in enumerate(units)}
+    attacker = [resolver.dislodged_by(i) for i in range(len(units))]
+    results: list[OrderResult] = []
+    for entry in order_set.entries:
+        if entry.dropped is not None or entry.interpreted is None or entry.unit is None:
+            results.append(OrderResult(entry.power, entry.unit, entry.order, Outcome.INVALID, entry.dropped or ""))
+            continue
+        i = index_of[entry.unit]
+        outcome, reason = _judge(resolver, i, attacker[i] >= 0)
+        results.append(OrderResult(entry.power, entry.unit, entry.order, outcome, reason))
+    tried = {entry.unit for entry in order_set.entries if entry.unit is not None}
+    for i, unit in enumerate(units):
+        if chosen[i] is None:
+            first = "no valid order: holds" if unit in tried else "no order: holds"
+            hit = attacker[i] >= 0
+            results.append(
+                OrderResult(
+                    unit.power,
+                    unit,
+                    None,
+                    Outcome.FAILS if hit else Outcome.SUCCEEDS,
+                    f"{first}, dislodged" if hit else first,
+                )
+            )
+
+    staying: list[Unit] = []
+    dislodged: list[DislodgedUnit] = []
+    for i, unit in enumerate(units):
+        k = attacker[i]
+        if k >= 0:
+            dislodged.append(DislodgedUnit(unit, resolver.prov[k], resolver.convoyed[k]))
+        elif resolver.kind[i] == K_MOVE and resolver.res[i]:
+            staying.append(Unit(unit.power, unit.type, resolver.dest_loc[i]))
+        else:
+            staying.append(unit)
+    occupied = {unit.province for unit in staying}
+    standoffs = frozenset(
+        province
+        for province, movers in resolver.moves_to.items()
+        if province not in occupied
+        and not any(resolver.res[k] for k in movers)
+        and any(_bounced(resolver, k) for k in movers)
+    )
+    after = Position(
+        variant=position.variant,
+        phase=position.phase,
+        units=tuple(staying),
+        centers=position.centers,
+        dislodged=tuple(dislodged),
+        standoffs=standoffs,
+    )
+    after_board = Board(after, game_map)
+    retreats = {d.unit: retreat_options(after_board, d, rules) for d in dislodged}
+    can_retreat = tuple(d for d in dislodged if retreats[d.unit])
+    if can_retreat:
+        next_position = Position(
+            variant=position.variant,
+            phase=position.phase.following(),
+            units=tuple(staying),
+            centers=position.centers,
+            dislodged=can_retreat,
+            standoffs=standoffs,
+        )
+    else:
+        next_position = settle(position.phase, tuple(staying), position.centers, position.variant, game_map)
+    return AdjudicationResult(
+        phase=position.phase,
+        next_phase=next_position.phase,
+        position=next_position,
+        results=tuple(results),
+        dislodged=tuple(dislodged),
+        retreats=retreats,
+        winner=winner(next_position, game_map),
+    )
+
+
+def _bounced(resolver: MovementResolver, k: int) -> bool:
+    """Whether failed move ``k`` contested its destination (had a prevent strength, DATC 5.B.6).
+
+    A move without a convoy, or one that lost a head-to-head battle, leaves no
+    standoff behind: a dislodged unit has no effect on its attacker's province.
+    """
+    if resolver.convoyed[k] and not resolver.path(k):
+        return False
+    opponent = resolver.h2h[k]
+    return not (opponent >= 0 and resolver.res[opponent])
+
+
+def _judge(resolver: MovementResolver, i: int, dislodged: bool) -> tuple[Outcome, str]:
+    """Outcome and reason of unit ``i``'s executed order, in the Judge's vocabulary."""
+    kind = resolver.kind[i]
+    if kind == K_MOVE:
+        if resolver.res[i]:
+            return Outcome.SUCCEEDS, ""
+        if resolver.convoyed[i] and not resolver.path(i):
+            reason = "disrupted" if resolver.had_route(i) else "no convoy"
+        else:
+            reason = "bounce"
+    elif kind == K_HOLD:
+        reason = ""
+    elif kind == K_CONVOY:
+        reason = "" if resolver.matched[i] else "void"
+        if not resolver.matched[i]:
+            return Outcome.FAILS, _with_dislodged(reason, dislodged)
+        return (Outcome.FAILS, "dislodged") if dislodged else (Outcome.SUCCEEDS, "")
+    else:
+        if not resolver.matched[i]:
+            reason = "void"
+        elif not resolver.res[i]:
+            reason = "cut"
+        else:
+            reason = ""
+    if reason == "" and not dislodged:
+        return Outcome.SUCCEEDS, ""
+    return Outcome.FAILS, _with_dislodged(reason, dislodged)
+
+
+def _with_dislodged(reason: str, dislodged: bool) -> str:
+    if not dislodged:
+        return reason
+    return f"{reason}, dislodged" if reason else "dislodged"

@@ -1,0 +1,84 @@
+"""Which phase comes next, centre ownership after a Fall turn, and the winner.
+
+A phase with nothing to do is skipped: no retreat phase without a unit that
+can retreat, no adjustment phase when no power must remove a unit or can
+build one. Supply centres change hands only when a Fall turn is complete
+(after the Fall retreats, or after the Fall movement when no retreat phase
+follows); a centre keeps its owner while empty.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from judge.core.geography import GameMap
+from judge.core.phase import Phase, PhaseType, Season
+from judge.core.position import Position
+from judge.core.units import Unit
+
+
+def settle(
+    done: Phase,
+    units: tuple[Unit, ...],
+    centers: Mapping[str, frozenset[str]],
+    variant: str,
+    game_map: GameMap,
+) -> Position:
+    """The position after phase ``done`` when no retreat is pending."""
+    if done.type is PhaseType.ADJUSTMENT:
+        return Position(variant, Phase(done.year + 1, 0), units, centers)
+    if done.season is Season.SPRING:
+        return Position(variant, Phase.of(Season.FALL, done.year, PhaseType.MOVEMENT), units, centers)
+    owned = update_centers(units, centers, game_map)
+    winter = Position(variant, Phase.of(Season.WINTER, done.year, PhaseType.ADJUSTMENT), units, owned)
+    if adjustments_needed(winter, game_map):
+        return winter
+    return Position(variant, Phase(done.year + 1, 0), units, owned)
+
+
+def update_centers(
+    units: tuple[Unit, ...], centers: Mapping[str, frozenset[str]], game_map: GameMap
+) -> dict[str, frozenset[str]]:
+    """Each supply centre goes to the power whose unit stands on it; empty centres keep their owner."""
+    owner: dict[str, str] = {}
+    for power, owned in centers.items():
+        for center in owned:
+            owner[center] = power
+    for unit in units:
+        if unit.province in game_map.supply_centers:
+            owner[unit.province] = unit.power
+    result: dict[str, set[str]] = {}
+    for center, power in owner.items():
+        result.setdefault(power, set()).add(center)
+    return {power: frozenset(owned) for power, owned in sorted(result.items())}
+
+
+def adjustments_needed(position: Position, game_map: GameMap) -> bool:
+    """Whether some power must remove a unit, or may build one in a free home centre it owns."""
+    occupied = {unit.province for unit in position.units}
+    count: dict[str, int] = {}
+    for unit in position.units:
+        count[unit.power] = count.get(unit.power, 0) + 1
+    for power in set(count) | set(position.centers):
+        owned = position.centers.get(power, frozenset())
+        owed = len(owned) - count.get(power, 0)
+        if owed < 0:
+            return True
+        if owed > 0:
+            homes = game_map.home_centers.get(power, frozenset())
+            if any(center in owned and center not in occupied for center in homes):
+                return True
+    return False
+
+
+def winner(position: Position, game_map: GameMap) -> str | None:
+    """The power owning at least the variant's winning number of centres (alone at the top), if any."""
+    if not position.centers:
+        return None
+    counts = sorted(((len(c), p) for p, c in position.centers.items()), reverse=True)
+    best, power = counts[0]
+    if best < game_map.win_centers:
+        return None
+    if len(counts) > 1 and counts[1][0] == best:
+        return None
+    return power

@@ -1,0 +1,66 @@
+"""What an adjudication returns: one result per order and the position that follows.
+
+Results are plain frozen values so the mail layer can print them, the
+database can store them and tests can compare them, without any of them
+reaching back into the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from judge.core.orders import Order
+from judge.core.phase import Phase
+from judge.core.position import DislodgedUnit, Position
+from judge.core.units import Unit
+
+
+class Outcome(StrEnum):
+    """How one order ended: carried out, tried and failed, or never legal."""
+
+    SUCCEEDS = "succeeds"
+    FAILS = "fails"
+    INVALID = "invalid"
+
+
+@dataclass(frozen=True, slots=True)
+class OrderResult:
+    """The fate of one order (or of one unit left without an order).
+
+    ``unit`` is the unit the order concerns as it stood before the phase
+    (``None`` for an order naming no unit, such as WAIVE or an order to an
+    empty province, and for builds, whose unit did not exist yet: see
+    ``order``). ``order`` is ``None`` for a unit that got no usable order.
+    ``reason`` is short and readable by a player: "bounce", "cut",
+    "dislodged", "no convoy", "void", "no order: holds", ...
+    """
+
+    power: str
+    unit: Unit | None
+    order: Order | None
+    outcome: Outcome
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AdjudicationResult:
+    """Everything one adjudicated phase produced.
+
+    ``position`` is the board at the start of ``next_phase`` (phases with
+    nothing to do are skipped). ``dislodged`` lists every unit dislodged in a
+    movement phase, including those that will be destroyed for lack of a
+    retreat; ``retreats`` gives each of them its legal retreat locations
+    (fleets on split coasts listed per coast, an empty tuple meaning the unit
+    is destroyed). ``winner`` is the power that holds at least the variant's
+    winning number of centres in ``position``, if any.
+    """
+
+    phase: Phase
+    next_phase: Phase
+    position: Position
+    results: tuple[OrderResult, ...]
+    dislodged: tuple[DislodgedUnit, ...] = ()
+    retreats: Mapping[Unit, tuple[str, ...]] = field(default_factory=dict)
+    winner: str | None = None

@@ -1,0 +1,30 @@
+"""Where a dislodged unit may retreat.
+
+Anywhere it could move by itself (no convoy), except an occupied province,
+a province left empty by a standoff, and the province its attacker came
+from -- unless that attacker came by convoy (2023 rulebook, DATC 4.A.5).
+Fleets on split coasts get one location per reachable coast, armies bare
+provinces, so a player can be told exactly what to write.
+"""
+
+from __future__ import annotations
+
+from judge.core.adjudicator.board import Board
+from judge.core.adjudicator.rules import Rules
+from judge.core.position import DislodgedUnit
+from judge.core.units import UnitType, province_of
+
+
+def retreat_options(board: Board, dislodged: DislodgedUnit, rules: Rules) -> tuple[str, ...]:
+    """The legal retreat locations of ``dislodged`` on ``board`` (the board after the movement), sorted."""
+    unit = dislodged.unit
+    game_map = board.game_map
+    forbidden = set(board.unit_at)
+    forbidden.update(board.position.standoffs)
+    if not (dislodged.attacker_via_convoy and rules.retreat_to_convoy_origin):
+        forbidden.add(dislodged.attacker_from)
+    if unit.type is UnitType.ARMY:
+        candidates = game_map.army_moves(unit.province)
+    else:
+        candidates = game_map.fleet_moves(unit.location)
+    return tuple(sorted(loc for loc in candidates if province_of(loc) not in forbidden))

@@ -1,0 +1,403 @@
+"""Is an order legal on this board? And if so, what exactly does it ask?
+
+An order is *legal* when, knowing the board but none of the other orders, it
+could be carried out (DATC 4.E.1): the unit exists and is the player's, the
+destination can be reached, a support could be given, a convoy could be
+needed. Illegal orders are ignored (the unit holds) and reported with one of
+the precise errors of judge.core.errors, whose text is a sentence for the
+player. The mail layer calls :func:`validate` to acknowledge orders; the
+phase engines call :func:`interpret` to get the order in the form they
+execute (coast completed, convoy request noted).
+
+Whether a legal order then *works* (a support matching the supported order,
+a convoy actually carrying its army) is decided during adjudication.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from judge.core.adjudicator.board import Board
+from judge.core.adjudicator.convoys import (
+    can_be_convoyed_between,
+    fleets_on_minimal_routes,
+    route_exists,
+)
+from judge.core.adjudicator.retreat_options import retreat_options
+from judge.core.adjudicator.rules import DEFAULT_RULES, Rules
+from judge.core.errors import (
+    AmbiguousCoastError,
+    ArmyToSeaError,
+    BuildNotHomeCentreError,
+    BuildNotOwnedError,
+    BuildOccupiedError,
+    FleetInlandError,
+    IllegalConvoyError,
+    IllegalRetreatError,
+    IllegalSupportError,
+    NoConvoyRouteError,
+    NoSuchUnitError,
+    NotAdjacentError,
+    NotDislodgedError,
+    NotYourUnitError,
+    OrderError,
+    TooManyBuildsError,
+    TooManyRemovalsError,
+    WrongPhaseError,
+)
+from judge.core.geography import GameMap, Terrain
+from judge.core.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Waive,
+)
+from judge.core.phase import PhaseType
+from judge.core.position import DislodgedUnit, Position
+from judge.core.units import Unit, UnitRef, UnitType, coast_of, province_of
+
+HOLD = "hold"
+MOVE = "move"
+SUPPORT_HOLD = "support_hold"
+SUPPORT_MOVE = "support_move"
+CONVOY = "convoy"
+RETREAT = "retreat"
+DISBAND = "disband"
+BUILD = "build"
+REMOVE = "remove"
+WAIVE = "waive"
+
+_PHASE_WORD = {PhaseType.MOVEMENT: "movement", PhaseType.RETREAT: "retreat", PhaseType.ADJUSTMENT: "adjustment"}
+
+
+@dataclass(frozen=True, slots=True)
+class Interpreted:
+    """A legal order in the form the engine executes.
+
+    ``kind`` is one of the constants of this module (a ``Move`` in a retreat
+    phase is a RETREAT, a ``Disband`` in an adjustment phase a REMOVE...).
+    ``unit`` is the acting unit as it stands (``None`` for builds and
+    waives); ``target`` the destination: a location with its coast for moves,
+    retreats and builds, a province for supports and convoys; ``other`` the
+    supported or convoyed unit; ``via_convoy`` whether a move must go by
+    convoy (ordered so, or its destination is not adjacent).
+    """
+
+    power: str
+    order: Order
+    kind: str
+    unit: Unit | None
+    target: str | None = None
+    other: Unit | None = None
+    via_convoy: bool = False
+    build_type: UnitType | None = None
+
+
+def validate(
+    position: Position,
+    power: str,
+    order: Order,
+    game_map: GameMap,
+    rules: Rules = DEFAULT_RULES,
+) -> OrderError | None:
+    """The reason ``order`` from ``power`` is illegal in ``position``, or ``None`` if it is legal."""
+    try:
+        interpret(Board(position, game_map), power, order, rules)
+    except OrderError as error:
+        return error
+    return None
+
+
+def interpret(board: Board, power: str, order: Order, rules: Rules) -> Interpreted:
+    """The legal order ``order`` as the engine will execute it; raises an OrderError if illegal."""
+    phase_type = board.position.phase.type
+    if phase_type is PhaseType.MOVEMENT:
+        return _movement(board, power, order, rules)
+    if phase_type is PhaseType.RETREAT:
+        return _retreat(board, power, order, rules)
+    return _adjustment(board, power, order, rules)
+
+
+# ------------------------------------------------------------------ movement
+
+
+def _movement(board: Board, power: str, order: Order, rules: Rules) -> Interpreted:
+    if isinstance(order, Hold):
+        return Interpreted(power, order, HOLD, _own_unit(board, power, order.unit))
+    if isinstance(order, Move):
+        return _move(board, power, order, rules)
+    if isinstance(order, SupportHold):
+        return _support_hold(board, power, order)
+    if isinstance(order, SupportMove):
+        return _support_move(board, power, order)
+    if isinstance(order, Convoy):
+        return _convoy(board, power, order)
+    raise WrongPhaseError(str(order), "movement")
+
+
+def _own_unit(board: Board, power: str, ref: UnitRef) -> Unit:
+    """The unit an order names: the coast and unit type written are not checked (DATC 4.B.5, 4.C.2)."""
+    unit = board.unit_at.get(province_of(ref.location))
+    if unit is None:
+        raise NoSuchUnitError(board.name(province_of(ref.location)))
+    if unit.power != power:
+        raise NotYourUnitError(board.name(unit.province), unit.power)
+    return unit
+
+
+def _other_unit(board: Board, ref: UnitRef, role: str) -> Unit:
+    province = province_of(ref.location)
+    unit = board.unit_at.get(province)
+    if unit is None:
+        raise NoSuchUnitError(board.name(province), f"There is no unit in {board.name(province)} to {role}.")
+    return unit
+
+
+def _known_province(board: Board, source: Unit, destination: str) -> str:
+    province = province_of(destination)
+    if not board.game_map.is_province(province):
+        raise NotAdjacentError(
+            board.name(source.location), destination, f"There is no province {destination} on this map."
+        )
+    return province
+
+
+def _move(board: Board, power: str, order: Move, rules: Rules) -> Interpreted:
+    unit = _own_unit(board, power, order.unit)
+    game_map = board.game_map
+    destination = _known_province(board, unit, order.destination)
+    if destination == unit.province:
+        raise NotAdjacentError(
+            board.name(unit.location), board.name(destination), "A unit cannot move to the province it is in."
+        )
+    if unit.type is UnitType.ARMY:
+        if game_map.is_water(destination):
+            raise ArmyToSeaError(board.name(destination))
+        adjacent = game_map.army_adjacent(unit.province, destination)
+        if adjacent and not order.wants_convoy:
+            return Interpreted(power, order, MOVE, unit, destination)
+        if not can_be_convoyed_between(game_map, unit.province, destination):
+            raise NotAdjacentError(board.name(unit.location), board.name(destination))
+        if not route_exists(game_map, unit.province, destination, board.fleet_provinces()):
+            if adjacent or order.wants_convoy:
+                raise NoConvoyRouteError(board.name(unit.province), board.name(destination))
+            raise NotAdjacentError(board.name(unit.location), board.name(destination))
+        return Interpreted(power, order, MOVE, unit, destination, via_convoy=True)
+    if game_map.is_inland(destination):
+        raise FleetInlandError(board.name(destination))
+    target = _fleet_target(board, unit.location, order.destination, destination, rules)
+    return Interpreted(power, order, MOVE, unit, target)
+
+
+def _fleet_target(board: Board, source: str, written: str, destination: str, rules: Rules) -> str:
+    """The exact location a fleet at ``source`` is sent to, completing or refusing a missing coast."""
+    game_map = board.game_map
+    province = game_map.provinces[destination]
+    coast = coast_of(written)
+    if province.coasts and coast in province.coasts:
+        if game_map.fleet_adjacent(source, written):
+            return written
+        raise NotAdjacentError(board.name(source), board.name(written))
+    # A coast that the province does not have is garbage and ignored (DATC 4.B.6).
+    reachable = game_map.fleet_coasts_toward(source, destination)
+    if not reachable:
+        raise NotAdjacentError(board.name(source), board.name(destination))
+    if len(reachable) > 1 and rules.missing_coast == "fail":
+        raise AmbiguousCoastError(board.name(destination), tuple(coast_of(r) or r for r in reachable))
+    return reachable[0]
+
+
+def _can_reach(board: Board, unit: Unit, province: str) -> bool:
+    """Whether ``unit`` could move to ``province`` by itself (any coast), as a support requires."""
+    if unit.type is UnitType.ARMY:
+        return board.game_map.army_adjacent(unit.province, province)
+    return any(province_of(loc) == province for loc in board.game_map.fleet_moves(unit.location))
+
+
+def _support_hold(board: Board, power: str, order: SupportHold) -> Interpreted:
+    unit = _own_unit(board, power, order.unit)
+    supported = _other_unit(board, order.supported, "support")
+    if supported == unit:
+        raise IllegalSupportError("A unit cannot support itself.")
+    if not _can_reach(board, unit, supported.province):
+        raise NotAdjacentError(
+            board.name(unit.location),
+            board.name(supported.province),
+            f"{board.unit_name(unit).capitalize()} cannot support {board.name(supported.province)}: "
+            "it could not move there itself.",
+        )
+    return Interpreted(power, order, SUPPORT_HOLD, unit, supported.province, supported)
+
+
+def _support_move(board: Board, power: str, order: SupportMove) -> Interpreted:
+    unit = _own_unit(board, power, order.unit)
+    supported = _other_unit(board, order.supported, "support")
+    if supported == unit:
+        raise IllegalSupportError("A unit cannot support its own move.")
+    destination = _known_province(board, unit, order.destination)
+    if destination == supported.province:
+        raise IllegalSupportError(f"{board.unit_name(supported).capitalize()} is already there.")
+    if not _can_reach(board, unit, destination):
+        raise NotAdjacentError(
+            board.name(unit.location),
+            board.name(destination),
+            f"{board.unit_name(unit).capitalize()} cannot support a move to {board.name(destination)}: "
+            "it could not move there itself.",
+        )
+    if not _supported_can_reach(board, supported, destination, unit):
+        raise IllegalSupportError(
+            f"{board.unit_name(supported).capitalize()} cannot reach {board.name(destination)}."
+        )
+    # A coast named in the support must match the fleet's move (DATC 4.B.4, 6.B.9); none is fine (6.B.15).
+    coast = coast_of(order.destination)
+    target = destination
+    if supported.type is UnitType.FLEET and coast in board.game_map.provinces[destination].coasts:
+        target = f"{destination}/{coast}"
+    return Interpreted(power, order, SUPPORT_MOVE, unit, target, supported)
+
+
+def _supported_can_reach(board: Board, supported: Unit, destination: str, supporter: Unit) -> bool:
+    if _can_reach(board, supported, destination):
+        return True
+    if supported.type is UnitType.FLEET:
+        return False
+    # By convoy, but not through the supporter: a fleet cannot support and convoy (DATC 6.D.31).
+    fleets = board.fleet_provinces() - {supporter.province}
+    return route_exists(board.game_map, supported.province, destination, fleets)
+
+
+def _convoy(board: Board, power: str, order: Convoy) -> Interpreted:
+    unit = _own_unit(board, power, order.unit)
+    game_map = board.game_map
+    if unit.type is not UnitType.FLEET:
+        raise IllegalConvoyError("Only fleets can convoy.")
+    if game_map.provinces[unit.province].terrain is not Terrain.WATER:
+        raise IllegalConvoyError(f"Only a fleet at sea can convoy; {board.name(unit.province)} is not a sea.")
+    convoyed = _other_unit(board, order.convoyed, "convoy")
+    if convoyed.type is not UnitType.ARMY:
+        raise IllegalConvoyError("Only armies can be convoyed.")
+    destination = _known_province(board, unit, order.destination)
+    if not can_be_convoyed_between(game_map, convoyed.province, destination):
+        raise IllegalConvoyError(
+            f"An army cannot be convoyed from {board.name(convoyed.province)} to {board.name(destination)}."
+        )
+    useful = fleets_on_minimal_routes(game_map, convoyed.province, destination, board.fleet_provinces())
+    if unit.province not in useful:
+        raise IllegalConvoyError(
+            f"{board.unit_name(unit).capitalize()} is on no convoy route from "
+            f"{board.name(convoyed.province)} to {board.name(destination)}."
+        )
+    return Interpreted(power, order, CONVOY, unit, destination, convoyed)
+
+
+# ------------------------------------------------------------------- retreat
+
+
+def _dislodged(board: Board, power: str, ref: UnitRef) -> DislodgedUnit:
+    province = province_of(ref.location)
+    dislodged = board.dislodged_at.get(province)
+    if dislodged is None:
+        if province in board.unit_at:
+            raise NotDislodgedError(board.name(province))
+        raise NoSuchUnitError(board.name(province))
+    if dislodged.unit.power != power:
+        raise NotYourUnitError(board.name(province), dislodged.unit.power)
+    return dislodged
+
+
+def _retreat(board: Board, power: str, order: Order, rules: Rules) -> Interpreted:
+    if isinstance(order, Disband | Remove):
+        return Interpreted(power, order, DISBAND, _dislodged(board, power, order.unit).unit)
+    if isinstance(order, Retreat | Move) and not (isinstance(order, Move) and order.wants_convoy):
+        dislodged = _dislodged(board, power, order.unit)
+        target = retreat_target(board, dislodged, order.destination, rules)
+        return Interpreted(power, order, RETREAT, dislodged.unit, target)
+    raise WrongPhaseError(str(order), "retreat")
+
+
+def retreat_target(board: Board, dislodged: DislodgedUnit, written: str, rules: Rules) -> str:
+    """The exact location of a legal retreat to ``written``; raises IllegalRetreatError otherwise."""
+    unit = dislodged.unit
+    options = retreat_options(board, dislodged, rules)
+    province = province_of(written)
+    matching = [loc for loc in options if province_of(loc) == province]
+    coast = coast_of(written)
+    if unit.type is UnitType.FLEET and coast is not None and board.game_map.is_split(province):
+        matching = [loc for loc in matching if loc == written]
+    if not matching:
+        raise IllegalRetreatError(
+            f"{board.unit_name(unit).capitalize()} cannot retreat to {board.name(written)}"
+            + (f"; it may retreat to {', '.join(board.name(o) for o in options)}." if options else "; it has no retreat.")
+        )
+    if len(matching) > 1 and rules.missing_coast == "fail":
+        raise AmbiguousCoastError(board.name(province), tuple(coast_of(m) or m for m in matching))
+    return matching[0]
+
+
+# ---------------------------------------------------------------- adjustment
+
+
+def builds_owed(position: Position, power: str) -> int:
+    """Centres minus units: positive means builds, negative removals."""
+    centres = len(position.centers.get(power, frozenset()))
+    units = sum(1 for unit in position.units if unit.power == power)
+    return centres - units
+
+
+def _adjustment(board: Board, power: str, order: Order, rules: Rules) -> Interpreted:
+    owed = builds_owed(board.position, power)
+    if isinstance(order, Build):
+        if owed <= 0:
+            raise TooManyBuildsError(0)
+        location, build_type = build_location(board, power, order, rules)
+        return Interpreted(power, order, BUILD, None, location, build_type=build_type)
+    if isinstance(order, Waive):
+        if owed <= 0:
+            raise TooManyBuildsError(0)
+        return Interpreted(power, order, WAIVE, None)
+    if isinstance(order, Remove | Disband):
+        if owed >= 0:
+            raise TooManyRemovalsError(0)
+        return Interpreted(power, order, REMOVE, _own_unit(board, power, order.unit))
+    raise WrongPhaseError(str(order), "adjustment")
+
+
+def build_location(board: Board, power: str, order: Build, rules: Rules) -> tuple[str, UnitType]:
+    """Where the unit would stand; raises if the centre cannot take it (ignoring other builds)."""
+    game_map = board.game_map
+    province_code = province_of(order.location)
+    province = game_map.provinces.get(province_code)
+    if province is None:
+        raise BuildNotHomeCentreError(order.location)
+    name = board.name(province_code)
+    if province.home_of != power:
+        raise BuildNotHomeCentreError(name)
+    if province_code not in board.position.centers.get(power, frozenset()):
+        raise BuildNotOwnedError(name)
+    if province_code in board.unit_at:
+        raise BuildOccupiedError(name)
+    if order.type is UnitType.ARMY:
+        if province.terrain is Terrain.WATER:
+            raise ArmyToSeaError(name)
+        return province_code, UnitType.ARMY
+    if province.terrain is Terrain.LAND:
+        raise FleetInlandError(name)
+    if not province.coasts:
+        return province_code, UnitType.FLEET
+    coast = coast_of(order.location)
+    if coast in province.coasts:
+        return order.location, UnitType.FLEET
+    if rules.missing_coast == "first":
+        return f"{province_code}/{province.coasts[0]}", UnitType.FLEET
+    raise AmbiguousCoastError(name, province.coasts)
+
+
+def phase_word(phase_type: PhaseType) -> str:
+    return _PHASE_WORD[phase_type]
