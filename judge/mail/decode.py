@@ -81,12 +81,17 @@ def parse_message(raw: bytes) -> Message:
 
 def decode_mail(raw: bytes) -> DecodedMail:
     """Decode one raw mail; see the module docstring. Never raises."""
-    notes: list[str] = []
-    problems: list[str] = []
     try:
         message = parse_message(raw)
     except Exception as error:  # the parser is lenient; this is a last resort
         return DecodedMail(None, "", None, (), "", (), (f"mail could not be parsed: {error}",))
+    return decode_message(message)
+
+
+def decode_message(message: Message) -> DecodedMail:
+    """Decode an already parsed mail (see :func:`parse_message`); never raises."""
+    notes: list[str] = []
+    problems: list[str] = []
     sender = _guarded(lambda: find_sender(message), None, "sender", problems)
     if sender is None:
         problems.append("no usable sender address in Reply-To or From")

@@ -1,0 +1,79 @@
+"""Triage: loops are ignored and not counted, anonymous mail is ignored, floods warned once."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from judge.mail.ratelimit import RateLimiter
+from judge.mail.triage import Verdict, triage
+
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+OWN = ("judge@example.org",)
+PLAYER = b"From: Player <player@x.org>\nSubject: orders\n\nSIGNON Fgame pw\nA Par - Bur\n"
+
+
+def test_an_ordinary_mail_is_answered() -> None:
+    result = triage(
+        PLAYER, envelope_sender="player@x.org", own_addresses=OWN, limiter=None, now=NOW
+    )
+    assert result.verdict is Verdict.ANSWER
+    assert result.mail.sender == "player@x.org"
+    assert result.mail.body == "SIGNON Fgame pw\nA Par - Bur\n"
+
+
+def test_loops_are_ignored_and_do_not_use_up_the_rate_limit() -> None:
+    limiter = RateLimiter(limit=1, window=timedelta(hours=1))
+    loop = b"From: player@x.org\nAuto-Submitted: auto-replied\n\nI am on holiday\n"
+    for _ in range(3):
+        result = triage(
+            loop, envelope_sender="player@x.org", own_addresses=OWN, limiter=limiter, now=NOW
+        )
+        assert result.verdict is Verdict.IGNORE and result.loop is not None
+    assert (
+        triage(PLAYER, envelope_sender="p", own_addresses=OWN, limiter=limiter, now=NOW).verdict
+        is Verdict.ANSWER
+    )
+
+
+def test_bounces_and_anonymous_mail_are_ignored() -> None:
+    bounce = triage(PLAYER, envelope_sender="", own_addresses=OWN, limiter=None, now=NOW)
+    assert (
+        bounce.verdict is Verdict.IGNORE and bounce.reason is not None and "bounce" in bounce.reason
+    )
+    anonymous = triage(
+        b"Subject: x\n\nA Par H\n", envelope_sender="x@y", own_addresses=OWN, limiter=None, now=NOW
+    )
+    assert anonymous.verdict is Verdict.IGNORE
+
+
+def test_a_flood_is_warned_once_then_ignored() -> None:
+    limiter = RateLimiter(limit=2, window=timedelta(hours=1))
+    verdicts = [
+        triage(
+            PLAYER,
+            envelope_sender="player@x.org",
+            own_addresses=OWN,
+            limiter=limiter,
+            now=NOW + timedelta(seconds=i),
+        ).verdict
+        for i in range(5)
+    ]
+    assert verdicts == [
+        Verdict.ANSWER,
+        Verdict.ANSWER,
+        Verdict.WARN_FLOOD,
+        Verdict.IGNORE,
+        Verdict.IGNORE,
+    ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=2000))
+def test_triage_never_raises(raw: bytes) -> None:
+    assert (
+        triage(raw, envelope_sender=None, own_addresses=OWN, limiter=None, now=NOW).verdict
+        in Verdict
+    )
