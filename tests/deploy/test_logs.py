@@ -177,7 +177,7 @@ class TestConfiguredOutput:
         with (tmp_path / "journal").open("w+") as journal:
             status = os.fstat(journal.fileno())
             env = {"JOURNAL_STREAM": f"{status.st_dev}:{status.st_ino}"}
-            settings = configure_logging(env, stream=journal)  # type: ignore[arg-type]
+            settings = configure_logging(env, stream=journal)
             assert settings.journald
             log = logging.getLogger("judge.tests.logs")
             log_event(log, "started")
