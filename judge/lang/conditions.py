@@ -1,0 +1,204 @@
+"""Conditions of conditional orders: what they are, how they are read, how they are tested.
+
+``IF not french army ruhr and (russian prussia or russian silesia)``: a
+condition is made of terms ``[not] [power] [type] province`` (the words in
+any order) combined with AND and OR, evaluated strictly left to right as
+the Judge did (``a or b and c`` is ``(a or b) and c``), with parentheses to
+group and NOT to negate. A term is true when a unit of that power and type
+stands in the province at the start of the phase.
+
+The grammar gives the structure; :func:`read_term` settles which words of a
+term are the power, the type and the province, with the map: a province can
+take several words ("english channel", "mer du Nord"), so the longest run of
+words that names a province wins and every other word must be NOT, a power
+or a unit type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from judge.core.errors import CoastError, CoreError
+from judge.core.geography import GameMap
+from judge.core.names import resolve_location
+from judge.core.units import Unit, UnitType
+from judge.lang.errors import CommandError
+from judge.lang.powers import fold, power_named
+
+MAX_TERM_WORDS = 12
+
+
+@dataclass(frozen=True, slots=True)
+class UnitPresent:
+    """True when a unit (of ``power`` and ``unit_type`` if given) stands in ``province``."""
+
+    province: str
+    power: str | None = None
+    unit_type: UnitType | None = None
+
+    def __str__(self) -> str:
+        parts = [p for p in (self.power, self.unit_type.value if self.unit_type else None) if p]
+        return " ".join((*parts, self.province))
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    operand: Condition
+
+    def __str__(self) -> str:
+        inner = str(self.operand)
+        return f"NOT {inner}" if isinstance(self.operand, UnitPresent | Not) else f"NOT ({inner})"
+
+
+@dataclass(frozen=True, slots=True)
+class And:
+    left: Condition
+    right: Condition
+
+    def __str__(self) -> str:
+        return f"{self.left} AND {_grouped(self.right)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Or:
+    left: Condition
+    right: Condition
+
+    def __str__(self) -> str:
+        return f"{self.left} OR {_grouped(self.right)}"
+
+
+Condition = UnitPresent | Not | And | Or
+
+
+def _grouped(condition: Condition) -> str:
+    """Right operands that are themselves AND/OR need parentheses (left-to-right reading)."""
+    return f"({condition})" if isinstance(condition, And | Or) else str(condition)
+
+
+def holds(condition: Condition, units: Iterable[Unit]) -> bool:
+    """Whether ``condition`` is true for the units on the board at the start of the phase."""
+    present = tuple(units)
+    return _holds(condition, present)
+
+
+def _holds(condition: Condition, units: tuple[Unit, ...]) -> bool:
+    # Iterative over the left spine: conditions chain to the left
+    # (a AND b OR c ...), so a long chain must not recurse once per term.
+    pending: list[tuple[str, Condition]] = []
+    node = condition
+    while isinstance(node, And | Or):
+        pending.append(("and" if isinstance(node, And) else "or", node.right))
+        node = node.left
+    value = _holds_leaf(node, units)
+    for operator, right in reversed(pending):
+        if operator == "and":
+            value = value and _holds(right, units)
+        else:
+            value = value or _holds(right, units)
+    return value
+
+
+def _holds_leaf(condition: Condition, units: tuple[Unit, ...]) -> bool:
+    if isinstance(condition, Not):
+        return not _holds(condition.operand, units)
+    assert isinstance(condition, UnitPresent)
+    return any(
+        unit.province == condition.province
+        and (condition.power is None or unit.power == condition.power)
+        and (condition.unit_type is None or unit.type is condition.unit_type)
+        for unit in units
+    )
+
+
+_TYPE_WORDS = {
+    "a": UnitType.ARMY, "army": UnitType.ARMY, "armee": UnitType.ARMY,
+    "f": UnitType.FLEET, "fleet": UnitType.FLEET, "flotte": UnitType.FLEET,
+}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """One word of a term and its 1-based column in the line."""
+
+    text: str
+    column: int
+
+
+def read_term(words: Sequence[Word], game_map: GameMap, *, french: bool = False) -> Condition:
+    """Read ``[not] [power] [type] province`` (any order) into a condition.
+
+    Raises :class:`CommandError` when no run of the words names a province
+    with only NOT, one power and one unit type around it.
+    """
+    if len(words) > MAX_TERM_WORDS:
+        raise CommandError(
+            f"Too many words in one condition (at most {MAX_TERM_WORDS}); use AND/OR between terms.",
+            words[0].column,
+        )
+    roles = [_modifier(word.text, game_map) for word in words]
+    spans = sorted(
+        ((start, end) for start in range(len(words)) for end in range(start + 1, len(words) + 1)),
+        key=lambda span: (span[0] - span[1], span[0]),
+    )
+    first_error: CoreError | None = None
+    natural = _natural_span(roles)
+    for start, end in spans:
+        outside = roles[:start] + roles[end:]
+        if any(role is None for role in outside):
+            continue
+        powers = [r for r in outside if r is not None and r[0] == "power"]
+        types = [r for r in outside if r is not None and r[0] == "type"]
+        if len(powers) > 1 or len(types) > 1:
+            continue
+        text = " ".join(word.text for word in words[start:end])
+        try:
+            reading = resolve_location(text, game_map, french=french)
+        except CoastError:
+            reading = None
+        except CoreError as error:
+            if (start, end) == natural:
+                first_error = error
+            continue
+        if reading is None:
+            continue
+        negations = sum(1 for r in outside if r is not None and r[0] == "not")
+        term: Condition = UnitPresent(
+            reading.province,
+            powers[0][1] if powers else None,
+            _TYPE_WORDS[types[0][1]] if types else None,
+        )
+        return Not(term) if negations % 2 else term
+    start, end = natural
+    column = words[start].column
+    if first_error is not None:
+        raise CommandError(str(first_error), column)
+    text = " ".join(word.text for word in words[start:end])
+    raise CommandError(
+        f"Cannot read condition -> {text} (expected [not] [power] [army|fleet] province)", column
+    )
+
+
+def _modifier(text: str, game_map: GameMap) -> tuple[str, str] | None:
+    """("not", ...), ("type", word) or ("power", name) when the word can be one, else None."""
+    folded = fold(text).rstrip(".,:")
+    if folded == "not":
+        return ("not", folded)
+    if folded in _TYPE_WORDS:
+        return ("type", folded)
+    power = power_named(folded, game_map)
+    return ("power", power) if power is not None else None
+
+
+def _natural_span(roles: Sequence[tuple[str, str] | None]) -> tuple[int, int]:
+    """The words a player most likely meant as the province: the last run of non-modifiers."""
+    end = len(roles)
+    while end > 0 and roles[end - 1] is not None:
+        end -= 1
+    if end == 0:
+        return (len(roles) - 1, len(roles))
+    start = end
+    while start > 0 and roles[start - 1] is None:
+        start -= 1
+    return (start, end)

@@ -1,0 +1,89 @@
+"""The command grammar, built once and lazily, and what it says about first words.
+
+``grammar/mail.lark`` ships inside the package (as ``judge/grammar``) and is
+loaded with Lark's package loader, so it works from a wheel. The LALR tables
+are built on first use (a few tens of milliseconds) and kept; Lark's on-disk
+cache is not used, since it breaks read-only installs.
+
+:func:`command_words` is derived from the grammar itself: the keywords a
+command line can start with. The mail reader uses it to send a line to the
+command grammar or to the order reader without trying both.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from lark import Lark
+from lark.lexer import PatternStr
+
+GRAMMAR_PACKAGE = "judge"
+GRAMMAR_PATH = "grammar/mail.lark"
+START_COMMAND = "command"
+START_REGISTER_FIELD = "register_field"
+
+
+@cache
+def command_parser() -> Lark:
+    """The LALR parser of ``grammar/mail.lark`` (start symbols ``command`` and ``register_field``)."""
+    return Lark.open_from_package(
+        GRAMMAR_PACKAGE,
+        GRAMMAR_PATH,
+        parser="lalr",
+        lexer="contextual",
+        start=[START_COMMAND, START_REGISTER_FIELD],
+        propagate_positions=False,
+        maybe_placeholders=False,
+        cache=False,
+    )
+
+
+_REGEX_WORDS = re.compile(r"[a-z][a-z\-]*")
+
+
+@cache
+def command_words() -> frozenset[str]:
+    """Lower-case words a command line may start with (``set``, ``signon``, ``reply-to``...)."""
+    parser = command_parser()
+    interactive = parser.parse_interactive("", start=START_COMMAND)
+    words: set[str] = set()
+    accepted: set[str] = interactive.accepts()  # type: ignore[no-untyped-call]
+    for name in accepted:
+        if name == "$END":
+            continue
+        pattern = parser.get_terminal(name).pattern
+        if isinstance(pattern, PatternStr):
+            words.add(pattern.value.lower())
+        else:
+            group = pattern.value[pattern.value.index("(") + 1 : pattern.value.index(")")]
+            words.update(_REGEX_WORDS.findall(group))
+    return frozenset(words)
+
+
+def describe_terminal(name: str) -> str:
+    """How an error message names what the grammar expected."""
+    if name in _DESCRIPTIONS:
+        return _DESCRIPTIONS[name]
+    pattern = command_parser().get_terminal(name).pattern
+    if isinstance(pattern, PatternStr):
+        return pattern.value.upper()
+    return name.replace("_", " ").lower()
+
+
+_DESCRIPTIONS = {
+    "WORD": "a word",
+    "REST": "a value",
+    "$END": "the end of the line",
+    "COMMA": "','",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "FULL": "FULL",
+    "SCHEDULE_PHASE": "MOVE, RETREAT or ADJUST",
+    "NUMERIC_OPTION": "an option",
+    "ABSENCE_WORD": "ABSENCE",
+    "IDENTIFIER_KIND": "BN, MN or EP",
+    "DIARY_ACTION": "RECORD, LIST, READ or DELETE",
+    "PLUS_LETTERS": "+letters",
+    "MINUS_LETTERS": "-letters",
+}

@@ -1,0 +1,523 @@
+"""Reading a whole mail body into commands and errors, line by line, as the Judge did.
+
+Each line is a command or an order. A line whose first word is a command
+keyword (derived from ``grammar/mail.lark``) is parsed with the command
+grammar; any other line goes to the order reader (:mod:`judge.lang.orders`),
+inside IF blocks too. Some commands open a block that the reader collects
+here: the REGISTER form (up to END), press text (up to ENDPRESS,
+ENDBROADCAST, SIGNOFF or the end of the mail), SET COMMENT BEGIN (up to
+SIGNOFF), DIARY (up to ENDDIARY), and IF ... ENDIF, whose structure this
+module builds (the end of the mail, a PHASE line or SIGNOFF close open IFs
+silently, as the Judge did). SIGNOFF or a ``--`` signature line ends the
+reading.
+
+Nothing a mail contains makes :func:`parse_mail` raise: every problem is a
+:class:`~judge.lang.errors.MailError` in the result and the next line is
+read. Explicit limits keep a hostile mail cheap: see the ``MAX_*`` constants.
+Before SIGNON, a line that is neither a command nor an order is reported as
+an unknown command; whether orders need a SIGNON is the handlers' business.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from lark.exceptions import (
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+)
+
+from judge.core.errors import CoreError
+from judge.core.geography import GameMap
+from judge.core.phase import PhaseType
+from judge.core.variants import load_map
+from judge.lang import commands as c
+from judge.lang.builder import CommandBuilder
+from judge.lang.conditions import And, Condition, Not, Or
+from judge.lang.errors import CommandError, MailError
+from judge.lang.grammar import (
+    START_COMMAND,
+    START_REGISTER_FIELD,
+    command_parser,
+    command_words,
+    describe_terminal,
+)
+from judge.lang.orders import ReadOrder, read_order_line
+
+MAX_MAIL_CHARS = 1_000_000
+"""Characters read from a mail body; the rest is reported and ignored."""
+MAX_LINES = 10_000
+"""Lines read from a mail body."""
+MAX_LINE_LENGTH = 1_023
+"""Characters in a command or order line (the Judge split longer lines); press text may be longer."""
+MAX_IF_DEPTH = 16
+"""IF blocks inside IF blocks."""
+MAX_CONDITION_DEPTH = 32
+"""Nesting of parentheses and NOTs in one condition."""
+MAX_ERRORS = 100
+"""Errors reported before the reading stops."""
+MAX_REGISTER_FIELDS = 50
+"""Lines of one REGISTER form."""
+
+SignonMap = Callable[[c.Signon | c.Create], GameMap | None]
+
+_CONTROL = {code: " " for code in (*range(0x00, 0x09), *range(0x0A, 0x20), 0x7F, *range(0x80, 0xA0))}
+_FIRST_WORD = re.compile(r"[^\s(),]+")
+# First words that start a command only with the right second word ("I am also", "end if").
+_LEAD_WORDS = {
+    "i": ("am",),
+    "sign": ("on", "off"),
+    "end": ("if", "press", "broadcast"),
+    "force": ("begin",),
+    "postal": ("press",),
+}
+_HEADER_WORDS = ("from", "reply-to", "resent-from")
+_PRESS_WORDS = ("press", "broadcast", "postal")
+_PRESS_ENDS = {"endpress": "endpress", "endbroadcast": "endbroadcast", "end press": "endpress", "end broadcast": "endbroadcast"}
+_DIARY_ENDS = ("enddiary", "end diary", "endpress", "end press")
+_SIGNOFFS = ("signoff", "sign off", "logoff", "logout")
+_INTERNAL_ERROR = "The judge could not read this line (internal error); it was ignored."
+
+
+@dataclass(frozen=True, slots=True)
+class ParseResult:
+    """What a mail says: its commands in order, and every line that could not be read."""
+
+    commands: tuple[c.Command, ...]
+    errors: tuple[MailError, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def parse_mail(
+    body: str,
+    game_map: GameMap | None = None,
+    *,
+    phase_type: PhaseType | None = None,
+    french: bool = False,
+    map_for_signon: SignonMap | None = None,
+) -> ParseResult:
+    """Read a mail body; never raises.
+
+    ``game_map`` is the variant orders and conditions are read with (the
+    standard map by default); ``phase_type`` the current phase's type, which
+    settles a few order forms (``F TRI - ALB`` is a retreat in a retreat
+    phase); ``french`` accepts the French order forms and names.
+    ``map_for_signon`` lets the caller switch maps at the SIGNON line (it
+    knows the game's variant; the parser does not): it gets the sign-on and
+    returns the game's map, or None to keep the current one. Without it, a
+    sign-on or CREATE that names a variant switches to that variant.
+    """
+    reader = _MailReader(game_map or load_map("standard"), phase_type, french, map_for_signon)
+    return reader.read(body)
+
+
+@dataclass(slots=True)
+class _OpenIf:
+    """An IF block being read."""
+
+    line: int
+    branches: list[tuple[int, Condition | None, list[c.OrderCommand | c.Conditional]]]
+    otherwise: list[c.OrderCommand | c.Conditional] | None = None
+    broken: bool = False
+
+    @property
+    def current(self) -> list[c.OrderCommand | c.Conditional]:
+        return self.otherwise if self.otherwise is not None else self.branches[-1][2]
+
+
+@dataclass(slots=True)
+class _Lines:
+    """The lines of the mail with a cursor, so that blocks can take the lines they own."""
+
+    lines: list[str]
+    index: int = 0
+
+    def __iter__(self) -> Iterator[tuple[int, str]]:
+        while self.index < len(self.lines):
+            self.index += 1
+            yield self.index, self.lines[self.index - 1]
+
+    def peek(self) -> str | None:
+        return self.lines[self.index] if self.index < len(self.lines) else None
+
+
+@dataclass(slots=True)
+class _MailReader:
+    game_map: GameMap
+    phase_type: PhaseType | None
+    french: bool
+    map_for_signon: SignonMap | None
+    commands: list[c.Command] = field(default_factory=list)
+    errors: list[MailError] = field(default_factory=list)
+    stack: list[_OpenIf] = field(default_factory=list)
+    signed_on: bool = False
+    stopped: bool = False
+
+    # ------------------------------------------------------------ the loop
+
+    def read(self, body: str) -> ParseResult:
+        if not isinstance(body, str):
+            body = str(body)
+        truncated = len(body) > MAX_MAIL_CHARS
+        if truncated:
+            body = body[:MAX_MAIL_CHARS]
+        lines = body.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        if len(lines) > MAX_LINES:
+            lines = lines[:MAX_LINES]
+            truncated = True
+        source = _Lines(lines)
+        for number, raw in source:
+            try:
+                self._line(number, raw, source)
+            except Exception:  # a bug must cost one line, never the mail
+                self._error(number, 1, raw, _INTERNAL_ERROR)
+            if self.stopped:
+                break
+            if len(self.errors) >= MAX_ERRORS:
+                self._error(number, 1, raw, f"Too many errors ({MAX_ERRORS}): the rest of the mail was not read.")
+                break
+        else:
+            if truncated:
+                self._error(
+                    len(lines), 1, lines[-1][:MAX_LINE_LENGTH],
+                    f"The mail is too long (at most {MAX_LINES} lines and {MAX_MAIL_CHARS} characters): "
+                    "the rest was not read.",
+                )
+        self._close_all()
+        return ParseResult(tuple(self.commands), tuple(self.errors))
+
+    def _line(self, number: int, raw: str, source: _Lines) -> None:
+        text = raw.translate(_CONTROL)
+        stripped = text.strip()
+        if not stripped:
+            return
+        if stripped == "--":
+            self._signoff(c.Signoff(number, signature=True))
+            return
+        if len(text) > MAX_LINE_LENGTH:
+            self._error(
+                number, MAX_LINE_LENGTH + 1, text[:MAX_LINE_LENGTH],
+                f"Line too long ({len(text)} characters, at most {MAX_LINE_LENGTH}): it was not read.",
+            )
+            return
+        first_match = _FIRST_WORD.match(stripped)
+        first = first_match.group().lower() if first_match else ""
+        if _is_command(first, stripped):
+            self._command(number, text, first.rstrip(":"), source)
+        else:
+            self._orders(number, text, first)
+
+    # ------------------------------------------------------------ orders
+
+    def _orders(self, number: int, text: str, first: str) -> None:
+        results = read_order_line(text.rstrip(), self.game_map, phase_type=self.phase_type, french=self.french)
+        if not self.signed_on and not self.stack and not any(isinstance(r, ReadOrder) for r in results):
+            self._error(number, _indent(text), text, f"Unknown command -> {first}")
+            return
+        position = 0
+        for result in results:
+            if isinstance(result, ReadOrder):
+                column = text.find(result.text, position)
+                column = column + 1 if column >= 0 else _indent(text)
+                position = max(position, column - 1 + len(result.text))
+                self._add(c.OrderCommand(number, result, column))
+            else:
+                self._error(number, result.column, text, result.message)
+
+    def _add(self, command: c.OrderCommand | c.Conditional) -> None:
+        if self.stack:
+            self.stack[-1].current.append(command)
+        else:
+            self.commands.append(command)
+
+    # ------------------------------------------------------------ commands
+
+    def _command(self, number: int, text: str, keyword: str, source: _Lines) -> None:
+        try:
+            built = self._parse(number, text, keyword, START_COMMAND)
+        except CommandError as error:
+            column = error.column or _indent(text)
+            self._command_failed(number, text, keyword, source, error.message, column)
+            return
+        if isinstance(built, tuple):
+            self._conditional(number, text, built[0], built[1])
+            return
+        for command in built:
+            self._dispatch(number, text, command, source)
+            if self.stopped:
+                return
+
+    def _parse(self, number: int, text: str, keyword: str, start: str) -> Any:
+        """The built command(s) of one line; raises CommandError for anything unreadable."""
+        if start == START_COMMAND and keyword in ("if", "elseif", "elif", "elsif", "else"):
+            _check_condition_size(text)
+        try:
+            tree = command_parser().parse(text, start=start)
+        except UnexpectedInput as error:
+            raise _syntax_error(error, text, keyword) from None
+        builder = CommandBuilder(number, self.game_map, french=self.french, keyword=keyword)
+        try:
+            built = builder.transform(tree)
+        except VisitError as error:
+            if isinstance(error.orig_exc, CommandError):
+                raise error.orig_exc from None
+            if isinstance(error.orig_exc, CoreError):
+                raise CommandError(str(error.orig_exc)) from None
+            raise
+        if isinstance(built, tuple) and built[1] is not None:
+            _check_condition_depth(built[1])
+        return built
+
+    def _command_failed(
+        self, number: int, text: str, keyword: str, source: _Lines, message: str, column: int
+    ) -> None:
+        if keyword in _PRESS_WORDS:
+            self._error(number, column, text, f"{message} The press was not sent.")
+            self._take_press_body(source)
+            return
+        if keyword == "if" or (keyword in ("elseif", "elif", "elsif") or (keyword == "else" and _has_more_words(text))):
+            self._error(number, column, text, f"{message} (the whole IF block is ignored)")
+            if keyword == "if":
+                self.stack.append(_OpenIf(number, [(number, None, [])], broken=True))
+            elif self.stack:
+                frame = self.stack[-1]
+                frame.broken = True
+                if frame.otherwise is None:
+                    frame.branches.append((number, None, []))
+            return
+        self._error(number, column, text, message)
+
+    def _dispatch(self, number: int, text: str, command: c.Command, source: _Lines) -> None:
+        if self.stack and not isinstance(command, c.PhaseCommand | c.Signoff):
+            name = type(command).KIND.split("_")[0].upper()
+            self._error(number, _indent(text), text, f"{name} cannot be given inside IF ... ENDIF: it was ignored.")
+            if isinstance(command, c.Press):
+                self._take_press_body(source)
+            return
+        if isinstance(command, c.Signoff):
+            self._signoff(command)
+        elif isinstance(command, c.Signon | c.Create):
+            self._signon(number, text, command)
+        elif isinstance(command, c.PhaseCommand):
+            self._close_all()
+            if command.phase is not None:
+                self.phase_type = command.phase.type
+            self.commands.append(command)
+        elif isinstance(command, c.Register):
+            self.commands.append(replace(command, fields=self._take_register(source)))
+        elif isinstance(command, c.Press):
+            body, ended_by, end_line = self._take_press_body(source)
+            self.commands.append(replace(command, body=body, ended_by=ended_by))
+            if ended_by in ("signoff", "signature"):
+                self._signoff(c.Signoff(end_line, signature=ended_by == "signature"))
+        elif isinstance(command, c.SetComment) and command.full:
+            body, ended_by, end_line = self._take_body(source, _SIGNOFFS)
+            self.commands.append(replace(command, text=body))
+            if ended_by != "end":
+                self._signoff(c.Signoff(end_line, signature=ended_by == "signature"))
+        elif isinstance(command, c.Diary) and command.action is c.DiaryAction.RECORD:
+            body, ended_by, end_line = self._take_body(source, (*_DIARY_ENDS, *_SIGNOFFS))
+            self.commands.append(replace(command, body=body))
+            if ended_by in _SIGNOFFS or ended_by == "signature":
+                self._signoff(c.Signoff(end_line, signature=ended_by == "signature"))
+        else:
+            self.commands.append(command)
+
+    def _signon(self, number: int, text: str, command: c.Signon | c.Create) -> None:
+        if self.signed_on:
+            self._error(number, _indent(text), text, "Only one SIGNON (or CREATE, OBSERVE) per mail: this one was ignored.")
+            return
+        self.signed_on = True
+        self.commands.append(command)
+        new_map: GameMap | None = None
+        if self.map_for_signon is not None:
+            new_map = self.map_for_signon(command)
+        elif command.variant is not None:
+            try:
+                new_map = load_map(command.variant)
+            except CoreError:
+                new_map = None
+        if new_map is not None:
+            self.game_map = new_map
+
+    def _signoff(self, command: c.Signoff) -> None:
+        self._close_all()
+        self.commands.append(command)
+        self.stopped = True
+
+    # ------------------------------------------------------------ blocks
+
+    def _take_register(self, source: _Lines) -> tuple[c.RegisterField, ...]:
+        fields: list[c.RegisterField] = []
+        while (peeked := source.peek()) is not None:
+            text = peeked.translate(_CONTROL)
+            stripped = text.strip()
+            if stripped and ":" not in stripped:
+                if stripped.lower() == "end":
+                    source.index += 1
+                break
+            source.index += 1
+            if not stripped:
+                continue
+            number = source.index
+            if len(fields) >= MAX_REGISTER_FIELDS or len(text) > MAX_LINE_LENGTH:
+                self._error(number, 1, text[:MAX_LINE_LENGTH], "Too many or too long REGISTER lines: line ignored.")
+                continue
+            try:
+                fields.append(self._parse(number, text, "register", START_REGISTER_FIELD))
+            except CommandError as error:
+                self._error(number, error.column or 1, text, f"Cannot read this REGISTER line: {error.message}")
+        return tuple(fields)
+
+    def _take_press_body(self, source: _Lines) -> tuple[str, str, int]:
+        ends = {**_PRESS_ENDS, **{word: "signoff" for word in _SIGNOFFS}}
+        return self._take_body(source, tuple(ends), ends)
+
+    def _take_body(
+        self, source: _Lines, ends: tuple[str, ...], names: dict[str, str] | None = None
+    ) -> tuple[str, str, int]:
+        """Lines up to one of ``ends`` (alone on its line), kept verbatim; and what ended them."""
+        body: list[str] = []
+        while (peeked := source.peek()) is not None:
+            source.index += 1
+            key = " ".join(peeked.strip().lower().split())
+            if key in ends:
+                ended = names[key] if names else key
+                return "\n".join(body), ended, source.index
+            if peeked.rstrip("\r") == "-- ":
+                return "\n".join(body), "signature", source.index
+            body.append(peeked)
+        return "\n".join(body), "end", source.index
+
+    # ------------------------------------------------------------ IF blocks
+
+    def _conditional(self, number: int, text: str, keyword: str, condition: Condition | None) -> None:
+        if keyword == "if":
+            if len(self.stack) >= MAX_IF_DEPTH:
+                self._error(number, _indent(text), text, f"IF blocks nested too deep (at most {MAX_IF_DEPTH}); the whole IF block is ignored.")
+                self.stack.append(_OpenIf(number, [(number, condition, [])], broken=True))
+                return
+            self.stack.append(_OpenIf(number, [(number, condition, [])]))
+            return
+        if not self.stack:
+            word = {"elseif": "ELSE IF", "else": "ELSE", "endif": "ENDIF"}[keyword]
+            self._error(number, _indent(text), text, f"{word} without IF: ignored.")
+            return
+        frame = self.stack[-1]
+        if keyword == "endif":
+            self._finish(self.stack.pop(), closed=True)
+        elif frame.otherwise is not None:
+            word = "ELSE IF" if keyword == "elseif" else "a second ELSE"
+            self._error(number, _indent(text), text, f"{word} after ELSE: the whole IF block is ignored.")
+            frame.broken = True
+        elif keyword == "elseif":
+            frame.branches.append((number, condition, []))
+        else:
+            frame.otherwise = []
+
+    def _finish(self, frame: _OpenIf, *, closed: bool) -> None:
+        if frame.broken:
+            if self.stack:
+                self.stack[-1].broken = True
+            return
+        branches = tuple(
+            c.Branch(line, condition, tuple(body))
+            for line, condition, body in frame.branches
+            if condition is not None
+        )
+        conditional = c.Conditional(frame.line, branches, tuple(frame.otherwise or ()), closed)
+        self._add(conditional)
+
+    def _close_all(self) -> None:
+        while self.stack:
+            self._finish(self.stack.pop(), closed=False)
+
+    # ------------------------------------------------------------ errors
+
+    def _error(self, number: int, column: int, text: str, message: str) -> None:
+        self.errors.append(MailError(number, max(column, 1), text.rstrip(), message))
+
+
+def _is_command(first: str, stripped: str) -> bool:
+    word = first.rstrip(":")
+    if word not in command_words():
+        return False
+    if word in _HEADER_WORDS:
+        return re.match(r"^[^\s:]+\s*:", stripped) is not None
+    seconds = _LEAD_WORDS.get(word)
+    if seconds is None:
+        return True
+    words = stripped.lower().split()
+    return len(words) > 1 and words[1] in seconds
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip()) + 1
+
+
+def _has_more_words(text: str) -> bool:
+    return len(text.split()) > 1
+
+
+def _check_condition_size(text: str) -> None:
+    depth = deepest = 0
+    for char in text:
+        if char == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char == ")":
+            depth -= 1
+    if deepest > MAX_CONDITION_DEPTH:
+        raise CommandError(f"Parentheses nested too deep (at most {MAX_CONDITION_DEPTH}).", text.find("(") + 1)
+
+
+def _check_condition_depth(condition: Condition) -> None:
+    """Reject conditions whose NOTs and parentheses nest deeper than the limit."""
+    pending: list[tuple[Condition, int]] = [(condition, 0)]
+    while pending:
+        node, depth = pending.pop()
+        if depth > MAX_CONDITION_DEPTH:
+            raise CommandError(f"Condition nested too deep (at most {MAX_CONDITION_DEPTH} NOTs and parentheses).")
+        if isinstance(node, Not):
+            pending.append((node.operand, depth + 1))
+        elif isinstance(node, And | Or):
+            pending.append((node.left, depth))
+            pending.append((node.right, depth + 1))
+
+
+def _syntax_error(error: UnexpectedInput, text: str, keyword: str) -> CommandError:
+    name = keyword.upper()
+    if (isinstance(error, UnexpectedToken) and error.token.type == "$END") or isinstance(error, UnexpectedEOF):
+        expected = {str(name) for name in error.expected}
+        return CommandError(f"{name}: the line ends too soon; expected {_expected(expected)}.", len(text.rstrip()) + 1)
+    if isinstance(error, UnexpectedToken):
+        return CommandError(
+            f"{name}: cannot read '{error.token}' here; expected {_expected(error.expected)}.",
+            error.token.column or 1,
+        )
+    if isinstance(error, UnexpectedCharacters):
+        return CommandError(
+            f"{name}: cannot read '{error.char}' here; expected {_expected(error.allowed or set())}.",
+            error.column,
+        )
+    return CommandError(f"{name}: cannot read this line.", 1)
+
+
+def _expected(names: set[str] | frozenset[str]) -> str:
+    described = sorted({describe_terminal(name) for name in names if not name.startswith("__")})
+    if not described:
+        return "something else"
+    if len(described) > 6:
+        return ", ".join(described[:6]) + ", ..."
+    if len(described) == 1:
+        return described[0]
+    return ", ".join(described[:-1]) + " or " + described[-1]

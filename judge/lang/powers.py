@@ -1,0 +1,90 @@
+"""How players name powers in commands: one letter, a name, or an adjective.
+
+The variant files name powers in full (``"FRANCE"``); mails use the power's
+letter (``SIGNON Fgame``, ``PRESS TO FRG``, ``SET DRAW AEF``) or, in IF
+conditions and BECOME, a name or adjective cut down to two letters or more
+("french", "fr", "Russe"). The letters follow the Judge: a power's letter is
+the first letter of its name, or the next letter of its name when an earlier
+power already took that one (Youngstown: Italy is I, India N).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from types import MappingProxyType
+
+from judge.core.geography import GameMap
+
+# Adjectives and other names players use, English and French, for the powers
+# of the standard map and its common relatives. Matching is on folded text
+# (lower case, no accents).
+_OTHER_NAMES: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "AUSTRIA": ("austrian", "austro-hungarian", "austria-hungary", "autriche", "autrichien", "autrichienne"),
+        "ENGLAND": ("english", "britain", "british", "angleterre", "anglais", "anglaise"),
+        "FRANCE": ("french", "francais", "francaise"),
+        "GERMANY": ("german", "allemagne", "allemand", "allemande"),
+        "ITALY": ("italian", "italie", "italien", "italienne"),
+        "RUSSIA": ("russian", "russie", "russe"),
+        "TURKEY": ("turkish", "turquie", "turc", "turque"),
+    }
+)
+
+OBSERVER_LETTER = "O"
+MASTER_LETTER = "M"
+
+
+def fold(text: str) -> str:
+    """Lower case without accents: the form names are compared in."""
+    text = text.lower()
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def assign_letters(powers: Sequence[str]) -> dict[str, str]:
+    """Letter -> power, the first free letter of each power's name in map order."""
+    letters: dict[str, str] = {}
+    for power in powers:
+        for char in power.upper():
+            if char.isalpha() and char not in letters and char not in (OBSERVER_LETTER, MASTER_LETTER):
+                letters[char] = power
+                break
+    return letters
+
+
+@lru_cache(maxsize=16)
+def power_letters(game_map: GameMap) -> Mapping[str, str]:
+    """Letter -> power for a map (cached per map object)."""
+    return MappingProxyType(assign_letters(game_map.powers))
+
+
+@lru_cache(maxsize=16)
+def _names(game_map: GameMap) -> tuple[tuple[str, str], ...]:
+    pairs: list[tuple[str, str]] = []
+    for power in game_map.powers:
+        pairs.append((fold(power), power))
+        pairs.extend((name, power) for name in _OTHER_NAMES.get(power.upper(), ()))
+    return tuple(pairs)
+
+
+def power_named(word: str, game_map: GameMap) -> str | None:
+    """The power a word names (a name or adjective, two letters or more), or None.
+
+    A word that starts more than one power's names ("a" in a map with Austria
+    and Arabia) names none of them.
+    """
+    folded = fold(word).rstrip(".:,")
+    if len(folded) < 2:
+        return None
+    found = {power for name, power in _names(game_map) if name.startswith(folded)}
+    return found.pop() if len(found) == 1 else None
+
+
+def power_by_letter_or_name(word: str, game_map: GameMap) -> str | None:
+    """A power from its letter (``F``) or its name/adjective (``france``, ``fr``)."""
+    if len(word) == 1:
+        return power_letters(game_map).get(word.upper())
+    return power_named(word, game_map)
