@@ -125,6 +125,15 @@ def sqlite_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Itera
     yield from _fresh_url("sqlite", request, tmp_path)
 
 
+@pytest.fixture
+def postgres_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh migrated PostgreSQL database, for tests of what only PostgreSQL does.
+
+    Skipped when JUDGE_TEST_POSTGRES_URL is unset; fails when it is set and unreachable.
+    """
+    yield from _fresh_url("postgresql", request, tmp_path)
+
+
 @pytest.fixture(params=ENGINES)
 def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """The URL of an empty database (no tables), on each engine under test: for migration tests."""
