@@ -415,9 +415,10 @@ class CommandBuilder(Transformer_NonRecursive[Token, Any]):
         return [c.SetDeadline(self.line, c.DeadlineKind.DEADLINE, self._date(children, "SET DEADLINE"))]
 
     def set_grace(self, children: list[Token]) -> list[c.Command]:
-        if children and str(children[0]).strip().lower() == "press":
-            return [c.SetFlag(self.line, "GRACE PRESS", True)]
         return [c.SetDeadline(self.line, c.DeadlineKind.GRACE, self._date(children, "SET GRACE"))]
+
+    def set_grace_press(self, _: list[Token]) -> list[c.Command]:
+        return [c.SetFlag(self.line, "GRACE PRESS", True)]
 
     def set_start(self, children: list[Token]) -> list[c.Command]:
         return [c.SetDeadline(self.line, c.DeadlineKind.START, self._date(children, "SET START"))]

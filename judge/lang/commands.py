@@ -479,7 +479,7 @@ class SetIdentifier(Command):
     """SET BN|MN|EP [NUMBER] id: Boardman, Miller or Electronic Protocol number."""
 
     KIND: ClassVar[str] = "set_identifier"
-    kind: str = ""
+    scheme: str = ""
     value: str = ""
 
 

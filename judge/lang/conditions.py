@@ -170,6 +170,9 @@ def read_term(words: Sequence[Word], game_map: GameMap, *, french: bool = False)
             _TYPE_WORDS[types[0][1]] if types else None,
         )
         return Not(term) if negations % 2 else term
+    if all(role is not None for role in roles):
+        shown = " ".join(word.text for word in words)
+        raise CommandError(f"The condition names no province -> {shown}", words[0].column)
     start, end = natural
     column = words[start].column
     if first_error is not None:

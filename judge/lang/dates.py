@@ -151,7 +151,7 @@ def read_phase(text: str, column: int = 1) -> Phase:
         )
     season_word, year_word, type_word = words
     season_letter = season_word[0].lower()
-    if season_letter in ("u", "e"):
+    if season_letter in ("u", "e", "é") or season_word.lower().startswith("su"):
         raise CommandError(f"There are no summer phases in this game -> {season_word}", column)
     season = _SEASONS.get(season_letter)
     if season is None:

@@ -260,6 +260,7 @@ class _MailReader:
         """The built command(s) of one line; raises CommandError for anything unreadable."""
         if start == START_COMMAND and keyword in ("if", "elseif", "elif", "elsif", "else"):
             _check_condition_size(text)
+            text = _close_parentheses(text)
         try:
             tree = command_parser().parse(text, start=start)
         except UnexpectedInput as error:
@@ -416,8 +417,8 @@ class _MailReader:
         if keyword == "endif":
             self._finish(self.stack.pop(), closed=True)
         elif frame.otherwise is not None:
-            word = "ELSE IF" if keyword == "elseif" else "a second ELSE"
-            self._error(number, _indent(text), text, f"{word} after ELSE: the whole IF block is ignored.")
+            word = "ELSE IF after ELSE" if keyword == "elseif" else "A second ELSE in one IF"
+            self._error(number, _indent(text), text, f"{word}: the whole IF block is ignored.")
             frame.broken = True
         elif keyword == "elseif":
             frame.branches.append((number, condition, []))
@@ -478,6 +479,18 @@ def _check_condition_size(text: str) -> None:
             depth -= 1
     if deepest > MAX_CONDITION_DEPTH:
         raise CommandError(f"Parentheses nested too deep (at most {MAX_CONDITION_DEPTH}).", text.find("(") + 1)
+
+
+def _close_parentheses(text: str) -> str:
+    """The end of a line closes the parentheses left open (before a final THEN), as the Judge did."""
+    missing = text.count("(") - text.count(")")
+    if missing <= 0:
+        return text
+    body = text.rstrip()
+    match = re.search(r"\s+then$", body, re.IGNORECASE)
+    if match:
+        return body[: match.start()] + ")" * missing + body[match.start() :]
+    return body + ")" * missing
 
 
 def _check_condition_depth(condition: Condition) -> None:
