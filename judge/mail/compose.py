@@ -14,13 +14,15 @@ Subjects and the ``::`` header lines follow the Judge (conventions §4):
 
 from __future__ import annotations
 
+import binascii
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
-from email import policy
+from email import message_from_bytes, policy
+from email.header import Header
 from email.message import EmailMessage
-from email.utils import format_datetime, formataddr, make_msgid
+from email.utils import format_datetime, formataddr, getaddresses, make_msgid
 from enum import StrEnum
 
 from judge.config import Config
@@ -28,6 +30,7 @@ from judge.mail.loopguard import JUDGE_HEADER
 
 MAX_SUBJECT_LENGTH = 79  # the Judge's limit; longer subjects are cut
 _SMTP_LINE_LIMIT = 998
+_FOLD_AT = 78
 _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _REPLY_PREFIX = re.compile(r"^\s*(re|aw|sv|tr|fw|fwd)\s*(\[\d+\])?\s*:\s*", re.IGNORECASE)
@@ -59,6 +62,62 @@ class JudgeIdentity:
         return self.address.rpartition("@")[2] or "localhost"
 
 
+def render(
+    identity: JudgeIdentity,
+    to: Sequence[str],
+    subject: str,
+    body: str,
+    *,
+    now: datetime,
+    auto_submitted: AutoSubmitted,
+    in_reply_to: str | None = None,
+    references: Sequence[str] = (),
+    message_id: str | None = None,
+) -> bytes:
+    """One outgoing mail in wire form (CRLF), ready for the outbox and any relay.
+
+    Written directly rather than through :class:`EmailMessage` (about ten
+    times faster, and every reply goes through here): a single text/plain
+    UTF-8 part, 7bit when the text allows it, quoted-printable otherwise, so
+    no relay needs 8BITMIME; non-ASCII headers as RFC 2047 encoded words.
+    ``now`` must be timezone-aware; it becomes the ``Date``.
+    """
+    if now.tzinfo is None:
+        raise ValueError("compose needs a timezone-aware datetime")
+    if not to:
+        raise ValueError("a mail needs at least one recipient")
+    headers = [
+        ("From", _address_header([formataddr((identity.display_name, identity.address))])),
+        ("To", _address_header(to)),
+        ("Subject", _text_header("Subject", subject)),
+        ("Date", format_datetime(now)),
+        ("Message-ID", _one_line(message_id or make_msgid(domain=identity.domain))),
+    ]
+    if in_reply_to:
+        headers.append(("In-Reply-To", _one_line(in_reply_to)))
+    chain = [_one_line(ref) for ref in (*references, in_reply_to) if ref]
+    if chain:
+        headers.append(("References", " ".join(dict.fromkeys(chain))))
+    headers += [
+        (JUDGE_HEADER, f"{identity.code} {identity.address}"),
+        ("Auto-Submitted", auto_submitted.value),
+        ("X-Auto-Response-Suppress", "All"),  # asks Exchange not to answer with vacation notices
+        ("MIME-Version", "1.0"),
+        ("Content-Type", 'text/plain; charset="utf-8"'),
+    ]
+    text = body.replace("\r\n", "\n").replace("\r", "\n")
+    if not text.endswith("\n"):
+        text += "\n"
+    if text.isascii() and all(len(line) <= _SMTP_LINE_LIMIT for line in text.split("\n")):
+        headers.append(("Content-Transfer-Encoding", "7bit"))
+        payload = text.encode("ascii")
+    else:
+        headers.append(("Content-Transfer-Encoding", "quoted-printable"))
+        payload = binascii.b2a_qp(text.encode("utf-8"), quotetabs=False, istext=True)
+    head = "\r\n".join(_fold(name, value) for name, value in headers)
+    return head.encode("utf-8") + b"\r\n\r\n" + payload.replace(b"\n", b"\r\n")
+
+
 def compose(
     identity: JudgeIdentity,
     to: Sequence[str],
@@ -71,33 +130,37 @@ def compose(
     references: Sequence[str] = (),
     message_id: str | None = None,
 ) -> EmailMessage:
-    """One outgoing mail. ``now`` must be timezone-aware; it becomes the ``Date``."""
-    if now.tzinfo is None:
-        raise ValueError("compose needs a timezone-aware datetime")
-    if not to:
-        raise ValueError("a mail needs at least one recipient")
-    message = EmailMessage(policy=policy.default)
-    message["From"] = formataddr((identity.display_name, identity.address))
-    message["To"] = ", ".join(_one_line(address) for address in to)
-    message["Subject"] = _one_line(subject)
-    message["Date"] = format_datetime(now)
-    message["Message-ID"] = message_id or make_msgid(domain=identity.domain)
-    if in_reply_to:
-        message["In-Reply-To"] = _one_line(in_reply_to)
-    chain = [ref for ref in (*references, in_reply_to) if ref]
-    if chain:
-        message["References"] = " ".join(dict.fromkeys(_one_line(ref) for ref in chain))
-    message[JUDGE_HEADER] = f"{identity.code} {identity.address}"
-    message["Auto-Submitted"] = auto_submitted.value
-    message["X-Auto-Response-Suppress"] = "All"  # asks Exchange not to answer with vacation notices
-    text = body.replace("\r\n", "\n").replace("\r", "\n")
-    if not text.endswith("\n"):
-        text += "\n"
-    fits_7bit = text.isascii() and all(len(line) <= _SMTP_LINE_LIMIT for line in text.split("\n"))
-    message.set_content(
-        text, subtype="plain", charset="utf-8", cte="7bit" if fits_7bit else "quoted-printable"
-    )
+    """The same mail as :func:`render`, as an :class:`EmailMessage` to inspect or adjust."""
+    data = render(
+        identity, to, subject, body, now=now, auto_submitted=auto_submitted,
+        in_reply_to=in_reply_to, references=references, message_id=message_id,
+    )  # fmt: skip
+    message = message_from_bytes(data, policy=policy.default)
+    assert isinstance(message, EmailMessage)
     return message
+
+
+def render_reply(
+    identity: JudgeIdentity,
+    to: Sequence[str],
+    subject: str,
+    body: str,
+    *,
+    now: datetime,
+    original_message_id: str | None,
+    original_references: Sequence[str] = (),
+) -> bytes:
+    """The answer to a person's mail: threaded under it and marked ``auto-replied``."""
+    return render(
+        identity,
+        to,
+        subject,
+        body,
+        now=now,
+        auto_submitted=AutoSubmitted.REPLIED,
+        in_reply_to=original_message_id,
+        references=original_references,
+    )
 
 
 def compose_reply(
@@ -110,22 +173,59 @@ def compose_reply(
     original_message_id: str | None,
     original_references: Sequence[str] = (),
 ) -> EmailMessage:
-    """The answer to a person's mail: threaded under it and marked ``auto-replied``."""
-    return compose(
-        identity,
-        to,
-        subject,
-        body,
-        now=now,
-        auto_submitted=AutoSubmitted.REPLIED,
-        in_reply_to=original_message_id,
-        references=original_references,
-    )
+    """:func:`render_reply` as an :class:`EmailMessage`."""
+    data = render_reply(
+        identity, to, subject, body, now=now,
+        original_message_id=original_message_id, original_references=original_references,
+    )  # fmt: skip
+    message = message_from_bytes(data, policy=policy.default)
+    assert isinstance(message, EmailMessage)
+    return message
 
 
 def message_bytes(message: EmailMessage) -> bytes:
-    """The wire form (CRLF line ends) to store in the outbox and hand to a relay."""
+    """The wire form (CRLF line ends) of a message built or changed as an object."""
     return message.as_bytes(policy=policy.SMTP)
+
+
+def _address_header(addresses: Sequence[str]) -> str:
+    """Addresses joined by commas; display names outside ASCII become encoded words."""
+    parts = []
+    for entry in addresses:
+        entry = _one_line(entry)
+        if not entry.isascii():
+            pairs = getaddresses([entry])
+            if len(pairs) == 1 and pairs[0][1]:
+                entry = formataddr(pairs[0], charset="utf-8")
+        parts.append(entry)
+    return ", ".join(parts)
+
+
+def _text_header(name: str, value: str) -> str:
+    value = _one_line(value)
+    if value.isascii():
+        return value
+    return Header(value, "utf-8", header_name=name).encode(linesep="\r\n")
+
+
+def _fold(name: str, value: str) -> str:
+    """``Name: value``, folded at spaces so lines stay under 78 characters where they can."""
+    line = f"{name}: {value}"
+    if len(line) <= _FOLD_AT or "\r\n" in value:
+        return line
+    lines: list[str] = []
+    current = f"{name}:"
+    for word in value.split(" "):
+        if (
+            len(current) + 1 + len(word) > _FOLD_AT
+            and current.strip()
+            and not current.endswith(":")
+        ):
+            lines.append(current)
+            current = ""
+        current += f" {word}"
+    lines.append(current)
+    return "\r\n".join(lines)
 
 
 def _one_line(text: str) -> str:

@@ -20,6 +20,8 @@ from judge.mail.compose import (
     judge_date,
     judge_line,
     message_bytes,
+    render,
+    render_reply,
     reply_subject,
     strip_subject,
 )
@@ -216,3 +218,47 @@ def test_header_block() -> None:
         ":: Deadline: S1901M Sun Nov 22 2026 23:30:00 +0000\n"
     )
     assert header_block("XPY") == "\n:: Judge: XPY\n"
+
+
+def test_render_writes_valid_crlf_mime_with_folded_long_headers() -> None:
+    recipients = [f"player{i}@example{i}.net" for i in range(50)]
+    subject = "Re: XPY:game1 - S1901M Résultats de l'été, « très » longs " + "é" * 30
+    raw = render(
+        JudgeIdentity("judge@example.org", "XPY", "Juge de Diplomatie — Paris"),
+        recipients,
+        subject,
+        "Armée Paris -> Bourgogne.\n\tindented\n. dot line\nFrom the start\n",
+        now=NOW,
+        auto_submitted=AutoSubmitted.REPLIED,
+        in_reply_to="<orders@x.org>",
+        references=[f"<ref{i}@example.org>" for i in range(20)],
+    )
+    assert raw.isascii()
+    assert b"\n" not in raw.replace(b"\r\n", b"")  # no bare line feeds
+    assert all(len(line) <= 998 for line in raw.split(b"\r\n"))
+    header_part = raw.split(b"\r\n\r\n", 1)[0]
+    assert all(len(line) <= 78 for line in header_part.split(b"\r\n"))
+    parsed = message_from_bytes(raw, policy=policy.default)
+    assert isinstance(parsed, EmailMessage)
+    assert parsed.defects == []
+    assert parsed["Subject"] == subject
+    assert [a.addr_spec for a in parsed["To"].addresses] == recipients
+    assert parsed["From"].addresses[0].display_name == "Juge de Diplomatie — Paris"
+    assert parsed["References"].split() == [
+        *(f"<ref{i}@example.org>" for i in range(20)),
+        "<orders@x.org>",
+    ]
+    assert (
+        parsed.get_content().replace("\r\n", "\n")
+        == "Armée Paris -> Bourgogne.\n\tindented\n. dot line\nFrom the start\n"
+    )
+
+
+def test_render_reply_and_compose_reply_are_the_same_mail() -> None:
+    arguments = {"now": NOW, "original_message_id": "<o@x.org>", "original_references": ()}
+    raw = render_reply(JUDGE, ["p@x.org"], "Re: XPY s", "body é\n", **arguments)  # type: ignore[arg-type]
+    message = compose_reply(JUDGE, ["p@x.org"], "Re: XPY s", "body é\n", **arguments)  # type: ignore[arg-type]
+    parsed = message_from_bytes(raw, policy=policy.default)
+    for name in ("From", "To", "Subject", "Date", "In-Reply-To", "X-Judge", "Auto-Submitted"):
+        assert parsed[name] == message[name]
+    assert parsed["Auto-Submitted"] == "auto-replied"
