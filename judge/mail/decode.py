@@ -138,10 +138,12 @@ def header_text(message: Message, name: str) -> str:
 
 def _decode_header_value(value: object) -> str:
     text = str(value)
-    if any("\udc80" <= char <= "\udcff" for char in text):
+    if not text.isascii() and any("\udc80" <= char <= "\udcff" for char in text):
         # 8-bit bytes straight in a header (against the RFC, common in practice).
         text = decode_bytes(text.encode("ascii", "surrogateescape"), None)[0]
     text = re.sub(r"\r?\n[ \t]+", " ", text).replace("\r", "").replace("\n", "")
+    if "=?" not in text:
+        return text
     try:
         chunks = email.header.decode_header(text)
     except Exception:
