@@ -180,19 +180,24 @@ def _keywords(french: bool, retreat_phase: bool) -> dict[str, str]:
 # --------------------------------------------------------------------------
 # Step 1: raw pieces.
 
+# One piece per match, with the white space before it: group 1 is that space,
+# the group that matched next says the kind (see _KINDS).
 _PIECES: Final = re.compile(
     r"""
-    (?P<arrow>->|=>|→)
-  | (?P<dash>[-–—])
-  | (?P<slash>/)
-  | (?P<open>\()
-  | (?P<close>\))
-  | (?P<word>[^\W_][\w'’]*(?:[-.][^\W_][\w'’]*)*\.?)
-  | (?P<space>\s+)
-  | (?P<other>.)
+    (\s*)
+    (?:
+      (->|=>|→)                                  # arrow
+    | ([-–—])                                    # dash
+    | (/)                                        # slash
+    | (\()                                       # open
+    | (\))                                       # close
+    | ([^\W_][\w'’]*(?:[-.][^\W_][\w'’]*)*\.?)    # word
+    | (\S)                                       # other
+    )
     """,
     re.VERBOSE,
 )
+_KINDS: Final = ("", "", "arrow", "dash", "slash", "open", "close", "word", "other")
 
 
 @dataclass(slots=True)
@@ -208,16 +213,17 @@ def _pieces(text: str) -> list[_Piece]:
     pieces: list[_Piece] = []
     spaced = True
     for match in _PIECES.finditer(text):
-        kind = match.lastgroup or "other"
-        if kind == "space":
-            spaced = True
+        index = match.lastindex or 1
+        kind = _KINDS[index]
+        piece = match.group(index)
+        if not kind:  # trailing white space
             continue
-        piece = match.group()
         if kind == "other" and piece in ".:!":
             spaced = True
             continue
+        start = match.start(index)
         folded = _fold(piece) if kind == "word" else ""
-        pieces.append(_Piece(kind, piece, match.start(), spaced, folded))
+        pieces.append(_Piece(kind, piece, start, spaced or start != match.start(), folded))
         spaced = False
     return pieces
 
@@ -240,9 +246,12 @@ class _WordToken(Token):
     error: CoreError | None
 
 
+_new_token = Token._future_new  # Token() without its deprecation shim: tokens are made per word
+
+
 def _token(kind: str, piece: _Piece, text: str | None = None) -> Token:
     value = piece.text if text is None else text
-    return Token(kind, value, start_pos=piece.start, column=piece.start + 1)
+    return _new_token(kind, value, piece.start, None, piece.start + 1)
 
 
 class _Tokenizer:
