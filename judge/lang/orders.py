@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
@@ -246,7 +246,8 @@ class _WordToken(Token):
     error: CoreError | None
 
 
-_new_token = Token._future_new  # Token() without its deprecation shim: tokens are made per word
+# Token() without its deprecation shim: the reader makes a token per word.
+_new_token: Callable[..., Token] = Token._future_new
 
 
 def _token(kind: str, piece: _Piece, text: str | None = None) -> Token:
