@@ -57,7 +57,7 @@ class And:
     right: Condition
 
     def __str__(self) -> str:
-        return f"{self.left} AND {_grouped(self.right)}"
+        return f"{_left(self.left, And)} AND {_grouped(self.right)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,10 +66,17 @@ class Or:
     right: Condition
 
     def __str__(self) -> str:
-        return f"{self.left} OR {_grouped(self.right)}"
+        return f"{_left(self.left, Or)} OR {_grouped(self.right)}"
 
 
 Condition = UnitPresent | Not | And | Or
+
+
+def _left(condition: Condition, same: type) -> str:
+    """A left operand of the other operator gets parentheses: it reads the same, and clearer."""
+    if isinstance(condition, And | Or) and not isinstance(condition, same):
+        return f"({condition})"
+    return str(condition)
 
 
 def _grouped(condition: Condition) -> str:

@@ -65,7 +65,12 @@ def describe_terminal(name: str) -> str:
     """How an error message names what the grammar expected."""
     if name in _DESCRIPTIONS:
         return _DESCRIPTIONS[name]
-    pattern = command_parser().get_terminal(name).pattern
+    if "END" in name and not name.isalpha():
+        return "the end of the line"
+    try:
+        pattern = command_parser().get_terminal(name).pattern
+    except KeyError:
+        return name.lower()
     if isinstance(pattern, PatternStr):
         return pattern.value.upper()
     return name.replace("_", " ").lower()

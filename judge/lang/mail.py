@@ -77,6 +77,8 @@ _LEAD_WORDS = {
     "force": ("begin",),
     "postal": ("press",),
 }
+# Greetings that are also sign-on aliases: a line starting so that is no sign-on is a greeting.
+_SIGNON_ALIASES = ("hello", "login", "logon")
 _HEADER_WORDS = ("from", "reply-to", "resent-from")
 _PRESS_WORDS = ("press", "broadcast", "postal")
 _PRESS_ENDS = {"endpress": "endpress", "endbroadcast": "endbroadcast", "end press": "endpress", "end broadcast": "endbroadcast"}
@@ -281,6 +283,9 @@ class _MailReader:
     def _command_failed(
         self, number: int, text: str, keyword: str, source: _Lines, message: str, column: int
     ) -> None:
+        if keyword in _SIGNON_ALIASES:
+            self._error(number, _indent(text), text, f"Unknown command -> {keyword} (to sign on: SIGNON Fgame password)")
+            return
         if keyword in _PRESS_WORDS:
             self._error(number, column, text, f"{message} The press was not sent.")
             self._take_press_body(source)
