@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import func, select, update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from judge.db.enums import OrderBlockKind
@@ -38,33 +38,28 @@ class OrderRepository:
         """
         if seat.power is None:
             raise ValueError("a seat without a power cannot submit orders")
-        previous = self.session.scalar(
-            select(func.max(OrderSubmission.version)).where(
+        # The newest version is the only one that can still be current: every
+        # submission supersedes all before it, and CLEAR supersedes them all.
+        latest = self.session.scalars(
+            select(OrderSubmission)
+            .where(
                 OrderSubmission.game_id == game.id,
                 OrderSubmission.epoch == game.epoch,
                 OrderSubmission.phase == phase,
                 OrderSubmission.power == seat.power,
             )
-        )
-        if previous is not None:
-            self.session.execute(
-                update(OrderSubmission)
-                .where(
-                    OrderSubmission.game_id == game.id,
-                    OrderSubmission.epoch == game.epoch,
-                    OrderSubmission.phase == phase,
-                    OrderSubmission.power == seat.power,
-                    OrderSubmission.superseded_at.is_(None),
-                )
-                .values(superseded_at=now)
-            )
+            .order_by(OrderSubmission.version.desc())
+            .limit(1)
+        ).one_or_none()
+        if latest is not None and latest.superseded_at is None:
+            latest.superseded_at = now
         submission = OrderSubmission(
             game_id=game.id,
             seat_id=seat.id,
             power=seat.power,
             phase=phase,
             epoch=game.epoch,
-            version=(previous or 0) + 1,
+            version=latest.version + 1 if latest is not None else 1,
             kind=kind,
             text=text,
             canonical=list(canonical),
