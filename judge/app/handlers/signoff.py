@@ -1,0 +1,13 @@
+"""SIGNOFF (or a ``-- `` signature line): the rest of the mail is not read."""
+
+from __future__ import annotations
+
+from judge.app.registry import Next, handles
+from judge.app.session import MailSession
+from judge.lang.commands import Signoff
+
+
+@handles(Signoff)
+def handle(command: Signoff, session: MailSession) -> Next:
+    del command, session
+    return Next.STOP

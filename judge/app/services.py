@@ -1,0 +1,34 @@
+"""What the application layer is given from outside: database, settings, clock.
+
+One value built at start-up and passed explicitly (no global singleton), so a
+test builds its own with a fake clock and a fresh database.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from judge.config import Config
+from judge.db.database import Database
+from judge.mail.compose import JudgeIdentity
+from judge.mail.ratelimit import RateLimiter
+from judge.timekeeping.clock import Clock
+
+
+@dataclass
+class Services:
+    db: Database
+    config: Config
+    clock: Clock
+    limiter: RateLimiter | None = None
+    rng_factory: Callable[[], random.Random] = field(default=random.SystemRandom)
+    on_outbox: Callable[[], None] = field(default=lambda: None)
+    """Called after mail was queued, so a running server can wake its sender."""
+    on_schedule: Callable[[], None] = field(default=lambda: None)
+    """Called after a game's next due time changed, so the scheduler can re-plan."""
+
+    @property
+    def identity(self) -> JudgeIdentity:
+        return JudgeIdentity.from_config(self.config)

@@ -1,0 +1,75 @@
+"""The state of one mail while its commands run: who sent it, who they signed on as.
+
+A :class:`MailSession` lives for one mail and one database transaction. The
+handlers read and change it (SIGNON sets the game and seat, BECOME the acting
+power, PHASE the phase orders are for) and add to its reply; mail for other
+people (broadcasts, notices) goes to ``outgoing`` and is queued with the reply
+when the transaction commits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+
+from judge.app.reply import Reply
+from judge.app.services import Services
+from judge.core.phase import Phase
+from judge.db.database import UnitOfWork
+from judge.db.models import Game, Person, Seat
+from judge.i18n import translation
+from judge.mail.decode import DecodedMail
+
+
+class Role(StrEnum):
+    POWER = "power"
+    MASTER = "master"
+    OBSERVER = "observer"
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """A mail to queue when the transaction commits (not the reply itself)."""
+
+    to: tuple[str, ...]
+    subject: str
+    body: str
+    game_id: int | None = None
+    generated: bool = True  # Auto-Submitted: auto-generated (else auto-replied)
+
+
+@dataclass
+class MailSession:
+    services: Services
+    uow: UnitOfWork
+    mail_id: int
+    decoded: DecodedMail
+    sender: str
+    now: datetime
+    reply: Reply
+    body_lines: Sequence[str]
+    person: Person | None = None
+    language: str = "en"
+    game: Game | None = None
+    seat: Seat | None = None
+    role: Role | None = None
+    acting_power: str | None = None
+    """The power the sender acts as: its seat's power, or the one a master BECAME."""
+    future_phase: Phase | None = None
+    """Set by PHASE: the orders that follow are for that phase."""
+    outgoing: list[Outgoing] = field(default_factory=list)
+    after_commit: list[Callable[[], None]] = field(default_factory=list)
+    stop: bool = False
+
+    @property
+    def signed_on(self) -> bool:
+        return self.game is not None and self.role is not None
+
+    def gettext(self, message: str) -> str:
+        """``message`` in the sender's language."""
+        return translation(self.language).gettext(message)
+
+    def send(self, outgoing: Outgoing) -> None:
+        self.outgoing.append(outgoing)

@@ -1,0 +1,103 @@
+"""The app-layer test harness: a fresh database, a fake clock, mail in, replies out.
+
+Tests inject raw mail as the SMTP door would store it, run the worker until
+the queue is empty, and read what the judge queued in the outbox (Mailman's
+way of testing command mail).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from judge.app.services import Services
+from judge.app.worker import process_next_mail
+from judge.config import load_config
+from judge.db.database import Database
+from judge.db.enums import OutboundState
+from judge.db.models import OutboundMail
+from judge.timekeeping.clock import FakeClock
+
+JUDGE = "judge@example.org"
+
+
+class Harness:
+    def __init__(self, services: Services, clock: FakeClock) -> None:
+        self.services = services
+        self.clock = clock
+        self._seen = 0
+        self._count = 0
+
+    @property
+    def db(self) -> Database:
+        return self.services.db
+
+    def send(self, sender: str, body: str, *, subject: str = "orders", headers: str = "") -> int:
+        """Store a mail as the SMTP door would, return its id."""
+        self._count += 1
+        raw = (
+            f"From: {sender}\r\nTo: {JUDGE}\r\nSubject: {subject}\r\n"
+            f"Message-ID: <m{self._count}@test>\r\n{headers}"
+            "Content-Type: text/plain; charset=utf-8\r\n\r\n" + body.replace("\n", "\r\n")
+        ).encode("utf-8")
+        return self.db.store_inbound_mail(raw, sender, [JUDGE], self.clock.now())
+
+    def drain(self) -> int:
+        processed = 0
+        while process_next_mail(self.services):
+            processed += 1
+        return processed
+
+    def outbox(self) -> list[EmailMessage]:
+        """Every message queued so far, oldest first."""
+        with self.db.unit_of_work(readonly=True) as uow:
+            rows = uow.session.query(OutboundMail).order_by(OutboundMail.id).all()
+            return [message_from_bytes(row.message, policy=policy.default) for row in rows]  # type: ignore[misc]
+
+    def new_mail(self) -> list[EmailMessage]:
+        """Messages queued since the last call."""
+        everything = self.outbox()
+        fresh = everything[self._seen :]
+        self._seen = len(everything)
+        return fresh
+
+    def exchange(self, sender: str, body: str, **kwargs: str) -> EmailMessage:
+        """Send one mail, process it, return the reply to the sender (other new mail: ``self.others``)."""
+        self.send(sender, body, **kwargs)
+        self.drain()
+        fresh = self.new_mail()
+        replies = [m for m in fresh if sender in str(m["To"]) and m["In-Reply-To"]]
+        assert replies, f"no reply to {sender}; queued: {[m['Subject'] for m in fresh]}"
+        self.others = [m for m in fresh if m is not replies[-1]]
+        return replies[-1]
+
+    def pending(self) -> int:
+        with self.db.unit_of_work(readonly=True) as uow:
+            return uow.outbox.count(OutboundState.PENDING)
+
+
+def text(message: EmailMessage) -> str:
+    part = message.get_body(("plain",))
+    assert part is not None
+    return part.get_content()  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def harness(database: Database, tmp_path: Path) -> Iterator[Harness]:
+    clock = FakeClock(datetime(2026, 11, 23, 9, 0, tzinfo=UTC))
+    config = load_config(
+        {
+            "JUDGE_ADDRESS": JUDGE,
+            "JUDGE_CODE": "XPY",
+            "JUDGE_ADMIN": "keeper@example.org",
+            "JUDGE_DATA_DIR": str(tmp_path),
+            "JUDGE_DATABASE_URL": database.url,
+            "JUDGE_RATE_LIMIT_MESSAGES": "0",
+        }
+    )
+    yield Harness(Services(db=database, config=config, clock=clock), clock)
