@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Final, TypeVar
 
@@ -92,6 +92,7 @@ class ReadOrder:
     order: Order
     text: str
     readings: tuple[NameReading, ...] = ()
+    column: int = 1  # where ``text`` starts (1-based) in the text or line given
 
 
 # --------------------------------------------------------------------------
@@ -837,7 +838,8 @@ def read_order(
         raise _syntax_error(failure, text, tokens) from None
     builder = _Builder(text, game_map, phase_type, french)
     order = builder.build(node)
-    return ReadOrder(order, text.strip(), tuple(builder.readings))
+    column = len(text) - len(text.lstrip()) + 1
+    return ReadOrder(order, text.strip(), tuple(builder.readings), column)
 
 
 _SEPARATORS: Final = re.compile(r"[,;]")
@@ -863,7 +865,8 @@ def read_order_line(
         piece = line[start:end]
         if piece.strip():
             try:
-                results.append(read_order(piece, game_map, phase_type=phase_type, french=french))
+                read = read_order(piece, game_map, phase_type=phase_type, french=french)
+                results.append(replace(read, column=read.column + start))
             except OrderSyntaxError as error:
                 results.append(error.shifted(start))
         if match is not None:

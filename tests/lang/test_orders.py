@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from judge.core.errors import CoreError
 from judge.core.geography import GameMap
@@ -380,3 +382,77 @@ def test_coast_on_a_province_without_coasts_in_words(standard: GameMap) -> None:
     error = fails("A Paris north coast - BUR", standard)
     assert error.message.startswith("Invalid coast")
     assert error.column == 3
+
+
+def test_columns_of_orders_in_a_line(standard: GameMap) -> None:
+    line = "  A PAR - BUR ,  F BRE H"
+    first, second = read_order_line(line, standard)
+    assert isinstance(first, ReadOrder) and isinstance(second, ReadOrder)
+    assert line[first.column - 1 :].startswith(first.text)
+    assert line[second.column - 1 :].startswith("F BRE H")
+
+
+# ------------------------------------------------------------------ round trip
+
+STANDARD = load_map("standard")
+PROVINCES = sorted(STANDARD.provinces)
+FLEET_SPOTS = sorted(loc for code in PROVINCES for loc in STANDARD.fleet_locations(code))
+ARMY_SPOTS = sorted(code for code in PROVINCES if STANDARD.is_land(code))
+
+unit_refs = st.one_of(
+    st.builds(UnitRef, st.just(A), st.sampled_from(ARMY_SPOTS)),
+    st.builds(UnitRef, st.just(F), st.sampled_from(FLEET_SPOTS)),
+    st.builds(UnitRef, st.none(), st.sampled_from(PROVINCES)),
+)
+places = st.sampled_from(PROVINCES)
+locations = st.sampled_from(sorted({*PROVINCES, *FLEET_SPOTS}))
+
+movement_orders = st.one_of(
+    st.builds(Hold, unit_refs),
+    st.builds(Move, unit_refs, locations, st.booleans()),
+    st.builds(
+        Move,
+        unit_refs,
+        places,
+        st.just(False),
+        st.lists(places, min_size=1, max_size=3).map(tuple),
+    ),
+    st.builds(SupportHold, unit_refs, unit_refs),
+    st.builds(SupportMove, unit_refs, unit_refs, locations),
+    st.builds(Convoy, unit_refs, unit_refs, places),
+)
+retreat_orders = st.one_of(st.builds(Retreat, unit_refs, locations), st.builds(Disband, unit_refs))
+adjustment_orders = st.one_of(
+    st.builds(Build, st.just(A), st.sampled_from(ARMY_SPOTS)),
+    st.builds(Build, st.just(F), st.sampled_from(FLEET_SPOTS)),
+    st.builds(Remove, unit_refs),
+    st.just(Waive()),
+)
+
+
+@given(order=movement_orders)
+@settings(max_examples=300, deadline=None)
+def test_canonical_text_reads_back_movement(order: Order) -> None:
+    assert read(str(order), STANDARD, phase_type=PhaseType.MOVEMENT) == order
+
+
+@given(order=retreat_orders)
+@settings(max_examples=150, deadline=None)
+def test_canonical_text_reads_back_retreats(order: Order) -> None:
+    assert read(str(order), STANDARD, phase_type=PhaseType.RETREAT) == order
+
+
+@given(order=adjustment_orders)
+@settings(max_examples=150, deadline=None)
+def test_canonical_text_reads_back_adjustments(order: Order) -> None:
+    assert read(str(order), STANDARD, phase_type=PhaseType.ADJUSTMENT) == order
+
+
+@given(text=st.text(max_size=40))
+@settings(max_examples=300, deadline=None)
+def test_any_text_reads_or_fails_cleanly(text: str) -> None:
+    try:
+        read_order(text, STANDARD)
+    except OrderSyntaxError as error:
+        assert error.message
+        assert 1 <= error.column <= len(text) + 1
