@@ -84,7 +84,7 @@ _PRESS_WORDS = ("press", "broadcast", "postal")
 _PRESS_ENDS = {"endpress": "endpress", "endbroadcast": "endbroadcast", "end press": "endpress", "end broadcast": "endbroadcast"}
 _DIARY_ENDS = ("enddiary", "end diary", "endpress", "end press")
 _SIGNOFFS = ("signoff", "sign off", "logoff", "logout")
-_INTERNAL_ERROR = "The judge could not read this line (internal error); it was ignored."
+INTERNAL_ERROR_MESSAGE = "The judge could not read this line (internal error); it was ignored."
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +173,8 @@ class _MailReader:
         if truncated:
             body = body[:MAX_MAIL_CHARS]
         lines = body.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        if lines[-1] == "":
+            lines.pop()  # the newline that ends the last line does not start another
         if len(lines) > MAX_LINES:
             lines = lines[:MAX_LINES]
             truncated = True
@@ -181,7 +183,7 @@ class _MailReader:
             try:
                 self._line(number, raw, source)
             except Exception:  # a bug must cost one line, never the mail
-                self._error(number, 1, raw, _INTERNAL_ERROR)
+                self._error(number, 1, raw, INTERNAL_ERROR_MESSAGE)
             if self.stopped:
                 break
             if len(self.errors) >= MAX_ERRORS:
