@@ -369,3 +369,28 @@ def test_subprocess_exit_codes(tmp_path: Path) -> None:
     )
     assert missing.returncode == 1
     assert "cannot read" in missing.stderr
+
+
+# ------------------------------------------------------------------ serialization
+
+
+def test_position_round_trip() -> None:
+    from judge.core.serialization import position_from_json, position_to_json
+
+    data = {
+        "variant": "standard",
+        "phase": "F1901R",
+        "units": [unit("FRANCE", "F", "MAO"), unit("RUSSIA", "F", "STP/SC")],
+        "centers": {"FRANCE": ["PAR", "BRE", "MAR"], "RUSSIA": ["STP"]},
+        "dislodged": [
+            {**unit("ITALY", "F", "SPA/NC"), "attacker_from": "MAO", "attacker_via_convoy": True}
+        ],
+        "standoffs": ["GAS"],
+        "orders": {"ITALY": ["F SPA/NC - POR"]},
+        "rules": {"paradox": "descartes"},
+    }
+    position, orders, rules = position_from_json(data)[:3]
+    again = position_to_json(position, orders, rules)
+    assert position_from_json(again)[:3] == (position, orders, rules)
+    assert again["centers"] == {"FRANCE": ["BRE", "MAR", "PAR"], "RUSSIA": ["STP"]}
+    assert again["dislodged"][0]["attacker_via_convoy"] is True
