@@ -42,12 +42,14 @@ def handles(*command_types: type[C]) -> Callable[[Callable[[C, MailSession], Nex
 
 
 def handler_for(command: Command) -> Handler | None:
-    import judge.app.handlers  # noqa: F401 - registers every handler module
+    from judge.app.handlers import load_all
 
+    load_all()
     return _HANDLERS.get(type(command))
 
 
 def registered() -> dict[type[Command], Handler]:
-    import judge.app.handlers  # noqa: F401
+    from judge.app.handlers import load_all
 
+    load_all()
     return dict(_HANDLERS)

@@ -1,10 +1,22 @@
 """Command handlers, one module per command (or per tight family of SET commands).
 
-Importing this package registers every handler (see judge.app.registry); a new
-handler module must be imported here, in the one place that lists them.
+Every module in this package is imported by :func:`load_all`, which
+:mod:`judge.app.registry` calls once: a module registers its handler with
+``@handles(CommandType)``; the registry refuses two handlers for one command.
 """
 
-from judge.app.handlers import (  # noqa: F401
-    signoff,
-    version,
-)
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from functools import cache
+
+
+@cache
+def load_all() -> tuple[str, ...]:
+    names = tuple(
+        info.name for info in pkgutil.iter_modules(__path__) if not info.name.startswith("_")
+    )
+    for name in names:
+        importlib.import_module(f"{__name__}.{name}")
+    return names

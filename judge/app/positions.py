@@ -1,0 +1,49 @@
+"""The board of a game as the application sees it: read from and written to phase records.
+
+Phase records keep positions as JSON in the ``judge adjudicate`` format
+(:mod:`judge.core.serialization`), so a stored position can be fed straight
+to the command-line adjudicator to check a ruling.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from judge.core.geography import GameMap
+from judge.core.phase import Phase
+from judge.core.position import Position
+from judge.core.serialization import position_from_json, position_to_json
+from judge.db.database import UnitOfWork
+from judge.db.models import Game, PhaseRecord
+
+FIRST_PHASE = "S1901M"
+
+
+def opening_position(game_map: GameMap, first_phase: str = FIRST_PHASE) -> Position:
+    """The variant's starting board: its starting units and home-centre ownership."""
+    return Position(
+        variant=game_map.name,
+        phase=Phase.parse(first_phase),
+        units=game_map.starting_units,
+        centers=dict(game_map.starting_centers),
+    )
+
+
+def to_json(position: Position) -> dict[str, Any]:
+    return position_to_json(position)
+
+
+def from_json(data: dict[str, Any]) -> Position:
+    return position_from_json(data).position
+
+
+class NoOpenPhase(LookupError):
+    """The game has no phase collecting orders (not started, finished, or paused between phases)."""
+
+
+def current(uow: UnitOfWork, game: Game) -> tuple[PhaseRecord, Position]:
+    """The open phase of ``game`` and the board at its start."""
+    record = uow.phases.current(game)
+    if record is None:
+        raise NoOpenPhase(game.name)
+    return record, from_json(record.position_before)
