@@ -3,7 +3,9 @@
 English is the source language: every message is written in English in the
 code, wrapped in ``_()`` where ``_`` is the translation function of the
 reader's language (``_ = translation(language).gettext``). The French catalog
-is ``judge/locale/fr/LC_MESSAGES/judge.po``; it is compiled in memory when
+is every ``.po`` file in ``judge/locale/fr/LC_MESSAGES/`` (one per area of
+the judge, so that work on one area never edits another's file), merged and
+compiled in memory when
 first needed, so an installed judge needs no build step and no ``msgfmt``.
 ``tests/i18n`` extracts every ``_()`` message from the code and fails when one
 has no French translation.
@@ -28,12 +30,24 @@ def is_language(text: str) -> TypeGuard[Language]:
     return text in LANGUAGES
 
 
-def read_catalog(language: Language) -> dict[str, str]:
-    """The msgid -> msgstr pairs of a language's catalog (empty for English, the source)."""
+def catalog_files(language: Language) -> dict[str, dict[str, str]]:
+    """File name -> its msgid -> msgstr pairs, for every ``.po`` file of a language."""
     if language == "en":
         return {}
-    source = resources.files("judge") / "locale" / language / "LC_MESSAGES" / f"{DOMAIN}.po"
-    return parse_po(source.read_text(encoding="utf-8"))
+    folder = resources.files("judge") / "locale" / language / "LC_MESSAGES"
+    return {
+        entry.name: parse_po(entry.read_text(encoding="utf-8"))
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name)
+        if entry.name.endswith(".po")
+    }
+
+
+def read_catalog(language: Language) -> dict[str, str]:
+    """The msgid -> msgstr pairs of a language's catalog (empty for English, the source)."""
+    merged: dict[str, str] = {}
+    for entries in catalog_files(language).values():
+        merged.update(entries)
+    return merged
 
 
 @cache

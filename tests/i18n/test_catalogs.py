@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 import judge
-from judge.i18n import read_catalog, translation
+from judge.i18n import catalog_files, read_catalog, translation
 from judge.i18n.catalog import CatalogError, compile_mo, parse_po
 from judge.i18n.extract import messages_in_package, messages_in_source
 
@@ -18,6 +18,15 @@ def test_every_message_has_a_french_translation():
     assert not missing, "messages without a French translation (python -m judge.i18n.extract):\n" + "\n".join(
         f"  {m!r} at {', '.join(p)}" for m, p in missing.items()
     )
+
+
+def test_no_message_is_translated_twice_differently():
+    seen: dict[str, tuple[str, str]] = {}
+    for name, entries in catalog_files("fr").items():
+        for msgid, msgstr in entries.items():
+            if msgid and msgid in seen and seen[msgid][1] != msgstr:
+                pytest.fail(f"{msgid!r} is translated differently in {seen[msgid][0]} and {name}")
+            seen.setdefault(msgid, (name, msgstr))
 
 
 def test_no_stale_french_entries():
