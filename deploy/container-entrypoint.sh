@@ -1,0 +1,20 @@
+#!/bin/sh
+# Entry point of the judge's container image.
+#   (no arguments) or options  ->  judge db upgrade, then exec judge serve [options]
+#   a judge command            ->  exec judge <command> (e.g. `db current`, `version`)
+# exec makes `judge serve` PID 1 itself, so it receives
+# SIGTERM from `docker stop` and shuts down cleanly.
+set -eu
+case "${1:-}" in
+    "" | -*)
+        judge db upgrade
+        exec judge serve "$@"
+        ;;
+    judge)
+        shift
+        exec judge "$@"
+        ;;
+    *)
+        exec judge "$@"
+        ;;
+esac
