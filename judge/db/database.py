@@ -125,10 +125,15 @@ def open_database(
     """The database at ``url``, brought to the head revision first when ``migrate``.
 
     This is what a starting judge calls: a fresh database gets the whole
-    schema, an older one is upgraded, a current one is left alone.
+    schema, an older one is upgraded, a current one is left alone. With
+    ``migrate=False`` (several judge processes sharing one PostgreSQL database,
+    migrated by the operator) it only checks the revision and raises
+    :class:`~judge.db.errors.SchemaError` if it is not the head.
     """
-    if migrate:
-        from judge.db.migrate import upgrade
+    from judge.db.migrate import check_current, upgrade
 
+    if migrate:
         upgrade(url)
+    else:
+        check_current(url)
     return Database(url, passwords=passwords)
