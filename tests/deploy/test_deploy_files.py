@@ -118,9 +118,52 @@ class TestSystemdUnit:
         problems = [
             line
             for line in (result.stdout + result.stderr).splitlines()
-            if str(copy) in line and ("Unknown" in line or "Invalid" in line or "Failed" in line)
+            if str(tmp_path) in line
+            and ("Unknown" in line or "Invalid" in line or "Failed" in line)
         ]
         assert problems == []
+
+
+class TestScaleOutUnits:
+    upgrade = read_unit(DEPLOY / "systemd" / "diplomacy-judge-db-upgrade.service")
+    role = read_unit(DEPLOY / "systemd" / "diplomacy-judge-role@.service")
+    single = read_unit(UNIT)
+
+    def test_the_upgrade_unit_is_a_oneshot_db_upgrade(self) -> None:
+        assert self.upgrade["Service"]["Type"] == ["oneshot"]
+        (command,) = self.upgrade["Service"]["ExecStart"]
+        assert command.split()[1:] == ["db", "upgrade"]
+
+    def test_each_role_runs_one_part_of_serve_after_the_upgrade(self) -> None:
+        (command,) = self.role["Service"]["ExecStart"]
+        assert command.split()[1:] == ["serve", "--only", "%i"]
+        assert self.role["Unit"]["Requires"] == ["diplomacy-judge-db-upgrade.service"]
+        assert "diplomacy-judge-db-upgrade.service" in self.role["Unit"]["After"][0].split()
+        assert self.role["Service"]["Restart"] == ["on-failure"]
+
+    @pytest.mark.parametrize(
+        "key",
+        [
+            "User",
+            "EnvironmentFile",
+            "StateDirectory",
+            "NoNewPrivileges",
+            "ProtectSystem",
+            "SystemCallFilter",
+        ],
+    )
+    def test_they_run_like_the_single_unit(self, key: str) -> None:
+        assert self.upgrade["Service"][key] == self.single["Service"][key]
+        assert self.role["Service"][key] == self.single["Service"][key]
+
+    def test_all_units_use_the_same_judge(self) -> None:
+        binaries = {
+            unit["Service"][key][0].split()[0]
+            for unit in (self.upgrade, self.role, self.single)
+            for key in ("ExecStart", "ExecStartPre")
+            if key in unit["Service"]
+        }
+        assert len(binaries) == 1
 
 
 # --- the judge's settings ---------------------------------------------------------
