@@ -37,7 +37,7 @@ from judge.core.errors import (
     UnknownProvinceError,
 )
 from judge.core.geography import GameMap
-from judge.core.names import NameReading, resolve_location
+from judge.core.names import NameReading, name_key, name_table, resolve_location
 from judge.core.orders import (
     Build,
     Convoy,
@@ -432,13 +432,32 @@ def _lookup(game_map: GameMap, name: str, french: bool) -> NameReading | None:
         return cache[key]
     except KeyError:
         pass
-    try:
-        reading: NameReading | None = resolve_location(name, game_map, french=french)
-    except UnknownProvinceError:
-        reading = None
+    reading: NameReading | None = None
+    if _may_be_a_name(game_map, name, french):
+        try:
+            reading = resolve_location(name, game_map, french=french)
+        except UnknownProvinceError:
+            reading = None
     if len(cache) < 20_000:
         cache[key] = reading
     return reading
+
+
+def _may_be_a_name(game_map: GameMap, name: str, french: bool) -> bool:
+    """Whether asking the name tables about ``name`` can succeed.
+
+    A cheap screen: a failed :func:`resolve_location` looks for spelling
+    suggestions (milliseconds), and the tokenizer tries runs of words that
+    are no name ("LON-ENG-MAO-BRE" before cutting it at its hyphens), so
+    only names the tables hold, or a name followed by a coast word
+    ("Saint-Pétersbourg cs"), go to them.
+    """
+    if name_table(game_map).outcome(name_key(name), french) is not None:
+        return True
+    words = name.split()
+    return len(words) > 1 and (
+        _fold(words[-1]) in _COAST_WORDS or " ".join(_fold(w) for w in words[-2:]) in _COAST_WORDS
+    )
 
 
 # id(map) -> (map, {(name, french): reading}); the map is kept so its id stays its own.
