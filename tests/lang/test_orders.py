@@ -107,6 +107,10 @@ def test_move_via_convoy(standard: GameMap) -> None:
     assert read("A LON - BEL by convoy", standard) == Move(
         UnitRef(A, "LON"), "BEL", via_convoy=True
     )
+    assert read("A LON - BEL VIA", standard) == Move(UnitRef(A, "LON"), "BEL", via_convoy=True)
+    assert read("A Espagne - Marseille via convoi", standard, french=True) == Move(
+        UnitRef(A, "SPA"), "MAR", via_convoy=True
+    )
 
 
 @pytest.mark.parametrize(
