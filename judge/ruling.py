@@ -1,0 +1,186 @@
+"""Ruling on a position written as JSON: the order reader joined to the adjudicator.
+
+This is the pure heart of ``judge adjudicate`` and of the judge's own phase
+processing: a position in the ``judge adjudicate`` JSON format (with each
+power's orders as text lines) goes in, the result in the same contract's
+format comes out. Keeping it here, apart from the command line, lets the
+application process a game's phase with exactly the code a moderator can run
+by hand on the stored position to check a ruling.
+
+The contract (fixed; tests hold it): every failure becomes ``{"error": ...}``
+rather than an exception; one result entry per order line given, in the order
+given, then the engine's entries for units that got no order. Order lines are
+read as English first; a line that does not read in English is read again
+with the French names and keywords ("A Paris - Bourgogne").
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from judge.core.adjudicator import AdjudicationResult, Rules
+    from judge.core.geography import GameMap
+    from judge.core.orders import Order
+    from judge.core.phase import PhaseType
+    from judge.core.position import Position
+    from judge.core.units import Unit, UnitRef
+    from judge.lang.orders import OrderSyntaxError, ReadOrder
+
+
+def rule_on_text(text: str) -> dict[str, Any]:
+    """The result (or ``{"error": ...}``) for one position written as JSON text."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        return {"error": f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"}
+    return rule_on(data)
+
+
+def rule_on(data: object) -> dict[str, Any]:
+    """The result for one decoded position; every failure becomes ``{"error": ...}``."""
+    from judge.core.errors import CoreError
+
+    try:
+        return _rule_on(data)
+    except CoreError as error:
+        return {"error": one_line(str(error))}
+    except Exception as error:
+        return {
+            "error": one_line(
+                f"internal error while adjudicating: {type(error).__name__}: {error}"
+            )
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """A phase ruled on: the engine's result and one contract entry per order line given.
+
+    ``lines`` pairs each power with each order as read (or the error that
+    kept it from being read), in the order given; ``entries`` are the
+    ``results`` of the JSON contract (see :func:`rule_on`).
+    """
+
+    result: AdjudicationResult
+    lines: tuple[tuple[str, ReadOrder | OrderSyntaxError], ...]
+    entries: tuple[dict[str, Any], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``judge adjudicate`` output for this ruling."""
+        from judge.core.serialization import result_to_json
+
+        return result_to_json(self.result, list(self.entries))
+
+
+def rule(
+    position: Position,
+    orders: Mapping[str, Sequence[str]],
+    rules: Rules,
+    game_map: GameMap,
+) -> Ruling:
+    """Read each power's order lines and adjudicate the phase of ``position`` with them.
+
+    Lines that cannot be read are left out of the adjudication (the unit
+    holds, or is treated as unordered) and reported as ``invalid`` entries.
+    Raises the core's errors (:class:`~judge.core.errors.CoreError`) only for
+    a position or rules the engine cannot work with.
+    """
+    from judge.core.adjudicator import adjudicate
+    from judge.core.serialization import order_result_to_json
+
+    phase_type = position.phase.type
+    lines = tuple(read_lines(orders, game_map, phase_type))
+    typed: dict[str, list[Order]] = {}
+    for power, read in lines:
+        if not isinstance(read, Exception):
+            typed.setdefault(power, []).append(read.order)
+    result = adjudicate(position, typed, rules, game_map)
+    units = position.units + tuple(d.unit for d in position.dislodged)
+
+    # One entry per line given, in the order given, then the engine's entries
+    # for units that got no order (and anything else it has to report).
+    pending = list(result.results)
+    entries: list[dict[str, Any]] = []
+    for power, read in lines:
+        if isinstance(read, Exception):
+            entries.append(_unreadable(power, read, units))
+            continue
+        match = next(
+            (k for k, r in enumerate(pending) if r.power == power and r.order == read.order), None
+        )
+        if match is None:
+            entries.append(
+                {"power": power, "unit": None, "order": str(read.order), "outcome": "invalid",
+                 "reason": "the adjudicator gave no result for this order"}
+            )  # fmt: skip
+        else:
+            entries.append(_named_unit(order_result_to_json(pending.pop(match)), read.order, units))
+    entries.extend(order_result_to_json(r) for r in pending)
+    return Ruling(result, lines, tuple(entries))
+
+
+def _rule_on(data: object) -> dict[str, Any]:
+    from judge.core.adjudicator.rules import Rules
+    from judge.core.serialization import position_from_json
+
+    given = position_from_json(data)
+    return rule(given.position, given.orders, Rules.from_mapping(given.rules), given.game_map).to_json()
+
+
+def _named_unit(entry: dict[str, Any], order: Order, units: Sequence[Unit]) -> dict[str, Any]:
+    """Fill ``unit`` for an order the engine tied to no unit (one that is not there, say).
+
+    The contract leaves ``unit`` null only when the line names no unit: the
+    unit on the board when there is one in that province, else as written.
+    """
+    ref = getattr(order, "unit", None)
+    if entry["unit"] is None and ref is not None:
+        entry["unit"] = _unit_text(entry["power"], ref, units)
+    return entry
+
+
+def _unit_text(power: str, ref: UnitRef, units: Iterable[Unit]) -> str:
+    on_board = next((u for u in units if u.power == power and u.province == ref.province), None)
+    return str(on_board) if on_board is not None else str(ref)
+
+
+def read_lines(
+    orders: Mapping[str, Sequence[str]], game_map: GameMap, phase_type: PhaseType
+) -> Iterable[tuple[str, ReadOrder | OrderSyntaxError]]:
+    """Every order of every power, read; a line in French is read again as French."""
+    from judge.lang.orders import OrderSyntaxError, read_order_line
+
+    for power in sorted(orders):
+        for line in orders[power]:
+            read = read_order_line(line, game_map, phase_type=phase_type)
+            if any(isinstance(r, OrderSyntaxError) for r in read):
+                french = read_order_line(line, game_map, phase_type=phase_type, french=True)
+                if sum(isinstance(r, OrderSyntaxError) for r in french) < sum(
+                    isinstance(r, OrderSyntaxError) for r in read
+                ):
+                    read = french
+            if not read:
+                read = [OrderSyntaxError("Empty order", 1, line)]
+            for item in read:
+                yield power, item
+
+
+def _unreadable(power: str, error: OrderSyntaxError, units: Iterable[Unit]) -> dict[str, Any]:
+    """The result entry of a line that could not be read; names the unit when that much was read."""
+    unit_text = _unit_text(power, error.unit, units) if error.unit is not None else None
+    return {
+        "power": power,
+        "unit": unit_text,
+        "order": None,
+        "outcome": "invalid",
+        "reason": one_line(str(error)),
+    }
+
+
+def one_line(text: str) -> str:
+    """``text`` with every run of white space (new lines too) made one space."""
+    return " ".join(text.split())
