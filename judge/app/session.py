@@ -13,12 +13,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 from judge.app.reply import Reply
 from judge.app.services import Services
 from judge.core.phase import Phase
 from judge.db.database import UnitOfWork
-from judge.db.models import Game, Person, Seat
+from judge.db.models import Game, GameMaster, GameObserver, Person, Seat
 from judge.i18n import translation
 from judge.mail.decode import DecodedMail
 
@@ -59,8 +60,19 @@ class MailSession:
     """The power the sender acts as: its seat's power, or the one a master BECAME."""
     future_phase: Phase | None = None
     """Set by PHASE: the orders that follow are for that phase."""
+    master: GameMaster | None = None
+    """The master record signed on as (SIGNON M), for SET PASSWORD."""
+    observer: GameObserver | None = None
+    """The observer record signed on as (SIGNON O, OBSERVE, WATCH)."""
+    reply_copies: list[str] = field(default_factory=list)
+    """Other addresses that get a copy of the reply (the real player, on a sign-on from elsewhere)."""
     outgoing: list[Outgoing] = field(default_factory=list)
     after_commit: list[Callable[[], None]] = field(default_factory=list)
+    finishers: list[Callable[[], None]] = field(default_factory=list)
+    """Run once after the mail's last command, before the reply is written: a summary that
+    depends on the whole mail (the order acknowledgement, the error flag) goes here."""
+    area_state: dict[str, Any] = field(default_factory=dict)
+    """Per-mail state that one area's handlers share across commands, keyed by area name."""
     stop: bool = False
 
     @property

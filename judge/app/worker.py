@@ -141,6 +141,7 @@ def _queue_reply(session: MailSession, mail_id: int) -> None:
     recipients = [session.sender]
     if session.seat is not None and session.seat.report_address:
         recipients += session.seat.report_address.split(",")
+    recipients += session.reply_copies
     outbox.queue(
         session.uow, session.services, recipients, subject, body, session.now,
         game_id=game.id if game is not None else None,
