@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from lark import Token
-from lark.visitors import Transformer_NonRecursive
+from lark.visitors import Transformer
 
 from judge.core.geography import GameMap
 from judge.core.phase import PhaseType
@@ -60,11 +60,13 @@ def _column(token: Token) -> int:
     return token.column if token.column is not None else 0
 
 
-class CommandBuilder(Transformer_NonRecursive[Token, Any]):
+class CommandBuilder(Transformer[Token, Any]):
     """Builds the commands of one line; a new builder per line (it knows the line number)."""
 
     def __init__(self, line: int, game_map: GameMap, *, french: bool = False, keyword: str = "") -> None:
-        super().__init__()
+        # Tokens are not visited (faster); the tree is shallow because the mail reader
+        # bounds the nesting of conditions before parsing (see judge.lang.mail).
+        super().__init__(visit_tokens=False)
         self.line = line
         self.keyword = keyword
         self.map = game_map

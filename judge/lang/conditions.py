@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from judge.core.errors import CoastError, CoreError
+from judge.core.errors import CoreError
 from judge.core.geography import GameMap
-from judge.core.names import resolve_location
+from judge.core.names import name_key, name_table, resolve_location
 from judge.core.units import Unit, UnitType
 from judge.lang.errors import CommandError
 from judge.lang.powers import fold, power_named
@@ -145,49 +145,57 @@ def read_term(words: Sequence[Word], game_map: GameMap, *, french: bool = False)
             words[0].column,
         )
     roles = [_modifier(word.text, game_map) for word in words]
+    table = name_table(game_map)
+    natural = _natural_span(roles)
+    # Longest run of words first: "english channel" is the Channel, not an English unit in
+    # "channel". Runs are looked up in the name table (cheap) before being resolved.
     spans = sorted(
         ((start, end) for start in range(len(words)) for end in range(start + 1, len(words) + 1)),
         key=lambda span: (span[0] - span[1], span[0]),
     )
-    first_error: CoreError | None = None
-    natural = _natural_span(roles)
+    keys = [name_key(word.text) for word in words]  # a run's key is its words' keys joined
     for start, end in spans:
-        outside = roles[:start] + roles[end:]
-        if any(role is None for role in outside):
-            continue
-        powers = [r for r in outside if r is not None and r[0] == "power"]
-        types = [r for r in outside if r is not None and r[0] == "type"]
-        if len(powers) > 1 or len(types) > 1:
+        if (start, end) != natural and table.outcome("".join(keys[start:end]), french) is None:
             continue
         text = " ".join(word.text for word in words[start:end])
-        try:
-            reading = resolve_location(text, game_map, french=french)
-        except CoastError:
-            reading = None
-        except CoreError as error:
-            if (start, end) == natural:
-                first_error = error
-            continue
-        if reading is None:
-            continue
-        negations = sum(1 for r in outside if r is not None and r[0] == "not")
-        term: Condition = UnitPresent(
-            reading.province,
-            powers[0][1] if powers else None,
-            _TYPE_WORDS[types[0][1]] if types else None,
-        )
-        return Not(term) if negations % 2 else term
-    if all(role is not None for role in roles):
-        shown = " ".join(word.text for word in words)
-        raise CommandError(f"The condition names no province -> {shown}", words[0].column)
+        term = _term(text, roles[:start] + roles[end:], game_map, french=french)
+        if term is not None:
+            return term
     start, end = natural
-    column = words[start].column
-    if first_error is not None:
-        raise CommandError(str(first_error), column)
     text = " ".join(word.text for word in words[start:end])
+    try:
+        resolve_location(text, game_map, french=french)
+    except CoreError as error:
+        if all(role is not None for role in roles):
+            shown = " ".join(word.text for word in words)
+            raise CommandError(f"The condition names no province -> {shown}", words[0].column) from None
+        raise CommandError(str(error), words[start].column) from None
     raise CommandError(
-        f"Cannot read condition -> {text} (expected [not] [power] [army|fleet] province)", column
+        f"Cannot read condition -> {' '.join(w.text for w in words)} "
+        "(expected [not] [power] [army|fleet] province)",
+        words[0].column,
     )
+
+
+def _term(
+    text: str, outside: Sequence[tuple[str, str] | None], game_map: GameMap, *, french: bool
+) -> Condition | None:
+    """The term when ``text`` names a province and the other words are NOT, one power, one type."""
+    if any(role is None for role in outside):
+        return None
+    powers = [role[1] for role in outside if role is not None and role[0] == "power"]
+    types = [role[1] for role in outside if role is not None and role[0] == "type"]
+    if len(powers) > 1 or len(types) > 1:
+        return None
+    try:
+        reading = resolve_location(text, game_map, french=french)
+    except CoreError:
+        return None
+    term: Condition = UnitPresent(
+        reading.province, powers[0] if powers else None, _TYPE_WORDS[types[0]] if types else None
+    )
+    negations = sum(1 for role in outside if role is not None and role[0] == "not")
+    return Not(term) if negations % 2 else term
 
 
 def _modifier(text: str, game_map: GameMap) -> tuple[str, str] | None:

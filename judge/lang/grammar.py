@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from lark import Lark
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedInput
 from lark.lexer import PatternStr
 
 GRAMMAR_PACKAGE = "judge"
@@ -59,6 +60,24 @@ def command_words() -> frozenset[str]:
             group = pattern.value[pattern.value.index("(") + 1 : pattern.value.index(")")]
             words.update(_REGEX_WORDS.findall(group))
     return frozenset(words)
+
+
+@cache
+def one_word_commands() -> dict[str, Tree[Token]]:
+    """Parse trees of the command lines that are one keyword alone (``else``, ``signoff``...).
+
+    Parsed once from the grammar itself, so that the most frequent lines of a
+    mail skip the parser; a line found here reads exactly as if it had been
+    parsed (the mail reader checks the text is that word alone).
+    """
+    parser = command_parser()
+    trees: dict[str, Tree[Token]] = {}
+    for word in command_words():
+        try:
+            trees[word] = parser.parse(word, start=START_COMMAND)
+        except UnexpectedInput:
+            continue
+    return trees
 
 
 def describe_terminal(name: str) -> str:

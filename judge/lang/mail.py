@@ -47,6 +47,7 @@ from judge.lang.grammar import (
     command_parser,
     command_words,
     describe_terminal,
+    one_word_commands,
 )
 from judge.lang.orders import ReadOrder, read_order_line
 
@@ -59,7 +60,9 @@ MAX_LINE_LENGTH = 1_023
 MAX_IF_DEPTH = 16
 """IF blocks inside IF blocks."""
 MAX_CONDITION_DEPTH = 32
-"""Nesting of parentheses and NOTs in one condition."""
+"""Nesting of parentheses, and NOTs, in one condition."""
+MAX_CONDITION_TERMS = 64
+"""ANDs and ORs in one condition (the transformer recurses once per operator)."""
 MAX_ERRORS = 100
 """Errors reported before the reading stops."""
 MAX_REGISTER_FIELDS = 50
@@ -265,10 +268,12 @@ class _MailReader:
         if start == START_COMMAND and keyword in ("if", "elseif", "elif", "elsif", "else"):
             _check_condition_size(text)
             text = _close_parentheses(text)
-        try:
-            tree = command_parser().parse(text, start=start)
-        except UnexpectedInput as error:
-            raise _syntax_error(error, text, keyword) from None
+        tree = one_word_commands().get(text.strip().lower()) if start == START_COMMAND else None
+        if tree is None:
+            try:
+                tree = command_parser().parse(text, start=start)
+            except UnexpectedInput as error:
+                raise _syntax_error(error, text, keyword) from None
         builder = CommandBuilder(number, self.game_map, french=self.french, keyword=keyword)
         try:
             built = builder.transform(tree)
@@ -477,6 +482,12 @@ def _has_more_words(text: str) -> bool:
 
 
 def _check_condition_size(text: str) -> None:
+    """Bound the nesting of a condition before it is parsed (the tree is built recursively)."""
+    words = text.lower().replace("(", " ").replace(")", " ").split()
+    if sum(word in ("and", "or") for word in words) > MAX_CONDITION_TERMS:
+        raise CommandError(f"Too many ANDs and ORs in one condition (at most {MAX_CONDITION_TERMS}).", _indent(text))
+    if words.count("not") > MAX_CONDITION_DEPTH:
+        raise CommandError(f"Too many NOTs in one condition (at most {MAX_CONDITION_DEPTH}).", _indent(text))
     depth = deepest = 0
     for char in text:
         if char == "(":

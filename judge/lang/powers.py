@@ -61,13 +61,26 @@ def power_letters(game_map: GameMap) -> Mapping[str, str]:
     return MappingProxyType(assign_letters(game_map.powers))
 
 
+_AMBIGUOUS = ""
+
+
 @lru_cache(maxsize=16)
-def _names(game_map: GameMap) -> tuple[tuple[str, str], ...]:
-    pairs: list[tuple[str, str]] = []
+def _prefixes(game_map: GameMap) -> Mapping[str, str]:
+    """Every prefix (two letters or more) of every power name and adjective -> the power.
+
+    A prefix shared by two powers maps to ``_AMBIGUOUS``. Built once per map
+    so that reading a word is one dict lookup.
+    """
+    table: dict[str, str] = {}
     for power in game_map.powers:
-        pairs.append((fold(power), power))
-        pairs.extend((name, power) for name in _OTHER_NAMES.get(power.upper(), ()))
-    return tuple(pairs)
+        for name in (fold(power), *_OTHER_NAMES.get(power.upper(), ())):
+            for end in range(2, len(name) + 1):
+                prefix = name[:end]
+                if table.get(prefix, power) != power:
+                    table[prefix] = _AMBIGUOUS
+                else:
+                    table[prefix] = power
+    return MappingProxyType(table)
 
 
 def power_named(word: str, game_map: GameMap) -> str | None:
@@ -76,11 +89,8 @@ def power_named(word: str, game_map: GameMap) -> str | None:
     A word that starts more than one power's names ("a" in a map with Austria
     and Arabia) names none of them.
     """
-    folded = fold(word).rstrip(".:,")
-    if len(folded) < 2:
-        return None
-    found = {power for name, power in _names(game_map) if name.startswith(folded)}
-    return found.pop() if len(found) == 1 else None
+    power = _prefixes(game_map).get(fold(word).rstrip(".:,"))
+    return power or None
 
 
 def power_by_letter_or_name(word: str, game_map: GameMap) -> str | None:
