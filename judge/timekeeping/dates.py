@@ -203,21 +203,18 @@ def parse_judge_date(
     if parts.weekday is not None and parts.day is None and parts.month is None and parts.year is None:
         ahead = (parts.weekday - today.weekday()) % 7
         first = _instant(today + timedelta(days=ahead), wall, place, role, time_given)
-        if first >= now or (role is DateRole.ABSENCE_START and not time_given
-                            and first + timedelta(days=1) > now):
+        if not _in_past(first, now, role, time_given):
             return first
         return _instant(today + timedelta(days=ahead + 7), wall, place, role, time_given)
 
-    # An absence given by its day alone may start today: the day is not over yet.
-    grace = timedelta(days=1) if role is DateRole.ABSENCE_START and not time_given else timedelta()
     chosen: tuple[date, datetime] | None = None
     for day in _candidate_days(parts, today, text):
         chosen = (day, _instant(day, wall, place, role, time_given))
-        if chosen[1] + grace > now:
+        if not _in_past(chosen[1], now, role, time_given):
             break
     assert chosen is not None  # _candidate_days yields at least one day or raises
     actual, when = chosen
-    if when + grace <= now and when < now:
+    if _in_past(when, now, role, time_given):
         raise DateInPastError(text, when.astimezone(zone))
     if parts.weekday is not None and actual.weekday() != parts.weekday:
         raise DateSyntaxError(
@@ -227,6 +224,13 @@ def parse_judge_date(
     if not complete and when - now > timedelta(days=GUESS_LIMIT_DAYS):
         raise DateTooFarError(text, when.astimezone(zone), GUESS_LIMIT_DAYS)
     return when
+
+
+def _in_past(when: datetime, now: datetime, role: DateRole, time_given: bool) -> bool:
+    """Is ``when`` over? An absence given by its day alone may start today: that day is not over."""
+    if role is DateRole.ABSENCE_START and not time_given:
+        return when + timedelta(days=1) <= now
+    return when < now
 
 
 def _valid(year: int, month: int, day: int) -> date | None:

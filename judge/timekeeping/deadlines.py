@@ -38,7 +38,7 @@ from judge.timekeeping.errors import PhaseTimesError
 from judge.timekeeping.parameters import DayRule, PhaseSchedule, WeekDays
 
 _NOON = time(12, 0)
-_MAX_STEPS = 10_000
+_MAX_STEPS = 1_000
 
 
 @dataclass(frozen=True, slots=True)

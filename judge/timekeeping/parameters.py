@@ -128,6 +128,13 @@ class PhaseSchedule:
         if self.clock is not None and not 0 <= self.clock < 24 * 60:
             raise ScheduleError("CLOCK", str(self.clock),
                                 "minutes after midnight, 0 to 1439, or -1 for none")
+        if (self.clock is not None and self.clock < 12 * 60
+                and not any(char.isupper() for char in self.days.pattern)):
+            raise ScheduleError(
+                "DAYS", str(self.days),
+                f"with the clock at {self.clock // 60:02d}:{self.clock % 60:02d} (before noon) "
+                "lower-case days can never hold a deadline; allow one day in capitals",
+            )
         for name, value in (("MIN", self.min_hours), ("NEXT", self.next_hours),
                             ("GRACE", self.grace_hours), ("DELAY", self.delay_hours)):
             if not 0 <= value <= MAX_HOURS:

@@ -26,8 +26,8 @@ NEW_YORK = ZoneInfo("America/New_York")
 EVERY_DAY = WeekDays("SMTWTFS")
 
 
-def paris(*args: int) -> datetime:
-    return datetime(*args, tzinfo=PARIS)  # type: ignore[misc]
+def paris(year: int, month: int, day: int, hour: int, minute: int) -> datetime:
+    return datetime(year, month, day, hour, minute, tzinfo=PARIS)
 
 
 def local(when: datetime, zone: ZoneInfo = PARIS) -> str:

@@ -106,3 +106,9 @@ def test_nmr_grace_warning_for_short_grace() -> None:
     assert DEFAULT_SCHEDULE.nmr_grace_warning() == ()
     short = DEFAULT_SCHEDULE.apply_set("RETREAT GRACE 24")
     assert short.nmr_grace_warning() == (ScheduleKind.RETREAT,)
+
+
+def test_a_morning_clock_needs_a_day_in_capitals() -> None:
+    with pytest.raises(ScheduleError, match="can never hold a deadline"):
+        DEFAULT_RETREAT.with_settings("CLOCK 600 DAYS -mtwtf-")
+    assert DEFAULT_RETREAT.with_settings("CLOCK 1300 DAYS -mtwtf-").clock == 1300
