@@ -8,6 +8,7 @@ phase engines never scan the unit list.
 
 from __future__ import annotations
 
+from judge.core.adjudicator.topology import topology
 from judge.core.geography import GameMap
 from judge.core.position import DislodgedUnit, Position
 from judge.core.units import Unit, UnitType, coast_of, province_of
@@ -18,13 +19,23 @@ _COAST_NAMES = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "W
 class Board:
     """Units by province, dislodged units by province, and place names."""
 
-    __slots__ = ("dislodged_at", "game_map", "position", "unit_at")
+    __slots__ = ("_fleets", "dislodged_at", "game_map", "phase_type", "position", "topo", "unit_at")
 
     def __init__(self, position: Position, game_map: GameMap) -> None:
         self.position = position
+        self.phase_type = position.phase.type
         self.game_map = game_map
-        self.unit_at: dict[str, Unit] = {unit.province: unit for unit in position.units}
+        self.topo = topo = topology(game_map)
+        where = topo.province
+        self.unit_at: dict[str, Unit] = {
+            where.get(unit.location) or province_of(unit.location): unit for unit in position.units
+        }
         self.dislodged_at: dict[str, DislodgedUnit] = {d.unit.province: d for d in position.dislodged}
+        self._fleets: frozenset[str] | None = None
+
+    def province(self, location: str) -> str:
+        """The province of a location, by table lookup when the location is known."""
+        return self.topo.province.get(location) or province_of(location)
 
     def name(self, location: str) -> str:
         """``"SPA/NC"`` -> ``"Spain (north coast)"``; unknown codes are returned as given."""
@@ -42,4 +53,6 @@ class Board:
 
     def fleet_provinces(self) -> frozenset[str]:
         """Provinces where a fleet stands: the possible links of a convoy chain."""
-        return frozenset(u.province for u in self.position.units if u.type is UnitType.FLEET)
+        if self._fleets is None:
+            self._fleets = frozenset(p for p, u in self.unit_at.items() if u.type is UnitType.FLEET)
+        return self._fleets

@@ -11,33 +11,29 @@ provinces, Kiel and Constantinople included, never convoy).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Collection, Mapping
-from types import MappingProxyType
 
+from judge.core.adjudicator.topology import topology
 from judge.core.geography import GameMap, Terrain
-from judge.core.units import province_of
 
 
-@functools.cache
 def sea_neighbours(game_map: GameMap) -> Mapping[str, frozenset[str]]:
-    """For each sea province, every province (sea or coast) a convoy can step to from it.
+    """For each sea province, every province (sea or coast) a convoy can step to from it."""
+    return topology(game_map).seas
 
-    Computed once per map (maps are cached singletons compared by identity).
-    """
-    table: dict[str, frozenset[str]] = {}
-    for code, province in game_map.provinces.items():
-        if province.terrain is Terrain.WATER:
-            table[code] = frozenset(province_of(loc) for loc in game_map.fleet_moves(code))
-    return MappingProxyType(table)
+
+def fleet_reach(game_map: GameMap) -> Mapping[str, frozenset[str]]:
+    """For each fleet location, the provinces (coasts dropped) it can move to: what a support needs."""
+    return topology(game_map).fleet_reach
 
 
 def can_be_convoyed_between(game_map: GameMap, source: str, destination: str) -> bool:
     """Both ends are coastal provinces, the only places a convoy starts from or lands on."""
+    terrain = topology(game_map).terrain
     return (
         source != destination
-        and game_map.is_coastal(source)
-        and game_map.is_coastal(destination)
+        and terrain.get(source) is Terrain.COAST
+        and terrain.get(destination) is Terrain.COAST
     )
 
 

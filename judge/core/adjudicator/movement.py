@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from judge.core.adjudicator.convoys import sea_neighbours
 from judge.core.adjudicator.rules import Rules
+from judge.core.adjudicator.topology import topology
 from judge.core.adjudicator.validation import CONVOY, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Interpreted
 from judge.core.geography import GameMap
 from judge.core.units import Unit, UnitType, province_of
@@ -80,11 +80,12 @@ class MovementResolver:
         self.n = n
         self.units = units
         self.rules = rules
-        self.seas = sea_neighbours(game_map)
+        topo = topology(game_map)
+        where = topo.province
+        self.seas = topo.seas
         self.power = [u.power for u in units]
-        self.prov = [u.province for u in units]
+        self.prov = [where[u.location] for u in units]
         self.unit_at = {p: i for i, p in enumerate(self.prov)}
-        index_of = {u: i for i, u in enumerate(units)}
         self.kind = [K_HOLD] * n
         self.dest: list[str] = [""] * n
         self.dest_loc: list[str] = [""] * n
@@ -96,9 +97,9 @@ class MovementResolver:
             self.kind[i] = _KIND_CODE[order.kind]
             if order.target is not None:
                 self.dest_loc[i] = order.target
-                self.dest[i] = province_of(order.target)
+                self.dest[i] = where.get(order.target) or province_of(order.target)
             if order.other is not None:
-                self.target[i] = index_of[order.other]
+                self.target[i] = self.unit_at[where[order.other.location]]
             self.convoyed[i] = order.via_convoy
         self._link(rules)
         self.state = [_UNRESOLVED] * n

@@ -29,24 +29,26 @@ def adjudicate_movement(
     board = Board(position, game_map)
     order_set = collect(board, orders, rules)
     units = position.units
-    chosen: list[Interpreted | None] = [order_set.by_unit.get(unit) for unit in units]
+    where = board.topo.province
+    provinces = [where[unit.location] for unit in units]
+    chosen: list[Interpreted | None] = [order_set.by_province.get(p) for p in provinces]
     resolver = MovementResolver(game_map, units, chosen, rules)
     resolver.resolve_all()
 
-    index_of = {unit: i for i, unit in enumerate(units)}
+    index_of = {p: i for i, p in enumerate(provinces)}
     attacker = [resolver.dislodged_by(i) for i in range(len(units))]
     results: list[OrderResult] = []
     for entry in order_set.entries:
         if entry.dropped is not None or entry.interpreted is None or entry.unit is None:
             results.append(OrderResult(entry.power, entry.unit, entry.order, Outcome.INVALID, entry.dropped or ""))
             continue
-        i = index_of[entry.unit]
+        i = index_of[where[entry.unit.location]]
         outcome, reason = _judge(resolver, i, attacker[i] >= 0)
         results.append(OrderResult(entry.power, entry.unit, entry.order, outcome, reason))
-    tried = {entry.unit for entry in order_set.entries if entry.unit is not None}
+    tried = {entry.unit.location for entry in order_set.entries if entry.unit is not None}
     for i, unit in enumerate(units):
         if chosen[i] is None:
-            first = "no valid order: holds" if unit in tried else "no order: holds"
+            first = "no valid order: holds" if unit.location in tried else "no order: holds"
             hit = attacker[i] >= 0
             results.append(
                 OrderResult(
@@ -68,7 +70,7 @@ def adjudicate_movement(
             staying.append(Unit(unit.power, unit.type, resolver.dest_loc[i]))
         else:
             staying.append(unit)
-    occupied = {unit.province for unit in staying}
+    occupied = {where[unit.location] for unit in staying}
     standoffs = frozenset(
         province
         for province, movers in resolver.moves_to.items()

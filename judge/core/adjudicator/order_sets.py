@@ -37,16 +37,16 @@ class Entry:
 
 @dataclass(slots=True)
 class OrderSet:
-    """Every entry in the order given, and the order each unit will execute."""
+    """Every entry in the order given, and the order each unit will execute, by the unit's province."""
 
     entries: list[Entry] = field(default_factory=list)
-    by_unit: dict[Unit, Interpreted] = field(default_factory=dict)
+    by_province: dict[str, Interpreted] = field(default_factory=dict)
 
 
 def collect(board: Board, orders: Mapping[str, Sequence[Order]], rules: Rules) -> OrderSet:
     """Interpret every order and keep one legal order per unit (movement and retreat phases)."""
     result = OrderSet()
-    per_unit: dict[Unit, list[Entry]] = {}
+    per_unit: dict[str, list[Entry]] = {}
     for power, power_orders in orders.items():
         for order in power_orders:
             entry = Entry(power, order)
@@ -56,14 +56,18 @@ def collect(board: Board, orders: Mapping[str, Sequence[Order]], rules: Rules) -
             except OrderError as error:
                 entry.dropped = str(error)
                 continue
-            entry.unit = entry.interpreted.unit
-            if entry.unit is not None:
-                per_unit.setdefault(entry.unit, []).append(entry)
-    for unit, entries in per_unit.items():
+            unit = entry.unit = entry.interpreted.unit
+            if unit is not None:
+                province = board.topo.province[unit.location]
+                if province in per_unit:
+                    per_unit[province].append(entry)
+                else:
+                    per_unit[province] = [entry]
+    for province, entries in per_unit.items():
         chosen = _choose(entries, rules)
         if chosen is not None:
             assert chosen.interpreted is not None
-            result.by_unit[unit] = chosen.interpreted
+            result.by_province[province] = chosen.interpreted
     return result
 
 
@@ -74,6 +78,8 @@ def _same(a: Entry, b: Entry) -> bool:
 
 
 def _choose(entries: list[Entry], rules: Rules) -> Entry | None:
+    if len(entries) == 1:
+        return entries[0]
     # Under "last" the latest of identical orders is the one kept, so scan backwards.
     scan = list(reversed(entries)) if rules.duplicate_orders == "last" else entries
     distinct: list[Entry] = []

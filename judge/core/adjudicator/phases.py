@@ -44,9 +44,15 @@ def update_centers(
     for power, owned in centers.items():
         for center in owned:
             owner[center] = power
+    changed = False
+    supply_centers = game_map.supply_centers
     for unit in units:
-        if unit.province in game_map.supply_centers:
-            owner[unit.province] = unit.power
+        province = unit.province
+        if province in supply_centers and owner.get(province) != unit.power:
+            owner[province] = unit.power
+            changed = True
+    if not changed:
+        return dict(centers)
     result: dict[str, set[str]] = {}
     for center, power in owner.items():
         result.setdefault(power, set()).add(center)

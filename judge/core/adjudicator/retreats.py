@@ -34,7 +34,7 @@ def adjudicate_retreats(
     defaulted: set[Unit] = set()
     for dislodged in position.dislodged:
         unit = dislodged.unit
-        chosen = order_set.by_unit.get(unit)
+        chosen = order_set.by_province.get(province_of(unit.location))
         if chosen is not None:
             if chosen.kind == RETREAT and chosen.target is not None:
                 destination[unit] = chosen.target
@@ -66,7 +66,7 @@ def adjudicate_retreats(
             results.append(OrderResult(entry.power, entry.unit, entry.order, Outcome.SUCCEEDS, "disbanded"))
     for dislodged in position.dislodged:
         unit = dislodged.unit
-        if unit in order_set.by_unit:
+        if province_of(unit.location) in order_set.by_province:
             continue
         if unit in retreated:
             reason = f"no order: retreated to {board.name(retreated[unit])} by the game master"

@@ -15,7 +15,7 @@ a convoy actually carrying its army) is decided during adjudication.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from judge.core.adjudicator.board import Board
 from judge.core.adjudicator.convoys import (
@@ -77,8 +77,7 @@ WAIVE = "waive"
 _PHASE_WORD = {PhaseType.MOVEMENT: "movement", PhaseType.RETREAT: "retreat", PhaseType.ADJUSTMENT: "adjustment"}
 
 
-@dataclass(frozen=True, slots=True)
-class Interpreted:
+class Interpreted(NamedTuple):
     """A legal order in the form the engine executes.
 
     ``kind`` is one of the constants of this module (a ``Move`` in a retreat
@@ -117,7 +116,7 @@ def validate(
 
 def interpret(board: Board, power: str, order: Order, rules: Rules) -> Interpreted:
     """The legal order ``order`` as the engine will execute it; raises an OrderError if illegal."""
-    phase_type = board.position.phase.type
+    phase_type = board.phase_type
     if phase_type is PhaseType.MOVEMENT:
         return _movement(board, power, order, rules)
     if phase_type is PhaseType.RETREAT:
@@ -129,31 +128,38 @@ def interpret(board: Board, power: str, order: Order, rules: Rules) -> Interpret
 
 
 def _movement(board: Board, power: str, order: Order, rules: Rules) -> Interpreted:
-    if isinstance(order, Hold):
-        return Interpreted(power, order, HOLD, _own_unit(board, power, order.unit))
-    if isinstance(order, Move):
+    kind = type(order)
+    if kind is Move:
+        assert isinstance(order, Move)
         return _move(board, power, order, rules)
-    if isinstance(order, SupportHold):
-        return _support_hold(board, power, order)
-    if isinstance(order, SupportMove):
+    if kind is SupportMove:
+        assert isinstance(order, SupportMove)
         return _support_move(board, power, order)
-    if isinstance(order, Convoy):
+    if kind is Hold:
+        assert isinstance(order, Hold)
+        return Interpreted(power, order, HOLD, _own_unit(board, power, order.unit))
+    if kind is SupportHold:
+        assert isinstance(order, SupportHold)
+        return _support_hold(board, power, order)
+    if kind is Convoy:
+        assert isinstance(order, Convoy)
         return _convoy(board, power, order)
     raise WrongPhaseError(str(order), "movement")
 
 
 def _own_unit(board: Board, power: str, ref: UnitRef) -> Unit:
     """The unit an order names: the coast and unit type written are not checked (DATC 4.B.5, 4.C.2)."""
-    unit = board.unit_at.get(province_of(ref.location))
+    province = board.province(ref.location)
+    unit = board.unit_at.get(province)
     if unit is None:
-        raise NoSuchUnitError(board.name(province_of(ref.location)))
+        raise NoSuchUnitError(board.name(province))
     if unit.power != power:
-        raise NotYourUnitError(board.name(unit.province), unit.power)
+        raise NotYourUnitError(board.name(province), unit.power)
     return unit
 
 
 def _other_unit(board: Board, ref: UnitRef, role: str) -> Unit:
-    province = province_of(ref.location)
+    province = board.province(ref.location)
     unit = board.unit_at.get(province)
     if unit is None:
         raise NoSuchUnitError(board.name(province), f"There is no unit in {board.name(province)} to {role}.")
@@ -161,8 +167,8 @@ def _other_unit(board: Board, ref: UnitRef, role: str) -> Unit:
 
 
 def _known_province(board: Board, source: Unit, destination: str) -> str:
-    province = province_of(destination)
-    if not board.game_map.is_province(province):
+    province = board.province(destination)
+    if province not in board.topo.terrain:
         raise NotAdjacentError(
             board.name(source.location), destination, f"There is no province {destination} on this map."
         )
@@ -172,25 +178,28 @@ def _known_province(board: Board, source: Unit, destination: str) -> str:
 def _move(board: Board, power: str, order: Move, rules: Rules) -> Interpreted:
     unit = _own_unit(board, power, order.unit)
     game_map = board.game_map
+    topo = board.topo
     destination = _known_province(board, unit, order.destination)
-    if destination == unit.province:
+    source = topo.province[unit.location]
+    if destination == source:
         raise NotAdjacentError(
             board.name(unit.location), board.name(destination), "A unit cannot move to the province it is in."
         )
     if unit.type is UnitType.ARMY:
-        if game_map.is_water(destination):
+        if topo.terrain[destination] is Terrain.WATER:
             raise ArmyToSeaError(board.name(destination))
-        adjacent = game_map.army_adjacent(unit.province, destination)
-        if adjacent and not order.wants_convoy:
+        adjacent = destination in topo.army[source]
+        wants_convoy = order.via_convoy or bool(order.route)
+        if adjacent and not wants_convoy:
             return Interpreted(power, order, MOVE, unit, destination)
-        if not can_be_convoyed_between(game_map, unit.province, destination):
+        if not can_be_convoyed_between(game_map, source, destination):
             raise NotAdjacentError(board.name(unit.location), board.name(destination))
-        if not route_exists(game_map, unit.province, destination, board.fleet_provinces()):
-            if adjacent or order.wants_convoy:
-                raise NoConvoyRouteError(board.name(unit.province), board.name(destination))
+        if not route_exists(game_map, source, destination, board.fleet_provinces()):
+            if adjacent or wants_convoy:
+                raise NoConvoyRouteError(board.name(source), board.name(destination))
             raise NotAdjacentError(board.name(unit.location), board.name(destination))
         return Interpreted(power, order, MOVE, unit, destination, via_convoy=True)
-    if game_map.is_inland(destination):
+    if topo.terrain[destination] is Terrain.LAND:
         raise FleetInlandError(board.name(destination))
     target = _fleet_target(board, unit.location, order.destination, destination, rules)
     return Interpreted(power, order, MOVE, unit, target)
@@ -198,15 +207,20 @@ def _move(board: Board, power: str, order: Move, rules: Rules) -> Interpreted:
 
 def _fleet_target(board: Board, source: str, written: str, destination: str, rules: Rules) -> str:
     """The exact location a fleet at ``source`` is sent to, completing or refusing a missing coast."""
-    game_map = board.game_map
-    province = game_map.provinces[destination]
+    topo = board.topo
+    moves = topo.fleet[source]
+    coasts = topo.coasts[destination]
+    if not coasts:
+        if destination in moves:
+            return destination
+        raise NotAdjacentError(board.name(source), board.name(destination))
     coast = coast_of(written)
-    if province.coasts and coast in province.coasts:
-        if game_map.fleet_adjacent(source, written):
+    if coast in coasts:
+        if written in moves:
             return written
         raise NotAdjacentError(board.name(source), board.name(written))
     # A coast that the province does not have is garbage and ignored (DATC 4.B.6).
-    reachable = game_map.fleet_coasts_toward(source, destination)
+    reachable = [loc for loc in (f"{destination}/{c}" for c in coasts) if loc in moves]
     if not reachable:
         raise NotAdjacentError(board.name(source), board.name(destination))
     if len(reachable) > 1 and rules.missing_coast == "fail":
@@ -217,32 +231,33 @@ def _fleet_target(board: Board, source: str, written: str, destination: str, rul
 def _can_reach(board: Board, unit: Unit, province: str) -> bool:
     """Whether ``unit`` could move to ``province`` by itself (any coast), as a support requires."""
     if unit.type is UnitType.ARMY:
-        return board.game_map.army_adjacent(unit.province, province)
-    return any(province_of(loc) == province for loc in board.game_map.fleet_moves(unit.location))
+        return province in board.topo.army.get(unit.location, ())
+    return province in board.topo.fleet_reach.get(unit.location, ())
 
 
 def _support_hold(board: Board, power: str, order: SupportHold) -> Interpreted:
     unit = _own_unit(board, power, order.unit)
     supported = _other_unit(board, order.supported, "support")
-    if supported == unit:
+    if supported is unit:
         raise IllegalSupportError("A unit cannot support itself.")
-    if not _can_reach(board, unit, supported.province):
+    where = board.topo.province[supported.location]
+    if not _can_reach(board, unit, where):
         raise NotAdjacentError(
             board.name(unit.location),
-            board.name(supported.province),
-            f"{board.unit_name(unit).capitalize()} cannot support {board.name(supported.province)}: "
+            board.name(where),
+            f"{board.unit_name(unit).capitalize()} cannot support {board.name(where)}: "
             "it could not move there itself.",
         )
-    return Interpreted(power, order, SUPPORT_HOLD, unit, supported.province, supported)
+    return Interpreted(power, order, SUPPORT_HOLD, unit, where, supported)
 
 
 def _support_move(board: Board, power: str, order: SupportMove) -> Interpreted:
     unit = _own_unit(board, power, order.unit)
     supported = _other_unit(board, order.supported, "support")
-    if supported == unit:
+    if supported is unit:
         raise IllegalSupportError("A unit cannot support its own move.")
     destination = _known_province(board, unit, order.destination)
-    if destination == supported.province:
+    if destination == board.topo.province[supported.location]:
         raise IllegalSupportError(f"{board.unit_name(supported).capitalize()} is already there.")
     if not _can_reach(board, unit, destination):
         raise NotAdjacentError(
@@ -256,10 +271,11 @@ def _support_move(board: Board, power: str, order: SupportMove) -> Interpreted:
             f"{board.unit_name(supported).capitalize()} cannot reach {board.name(destination)}."
         )
     # A coast named in the support must match the fleet's move (DATC 4.B.4, 6.B.9); none is fine (6.B.15).
-    coast = coast_of(order.destination)
     target = destination
-    if supported.type is UnitType.FLEET and coast in board.game_map.provinces[destination].coasts:
-        target = f"{destination}/{coast}"
+    if supported.type is UnitType.FLEET and board.topo.coasts[destination]:
+        coast = coast_of(order.destination)
+        if coast in board.topo.coasts[destination]:
+            target = f"{destination}/{coast}"
     return Interpreted(power, order, SUPPORT_MOVE, unit, target, supported)
 
 
