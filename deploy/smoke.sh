@@ -117,15 +117,17 @@ sys.exit("timed out")
 PY
 
 # --- 5. a mail in, a reply out ----------------------------------------------------------------
+# A line only the body holds: the judge's INFO log must never show it.
+marker="smoke-body-marker-$$-${RANDOM}"
 say "sending a HELP mail from player@smoke.example"
-"$venv_bin/python" - "$JUDGE_SMTP_PORT" <<'PY' || fail "the judge refused the mail"
+"$venv_bin/python" - "$JUDGE_SMTP_PORT" "$marker" <<'PY' || fail "the judge refused the mail"
 import smtplib, sys
 from email.message import EmailMessage
 message = EmailMessage()
 message["From"] = "Smoke Test <player@smoke.example>"
 message["To"] = "judge@smoke.example"
 message["Subject"] = "help"
-message.set_content("HELP\n")
+message.set_content(f"HELP\n{sys.argv[2]}\n")
 with smtplib.SMTP("127.0.0.1", int(sys.argv[1]), timeout=30) as smtp:
     smtp.send_message(message)
 PY
@@ -169,6 +171,9 @@ case "$server_status" in
     0 | 143) ;;
     *) cat "$work/serve.log" >&2; fail "judge serve exited with status $server_status" ;;
 esac
+if grep -q "$marker" "$work/serve.log"; then
+    fail "the judge logged the mail body at INFO level (found $marker in its log)"
+fi
 say "server log (last lines):"
 tail -n 5 "$work/serve.log" | sed 's/^/  /'
 say "OK"
