@@ -344,6 +344,29 @@ def next_wakeup(clock: PhaseClock, now: datetime) -> datetime | None:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """One wake-up of the scheduler: what to do, the bookkeeping afterwards, when to wake next.
+
+    ``before`` is kept for dedication.points_for_events, which judges
+    punctuality on the state the events were decided from.
+    """
+
+    before: PhaseClock
+    events: tuple[TimekeepingEvent, ...]
+    after: PhaseClock
+    wake_at: datetime | None
+
+
+def tick(clock: PhaseClock, now: datetime) -> Tick:
+    """``due`` + ``record`` + ``next_wakeup`` in one call, for a scheduler that carries out
+    the events and then stores ``after`` and ``wake_at`` in one transaction."""
+    now = require_aware(now, "now").astimezone(UTC)
+    events = due(clock, now)
+    after = record(clock, events, now)
+    return Tick(before=clock, events=events, after=after, wake_at=next_wakeup(after, now))
+
+
 # -- state changes caused by players and masters ---------------------------------------------------
 
 def begin_phase(times: PhaseTimes, powers: Iterable[PowerStatus], *, delay: timedelta,

@@ -31,6 +31,7 @@ from judge.timekeeping.lateness import (
     resume,
     set_wait,
     takeover,
+    tick,
 )
 from judge.timekeeping.parameters import DEFAULT_MOVE
 
@@ -323,3 +324,14 @@ def test_nothing_is_done_twice_when_due_is_asked_again(nmr: bool) -> None:
         clock = record(clock, events, now)
         assert due(clock, now) == ()
         now += 7 * H
+
+
+def test_tick_combines_due_record_and_next_wakeup() -> None:
+    t = datetime(2026, 11, 18, 10, 0, tzinfo=PARIS)
+    clock = all_in(new_phase(), t, except_="R")
+    first = tick(clock, TIMES.deadline)
+    assert [type(e) for e in first.events] == [LateNotice]
+    assert first.before is clock and first.after.late_notices_sent == 1
+    assert first.wake_at == TIMES.deadline + 24 * H
+    quiet = tick(first.after, TIMES.deadline + H)
+    assert quiet.events == () and quiet.after == first.after and quiet.wake_at == first.wake_at
