@@ -2,8 +2,10 @@
 
 Dates (``SET DEADLINE``, ``SET ABSENCE``, ``HISTORY FROM``) are any
 combination of a weekday, a day of the month, a month (English, three letters
-or more), a year (four digits, or two: 80-99 = 1980-1999, 00-79 = 2000-2079)
-and a time ``hh:mm`` (24 hours); a comma may follow the day. What is read is
+or more), a year (four digits, or two: 80-99 = 1980-1999, as the Judge had it)
+and a time ``hh:mm`` (24 hours); a comma may follow the day. A trailing
+offset (``+0000``, ``UTC``) and ISO 8601 are accepted too, as the deadline
+code reads them. What is read is
 a :class:`DateSpec`: the parts as given, not a point in time. Turning it into
 one needs the clock and the judge's time zone, which the parser has neither
 of; the deadline code does that (an omitted year is the next such date, an
