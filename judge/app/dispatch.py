@@ -42,3 +42,5 @@ def run_commands(session: MailSession, parsed: ParseResult) -> None:
             continue
         if outcome is Next.STOP:
             session.stop = True
+    for finish in session.finishers:
+        finish()
