@@ -1,0 +1,359 @@
+"""The running judge: one asyncio process holding the SMTP door, the worker,
+the scheduler and the outbound sender, or any subset of them.
+
+Each role is a loop around work that is already durable in the database, so
+the roles only need to be *woken*, never to hand data to each other: the
+door stores a mail and wakes the worker; the worker queues replies and wakes
+the sender (and the scheduler, when a game's due time moved). When the roles
+run in separate processes (``judge serve --only ...`` on one PostgreSQL
+database) nobody wakes them and each polls the database instead; nothing
+else changes.
+
+Shutdown is graceful: the door stops accepting connections first (so no mail
+is half-accepted), mail being stored is committed, the worker finishes the
+mail it is processing and the sender the batch it is delivering, then the
+process exits. A mail the door answered 250 is never lost, whatever the
+moment of a crash: it is in the database and the worker picks it up on the
+next start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import importlib
+import importlib.util
+import logging
+import signal
+from collections.abc import Awaitable, Callable, Collection, Coroutine
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from judge.app.outbox import DatabaseOutbox
+from judge.app.services import Services
+from judge.app.worker import run_worker
+from judge.logs import log_event
+from judge.mail.inbound import (
+    FunctionStore,
+    InboundServer,
+    JudgeInboundHandler,
+    start_inbound_server,
+)
+from judge.mail.outbound import (
+    DEFAULT_BACKOFF,
+    BackoffPolicy,
+    DrainReport,
+    Relay,
+    drain_once,
+    relay_from_config,
+)
+
+log = logging.getLogger(__name__)
+
+SCHEDULER_MODULE = "judge.app.scheduler"
+
+
+class Role(StrEnum):
+    """One job of the running judge; ``judge serve --only ROLE`` runs just that one."""
+
+    INBOUND = "inbound"
+    WORKER = "worker"
+    OUTBOUND = "outbound"
+    SCHEDULER = "scheduler"
+
+
+ALL_ROLES: frozenset[Role] = frozenset(Role)
+
+
+@dataclass(frozen=True)
+class ServerTuning:
+    """How often idle roles look at the database and how the sender backs off.
+
+    The defaults suit production. Tests shorten the back-off so that a relay
+    coming back is noticed in seconds, not minutes.
+    """
+
+    worker_poll_seconds: float = 2.0
+    """An idle worker looks for mail this often (mail from another process's door)."""
+    outbound_poll_seconds: float = 2.0
+    """An idle sender looks for due mail this often (retries, other processes' mail)."""
+    scheduler_poll_seconds: float = 30.0
+    outbound_batch: int = 20
+    """Mails delivered per transaction; small, because on SQLite the batch holds the write lock."""
+    backoff: BackoffPolicy = DEFAULT_BACKOFF
+    shutdown_grace_seconds: float = 30.0
+    """How long to wait for open SMTP sessions and work under way before giving up on them."""
+
+
+def scheduler_available() -> bool:
+    """True once the scheduler module exists (it is written separately; until then the
+    server runs the roles that exist and says so in its log)."""
+    return importlib.util.find_spec(SCHEDULER_MODULE) is not None
+
+
+class JudgeServer:
+    """The roles of a judge, started together and stopped together.
+
+    ``async with JudgeServer(services) as server:`` starts it (``server.port``
+    is then the real SMTP port, useful when 0 was asked for) and stops it
+    gracefully at the end of the block. :meth:`run` waits until
+    :meth:`request_stop` (a signal handler) is called.
+    """
+
+    def __init__(
+        self,
+        services: Services,
+        *,
+        roles: Collection[Role] = ALL_ROLES,
+        host: str | None = None,
+        port: int | None = None,
+        relay: Relay | None = None,
+        tuning: ServerTuning = ServerTuning(),
+    ) -> None:
+        if not roles:
+            raise ValueError("a server needs at least one role")
+        self.roles = frozenset(Role(role) for role in roles)
+        self.host = host if host is not None else services.config.smtp_host
+        self._requested_port = port if port is not None else services.config.smtp_port
+        self.relay = relay
+        self.tuning = tuning
+        self._base_services = services
+        self.services = services
+        self._stop = asyncio.Event()
+        self._worker_wake = asyncio.Event()
+        self._outbound_wake = asyncio.Event()
+        self._scheduler_wake = asyncio.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._inbound: InboundServer | None = None
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._stopped = asyncio.Event()
+        self.running_roles: frozenset[Role] = frozenset()
+
+    # --- life cycle ---------------------------------------------------------------
+
+    @property
+    def port(self) -> int:
+        """The port the SMTP door listens on (only while the inbound role runs)."""
+        if self._inbound is None:
+            raise RuntimeError("the inbound role is not running")
+        return self._inbound.port
+
+    async def start(self) -> None:
+        """Start every role; returns once the SMTP door (if any) is listening."""
+        self._loop = asyncio.get_running_loop()
+        self.services = dataclasses.replace(
+            self._base_services,
+            on_outbox=self._wake_soon(self._outbound_wake, self._base_services.on_outbox),
+            on_schedule=self._wake_soon(self._scheduler_wake, self._base_services.on_schedule),
+        )
+        running: set[Role] = set()
+        if Role.INBOUND in self.roles:
+            self._inbound = await self._start_inbound()
+            running.add(Role.INBOUND)
+        if Role.WORKER in self.roles:
+            self._spawn(Role.WORKER, self._run_worker())
+            running.add(Role.WORKER)
+        if Role.OUTBOUND in self.roles:
+            relay = self.relay or relay_from_config(self.services.config)
+            self._spawn(Role.OUTBOUND, self._run_outbound(relay))
+            running.add(Role.OUTBOUND)
+        if Role.SCHEDULER in self.roles:
+            scheduler = _load_scheduler()
+            if scheduler is None:
+                log_event(
+                    log, "server.role_unavailable", level=logging.WARNING,
+                    role=Role.SCHEDULER.value, reason=f"{SCHEDULER_MODULE} is not installed",
+                )
+            else:
+                self._spawn(Role.SCHEDULER, self._run_scheduler(scheduler))
+                running.add(Role.SCHEDULER)
+        self.running_roles = frozenset(running)
+        log_event(
+            log, "server.started",
+            roles=",".join(sorted(role.value for role in running)),
+            smtp=f"{self.host}:{self._inbound.port}" if self._inbound else None,
+            database=self.services.db.dialect,
+        )
+
+    def request_stop(self) -> None:
+        """Ask every role to finish what it is doing and stop (safe from a signal handler)."""
+        if not self._stop.is_set():
+            log_event(log, "server.stopping")
+        self._stop.set()
+
+    async def run(self) -> None:
+        """Wait until a stop is requested, or a role dies; then stop everything gracefully."""
+        waiters: list[asyncio.Future[Any]] = [asyncio.ensure_future(self._stop.wait())]
+        waiters += list(self._tasks.values())
+        try:
+            await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiters[0].cancel()
+        await self.stop()
+
+    async def stop(self) -> None:
+        """Stop accepting mail, let work under way finish, then release the roles."""
+        if self._stopped.is_set():
+            return
+        self.request_stop()
+        if self._inbound is not None:
+            try:
+                await asyncio.wait_for(
+                    self._inbound.close(), timeout=self.tuning.shutdown_grace_seconds
+                )
+            except TimeoutError:
+                log_event(log, "server.inbound_close_timeout", level=logging.WARNING)
+        tasks = list(self._tasks.values())
+        if tasks:
+            done, pending = await asyncio.wait(tasks, timeout=self.tuning.shutdown_grace_seconds)
+            for task in pending:
+                task.cancel()
+            for task in done:
+                if not task.cancelled() and task.exception() is not None:
+                    log.error("role %s failed", task.get_name(), exc_info=task.exception())
+        self._stopped.set()
+        log_event(log, "server.stopped")
+
+    async def __aenter__(self) -> JudgeServer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        await self.stop()
+
+    # --- roles ----------------------------------------------------------------
+
+    async def _start_inbound(self) -> InboundServer:
+        config = self.services.config
+        handler = JudgeInboundHandler(
+            FunctionStore(self._store_and_wake),
+            config.own_addresses,
+            config.max_message_size,
+            clock=self.services.clock.now,
+        )
+        return await start_inbound_server(
+            handler, self.host, self._requested_port, hostname=config.domain
+        )
+
+    def _store_and_wake(
+        self, raw: bytes, mail_from: str, rcpt_tos: list[str], received_at: datetime, peer: str
+    ) -> int:
+        """Commit the mail (the door says 250 only after this returns), then wake the worker.
+
+        Runs in the door's store thread, hence the thread-safe wake.
+        """
+        mail_id = self.services.db.store_inbound_mail(raw, mail_from, rcpt_tos, received_at, peer)
+        self._set_threadsafe(self._worker_wake)
+        return mail_id
+
+    async def _run_worker(self) -> None:
+        await run_worker(
+            self.services, self._stop, self._worker_wake,
+            idle_seconds=self.tuning.worker_poll_seconds,
+        )
+
+    async def _run_outbound(self, relay: Relay) -> None:
+        """Drain the outbox, one unit of work per batch, until asked to stop.
+
+        Like :func:`judge.mail.outbound.run_outbound`, but each batch is claimed,
+        delivered and recorded in one transaction of the judge's database, so a
+        crash mid-batch rolls the claims back and the mails are sent again
+        (at least once, never zero).
+        """
+        while not self._stop.is_set():
+            self._outbound_wake.clear()
+            try:
+                report = await asyncio.to_thread(self._drain_batch, relay)
+            except Exception:
+                log.exception("outbox drain failed; trying again shortly")
+                report = DrainReport()
+            if report.claimed:
+                log_event(
+                    log, "outbox.drained", claimed=report.claimed, sent=report.sent,
+                    retried=report.retried, failed=report.failed,
+                )
+            if report.claimed >= self.tuning.outbound_batch and report.sent:
+                continue
+            await _first_of(
+                self._stop, self._outbound_wake, timeout=self.tuning.outbound_poll_seconds
+            )
+
+    def _drain_batch(self, relay: Relay) -> DrainReport:
+        with self.services.db.unit_of_work() as uow:
+            return drain_once(
+                DatabaseOutbox(uow), relay, self.services.clock.now(),
+                limit=self.tuning.outbound_batch, policy=self.tuning.backoff,
+            )
+
+    async def _run_scheduler(self, run_scheduler: Callable[..., Awaitable[None]]) -> None:
+        await run_scheduler(
+            self.services, self._stop, self._scheduler_wake,
+            idle_seconds=self.tuning.scheduler_poll_seconds,
+        )
+
+    # --- plumbing -------------------------------------------------------------
+
+    def _spawn(self, role: Role, work: Coroutine[Any, Any, None]) -> None:
+        self._tasks[role.value] = asyncio.create_task(work, name=f"judge-{role.value}")
+
+    def _set_threadsafe(self, event: asyncio.Event) -> None:
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        with contextlib.suppress(RuntimeError):  # the loop closed under us: nothing to wake
+            loop.call_soon_threadsafe(event.set)
+
+    def _wake_soon(self, event: asyncio.Event, also: Callable[[], None]) -> Callable[[], None]:
+        """A callback for :class:`Services` (called from worker threads) that wakes a role."""
+
+        def wake() -> None:
+            self._set_threadsafe(event)
+            also()
+
+        return wake
+
+
+def _load_scheduler() -> Callable[..., Awaitable[None]] | None:
+    if not scheduler_available():
+        return None
+    module = importlib.import_module(SCHEDULER_MODULE)
+    function = getattr(module, "run_scheduler", None)
+    return function if callable(function) else None
+
+
+async def _first_of(*events: asyncio.Event, timeout: float) -> None:
+    waiters = [asyncio.ensure_future(event.wait()) for event in events]
+    try:
+        await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for waiter in waiters:
+            waiter.cancel()
+
+
+async def serve(
+    services: Services,
+    *,
+    roles: Collection[Role] = ALL_ROLES,
+    tuning: ServerTuning = ServerTuning(),
+    ready: Callable[[JudgeServer], None] | None = None,
+) -> None:
+    """Run the judge until SIGINT or SIGTERM, then shut down gracefully."""
+    server = JudgeServer(services, roles=roles, tuning=tuning)
+    loop = asyncio.get_running_loop()
+    installed: list[signal.Signals] = []
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, server.request_stop)
+            installed.append(signum)
+    try:
+        await server.start()
+        if ready is not None:
+            ready(server)
+        await server.run()
+    finally:
+        await server.stop()
+        for signum in installed:
+            loop.remove_signal_handler(signum)

@@ -1,0 +1,77 @@
+"""`judge serve`: run the judge, answering mail until stopped (SIGINT or SIGTERM).
+
+With no options it runs every role in one process with the embedded defaults
+(SMTP on 127.0.0.1:2525, an SQLite database and a Maildir under ./data), so a
+fresh checkout answers mail at once. ``--only ROLE`` (repeatable) runs some
+roles only, for several processes sharing one PostgreSQL database.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+NAME = "serve"
+HELP = "run the judge: SMTP in, commands, deadlines, mail out"
+ROLE_NAMES = ("inbound", "worker", "outbound", "scheduler")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--config", type=Path, metavar="FILE",
+        help="TOML settings file (JUDGE_* environment variables override it)",
+    )
+    parser.add_argument(
+        "--only", action="append", choices=ROLE_NAMES, metavar="ROLE",
+        help="run only this role (inbound, worker, outbound or scheduler); repeatable",
+    )
+    parser.add_argument(
+        "--no-migrate", action="store_true",
+        help="do not upgrade the database schema; refuse to start unless it is current "
+        "(when the operator runs `judge db upgrade` before the roles start)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+    import os
+    import sys
+
+    from judge.app.server import ALL_ROLES, Role, serve
+    from judge.app.services import Services
+    from judge.config import ConfigError, load_config
+    from judge.db.database import open_database
+    from judge.db.errors import SchemaError
+    from judge.logs import configure_logging, log_event
+    from judge.mail.ratelimit import RateLimiter
+    from judge.timekeeping.clock import SystemClock
+
+    try:
+        config = load_config(os.environ, args.config)
+        configure_logging(config)
+    except ConfigError as error:
+        print(f"judge serve: {error}", file=sys.stderr)
+        return 2
+    log = logging.getLogger("judge.serve")
+    try:
+        database = open_database(config.database_url, migrate=not args.no_migrate)
+    except SchemaError as error:
+        print(f"judge serve: {error}", file=sys.stderr)
+        return 2
+    roles = frozenset(Role(name) for name in args.only) if args.only else ALL_ROLES
+    limiter = RateLimiter.for_addresses(
+        config.rate_limit_messages,
+        config.rate_limit_window,
+        exempt=[config.admin],
+    )
+    services = Services(db=database, config=config, clock=SystemClock(), limiter=limiter)
+    try:
+        asyncio.run(serve(services, roles=roles))
+    except OSError as error:  # typically: the SMTP port is taken
+        log_event(log, "server.failed", level=logging.ERROR, error=str(error))
+        print(f"judge serve: {error}", file=sys.stderr)
+        return 1
+    finally:
+        database.dispose()
+    return 0
