@@ -71,6 +71,37 @@ class Province:
         return (self.code,)
 
 
+@dataclass(frozen=True, slots=True)
+class PowerNames:
+    """How a power is written in reports and read in mail, in English and French.
+
+    ``aliases`` are other words players use for it (feminine forms, old
+    names); the reader accepts any of these, and the names and adjectives,
+    cut down to two letters or more.
+    """
+
+    name: str
+    adjective: str
+    french_name: str
+    french_adjective: str
+    aliases: tuple[str, ...] = ()
+
+    @classmethod
+    def plain(cls, power: str) -> PowerNames:
+        """Names for a variant file that gives none: the power's code in title case."""
+        title = power.title()
+        return cls(title, title, title, title)
+
+    def display(self, language: str = "en") -> str:
+        return self.french_name if language == "fr" else self.name
+
+    def display_adjective(self, language: str = "en") -> str:
+        return self.french_adjective if language == "fr" else self.adjective
+
+    def every_name(self) -> tuple[str, ...]:
+        return (self.name, self.adjective, self.french_name, self.french_adjective, *self.aliases)
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class GameMap:
     """An immutable map with precomputed adjacency; build it with :meth:`GameMap.build`.
@@ -93,6 +124,7 @@ class GameMap:
     starting_units: tuple[Unit, ...] = field(repr=False)
     starting_centers: Mapping[str, frozenset[str]] = field(repr=False)
     win_centers: int
+    power_names: Mapping[str, PowerNames] = field(repr=False)
     _army: Mapping[str, frozenset[str]] = field(repr=False)
     _fleet: Mapping[str, frozenset[str]] = field(repr=False)
     _neighbours: Mapping[str, frozenset[str]] = field(repr=False)
@@ -111,6 +143,7 @@ class GameMap:
         fleet_adjacency: Mapping[str, Iterable[str]],
         starting_units: Iterable[Unit],
         win_centers: int,
+        power_names: Mapping[str, PowerNames] | None = None,
     ) -> GameMap:
         """Check the data and precompute the lookup tables.
 
@@ -168,6 +201,9 @@ class GameMap:
             starting_units=tuple(starting_units),
             starting_centers=MappingProxyType(dict(home)),
             win_centers=win_centers,
+            power_names=MappingProxyType(
+                {power: (power_names or {}).get(power) or PowerNames.plain(power) for power in power_tuple}
+            ),
             _army=MappingProxyType(army),
             _fleet=MappingProxyType(fleet),
             _neighbours=MappingProxyType({k: frozenset(v) for k, v in neighbours.items()}),
@@ -175,6 +211,11 @@ class GameMap:
         )
         game_map._check_starting_units()
         return game_map
+
+    def power_display_name(self, power: str, language: str = "en") -> str:
+        """``"France"`` / ``"France"``, ``"Germany"`` / ``"Allemagne"``: a power as reports write it."""
+        names = self.power_names.get(power)
+        return names.display(language) if names else power.title()
 
     def _check_starting_units(self) -> None:
         occupied: set[str] = set()

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from importlib import resources
 
 from judge.core.errors import VariantError
-from judge.core.geography import GameMap, Province, Terrain
+from judge.core.geography import GameMap, PowerNames, Province, Terrain
 from judge.core.units import Unit, UnitType
 
 _PACKAGE = "judge.variants"
@@ -134,7 +134,26 @@ def parse_map(data: object, *, source: str = "<data>") -> GameMap:
         fleet_adjacency=fleet,
         starting_units=units,
         win_centers=win_centers,
+        power_names=_power_names(root.get("power_names", {}), powers, where),
     )
+
+
+def _power_names(value: object, powers: tuple[str, ...], where: str) -> dict[str, PowerNames]:
+    """The optional ``power_names`` table; powers it leaves out get plain names."""
+    names: dict[str, PowerNames] = {}
+    for power, raw in _mapping(value, f"{where}: power_names").items():
+        if power not in powers:
+            raise VariantError(f"{where}: power_names names unknown power {power}")
+        ctx = f"{where}: power_names of {power}"
+        entry = _mapping(raw, ctx)
+        names[power] = PowerNames(
+            name=_string(entry.get("name"), f"{ctx}: name"),
+            adjective=_string(entry.get("adjective"), f"{ctx}: adjective"),
+            french_name=_string(entry.get("french_name"), f"{ctx}: french_name"),
+            french_adjective=_string(entry.get("french_adjective"), f"{ctx}: french_adjective"),
+            aliases=_strings(entry.get("aliases", []), f"{ctx}: aliases") if entry.get("aliases") else (),
+        )
+    return names
 
 
 def _unit(power: str, spec: str, where: str) -> Unit:

@@ -17,21 +17,6 @@ from types import MappingProxyType
 
 from judge.core.geography import GameMap
 
-# Adjectives and other names players use, English and French, for the powers
-# of the standard map and its common relatives. Matching is on folded text
-# (lower case, no accents).
-_OTHER_NAMES: Mapping[str, tuple[str, ...]] = MappingProxyType(
-    {
-        "AUSTRIA": ("austrian", "austro-hungarian", "austria-hungary", "autriche", "autrichien", "autrichienne"),
-        "ENGLAND": ("english", "britain", "british", "angleterre", "anglais", "anglaise"),
-        "FRANCE": ("french", "francais", "francaise"),
-        "GERMANY": ("german", "allemagne", "allemand", "allemande"),
-        "ITALY": ("italian", "italie", "italien", "italienne"),
-        "RUSSIA": ("russian", "russie", "russe"),
-        "TURKEY": ("turkish", "turquie", "turc", "turque"),
-    }
-)
-
 OBSERVER_LETTER = "O"
 MASTER_LETTER = "M"
 
@@ -73,7 +58,8 @@ def _prefixes(game_map: GameMap) -> Mapping[str, str]:
     """
     table: dict[str, str] = {}
     for power in game_map.powers:
-        for name in (fold(power), *_OTHER_NAMES.get(power.upper(), ())):
+        names = game_map.power_names[power].every_name()
+        for name in dict.fromkeys(fold(n) for n in (power, *names)):
             for end in range(2, len(name) + 1):
                 prefix = name[:end]
                 if table.get(prefix, power) != power:

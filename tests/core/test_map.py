@@ -454,3 +454,31 @@ def test_every_datc_unit_stands_on_a_legal_location(m: GameMap) -> None:
             for center in power:
                 assert center in m.supply_centers, (case["id"], center)
     assert checked > 500
+
+
+def test_power_names_come_from_the_variant_file() -> None:
+    from judge.core.variants import load_map
+
+    game_map = load_map("standard")
+    assert game_map.power_display_name("GERMANY") == "Germany"
+    assert game_map.power_display_name("GERMANY", "fr") == "Allemagne"
+    assert game_map.power_names["TURKEY"].display_adjective("en") == "Turkish"
+    assert "turque" in game_map.power_names["TURKEY"].every_name()
+    assert set(game_map.power_names) == set(game_map.powers)
+
+
+def test_a_variant_without_power_names_gets_plain_ones_and_unknown_powers_are_refused() -> None:
+    import json
+    from importlib import resources
+
+    import pytest
+
+    from judge.core.errors import VariantError
+    from judge.core.variants import parse_map
+
+    data = json.loads((resources.files("judge") / "variants" / "standard.json").read_text("utf-8"))
+    del data["power_names"]
+    assert parse_map(data).power_display_name("RUSSIA", "fr") == "Russia"
+    data["power_names"] = {"PRUSSIA": {}}
+    with pytest.raises(VariantError, match="PRUSSIA"):
+        parse_map(data)
