@@ -24,6 +24,7 @@ from judge.core.orders import (
     Retreat,
     SupportHold,
     SupportMove,
+    Waive,
 )
 from judge.core.phase import Phase, PhaseType
 from judge.core.position import DislodgedUnit, Position
@@ -49,6 +50,8 @@ def parse_order(text: str, phase_type: PhaseType) -> Order:
     words = text.upper().split()
     if words[0] == "BUILD":
         return Build(UnitType(words[1]), words[2])
+    if words == ["WAIVE"]:
+        return Waive()
     if words[0] == "REMOVE":
         return Remove(_ref(words[1:])[0])
     unit, rest = _ref(words)

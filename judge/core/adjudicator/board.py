@@ -47,9 +47,10 @@ class Board:
             return province.name
         return f"{province.name} ({_COAST_NAMES.get(coast, coast)})"
 
-    def unit_name(self, unit: Unit) -> str:
+    def unit_name(self, unit: Unit, *, capital: bool = False) -> str:
+        """``"the fleet in Spain (north coast)"``; ``capital`` to start a sentence with it."""
         kind = "army" if unit.type is UnitType.ARMY else "fleet"
-        return f"the {kind} in {self.name(unit.location)}"
+        return f"{'The' if capital else 'the'} {kind} in {self.name(unit.location)}"
 
     def fleet_provinces(self) -> frozenset[str]:
         """Provinces where a fleet stands: the possible links of a convoy chain."""

@@ -20,7 +20,7 @@ from judge.core.adjudicator.validation import Interpreted
 from judge.core.geography import GameMap
 from judge.core.orders import Order
 from judge.core.position import DislodgedUnit, Position
-from judge.core.units import Unit
+from judge.core.units import Unit, UnitRef
 
 
 def adjudicate_movement(
@@ -45,10 +45,15 @@ def adjudicate_movement(
         i = index_of[where[entry.unit.location]]
         outcome, reason = _judge(resolver, i, attacker[i] >= 0)
         results.append(OrderResult(entry.power, entry.unit, entry.order, outcome, reason))
-    tried = {entry.unit.location for entry in order_set.entries if entry.unit is not None}
+    tried = {
+        (entry.power, board.province(ref.location))
+        for entry in order_set.entries
+        if isinstance(ref := getattr(entry.order, "unit", None), UnitRef)
+    }
     for i, unit in enumerate(units):
         if chosen[i] is None:
-            first = "no valid order: holds" if unit.location in tried else "no order: holds"
+            ordered = (unit.power, provinces[i]) in tried
+            first = "no valid order: holds" if ordered else "no order: holds"
             hit = attacker[i] >= 0
             results.append(
                 OrderResult(

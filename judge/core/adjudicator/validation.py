@@ -245,7 +245,7 @@ def _support_hold(board: Board, power: str, order: SupportHold) -> Interpreted:
         raise NotAdjacentError(
             board.name(unit.location),
             board.name(where),
-            f"{board.unit_name(unit).capitalize()} cannot support {board.name(where)}: "
+            f"{board.unit_name(unit, capital=True)} cannot support {board.name(where)}: "
             "it could not move there itself.",
         )
     return Interpreted(power, order, SUPPORT_HOLD, unit, where, supported)
@@ -258,17 +258,17 @@ def _support_move(board: Board, power: str, order: SupportMove) -> Interpreted:
         raise IllegalSupportError("A unit cannot support its own move.")
     destination = _known_province(board, unit, order.destination)
     if destination == board.topo.province[supported.location]:
-        raise IllegalSupportError(f"{board.unit_name(supported).capitalize()} is already there.")
+        raise IllegalSupportError(f"{board.unit_name(supported, capital=True)} is already there.")
     if not _can_reach(board, unit, destination):
         raise NotAdjacentError(
             board.name(unit.location),
             board.name(destination),
-            f"{board.unit_name(unit).capitalize()} cannot support a move to {board.name(destination)}: "
+            f"{board.unit_name(unit, capital=True)} cannot support a move to {board.name(destination)}: "
             "it could not move there itself.",
         )
     if not _supported_can_reach(board, supported, destination, unit):
         raise IllegalSupportError(
-            f"{board.unit_name(supported).capitalize()} cannot reach {board.name(destination)}."
+            f"{board.unit_name(supported, capital=True)} cannot reach {board.name(destination)}."
         )
     # A coast named in the support must match the fleet's move (DATC 4.B.4, 6.B.9); none is fine (6.B.15).
     target = destination
@@ -307,7 +307,7 @@ def _convoy(board: Board, power: str, order: Convoy) -> Interpreted:
     useful = fleets_on_minimal_routes(game_map, convoyed.province, destination, board.fleet_provinces())
     if unit.province not in useful:
         raise IllegalConvoyError(
-            f"{board.unit_name(unit).capitalize()} is on no convoy route from "
+            f"{board.unit_name(unit, capital=True)} is on no convoy route from "
             f"{board.name(convoyed.province)} to {board.name(destination)}."
         )
     return Interpreted(power, order, CONVOY, unit, destination, convoyed)
@@ -349,7 +349,7 @@ def retreat_target(board: Board, dislodged: DislodgedUnit, written: str, rules: 
         matching = [loc for loc in matching if loc == written]
     if not matching:
         raise IllegalRetreatError(
-            f"{board.unit_name(unit).capitalize()} cannot retreat to {board.name(written)}"
+            f"{board.unit_name(unit, capital=True)} cannot retreat to {board.name(written)}"
             + (f"; it may retreat to {', '.join(board.name(o) for o in options)}." if options else "; it has no retreat.")
         )
     if len(matching) > 1 and rules.missing_coast == "fail":
