@@ -1,0 +1,74 @@
+"""SET ADDRESS [a[,b]]: where the player's mail about this game goes (empty: the sender's address).
+
+The reply goes to the sender and to the new addresses, so a typo shows at
+once. The change is announced to the game (not in gunboat games, where it
+would tell who plays whom) and kept in the audit trail.
+"""
+
+from __future__ import annotations
+
+import re
+
+from judge.app.errors import CommandRefused
+from judge.app.games import audience, is_gunboat, power_letter, power_name
+from judge.app.registry import Next, handles
+from judge.app.session import MailSession, Outgoing, Role
+from judge.db.enums import AuditKind
+from judge.db.models import Game, Seat
+from judge.db.repositories.people import normalise_address
+from judge.i18n import translation
+from judge.lang.commands import SetAddress
+from judge.mail.compose import game_subject
+
+MAX_ADDRESSES = 2
+_ADDRESS = re.compile(r"^[^@\s,<>]+@[^@\s,<>]+\.[^@\s,<>]+$")
+
+
+@handles(SetAddress)
+def handle(command: SetAddress, session: MailSession) -> Next:
+    _ = session.gettext
+    seat, game = session.seat, session.game
+    if seat is None or game is None or session.role is not Role.POWER:
+        raise CommandRefused(_("SET ADDRESS is for a player signed on to a game."))
+    addresses = [normalise_address(a) for a in command.addresses if a.strip()] or [
+        normalise_address(session.sender)
+    ]
+    if len(addresses) > MAX_ADDRESSES:
+        raise CommandRefused(_("SET ADDRESS takes at most two addresses, separated by a comma."))
+    for address in addresses:
+        if not _ADDRESS.match(address):
+            raise CommandRefused(
+                _("This is not a mail address: {address}").format(address=address)
+            )
+    addresses = list(dict.fromkeys(addresses))
+    old = seat.report_address
+    seat.report_address = ",".join(addresses)
+    session.uow.audit.record(
+        AuditKind.SETTING, session.now, game=game, person=session.person, actor=session.sender,
+        setting="report_address", old_value=old, new_value=seat.report_address,
+    )
+    session.reply.ok(
+        command.line,
+        _("Mail about game '{game}' will now go to {addresses}.").format(
+            game=game.name, addresses=", ".join(addresses)
+        ),
+    )
+    if seat.power is not None and not is_gunboat(game):
+        _announce(session, game, seat, addresses)
+    return Next.CONTINUE
+
+
+def _announce(session: MailSession, game: Game, seat: Seat, addresses: list[str]) -> None:
+    """``Player Address Change: F`` to everyone else in the game."""
+    config = session.services.config
+    subject = game_subject(
+        config.code, game.name, f"Player Address Change: {power_letter(game, seat.power or '')}",
+        game.current_phase,
+    )
+    readers = audience(game, exclude=[session.sender, *addresses])
+    for language, to in readers.items():
+        _ = translation(language).gettext
+        body = _("The address of {power} in game '{game}' is now {addresses}.").format(
+            power=power_name(seat.power or "", language), game=game.name, addresses=", ".join(addresses)
+        )
+        session.send(Outgoing(tuple(to), subject, body + "\n", game_id=game.id))

@@ -1,0 +1,30 @@
+"""SET PASSWORD: a new password for the power, the master or the observer signed on as.
+
+Only the hash is stored. The change is not announced (the Judge's rule).
+"""
+
+from __future__ import annotations
+
+from judge.app.errors import CommandRefused
+from judge.app.registry import Next, handles
+from judge.app.session import MailSession, Role
+from judge.lang.commands import SetPassword
+
+
+@handles(SetPassword)
+def handle(command: SetPassword, session: MailSession) -> Next:
+    _ = session.gettext
+    if not command.password:
+        raise CommandRefused(_("SET PASSWORD needs the new password."))
+    uow = session.uow
+    if session.role is Role.POWER and session.seat is not None:
+        uow.seats.set_password(session.seat, command.password)
+    elif session.role is Role.MASTER and session.master is not None:
+        session.master.password_hash = uow.games.passwords.hash(command.password)
+    elif session.role is Role.OBSERVER and session.observer is not None:
+        session.observer.password_hash = uow.games.passwords.hash(command.password)
+    else:
+        raise CommandRefused(_("SET PASSWORD needs a SIGNON first: whose password is it?"))
+    uow.flush()
+    session.reply.ok(command.line, _("Password changed."))
+    return Next.CONTINUE

@@ -1,0 +1,96 @@
+"""The "Game Starting" mail: your power, who plays what, the starting units, the first deadline.
+
+Every player gets it in their own language, observers and masters too (with
+no "you are" line). In a gunboat game the player table hides addresses, as
+the Judge did (``someone@somewhere``), so nobody learns who plays whom.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from zoneinfo import ZoneInfo
+
+from judge.app.games import game_map, is_gunboat, power_name
+from judge.app.notify import seat_addresses
+from judge.app.session import MailSession, Outgoing
+from judge.core.names import province_display_name
+from judge.core.phase import Phase
+from judge.core.units import UnitType
+from judge.db.models import Game, Person, Seat
+from judge.i18n import translation
+from judge.mail.compose import game_subject, judge_date
+
+HIDDEN_ADDRESS = "someone@somewhere"
+
+
+def game_starting_body(game: Game, seat: Seat | None, language: str, zone: ZoneInfo) -> str:
+    """The body for one reader: the player of ``seat``, or an observer/master when None."""
+    _ = translation(language).gettext
+    the_map = game_map(game)
+    lines: list[str] = []
+    lines.append(_("Game '{game}' has started.").format(game=game.name))
+    if seat is not None and seat.power is not None:
+        lines.append(_("You are playing {power}.").format(power=power_name(seat.power, language)))
+    lines += ["", _("The powers have been assigned as follows:"), ""]
+    seats = {s.power: s for s in game.seats if s.power is not None}
+    width = max(len(power_name(p, language)) for p in the_map.powers) + 1
+    for power in the_map.powers:
+        holder = seats.get(power)
+        if holder is None or holder.person is None:
+            who = _("(open for takeover)")
+        elif is_gunboat(game):
+            who = HIDDEN_ADDRESS
+        else:
+            who = ", ".join(seat_addresses(holder)) or HIDDEN_ADDRESS
+        lines.append(f"   {power_name(power, language) + ':':<{width}} {who}")
+    phase = Phase.parse(game.current_phase or "S1901M")
+    lines += ["", _("Starting position for Spring of {year}:").format(year=phase.year), ""]
+    for unit in the_map.starting_units:
+        kind = _("Army") if unit.type is UnitType.ARMY else _("Fleet")
+        where = province_display_name(unit.location, "fr" if language == "fr" else "en", the_map)
+        lines.append(f"   {power_name(unit.power, language)}: {kind} {where}.")
+    lines.append("")
+    if game.deadline_at is not None:
+        lines.append(
+            _("The deadline for the first orders ({phase}) is {deadline}.").format(
+                phase=game.current_phase, deadline=judge_date(game.deadline_at, zone)
+            )
+        )
+    if game.earliest_at is not None:
+        lines.append(
+            _("Once all orders are in, the phase may be processed early, but not before {start}.").format(
+                start=judge_date(game.earliest_at, zone)
+            )
+        )
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _language(person: Person | None) -> str:
+    return person.language if person is not None else "en"
+
+
+def queue_game_starting(session: MailSession, game: Game) -> int:
+    """Queue the Game Starting mail to every player, master and observer; returns how many mails."""
+    config = session.services.config
+    subject = game_subject(config.code, game.name, "Game Starting", game.current_phase)
+    mails: list[tuple[Sequence[str], str]] = []
+    for seat in game.seats:
+        addresses = seat_addresses(seat)
+        if seat.person is not None and addresses:
+            mails.append((addresses, game_starting_body(game, seat, _language(seat.person), config.timezone)))
+    for master in game.masters:
+        if master.person.primary_address:
+            body = game_starting_body(game, None, master.person.language, config.timezone)
+            mails.append(([master.person.primary_address], body))
+    for observer in game.observers:
+        body = game_starting_body(game, None, _language(observer.person), config.timezone)
+        mails.append(([observer.address], body))
+    sent: set[str] = set()
+    count = 0
+    for to, body in mails:
+        fresh = tuple(a for a in to if a.lower() not in sent)
+        if fresh:
+            sent.update(a.lower() for a in fresh)
+            session.send(Outgoing(fresh, subject, body, game_id=game.id))
+            count += 1
+    return count
