@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from judge.core.adjudicator.adjustments import adjudicate_adjustments
+from judge.core.adjudicator.movement_phase import adjudicate_movement
 from judge.core.adjudicator.results import AdjudicationResult, OrderResult, Outcome
+from judge.core.adjudicator.retreats import adjudicate_retreats
 from judge.core.adjudicator.rules import DEFAULT_RULES, Rules
 from judge.core.adjudicator.validation import validate
 from judge.core.geography import GameMap
@@ -38,13 +41,7 @@ def adjudicate(
     """Resolve the phase of ``position`` with ``orders`` (power -> orders in the order given)."""
     phase_type = position.phase.type
     if phase_type is PhaseType.MOVEMENT:
-        from judge.core.adjudicator.movement_phase import adjudicate_movement
-
         return adjudicate_movement(position, orders, rules, game_map)
     if phase_type is PhaseType.RETREAT:
-        from judge.core.adjudicator.retreats import adjudicate_retreats
-
         return adjudicate_retreats(position, orders, rules, game_map)
-    from judge.core.adjudicator.adjustments import adjudicate_adjustments
-
     return adjudicate_adjustments(position, orders, rules, game_map)

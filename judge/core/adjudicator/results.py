@@ -29,10 +29,11 @@ class Outcome(StrEnum):
 class OrderResult:
     """The fate of one order (or of one unit left without an order).
 
-    ``unit`` is the unit the order concerns as it stood before the phase
-    (``None`` for an order naming no unit, such as WAIVE or an order to an
-    empty province, and for builds, whose unit did not exist yet: see
-    ``order``). ``order`` is ``None`` for a unit that got no usable order.
+    ``unit`` is the unit the order concerns as it stood before the phase;
+    for a successful build, the unit built; ``None`` for an order naming no
+    unit (WAIVE, an order to an empty province, an illegal build).
+    ``order`` is ``None`` for a unit that got no usable order (it held, was
+    disbanded, or was removed in civil disorder).
     ``reason`` is short and readable by a player: "bounce", "cut",
     "dislodged", "no convoy", "void", "no order: holds", ...
     """
