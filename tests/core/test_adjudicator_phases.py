@@ -226,8 +226,8 @@ def test_reasons_in_the_judges_words() -> None:
     assert by_order["A GAS S A SPA"].outcome is Outcome.INVALID
     unordered = [r for r in result.results if r.order is None]
     assert {(r.unit, r.reason) for r in unordered} == {
-        (Unit("ENGLAND", A, "LON"), "no valid order: holds"),
-        (Unit("FRANCE", A, "GAS"), "no valid order: holds"),
+        (Unit("ENGLAND", A, "LON"), "no order: holds (invalid order)"),
+        (Unit("FRANCE", A, "GAS"), "no order: holds (invalid order)"),
     }
 
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from judge.core.adjudicator.board import Board
 from judge.core.adjudicator.civil_disorder import removal_order
+from judge.core.adjudicator.order_sets import named_unit
 from judge.core.adjudicator.phases import settle, winner
 from judge.core.adjudicator.results import AdjudicationResult, OrderResult, Outcome
 from judge.core.adjudicator.rules import Rules
@@ -74,7 +75,7 @@ def adjudicate_adjustments(
                     removals_left -= 1
                     results.append(OrderResult(power, reading.unit, order, Outcome.SUCCEEDS, "removed"))
             except OrderError as error:
-                results.append(OrderResult(power, None, order, Outcome.INVALID, str(error)))
+                results.append(OrderResult(power, named_unit(board, order), order, Outcome.INVALID, str(error)))
         if removals_left > 0:
             remaining = [u for u in position.units if u.power == power and u not in removed]
             owned = position.centers.get(power, frozenset())

@@ -53,7 +53,7 @@ def adjudicate_movement(
     for i, unit in enumerate(units):
         if chosen[i] is None:
             ordered = (unit.power, provinces[i]) in tried
-            first = "no valid order: holds" if ordered else "no order: holds"
+            first = "no order: holds (invalid order)" if ordered else "no order: holds"
             hit = attacker[i] >= 0
             results.append(
                 OrderResult(

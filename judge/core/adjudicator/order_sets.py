@@ -16,7 +16,7 @@ from judge.core.adjudicator.rules import Rules
 from judge.core.adjudicator.validation import Interpreted, interpret
 from judge.core.errors import OrderError
 from judge.core.orders import Order
-from judge.core.units import Unit
+from judge.core.units import Unit, UnitRef
 
 SUPERSEDED_LATER = "superseded by a later order"
 SUPERSEDED_EARLIER = "superseded by an earlier order"
@@ -55,6 +55,7 @@ def collect(board: Board, orders: Mapping[str, Sequence[Order]], rules: Rules) -
                 entry.interpreted = interpret(board, power, order, rules)
             except OrderError as error:
                 entry.dropped = str(error)
+                entry.unit = named_unit(board, order)
                 continue
             unit = entry.unit = entry.interpreted.unit
             if unit is not None:
@@ -98,3 +99,16 @@ def _choose(entries: list[Entry], rules: Rules) -> Entry | None:
     for entry in distinct[1:]:
         entry.dropped = reason
     return distinct[0]
+
+
+def named_unit(board: Board, order: Order) -> Unit | None:
+    """The unit standing where an illegal order points, if any: what the order was about."""
+    ref = getattr(order, "unit", None)
+    if not isinstance(ref, UnitRef):
+        return None
+    province = board.province(ref.location)
+    if board.dislodged_at:
+        dislodged = board.dislodged_at.get(province)
+        if dislodged is not None:
+            return dislodged.unit
+    return board.unit_at.get(province)
