@@ -64,6 +64,23 @@ class Reply:
         """Echo a line that needs no comment (so the reply shows it was read)."""
         self._entry(line)
 
+    def render_since(self, line: int) -> str:
+        """The entries from mail line ``line`` on (and the lines tied to none), with the epilogue.
+
+        For a copy of part of a reply: the player whose power a master BECAME
+        sees what was done in their name, not the master's earlier commands.
+        """
+        out: list[str] = []
+        for entry in self._entries:
+            if entry.line is not None and entry.line < line:
+                continue
+            if entry.echo is not None:
+                out.append(f"> {entry.echo}")
+            out.extend(entry.messages)
+            out.append("")
+        out.extend(self.epilogue)
+        return "\n".join(out).rstrip() + "\n"
+
     def render(self) -> str:
         out: list[str] = list(self.preamble)
         if out:
