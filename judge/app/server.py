@@ -24,6 +24,7 @@ import contextlib
 import dataclasses
 import importlib
 import importlib.util
+import inspect
 import logging
 import signal
 from collections.abc import Awaitable, Callable, Collection, Coroutine
@@ -131,6 +132,8 @@ class JudgeServer:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._stopped = asyncio.Event()
         self.running_roles: frozenset[Role] = frozenset()
+        self.failed = False
+        """True when a role stopped by itself (a bug): the process should exit non-zero."""
 
     # --- life cycle ---------------------------------------------------------------
 
@@ -164,15 +167,19 @@ class JudgeServer:
             scheduler = _load_scheduler()
             if scheduler is None:
                 log_event(
-                    log, "server.role_unavailable", level=logging.WARNING,
-                    role=Role.SCHEDULER.value, reason=f"{SCHEDULER_MODULE} is not installed",
+                    log,
+                    "server.role_unavailable",
+                    level=logging.WARNING,
+                    role=Role.SCHEDULER.value,
+                    reason=f"{SCHEDULER_MODULE} is not installed",
                 )
             else:
                 self._spawn(Role.SCHEDULER, self._run_scheduler(scheduler))
                 running.add(Role.SCHEDULER)
         self.running_roles = frozenset(running)
         log_event(
-            log, "server.started",
+            log,
+            "server.started",
             roles=",".join(sorted(role.value for role in running)),
             smtp=f"{self.host}:{self._inbound.port}" if self._inbound else None,
             database=self.services.db.dialect,
@@ -192,6 +199,10 @@ class JudgeServer:
             await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
         finally:
             waiters[0].cancel()
+        if not self._stop.is_set():  # a role ended on its own: that is a failure
+            self.failed = True
+            ended = [task.get_name() for task in self._tasks.values() if task.done()]
+            log_event(log, "server.role_ended", level=logging.ERROR, roles=",".join(ended))
         await self.stop()
 
     async def stop(self) -> None:
@@ -213,6 +224,7 @@ class JudgeServer:
                 task.cancel()
             for task in done:
                 if not task.cancelled() and task.exception() is not None:
+                    self.failed = True
                     log.error("role %s failed", task.get_name(), exc_info=task.exception())
         self._stopped.set()
         log_event(log, "server.stopped")
@@ -251,7 +263,9 @@ class JudgeServer:
 
     async def _run_worker(self) -> None:
         await run_worker(
-            self.services, self._stop, self._worker_wake,
+            self.services,
+            self._stop,
+            self._worker_wake,
             idle_seconds=self.tuning.worker_poll_seconds,
         )
 
@@ -272,8 +286,12 @@ class JudgeServer:
                 report = DrainReport()
             if report.claimed:
                 log_event(
-                    log, "outbox.drained", claimed=report.claimed, sent=report.sent,
-                    retried=report.retried, failed=report.failed,
+                    log,
+                    "outbox.drained",
+                    claimed=report.claimed,
+                    sent=report.sent,
+                    retried=report.retried,
+                    failed=report.failed,
                 )
             if report.claimed >= self.tuning.outbound_batch and report.sent:
                 continue
@@ -284,15 +302,21 @@ class JudgeServer:
     def _drain_batch(self, relay: Relay) -> DrainReport:
         with self.services.db.unit_of_work() as uow:
             return drain_once(
-                DatabaseOutbox(uow), relay, self.services.clock.now(),
-                limit=self.tuning.outbound_batch, policy=self.tuning.backoff,
+                DatabaseOutbox(uow),
+                relay,
+                self.services.clock.now(),
+                limit=self.tuning.outbound_batch,
+                policy=self.tuning.backoff,
             )
 
     async def _run_scheduler(self, run_scheduler: Callable[..., Awaitable[None]]) -> None:
-        await run_scheduler(
-            self.services, self._stop, self._scheduler_wake,
-            idle_seconds=self.tuning.scheduler_poll_seconds,
-        )
+        options: dict[str, float] = {}
+        accepted = inspect.signature(run_scheduler).parameters
+        for name in ("max_sleep", "idle_seconds", "poll_seconds"):
+            if name in accepted:
+                options[name] = self.tuning.scheduler_poll_seconds
+                break
+        await run_scheduler(self.services, self._stop, self._scheduler_wake, **options)
 
     # --- plumbing -------------------------------------------------------------
 
@@ -339,8 +363,12 @@ async def serve(
     roles: Collection[Role] = ALL_ROLES,
     tuning: ServerTuning = ServerTuning(),
     ready: Callable[[JudgeServer], None] | None = None,
-) -> None:
-    """Run the judge until SIGINT or SIGTERM, then shut down gracefully."""
+) -> bool:
+    """Run the judge until SIGINT or SIGTERM, then shut down gracefully.
+
+    Returns False when a role failed (the exit status should say so, and a
+    supervisor such as systemd restart the judge).
+    """
     server = JudgeServer(services, roles=roles, tuning=tuning)
     loop = asyncio.get_running_loop()
     installed: list[signal.Signals] = []
@@ -357,3 +385,4 @@ async def serve(
         await server.stop()
         for signum in installed:
             loop.remove_signal_handler(signum)
+    return not server.failed

@@ -18,15 +18,21 @@ ROLE_NAMES = ("inbound", "worker", "outbound", "scheduler")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--config", type=Path, metavar="FILE",
+        "--config",
+        type=Path,
+        metavar="FILE",
         help="TOML settings file (JUDGE_* environment variables override it)",
     )
     parser.add_argument(
-        "--only", action="append", choices=ROLE_NAMES, metavar="ROLE",
+        "--only",
+        action="append",
+        choices=ROLE_NAMES,
+        metavar="ROLE",
         help="run only this role (inbound, worker, outbound or scheduler); repeatable",
     )
     parser.add_argument(
-        "--no-migrate", action="store_true",
+        "--no-migrate",
+        action="store_true",
         help="do not upgrade the database schema; refuse to start unless it is current "
         "(when the operator runs `judge db upgrade` before the roles start)",
     )
@@ -67,11 +73,11 @@ def run(args: argparse.Namespace) -> int:
     )
     services = Services(db=database, config=config, clock=SystemClock(), limiter=limiter)
     try:
-        asyncio.run(serve(services, roles=roles))
+        healthy = asyncio.run(serve(services, roles=roles))
     except OSError as error:  # typically: the SMTP port is taken
         log_event(log, "server.failed", level=logging.ERROR, error=str(error))
         print(f"judge serve: {error}", file=sys.stderr)
         return 1
     finally:
         database.dispose()
-    return 0
+    return 0 if healthy else 1
