@@ -1,0 +1,59 @@
+"""GET / SEND [ME] file...: help files, appended to the reply in the reader's language.
+
+Names are looked up among the files the judge ships (:mod:`judge.app.helpfiles`);
+an unknown name is answered with the list of those that exist, and the other
+files of the same line are still sent. Two names are not files, as in the
+Judge: ``PACKAGE`` (the files a new player should read) and ``DEDICATION``
+(the sender's own dedication record).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from judge.app import helpfiles
+from judge.app.registry import Next, handles
+from judge.app.reports.person import dedication_lines
+from judge.app.session import MailSession
+from judge.lang.commands import Get
+
+PACKAGE_NAME = "package"
+DEDICATION_NAME = "dedication"
+
+
+def send_files(session: MailSession, line: int, names: Sequence[str]) -> None:
+    """Append each named file to the reply under ``line``; errors for unknown names."""
+    _ = session.gettext
+    for requested in names:
+        key = requested.strip().lower()
+        if key == PACKAGE_NAME:
+            send_files(session, line, helpfiles.PACKAGE)
+            continue
+        if key == DEDICATION_NAME:
+            _send_dedication(session, line)
+            continue
+        try:
+            found = helpfiles.find(requested, session.language)
+        except helpfiles.UnknownHelpFile as unknown:
+            session.reply.error(
+                line,
+                _("There is no help file called '{name}'. The files are: {files}.").format(
+                    name=requested, files=", ".join([*unknown.available, PACKAGE_NAME, DEDICATION_NAME])
+                ),
+            )
+            continue
+        session.reply.ok(line, f"----- {found.name} -----\n{found.text.rstrip()}\n----- {found.name} -----")
+
+
+def _send_dedication(session: MailSession, line: int) -> None:
+    _ = session.gettext
+    if session.person is None:
+        session.reply.error(line, _("You are not registered, so you have no dedication record yet."))
+        return
+    session.reply.ok(line, "\n".join(dedication_lines(session.person, _)))
+
+
+@handles(Get)
+def handle(command: Get, session: MailSession) -> Next:
+    send_files(session, command.line, command.files)
+    return Next.CONTINUE

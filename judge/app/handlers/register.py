@@ -1,0 +1,437 @@
+"""REGISTER ... END: who a player is, for the judge and for the other players.
+
+The Judge's form (conventions §1): ``Keyword: value`` lines. We read Name,
+Phone, Site, Address (postal), Country, Timezone, Email, Level, Birthdate,
+Sex, Package, and Language (ours: ``en`` or ``fr``, the language of every mail
+the judge sends the person); French keywords are read too (Nom, Pays,
+Courriel, Langue...). Other keywords are kept as written, as the Judge did.
+
+Choices where the Judge's documents and code disagree or are silent:
+
+* required for a first registration: Name and Country; Email may be left
+  out, and then the sender's address is the registration's address;
+* the first address of Email becomes the primary one (where game mail goes);
+  the sender's own address is always linked too, because it is the address
+  the judge recognises the person by;
+* an address that belongs to another registration is never taken over: the
+  person who owns it must send IAMALSO from it;
+* an address other than the sender's that is newly linked is told so by mail,
+  so that nobody can quietly attach someone else's address to a registration;
+* an unknown Level is read as Amateur, as the Judge did; a Birthdate that
+  cannot be read is left out (day before month in numeric dates, as in
+  Europe); every such correction is reported under the field's line;
+* a registration that only changes things is an update; nothing is required.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from judge.app import helpfiles
+from judge.app.errors import CommandRefused
+from judge.app.registry import Next, handles
+from judge.app.reports.person import LEVELS, whois_record
+from judge.app.session import MailSession, Outgoing
+from judge.db.enums import AuditKind
+from judge.db.models import Person
+from judge.db.repositories.people import Registration, normalise_address
+from judge.i18n import translation
+from judge.lang.commands import Register, RegisterField
+from judge.lang.powers import fold
+
+Gettext = Callable[[str], str]
+
+# Keyword (folded: lower case, no accents, no blanks) -> the field it fills.
+KEYWORDS: dict[str, str] = {
+    "name": "name", "nom": "name",
+    "phone": "phone", "telephone": "phone", "tel": "phone",
+    "site": "site",
+    "address": "address", "adresse": "address", "postaladdress": "address",
+    "country": "country", "pays": "country",
+    "timezone": "timezone", "tz": "timezone", "fuseau": "timezone", "fuseauhoraire": "timezone",
+    "email": "email", "e-mail": "email", "mail": "email", "courriel": "email",
+    "level": "level", "niveau": "level",
+    "birthdate": "birthdate", "birthday": "birthdate", "datedenaissance": "birthdate",
+    "naissance": "birthdate",
+    "sex": "sex", "sexe": "sex", "gender": "sex",
+    "package": "package", "kit": "package",
+    "language": "language", "langue": "language", "lang": "language",
+}  # fmt: skip
+
+# Field -> (Person column, longest value the column holds).
+TEXT_COLUMNS: dict[str, tuple[str, int]] = {
+    "name": ("name", 200),
+    "phone": ("phone", 64),
+    "site": ("site", 200),
+    "address": ("postal_address", 500),
+    "country": ("country", 100),
+    "timezone": ("time_zone", 64),
+    "sex": ("sex", 16),
+}
+REQUIRED = ("name", "country")
+OPTIONAL_SHOWN = ("phone", "site", "address", "timezone", "birthdate", "sex")
+LABELS = {
+    "name": "Name", "phone": "Phone", "site": "Site", "address": "Address",
+    "country": "Country", "timezone": "Timezone", "email": "Email", "level": "Level",
+    "birthdate": "Birthdate", "sex": "Sex", "package": "Package", "language": "Language",
+}  # fmt: skip
+
+LEVEL_WORDS: dict[str, str] = {
+    "novice": "novice", "debutant": "novice", "beginner": "novice",
+    "amateur": "amateur",
+    "intermediate": "intermediate", "intermediaire": "intermediate",
+    "advanced": "advanced", "avance": "advanced",
+    "expert": "expert",
+}  # fmt: skip
+LANGUAGE_WORDS: dict[str, str] = {
+    "en": "en", "english": "en", "anglais": "en",
+    "fr": "fr", "french": "fr", "francais": "fr",
+}  # fmt: skip
+YES = frozenset({"yes", "y", "oui", "o", "true", "1"})
+NO = frozenset({"no", "n", "non", "false", "0"})
+MONTHS: dict[str, int] = {
+    "jan": 1, "feb": 2, "fev": 2, "mar": 3, "apr": 4, "avr": 4, "may": 5, "mai": 5,
+    "jun": 6, "jui": 7, "jul": 7, "aug": 8, "aou": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
+}  # fmt: skip
+MAX_EXTRA_FIELDS = 20
+MAX_EXTRA_KEY = 40
+MAX_EXTRA_VALUE = 200
+ADDRESS = re.compile(r"^[^@\s<>,;()\"]+@[^@\s<>,;()\"]+$")
+
+
+@dataclass
+class _Reading:
+    """What the form says, field by field, and what is wrong with it."""
+
+    values: dict[str, Any] = field(default_factory=dict)  # Person column -> value
+    emails: list[str] = field(default_factory=list)
+    extra: dict[str, str] = field(default_factory=dict)
+    given: set[str] = field(default_factory=set)
+    notes: list[tuple[int, str, bool]] = field(default_factory=list)  # line, message, is_error
+
+    def note(self, line: int, message: str) -> None:
+        self.notes.append((line, message, False))
+
+    def problem(self, line: int, message: str) -> None:
+        self.notes.append((line, message, True))
+
+
+def read_birthdate(text: str, today: date) -> date | None:
+    """A birth date as people write it: ``Dec 25, 1907``, ``25 décembre 1907``, ``25/12/1907``, ISO."""
+    cleaned = fold(text).replace(",", " ").strip()
+    iso = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", cleaned)
+    numeric = re.fullmatch(r"(\d{1,2})[/.](\d{1,2})[/.](\d{4})", cleaned)
+    found: date | None
+    try:
+        if iso:
+            found = date(int(iso.group(1)), int(iso.group(2)), int(iso.group(3)))
+        elif numeric:
+            found = date(int(numeric.group(3)), int(numeric.group(2)), int(numeric.group(1)))
+        else:
+            found = _date_from_words(cleaned.replace(".", " ").split())
+    except ValueError:
+        return None
+    if found is None or not 1900 <= found.year <= today.year or found > today:
+        return None
+    return found
+
+
+def _date_from_words(words: list[str]) -> date | None:
+    day = month = year = None
+    for word in words:
+        if word.isdigit() and len(word) == 4:
+            year = int(word)
+        elif word.isdigit() and len(word) <= 2:
+            day = int(word)
+        elif word.rstrip("stndrh").isdigit():  # 25th, 1st
+            day = int(word.rstrip("stndrh"))
+        elif word[:3] in MONTHS and len(word) >= 3:
+            month = MONTHS[word[:3]]
+        elif word == "1er":
+            day = 1
+        else:
+            return None
+    if day is None or month is None or year is None:
+        return None
+    return date(year, month, day)
+
+
+def _read_field(item: RegisterField, reading: _Reading, today: date, _: Gettext) -> None:
+    kind = _kind(item.name)
+    value = " ".join(item.value.split())
+    if kind is None:
+        _read_extra(item, value, reading, _)
+        return
+    reading.given.add(kind)
+    if kind in TEXT_COLUMNS:
+        column, longest = TEXT_COLUMNS[kind]
+        if not value:
+            reading.problem(item.line, _("This field is empty; it was left out."))
+        elif len(value) > longest:
+            reading.problem(
+                item.line,
+                _("Too long (at most {count} characters); it was left out.").format(count=longest),
+            )
+        else:
+            reading.values[column] = value
+    elif kind == "email":
+        _read_emails(item, value, reading, _)
+    elif kind == "level":
+        level = LEVEL_WORDS.get(fold(value))
+        if level is None:
+            reading.values["level"] = "amateur"
+            reading.problem(
+                item.line,
+                _("Unknown level: Amateur assumed. Levels are {levels}.").format(
+                    levels=", ".join(level.capitalize() for level in LEVELS)
+                ),
+            )
+        else:
+            reading.values["level"] = level
+    elif kind == "birthdate":
+        born = read_birthdate(value, today)
+        if born is None:
+            reading.problem(
+                item.line,
+                _("This date could not be read (write e.g. Dec 25, 1980 or 25/12/1980); it was left out."),
+            )
+        else:
+            reading.values["birth_date"] = born
+    elif kind == "package":
+        answer = fold(value)
+        if answer in YES or answer in NO:
+            reading.values["wants_package"] = answer in YES
+        else:
+            reading.problem(item.line, _("Answer yes or no; this field was left out."))
+    elif kind == "language":
+        language = LANGUAGE_WORDS.get(fold(value))
+        if language is None:
+            reading.problem(item.line, _("The judge writes in en (English) or fr (French); this field was left out."))
+        else:
+            reading.values["language"] = language
+
+
+def _read_emails(item: RegisterField, value: str, reading: _Reading, _: Gettext) -> None:
+    for word in re.split(r"[\s,;]+", value):
+        if not word:
+            continue
+        address = normalise_address(word)
+        if ADDRESS.match(address) and len(address) <= 320:
+            if address not in reading.emails:
+                reading.emails.append(address)
+        else:
+            reading.problem(
+                item.line, _("'{address}' is not a mail address; it was left out.").format(address=word)
+            )
+
+
+def _read_extra(item: RegisterField, value: str, reading: _Reading, _: Gettext) -> None:
+    name = item.name.strip()
+    if len(reading.extra) >= MAX_EXTRA_FIELDS or len(name) > MAX_EXTRA_KEY or len(value) > MAX_EXTRA_VALUE:
+        reading.problem(
+            item.line,
+            _("Too many or too long extra fields; this one was left out."),
+        )
+        return
+    reading.extra[name] = value
+    reading.note(item.line, _("Not a field the judge knows; kept with your registration as written."))
+
+
+def _kind(keyword: str) -> str | None:
+    """The field a keyword names (None: a keyword of the player's own)."""
+    return KEYWORDS.get(fold(keyword).replace(" ", "").replace("_", ""))
+
+
+def requested_language(command: Register) -> str | None:
+    """The language the form asks for, if it names one the judge writes in."""
+    for item in reversed(command.fields):
+        if _kind(item.name) == "language":
+            return LANGUAGE_WORDS.get(fold(" ".join(item.value.split())))
+    return None
+
+
+def read_form(command: Register, today: date, _: Gettext) -> _Reading:
+    reading = _Reading()
+    for item in command.fields:
+        _read_field(item, reading, today, _)
+    return reading
+
+
+@handles(Register)
+def handle(command: Register, session: MailSession) -> Next:
+    # The whole answer is in the language the form asks for, when it names one.
+    session.language = requested_language(command) or session.language
+    _ = session.gettext
+    reading = read_form(command, session.now.date(), _)
+    uow = session.uow
+    person = session.person
+    sender = normalise_address(session.sender)
+    owners = {address: uow.people.by_address(address) for address in reading.emails}
+    taken = [a for a, owner in owners.items() if owner is not None and (person is None or owner.id != person.id)]
+    if person is None and taken:
+        raise CommandRefused(
+            _(
+                "The address {address} is already registered to someone else. If it is yours, "
+                "send IAMALSO {address} from this address instead. Nothing was recorded."
+            ).format(address=taken[0])
+        )
+    email_line = next((f.line for f in command.fields if _kind(f.name) == "email"), command.line)
+    for address in taken:
+        reading.problem(
+            email_line,
+            _("{address} belongs to another registration; it was left out.").format(address=address),
+        )
+    emails = [a for a in reading.emails if a not in taken]
+    if person is None:
+        person, new_addresses = _register(session, reading, emails, sender, _)
+        headline = _("Registration recorded for {name} <{address}>.").format(
+            name=person.name, address=person.primary_address
+        )
+        changed: dict[str, Any] = dict(reading.values)
+        first_time = True
+    else:
+        changed, new_addresses = _update(session, person, reading, emails)
+        headline = (
+            _("Registration updated: {fields}.").format(fields=", ".join(sorted(changed)))
+            if changed
+            else _("Registration unchanged: it already said all this.")
+        )
+        first_time = False
+    uow.audit.record(
+        AuditKind.REGISTRATION, session.now, person=person, actor=sender,
+        new_value={**changed, "addresses": [a.address for a in person.addresses]},
+        detail="registered" if first_time else "updated",
+    )  # fmt: skip
+    session.person = person
+    session.language = person.language
+    _write_reply(command, session, person, reading, headline, first_time, session.gettext)
+    for address in new_addresses:
+        if address != sender:
+            _tell_new_address(session, person, address)
+    return Next.CONTINUE
+
+
+def _register(
+    session: MailSession, reading: _Reading, emails: list[str], sender: str, _: Gettext
+) -> tuple[Person, list[str]]:
+    missing = [LABELS[f] for f in REQUIRED if TEXT_COLUMNS[f][0] not in reading.values]
+    if missing:
+        raise CommandRefused(
+            _("Registration refused: the form must give {fields}. Nothing was recorded.").format(
+                fields=", ".join(missing)
+            )
+        )
+    values = dict(reading.values)
+    registration = Registration(
+        name=values.pop("name"),
+        phone=values.pop("phone", ""),
+        site=values.pop("site", ""),
+        postal_address=values.pop("postal_address", ""),
+        country=values.pop("country"),
+        level=values.pop("level", "amateur"),
+        birth_date=values.pop("birth_date", None),
+        sex=values.pop("sex", ""),
+        time_zone=values.pop("time_zone", ""),
+        language=values.pop("language", session.language),
+        wants_package=values.pop("wants_package", False),
+        extra=reading.extra,
+    )
+    primary = emails[0] if emails else sender
+    person = session.uow.people.register(registration, primary, session.now)
+    linked = [primary]
+    for address in [*emails[1:], sender]:
+        if address not in linked:
+            session.uow.people.add_address(person, address, session.now)
+            linked.append(address)
+    return person, linked
+
+
+def _update(
+    session: MailSession, person: Person, reading: _Reading, emails: list[str]
+) -> tuple[dict[str, Any], list[str]]:
+    changes: dict[str, Any] = dict(reading.values)
+    if reading.extra:
+        changes["extra"] = {**(person.extra or {}), **reading.extra}
+    changed = session.uow.people.update_registration(person, changes, session.now)
+    result: dict[str, Any] = {key: new for key, (_old, new) in changed.items()}
+    known = {a.address for a in person.addresses}
+    new_addresses: list[str] = []
+    for address in emails:
+        if address not in known:
+            session.uow.people.add_address(person, address, session.now)
+            new_addresses.append(address)
+    if emails and person.primary_address != emails[0]:
+        for link in person.addresses:
+            link.is_primary = link.address == emails[0]
+        session.uow.flush()
+        result["primary_address"] = emails[0]
+    if new_addresses:
+        result["addresses"] = new_addresses
+    return result, new_addresses
+
+
+def _write_reply(
+    command: Register,
+    session: MailSession,
+    person: Person,
+    reading: _Reading,
+    headline: str,
+    first_time: bool,
+    _: Gettext,
+) -> None:
+    reply = session.reply
+    messages = [headline]
+    if first_time and "email" not in reading.given:
+        messages.append(
+            _("No Email field: your address {address} is the registration's address.").format(
+                address=person.primary_address
+            )
+        )
+    if first_time:
+        not_given = [LABELS[f] for f in OPTIONAL_SHOWN if f not in reading.given]
+        if not_given:
+            messages.append(_("Not given (optional): {fields}.").format(fields=", ".join(not_given)))
+    messages += ["", _("The judge now has (send it back between REGISTER and END to change it):")]
+    messages += whois_record(person, _, private=True)
+    reply.ok(command.line, "\n".join(messages))
+    notes: dict[int, list[tuple[str, bool]]] = {}
+    for line, message, is_error in reading.notes:
+        notes.setdefault(line, []).append((message, is_error))
+    for item in command.fields:
+        for message, is_error in notes.pop(item.line, []):
+            if is_error:
+                reply.error(item.line, message)
+            else:
+                reply.ok(item.line, message)
+        reply.echo_only(item.line)
+    if reading.values.get("wants_package"):
+        reply.epilogue += _package_text(session.language, _)
+
+
+def _package_text(language: str, _: Gettext) -> list[str]:
+    lines = [_("You asked for the new player's package: the files {files} follow.").format(
+        files=", ".join(helpfiles.PACKAGE)
+    )]
+    for name in helpfiles.PACKAGE:
+        found = helpfiles.find(name, language)
+        lines += ["", f"----- {found.name} -----", found.text.rstrip()]
+    return [*lines, ""]
+
+
+def _tell_new_address(session: MailSession, person: Person, address: str) -> None:
+    """Mail an address linked by someone else's form, so that nobody can claim it unseen."""
+    _ = translation(person.language).gettext
+    config = session.services.config
+    body = _(
+        "The address {address} was added to the registration of {name} on the judge {code}, "
+        "by a mail from {sender}. Mail about that person's games may now be sent here.\n\n"
+        "If you did not ask for this, write to the judge keeper at {admin}."
+    ).format(
+        address=address, name=person.name, code=config.code, sender=session.sender,
+        admin=config.admin or config.address,
+    )  # fmt: skip
+    session.send(Outgoing((address,), f"{config.code} REGISTER", body + "\n"))

@@ -1,0 +1,211 @@
+"""REGISTER ... END by mail: what is recorded, what the reply says field by field, re-registration."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from judge.app.handlers.register import read_birthdate
+from judge.db.enums import AuditKind
+from tests.app.conftest import Harness
+from tests.app.identity_helpers import audit, body, form, people_count, person, register
+
+JEANNE = "jeanne@example.org"
+
+
+def test_a_first_registration_is_recorded_and_echoed_field_by_field(harness: Harness) -> None:
+    reply = register(harness, "Jeanne@Example.org", "Name: Jeanne Martin", "Country: France", "Phone: 555 1234")
+    text = body(reply)
+    assert "[Error Flag]" not in reply["Subject"]
+    assert (
+        "> REGISTER\n"
+        "Registration recorded for Jeanne Martin <jeanne@example.org>.\n"
+        "No Email field: your address jeanne@example.org is the registration's address.\n"
+        "Not given (optional): Site, Address, Timezone, Birthdate, Sex.\n"
+        "\n"
+        "The judge now has (send it back between REGISTER and END to change it):\n"
+        "Name:      Jeanne Martin\n"
+        "Email:     jeanne@example.org\n"
+        "Phone:     555 1234\n"
+        "Country:   France\n"
+        "Level:     Amateur\n"
+        "Language:  en\n"
+        "Package:   no\n"
+        "Dedication: 0 points.\n"
+    ) in text
+    for line in ("> Name: Jeanne Martin", "> Country: France", "> Phone: 555 1234"):
+        assert line in text
+    stored = person(harness, JEANNE)
+    assert stored is not None
+    assert (stored.name, stored.country, stored.phone, stored.level, stored.language) == (
+        "Jeanne Martin", "France", "555 1234", "amateur", "en",
+    )
+    assert stored.addresses == [JEANNE] and stored.primary == JEANNE
+    assert audit(harness, AuditKind.REGISTRATION) == [(JEANNE, "registered")]
+
+
+def test_the_email_field_is_the_primary_address_and_its_owner_is_told(harness: Harness) -> None:
+    reply = register(harness, "work@example.com", "Name: Jeanne", "Country: France", f"Email: {JEANNE}")
+    assert "Registration recorded for Jeanne <jeanne@example.org>." in body(reply)
+    stored = person(harness, "work@example.com")
+    assert stored is not None
+    assert stored.primary == JEANNE
+    assert stored.addresses == ["jeanne@example.org", "work@example.com"]
+    [notice] = harness.others
+    assert notice["To"] == JEANNE
+    assert body(notice) == (
+        "The address jeanne@example.org was added to the registration of Jeanne on the judge XPY, "
+        "by a mail from work@example.com. Mail about that person's games may now be sent here.\n\n"
+        "If you did not ask for this, write to the judge keeper at keeper@example.org.\n"
+    )
+
+
+def test_a_form_without_name_or_country_is_refused_and_nothing_is_recorded(harness: Harness) -> None:
+    reply = register(harness, JEANNE, "Phone: 555", "Level: Expert")
+    assert "[Error Flag]" in reply["Subject"]
+    assert (
+        "> REGISTER\nRegistration refused: the form must give Name, Country. Nothing was recorded."
+        in body(reply)
+    )
+    assert people_count(harness) == 0
+    assert audit(harness, AuditKind.REGISTRATION) == []
+
+
+def test_wrong_fields_are_reported_under_their_lines_and_left_out(harness: Harness) -> None:
+    reply = register(
+        harness, JEANNE,
+        "Name: Jeanne", "Country: France", "Level: Grandmaster", "Birthdate: the day after",
+        "Package: perhaps", "Language: klingon", "Email: not-an-address",
+    )  # fmt: skip
+    text = body(reply)
+    assert "[Error Flag]" in reply["Subject"]
+    assert (
+        "> Level: Grandmaster\n"
+        "Unknown level: Amateur assumed. Levels are Novice, Amateur, Intermediate, Advanced, Expert.\n"
+    ) in text
+    assert (
+        "> Birthdate: the day after\n"
+        "This date could not be read (write e.g. Dec 25, 1980 or 25/12/1980); it was left out.\n"
+    ) in text
+    assert "> Package: perhaps\nAnswer yes or no; this field was left out.\n" in text
+    assert "> Language: klingon\nThe judge writes in en (English) or fr (French); this field was left out.\n" in text
+    assert "> Email: not-an-address\n'not-an-address' is not a mail address; it was left out.\n" in text
+    stored = person(harness, JEANNE)
+    assert stored is not None
+    assert (stored.level, stored.birth_date, stored.wants_package, stored.language) == ("amateur", None, False, "en")
+    assert stored.addresses == [JEANNE]
+
+
+def test_every_field_of_the_form_is_stored(harness: Harness) -> None:
+    register(
+        harness, JEANNE,
+        "Name: Jeanne Martin", "Phone: +33 1 23", "Site: Université de Lyon",
+        "Address: 12 rue des Lilas, Lyon", "Country: France", "Timezone: Europe/Paris",
+        "Level: intermediate", "Birthdate: Dec 25, 1990", "Sex: Female", "Club: Lyon",
+    )  # fmt: skip
+    stored = person(harness, JEANNE)
+    assert stored is not None
+    assert stored.postal_address == "12 rue des Lilas, Lyon"
+    assert stored.time_zone == "Europe/Paris"
+    assert stored.level == "intermediate"
+    assert stored.birth_date == "1990-12-25"
+    assert stored.extra == {"Club": "Lyon"}
+
+
+def test_french_keywords_and_language_make_the_reply_french(harness: Harness) -> None:
+    reply = harness.exchange(
+        JEANNE, form("Nom: Jeanne", "Pays: France", "Langue: fr", "Niveau: Débutant") + "VERSION\n"
+    )
+    text = body(reply)
+    assert "Inscription enregistrée pour Jeanne <jeanne@example.org>." in text
+    assert "Juge de Diplomatie par courriel, version" in text  # the rest of the mail too
+    stored = person(harness, JEANNE)
+    assert stored is not None
+    assert (stored.language, stored.level) == ("fr", "novice")
+    later = harness.exchange(JEANNE, "WHOIS nobody\n")
+    assert "Aucune inscription n'a d'adresse commençant par « nobody »." in body(later)
+
+
+def test_registering_again_updates_only_what_is_given(harness: Harness) -> None:
+    register(harness, JEANNE, "Name: Jeanne", "Country: France", "Phone: 555")
+    reply = register(harness, JEANNE, "Country: Belgique", "Level: Expert")
+    assert "> REGISTER\nRegistration updated: country, level.\n" in body(reply)
+    stored = person(harness, JEANNE)
+    assert stored is not None
+    assert (stored.name, stored.country, stored.level, stored.phone) == ("Jeanne", "Belgique", "expert", "555")
+    assert audit(harness, AuditKind.REGISTRATION) == [(JEANNE, "registered"), (JEANNE, "updated")]
+    assert people_count(harness) == 1
+
+
+def test_registering_again_with_nothing_new_says_so(harness: Harness) -> None:
+    register(harness, JEANNE, "Name: Jeanne", "Country: France")
+    reply = register(harness, JEANNE, "Name: Jeanne", "Country: France")
+    assert "Registration unchanged: it already said all this." in body(reply)
+
+
+def test_an_update_may_move_the_primary_address(harness: Harness) -> None:
+    register(harness, JEANNE, "Name: Jeanne", "Country: France")
+    register(harness, JEANNE, "Email: new@example.org")
+    stored = person(harness, "new@example.org")
+    assert stored is not None
+    assert stored.primary == "new@example.org"
+    assert stored.addresses == ["jeanne@example.org", "new@example.org"]
+
+
+def test_someone_elses_address_is_never_taken(harness: Harness) -> None:
+    register(harness, JEANNE, "Name: Jeanne", "Country: France")
+    reply = register(harness, "mallory@example.net", "Name: Mallory", "Country: X", f"Email: {JEANNE}")
+    assert "[Error Flag]" in reply["Subject"]
+    assert (
+        "The address jeanne@example.org is already registered to someone else. If it is yours, "
+        "send IAMALSO jeanne@example.org from this address instead. Nothing was recorded."
+    ) in body(reply)
+    assert people_count(harness) == 1
+    assert person(harness, "mallory@example.net") is None
+    # A registered person cannot take it either: the rest of the form is recorded.
+    register(harness, "mallory@example.net", "Name: Mallory", "Country: X")
+    reply = register(harness, "mallory@example.net", f"Email: {JEANNE}", "Phone: 1")
+    assert "jeanne@example.org belongs to another registration; it was left out." in body(reply)
+    mallory = person(harness, "mallory@example.net")
+    jeanne = person(harness, JEANNE)
+    assert mallory is not None and jeanne is not None
+    assert mallory.addresses == ["mallory@example.net"] and mallory.phone == "1"
+    assert jeanne.name == "Jeanne"
+
+
+def test_the_package_is_appended_when_asked_for(harness: Harness) -> None:
+    reply = register(harness, JEANNE, "Name: Jeanne", "Country: France", "Package: yes")
+    text = body(reply)
+    assert "You asked for the new player's package: the files info, index, syntax follow." in text
+    for name in ("info", "index", "syntax"):
+        assert f"----- {name} -----" in text
+    assert text.index("> Package: yes") < text.index("----- info -----")
+
+
+def test_too_long_a_name_is_refused(harness: Harness) -> None:
+    reply = register(harness, JEANNE, "Name: " + "x" * 201, "Country: France")
+    text = body(reply)
+    assert "Registration refused: the form must give Name. Nothing was recorded." in text
+    assert people_count(harness) == 0
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ("Dec 25, 1907", date(1907, 12, 25)),
+        ("25 December 1990", date(1990, 12, 25)),
+        ("25 décembre 1990", date(1990, 12, 25)),
+        ("1er mai 1980", date(1980, 5, 1)),
+        ("25th Dec 1990", date(1990, 12, 25)),
+        ("25/12/1990", date(1990, 12, 25)),
+        ("1990-12-25", date(1990, 12, 25)),
+        ("31/02/1990", None),
+        ("next tuesday", None),
+        ("Dec 25", None),
+        ("Dec 25, 2030", None),
+        ("Dec 25, 1850", None),
+    ],
+)
+def test_birthdates_are_read_as_people_write_them(written: str, expected: date | None) -> None:
+    assert read_birthdate(written, date(2026, 11, 23)) == expected
