@@ -7,6 +7,7 @@ handler), everything else through mail, as players would do it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from email.message import EmailMessage
 
 from judge.db.models import Game
 from judge.db.repositories.people import Registration
@@ -96,3 +97,8 @@ def powers_of(harness: Harness, name: str) -> dict[str, str]:
 
 def password_of(addresses: list[str], address: str) -> str:
     return f"pw{addresses.index(address)}"
+
+
+def read(message: EmailMessage) -> str:
+    """The plain-text body with the wire's CRLF line ends turned into ``\\n``."""
+    return text(message).replace("\r\n", "\n")

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from tests.app.conftest import Harness, text
-from tests.app.games_helpers import register, snapshot
+from tests.app.conftest import Harness
+from tests.app.games_helpers import read, register, snapshot
 
 
 def test_create_makes_a_forming_game_with_the_creator_seated(harness: Harness) -> None:
     register(harness, "alice@example.net")
     reply = harness.exchange("alice@example.net", "CREATE ?demo secret\n")
-    body = text(reply)
+    body = read(reply)
     assert "> CREATE ?demo secret" in body
     assert "Game 'demo' (Standard) has been created and you have joined it." in body
     assert "Players still needed before the game can start: 6." in body
@@ -23,7 +23,7 @@ def test_create_makes_a_forming_game_with_the_creator_seated(harness: Harness) -
 
 def test_create_with_variant_and_option_records_them(harness: Harness) -> None:
     register(harness, "alice@example.net")
-    body = text(harness.exchange("alice@example.net", "CREATE ?gb secret standard gunboat\n"))
+    body = read(harness.exchange("alice@example.net", "CREATE ?gb secret standard gunboat\n"))
     assert "Game 'gb' (Standard gunboat) has been created" in body
     with harness.db.unit_of_work(readonly=True) as uow:
         game = uow.games.require("gb")
@@ -42,7 +42,7 @@ def test_the_creators_password_opens_the_seat(harness: Harness) -> None:
 
 def test_unregistered_sender_cannot_create(harness: Harness) -> None:
     reply = harness.exchange("stranger@example.net", "CREATE ?demo secret\nVERSION\n")
-    body = text(reply)
+    body = read(reply)
     assert "Only registered players may create a game" in body
     assert "Diplomacy email judge" not in body  # the rest of the mail was not read
     assert "[Error Flag]" in reply["Subject"]
@@ -54,14 +54,14 @@ def test_a_taken_name_is_refused_and_the_game_unchanged(harness: Harness) -> Non
     register(harness, "alice@example.net")
     register(harness, "bob@example.net")
     harness.exchange("alice@example.net", "CREATE ?demo secret\n")
-    body = text(harness.exchange("bob@example.net", "CREATE ?Demo other\n"))
+    body = read(harness.exchange("bob@example.net", "CREATE ?Demo other\n"))
     assert "A game called 'demo' already exists. To join it: SIGNON ?demo password." in body
     assert snapshot(harness, "demo").seats == [("alice@example.net", None, "waiting")]
 
 
 def test_unknown_option_is_refused_with_the_known_ones(harness: Harness) -> None:
     register(harness, "alice@example.net")
-    body = text(harness.exchange("alice@example.net", "CREATE ?demo secret chaos\n"))
+    body = read(harness.exchange("alice@example.net", "CREATE ?demo secret chaos\n"))
     assert "Unknown variant or option: chaos. Variants: standard. Options: gunboat." in body
     with harness.db.unit_of_work(readonly=True) as uow:
         assert uow.games.by_name("demo") is None
@@ -73,7 +73,7 @@ def test_low_dedication_cannot_create(harness: Harness) -> None:
         person = uow.people.by_address("alice@example.net")
         assert person is not None
         uow.people.add_to_record(person, dedication=-11)
-    body = text(harness.exchange("alice@example.net", "CREATE ?demo secret\n"))
+    body = read(harness.exchange("alice@example.net", "CREATE ?demo secret\n"))
     assert "Creating a game needs a dedication of at least -10; yours is -11." in body
     with harness.db.unit_of_work(readonly=True) as uow:
         assert uow.games.by_name("demo") is None
@@ -81,6 +81,6 @@ def test_low_dedication_cannot_create(harness: Harness) -> None:
 
 def test_create_replies_in_french_to_a_french_player(harness: Harness) -> None:
     register(harness, "zoe@example.fr", language="fr")
-    body = text(harness.exchange("zoe@example.fr", "CREATE ?partie secret\n"))
+    body = read(harness.exchange("zoe@example.fr", "CREATE ?partie secret\n"))
     assert "La partie 'partie' (Standard) a été créée et vous y êtes inscrit." in body
     assert "Joueurs qu'il faut encore avant que la partie puisse commencer : 6." in body

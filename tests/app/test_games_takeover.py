@@ -1,0 +1,180 @@
+"""RESIGN, and the takeover of an open power (the Judge's way of replacing a player)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from judge.db.enums import AuditKind, SeatStatus
+from tests.app.conftest import Harness
+from tests.app.games_helpers import form_game, read, register, snapshot
+
+
+@pytest.fixture
+def started(harness: Harness) -> list[str]:
+    addresses = form_game(harness, preferences={0: "F", 1: "E"})
+    harness.new_mail()
+    return addresses
+
+
+def _status(harness: Harness, power: str) -> tuple[str | None, str]:
+    for address, seat_power, status in snapshot(harness, "demo").seats:
+        if seat_power == power:
+            return address, status
+    raise AssertionError(power)
+
+
+def test_resign_opens_the_power_and_tells_the_game(harness: Harness, started: list[str]) -> None:
+    harness.exchange("fan@example.org", "OBSERVE demo look\n")
+    reply = harness.exchange(started[0], "SIGNON Fdemo pw0\nRESIGN\n")
+    body = read(reply)
+    assert "You have resigned from game 'demo': France is now open for anyone to take over." in body
+    assert _status(harness, "FRANCE") == (started[0], "resigned")
+    notices = [m for m in harness.others if m["Subject"] == "XPY:demo - S1901M Resignation: France"]
+    assert len(notices) == 1
+    to = {a.strip() for a in str(notices[0]["To"]).split(",")}
+    assert to == {*started[1:], "fan@example.org"}
+    assert read(notices[0]) == (
+        "France has resigned from game 'demo'. Anyone registered who is not in the game "
+        "may take it over with: SIGNON Fdemo password\n"
+    )
+    with harness.db.unit_of_work(readonly=True) as uow:
+        person = uow.people.by_address(started[0])
+        assert person is not None and person.resignations == 1
+
+
+def test_nothing_after_resign_is_read(harness: Harness, started: list[str]) -> None:
+    body = read(harness.exchange(started[0], "SIGNON Fdemo pw0\nRESIGN\nVERSION\n"))
+    assert "RESIGN must be the last command of a mail: the lines after it were not read." in body
+    assert "Diplomacy email judge" not in body
+
+
+def test_quiet_games_tell_only_the_masters(harness: Harness, started: list[str]) -> None:
+    register(harness, "gm@example.net")
+    with harness.db.unit_of_work() as uow:
+        game = uow.games.require("demo")
+        game.quiet = True
+        person = uow.people.by_address("gm@example.net")
+        assert person is not None
+        uow.games.add_master(game, person, "mpw", harness.clock.now())
+    harness.exchange(started[0], "SIGNON Fdemo pw0\nRESIGN\n")
+    notices = [m for m in harness.others if "Resignation" in m["Subject"]]
+    assert [str(m["To"]) for m in notices] == ["gm@example.net"]
+
+
+def test_resign_before_the_start_gives_the_seat_back(harness: Harness) -> None:
+    register(harness, "a@example.net")
+    register(harness, "b@example.net")
+    harness.exchange("a@example.net", "CREATE ?demo pw\n")
+    harness.exchange("b@example.net", "SIGNON ?demo pw\n")
+    body = read(harness.exchange("b@example.net", "SIGNON ?demo pw\nRESIGN\n"))
+    assert "You have left game 'demo'. Players still needed: 6." in body
+    assert snapshot(harness, "demo").seats == [("a@example.net", None, "waiting")]
+
+
+def test_a_master_cannot_resign(harness: Harness, started: list[str]) -> None:
+    register(harness, "gm@example.net")
+    with harness.db.unit_of_work() as uow:
+        person = uow.people.by_address("gm@example.net")
+        assert person is not None
+        uow.games.add_master(uow.games.require("demo"), person, "mpw", harness.clock.now())
+    body = read(harness.exchange("gm@example.net", "SIGNON Mdemo mpw\nRESIGN\n"))
+    assert "A master leaves a game by EJECTing himself; RESIGN is for players." in body
+
+
+def test_an_observer_who_resigns_stops_observing(harness: Harness, started: list[str]) -> None:
+    harness.exchange("fan@example.org", "OBSERVE demo look\n")
+    body = read(harness.exchange("fan@example.org", "OBSERVE demo look\nRESIGN\n"))
+    assert "You no longer observe game 'demo'." in body
+    assert snapshot(harness, "demo").observers == []
+
+
+def test_resign_needs_a_signon(harness: Harness) -> None:
+    assert "RESIGN needs a SIGNON first" in read(harness.exchange("x@example.net", "RESIGN\n"))
+
+
+def test_takeover_of_a_resigned_power_with_any_password(harness: Harness, started: list[str]) -> None:
+    harness.exchange(started[0], "SIGNON Fdemo pw0\nRESIGN\n")
+    register(harness, "new@example.net")
+    harness.clock.advance(timedelta(days=5))  # Saturday 09:00: + 71 h is Tuesday 08:00
+    reply = harness.exchange("new@example.net", "SIGNON Fdemo fresh\n")
+    body = read(reply)
+    assert "You have taken over France in game 'demo'. The password you gave is now this power's." in body
+    assert "WAIT is set for you" in body
+    assert _status(harness, "FRANCE") == ("new@example.net", "playing")
+    notices = [m for m in harness.others if m["Subject"] == "XPY:demo - S1901M New Player Signon: F"]
+    assert len(notices) == 1
+    assert "new@example.net" not in str(notices[0]["To"])
+    assert read(notices[0]).startswith(
+        "France has been taken over by a new player (new@example.net) in game 'demo'.\n"
+        "No power is left without a player: the new deadline is "
+    )
+    with harness.db.unit_of_work() as uow:
+        game = uow.games.require("demo")
+        seat = uow.seats.by_power(game, "FRANCE")
+        assert seat is not None
+        assert seat.wait
+        assert uow.seats.check_password(seat, "fresh")
+        assert not uow.seats.check_password(seat, "pw0")
+        assert [t.how for t in seat.tenures] == ["join", "takeover"]
+        assert [e.new_value for e in uow.audit.for_game(game, kind=AuditKind.TAKEOVER)] == ["FRANCE"]
+        assert all(s.wait for s in game.seats if s.status is SeatStatus.PLAYING)
+        # A fresh deadline, counted from the takeover and never earlier than the old one.
+        assert game.deadline_at is not None
+        assert game.deadline_at.replace(tzinfo=UTC) == datetime(2026, 12, 1, 23, 30, tzinfo=UTC)
+        assert game.next_due_at is not None
+        person = uow.people.by_address("new@example.net")
+        assert person is not None and person.takeovers == 1
+
+
+def test_takeover_with_other_powers_still_open_keeps_the_deadline(harness: Harness, started: list[str]) -> None:
+    harness.exchange(started[0], "SIGNON Fdemo pw0\nRESIGN\n")
+    harness.exchange(started[1], "SIGNON Edemo pw1\nRESIGN\n")
+    with harness.db.unit_of_work(readonly=True) as uow:
+        before = uow.games.require("demo").deadline_at
+    register(harness, "new@example.net")
+    harness.exchange("new@example.net", "SIGNON Fdemo fresh\n")
+    notice = next(m for m in harness.others if "New Player Signon" in m["Subject"])
+    assert "new deadline" not in read(notice)
+    with harness.db.unit_of_work(readonly=True) as uow:
+        assert uow.games.require("demo").deadline_at == before
+
+
+def test_join_on_a_started_game_takes_the_first_open_power(harness: Harness, started: list[str]) -> None:
+    harness.exchange(started[0], "SIGNON Fdemo pw0\nRESIGN\n")
+    register(harness, "new@example.net")
+    body = read(harness.exchange("new@example.net", "SIGNON ?demo fresh\n"))
+    assert "You have taken over France in game 'demo'." in body
+
+
+def test_takeover_refusals_leave_the_power_open(harness: Harness, started: list[str]) -> None:
+    harness.exchange(started[0], "SIGNON Fdemo pw0\nRESIGN\n")
+    body = read(harness.exchange("stranger@example.org", "SIGNON Fdemo any\n"))
+    assert "Only registered players may take over a power" in body
+    body = read(harness.exchange(started[1], "SIGNON Fdemo any\n"))
+    assert "You already play in game 'demo': one power per player." in body
+    assert _status(harness, "FRANCE") == (started[0], "resigned")
+
+
+def test_the_player_of_an_abandoned_power_comes_back_with_their_password(
+    harness: Harness, started: list[str]
+) -> None:
+    with harness.db.unit_of_work() as uow:
+        seat = uow.seats.by_power(uow.games.require("demo"), "FRANCE")
+        assert seat is not None
+        uow.seats.set_status(seat, SeatStatus.ABANDONED)
+    body = read(harness.exchange(started[0], "SIGNON Fdemo pw0\n"))
+    assert "Signed on as France in game 'demo'." in body
+    assert "Welcome back: France is no longer left without a player." in body
+    assert _status(harness, "FRANCE") == (started[0], "playing")
+
+
+def test_a_low_dedication_cannot_take_over(harness: Harness, started: list[str]) -> None:
+    harness.exchange(started[0], "SIGNON Fdemo pw0\nRESIGN\n")
+    register(harness, "new@example.net")
+    with harness.db.unit_of_work() as uow:
+        uow.games.require("demo").min_dedication = 5
+    body = read(harness.exchange("new@example.net", "SIGNON Fdemo fresh\n"))
+    assert "Game 'demo' requires a dedication of at least 5; yours is 0." in body
+    assert _status(harness, "FRANCE") == (started[0], "resigned")
