@@ -1,0 +1,67 @@
+"""SET of a one-of-several setting: press mode, fakes, observer press, LEVEL, ACCESS, MANUAL/AUTO...
+
+The option, its stored values, who may change it and when are in
+:data:`judge.app.settings.CHOICES`; the handler only checks and stores.
+When ``SET AUTOSTART`` finds the seats full, the game starts at once.
+``SET ALL PRESS`` / ``SET NORMAL PRESS`` are the sender's own (a master,
+or an observer when the game lets observers watch all press): whether they
+get a copy of every partial press; kept with the game, not announced.
+"""
+
+from __future__ import annotations
+
+from judge.app.errors import CommandRefused
+from judge.app.masters import change_setting, check_may_set, is_master, signed_on_game
+from judge.app.registry import Next, handles
+from judge.app.session import MailSession, Role
+from judge.app.settings import ALL_PRESS, CHOICES
+from judge.app.signon import start_if_ready
+from judge.lang.commands import SetChoice
+
+
+@handles(SetChoice)
+def handle(command: SetChoice, session: MailSession) -> Next:
+    _ = session.gettext
+    if command.option == "MASTER PRESS":
+        _all_press(command, session)
+        return Next.CONTINUE
+    setting = CHOICES.get(command.option)
+    if setting is None:
+        raise CommandRefused(_("{option} is not a setting of this judge.").format(option=command.option))
+    label = _(setting.label)
+    if command.value not in setting.values:
+        raise CommandRefused(
+            _("{setting} cannot be {value}: choose one of {choices}.").format(
+                setting=label, value=command.value, choices=", ".join(setting.values)
+            )
+        )
+    game = check_may_set(session, setting, label)
+    value = setting.values[command.value]
+    shown = setting.shown(value)
+    if change_setting(session, game, setting, value):
+        session.reply.ok(command.line, _("{setting} is now {value}.").format(setting=label, value=shown))
+        if command.option == "START" and start_if_ready(session, game) is not None:
+            session.reply.ok(command.line, _("The game has started: see the Game Starting mail."))
+    else:
+        session.reply.ok(command.line, _("{setting} was already {value}.").format(setting=label, value=shown))
+    return Next.CONTINUE
+
+
+def _all_press(command: SetChoice, session: MailSession) -> None:
+    _ = session.gettext
+    game = signed_on_game(session, "SET ALL PRESS")
+    observer = session.role is Role.OBSERVER and session.observer is not None
+    if not is_master(session) and not (observer and game.watch_all_press):
+        raise CommandRefused(
+            _("SET ALL PRESS is for the master (and observers, when the game has WATCH ALL PRESS).")
+        )
+    addresses = [a for a in game.extra_settings.get(ALL_PRESS, []) if a != session.sender]
+    if command.value == "ALL":
+        addresses.append(session.sender)
+    session.uow.games.change_setting(
+        game, "extra:" + ALL_PRESS, addresses, session.now, actor=session.sender, person=session.person
+    )
+    if command.value == "ALL":
+        session.reply.ok(command.line, _("You will get a copy of every press message of this game."))
+    else:
+        session.reply.ok(command.line, _("You will get only the press sent to you."))

@@ -1,0 +1,82 @@
+"""SET <option> / SET NO <option>: the game's on/off settings (NMR, DIAS, MODERATED, LIST, QUIET...).
+
+The option's column, who may change it and when are looked up in
+:data:`judge.app.settings.FLAGS`. Three options need more than a column:
+
+* ``MODERATED`` needs a master (a moderated game without one would be
+  stuck); ``SET UNMODERATED`` lets every player change the settings again;
+* ``DIAS``: switching draw rules clears the draw votes cast so far (the
+  Judge's rule: a vote means what the rules said when it was cast);
+* ``BROADCAST`` is not the game's but the sender's (a master or observer
+  who does not want the broadcasts); it is not announced.
+
+Options the reader knows but this judge does not play (the variant rules of
+other judges, AUTO CREATE) are refused with the reason.
+"""
+
+from __future__ import annotations
+
+from judge.app.errors import CommandRefused
+from judge.app.masters import change_setting, check_may_set, is_master, signed_on_game
+from judge.app.registry import Next, handles
+from judge.app.session import MailSession, Role
+from judge.app.settings import FLAGS, NO_BROADCAST, UNSUPPORTED_FLAGS
+from judge.lang.commands import SetFlag
+
+
+@handles(SetFlag)
+def handle(command: SetFlag, session: MailSession) -> Next:
+    _ = session.gettext
+    if command.option == "BROADCAST":
+        _personal_broadcast(command, session)
+        return Next.CONTINUE
+    if command.option in UNSUPPORTED_FLAGS:
+        raise CommandRefused(
+            _("This judge does not play the {option} option, so it cannot be set.").format(
+                option=command.option
+            )
+        )
+    setting = FLAGS.get(command.option)
+    if setting is None:
+        raise CommandRefused(_("{option} is not a setting of this judge.").format(option=command.option))
+    label = _(setting.label)
+    game = check_may_set(session, setting, label)
+    if command.option == "MODERATED" and command.enabled and not game.masters:
+        raise CommandRefused(
+            _("A game needs a master to be moderated: its only player may send BECOME MASTER first.")
+        )
+    changed = change_setting(session, game, setting, command.enabled)
+    if changed and command.option == "DIAS":
+        session.uow.press.clear_votes(game)
+    shown = setting.shown(command.enabled)
+    if changed:
+        session.reply.ok(command.line, _("{setting} is now {value}.").format(setting=label, value=shown))
+    else:
+        session.reply.ok(command.line, _("{setting} was already {value}.").format(setting=label, value=shown))
+    return Next.CONTINUE
+
+
+def _personal_broadcast(command: SetFlag, session: MailSession) -> None:
+    """``SET [NO] BROADCAST``: whether this master or observer gets the game's broadcasts."""
+    _ = session.gettext
+    game = signed_on_game(session, "SET BROADCAST")
+    if session.role is Role.OBSERVER and session.observer is not None:
+        session.observer.receives_broadcasts = command.enabled
+        session.uow.flush()
+    elif is_master(session):
+        addresses = [a for a in game.extra_settings.get(NO_BROADCAST, []) if a != session.sender]
+        if not command.enabled:
+            addresses.append(session.sender)
+        session.uow.games.change_setting(
+            game, "extra:" + NO_BROADCAST, addresses, session.now, actor=session.sender, person=session.person
+        )
+    else:
+        raise CommandRefused(
+            _("SET BROADCAST is for masters and observers: players always get the broadcasts.")
+        )
+    if command.enabled:
+        session.reply.ok(command.line, _("You will get the broadcasts of game '{game}'.").format(game=game.name))
+    else:
+        session.reply.ok(
+            command.line, _("You will no longer get the broadcasts of game '{game}'.").format(game=game.name)
+        )

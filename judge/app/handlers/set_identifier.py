@@ -1,0 +1,38 @@
+"""SET BN|MN|EP [NUMBER] id: the game's Boardman, Miller or Electronic Protocol number.
+
+The hobby's archives number games; the master records the number so it
+can be shown with the game. Master only; kept in ``extra_settings``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from judge.app.errors import CommandRefused
+from judge.app.masters import change_setting, check_may_set
+from judge.app.registry import Next, handles
+from judge.app.session import MailSession
+from judge.app.settings import IDENTIFIERS
+from judge.lang.commands import SetIdentifier
+
+_IDENTIFIER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9/.\-]{0,19}$")
+
+
+@handles(SetIdentifier)
+def handle(command: SetIdentifier, session: MailSession) -> Next:
+    _ = session.gettext
+    setting = IDENTIFIERS.get(command.scheme)
+    if setting is None:
+        raise CommandRefused(_("{option} is not a setting of this judge.").format(option=command.scheme))
+    label = _(setting.label)
+    game = check_may_set(session, setting, label)
+    value = command.value.strip()
+    if not _IDENTIFIER.match(value):
+        raise CommandRefused(
+            _("{setting} must be letters, digits, '/', '.' or '-' (at most 20): {value}").format(
+                setting=label, value=value
+            )
+        )
+    change_setting(session, game, setting, value)
+    session.reply.ok(command.line, _("{setting} is now {value}.").format(setting=label, value=value))
+    return Next.CONTINUE
