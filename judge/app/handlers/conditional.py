@@ -1,0 +1,14 @@
+"""IF ... ELSE IF ... ELSE ... ENDIF: a block kept as written and decided on the phase's board."""
+
+from __future__ import annotations
+
+from judge.app import order_mail
+from judge.app.registry import Next, handles
+from judge.app.session import MailSession
+from judge.lang.commands import Conditional
+
+
+@handles(Conditional)
+def handle(command: Conditional, session: MailSession) -> Next:
+    order_mail.add_block(session, command)
+    return Next.CONTINUE

@@ -1,0 +1,270 @@
+"""What one mail does to orders: collected while its commands run, stored once at its end.
+
+Order lines, IF blocks, PHASE and CLEAR each have a handler; they share this
+per-mail state (in ``session.area_state``). Each order is checked as it comes
+(against the board for the current phase, for form only for a later phase)
+and merged into the power's sheet in memory; when the mail has been read, a
+finisher stores each changed sheet as one new version, sets or clears the
+power's error flag (the Judge: a mail with an error anywhere leaves the
+orders incomplete), writes the acknowledgement under the reply, and asks the
+scheduler when the game is next due (early processing once all orders are in).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from judge.app import orders as kept
+from judge.app.errors import CommandRefused
+from judge.app.positions import current
+from judge.app.reports.acknowledgement import Acknowledgement, render_acknowledgement
+from judge.app.session import MailSession, Role
+from judge.core.adjudicator import Rules, validate
+from judge.core.errors import CoreError
+from judge.core.geography import GameMap
+from judge.core.orders import Order
+from judge.core.phase import Phase
+from judge.core.position import Position
+from judge.core.variants import load_map
+from judge.db.enums import GameState, SeatStatus
+from judge.db.models import Game, PhaseRecord, Seat
+from judge.lang.commands import Conditional, OrderCommand
+
+AREA = "orders"
+MAX_YEARS_AHEAD = 5
+"""The Judge stored orders for phases at most five years ahead."""
+GONE = (SeatStatus.RESIGNED, SeatStatus.ELIMINATED)
+
+
+def game_rules(game: Game) -> Rules:
+    """The game's rule options (``extra_settings["rules"]``), the DATC preferences by default."""
+    stored = game.extra_settings.get("rules", {})
+    return Rules.from_mapping(stored if isinstance(stored, dict) else {})
+
+
+@dataclass
+class PowerDraft:
+    """One power's sheets as this mail changes them."""
+
+    seat: Seat
+    sheet: kept.OrderSheet
+    changed: bool = False
+    touched: bool = False
+    futures: dict[Phase, kept.OrderSheet] = field(default_factory=dict)
+    changed_futures: set[Phase] = field(default_factory=set)
+
+
+@dataclass
+class OrderMail:
+    game: Game
+    record: PhaseRecord
+    position: Position
+    game_map: GameMap
+    rules: Rules
+    drafts: dict[str, PowerDraft] = field(default_factory=dict)
+    phase_lines: set[int] = field(default_factory=set)
+    refused_phase: bool = False
+    settled: bool = False
+
+    @property
+    def phase(self) -> Phase:
+        return self.position.phase
+
+
+def begin(session: MailSession) -> OrderMail:
+    """This mail's order state, created (with its finisher) by the first order-area command."""
+    _ = session.gettext
+    state = session.area_state.get(AREA)
+    if isinstance(state, OrderMail):
+        return state
+    game = session.game
+    if game is None or session.role is None:
+        raise CommandRefused(_("Orders must follow a SIGNON."))
+    if game.state is not GameState.ACTIVE:
+        raise CommandRefused(_("Game '{game}' is not taking orders now.").format(game=game.name))
+    record = session.uow.phases.current(game)
+    if record is None:
+        raise CommandRefused(_("Game '{game}' is not taking orders now.").format(game=game.name))
+    record, position = current(session.uow, game)
+    state = OrderMail(game, record, position, load_map(game.variant), game_rules(game))
+    session.area_state[AREA] = state
+    session.finishers.append(lambda: finish(session, state))
+    return state
+
+
+def acting(session: MailSession) -> tuple[OrderMail, PowerDraft]:
+    """The mail's order state and the draft of the power the sender orders for."""
+    _ = session.gettext
+    state = begin(session)
+    if session.role is Role.OBSERVER:
+        raise CommandRefused(_("Observers cannot give orders."))
+    power = session.acting_power
+    if power is None:
+        if session.role is Role.MASTER:
+            raise CommandRefused(_("A master must BECOME a power before giving its orders."))
+        raise CommandRefused(_("Orders must follow a SIGNON."))
+    draft = state.drafts.get(power)
+    if draft is None:
+        seat = session.uow.seats.by_power(state.game, power)
+        if seat is None or seat.status in GONE:
+            raise CommandRefused(_("You no longer play a power in this game."))
+        submission = kept.current_submissions(session.uow, state.game, state.phase).get(power)
+        draft = PowerDraft(seat, kept.sheet_of(submission, state.game_map, state.phase))
+        state.drafts[power] = draft
+    return state, draft
+
+
+def target_phase(session: MailSession, state: OrderMail, line: int) -> Phase | None:
+    """The later phase the orders on ``line`` are for (None: the current phase).
+
+    Orders after a PHASE line that was not accepted (unreadable, past, too
+    far ahead) are refused, as the Judge ignored them.
+    """
+    _ = session.gettext
+    if state.refused_phase or _after_unread_phase(session, state, line):
+        raise CommandRefused(_("Ignored: these orders follow a PHASE line that was not accepted."))
+    phase = session.future_phase
+    if phase is None or phase == state.phase:
+        return None
+    return phase
+
+
+def _after_unread_phase(session: MailSession, state: OrderMail, line: int) -> bool:
+    for number in range(min(line, len(session.body_lines)) - 1, 0, -1):
+        words = session.body_lines[number - 1].split()
+        if words and words[0].lower() == "phase":
+            return number not in state.phase_lines
+    return False
+
+
+def add_order(session: MailSession, command: OrderCommand) -> None:
+    """Check one order and merge it into the power's sheet (current or later phase)."""
+    state, draft = acting(session)
+    if command.read is None:
+        return
+    later = target_phase(session, state, command.line)
+    draft.touched = True
+    if later is not None:
+        order = kept.adapt(command.read.order, later.type)
+        sheet = draft.futures.get(later) or _stored_future(session, state, draft, later)
+        draft.futures[later] = sheet.with_order(order)
+        draft.changed_futures.add(later)
+        return
+    order = kept.adapt(command.read.order, state.phase.type)
+    _check(session, state, draft, order, command.read.text)
+    draft.sheet = draft.sheet.with_order(order).trimmed(state.position, draft.seat.power or "")
+    draft.changed = True
+
+
+def add_block(session: MailSession, block: Conditional) -> None:
+    """Keep an IF block; for the current phase its orders are checked against the board now."""
+    state, draft = acting(session)
+    later = target_phase(session, state, block.line)
+    draft.touched = True
+    if later is not None:
+        sheet = draft.futures.get(later) or _stored_future(session, state, draft, later)
+        draft.futures[later] = sheet.with_block(block)
+        draft.changed_futures.add(later)
+        return
+    from judge.app.conditions import block_orders
+
+    problems = 0
+    for command in block_orders(block):
+        if command.read is None:
+            continue
+        order = kept.adapt(command.read.order, state.phase.type)
+        try:
+            _check(session, state, draft, order, command.read.text)
+        except CommandRefused as refusal:
+            session.reply.error(command.line, refusal.message)
+            problems += 1
+    if problems:
+        _ = session.gettext
+        raise CommandRefused(_("The IF block was not kept: correct the orders in it and send it again."))
+    draft.sheet = draft.sheet.with_block(block)
+    draft.changed = True
+
+
+def _check(session: MailSession, state: OrderMail, draft: PowerDraft, order: Order, text: str) -> None:
+    power = draft.seat.power or ""
+    problem: CoreError | None
+    try:
+        problem = validate(state.position, power, order, state.game_map, state.rules)
+    except CoreError as error:
+        problem = error
+    if problem is not None:
+        raise CommandRefused(f"{text}: {problem}")
+
+
+def _stored_future(session: MailSession, state: OrderMail, draft: PowerDraft, phase: Phase) -> kept.OrderSheet:
+    _ = session.gettext
+    if phase.year > state.phase.year + MAX_YEARS_AHEAD:
+        raise CommandRefused(_("Orders can be given at most {years} years ahead.").format(years=MAX_YEARS_AHEAD))
+    submission = kept.current_submissions(session.uow, state.game, phase).get(draft.seat.power or "")
+    return kept.sheet_of(submission, state.game_map, phase)
+
+
+def settle(session: MailSession) -> None:
+    """Store this mail's orders now, before the phase they are for is processed (a master's PROCESS).
+
+    The acknowledgement is left out: once the phase is processed, the results say what came of them.
+    """
+    state = session.area_state.pop(AREA, None)
+    if isinstance(state, OrderMail) and not state.settled:
+        _store(session, state)
+        state.settled = True
+
+
+def finish(session: MailSession, state: OrderMail) -> None:
+    """Store what changed, set the error flags, acknowledge, and re-plan the game's next due time."""
+    if state.settled:
+        return
+    _store(session, state)
+    for power in state.drafts:
+        session.reply.epilogue += ["", *acknowledgement(session, state, power)]
+    from judge.app.scheduler import plan
+
+    plan(session.uow, session.services, state.game, session.now)
+
+
+def _store(session: MailSession, state: OrderMail) -> None:
+    uow = session.uow
+    person_id = session.person.id if session.person is not None else None
+    flagged = session.reply.errors > 0
+    for power, draft in state.drafts.items():
+        if draft.changed:
+            kept.store(uow, state.game, draft.seat, state.phase, draft.sheet, session.now,
+                       future=False, mail_id=session.mail_id, person_id=person_id)
+        for phase in sorted(draft.changed_futures):
+            kept.store(uow, state.game, draft.seat, phase, draft.futures[phase], session.now,
+                       future=True, mail_id=session.mail_id, person_id=person_id)
+        if draft.touched:
+            kept.set_error_flag(state.game, power, flagged)
+
+
+def acknowledgement(session: MailSession, state: OrderMail, power: str) -> list[str]:
+    """The acknowledgement of ``power``'s orders as stored (or about to be) in this mail."""
+    draft = state.drafts[power]
+    orders = draft.sheet.effective(state.position)
+    pending = [
+        (phase, sheet.lines())
+        for phase, sheet in sorted(
+            {**{p: kept.sheet_of(row, state.game_map, p) for p, row in
+                kept.pending_blocks(session.uow, state.game, draft.seat, state.phase)},
+             **draft.futures}.items()
+        )
+        if sheet.items
+    ]  # fmt: skip
+    ack = Acknowledgement(
+        game=state.game.name,
+        turn=state.record.turn,
+        power=power,
+        position=state.position,
+        orders=orders,
+        blocks=draft.sheet.blocks,
+        completeness=kept.completeness(state.position, power, orders, state.game_map),
+        error_flag=power in kept.error_flags(state.game),
+        wait=draft.seat.wait,
+        pending=pending,
+    )
+    return render_acknowledgement(ack, state.game_map, session.language, session.gettext)

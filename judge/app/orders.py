@@ -1,0 +1,292 @@
+"""How a power's orders for one phase are kept: one sheet, merged unit by unit, every version stored.
+
+The Judge's rule is that the last valid order for a unit wins and current
+orders are never cleared: a new mail replaces the orders of the units it
+names and leaves the others alone. So a power's orders for a phase are one
+:class:`OrderSheet` — plain orders and IF blocks in the sequence they were
+given — and each mail that changes it stores the whole sheet again with
+``uow.orders.submit`` (the newest version counts, every version is kept).
+
+The stored form is text the mail reader reads back (``canonical`` holds one
+item per order or IF block in the judge's notation; ``text`` the same items
+joined), so a block for a later phase is kept as written and read again with
+the board of its phase when that phase comes (``OrderBlockKind.FUTURE``), and
+IF blocks are decided on the board at the start of their phase
+(``OrderBlockKind.CONDITIONAL`` for the current phase).
+
+Completeness follows the Judge: every unit ordered in a movement phase, every
+dislodged unit in a retreat phase, every build given or WAIVEd (as far as
+there are free home centres to build in) and every removal given in an
+adjustment phase; and the last order mail had no error anywhere (the error
+flag, kept per phase in ``game.extra_settings``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from judge.app.conditions import applied_orders, block_lines
+from judge.core.adjudicator.validation import builds_owed
+from judge.core.geography import GameMap
+from judge.core.orders import Build, Disband, Move, Order, Remove, Retreat, Waive
+from judge.core.phase import Phase, PhaseType
+from judge.core.position import Position
+from judge.core.units import Unit, province_of
+from judge.db.database import UnitOfWork
+from judge.db.enums import OrderBlockKind
+from judge.db.models import Game, OrderSubmission, Seat
+from judge.lang.commands import Conditional, OrderCommand
+from judge.lang.mail import parse_mail
+
+ERROR_FLAGS = "order_error_flags"
+"""``game.extra_settings`` key: {"phase": "S1901M", "powers": [...]} — powers whose last order mail had errors."""
+
+Item = Order | Conditional
+
+
+def adapt(order: Order, phase_type: PhaseType) -> Order:
+    """The order as meant in a phase of ``phase_type``.
+
+    A reader that did not know the phase reads ``F TRI - ALB`` as a move: in
+    a retreat phase it is a retreat; DISBAND in an adjustment phase is a
+    removal, and REMOVE in a retreat phase a disband.
+    """
+    if phase_type is PhaseType.RETREAT:
+        if isinstance(order, Move) and not order.wants_convoy:
+            return Retreat(order.unit, order.destination)
+        if isinstance(order, Remove):
+            return Disband(order.unit)
+    if phase_type is PhaseType.ADJUSTMENT and isinstance(order, Disband):
+        return Remove(order.unit)
+    return order
+
+
+def unit_key(order: Order) -> str | None:
+    """The province an order is about (a later order there replaces it); None for WAIVE."""
+    if isinstance(order, Waive):
+        return None
+    if isinstance(order, Build):
+        return province_of(order.location)
+    return order.unit.province
+
+
+def merge(orders: Sequence[Order], order: Order) -> list[Order]:
+    """``orders`` with ``order`` added last, replacing any earlier order for its unit."""
+    key = unit_key(order)
+    kept = [o for o in orders if key is None or unit_key(o) != key]
+    kept.append(order)
+    return kept
+
+
+@dataclass(frozen=True, slots=True)
+class OrderSheet:
+    """A power's orders for one phase: plain orders and IF blocks, in the sequence given."""
+
+    items: tuple[Item, ...] = ()
+
+    def with_order(self, order: Order) -> OrderSheet:
+        """A plain order replaces the earlier plain order of its unit and goes last."""
+        key = unit_key(order)
+        kept = tuple(
+            item for item in self.items
+            if isinstance(item, Conditional) or key is None or unit_key(item) != key
+        )  # fmt: skip
+        return OrderSheet((*kept, order))
+
+    def with_block(self, block: Conditional) -> OrderSheet:
+        return OrderSheet((*self.items, block))
+
+    @property
+    def plain(self) -> tuple[Order, ...]:
+        return tuple(item for item in self.items if not isinstance(item, Conditional))
+
+    @property
+    def blocks(self) -> tuple[Conditional, ...]:
+        return tuple(item for item in self.items if isinstance(item, Conditional))
+
+    def effective(self, position: Position) -> list[Order]:
+        """The orders that apply on ``position``: blocks decided, later orders replacing earlier ones."""
+        phase_type = position.phase.type
+        chosen: list[Order] = []
+        for item in self.items:
+            if isinstance(item, Conditional):
+                for command in applied_orders(item, position):
+                    if command.read is not None:
+                        chosen = merge(chosen, adapt(command.read.order, phase_type))
+            else:
+                chosen = merge(chosen, adapt(item, phase_type))
+        return chosen
+
+    def trimmed(self, position: Position, power: str) -> OrderSheet:
+        """In an adjustment phase, the later builds (or removals) win when there are too many.
+
+        The Judge: "the last build orders override the first ones if you build
+        more than you have centres for", so a player lists builds in reverse
+        order of preference.
+        """
+        if position.phase.type is not PhaseType.ADJUSTMENT:
+            return self
+        owed = builds_owed(position, power)
+        kinds = (Build, Waive) if owed > 0 else (Remove,)
+        allowed = max(abs(owed), 0)
+        counted = [i for i, item in enumerate(self.items) if isinstance(item, kinds)]
+        surplus = set(counted[: max(0, len(counted) - allowed)])
+        return OrderSheet(tuple(item for i, item in enumerate(self.items) if i not in surplus))
+
+    def lines(self) -> list[str]:
+        """One item per order or block, in the judge's notation (a block spans several lines)."""
+        return [
+            "\n".join(block_lines(item)) if isinstance(item, Conditional) else str(item)
+            for item in self.items
+        ]
+
+    def text(self) -> str:
+        return "\n".join(self.lines())
+
+    @classmethod
+    def read(cls, lines: Iterable[str], game_map: GameMap, phase_type: PhaseType) -> OrderSheet:
+        """A stored sheet read back (lines that no longer read, after a map change, are skipped)."""
+        parsed = parse_mail("\n".join(lines), game_map, phase_type=phase_type)
+        items: list[Item] = []
+        for command in parsed.commands:
+            if isinstance(command, OrderCommand) and command.read is not None:
+                items.append(adapt(command.read.order, phase_type))
+            elif isinstance(command, Conditional):
+                items.append(command)
+        return cls(tuple(items))
+
+
+# ------------------------------------------------------------------ completeness
+
+
+@dataclass(frozen=True, slots=True)
+class Completeness:
+    """What a power still owes in a phase.
+
+    ``owes``: the power has something to order at all. ``unordered``: units
+    (dislodged units in a retreat phase) without an order. ``builds_left`` and
+    ``removals_left``: adjustments still to give (builds count WAIVEs, and
+    only as many as there are free home centres to build in).
+    """
+
+    owes: bool
+    unordered: tuple[Unit, ...] = ()
+    builds_left: int = 0
+    removals_left: int = 0
+
+    @property
+    def complete(self) -> bool:
+        return not self.unordered and self.builds_left <= 0 and self.removals_left <= 0
+
+
+def build_sites(position: Position, power: str, game_map: GameMap) -> frozenset[str]:
+    """Home centres the power owns with no unit on them."""
+    occupied = {unit.province for unit in position.units}
+    owned = position.centers.get(power, frozenset())
+    return frozenset(c for c in game_map.home_centers.get(power, frozenset()) if c in owned and c not in occupied)
+
+
+def completeness(position: Position, power: str, orders: Sequence[Order], game_map: GameMap) -> Completeness:
+    phase_type = position.phase.type
+    ordered = {unit_key(order) for order in orders}
+    if phase_type is PhaseType.MOVEMENT:
+        units = tuple(u for u in position.units if u.power == power)
+        return Completeness(bool(units), tuple(u for u in units if u.province not in ordered))
+    if phase_type is PhaseType.RETREAT:
+        units = tuple(d.unit for d in position.dislodged if d.unit.power == power)
+        return Completeness(bool(units), tuple(u for u in units if u.province not in ordered))
+    owed = builds_owed(position, power)
+    if owed > 0:
+        possible = min(owed, len(build_sites(position, power, game_map)))
+        given = sum(1 for order in orders if isinstance(order, Build | Waive))
+        return Completeness(possible > 0, builds_left=max(0, possible - given))
+    if owed < 0:
+        given = sum(1 for order in orders if isinstance(order, Remove))
+        return Completeness(True, removals_left=max(0, -owed - given))
+    return Completeness(False)
+
+
+def owes_orders(position: Position, power: str, game_map: GameMap) -> bool:
+    return completeness(position, power, (), game_map).owes
+
+
+# ------------------------------------------------------------------ storage
+
+
+def current_submissions(uow: UnitOfWork, game: Game, phase: Phase | str) -> dict[str, OrderSubmission]:
+    """{power: the submission that counts} for ``phase``."""
+    return uow.orders.current(game, str(phase))
+
+
+def sheet_of(submission: OrderSubmission | None, game_map: GameMap, phase: Phase) -> OrderSheet:
+    if submission is None:
+        return OrderSheet()
+    return OrderSheet.read(submission.canonical, game_map, phase.type)
+
+
+def store(
+    uow: UnitOfWork,
+    game: Game,
+    seat: Seat,
+    phase: Phase,
+    sheet: OrderSheet,
+    now: datetime,
+    *,
+    future: bool,
+    mail_id: int | None = None,
+    person_id: int | None = None,
+) -> OrderSubmission:
+    """Store a new version of the seat's whole sheet for ``phase``."""
+    if future:
+        kind = OrderBlockKind.FUTURE
+    else:
+        kind = OrderBlockKind.CONDITIONAL if sheet.blocks else OrderBlockKind.CURRENT
+    lines = sheet.lines()
+    return uow.orders.submit(
+        game, seat, str(phase), "\n".join(lines), lines, now,
+        kind=kind, mail_in_id=mail_id, submitted_by_id=person_id,
+    )  # fmt: skip
+
+
+def pending_blocks(uow: UnitOfWork, game: Game, seat: Seat, after: Phase) -> list[tuple[Phase, OrderSubmission]]:
+    """The seat's stored orders for phases later than ``after``, soonest first."""
+    out: list[tuple[Phase, OrderSubmission]] = []
+    for row in uow.orders.pending_future(game, seat, after_phase=str(after)):
+        phase = Phase.parse(row.phase)
+        if phase > after:
+            out.append((phase, row))
+    return sorted(out, key=lambda pair: (pair[0], pair[1].id))
+
+
+def clear_pending(uow: UnitOfWork, game: Game, seat: Seat, after: Phase, now: datetime) -> int:
+    """CLEAR: drop the seat's orders for later phases (kept as superseded); current orders stay."""
+    rows = pending_blocks(uow, game, seat, after)
+    for _phase, row in rows:
+        row.superseded_at = now
+    uow.flush()
+    return len(rows)
+
+
+# ------------------------------------------------------------------ the error flag
+
+
+def error_flags(game: Game) -> frozenset[str]:
+    """Powers whose last order mail for the current phase had errors."""
+    stored = game.extra_settings.get(ERROR_FLAGS)
+    if not isinstance(stored, dict) or stored.get("phase") != game.current_phase:
+        return frozenset()
+    return frozenset(str(p) for p in stored.get("powers", ()))
+
+
+def set_error_flag(game: Game, power: str, flagged: bool) -> None:
+    powers = set(error_flags(game))
+    if flagged:
+        powers.add(power)
+    else:
+        powers.discard(power)
+    game.extra_settings = {
+        **game.extra_settings,
+        ERROR_FLAGS: {"phase": game.current_phase, "powers": sorted(powers)},
+    }

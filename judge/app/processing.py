@@ -1,0 +1,258 @@
+"""Processing a phase: adjudicate the orders in, store everything, open the next phase, tell everyone.
+
+One call, inside the caller's unit of work (the scheduler's or a master's
+PROCESS mail), so the ruling, the new phase, the game's state and the
+results mails are committed together or not at all:
+
+1. each power's orders that count: its current sheet for the phase (orders
+   kept from a PHASE block for it included), IF blocks decided on the board;
+   powers in civil disorder keep whatever they had (units without orders
+   hold, dislodged units disband, no builds, removals by the game's rule);
+2. :func:`judge.ruling.rule` adjudicates them with the game's rule options;
+3. the phase record keeps the orders received, the ``judge adjudicate`` input
+   (``orders_adjudicated``: rerun it by hand to check the ruling), the
+   result with the rendered results mail in each language used
+   (``results["report"]``, which HISTORY shows), the position after and the
+   time it took;
+4. the next phase opens with its deadline (``next``, ``clock``, ``days``
+   from the game's schedule), powers without units or centres are
+   eliminated, a power at the winning count ends the game, WAIT flags and
+   draw votes are cleared;
+5. the results mail goes to every player, master and observer, one mail
+   each, in the reader's language.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from judge.app import orders as kept
+from judge.app import outbox
+from judge.app.notify import ACTIVE, person_address, seat_addresses
+from judge.app.order_mail import game_rules
+from judge.app.positions import current, to_json
+from judge.app.reports.results import ABANDONED, CIVIL_DISORDER, ResultsReport, render_results
+from judge.app.services import Services
+from judge.core.geography import GameMap
+from judge.core.phase import Phase, PhaseType
+from judge.core.position import Position
+from judge.core.serialization import position_to_json
+from judge.core.variants import load_map
+from judge.db.database import UnitOfWork
+from judge.db.enums import GameState, SeatStatus
+from judge.db.models import DeadlineSchedule, Game, PhaseRecord
+from judge.i18n import translation
+from judge.mail.compose import game_subject
+from judge.ruling import rule
+from judge.timekeeping.deadlines import PhaseTimes, next_phase_times
+from judge.timekeeping.parameters import DEFAULT_SCHEDULE, PhaseSchedule, WeekDays
+
+RESULTS_EVENT = "Results"
+
+
+@dataclass(frozen=True, slots=True)
+class Processed:
+    """What processing a phase did."""
+
+    phase: Phase
+    next_phase: Phase | None
+    """None when the game ended."""
+    winner: str | None
+    eliminated: tuple[str, ...]
+    reports: Mapping[str, str]
+    """language -> the results mail body."""
+    recipients: tuple[str, ...]
+
+
+class NotProcessable(Exception):
+    """The game has no open phase to process (not started, finished, or paused)."""
+
+
+def schedule_of(game: Game, phase_type: PhaseType) -> PhaseSchedule:
+    """The game's schedule for one kind of phase (its SET MOVE/RETREAT/ADJUST, else the Judge's)."""
+    row: DeadlineSchedule | None = game.schedule(phase_type)
+    if row is None:
+        return DEFAULT_SCHEDULE.for_phase(phase_type)
+    return PhaseSchedule(
+        clock=row.clock_minutes, min_hours=row.min_hours, next_hours=row.next_hours,
+        grace_hours=row.grace_hours, delay_hours=row.delay_hours, days=WeekDays(row.days),
+    )  # fmt: skip
+
+
+def current_times(game: Game, record: PhaseRecord, now: datetime) -> PhaseTimes | None:
+    """The open phase's start, deadline and grace as stored on the game (None if it has no deadline)."""
+    deadline = game.deadline_at or record.deadline_at
+    if deadline is None:
+        return None
+    start = min(game.earliest_at or record.opened_at, deadline)
+    grace = max(game.grace_at or deadline, deadline)
+    return PhaseTimes(start=start, deadline=deadline, grace=grace)
+
+
+def process_phase(
+    uow: UnitOfWork,
+    services: Services,
+    game: Game,
+    now: datetime,
+    *,
+    reason: str,
+    civil_disorder: Iterable[str] = (),
+) -> Processed:
+    """Adjudicate the open phase of ``game`` and open the next one (see the module's steps).
+
+    ``civil_disorder`` names the powers newly put in civil disorder (their
+    seats are marked so). Raises :class:`NotProcessable` when there is no
+    open phase, and the repositories' StaleStateError if another process
+    processed it first (the caller abandons its unit of work).
+    """
+    started = time.perf_counter()
+    if game.state is not GameState.ACTIVE or game.paused_at is not None:
+        raise NotProcessable(game.name)
+    record = uow.phases.current(game)
+    if record is None:
+        raise NotProcessable(game.name)
+    record, position = current(uow, game)
+    game_map = load_map(game.variant)
+    rules = game_rules(game)
+    zone = services.config.timezone
+
+    submissions = kept.current_submissions(uow, game, position.phase)
+    received: dict[str, Any] = {}
+    lines: dict[str, list[str]] = {}
+    for power, submission in sorted(submissions.items()):
+        sheet = kept.sheet_of(submission, game_map, position.phase)
+        received[power] = {
+            "version": submission.version, "kind": str(submission.kind), "items": list(submission.canonical),
+        }  # fmt: skip
+        effective = [str(order) for order in sheet.effective(position)]
+        if effective:
+            lines[power] = effective
+    ruling = rule(position, lines, rules, game_map)
+    result = ruling.result
+    after = result.position
+
+    newly_cd = set(civil_disorder)
+    for seat in game.seats:
+        if seat.power in newly_cd and seat.status in ACTIVE:
+            uow.seats.set_status(seat, SeatStatus.CIVIL_DISORDER)
+    eliminated = _eliminate(uow, game, after, now, str(position.phase))
+    winner = winner_of(after, game.winning_centers)
+    finished = winner is not None or not any(seat.status in ACTIVE for seat in game.seats)
+
+    next_times: PhaseTimes | None = None
+    if finished:
+        game.state = GameState.FINISHED
+        game.finished_at = now
+        game.deadline_at = game.grace_at = game.earliest_at = None
+        uow.games.set_next_due(game, None)
+    else:
+        next_times = next_phase_times(
+            now, schedule_of(game, after.phase.type), zone,
+            previous=current_times(game, record, now), strict_grace=game.strict_grace,
+        )  # fmt: skip
+    statuses = {
+        seat.power: (CIVIL_DISORDER if seat.status is SeatStatus.CIVIL_DISORDER else ABANDONED)
+        for seat in game.seats
+        if seat.power is not None and seat.status in (SeatStatus.CIVIL_DISORDER, SeatStatus.ABANDONED)
+    }
+    report = ResultsReport(
+        game=game.name, turn=record.turn, position=position, result=result, statuses=statuses,
+        winner=winner, next_deadline=next_times.deadline if next_times else None, zone=zone,
+        game_over=finished,
+    )  # fmt: skip
+    audience = _audience(uow, game)
+    reports = {
+        language: render_results(report, game_map, language, translation(language).gettext)
+        for language in sorted({"en", *audience.values()})
+    }
+    results = {**ruling.to_json(), "reason": reason, "civil_disorder": sorted(newly_cd), "report": reports}
+    uow.phases.record_processing(
+        record,
+        orders_received=received,
+        orders_adjudicated=position_to_json(position, orders=lines, rules=rules.to_mapping()),
+        results=results,
+        position_after=to_json(after),
+        processed_at=now,
+        processing_ms=round((time.perf_counter() - started) * 1000),
+    )
+    if next_times is not None:
+        uow.phases.open(game, str(after.phase), to_json(after), now, deadline_at=next_times.deadline)
+        game.deadline_at = next_times.deadline
+        game.grace_at = next_times.grace
+        game.earliest_at = next_times.start
+    game.last_processed_at = now
+    game.failed_attempts = 0
+    for seat in game.seats:
+        seat.wait = False
+    uow.press.clear_votes(game)
+
+    subject = game_subject(services.config.code, game.name, RESULTS_EVENT, str(position.phase))
+    for address, language in audience.items():
+        outbox.queue(uow, services, [address], subject, reports[language], now, game_id=game.id)
+    if not finished:
+        from judge.app.scheduler import plan
+
+        plan(uow, services, game, now)
+    return Processed(
+        phase=position.phase,
+        next_phase=None if finished else after.phase,
+        winner=winner,
+        eliminated=tuple(eliminated),
+        reports=reports,
+        recipients=tuple(audience),
+    )
+
+
+def winner_of(position: Position, winning_centers: int) -> str | None:
+    """The power with at least ``winning_centers`` centres and strictly more than any other.
+
+    A tie at the winning count is no win (the Judge raises the count by one).
+    """
+    counts = sorted(((len(c), p) for p, c in position.centers.items()), reverse=True)
+    if not counts or counts[0][0] < winning_centers:
+        return None
+    if len(counts) > 1 and counts[1][0] == counts[0][0]:
+        return None
+    return counts[0][1]
+
+
+def _eliminate(uow: UnitOfWork, game: Game, after: Position, now: datetime, phase: str) -> list[str]:
+    """Powers with no unit (dislodged units count) and no centre leave the game."""
+    alive = {u.power for u in after.units} | {d.unit.power for d in after.dislodged}
+    alive |= {p for p, c in after.centers.items() if c}
+    out = []
+    for seat in game.seats:
+        if seat.power is not None and seat.power not in alive and seat.status is not SeatStatus.ELIMINATED:
+            uow.seats.leave(seat, now, SeatStatus.ELIMINATED, phase=phase)
+            out.append(seat.power)
+    return out
+
+
+def _audience(uow: UnitOfWork, game: Game) -> dict[str, str]:
+    """Every address that gets the results, with the language its reader chose."""
+    audience: dict[str, str] = {}
+    for seat in game.seats:
+        if seat.status in ACTIVE or seat.status is SeatStatus.ELIMINATED:
+            language = seat.person.language if seat.person is not None else "en"
+            for address in seat_addresses(seat):
+                audience.setdefault(address, language)
+    for master in game.masters:
+        master_address = person_address(master.person)
+        if master_address:
+            audience.setdefault(master_address, master.person.language)
+    for observer in game.observers:
+        reader = observer.person or uow.people.by_address(observer.address)
+        audience.setdefault(observer.address, reader.language if reader is not None else "en")
+    return audience
+
+
+def owing_powers(game: Game, position: Position, game_map: GameMap) -> list[str]:
+    """Powers (with a player or in civil disorder) that have something to order in ``position``."""
+    return [
+        seat.power for seat in game.seats
+        if seat.power is not None and seat.status in ACTIVE and kept.owes_orders(position, seat.power, game_map)
+    ]  # fmt: skip

@@ -1,0 +1,247 @@
+"""The results mail: what happened to every order of a phase, in the Judge's form (conventions §4).
+
+    Movement results for Spring of 1901.  (game.001)
+
+    Austria: Army Budapest -> Serbia.
+    Austria: Army Vienna -> Galicia.  (*bounce*)
+    ...
+    The Austrian Fleet in Trieste can retreat to Albania or Venice.
+
+After a Fall phase (when supply centres change hands) come the ownership of
+the centres and each power's count of centres, units and adjustments; then
+what the next phase is and its deadline, or that the game is over. Sent to
+every player, master and observer in their own language, and stored with
+the phase so HISTORY can show it again.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from judge.app.reports.wording import (
+    Gettext,
+    game_reference,
+    label_width,
+    order_phrase,
+    phase_heading,
+    phase_name,
+    place,
+    places,
+    power_adjective,
+    power_label,
+    power_name,
+    unordered_phrase,
+)
+from judge.core.adjudicator import AdjudicationResult, OrderResult, Outcome
+from judge.core.geography import GameMap
+from judge.core.phase import PhaseType, Season
+from judge.core.position import Position
+from judge.core.units import UnitType
+from judge.mail.compose import judge_date
+
+CIVIL_DISORDER = "cd"
+ABANDONED = "abandoned"
+
+
+@dataclass(frozen=True, slots=True)
+class ResultsReport:
+    """Everything the results mail says about one processed phase."""
+
+    game: str
+    turn: int
+    position: Position
+    """The board before the phase."""
+    result: AdjudicationResult
+    statuses: Mapping[str, str] = field(default_factory=dict)
+    """power -> ``cd`` or ``abandoned`` (shown in the centre table)."""
+    winner: str | None = None
+    next_deadline: datetime | None = None
+    zone: ZoneInfo = field(default_factory=lambda: ZoneInfo("UTC"))
+    game_over: bool = False
+
+
+def render_results(report: ResultsReport, game_map: GameMap, language: str, _: Gettext) -> str:
+    result = report.result
+    lines = [
+        f"{phase_heading('results', result.phase, _)}  {game_reference(report.game, report.turn)}",
+        "",
+    ]
+    lines += _order_lines(report, game_map, language, _)
+    if result.phase.type is PhaseType.MOVEMENT and result.dislodged:
+        lines.append("")
+        lines += _dislodged_lines(report, game_map, language, _)
+    if _centres_changed(report):
+        lines.append("")
+        lines += _ownership(report, game_map, language, _)
+        lines.append("")
+        lines += _table(report, game_map, language, _)
+    lines.append("")
+    lines += _footer(report, language, _)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _power_order(game_map: GameMap, powers: Sequence[str]) -> list[str]:
+    rank = {power: index for index, power in enumerate(game_map.powers)}
+    return sorted(set(powers), key=lambda p: (rank.get(p, len(rank)), p))
+
+
+def _order_lines(report: ResultsReport, game_map: GameMap, language: str, _: Gettext) -> list[str]:
+    results = report.result.results
+    powers = _power_order(game_map, [r.power for r in results])
+    width = label_width(powers, language)
+    lines: list[str] = []
+    for power in powers:
+        for entry in (r for r in results if r.power == power):
+            text = _entry_text(entry, report.position, game_map, language, _)
+            tag = _tag(entry, _)
+            lines.append(f"{power_label(power, language, width)} {text}.{'  ' + tag if tag else ''}")
+    return lines
+
+
+def _entry_text(entry: OrderResult, position: Position, game_map: GameMap, language: str, _: Gettext) -> str:
+    if entry.order is not None:
+        return order_phrase(entry.order, entry.power, position, language, game_map, _)
+    unit = entry.unit
+    if unit is None:
+        return _("No Order Processed")
+    if entry.reason == "removed in civil disorder":
+        if unit.type is UnitType.FLEET:
+            return _("Removes the fleet in {place}").format(place=place(unit.location, language, game_map))
+        return _("Removes the army in {place}").format(place=place(unit.location, language, game_map))
+    return unordered_phrase(unit, position, language, game_map, _)
+
+
+def _tag(entry: OrderResult, _: Gettext) -> str:
+    """``(*bounce*)``, ``(*cut, dislodged*)``: why an order failed, in the Judge's words."""
+    words = {
+        "bounce": _("bounce"),
+        "cut": _("cut"),
+        "void": _("void"),
+        "no convoy": _("no convoy"),
+        "disrupted": _("disrupted"),
+        "dislodged": _("dislodged"),
+        "destroyed": _("destroyed"),
+        "removed in civil disorder": _("civil disorder"),
+    }
+    if entry.outcome is Outcome.INVALID:
+        return f"(*{_('invalid')}*)"
+    reason = entry.reason
+    if reason.startswith("no order:") or reason.startswith("no valid order:"):
+        reason = reason.split(":", 1)[1]
+        parts = [p.strip() for p in reason.split(",") if p.strip() not in ("holds", "disbanded")]
+    elif entry.outcome is Outcome.SUCCEEDS:
+        return ""
+    else:
+        parts = [p.strip() for p in reason.split(",")]
+    parts = [words.get(p, p) for p in parts if p]
+    return f"(*{', '.join(parts)}*)" if parts else ""
+
+
+def _dislodged_lines(report: ResultsReport, game_map: GameMap, language: str, _: Gettext) -> list[str]:
+    result = report.result
+    lines: list[str] = []
+    for dislodged in sorted(result.dislodged, key=lambda d: (d.unit.power, d.unit.location)):
+        unit = dislodged.unit
+        options = result.retreats.get(unit, ())
+        values = {
+            "adjective": power_adjective(unit.power, language),
+            "place": place(unit.location, language, game_map),
+            "places": places(options, language, game_map, _),
+        }
+        fleet = unit.type is UnitType.FLEET
+        if options:
+            text = (_("The {adjective} Fleet in {place} can retreat to {places}.") if fleet
+                    else _("The {adjective} Army in {place} can retreat to {places}."))
+        else:
+            text = (_("The {adjective} Fleet in {place} with no valid retreats was destroyed.") if fleet
+                    else _("The {adjective} Army in {place} with no valid retreats was destroyed."))
+        lines.append(text.format(**values))
+    return lines
+
+
+def _centres_changed(report: ResultsReport) -> bool:
+    """After the Fall phases (the moment centres change hands), or when the game ends."""
+    result = report.result
+    if report.game_over:
+        return True
+    return result.phase.season is Season.FALL and result.next_phase.season is not Season.FALL
+
+
+def _ownership(report: ResultsReport, game_map: GameMap, language: str, _: Gettext) -> list[str]:
+    centers = report.result.position.centers
+    powers = _power_order(game_map, [p for p, owned in centers.items() if owned])
+    unowned_label = _("Unowned:")
+    width = max(label_width(powers, language), len(unowned_label) + 1)
+    lines = [_("Ownership of supply centers:"), ""]
+    owned_all: set[str] = set()
+    for power in powers:
+        owned = centers[power]
+        owned_all |= owned
+        lines += _wrapped(power_label(power, language, width), owned, game_map, language)
+    unowned = set(game_map.supply_centers) - owned_all
+    if unowned:
+        lines += _wrapped(unowned_label.ljust(width), unowned, game_map, language)
+    return lines
+
+
+def _wrapped(label: str, provinces: set[str] | frozenset[str], game_map: GameMap, language: str) -> list[str]:
+    names = sorted(place(p, language, game_map) for p in provinces)
+    text = ", ".join(names) + "."
+    return textwrap.wrap(text, width=78, initial_indent=label + " ", subsequent_indent=" " * (len(label) + 1))
+
+
+def _table(report: ResultsReport, game_map: GameMap, language: str, _: Gettext) -> list[str]:
+    after = report.result.position
+    units: dict[str, int] = {}
+    for unit in after.units:
+        units[unit.power] = units.get(unit.power, 0) + 1
+    for dislodged in after.dislodged:
+        units[dislodged.unit.power] = units.get(dislodged.unit.power, 0) + 1
+    powers = _power_order(game_map, [*units, *(p for p, c in after.centers.items() if c)])
+    width = label_width(powers, language)
+    lines = []
+    for power in powers:
+        centres = len(after.centers.get(power, frozenset()))
+        count = units.get(power, 0)
+        owed = centres - count
+        if owed < 0:
+            text = _("{centers:2d} Supply centers, {units:2d} Units:  Removes {count:2d} unit(s).")
+        else:
+            text = _("{centers:2d} Supply centers, {units:2d} Units:  Builds  {count:2d} unit(s).")
+        line = f"{power_label(power, language, width)} " + text.format(centers=centres, units=count, count=abs(owed))
+        if power == report.winner:
+            line += "  " + _("(* VICTORY!! *)")
+        elif report.statuses.get(power) == CIVIL_DISORDER:
+            line += "  " + _("(* CD *)")
+        elif report.statuses.get(power) == ABANDONED:
+            line += "  " + _("(* ABANDONED *)")
+        lines.append(line)
+    return lines
+
+
+def _footer(report: ResultsReport, language: str, _: Gettext) -> list[str]:
+    if report.game_over:
+        lines = []
+        if report.winner is not None:
+            centres = len(report.result.position.centers.get(report.winner, frozenset()))
+            lines.append(
+                _("{power} has won the game with {count} supply centers.").format(
+                    power=power_name(report.winner, language), count=centres
+                )
+            )
+        lines.append(_("The game is over. Thank you for playing."))
+        return lines
+    lines = [
+        _("The next phase of '{game}' will be {phase}.").format(
+            game=report.game, phase=phase_name(report.result.next_phase, _)
+        )
+    ]
+    if report.next_deadline is not None:
+        lines.append(
+            _("The deadline for orders is {date}.").format(date=judge_date(report.next_deadline, report.zone))
+        )
+    return lines

@@ -1,0 +1,232 @@
+"""How units, orders, powers and phases are written in the judge's reports.
+
+The Judge wrote orders back in full words (``France: Army Paris -> Burgundy.``,
+``Germany: Army Munich SUPPORT French Army Paris -> Burgundy.``), naming a
+foreign unit with its power's adjective, so the acknowledgement and the
+results read the same way; both use these functions. Every word a reader
+sees comes from the reader's language: the phrases through gettext, the
+province names through :func:`judge.core.names.province_display_name`, the
+power names and adjectives from the table below (data, not messages: they
+are names, and French adjectives agree with "armée" and "flotte", both
+feminine).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from judge.core.geography import GameMap
+from judge.core.names import province_display_name
+from judge.core.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Waive,
+)
+from judge.core.phase import Phase, PhaseType, Season
+from judge.core.position import Position
+from judge.core.units import Unit, UnitRef, UnitType, province_of
+
+Gettext = Callable[[str], str]
+
+# power -> (English name, English adjective, French name, French feminine adjective)
+_POWERS: dict[str, tuple[str, str, str, str]] = {
+    "AUSTRIA": ("Austria", "Austrian", "Autriche", "autrichienne"),
+    "ENGLAND": ("England", "English", "Angleterre", "anglaise"),
+    "FRANCE": ("France", "French", "France", "française"),
+    "GERMANY": ("Germany", "German", "Allemagne", "allemande"),
+    "ITALY": ("Italy", "Italian", "Italie", "italienne"),
+    "RUSSIA": ("Russia", "Russian", "Russie", "russe"),
+    "TURKEY": ("Turkey", "Turkish", "Turquie", "turque"),
+}
+
+
+def power_name(power: str, language: str) -> str:
+    """``FRANCE`` -> ``France``; ``ENGLAND`` -> ``Angleterre`` in French. Unknown powers: capitalised."""
+    known = _POWERS.get(power.upper())
+    if known is None:
+        return power.capitalize()
+    return known[2] if language == "fr" else known[0]
+
+
+def power_adjective(power: str, language: str) -> str:
+    known = _POWERS.get(power.upper())
+    if known is None:
+        return power.capitalize()
+    return known[3] if language == "fr" else known[1]
+
+
+def power_label(power: str, language: str, width: int = 0) -> str:
+    """``France:`` padded to ``width`` so that the orders of every power line up."""
+    return f"{power_name(power, language)}:".ljust(width)
+
+
+def label_width(powers: Sequence[str], language: str) -> int:
+    return max((len(power_name(p, language)) + 2 for p in powers), default=0)
+
+
+def place(location: str, language: str, game_map: GameMap) -> str:
+    return province_display_name(location, "fr" if language == "fr" else "en", game_map)
+
+
+def places(locations: Sequence[str], language: str, game_map: GameMap, _: Gettext) -> str:
+    """``Albania``, ``Albania or Greece``, ``Albania, Greece or Serbia``."""
+    names = [place(loc, language, game_map) for loc in locations]
+    if len(names) <= 1:
+        return "".join(names)
+    return _("{first} or {last}").format(first=", ".join(names[:-1]), last=names[-1])
+
+
+def unit_phrase(
+    unit_type: UnitType | None,
+    location: str,
+    power: str | None,
+    viewer: str | None,
+    language: str,
+    game_map: GameMap,
+    _: Gettext,
+) -> str:
+    """``Army Paris``; ``French Army Paris`` when the unit is not ``viewer``'s (the one ordering)."""
+    where = place(location, language, game_map)
+    foreign = power is not None and viewer is not None and power != viewer
+    if unit_type is UnitType.FLEET:
+        if foreign:
+            return _("{adjective} Fleet {place}").format(
+                adjective=power_adjective(power or "", language), place=where
+            )
+        return _("Fleet {place}").format(place=where)
+    if unit_type is UnitType.ARMY:
+        if foreign:
+            return _("{adjective} Army {place}").format(
+                adjective=power_adjective(power or "", language), place=where
+            )
+        return _("Army {place}").format(place=where)
+    return _("Unit {place}").format(place=where)
+
+
+def board_unit(position: Position, ref: UnitRef | str) -> Unit | None:
+    """The unit standing (or waiting to retreat) where ``ref`` says, if any."""
+    province = province_of(ref.location if isinstance(ref, UnitRef) else ref)
+    for unit in position.units:
+        if unit.province == province:
+            return unit
+    for dislodged in position.dislodged:
+        if dislodged.unit.province == province:
+            return dislodged.unit
+    return None
+
+
+def _named(
+    ref: UnitRef, viewer: str, position: Position, language: str, game_map: GameMap, _: Gettext,
+    *, dislodged_first: bool = False,
+) -> str:
+    unit = None
+    if dislodged_first:
+        unit = next((d.unit for d in position.dislodged if d.unit.province == ref.province), None)
+    unit = unit or board_unit(position, ref)
+    if unit is None:
+        return unit_phrase(ref.type, ref.location, None, viewer, language, game_map, _)
+    return unit_phrase(unit.type, unit.location, unit.power, viewer, language, game_map, _)
+
+
+def order_phrase(
+    order: Order, power: str, position: Position, language: str, game_map: GameMap, _: Gettext
+) -> str:
+    """One order in words, without the power label and the final full stop."""
+    own = position.phase.type is PhaseType.RETREAT
+
+    def name(ref: UnitRef, *, acting: bool = False) -> str:
+        return _named(ref, power, position, language, game_map, _, dislodged_first=acting and own)
+
+    def to(location: str) -> str:
+        return place(location, language, game_map)
+
+    if isinstance(order, Hold):
+        return _("{unit} HOLD").format(unit=name(order.unit, acting=True))
+    if isinstance(order, Move):
+        path = " -> ".join([name(order.unit, acting=True), *(to(p) for p in order.route), to(order.destination)])
+        return _("{path} VIA CONVOY").format(path=path) if order.via_convoy and not order.route else path
+    if isinstance(order, Retreat):
+        return f"{name(order.unit, acting=True)} -> {to(order.destination)}"
+    if isinstance(order, SupportHold):
+        return _("{unit} SUPPORT {other}").format(
+            unit=name(order.unit, acting=True), other=name(order.supported)
+        )
+    if isinstance(order, SupportMove):
+        return _("{unit} SUPPORT {other} -> {place}").format(
+            unit=name(order.unit, acting=True), other=name(order.supported), place=to(order.destination)
+        )
+    if isinstance(order, Convoy):
+        return _("{unit} CONVOY {other} -> {place}").format(
+            unit=name(order.unit, acting=True), other=name(order.convoyed), place=to(order.destination)
+        )
+    if isinstance(order, Disband):
+        return _("{unit} DISBAND").format(unit=name(order.unit, acting=True))
+    if isinstance(order, Build):
+        if order.type is UnitType.FLEET:
+            return _("Builds a fleet in {place}").format(place=to(order.location))
+        return _("Builds an army in {place}").format(place=to(order.location))
+    if isinstance(order, Remove):
+        unit = board_unit(position, order.unit)
+        unit_type = unit.type if unit is not None else order.unit.type
+        location = unit.location if unit is not None else order.unit.location
+        if unit_type is UnitType.FLEET:
+            return _("Removes the fleet in {place}").format(place=to(location))
+        return _("Removes the army in {place}").format(place=to(location))
+    assert isinstance(order, Waive)
+    return _("Build waived")
+
+
+def unordered_phrase(unit: Unit, position: Position, language: str, game_map: GameMap, _: Gettext) -> str:
+    """A unit that got no order: ``Army Paris, No Order Processed``."""
+    named = unit_phrase(unit.type, unit.location, unit.power, unit.power, language, game_map, _)
+    if position.phase.type is PhaseType.RETREAT:
+        return _("{unit}, No Order Processed (DISBAND)").format(unit=named)
+    return _("{unit}, No Order Processed").format(unit=named)
+
+
+def phase_heading(kind: str, phase: Phase, _: Gettext) -> str:
+    """``Movement orders for Spring of 1901.`` (kind ``orders``) or ``... results ...`` (``results``)."""
+    year = phase.year
+    key = (phase.season, phase.type)
+    if kind == "orders":
+        texts = {
+            (Season.SPRING, PhaseType.MOVEMENT): _("Movement orders for Spring of {year}."),
+            (Season.FALL, PhaseType.MOVEMENT): _("Movement orders for Fall of {year}."),
+            (Season.SPRING, PhaseType.RETREAT): _("Retreat orders for Spring of {year}."),
+            (Season.FALL, PhaseType.RETREAT): _("Retreat orders for Fall of {year}."),
+            (Season.WINTER, PhaseType.ADJUSTMENT): _("Adjustment orders for Winter of {year}."),
+        }
+    else:
+        texts = {
+            (Season.SPRING, PhaseType.MOVEMENT): _("Movement results for Spring of {year}."),
+            (Season.FALL, PhaseType.MOVEMENT): _("Movement results for Fall of {year}."),
+            (Season.SPRING, PhaseType.RETREAT): _("Retreat results for Spring of {year}."),
+            (Season.FALL, PhaseType.RETREAT): _("Retreat results for Fall of {year}."),
+            (Season.WINTER, PhaseType.ADJUSTMENT): _("Adjustment results for Winter of {year}."),
+        }
+    return texts[key].format(year=year)
+
+
+def phase_name(phase: Phase, _: Gettext) -> str:
+    """``Movement for Fall of 1901``: what the next phase will be."""
+    texts = {
+        (Season.SPRING, PhaseType.MOVEMENT): _("Movement for Spring of {year}"),
+        (Season.FALL, PhaseType.MOVEMENT): _("Movement for Fall of {year}"),
+        (Season.SPRING, PhaseType.RETREAT): _("Retreat for Spring of {year}"),
+        (Season.FALL, PhaseType.RETREAT): _("Retreat for Fall of {year}"),
+        (Season.WINTER, PhaseType.ADJUSTMENT): _("Adjustment for Winter of {year}"),
+    }
+    return texts[(phase.season, phase.type)].format(year=phase.year)
+
+
+def game_reference(game: str, turn: int) -> str:
+    """``(game.001)``: the game and the number of the turn, as the Judge wrote it."""
+    return f"({game}.{turn:03d})"

@@ -1,0 +1,270 @@
+"""The scheduler: process each game when it is due, and know when that is.
+
+The database is the single source of truth: ``games.next_due_at`` (one
+indexed column) says when a game must next be looked at. :func:`plan` sets
+it from the time-keeping rules (:mod:`judge.timekeeping.lateness`) whenever
+something changes (orders arrive, a phase opens); :func:`process_due` claims
+due games one per transaction (``FOR UPDATE SKIP LOCKED`` on PostgreSQL, so
+several judge processes share the work and never do one thing twice), does
+what is due and stores the next due time in the same transaction. A restart
+needs nothing but the database.
+
+What is carried out here: processing — early, once every power that owes
+orders has complete orders (no error flag) and nobody has WAIT, ``delay``
+after the last orders and never before the phase's start; at the deadline
+when everything is in; at the end of grace in NMR games with the late powers
+in civil disorder — and abandonment of late powers (NoNMR games then wait
+for a takeover). Reminders and late notices are recorded as done so that the
+schedule moves on; mailing them is the lateness issue's work, which slots in
+at :func:`_carry_out`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from judge.app import orders as kept
+from judge.app.positions import current
+from judge.app.processing import NotProcessable, current_times, process_phase, schedule_of
+from judge.app.services import Services
+from judge.core.variants import load_map
+from judge.db.database import UnitOfWork
+from judge.db.enums import GameState, OrderBlockKind, SeatStatus
+from judge.db.errors import StaleStateError
+from judge.db.models import Game
+from judge.timekeeping.lateness import (
+    Abandonment,
+    PhaseClock,
+    PowerStatus,
+    Process,
+    TimekeepingEvent,
+    next_wakeup,
+    tick,
+)
+
+log = logging.getLogger(__name__)
+
+BOOK = "phase_clock"
+"""``game.extra_settings`` key: what the time-keeping has already done in the current phase."""
+MAX_STEPS_PER_CALL = 10_000
+RETRY_AFTER = timedelta(minutes=5)
+MAX_RETRY = timedelta(hours=6)
+_BOOK_TIMES = ("last_late_notice_at", "last_replacement_notice_at", "last_pause_notice_at")
+_BOOK_SETS = ("late_powers", "abandoned_this_phase")
+
+
+# ------------------------------------------------------------------ the phase's clock
+
+
+def phase_clock(uow: UnitOfWork, game: Game) -> PhaseClock | None:
+    """What the time-keeping rules need to know about the game's open phase (None: nothing to keep)."""
+    if game.state is not GameState.ACTIVE or game.current_phase is None:
+        return None
+    record = uow.phases.current(game)
+    if record is None:
+        return None
+    times = current_times(game, record, record.opened_at)
+    if times is None:
+        return None
+    record, position = current(uow, game)
+    game_map = load_map(game.variant)
+    submissions = kept.current_submissions(uow, game, position.phase)
+    flags = kept.error_flags(game)
+    powers: list[PowerStatus] = []
+    for seat in game.seats:
+        if seat.power is None or seat.power in (p.power for p in powers):
+            continue
+        submission = submissions.get(seat.power)
+        sheet = kept.sheet_of(submission, game_map, position.phase)
+        done = kept.completeness(position, seat.power, sheet.effective(position), game_map)
+        kept_from_before = submission is not None and submission.kind is OrderBlockKind.FUTURE
+        powers.append(
+            PowerStatus(
+                seat.power,
+                owes_orders=done.owes and seat.status not in (SeatStatus.RESIGNED, SeatStatus.ELIMINATED),
+                complete=kept_from_before or (done.complete and seat.power not in flags),
+                all_units_ordered=done.complete,
+                wait=seat.wait,
+                civil_disorder=seat.status is SeatStatus.CIVIL_DISORDER,
+                abandoned=seat.status is SeatStatus.ABANDONED,
+            )
+        )
+    last = max((s.submitted_at for s in submissions.values()), default=None)
+    clock = PhaseClock(
+        times=times,
+        powers=tuple(powers),
+        delay=schedule_of(game, position.phase.type).delay,
+        nmr=game.nmr,
+        strict_wait=game.strict_wait,
+        paused_since=game.paused_at,
+        last_orders_at=last,
+    )
+    return _with_book(clock, game)
+
+
+def _with_book(clock: PhaseClock, game: Game) -> PhaseClock:
+    book = game.extra_settings.get(BOOK)
+    if not isinstance(book, dict) or book.get("phase") != game.current_phase:
+        return clock
+    values: dict[str, Any] = {
+        "reminder_sent": bool(book.get("reminder_sent", False)),
+        "late_notices_sent": int(book.get("late_notices_sent", 0)),
+    }
+    for name in _BOOK_TIMES:
+        text = book.get(name)
+        values[name] = datetime.fromisoformat(text) if isinstance(text, str) else None
+    for name in _BOOK_SETS:
+        values[name] = frozenset(book.get(name, ()))
+    return replace(clock, **values)
+
+
+def _save_book(game: Game, clock: PhaseClock) -> None:
+    book: dict[str, Any] = {
+        "phase": game.current_phase,
+        "reminder_sent": clock.reminder_sent,
+        "late_notices_sent": clock.late_notices_sent,
+    }
+    for name in _BOOK_TIMES:
+        value = getattr(clock, name)
+        book[name] = value.astimezone(UTC).isoformat() if value is not None else None
+    for name in _BOOK_SETS:
+        book[name] = sorted(getattr(clock, name))
+    game.extra_settings = {**game.extra_settings, BOOK: book}
+
+
+def plan(uow: UnitOfWork, services: Services, game: Game, now: datetime) -> datetime | None:
+    """Set (and return) when the scheduler must next look at ``game``; wakes the scheduler."""
+    clock = phase_clock(uow, game)
+    due_at = None if clock is None else next_wakeup(clock, now)
+    if due_at is not None and game.manual_process and _only_processing(clock, due_at):
+        due_at = None  # MANUAL PROCESS: the master processes with PROCESS
+    if due_at != game.next_due_at:
+        uow.games.set_next_due(game, due_at)
+        services.on_schedule()
+    return due_at
+
+
+def _only_processing(clock: PhaseClock | None, at: datetime) -> bool:
+    from judge.timekeeping.lateness import due
+
+    if clock is None:
+        return False
+    events = due(clock, at)
+    return bool(events) and all(isinstance(event, Process) for event in events)
+
+
+# ------------------------------------------------------------------ doing what is due
+
+
+def process_due(services: Services) -> int:
+    """Do what is due in every due game, one game per transaction; returns how many were handled."""
+    handled = 0
+    while handled < MAX_STEPS_PER_CALL:
+        now = services.clock.now()
+        game_id: int | None = None
+        try:
+            with services.db.unit_of_work() as uow:
+                game = uow.games.claim_due(now)
+                if game is None:
+                    return handled
+                game_id = game.id
+                handle_due(uow, services, game, now)
+        except StaleStateError:
+            log.info("game %s was handled by another process", game_id)
+        except Exception:
+            if game_id is None:
+                raise
+            log.exception("scheduler failed on game %s", game_id)
+            _postpone(services, game_id, now)
+        handled += 1
+    return handled
+
+
+def handle_due(uow: UnitOfWork, services: Services, game: Game, now: datetime) -> None:
+    """Carry out what the time-keeping rules say is due in ``game`` at ``now``; store the next due time."""
+    clock = phase_clock(uow, game)
+    if clock is None:
+        uow.games.set_next_due(game, None)
+        return
+    step = tick(clock, now)
+    processed = False
+    for event in step.events:
+        if isinstance(event, Process):
+            if game.manual_process:
+                continue
+            _save_book(game, step.after)
+            try:
+                process_phase(uow, services, game, now, reason=event.reason.value,
+                              civil_disorder=event.newly_in_civil_disorder)
+            except NotProcessable:
+                uow.games.set_next_due(game, None)
+            processed = True
+        else:
+            _carry_out(uow, game, event, now)
+    if processed:
+        return
+    _save_book(game, step.after)
+    wake_at = step.wake_at
+    if wake_at is not None and wake_at <= now:
+        wake_at = None  # only MANUAL PROCESS processing is left: the master's to do
+    uow.games.set_next_due(game, wake_at)
+
+
+def _carry_out(uow: UnitOfWork, game: Game, event: TimekeepingEvent, now: datetime) -> None:
+    """Events other than processing. Abandonment frees the late powers' seats for a takeover."""
+    if isinstance(event, Abandonment):
+        for seat in game.seats:
+            if seat.power in event.powers and seat.status is SeatStatus.PLAYING:
+                uow.seats.leave(seat, now, SeatStatus.ABANDONED, phase=game.current_phase)
+    # Reminders, late notices, replacement and pause notices: recorded by tick(); mailed by the
+    # lateness issue's code, which goes here.
+
+
+def _postpone(services: Services, game_id: int, now: datetime) -> None:
+    """After an unexpected failure: try again later, backing off, so one broken game stalls nothing."""
+    with services.db.unit_of_work() as uow:
+        game = uow.games.get(game_id)
+        game.failed_attempts += 1
+        delay = min(RETRY_AFTER * 2 ** min(game.failed_attempts - 1, 10), MAX_RETRY)
+        uow.games.set_next_due(game, now + delay)
+
+
+# ------------------------------------------------------------------ running
+
+
+def earliest_due(services: Services) -> datetime | None:
+    with services.db.unit_of_work(readonly=True) as uow:
+        return uow.games.earliest_due()
+
+
+async def run_scheduler(
+    services: Services, stop: asyncio.Event, wake: asyncio.Event, *, max_sleep: float = 60.0
+) -> None:
+    """Process due games until ``stop`` is set; sleep until the earliest due time or ``wake``.
+
+    The database is re-read on every round (and at least every ``max_sleep``
+    seconds), so games planned by another process are picked up too.
+    """
+    while not stop.is_set():
+        wake.clear()
+        await asyncio.to_thread(process_due, services)
+        earliest = await asyncio.to_thread(earliest_due, services)
+        timeout = max_sleep
+        if earliest is not None:
+            timeout = min(max_sleep, max(0.0, (earliest - services.clock.now()).total_seconds()))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(_first(stop, wake), timeout=timeout)
+
+
+async def _first(*events: asyncio.Event) -> None:
+    tasks = [asyncio.create_task(event.wait()) for event in events]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()

@@ -1,0 +1,130 @@
+"""How a power's orders are kept: merging by unit, IF blocks, phase-dependent readings, completeness."""
+
+from __future__ import annotations
+
+from judge.app.conditions import block_lines, chosen_body
+from judge.app.orders import OrderSheet, adapt, completeness, owes_orders
+from judge.app.positions import opening_position
+from judge.core.orders import Build, Disband, Hold, Move, Remove, Retreat, Waive
+from judge.core.phase import Phase, PhaseType
+from judge.core.position import DislodgedUnit, Position
+from judge.core.units import Unit, UnitRef, UnitType
+from judge.core.variants import load_map
+from judge.lang.commands import Conditional
+from judge.lang.mail import parse_mail
+
+MAP = load_map("standard")
+OPENING = opening_position(MAP)
+A = UnitType.ARMY
+F = UnitType.FLEET
+
+
+def read(text: str, phase_type: PhaseType = PhaseType.MOVEMENT) -> OrderSheet:
+    return OrderSheet.read(text.splitlines(), MAP, phase_type)
+
+
+def block(text: str) -> Conditional:
+    command = parse_mail(text, MAP).commands[0]
+    assert isinstance(command, Conditional)
+    return command
+
+
+def test_a_later_order_for_a_unit_replaces_the_earlier_one_and_others_stay() -> None:
+    sheet = read("A PAR - BUR\nF BRE - MAO\nA MAR - SPA")
+    sheet = sheet.with_order(Hold(UnitRef(A, "PAR")))
+    assert sheet.lines() == ["F BRE - MAO", "A MAR - SPA", "A PAR H"]
+
+
+def test_waives_are_counted_not_merged() -> None:
+    sheet = OrderSheet().with_order(Waive()).with_order(Waive())
+    assert sheet.lines() == ["WAIVE", "WAIVE"]
+
+
+def test_stored_lines_read_back_to_the_same_sheet_blocks_included() -> None:
+    sheet = read("A PAR - BUR\nF BRE - MAO").with_block(
+        block("IF german army mun and not russian war\n A mar - bur\nELSE\n A mar h\nENDIF")
+    )
+    again = read("\n".join(sheet.lines()))
+    assert again.lines() == sheet.lines()
+    assert again.lines()[-1] == "IF GERMANY A MUN AND NOT RUSSIA WAR\n  A MAR - BUR\nELSE\n  A MAR H\nENDIF"
+
+
+def test_blocks_are_decided_on_the_board_and_later_orders_win() -> None:
+    yes = block("IF german army mun\n A par - pic\nENDIF")
+    no = block("IF german fleet ber\n F bre - eng\nELSE\n F bre - pic\nENDIF")
+    sheet = OrderSheet().with_order(Move(UnitRef(A, "PAR"), "BUR")).with_block(yes).with_block(no)
+    assert [str(o) for o in sheet.effective(OPENING)] == ["A PAR - PIC", "F BRE - PIC"]
+    after = sheet.with_order(Move(UnitRef(A, "PAR"), "GAS"))
+    assert [str(o) for o in after.effective(OPENING)] == ["F BRE - PIC", "A PAR - GAS"]
+
+
+def test_nested_blocks_and_left_to_right_conditions() -> None:
+    nested = block(
+        "IF german army mun or russian army war and turkish fleet ank\n"
+        " IF austrian fleet tri\n  A par - bur\n ENDIF\nENDIF"
+    )
+    assert [str(o) for o in sheet_of(nested).effective(OPENING)] == ["A PAR - BUR"]
+    assert [line.strip() for line in block_lines(nested)][:2] == [
+        "IF (GERMANY A MUN OR RUSSIA A WAR) AND TURKEY F ANK", "IF AUSTRIA F TRI",
+    ]
+    false = block("IF (german army mun or russian army war) and turkish army ank\n A par - bur\nENDIF")
+    assert chosen_body(false, OPENING) == ()
+
+
+def sheet_of(conditional: Conditional) -> OrderSheet:
+    return OrderSheet().with_block(conditional)
+
+
+def test_orders_read_without_the_phase_mean_what_the_phase_makes_them() -> None:
+    move = Move(UnitRef(F, "TRI"), "ALB")
+    assert adapt(move, PhaseType.RETREAT) == Retreat(UnitRef(F, "TRI"), "ALB")
+    assert adapt(move, PhaseType.MOVEMENT) == move
+    assert adapt(Disband(UnitRef(A, "PAR")), PhaseType.ADJUSTMENT) == Remove(UnitRef(A, "PAR"))
+    assert adapt(Remove(UnitRef(A, "PAR")), PhaseType.RETREAT) == Disband(UnitRef(A, "PAR"))
+
+
+def test_movement_completeness_names_the_units_without_orders() -> None:
+    orders = read("A PAR - BUR\nF BRE - MAO").effective(OPENING)
+    done = completeness(OPENING, "FRANCE", orders, MAP)
+    assert done.owes and not done.complete
+    assert done.unordered == (Unit("FRANCE", A, "MAR"),)
+    assert completeness(OPENING, "FRANCE", [*orders, Hold(UnitRef(A, "MAR"))], MAP).complete
+
+
+def winter(units: tuple[Unit, ...], centers: dict[str, frozenset[str]]) -> Position:
+    return Position("standard", Phase.parse("W1901A"), units, centers)
+
+
+def test_builds_are_owed_only_as_far_as_free_home_centres_allow() -> None:
+    centers = {"FRANCE": frozenset({"PAR", "BRE", "MAR", "SPA", "POR", "BEL"})}
+    units = (Unit("FRANCE", A, "PAR"), Unit("FRANCE", A, "BUR"), Unit("FRANCE", F, "MAO"))
+    board = winter(units, centers)
+    assert completeness(board, "FRANCE", [], MAP).builds_left == 2  # 3 owed, BRE and MAR free
+    assert completeness(board, "FRANCE", [Build(F, "BRE"), Waive()], MAP).complete
+    full = winter((*units, Unit("FRANCE", A, "BRE"), Unit("FRANCE", A, "MAR")), centers)
+    assert not owes_orders(full, "FRANCE", MAP)
+
+
+def test_surplus_builds_later_ones_win_and_removals_are_counted() -> None:
+    centers = {"FRANCE": frozenset({"PAR", "BRE", "MAR", "SPA"})}
+    board = winter((Unit("FRANCE", A, "SPA"), Unit("FRANCE", A, "GAS"), Unit("FRANCE", F, "MAO")), centers)
+    sheet = OrderSheet()
+    for order in (Build(A, "PAR"), Build(F, "BRE"), Build(A, "MAR")):
+        sheet = sheet.with_order(order).trimmed(board, "FRANCE")
+    assert sheet.lines() == ["BUILD A MAR"]
+    shrinking = winter((*board.units, Unit("FRANCE", A, "BUR")), {"FRANCE": frozenset({"SPA", "MAR"})})
+    assert completeness(shrinking, "FRANCE", [Remove(UnitRef(A, "BUR"))], MAP).removals_left == 1
+    assert completeness(shrinking, "FRANCE", [Remove(UnitRef(A, "BUR")), Remove(UnitRef(None, "GAS"))], MAP).complete
+
+
+def test_retreat_phases_ask_only_for_the_dislodged_units() -> None:
+    board = Position(
+        "standard", Phase.parse("S1901R"), (Unit("ITALY", A, "TRI"),),
+        {"AUSTRIA": frozenset({"TRI"})}, (DislodgedUnit(Unit("AUSTRIA", F, "TRI"), "VEN"),),
+    )  # fmt: skip
+    assert not owes_orders(board, "ITALY", MAP)
+    done = completeness(board, "AUSTRIA", [], MAP)
+    assert done.unordered == (Unit("AUSTRIA", F, "TRI"),)
+    orders = read("F TRI - ALB", PhaseType.RETREAT).effective(board)
+    assert orders == [Retreat(UnitRef(F, "TRI"), "ALB")]
+    assert completeness(board, "AUSTRIA", orders, MAP).complete
