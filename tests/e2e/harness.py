@@ -284,9 +284,9 @@ def _address(header: str) -> str:
 
 
 def text(message: EmailMessage) -> str:
-    """The text/plain body of a message the judge sent, decoded."""
+    """The text/plain body of a message the judge sent, decoded, with ``\n`` line ends."""
     part = message.get_body(("plain",))
     assert part is not None, "no text/plain part"
     content = part.get_content()
     assert isinstance(content, str)
-    return content
+    return content.replace("\r\n", "\n")
