@@ -33,11 +33,13 @@ def play_1901(harness: Harness) -> None:
 
 
 def section(reply_text: str, command: str) -> list[str]:
-    """The lines answering ``command`` in a reply (up to the next echoed command)."""
+    """The lines answering ``command`` in a reply (up to the next echoed command, blank lines after it cut)."""
     lines = reply_text.splitlines()
     start = lines.index(f"> {command}") + 1
     end = next((i for i in range(start, len(lines)) if lines[i].startswith("> ")), len(lines))
-    return [line for line in lines[start:end]]
+    while end > start and not lines[end - 1]:
+        end -= 1
+    return lines[start:end]
 
 
 def test_summary_names_every_player_and_the_centres_of_each_year(harness: Harness) -> None:
