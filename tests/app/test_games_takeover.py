@@ -178,3 +178,11 @@ def test_a_low_dedication_cannot_take_over(harness: Harness, started: list[str])
     body = read(harness.exchange("new@example.net", "SIGNON Fdemo fresh\n"))
     assert "Game 'demo' requires a dedication of at least 5; yours is 0." in body
     assert _status(harness, "FRANCE") == (started[0], "resigned")
+
+
+def test_a_resigned_player_who_joins_again_gets_the_power_back(harness: Harness, started: list[str]) -> None:
+    harness.exchange(started[0], "SIGNON Fdemo pw0\nRESIGN\n")
+    body = read(harness.exchange(started[0], "SIGNON ?demo pw0\n"))
+    assert "Signed on as France in game 'demo'." in body
+    assert "Welcome back: France is no longer left without a player." in body
+    assert _status(harness, "FRANCE") == (started[0], "playing")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from judge.app.errors import CommandRefused
 from judge.app.games import (
+    OPEN_FOR_TAKEOVER,
     AlreadyInGame,
     GameFull,
     NotForming,
@@ -334,6 +335,9 @@ def _rejoin(command: Signon, session: MailSession, game: Game, seat: Seat) -> No
     _ = session.gettext
     if not session.uow.seats.check_password(seat, command.password):
         raise _invalid(session)
+    returning = seat.power is not None and seat.status in OPEN_FOR_TAKEOVER
+    if returning:
+        session.uow.seats.set_status(seat, SeatStatus.PLAYING)
     _signed_on(session, game, seat, Role.POWER)
     if seat.power is None:
         message = _("You are already signed up for game '{game}'. Players still needed: {count}.").format(
@@ -343,7 +347,14 @@ def _rejoin(command: Signon, session: MailSession, game: Game, seat: Seat) -> No
         message = _("Signed on as {power} in game '{game}'.").format(
             power=power_name(seat.power, session.language), game=game.name
         )
-    session.reply.ok(command.line, message)
+    messages = [message]
+    if returning:
+        messages.append(
+            _("Welcome back: {power} is no longer left without a player.").format(
+                power=power_name(seat.power or "", session.language)
+            )
+        )
+    session.reply.ok(command.line, *messages)
 
 
 def _join_started(command: Signon, session: MailSession, game: Game) -> None:
