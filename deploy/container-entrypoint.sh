@@ -1,6 +1,6 @@
 #!/bin/sh
 # Entry point of the judge's container image.
-#   (no arguments) or options  ->  judge db upgrade, then exec judge serve [options]
+#   (no arguments) or options  ->  judge db upgrade, then exec judge serve --no-migrate [options]
 #   a judge command            ->  exec judge <command> (e.g. `db current`, `version`)
 # exec makes `judge serve` PID 1 itself, so it receives
 # SIGTERM from `docker stop` and shuts down cleanly.
@@ -8,7 +8,7 @@ set -eu
 case "${1:-}" in
     "" | -*)
         judge db upgrade
-        exec judge serve "$@"
+        exec judge serve --no-migrate "$@"
         ;;
     judge)
         shift

@@ -70,7 +70,7 @@ class TestSystemdUnit:
         pre = self.one("Service", "ExecStartPre").split()
         start = self.one("Service", "ExecStart").split()
         assert pre[1:] == ["db", "upgrade"]
-        assert start[1:] == ["serve"]
+        assert start[1:] == ["serve", "--no-migrate"]
         assert pre[0] == start[0] and pre[0].startswith("/")
 
     def test_it_restarts_on_failure_as_a_non_root_user(self) -> None:
@@ -136,7 +136,7 @@ class TestScaleOutUnits:
 
     def test_each_role_runs_one_part_of_serve_after_the_upgrade(self) -> None:
         (command,) = self.role["Service"]["ExecStart"]
-        assert command.split()[1:] == ["serve", "--only", "%i"]
+        assert command.split()[1:] == ["serve", "--no-migrate", "--only", "%i"]
         assert self.role["Unit"]["Requires"] == ["diplomacy-judge-db-upgrade.service"]
         assert "diplomacy-judge-db-upgrade.service" in self.role["Unit"]["After"][0].split()
         assert self.role["Service"]["Restart"] == ["on-failure"]
@@ -331,12 +331,12 @@ class TestContainerEntrypoint:
         return result.returncode, calls.read_text().splitlines()
 
     def test_default_migrates_then_serves(self, fake_judge: Path) -> None:
-        assert self.run(fake_judge) == (0, ["db upgrade", "serve"])
+        assert self.run(fake_judge) == (0, ["db upgrade", "serve --no-migrate"])
 
     def test_options_go_to_serve(self, fake_judge: Path) -> None:
         assert self.run(fake_judge, "--only", "worker") == (
             0,
-            ["db upgrade", "serve --only worker"],
+            ["db upgrade", "serve --no-migrate --only worker"],
         )
 
     def test_a_command_runs_alone(self, fake_judge: Path) -> None:
