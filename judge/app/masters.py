@@ -140,18 +140,21 @@ def _state(session: MailSession) -> _MailState:
 
 def change_setting(
     session: MailSession, game: Game, setting: Setting, value: Any, *, column: str | None = None
-) -> bool:
-    """Set ``setting`` to ``value`` (audited); False if it already was. Announced when the mail ends."""
+) -> str | None:
+    """Set ``setting`` to ``value`` (audited), announced when the mail ends.
+
+    Returns the old value as shown (``NoNMR``), or None if the setting already had that value.
+    """
     where = column or setting.column
     old = current_value(game, where)
     event = session.uow.games.change_setting(
         game, where, value, session.now, actor=session.sender, person=session.person
     )
     if event is None:
-        return False
+        return None
     if setting.announce:
         note_change(session, game, Change(setting.label, setting.shown(old), setting.shown(value)))
-    return True
+    return setting.shown(old)
 
 
 def note_change(session: MailSession, game: Game, change: Change) -> None:

@@ -143,7 +143,7 @@ APPROVED = "approved_powers"
 """``extra_settings`` key: the powers whose newcomers the master has approved (SET APPROVED)."""
 
 FLAGS: Mapping[str, Setting] = MappingProxyType({s.option: s for s in (
-    _flag("NMR", "nmr", N_("NMR"), "NMR", "NoNMR"),
+    _flag("NMR", "nmr", N_("Missed orders"), "NMR", "NoNMR"),
     _flag("DIAS", "dias", N_("Draws"), "DIAS", "NoDIAS"),
     _flag("CONCESSIONS", "concessions", N_("Concessions"), "Concessions", "NoConcessions"),
     _flag("STRICT GRACE", "strict_grace", N_("Grace"), "StrictGrace", "NoStrictGrace"),

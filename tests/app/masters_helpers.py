@@ -78,3 +78,18 @@ def state_of(harness: Harness, name: str = "modo") -> GameState:
 
 def sent_to(messages: list[EmailMessage], address: str) -> list[EmailMessage]:
     return [m for m in messages if address in str(m["To"])]
+
+
+def players_by_power(harness: Harness, name: str = "modo") -> dict[str, tuple[str, str]]:
+    """Power -> (address, password) of a game formed by :func:`moderated_game`."""
+    out: dict[str, tuple[str, str]] = {}
+    for address, power, _status in state_of(harness, name).seats:
+        if address is not None and power is not None:
+            out[power] = (address, "pw" + address.split("@")[0].removeprefix("p"))
+    return out
+
+
+def as_power(harness: Harness, power: str, body: str, name: str = "modo") -> EmailMessage:
+    """Mail from the player of ``power``, signed on; returns the reply."""
+    address, password = players_by_power(harness, name)[power]
+    return harness.exchange(address, f"SIGNON {power[0]}{name} {password}\n{body}")

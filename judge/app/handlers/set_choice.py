@@ -38,12 +38,13 @@ def handle(command: SetChoice, session: MailSession) -> Next:
     game = check_may_set(session, setting, label)
     value = setting.values[command.value]
     shown = setting.shown(value)
-    if change_setting(session, game, setting, value):
-        session.reply.ok(command.line, _("{setting} is now {value}.").format(setting=label, value=shown))
+    old = change_setting(session, game, setting, value)
+    if old is not None:
+        session.reply.ok(command.line, _("{setting}: {value} (was {old}).").format(setting=label, value=shown, old=old))
         if command.option == "START" and start_if_ready(session, game) is not None:
             session.reply.ok(command.line, _("The game has started: see the Game Starting mail."))
     else:
-        session.reply.ok(command.line, _("{setting} was already {value}.").format(setting=label, value=shown))
+        session.reply.ok(command.line, _("{setting}: already {value}.").format(setting=label, value=shown))
     return Next.CONTINUE
 
 

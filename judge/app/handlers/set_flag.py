@@ -3,8 +3,8 @@
 The option's column, who may change it and when are looked up in
 :data:`judge.app.settings.FLAGS`. Three options need more than a column:
 
-* ``MODERATED`` needs a master (a moderated game without one would be
-  stuck); ``SET UNMODERATED`` lets every player change the settings again;
+* ``MODERATED`` is the master's (so a moderated game always has one);
+  ``SET UNMODERATED`` lets every player change the settings again;
 * ``DIAS``: switching draw rules clears the draw votes cast so far (the
   Judge's rule: a vote means what the rules said when it was cast);
 * ``BROADCAST`` is not the game's but the sender's (a master or observer
@@ -41,18 +41,14 @@ def handle(command: SetFlag, session: MailSession) -> Next:
         raise CommandRefused(_("{option} is not a setting of this judge.").format(option=command.option))
     label = _(setting.label)
     game = check_may_set(session, setting, label)
-    if command.option == "MODERATED" and command.enabled and not game.masters:
-        raise CommandRefused(
-            _("A game needs a master to be moderated: its only player may send BECOME MASTER first.")
-        )
-    changed = change_setting(session, game, setting, command.enabled)
-    if changed and command.option == "DIAS":
+    old = change_setting(session, game, setting, command.enabled)
+    if old is not None and command.option == "DIAS":
         session.uow.press.clear_votes(game)
     shown = setting.shown(command.enabled)
-    if changed:
-        session.reply.ok(command.line, _("{setting} is now {value}.").format(setting=label, value=shown))
+    if old is not None:
+        session.reply.ok(command.line, _("{setting}: {value} (was {old}).").format(setting=label, value=shown, old=old))
     else:
-        session.reply.ok(command.line, _("{setting} was already {value}.").format(setting=label, value=shown))
+        session.reply.ok(command.line, _("{setting}: already {value}.").format(setting=label, value=shown))
     return Next.CONTINUE
 
 

@@ -33,6 +33,9 @@ def handle(command: SetIdentifier, session: MailSession) -> Next:
                 setting=label, value=value
             )
         )
-    change_setting(session, game, setting, value)
-    session.reply.ok(command.line, _("{setting} is now {value}.").format(setting=label, value=value))
+    old = change_setting(session, game, setting, value)
+    if old is not None:
+        session.reply.ok(command.line, _("{setting}: {value} (was {old}).").format(setting=label, value=value, old=old))
+    else:
+        session.reply.ok(command.line, _("{setting}: already {value}.").format(setting=label, value=value))
     return Next.CONTINUE

@@ -49,10 +49,11 @@ def handle(command: SetNumber, session: MailSession) -> Next:
     if command.option == "PLAYERS" and value == len(game_map(game).powers):
         stored = None  # one per power, the default: follows the variant
     shown = setting.shown(value)
-    if change_setting(session, game, setting, stored):
-        session.reply.ok(command.line, _("{setting} is now {value}.").format(setting=label, value=shown))
+    old = change_setting(session, game, setting, stored)
+    if old is not None:
+        session.reply.ok(command.line, _("{setting}: {value} (was {old}).").format(setting=label, value=shown, old=old))
     else:
-        session.reply.ok(command.line, _("{setting} was already {value}.").format(setting=label, value=shown))
+        session.reply.ok(command.line, _("{setting}: already {value}.").format(setting=label, value=shown))
     return Next.CONTINUE
 
 
