@@ -104,6 +104,13 @@ class MovementResolver:
         self._link(rules)
         self.state = [_UNRESOLVED] * n
         self.res = [False] * n
+        # Supports and convoys that nobody attacks are given: settle them now, saving most
+        # of the recursion in a typical phase.
+        moves_to = self.moves_to
+        for i, (k, p) in enumerate(zip(self.kind, self.prov, strict=True)):
+            if k >= K_SUPPORT_HOLD and p not in moves_to:
+                self.state[i] = _RESOLVED
+                self.res[i] = True
         self.dep: list[int] = []
         self.protected: set[tuple[int, int]] = set()
 

@@ -11,9 +11,9 @@ from judge.core.adjudicator.movement import (
     K_MOVE,
     MovementResolver,
 )
-from judge.core.adjudicator.order_sets import collect
+from judge.core.adjudicator.order_sets import Entry, collect
 from judge.core.adjudicator.phases import settle, winner
-from judge.core.adjudicator.results import AdjudicationResult, OrderResult, Outcome
+from judge.core.adjudicator.results import AdjudicationResult, OrderResult, Outcome, order_result
 from judge.core.adjudicator.retreat_options import retreat_options
 from judge.core.adjudicator.rules import Rules
 from judge.core.adjudicator.validation import Interpreted
@@ -35,76 +35,61 @@ def adjudicate_movement(
     resolver = MovementResolver(game_map, units, chosen, rules)
     resolver.resolve_all()
 
+    n = len(units)
     index_of = {p: i for i, p in enumerate(provinces)}
-    attacker = [resolver.dislodged_by(i) for i in range(len(units))]
+    attacker = [resolver.dislodged_by(i) for i in range(n)]
     results: list[OrderResult] = []
+    tried: set[tuple[str, str]] | None = None
     for entry in order_set.entries:
         if entry.dropped is not None or entry.interpreted is None or entry.unit is None:
-            results.append(OrderResult(entry.power, entry.unit, entry.order, Outcome.INVALID, entry.dropped or ""))
+            results.append(order_result(entry.power, entry.unit, entry.order, Outcome.INVALID, entry.dropped or ""))
             continue
         i = index_of[where[entry.unit.location]]
         outcome, reason = _judge(resolver, i, attacker[i] >= 0)
-        results.append(OrderResult(entry.power, entry.unit, entry.order, outcome, reason))
-    tried = {
-        (entry.power, board.province(ref.location))
-        for entry in order_set.entries
-        if isinstance(ref := getattr(entry.order, "unit", None), UnitRef)
-    }
+        results.append(order_result(entry.power, entry.unit, entry.order, outcome, reason))
     for i, unit in enumerate(units):
         if chosen[i] is None:
-            ordered = (unit.power, provinces[i]) in tried
-            first = "no order: holds (invalid order)" if ordered else "no order: holds"
+            if tried is None:
+                tried = _named_by_orders(board, order_set.entries)
+            first = "no order: holds (invalid order)" if (unit.power, provinces[i]) in tried else "no order: holds"
             hit = attacker[i] >= 0
-            results.append(
-                OrderResult(
-                    unit.power,
-                    unit,
-                    None,
-                    Outcome.FAILS if hit else Outcome.SUCCEEDS,
-                    f"{first}, dislodged" if hit else first,
-                )
-            )
+            outcome = Outcome.FAILS if hit else Outcome.SUCCEEDS
+            results.append(order_result(unit.power, unit, None, outcome, f"{first}, dislodged" if hit else first))
 
     staying: list[Unit] = []
     dislodged: list[DislodgedUnit] = []
+    kind, res, dest_loc = resolver.kind, resolver.res, resolver.dest_loc
     for i, unit in enumerate(units):
         k = attacker[i]
         if k >= 0:
             dislodged.append(DislodgedUnit(unit, resolver.prov[k], resolver.convoyed[k]))
-        elif resolver.kind[i] == K_MOVE and resolver.res[i]:
-            staying.append(Unit(unit.power, unit.type, resolver.dest_loc[i]))
+        elif kind[i] == K_MOVE and res[i]:
+            staying.append(Unit(unit.power, unit.type, dest_loc[i]))
         else:
             staying.append(unit)
-    occupied = {where[unit.location] for unit in staying}
-    standoffs = frozenset(
-        province
-        for province, movers in resolver.moves_to.items()
-        if province not in occupied
-        and not any(resolver.res[k] for k in movers)
-        and any(_bounced(resolver, k) for k in movers)
-    )
-    after = Position(
-        variant=position.variant,
-        phase=position.phase,
-        units=tuple(staying),
-        centers=position.centers,
-        dislodged=tuple(dislodged),
-        standoffs=standoffs,
-    )
-    after_board = Board(after, game_map)
-    retreats = {d.unit: retreat_options(after_board, d, rules) for d in dislodged}
-    can_retreat = tuple(d for d in dislodged if retreats[d.unit])
+    new_units = tuple(staying)
+    retreats: dict[Unit, tuple[str, ...]] = {}
+    can_retreat: tuple[DislodgedUnit, ...] = ()
+    standoffs: frozenset[str] = frozenset()
+    if dislodged:
+        occupied = {where[unit.location] for unit in staying}
+        standoffs = frozenset(
+            province
+            for province, movers in resolver.moves_to.items()
+            if province not in occupied
+            and not any(res[k] for k in movers)
+            and any(_bounced(resolver, k) for k in movers)
+        )
+        after = Position(position.variant, position.phase, new_units, position.centers, (), standoffs)
+        after_board = Board(after, game_map)
+        retreats = {d.unit: retreat_options(after_board, d, rules) for d in dislodged}
+        can_retreat = tuple(d for d in dislodged if retreats[d.unit])
     if can_retreat:
         next_position = Position(
-            variant=position.variant,
-            phase=position.phase.following(),
-            units=tuple(staying),
-            centers=position.centers,
-            dislodged=can_retreat,
-            standoffs=standoffs,
+            position.variant, position.phase.following(), new_units, position.centers, can_retreat, standoffs
         )
     else:
-        next_position = settle(position.phase, tuple(staying), position.centers, position.variant, game_map)
+        next_position = settle(position.phase, new_units, position.centers, position.variant, game_map)
     return AdjudicationResult(
         phase=position.phase,
         next_phase=next_position.phase,
@@ -114,6 +99,15 @@ def adjudicate_movement(
         retreats=retreats,
         winner=winner(next_position, game_map),
     )
+
+
+def _named_by_orders(board: Board, entries: Sequence[Entry]) -> set[tuple[str, str]]:
+    """(power, province) of every unit some order of that power tried to command."""
+    return {
+        (entry.power, board.province(ref.location))
+        for entry in entries
+        if isinstance(ref := getattr(entry.order, "unit", None), UnitRef)
+    }
 
 
 def _bounced(resolver: MovementResolver, k: int) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from judge.core.orders import Order
 from judge.core.phase import Phase
@@ -65,3 +66,25 @@ class AdjudicationResult:
     dislodged: tuple[DislodgedUnit, ...] = ()
     retreats: Mapping[Unit, tuple[str, ...]] = field(default_factory=dict)
     winner: str | None = None
+
+
+# A frozen dataclass's __init__ sets each field through object.__setattr__, which
+# costs more than the rest of adjudicating an order; the engine creates one result
+# per order, so it fills the slots directly. Same object, same invariants: the
+# fields are set exactly once, before the result is visible to anyone.
+_NEW = object.__new__
+_SETTERS: tuple[Any, ...] = tuple(
+    OrderResult.__dict__[name].__set__ for name in ("power", "unit", "order", "outcome", "reason")
+)
+
+
+def order_result(power: str, unit: Unit | None, order: Order | None, outcome: Outcome, reason: str) -> OrderResult:
+    """``OrderResult(power, unit, order, outcome, reason)``, built without the frozen-init overhead."""
+    result = _NEW(OrderResult)
+    set_power, set_unit, set_order, set_outcome, set_reason = _SETTERS
+    set_power(result, power)
+    set_unit(result, unit)
+    set_order(result, order)
+    set_outcome(result, outcome)
+    set_reason(result, reason)
+    return result

@@ -128,21 +128,15 @@ def interpret(board: Board, power: str, order: Order, rules: Rules) -> Interpret
 
 
 def _movement(board: Board, power: str, order: Order, rules: Rules) -> Interpreted:
-    kind = type(order)
-    if kind is Move:
-        assert isinstance(order, Move)
+    if isinstance(order, Move):
         return _move(board, power, order, rules)
-    if kind is SupportMove:
-        assert isinstance(order, SupportMove)
+    if isinstance(order, SupportMove):
         return _support_move(board, power, order)
-    if kind is Hold:
-        assert isinstance(order, Hold)
+    if isinstance(order, Hold):
         return Interpreted(power, order, HOLD, _own_unit(board, power, order.unit))
-    if kind is SupportHold:
-        assert isinstance(order, SupportHold)
+    if isinstance(order, SupportHold):
         return _support_hold(board, power, order)
-    if kind is Convoy:
-        assert isinstance(order, Convoy)
+    if isinstance(order, Convoy):
         return _convoy(board, power, order)
     raise WrongPhaseError(str(order), "movement")
 
