@@ -24,6 +24,16 @@ def _ok(reply: EmailMessage) -> str:
     return body
 
 
+def _lines(body: str) -> set[str]:
+    """The body's lines with runs of blanks made one: the column padding of result lines
+    is the report's business, the words are what this test checks."""
+    return {_norm(line) for line in body.splitlines()}
+
+
+def _norm(line: str) -> str:
+    return " ".join(line.split())
+
+
 def _one_mail_each(judge: E2EJudge, subject: str, addresses: list[str]) -> dict[str, str]:
     """Wait until each address got exactly one mail with ``subject``; their bodies by address."""
     found: dict[str, str] = {}
@@ -68,12 +78,14 @@ def test_a_first_year_by_mail(judge: E2EJudge) -> None:
     assert starting["anna@example.net"].startswith(
         "Game 'demo' has started.\nYou are playing Austria.\n"
     )
-    assert "   France:  francois@example.fr\n" in starting["anna@example.net"]
-    assert "   Russia: Fleet St Petersburg (south coast).\n" in starting["rurik@example.net"]
+    assert _norm("France: francois@example.fr") in _lines(starting["anna@example.net"])
+    assert _norm("Russia: Fleet St Petersburg (south coast).") in _lines(
+        starting["rurik@example.net"]
+    )
     assert starting["francois@example.fr"].startswith(
         "La partie 'demo' a commencé.\nVous jouez France.\n"
     )
-    assert "   Italie: Armée Venise.\n" in starting["isabella@example.it"]
+    assert _norm("Italie: Armée Venise.") in _lines(starting["isabella@example.it"])
     assert flow.game(judge).current_phase == "S1901M"
 
     body = _ok(judge.exchange(OBSERVER, "OBSERVE demo watchpw\n"))
@@ -101,7 +113,7 @@ def test_a_first_year_by_mail(judge: E2EJudge) -> None:
         "France: Armée Paris -> Bourgogne.",
         "Vos ordres sont complets.",
     ):
-        assert line in french.splitlines(), french
+        assert _norm(line) in _lines(french), french
 
     html = text(acknowledgements["GERMANY"])
     for line in (
@@ -109,7 +121,7 @@ def test_a_first_year_by_mail(judge: E2EJudge) -> None:
         "Germany: Fleet Kiel -> Denmark.",
         "Germany: Army Munich -> Ruhr.",
     ):
-        assert line in html.splitlines(), html
+        assert _norm(line) in _lines(html), html
     assert "Gr" not in html  # the greeting after SIGNOFF was not read
 
     latin1 = text(acknowledgements["ITALY"])
@@ -119,7 +131,7 @@ def test_a_first_year_by_mail(judge: E2EJudge) -> None:
         "Italie: Armée Rome -> Apulie.",
         "Italie: Armée Venise -> Piémont.",
     ):
-        assert line in latin1.splitlines(), latin1
+        assert _norm(line) in _lines(latin1), latin1
 
     quoted = text(acknowledgements["ENGLAND"])
     for line in (
@@ -128,7 +140,7 @@ def test_a_first_year_by_mail(judge: E2EJudge) -> None:
         "England: Fleet London -> North Sea.",  # not the quoted "F Lon - Eng"
         "Your orders are complete.",
     ):
-        assert line in quoted.splitlines(), quoted
+        assert _norm(line) in _lines(quoted), quoted
     assert "Edward" not in quoted
 
     flow.process_when_due(judge, "S1901M")
@@ -145,7 +157,7 @@ def test_a_first_year_by_mail(judge: E2EJudge) -> None:
         "Turkey:   Fleet Ankara HOLD.",
         "The next phase of 'demo' will be Movement for Fall of 1901.",
     ):
-        assert line in results.splitlines(), results
+        assert _norm(line) in _lines(results), results
     assert spring[OBSERVER] == results
 
     # --- Fall 1901: a dislodgement ----------------------------------------------------------
@@ -161,7 +173,7 @@ def test_a_first_year_by_mail(judge: E2EJudge) -> None:
         "The French Army in Burgundy can retreat to Belgium, Gascony, Marseilles, Paris or Picardy.",
         "The next phase of 'demo' will be Retreat for Fall of 1901.",
     ):
-        assert line in results.splitlines(), results
+        assert _norm(line) in _lines(results), results
     assert flow.game(judge).current_phase == "F1901R"
 
     # --- the retreat ------------------------------------------------------------------------
@@ -179,13 +191,13 @@ def test_a_first_year_by_mail(judge: E2EJudge) -> None:
         "Russia:    4 Supply centers,  4 Units:  Builds   0 unit(s).",
         "The next phase of 'demo' will be Adjustment for Winter of 1901.",
     ):
-        assert line in results.splitlines(), results
+        assert _norm(line) in _lines(results), results
     assert flow.game(judge).current_phase == "W1901A"
 
     # --- winter builds ------------------------------------------------------------------------
     builds = _orders_for(judge, flow.BUILDS)
-    assert "France: Construit une flotte à Brest." in builds["FRANCE"].splitlines()
-    assert "Germany: Builds an army in Berlin." in builds["GERMANY"].splitlines()
+    assert _norm("France: Construit une flotte à Brest.") in _lines(builds["FRANCE"])
+    assert _norm("Germany: Builds an army in Berlin.") in _lines(builds["GERMANY"])
     flow.process_when_due(judge, "W1901A")
     winter = _one_mail_each(judge, f"{CODE}:demo - W1901A Results", [*everyone, OBSERVER])
     results = winter["tariq@example.net"]
@@ -196,7 +208,7 @@ def test_a_first_year_by_mail(judge: E2EJudge) -> None:
         "Germany:  Builds an army in Berlin.",
         "The next phase of 'demo' will be Movement for Spring of 1902.",
     ):
-        assert line in results.splitlines(), results
+        assert _norm(line) in _lines(results), results
     assert flow.game(judge).current_phase == "S1902M"
 
 
