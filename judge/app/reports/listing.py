@@ -36,6 +36,7 @@ from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, OrderBlockKind, SeatStatus
 from judge.db.models import Game, Seat
 from judge.i18n import N_, Language
+from judge.lang.powers import fold
 from judge.mail.compose import judge_date
 
 Gettext = Callable[[str], str]
@@ -383,13 +384,8 @@ def _player_table(
         else {}
     )
     deadline_passed = game.deadline_at is not None and now > game.deadline_at
-    width = max(len(power_name(p, language)) for p in the_map.powers) + 1
-    power_h, status_h, units_h, centres_h, late_h, dedication_h, player_h = words(_TABLE_HEADINGS, 7, _)
-    header = (
-        f"  {power_h:<{width}} {status_h:<11} {units_h:>5} {centres_h:>7} "
-        f"{late_h:>4} {dedication_h:>10}  {player_h}"
-    )
-    rows = [header]
+    headings = words(_TABLE_HEADINGS, 7, _)
+    cells: list[list[str]] = []
     missing: list[str] = []
     seats = {s.power: s for s in game.seats if s.power is not None}
     for power in the_map.powers:
@@ -398,7 +394,7 @@ def _player_table(
         centres = len(position.centers.get(power, frozenset())) if position else 0
         name = power_name(power, language)
         if seat is None:
-            rows.append(f"  {name:<{width}} {status_word('open', _):<11} {units:>5} {centres:>7}")
+            cells.append([name, status_word("open", _), str(units), str(centres), "", "", ""])
             continue
         owed = orders_owed(position, the_map, power) if position is not None else 0
         submission = on_file.get(power)
@@ -410,11 +406,20 @@ def _player_table(
         if owed and seat.status is SeatStatus.PLAYING and (given or 0) < owed:
             missing.append(name)
         dedication = seat.person.dedication if seat.person is not None else 0
-        rows.append(
-            f"  {name:<{width}} {status:<11} {units:>5} {centres:>7} {seat.late_count:>4} "
-            f"{dedication:>10}  {player_address(seat, hide=hide)}"
-        )
+        cells.append([
+            name, status, str(units), str(centres), str(seat.late_count), str(dedication),
+            player_address(seat, hide=hide),
+        ])  # fmt: skip
+    widths = [max(len(row[i]) for row in [headings, *cells]) for i in range(6)]
+    rows = [_table_row(row, widths) for row in [headings, *cells]]
     return rows, missing
+
+
+def _table_row(cells: Sequence[str], widths: Sequence[int]) -> str:
+    """Power and status left-aligned, the numbers right-aligned, the address last."""
+    left = [f"{cells[i]:<{widths[i]}}" for i in (0, 1)]
+    right = [f"{cells[i]:>{widths[i]}}" for i in (2, 3, 4, 5)]
+    return ("  " + " ".join([*left, *right]) + "  " + cells[6]).rstrip()
 
 
 def board_lines(position: Position, the_map: GameMap, language: str, _: Gettext) -> list[str]:
@@ -439,13 +444,13 @@ def board_lines(position: Position, the_map: GameMap, language: str, _: Gettext)
     lines.append(_("Supply centres owned:"))
     owned: set[str] = set()
     for power in the_map.powers:
-        centres = sorted(position.centers.get(power, frozenset()), key=where)
+        centres = sorted(position.centers.get(power, frozenset()), key=lambda c: fold(where(c)))
         owned.update(centres)
         if centres:
             lines.append(
                 f"  {power_name(power, language)} ({len(centres)}): {_join(where(c) for c in centres)}."
             )
-    unowned = sorted(the_map.supply_centers - owned, key=where)
+    unowned = sorted(the_map.supply_centers - owned, key=lambda c: fold(where(c)))
     if unowned:
         lines.append(
             "  " + _("Unowned ({count}): {centres}.").format(
