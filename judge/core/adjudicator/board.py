@@ -13,6 +13,10 @@ from judge.core.geography import GameMap
 from judge.core.position import DislodgedUnit, Position
 from judge.core.units import Unit, UnitType, coast_of, province_of
 
+# Enum members read through the class cost ~0.2 us each on Python 3.11: bind them once.
+_ARMY = UnitType.ARMY
+_FLEET = UnitType.FLEET
+
 _COAST_NAMES = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "WC": "west coast"}
 
 
@@ -49,11 +53,11 @@ class Board:
 
     def unit_name(self, unit: Unit, *, capital: bool = False) -> str:
         """``"the fleet in Spain (north coast)"``; ``capital`` to start a sentence with it."""
-        kind = "army" if unit.type is UnitType.ARMY else "fleet"
+        kind = "army" if unit.type is _ARMY else "fleet"
         return f"{'The' if capital else 'the'} {kind} in {self.name(unit.location)}"
 
     def fleet_provinces(self) -> frozenset[str]:
         """Provinces where a fleet stands: the possible links of a convoy chain."""
         if self._fleets is None:
-            self._fleets = frozenset(p for p, u in self.unit_at.items() if u.type is UnitType.FLEET)
+            self._fleets = frozenset(p for p, u in self.unit_at.items() if u.type is _FLEET)
         return self._fleets

@@ -14,6 +14,9 @@ from collections.abc import Collection, Mapping, Sequence
 from judge.core.geography import GameMap
 from judge.core.units import Unit, UnitType, province_of
 
+# Enum members read through the class cost ~0.2 us each on Python 3.11: bind them once.
+_FLEET = UnitType.FLEET
+
 
 @functools.cache
 def home_distance_sums(game_map: GameMap, power: str) -> Mapping[str, int]:
@@ -26,7 +29,7 @@ def home_distance_sums(game_map: GameMap, power: str) -> Mapping[str, int]:
 
 
 def _fleet_first(unit: Unit) -> int:
-    return 0 if unit.type is UnitType.FLEET else 1
+    return 0 if unit.type is _FLEET else 1
 
 
 def removal_order(

@@ -16,6 +16,9 @@ from collections.abc import Collection, Mapping
 from judge.core.adjudicator.topology import topology
 from judge.core.geography import GameMap, Terrain
 
+# Enum members read through the class cost ~0.2 us each on Python 3.11: bind them once.
+_COAST = Terrain.COAST
+
 
 def sea_neighbours(game_map: GameMap) -> Mapping[str, frozenset[str]]:
     """For each sea province, every province (sea or coast) a convoy can step to from it."""
@@ -32,8 +35,8 @@ def can_be_convoyed_between(game_map: GameMap, source: str, destination: str) ->
     terrain = topology(game_map).terrain
     return (
         source != destination
-        and terrain.get(source) is Terrain.COAST
-        and terrain.get(destination) is Terrain.COAST
+        and terrain.get(source) is _COAST
+        and terrain.get(destination) is _COAST
     )
 
 

@@ -28,6 +28,9 @@ from judge.core.adjudicator.validation import CONVOY, MOVE, SUPPORT_HOLD, SUPPOR
 from judge.core.geography import GameMap
 from judge.core.units import Unit, UnitType, province_of
 
+# Enum members read through the class cost ~0.2 us each on Python 3.11: bind them once.
+_FLEET = UnitType.FLEET
+
 K_HOLD = 0
 K_MOVE = 1
 K_SUPPORT_HOLD = 2
@@ -406,4 +409,4 @@ class MovementResolver:
         return False
 
     def is_fleet(self, i: int) -> bool:
-        return self.units[i].type is UnitType.FLEET
+        return self.units[i].type is _FLEET

@@ -22,6 +22,11 @@ from judge.core.orders import Order
 from judge.core.position import DislodgedUnit, Position
 from judge.core.units import Unit, UnitRef
 
+# Enum members read through the class cost ~0.2 us each on Python 3.11: bind them once.
+_SUCCEEDS = Outcome.SUCCEEDS
+_FAILS = Outcome.FAILS
+_INVALID = Outcome.INVALID
+
 
 def adjudicate_movement(
     position: Position, orders: Mapping[str, Sequence[Order]], rules: Rules, game_map: GameMap
@@ -42,7 +47,7 @@ def adjudicate_movement(
     tried: set[tuple[str, str]] | None = None
     for entry in order_set.entries:
         if entry.dropped is not None or entry.interpreted is None or entry.unit is None:
-            results.append(order_result(entry.power, entry.unit, entry.order, Outcome.INVALID, entry.dropped or ""))
+            results.append(order_result(entry.power, entry.unit, entry.order, _INVALID, entry.dropped or ""))
             continue
         i = index_of[where[entry.unit.location]]
         outcome, reason = _judge(resolver, i, attacker[i] >= 0)
@@ -53,7 +58,7 @@ def adjudicate_movement(
                 tried = _named_by_orders(board, order_set.entries)
             first = "no order: holds (invalid order)" if (unit.power, provinces[i]) in tried else "no order: holds"
             hit = attacker[i] >= 0
-            outcome = Outcome.FAILS if hit else Outcome.SUCCEEDS
+            outcome = _FAILS if hit else _SUCCEEDS
             results.append(order_result(unit.power, unit, None, outcome, f"{first}, dislodged" if hit else first))
 
     staying: list[Unit] = []
@@ -127,7 +132,7 @@ def _judge(resolver: MovementResolver, i: int, dislodged: bool) -> tuple[Outcome
     kind = resolver.kind[i]
     if kind == K_MOVE:
         if resolver.res[i]:
-            return Outcome.SUCCEEDS, ""
+            return _SUCCEEDS, ""
         if resolver.convoyed[i] and not resolver.path(i):
             reason = "disrupted" if resolver.had_route(i) else "no convoy"
         else:
@@ -137,8 +142,8 @@ def _judge(resolver: MovementResolver, i: int, dislodged: bool) -> tuple[Outcome
     elif kind == K_CONVOY:
         reason = "" if resolver.matched[i] else "void"
         if not resolver.matched[i]:
-            return Outcome.FAILS, _with_dislodged(reason, dislodged)
-        return (Outcome.FAILS, "dislodged") if dislodged else (Outcome.SUCCEEDS, "")
+            return _FAILS, _with_dislodged(reason, dislodged)
+        return (_FAILS, "dislodged") if dislodged else (_SUCCEEDS, "")
     else:
         if not resolver.matched[i]:
             reason = "void"
@@ -147,8 +152,8 @@ def _judge(resolver: MovementResolver, i: int, dislodged: bool) -> tuple[Outcome
         else:
             reason = ""
     if reason == "" and not dislodged:
-        return Outcome.SUCCEEDS, ""
-    return Outcome.FAILS, _with_dislodged(reason, dislodged)
+        return _SUCCEEDS, ""
+    return _FAILS, _with_dislodged(reason, dislodged)
 
 
 def _with_dislodged(reason: str, dislodged: bool) -> str:

@@ -14,6 +14,9 @@ from judge.core.adjudicator.rules import Rules
 from judge.core.position import DislodgedUnit
 from judge.core.units import UnitType, province_of
 
+# Enum members read through the class cost ~0.2 us each on Python 3.11: bind them once.
+_ARMY = UnitType.ARMY
+
 
 def retreat_options(board: Board, dislodged: DislodgedUnit, rules: Rules) -> tuple[str, ...]:
     """The legal retreat locations of ``dislodged`` on ``board`` (the board after the movement), sorted."""
@@ -23,7 +26,7 @@ def retreat_options(board: Board, dislodged: DislodgedUnit, rules: Rules) -> tup
     forbidden.update(board.position.standoffs)
     if not (dislodged.attacker_via_convoy and rules.retreat_to_convoy_origin):
         forbidden.add(dislodged.attacker_from)
-    if unit.type is UnitType.ARMY:
+    if unit.type is _ARMY:
         candidates = game_map.army_moves(unit.province)
     else:
         candidates = game_map.fleet_moves(unit.location)

@@ -63,6 +63,14 @@ from judge.core.phase import PhaseType
 from judge.core.position import DislodgedUnit, Position
 from judge.core.units import Unit, UnitRef, UnitType, coast_of, province_of
 
+# Enum members read through the class cost ~0.2 us each on Python 3.11: bind them once.
+_ARMY = UnitType.ARMY
+_FLEET = UnitType.FLEET
+_WATER = Terrain.WATER
+_LAND = Terrain.LAND
+_MOVEMENT_PHASE = PhaseType.MOVEMENT
+_RETREAT_PHASE = PhaseType.RETREAT
+
 HOLD = "hold"
 MOVE = "move"
 SUPPORT_HOLD = "support_hold"
@@ -117,9 +125,9 @@ def validate(
 def interpret(board: Board, power: str, order: Order, rules: Rules) -> Interpreted:
     """The legal order ``order`` as the engine will execute it; raises an OrderError if illegal."""
     phase_type = board.phase_type
-    if phase_type is PhaseType.MOVEMENT:
+    if phase_type is _MOVEMENT_PHASE:
         return _movement(board, power, order, rules)
-    if phase_type is PhaseType.RETREAT:
+    if phase_type is _RETREAT_PHASE:
         return _retreat(board, power, order, rules)
     return _adjustment(board, power, order, rules)
 
@@ -179,8 +187,8 @@ def _move(board: Board, power: str, order: Move, rules: Rules) -> Interpreted:
         raise NotAdjacentError(
             board.name(unit.location), board.name(destination), "A unit cannot move to the province it is in."
         )
-    if unit.type is UnitType.ARMY:
-        if topo.terrain[destination] is Terrain.WATER:
+    if unit.type is _ARMY:
+        if topo.terrain[destination] is _WATER:
             raise ArmyToSeaError(board.name(destination))
         adjacent = destination in topo.army[source]
         wants_convoy = order.via_convoy or bool(order.route)
@@ -193,7 +201,7 @@ def _move(board: Board, power: str, order: Move, rules: Rules) -> Interpreted:
                 raise NoConvoyRouteError(board.name(source), board.name(destination))
             raise NotAdjacentError(board.name(unit.location), board.name(destination))
         return Interpreted(power, order, MOVE, unit, destination, via_convoy=True)
-    if topo.terrain[destination] is Terrain.LAND:
+    if topo.terrain[destination] is _LAND:
         raise FleetInlandError(board.name(destination))
     target = _fleet_target(board, unit.location, order.destination, destination, rules)
     return Interpreted(power, order, MOVE, unit, target)
@@ -224,7 +232,7 @@ def _fleet_target(board: Board, source: str, written: str, destination: str, rul
 
 def _can_reach(board: Board, unit: Unit, province: str) -> bool:
     """Whether ``unit`` could move to ``province`` by itself (any coast), as a support requires."""
-    if unit.type is UnitType.ARMY:
+    if unit.type is _ARMY:
         return province in board.topo.army.get(unit.location, ())
     return province in board.topo.fleet_reach.get(unit.location, ())
 
@@ -266,7 +274,7 @@ def _support_move(board: Board, power: str, order: SupportMove) -> Interpreted:
         )
     # A coast named in the support must match the fleet's move (DATC 4.B.4, 6.B.9); none is fine (6.B.15).
     target = destination
-    if supported.type is UnitType.FLEET and board.topo.coasts[destination]:
+    if supported.type is _FLEET and board.topo.coasts[destination]:
         coast = coast_of(order.destination)
         if coast in board.topo.coasts[destination]:
             target = f"{destination}/{coast}"
@@ -276,7 +284,7 @@ def _support_move(board: Board, power: str, order: SupportMove) -> Interpreted:
 def _supported_can_reach(board: Board, supported: Unit, destination: str, supporter: Unit) -> bool:
     if _can_reach(board, supported, destination):
         return True
-    if supported.type is UnitType.FLEET:
+    if supported.type is _FLEET:
         return False
     # By convoy, but not through the supporter: a fleet cannot support and convoy (DATC 6.D.31).
     fleets = board.fleet_provinces() - {supporter.province}
@@ -286,12 +294,12 @@ def _supported_can_reach(board: Board, supported: Unit, destination: str, suppor
 def _convoy(board: Board, power: str, order: Convoy) -> Interpreted:
     unit = _own_unit(board, power, order.unit)
     game_map = board.game_map
-    if unit.type is not UnitType.FLEET:
+    if unit.type is not _FLEET:
         raise IllegalConvoyError("Only fleets can convoy.")
-    if game_map.provinces[unit.province].terrain is not Terrain.WATER:
+    if game_map.provinces[unit.province].terrain is not _WATER:
         raise IllegalConvoyError(f"Only a fleet at sea can convoy; {board.name(unit.province)} is not a sea.")
     convoyed = _other_unit(board, order.convoyed, "convoy")
-    if convoyed.type is not UnitType.ARMY:
+    if convoyed.type is not _ARMY:
         raise IllegalConvoyError("Only armies can be convoyed.")
     destination = _known_province(board, unit, order.destination)
     if not can_be_convoyed_between(game_map, convoyed.province, destination):
@@ -339,7 +347,7 @@ def retreat_target(board: Board, dislodged: DislodgedUnit, written: str, rules: 
     province = province_of(written)
     matching = [loc for loc in options if province_of(loc) == province]
     coast = coast_of(written)
-    if unit.type is UnitType.FLEET and coast is not None and board.game_map.is_split(province):
+    if unit.type is _FLEET and coast is not None and board.game_map.is_split(province):
         matching = [loc for loc in matching if loc == written]
     if not matching:
         raise IllegalRetreatError(
@@ -393,19 +401,19 @@ def build_location(board: Board, power: str, order: Build, rules: Rules) -> tupl
         raise BuildNotOwnedError(name)
     if province_code in board.unit_at:
         raise BuildOccupiedError(name)
-    if order.type is UnitType.ARMY:
-        if province.terrain is Terrain.WATER:
+    if order.type is _ARMY:
+        if province.terrain is _WATER:
             raise ArmyToSeaError(name)
-        return province_code, UnitType.ARMY
-    if province.terrain is Terrain.LAND:
+        return province_code, _ARMY
+    if province.terrain is _LAND:
         raise FleetInlandError(name)
     if not province.coasts:
-        return province_code, UnitType.FLEET
+        return province_code, _FLEET
     coast = coast_of(order.location)
     if coast in province.coasts:
-        return order.location, UnitType.FLEET
+        return order.location, _FLEET
     if rules.missing_coast == "first":
-        return f"{province_code}/{province.coasts[0]}", UnitType.FLEET
+        return f"{province_code}/{province.coasts[0]}", _FLEET
     raise AmbiguousCoastError(name, province.coasts)
 
 
