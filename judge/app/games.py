@@ -22,7 +22,6 @@ The Judge's rules followed here (judge-conventions §1, §5, §10):
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -322,8 +321,11 @@ def start_game(
             uow.people.add_to_record(seat.person, games_started=1)
     dummies = tuple(p for p in the_map.powers if p not in deal.values())
     for power in dummies:
-        seat = uow.seats.join(game, None, secrets.token_urlsafe(16), now, power=power, phase=FIRST_PHASE)
-        uow.seats.leave(seat, now, SeatStatus.ABANDONED, phase=FIRST_PHASE)
+        # Nobody's seat: no password (only a takeover opens it), no tenure.
+        game.seats.append(
+            Seat(power=power, person=None, password_hash=None, status=SeatStatus.ABANDONED, joined_at=now)
+        )
+    uow.flush()
 
     game.extra_settings = {**game.extra_settings, ASSIGNMENT_SEED: seed}
     times = first_phase_times(uow, game, now, zone)

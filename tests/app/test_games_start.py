@@ -202,3 +202,25 @@ def test_joining_a_started_game_with_no_open_power_is_refused(harness: Harness) 
     register(harness, "late@example.net")
     body = read(harness.exchange("late@example.net", "SIGNON ?demo pw\n"))
     assert "Game 'demo' has started and no power is open for takeover. You may OBSERVE it." in body
+
+
+def test_start_with_fewer_players_leaves_the_other_powers_open(harness: Harness) -> None:
+    """What a master's FORCE BEGIN calls: two players, five powers left for takeover."""
+    from zoneinfo import ZoneInfo
+
+    from judge.app.games import start_game
+
+    form_game(harness, players=2, preferences={0: "F", 1: "E"})
+    with harness.db.unit_of_work() as uow:
+        game = uow.games.require("demo")
+        started = start_game(uow, game, harness.clock.now(), random.Random(7), zone=ZoneInfo("UTC"))
+        assert sorted(started.powers.values()) == ["ENGLAND", "FRANCE"]
+        assert started.dummies == ("AUSTRIA", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+        assert game.extra_settings["assignment_seed"] == started.seed
+    seats = snapshot(harness, "demo").seats
+    assert sorted((p, s) for a, p, s in seats if a is None) == [
+        (p, "abandoned") for p in ("AUSTRIA", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+    ]
+    register(harness, "new@example.net")
+    body = read(harness.exchange("new@example.net", "SIGNON ?demo any\n"))
+    assert "You have taken over Austria in game 'demo'." in body
