@@ -175,7 +175,7 @@ def _ownership(report: ResultsReport, game_map: GameMap, language: str, _: Gette
     centers = report.result.position.centers
     powers = _power_order(game_map, [p for p, owned in centers.items() if owned])
     unowned_label = _("Unowned:")
-    width = max(label_width(powers, language), len(unowned_label) + 1)
+    width = max(label_width(powers, language), len(unowned_label))
     lines = [_("Ownership of supply centers:"), ""]
     owned_all: set[str] = set()
     for power in powers:

@@ -69,7 +69,7 @@ def power_label(power: str, language: str, width: int = 0) -> str:
 
 
 def label_width(powers: Sequence[str], language: str) -> int:
-    return max((len(power_name(p, language)) + 2 for p in powers), default=0)
+    return max((len(power_name(p, language)) + 1 for p in powers), default=0)
 
 
 def place(location: str, language: str, game_map: GameMap) -> str:
