@@ -12,7 +12,7 @@ from email.message import EmailMessage
 from typing import Any
 
 from judge.db.enums import AuditKind
-from judge.db.models import Game
+from judge.db.models import Game, PhaseRecord
 from tests.app.conftest import Harness, text
 from tests.app.games_helpers import player, register
 
@@ -93,3 +93,15 @@ def as_power(harness: Harness, power: str, body: str, name: str = "modo") -> Ema
     """Mail from the player of ``power``, signed on; returns the reply."""
     address, password = players_by_power(harness, name)[power]
     return harness.exchange(address, f"SIGNON {power[0]}{name} {password}\n{body}")
+
+
+def phase_rows(harness: Harness, name: str = "modo") -> list[dict[str, Any]]:
+    """Every phase record of the game (rolled back ones too), oldest first."""
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require(name)
+        rows = uow.session.query(PhaseRecord).filter_by(game_id=game.id).order_by(PhaseRecord.id).all()
+        return [
+            {"turn": r.turn, "name": r.name, "state": r.state.value, "epoch": r.epoch,
+             "before": r.position_before, "after": r.position_after}
+            for r in rows
+        ]  # fmt: skip
