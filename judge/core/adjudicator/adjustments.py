@@ -17,7 +17,7 @@ from judge.core.adjudicator.order_sets import named_unit
 from judge.core.adjudicator.phases import settle, winner
 from judge.core.adjudicator.results import AdjudicationResult, OrderResult, Outcome
 from judge.core.adjudicator.rules import Rules
-from judge.core.adjudicator.validation import BUILD, REMOVE, WAIVE, builds_owed, interpret
+from judge.core.adjudicator.validation import BUILD, REMOVE, WAIVE, interpret
 from judge.core.errors import (
     BuildOccupiedError,
     NoSuchUnitError,
@@ -38,9 +38,10 @@ def adjudicate_adjustments(
     results: list[OrderResult] = []
     removed: set[Unit] = set()
     built: list[Unit] = []
-    powers = list(orders) + [p for p in _powers_owing_removals(position) if p not in orders]
+    owing = sorted({u.power for u in position.units if board.owed(u.power) < 0})
+    powers = list(orders) + [p for p in owing if p not in orders]
     for power in powers:
-        owed = builds_owed(position, power)
+        owed = board.owed(power)
         builds_left = max(owed, 0)
         removals_left = max(-owed, 0)
         built_here: set[str] = set()
@@ -93,9 +94,3 @@ def adjudicate_adjustments(
         results=tuple(results),
         winner=winner(next_position, game_map),
     )
-
-
-def _powers_owing_removals(position: Position) -> list[str]:
-    powers = sorted({u.power for u in position.units})
-    return [p for p in powers if builds_owed(position, p) < 0]
-

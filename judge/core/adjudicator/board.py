@@ -23,7 +23,7 @@ _COAST_NAMES = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "W
 class Board:
     """Units by province, dislodged units by province, and place names."""
 
-    __slots__ = ("_fleets", "dislodged_at", "game_map", "phase_type", "position", "topo", "unit_at")
+    __slots__ = ("_fleets", "_owed", "dislodged_at", "game_map", "phase_type", "position", "topo", "unit_at")
 
     def __init__(self, position: Position, game_map: GameMap) -> None:
         self.position = position
@@ -36,6 +36,16 @@ class Board:
         }
         self.dislodged_at: dict[str, DislodgedUnit] = {d.unit.province: d for d in position.dislodged}
         self._fleets: frozenset[str] | None = None
+        self._owed: dict[str, int] | None = None
+
+    def owed(self, power: str) -> int:
+        """Supply centres minus units of ``power``: builds if positive, removals if negative."""
+        if self._owed is None:
+            owed = {p: len(c) for p, c in self.position.centers.items()}
+            for unit in self.position.units:
+                owed[unit.power] = owed.get(unit.power, 0) - 1
+            self._owed = owed
+        return self._owed.get(power, 0)
 
     def province(self, location: str) -> str:
         """The province of a location, by table lookup when the location is known."""

@@ -370,7 +370,7 @@ def builds_owed(position: Position, power: str) -> int:
 
 
 def _adjustment(board: Board, power: str, order: Order, rules: Rules) -> Interpreted:
-    owed = builds_owed(board.position, power)
+    owed = board.owed(power)
     if isinstance(order, Build):
         if owed <= 0:
             raise TooManyBuildsError(0)
