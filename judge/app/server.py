@@ -36,6 +36,8 @@ from typing import Any
 from judge.app.outbox import DatabaseOutbox
 from judge.app.services import Services
 from judge.app.worker import run_worker
+from judge.config import Config
+from judge.db.database import Database
 from judge.logs import log_event
 from judge.mail.inbound import (
     FunctionStore,
@@ -51,6 +53,8 @@ from judge.mail.outbound import (
     drain_once,
     relay_from_config,
 )
+from judge.mail.ratelimit import RateLimiter
+from judge.timekeeping.clock import Clock
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +91,19 @@ class ServerTuning:
     backoff: BackoffPolicy = DEFAULT_BACKOFF
     shutdown_grace_seconds: float = 30.0
     """How long to wait for open SMTP sessions and work under way before giving up on them."""
+
+
+def build_services(config: Config, db: Database, clock: Clock) -> Services:
+    """The services of a running judge: its settings, database and clock, and the flood
+    limiter its settings ask for (``rate_limit_messages`` 0 turns it off)."""
+    limiter = (
+        RateLimiter.for_addresses(
+            config.rate_limit_messages, config.rate_limit_window, exempt=[config.admin]
+        )
+        if config.rate_limit_messages > 0
+        else None
+    )
+    return Services(db=db, config=config, clock=clock, limiter=limiter)
 
 
 def scheduler_available() -> bool:

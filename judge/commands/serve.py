@@ -44,13 +44,11 @@ def run(args: argparse.Namespace) -> int:
     import os
     import sys
 
-    from judge.app.server import ALL_ROLES, Role, serve
-    from judge.app.services import Services
+    from judge.app.server import ALL_ROLES, Role, build_services, serve
     from judge.config import ConfigError, load_config
     from judge.db.database import open_database
     from judge.db.errors import SchemaError
     from judge.logs import configure_logging, log_event
-    from judge.mail.ratelimit import RateLimiter
     from judge.timekeeping.clock import SystemClock
 
     try:
@@ -66,12 +64,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"judge serve: {error}", file=sys.stderr)
         return 2
     roles = frozenset(Role(name) for name in args.only) if args.only else ALL_ROLES
-    limiter = RateLimiter.for_addresses(
-        config.rate_limit_messages,
-        config.rate_limit_window,
-        exempt=[config.admin],
-    )
-    services = Services(db=database, config=config, clock=SystemClock(), limiter=limiter)
+    services = build_services(config, database, SystemClock())
     try:
         healthy = asyncio.run(serve(services, roles=roles))
     except OSError as error:  # typically: the SMTP port is taken

@@ -9,14 +9,13 @@ change settings (a small size limit) before the server starts.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-from judge.app.server import JudgeServer, ServerTuning
-from judge.app.services import Services
+from judge.app.server import ALL_ROLES, JudgeServer, Role, ServerTuning, build_services
 from judge.config import load_config
 from judge.db.database import Database
 from judge.mail.outbound import BackoffPolicy
@@ -60,10 +59,11 @@ JudgeFactory = Callable[..., E2EJudge]
 def judge_factory(
     database: Database, relay: CaptureRelay, loop_thread: LoopThread, tmp_path: Path
 ) -> Iterator[JudgeFactory]:
-    """``judge_factory(JUDGE_MAX_MESSAGE_SIZE="2048")`` starts a judge with those settings on top."""
+    """``judge_factory(JUDGE_MAX_MESSAGE_SIZE="2048")`` starts a judge with those settings on top;
+    ``roles=`` starts only some roles (several judges then share the database)."""
     started: list[JudgeServer] = []
 
-    def start(**settings: str) -> E2EJudge:
+    def start(roles: Collection[Role] = ALL_ROLES, **settings: str) -> E2EJudge:
         env = {
             "JUDGE_ADDRESS": JUDGE,
             "JUDGE_ADMIN": ADMIN,
@@ -77,8 +77,8 @@ def judge_factory(
             **settings,
         }
         clock = OffsetClock()
-        services = Services(db=database, config=load_config(env), clock=clock)
-        server = JudgeServer(services, tuning=E2E_TUNING)
+        services = build_services(load_config(env), database, clock)
+        server = JudgeServer(services, roles=roles, tuning=E2E_TUNING)
         loop_thread.run(server.start())
         started.append(server)
         return E2EJudge(server, relay, database, clock)
