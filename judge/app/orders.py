@@ -23,6 +23,7 @@ flag, kept per phase in ``game.extra_settings``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -147,15 +148,24 @@ class OrderSheet:
 
     @classmethod
     def read(cls, lines: Iterable[str], game_map: GameMap, phase_type: PhaseType) -> OrderSheet:
-        """A stored sheet read back (lines that no longer read, after a map change, are skipped)."""
-        parsed = parse_mail("\n".join(lines), game_map, phase_type=phase_type)
-        items: list[Item] = []
-        for command in parsed.commands:
-            if isinstance(command, OrderCommand) and command.read is not None:
-                items.append(adapt(command.read.order, phase_type))
-            elif isinstance(command, Conditional):
-                items.append(command)
-        return cls(tuple(items))
+        """A stored sheet read back (lines that no longer read, after a map change, are skipped).
+
+        Sheets are immutable values, so readings are cached: the scheduler and the
+        processing of one phase read the same stored sheets more than once.
+        """
+        return _read_sheet(tuple(lines), game_map, phase_type)
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_sheet(lines: tuple[str, ...], game_map: GameMap, phase_type: PhaseType) -> OrderSheet:
+    parsed = parse_mail("\n".join(lines), game_map, phase_type=phase_type)
+    items: list[Item] = []
+    for command in parsed.commands:
+        if isinstance(command, OrderCommand) and command.read is not None:
+            items.append(adapt(command.read.order, phase_type))
+        elif isinstance(command, Conditional):
+            items.append(command)
+    return OrderSheet(tuple(items))
 
 
 # ------------------------------------------------------------------ completeness

@@ -30,9 +30,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
 from judge.app import orders as kept
 from judge.app import outbox
-from judge.app.notify import ACTIVE, person_address, seat_addresses
+from judge.app.notify import ACTIVE, person_address, reader_language, seat_addresses
 from judge.app.order_mail import game_rules
 from judge.app.positions import current, to_json
 from judge.app.reports.results import ABANDONED, CIVIL_DISORDER, ResultsReport, render_results
@@ -44,7 +47,7 @@ from judge.core.serialization import position_to_json
 from judge.core.variants import load_map
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, SeatStatus
-from judge.db.models import DeadlineSchedule, Game, PhaseRecord
+from judge.db.models import DeadlineSchedule, Game, Person, PhaseRecord, Seat
 from judge.i18n import translation
 from judge.mail.compose import game_subject
 from judge.ruling import rule
@@ -234,19 +237,25 @@ def _eliminate(uow: UnitOfWork, game: Game, after: Position, now: datetime, phas
 
 def _audience(uow: UnitOfWork, game: Game) -> dict[str, str]:
     """Every address that gets the results, with the language its reader chose."""
+    # Players and their addresses in two queries, rather than two lazy loads per seat.
+    uow.session.scalars(
+        select(Seat)
+        .where(Seat.game_id == game.id)
+        .options(selectinload(Seat.person).selectinload(Person.addresses))
+    ).all()
     audience: dict[str, str] = {}
     for seat in game.seats:
         if seat.status in ACTIVE or seat.status is SeatStatus.ELIMINATED:
-            language = seat.person.language if seat.person is not None else "en"
+            language = reader_language(seat.person, game)
             for address in seat_addresses(seat):
                 audience.setdefault(address, language)
     for master in game.masters:
         master_address = person_address(master.person)
         if master_address:
-            audience.setdefault(master_address, master.person.language)
+            audience.setdefault(master_address, reader_language(master.person, game))
     for observer in game.observers:
         reader = observer.person or uow.people.by_address(observer.address)
-        audience.setdefault(observer.address, reader.language if reader is not None else "en")
+        audience.setdefault(observer.address, reader_language(reader, game))
     return audience
 
 

@@ -29,7 +29,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from judge.app import orders as kept
-from judge.app.positions import current
+from judge.app.positions import from_json
 from judge.app.processing import NotProcessable, current_times, process_phase, schedule_of
 from judge.app.services import Services
 from judge.core.variants import load_map
@@ -71,7 +71,7 @@ def phase_clock(uow: UnitOfWork, game: Game) -> PhaseClock | None:
     times = current_times(game, record, record.opened_at)
     if times is None:
         return None
-    record, position = current(uow, game)
+    position = from_json(record.position_before)
     game_map = load_map(game.variant)
     submissions = kept.current_submissions(uow, game, position.phase)
     flags = kept.error_flags(game)
