@@ -172,6 +172,34 @@ _SPECIALS: Mapping[str, Special] = {
 }  # fmt: skip
 
 
+def _rule_choices() -> dict[str, Choice]:
+    """The adjudicator's rule options as SET words: ``SET RULE paradox=descartes``, ``SET DESCARTES``.
+
+    Each ``name=value`` the adjudicator accepts (with or without ``RULE`` in
+    front, blanks around ``=`` allowed since words are run together), and the
+    paradox rules by their names. The value is the ``name=value`` text.
+    """
+    from judge.core.adjudicator import rules
+
+    choices = {
+        "paradox": rules.PARADOX_CHOICES,
+        "civil_disorder_removals": rules.CIVIL_DISORDER_CHOICES,
+        "missing_retreats": rules.MISSING_RETREATS_CHOICES,
+        "missing_coast": rules.MISSING_COAST_CHOICES,
+        "duplicate_orders": rules.DUPLICATE_ORDERS_CHOICES,
+        "adjacent_convoy": rules.ADJACENT_CONVOY_CHOICES,
+        "retreat_to_convoy_origin": ("true", "false"),
+    }
+    table: dict[str, Choice] = {}
+    for name, values in choices.items():
+        for value in values:
+            meaning = Choice("RULE", f"{name}={value}")
+            table[f"{name}={value}"] = table[f"rule{name}={value}"] = meaning
+    for value in rules.PARADOX_CHOICES:
+        table[value] = Choice("RULE", f"paradox={value}")
+    return table
+
+
 def _table() -> Mapping[str, Meaning]:
     table: dict[str, Meaning] = {}
     for option, spellings in _FLAGS.items():
@@ -182,6 +210,7 @@ def _table() -> Mapping[str, Meaning]:
         table[word] = Flag(option, word == "public")
     for word, (option, value) in _CHOICES.items():
         table[word] = Choice(option, value)
+    table.update(_rule_choices())
     table.update(_SPECIALS)
     return MappingProxyType(table)
 
