@@ -22,7 +22,7 @@ from typing import Any
 
 from judge.app.errors import CommandRefused
 from judge.app.games import audience, power_letter, power_name
-from judge.app.notify import seat_addresses
+from judge.app.notify import reader_language, seat_addresses
 from judge.app.session import MailSession, Outgoing, Role
 from judge.app.settings import Setting, When, Who, current_value
 from judge.db.enums import GameState
@@ -248,10 +248,11 @@ def _send_copy(session: MailSession) -> None:
     to = [a for a in seat_addresses(seat) if a.lower() != session.sender.lower()]
     if not to:
         return
-    _ = translation(seat.person.language).gettext
+    language = reader_language(seat.person, game)
+    _ = translation(language).gettext
     intro = _(
         "The master of game '{game}' has acted for {power}. What was done in your name:"
-    ).format(game=game.name, power=power_name(seat.power, seat.person.language))
+    ).format(game=game.name, power=power_name(seat.power, language))
     subject = game_subject(
         session.services.config.code, game.name,
         f"Master Acting For: {power_letter(game, seat.power)}", game.current_phase,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from judge.app.settings import adjudication_rules
 from tests.app.conftest import Harness
-from tests.app.masters_helpers import as_master, moderated_game, read, state_of
+from tests.app.masters_helpers import as_master, as_power, moderated_game, read, state_of
 
 
 def test_brief_comment_full_comment_and_their_limits(harness: Harness) -> None:
@@ -102,3 +102,22 @@ def test_approved_powers_and_identifiers_are_the_masters(harness: Harness) -> No
     body = read(harness.exchange(addresses[0], f"SIGNON {power[0]}modo pw0\nSET MN 12\n"))
     assert "Only a master of game 'modo' may change that (Miller number)." in body
     assert "miller_number" not in state_of(harness).columns["extra_settings"]
+
+
+def test_set_rule_and_set_descartes_are_rule_options_too(harness: Harness) -> None:
+    moderated_game(harness, players=1)
+    body = read(as_master(harness, "SET DESCARTES\nSET RULE duplicate_orders = hold\n"))
+    assert "Options: -. Rules: paradox=descartes." in body
+    assert "Options: -. Rules: duplicate_orders=hold, paradox=descartes." in body
+    assert state_of(harness).columns["extra_settings"]["rules"] == {"paradox": "descartes", "duplicate_orders": "hold"}
+    body = read(as_master(harness, "SET RULE paradox=szykman\n"))
+    assert "Rules: duplicate_orders=hold." in body  # back to the default: not kept
+
+
+def test_set_rule_is_refused_after_the_start_and_to_players_of_moderated_games(harness: Harness) -> None:
+    moderated_game(harness)
+    body = read(as_master(harness, "SET DESCARTES\n"))
+    assert "Rules can only be changed before the game starts." in body
+    body = read(as_power(harness, "FRANCE", "SET DESCARTES\n"))
+    assert "Game 'modo' is moderated: only the master may change that (Rules)." in body
+    assert "rules" not in state_of(harness).columns["extra_settings"]

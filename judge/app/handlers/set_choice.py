@@ -2,7 +2,8 @@
 
 The option, its stored values, who may change it and when are in
 :data:`judge.app.settings.CHOICES`; the handler only checks and stores.
-When ``SET AUTOSTART`` finds the seats full, the game starts at once.
+``SET RULE name=value`` and ``SET DESCARTES`` set an adjudicator rule
+option (see :mod:`judge.app.handlers.set_variant`). When ``SET AUTOSTART`` finds the seats full, the game starts at once.
 ``SET ALL PRESS`` / ``SET NORMAL PRESS`` are the sender's own (a master,
 or an observer when the game lets observers watch all press): whether they
 get a copy of every partial press; kept with the game, not announced.
@@ -11,10 +12,11 @@ get a copy of every partial press; kept with the game, not announced.
 from __future__ import annotations
 
 from judge.app.errors import CommandRefused
+from judge.app.handlers.set_variant import change_rules, options_text
 from judge.app.masters import change_setting, check_may_set, is_master, signed_on_game
 from judge.app.registry import Next, handles
 from judge.app.session import MailSession, Role
-from judge.app.settings import ALL_PRESS, CHOICES
+from judge.app.settings import ALL_PRESS, CHOICES, RULE_OPTIONS, BadRuleOption, read_rule_word
 from judge.app.signon import start_if_ready
 from judge.lang.commands import SetChoice
 
@@ -24,6 +26,9 @@ def handle(command: SetChoice, session: MailSession) -> Next:
     _ = session.gettext
     if command.option == "MASTER PRESS":
         _all_press(command, session)
+        return Next.CONTINUE
+    if command.option == "RULE":
+        _rule(command, session)
         return Next.CONTINUE
     setting = CHOICES.get(command.option)
     if setting is None:
@@ -66,3 +71,21 @@ def _all_press(command: SetChoice, session: MailSession) -> None:
         session.reply.ok(command.line, _("You will get a copy of every press message of this game."))
     else:
         session.reply.ok(command.line, _("You will get only the press sent to you."))
+
+
+def _rule(command: SetChoice, session: MailSession) -> None:
+    """``SET RULE paradox=descartes`` / ``SET DESCARTES``: one adjudicator rule option, before the start."""
+    _ = session.gettext
+    game = check_may_set(session, RULE_OPTIONS, _(RULE_OPTIONS.label))
+    try:
+        rule = read_rule_word(command.value)
+    except BadRuleOption as error:
+        raise CommandRefused(
+            _("{word} is not a rule option this judge has; choose from {choices}.").format(
+                word=error.word, choices=", ".join(error.allowed)
+            )
+        ) from error
+    if rule is None:
+        raise CommandRefused(_("{option} is not a setting of this judge.").format(option=command.value))
+    change_rules(session, game, [rule])
+    session.reply.ok(command.line, options_text(session, game))

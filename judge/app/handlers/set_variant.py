@@ -12,7 +12,8 @@ Three kinds of words are read:
   the processing through :func:`judge.app.settings.adjudication_rules`.
 
 ``SET NOT VARIANT`` takes an option off (a rule option back to its
-default). Only before the start, by the moderator.
+default). Only before the start, by the moderator. ``SET RULE name=value``
+and ``SET DESCARTES`` (a ``SetChoice`` of option ``RULE``) come here too.
 """
 
 from __future__ import annotations
@@ -59,16 +60,24 @@ def handle(command: SetVariant, session: MailSession) -> Next:
         new_options = list(dict.fromkeys([*game.rule_options, *options]))
     change_setting(session, game, OPTIONS, new_options)
     if rules:
-        current = game.extra_settings.get(RULES) or {}
-        change_setting(session, game, RULE_OPTIONS, merged_rules(current, rules, remove=command.remove))
-    messages.append(
-        _("Options: {options}. Rules: {rules}.").format(
-            options=", ".join(game.rule_options) or "-",
-            rules=rules_text(game.extra_settings.get(RULES) or {}),
-        )
-    )
+        change_rules(session, game, rules, remove=command.remove)
+    messages.append(options_text(session, game))
     session.reply.ok(command.line, *messages)
     return Next.CONTINUE
+
+
+def change_rules(session: MailSession, game: Game, rules: list[tuple[str, str]], *, remove: bool = False) -> None:
+    """Set (or reset to default) adjudicator rule options; also what ``SET RULE x=y`` / ``SET DESCARTES`` do."""
+    current = game.extra_settings.get(RULES) or {}
+    change_setting(session, game, RULE_OPTIONS, merged_rules(current, rules, remove=remove))
+
+
+def options_text(session: MailSession, game: Game) -> str:
+    _ = session.gettext
+    return _("Options: {options}. Rules: {rules}.").format(
+        options=", ".join(game.rule_options) or "-",
+        rules=rules_text(game.extra_settings.get(RULES) or {}),
+    )
 
 
 def _read_words(session: MailSession, words: tuple[str, ...]) -> tuple[list[str], list[tuple[str, str]]]:
