@@ -43,8 +43,10 @@ class Started:
 
 
 def register(harness: Harness, address: str, name: str, *, language: str = "en") -> None:
+    """Register ``address`` (once: a second game with the same people reuses them)."""
     with harness.db.unit_of_work() as uow:
-        uow.people.register(Registration(name=name, language=language), address, harness.clock.now())
+        if uow.people.by_address(address) is None:
+            uow.people.register(Registration(name=name, language=language), address, harness.clock.now())
 
 
 def start_game(

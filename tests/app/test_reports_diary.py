@@ -136,3 +136,20 @@ def test_diary_in_french(harness: Harness) -> None:
         "Entrée 1 du journal enregistrée. Elle reste privée jusqu'à la fin de la partie.",
     ]
     assert section(reply, "DIARY LIST")[0] == "Vos entrées de journal dans la partie 'demo' :"
+
+
+def test_published_diaries_name_their_authors(harness: Harness) -> None:
+    from tests.app.reports_helpers import register
+
+    start_game(harness)
+    register(harness, "looker@example.net", "Looker")
+    france(harness, "DIARY\nFrom France.\nENDDIARY\n")
+    harness.exchange(MASTER, "SIGNON Mdemo masterpw\nDIARY\nFrom the master.\nENDDIARY\n")
+    harness.exchange("looker@example.net", "OBSERVE demo lookpw\nDIARY\nFrom an observer.\nENDDIARY\n")
+    finish(harness, "demo")
+    published = section(france(harness, "DIARY LIST\n"), "DIARY LIST")
+    assert [line for line in published if line.startswith("Diary of ")] == [
+        "Diary of France, S1901M:",
+        "Diary of Master, S1901M:",
+        "Diary of Observer, S1901M:",
+    ]

@@ -168,7 +168,14 @@ def _recipient_names(game: Game, recipients: Sequence[str], language: str, _: Ge
 
 
 def press_header(game: Game, message: PressMessage, language: str, _: Gettext) -> str:
-    """The line above a press text, as the observers' copy had it."""
+    """The line above a press text, as the observers' copy had it.
+
+    The same sentences as the press mail's own header (:mod:`judge.app.press`),
+    rebuilt from the stored message: the recipients shown (``shown_recipients``,
+    an empty list meaning "shown as a broadcast"), no sender for grey press, no
+    address in a gunboat game. A ``TO ALL BUT`` list is stored resolved, so it
+    reads as the names it reached.
+    """
     grey = message.grey
     shown = message.shown_recipients if message.shown_recipients is not None else message.recipients
     broadcast = message.kind in (PressKind.BROADCAST, PressKind.POSTAL) or not shown
@@ -267,13 +274,16 @@ def published_diaries(uow: UnitOfWork, game: Game, language: str, _: Gettext) ->
         )
     )
     seats = {seat.id: seat for seat in game.seats}
+    masters = {master.person_id for master in game.masters}
     lines: list[str] = []
     for entry in entries:
         seat = seats.get(entry.seat_id) if entry.seat_id is not None else None
         if seat is not None and seat.power is not None:
             author = power_name(seat.power, language)
-        else:
+        elif seat is None and entry.person_id in masters:
             author = _("Master")
+        else:
+            author = _("Observer")
         lines += [
             _("Diary of {author}, {phase}:").format(author=author, phase=entry.phase or "-"),
             *entry.body.rstrip().splitlines(),
