@@ -9,7 +9,8 @@ prefix, so that ``WHOIS a`` does not mail the whole player base.
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import func, select
+from sqlalchemy.orm import selectinload
 
 from judge.app.registry import Next, handles
 from judge.app.reports.person import whois_record
@@ -24,18 +25,25 @@ def find_people(session: MailSession, prefix: str) -> tuple[list[Person], bool]:
     """People with an address starting with ``prefix``, by address; True when more were left out."""
     key = prefix.strip().strip("<>").lower()
     escaped = key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    rows = session.uow.session.scalars(
-        select(PersonAddress)
-        .where(PersonAddress.address.like(f"{escaped}%", escape="\\"))
-        .order_by(PersonAddress.address)
+    first_address = func.min(PersonAddress.address)
+    ids = list(
+        session.uow.session.scalars(
+            select(PersonAddress.person_id)
+            .where(PersonAddress.address.like(f"{escaped}%", escape="\\"))
+            .group_by(PersonAddress.person_id)
+            .order_by(first_address)
+            .limit(LIMIT + 1)
+        )
     )
-    people: dict[int, Person] = {}
-    for row in rows:
-        if row.person_id not in people:
-            if len(people) == LIMIT:
-                return list(people.values()), True
-            people[row.person_id] = row.person
-    return list(people.values()), False
+    more = len(ids) > LIMIT
+    ids = ids[:LIMIT]
+    people = {
+        person.id: person
+        for person in session.uow.session.scalars(
+            select(Person).where(Person.id.in_(ids)).options(selectinload(Person.addresses))
+        )
+    }
+    return [people[i] for i in ids], more
 
 
 @handles(Whois)
