@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import logging
+import os
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from judge.cli import build_parser, main
+
+
+@pytest.fixture(autouse=True)
+def _no_outside_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the settings a test gives count (not a JUDGE_* of the shell running the suite)."""
+    for name in [
+        n for n in os.environ if n.startswith("JUDGE_") and n != "JUDGE_TEST_POSTGRES_URL"
+    ]:
+        monkeypatch.delenv(name)
 
 
 @pytest.fixture(autouse=True)
@@ -58,3 +69,15 @@ def test_a_config_file_that_is_missing_is_named(
 ) -> None:
     assert main(["serve", "--config", str(tmp_path / "nowhere.toml")]) == 2
     assert "nowhere.toml" in capsys.readouterr().err
+
+
+def test_a_taken_smtp_port_fails_the_start_with_status_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        monkeypatch.setenv("JUDGE_DATA_DIR", str(tmp_path))
+        monkeypatch.setenv("JUDGE_SMTP_PORT", str(taken.getsockname()[1]))
+        assert main(["serve"]) == 1
+    assert "address already in use" in capsys.readouterr().err
