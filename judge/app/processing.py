@@ -196,6 +196,14 @@ def process_phase(
     subject = game_subject(services.config.code, game.name, RESULTS_EVENT, str(position.phase))
     for address, language in audience.items():
         outbox.queue(uow, services, [address], subject, reports[language], now, game_id=game.id)
+    # Postal press goes out with the results; a finished game's notices and summary follow them.
+    from judge.app.press import release_postal_press
+
+    release_postal_press(uow, services, game, now)
+    if finished:
+        from judge.app.endgame import after_processing
+
+        after_processing(uow, services, game, now, after, winner)
     if not finished:
         from judge.app.scheduler import plan
 

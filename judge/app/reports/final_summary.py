@@ -1,0 +1,93 @@
+"""The final summary of a finished game: how it ended, the SUMMARY report, the scores, the diaries.
+
+Sent to everyone who was in the game when it ends (a win, a draw or a
+concession), in each reader's language. It is built from the SUMMARY report
+(:func:`judge.app.reports.summary.summary_lines`: players by tenure, centres
+by year; gunboat identities revealed unless the game is NoReveal), the
+outcome :mod:`judge.app.endgame` recorded in ``extra_settings["outcome"]``
+(scores under the game's scoring system) and the diaries, which are
+published when a game is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from judge.app.games import power_name
+from judge.app.reports.history import published_diaries
+from judge.app.reports.summary import summary_lines
+from judge.app.scoring import SYSTEMS
+from judge.db.database import UnitOfWork
+from judge.db.models import Game
+
+Gettext = Callable[[str], str]
+
+
+def names(powers: list[str] | tuple[str, ...], language: str, _: Gettext) -> str:
+    """``Austria, England and France`` in the reader's language."""
+    shown = [power_name(p, language) for p in powers]
+    if len(shown) <= 1:
+        return "".join(shown)
+    return _("{first} and {last}").format(first=", ".join(shown[:-1]), last=shown[-1])
+
+
+def outcome_line(game: Game, outcome: Mapping[str, Any] | None, language: str, _: Gettext) -> str:
+    """One sentence: who won, who drew, to whom it was conceded."""
+    if outcome is None:
+        return _("Game '{game}' is over.").format(game=game.name)
+    powers = list(outcome.get("powers", []))
+    kind = outcome.get("kind")
+    if kind == "solo" and powers:
+        count = int(outcome.get("centres", {}).get(powers[0], 0))
+        return _("Game '{game}' is over: {power} has won with {count} supply centres.").format(
+            game=game.name, power=power_name(powers[0], language), count=count
+        )
+    if kind == "concession" and powers:
+        return _("Game '{game}' is over: it has been conceded to {power}.").format(
+            game=game.name, power=power_name(powers[0], language)
+        )
+    if kind == "draw" and powers:
+        return _("Game '{game}' is over: it has been declared a draw between {powers}.").format(
+            game=game.name, powers=names(powers, language, _)
+        )
+    return _("Game '{game}' is over.").format(game=game.name)
+
+
+def score_table(outcome: Mapping[str, Any], language: str, _: Gettext) -> list[str]:
+    """``Scores (C-Diplo):`` then each power's final centres and score."""
+    scores: Mapping[str, str] = outcome.get("shown_scores", {})
+    centres: Mapping[str, int] = outcome.get("centres", {})
+    if not scores:
+        return []
+    system = SYSTEMS.get(str(outcome.get("scoring")))
+    title = _(system.name) if system is not None else str(outcome.get("scoring"))
+    width = max(len(power_name(p, language)) for p in centres) + 2
+    power_word, centres_word, score_word = _("Power"), _("Centres"), _("Score")
+    width = max(width, len(power_word) + 2)
+    lines = [
+        _("Scores ({system}):").format(system=title),
+        f"  {power_word:<{width}}{centres_word:>8}{score_word:>9}",
+    ]
+    for power, count in centres.items():
+        lines.append(f"  {power_name(power, language):<{width}}{count:>8}{scores.get(power, '0'):>9}")
+    return lines
+
+
+def final_summary_lines(
+    uow: UnitOfWork, game: Game, *, language: str, zone: ZoneInfo, _: Gettext
+) -> list[str]:
+    """The whole final summary of ``game`` for one reader (the game must already be over)."""
+    outcome = game.extra_settings.get("outcome")
+    lines = [outcome_line(game, outcome, language, _), ""]
+    lines += summary_lines(uow, game, viewer_is_master=False, language=language, zone=zone, _=_)
+    if outcome is not None:
+        table = score_table(outcome, language, _)
+        if table:
+            lines += ["", *table]
+    diaries = published_diaries(uow, game, language, _)
+    if diaries:
+        lines += ["", _("The diaries of the game, now published:"), "", *diaries]
+    lines += ["", _("The game is over. Thank you for playing.")]
+    return lines
