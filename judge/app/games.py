@@ -471,7 +471,7 @@ def audience(
     out observers who asked not to get broadcasts. Addresses in ``exclude``
     (the sender's) are left out; nobody is listed twice.
     """
-    from judge.app.notify import person_address, seat_addresses
+    from judge.app.notify import person_address, reader_language, seat_addresses
 
     wanted = None if powers is None else set(powers)
     seen = {address.lower() for address in exclude}
@@ -488,13 +488,13 @@ def audience(
             continue
         if wanted is not None and seat.power not in wanted:
             continue
-        add(seat.person.language, seat_addresses(seat))
+        add(reader_language(seat.person, game), seat_addresses(seat))
     if masters:
         for master in game.masters:
-            add(master.person.language, [person_address(master.person) or ""])
+            add(reader_language(master.person, game), [person_address(master.person) or ""])
     if observers:
         for observer in game.observers:
             if broadcast and not observer.receives_broadcasts:
                 continue
-            add(observer.person.language if observer.person else "en", [observer.address])
+            add(reader_language(observer.person, game), [observer.address])
     return groups

@@ -16,6 +16,46 @@ from judge.mail.compose import game_subject
 
 ACTIVE = (SeatStatus.PLAYING, SeatStatus.WAITING, SeatStatus.ABANDONED, SeatStatus.CIVIL_DISORDER)
 
+LANGUAGE_CHOSEN = "judge:language-chosen"
+"""``Person.extra`` key: the person chose their language (SET LANGUAGE, or a REGISTER Language line).
+
+A REGISTER keyword cannot contain ``:``, so no field of the form collides
+with it; WHOIS leaves keys with ``:`` out.
+"""
+GAME_LANGUAGE = "language"
+"""``Game.extra_settings`` key: the game's default language (SET LANGUAGE by a master)."""
+DEFAULT_LANGUAGE = "en"
+
+
+def has_chosen_language(person: Person) -> bool:
+    """Whether the person said which language they read (a non-default one counts as said)."""
+    return bool((person.extra or {}).get(LANGUAGE_CHOSEN)) or person.language != DEFAULT_LANGUAGE
+
+
+def choose_language(person: Person, language: str) -> None:
+    """Record that ``person`` reads ``language``, by their own choice (the game's default no longer applies)."""
+    person.language = language
+    person.extra = {**(person.extra or {}), LANGUAGE_CHOSEN: True}
+
+
+def game_language(game: Game | None) -> str | None:
+    """The default language a master set for ``game``, if any."""
+    if game is None:
+        return None
+    value = (game.extra_settings or {}).get(GAME_LANGUAGE)
+    return value if isinstance(value, str) and value else None
+
+
+def reader_language(person: Person | None, game: Game | None = None) -> str:
+    """The language mail about ``game`` is written in for ``person``.
+
+    A person's own choice wins; then the game's default (for unregistered
+    observers and players who never chose); then English.
+    """
+    if person is not None and has_chosen_language(person):
+        return person.language
+    return game_language(game) or (person.language if person is not None else DEFAULT_LANGUAGE)
+
 
 def person_address(person: Person | None) -> str | None:
     if person is None or not person.addresses:

@@ -17,6 +17,7 @@ from datetime import datetime
 
 from judge.app import outbox
 from judge.app.dispatch import run_commands
+from judge.app.notify import reader_language
 from judge.app.reply import Reply
 from judge.app.services import Services
 from judge.app.session import MailSession
@@ -25,6 +26,7 @@ from judge.core.phase import Phase, PhaseType
 from judge.core.variants import load_map
 from judge.db.database import UnitOfWork
 from judge.db.enums import InboundState
+from judge.db.models import Person
 from judge.i18n import translation
 from judge.lang.commands import Create, Signon
 from judge.lang.mail import ParseResult, parse_mail
@@ -74,7 +76,7 @@ def _process(
         return
     sender = decoded.sender
     person = uow.people.by_address(sender)
-    language = person.language if person is not None else "en"
+    language = reader_language(person)
     if verdict.verdict is Verdict.WARN_FLOOD:
         _ = translation(language).gettext
         outbox.queue(
@@ -86,7 +88,7 @@ def _process(
         )
         uow.mail_in.mark_ignored(uow.mail_in.get(mail_id), verdict.reason or "flood", now)
         return
-    parsed = _parse(uow, decoded.body, language)
+    parsed, language = _parse(uow, decoded.body, person)
     lines = decoded.body.splitlines()
     session = MailSession(
         services=services, uow=uow, mail_id=mail_id, decoded=decoded, sender=sender, now=now,
@@ -101,21 +103,26 @@ def _process(
         outbox.queue(uow, services, mail.to, mail.subject, mail.body, now, game_id=mail.game_id)
 
 
-def _parse(uow: UnitOfWork, body: str, language: str) -> ParseResult:
-    """Read the mail; read it again with the game's map and phase once the sign-on names a game."""
-    french = language == "fr"
-    first = parse_mail(body, french=french)
+def _parse(uow: UnitOfWork, body: str, person: Person | None) -> tuple[ParseResult, str]:
+    """Read the mail; read it again with the game's map and phase once the sign-on names a game.
+
+    Also the language the reply is written in: the sender's own, or, when
+    they never chose one, the default of the game they sign on to.
+    """
+    language = reader_language(person)
+    first = parse_mail(body, french=language == "fr")
     signon = next((c for c in first.commands if isinstance(c, Signon | Create)), None)
     if signon is None or signon.game is None:
-        return first
+        return first, language
     game = uow.games.by_name(signon.game)
     if game is None:
-        return first
+        return first, language
+    language = reader_language(person, game)
     game_map: GameMap = load_map(game.variant)
     phase_type: PhaseType | None = None
     if game.current_phase:
         phase_type = Phase.parse(game.current_phase).type
-    return parse_mail(body, game_map, phase_type=phase_type, french=french)
+    return parse_mail(body, game_map, phase_type=phase_type, french=language == "fr"), language
 
 
 def _queue_reply(session: MailSession, mail_id: int) -> None:

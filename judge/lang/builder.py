@@ -28,6 +28,7 @@ from judge.lang.errors import CommandError
 from judge.lang.powers import (
     MASTER_LETTER,
     OBSERVER_LETTER,
+    fold,
     power_by_letter_or_name,
     power_letters,
 )
@@ -53,6 +54,11 @@ _NUMERIC_OPTIONS = {
 }  # fmt: skip
 _LEVELS = ("ANY", "NOVICE", "AMATEUR", "INTERMEDIATE", "ADVANCED", "EXPERT")
 _ACCESS = {"any": "ANY", "same": "SAME", "different": "DIFFERENT"}
+LANGUAGE_NAMES = {
+    "en": "en", "eng": "en", "english": "en", "anglais": "en",
+    "fr": "fr", "fra": "fr", "fre": "fr", "french": "fr", "francais": "fr",
+}  # fmt: skip
+"""SET LANGUAGE words (folded: lower case, no accents) -> the language code the judge writes in."""
 _DAYS = re.compile(r"^[-Ss][-MmXx][-Tt][-Ww][-Tt][-Ff][-Ss]$")
 
 
@@ -365,6 +371,15 @@ class CommandBuilder(Transformer[Token, Any]):
         if not words:
             raise CommandError(f"SET {kind} needs the number.", _column(children[0]))
         return [c.SetIdentifier(self.line, kind, " ".join(words))]
+
+    def set_language(self, children: list[Token]) -> list[c.Command]:
+        if not children:
+            raise CommandError("SET LANGUAGE needs a language: FR (francais) or EN (English).")
+        word = children[0]
+        language = LANGUAGE_NAMES.get(fold(str(word)))
+        if language is None:
+            raise CommandError(f"Unknown language -> {word} (the judge writes FR or EN)", _column(word))
+        return [c.SetLanguage(self.line, language)]
 
     def set_flag(self, words: list[Token]) -> list[c.Command]:
         return self._option(words, negated=False)

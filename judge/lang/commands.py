@@ -483,6 +483,19 @@ class SetIdentifier(Command):
     value: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class SetLanguage(Command):
+    """SET LANGUAGE fr|en: the language the judge writes to the sender in (ours; the Judge had none).
+
+    ``language`` is the code (``fr`` or ``en``), whatever spelling was written
+    (``French``, ``francais``...). Whose language it is (the sender's own, or a
+    master's default for the game) is the handler's business.
+    """
+
+    KIND: ClassVar[str] = "set_language"
+    language: str = ""
+
+
 # ---------------------------------------------------------------- playing and mastering
 
 
@@ -580,7 +593,7 @@ AnyCommand = (
     | OrderCommand | Conditional | PhaseCommand | Clear | Press | Diary
     | SetWait | SetDraw | SetConcede | SetPassword | SetAddress | SetPreference | SetAbsence
     | SetNoAbsence | SetDeadline | SetSchedule | SetComment | SetVariant | SetNumber | SetChoice
-    | SetFlag | SetInvitation | SetApproved | SetIdentifier
+    | SetFlag | SetInvitation | SetApproved | SetIdentifier | SetLanguage
     | Resign | BecomeMaster | Become | Eject | Promote | Process | Predict | Rollback | Unstart
     | ForceBegin | Pause | Resume | Terminate | Admin
 )  # fmt: skip

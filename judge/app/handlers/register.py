@@ -33,6 +33,7 @@ from typing import Any
 
 from judge.app import helpfiles
 from judge.app.errors import CommandRefused
+from judge.app.notify import choose_language
 from judge.app.registry import Next, handles
 from judge.app.reports.person import LEVELS, whois_record
 from judge.app.session import MailSession, Outgoing
@@ -306,6 +307,8 @@ def handle(command: Register, session: MailSession) -> Next:
         new_value={**changed, "addresses": [a.address for a in person.addresses]},
         detail="registered" if first_time else "updated",
     )  # fmt: skip
+    if requested_language(command) is not None:
+        choose_language(person, person.language)
     session.person = person
     session.language = person.language
     _write_reply(command, session, person, reading, headline, first_time, session.gettext)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from zoneinfo import ZoneInfo
 
 from judge.app.games import game_map, is_gunboat, power_name
-from judge.app.notify import seat_addresses
+from judge.app.notify import reader_language, seat_addresses
 from judge.app.session import MailSession, Outgoing
 from judge.core.names import province_display_name
 from judge.core.phase import Phase
@@ -65,8 +65,8 @@ def game_starting_body(game: Game, seat: Seat | None, language: str, zone: ZoneI
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _language(person: Person | None) -> str:
-    return person.language if person is not None else "en"
+def _language(person: Person | None, game: Game) -> str:
+    return reader_language(person, game)
 
 
 def queue_game_starting(session: MailSession, game: Game) -> int:
@@ -77,13 +77,13 @@ def queue_game_starting(session: MailSession, game: Game) -> int:
     for seat in game.seats:
         addresses = seat_addresses(seat)
         if seat.person is not None and addresses:
-            mails.append((addresses, game_starting_body(game, seat, _language(seat.person), config.timezone)))
+            mails.append((addresses, game_starting_body(game, seat, _language(seat.person, game), config.timezone)))
     for master in game.masters:
         if master.person.primary_address:
-            body = game_starting_body(game, None, master.person.language, config.timezone)
+            body = game_starting_body(game, None, _language(master.person, game), config.timezone)
             mails.append(([master.person.primary_address], body))
     for observer in game.observers:
-        body = game_starting_body(game, None, _language(observer.person), config.timezone)
+        body = game_starting_body(game, None, _language(observer.person, game), config.timezone)
         mails.append(([observer.address], body))
     sent: set[str] = set()
     count = 0

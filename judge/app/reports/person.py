@@ -76,7 +76,8 @@ def registration_lines(person: Person, *, private: bool) -> list[str]:
     if private:
         lines.append(f"Package:   {'yes' if person.wants_package else 'no'}")
         for key, value in sorted((person.extra or {}).items()):
-            lines.append(f"{key}: {value}")
+            if ":" not in key:  # the judge's own notes (judge.app.notify.LANGUAGE_CHOSEN), not the form's
+                lines.append(f"{key}: {value}")
     return lines
 
 
