@@ -1,36 +1,23 @@
-"""A throwaway reader for the DATC order strings of /work/shared/datc, for engine tests only.
+"""DATC cases as engine inputs: positions and orders, read with the judge's own order reader.
 
-The real order grammar lives in judge.lang; this covers exactly the shapes the
-DATC JSON uses (``A LON - BEL``, ``A LON - BEL VIA CONVOY``, ``F NTH C A LON - BEL``,
-``F TRI S A BUD``, ``BUILD F STP/NC``, ``REMOVE LYO``, ``F TRI DISBAND``), so the
-engine can be run on every case without depending on another engineer's parser.
+The official DATC test runs the cases through ``judge adjudicate`` (tests/core/
+test_datc.py); the engine's own tests use these helpers to call the engine
+directly, with the same reader a player's mail goes through.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
-from judge.core.orders import (
-    Build,
-    Convoy,
-    Disband,
-    Hold,
-    Move,
-    Order,
-    Remove,
-    Retreat,
-    SupportHold,
-    SupportMove,
-    Waive,
-)
+from judge.core.orders import Order
 from judge.core.phase import Phase, PhaseType
 from judge.core.position import DislodgedUnit, Position
-from judge.core.units import Unit, UnitRef, UnitType
-
-DATC_DIR = Path("/work/shared/datc")
+from judge.core.units import Unit, UnitType
+from judge.core.variants import load_map
+from judge.lang.orders import read_order
+from tests.shared_dir import DATC as DATC_DIR
 
 
 def load_cases() -> list[dict[str, Any]]:
@@ -40,41 +27,8 @@ def load_cases() -> list[dict[str, Any]]:
     return cases
 
 
-def _ref(words: list[str]) -> tuple[UnitRef, list[str]]:
-    if words[0] in ("A", "F"):
-        return UnitRef(UnitType(words[0]), words[1]), words[2:]
-    return UnitRef(None, words[0]), words[1:]
-
-
 def parse_order(text: str, phase_type: PhaseType) -> Order:
-    words = text.upper().split()
-    if words[0] == "BUILD":
-        return Build(UnitType(words[1]), words[2])
-    if words == ["WAIVE"]:
-        return Waive()
-    if words[0] == "REMOVE":
-        return Remove(_ref(words[1:])[0])
-    unit, rest = _ref(words)
-    verb = rest[0]
-    if verb == "H":
-        return Hold(unit)
-    if verb in ("DISBAND", "D"):
-        return Disband(unit)
-    if verb == "-":
-        destination = rest[1]
-        via = rest[2:] == ["VIA", "CONVOY"]
-        if phase_type is PhaseType.RETREAT:
-            return Retreat(unit, destination)
-        return Move(unit, destination, via_convoy=via)
-    if verb == "S":
-        supported, tail = _ref(rest[1:])
-        if tail and tail[0] == "-":
-            return SupportMove(unit, supported, tail[1])
-        return SupportHold(unit, supported)
-    if verb == "C":
-        convoyed, tail = _ref(rest[1:])
-        return Convoy(unit, convoyed, tail[1])
-    raise ValueError(f"cannot read DATC order {text!r}")
+    return read_order(text, load_map("standard"), phase_type=phase_type).order
 
 
 def parse_orders(raw: Mapping[str, Sequence[str]], phase: Phase) -> dict[str, list[Order]]:

@@ -16,21 +16,17 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import subprocess
 import sys
 from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from judge.cli import main as cli_main
+from tests.shared_dir import DATC
 
-REPO = Path(__file__).resolve().parents[2]
-SHARED = Path(os.environ.get("JUDGE_SHARED_DIR", REPO.parent / "shared"))
-DATC = SHARED / "datc"
 CASE_FILES = (DATC / "cases" / "all_cases.json", DATC / "supplement_v3_1.json")
 INPUT_KEYS = ("variant", "phase", "units", "centers", "dislodged", "standoffs", "orders", "rules")
 

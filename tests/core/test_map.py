@@ -18,8 +18,9 @@ from judge.core.errors import CoastError, UnknownProvinceError, VariantError
 from judge.core.geography import GameMap, Terrain
 from judge.core.units import Unit, UnitType
 from judge.core.variants import available_variants, load_map, parse_map
+from tests.shared_dir import DATC
 
-DATC_DIR = Path("/work/shared/datc")
+DATC_DIR = DATC
 DATA_FILE = Path(__file__).resolve().parents[2] / "judge" / "variants" / "standard.json"
 
 

@@ -29,7 +29,6 @@ Bulgarie) : ce, ec, cn ou n"): a north coast given for Bulgaria reads EC.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -45,8 +44,9 @@ from judge.core.names import (
     resolve_location,
 )
 from judge.core.variants import load_map
+from tests.shared_dir import SEEDS
 
-SEED_002 = Path("/work/shared/seeds/002_5a4577db1e22e6ce.txt")
+SEED_002 = SEEDS / "002_5a4577db1e22e6ce.txt"
 
 
 @pytest.fixture(scope="module")
