@@ -373,14 +373,17 @@ def send_press(session: MailSession, command: Press, plan: Plan) -> None:
     body = command.body.rstrip()
     code = session.services.config.code
     copies, masters = readers(game, plan)
+    mails: dict[tuple[str, str], list[str]] = {}  # one mail per distinct (subject, text)
     shown_subject = game_subject(code, game.name, subject_event(game, plan, truth=False), game.current_phase)
     for language, to in copies.items():
         text = header(game, plan, language, truth=False) + "\n\n" + body + "\n"
-        session.send(Outgoing(tuple(to), shown_subject, text, game_id=game.id))
+        mails.setdefault((shown_subject, text), []).extend(to)
     true_subject = game_subject(code, game.name, subject_event(game, plan, truth=True), game.current_phase)
     for language, to in masters.items():
         text = "\n".join(true_lines(game, plan, language)) + "\n\n" + body + "\n"
-        session.send(Outgoing(tuple(to), true_subject, text, game_id=game.id))
+        mails.setdefault((true_subject, text), []).extend(to)
+    for (subject, text), to in mails.items():
+        session.send(Outgoing(tuple(to), subject, text, game_id=game.id))
     _store(session, game, command.body, plan)
     session.reply.ok(command.line, *echo_lines(game, plan, session.language), "", body)
 
@@ -590,10 +593,12 @@ def release_postal_press(uow: UnitOfWork, services: Services, game: Game, now: d
         copies, masters = readers(game, plan)
         subject = game_subject(services.config.code, game.name, "Postal Press", item.get("phase"))
         body = str(item["body"])
+        mails: dict[str, list[str]] = {}
         for group in (copies, masters):
             for language, to in group.items():
-                text = header(game, plan, language, truth=False) + "\n\n" + body + "\n"
-                outbox.queue(uow, services, to, subject, text, now, game_id=game.id)
+                mails.setdefault(header(game, plan, language, truth=False) + "\n\n" + body + "\n", []).extend(to)
+        for text, to in mails.items():
+            outbox.queue(uow, services, to, subject, text, now, game_id=game.id)
         uow.press.post(
             game, body, now, kind=PressKind.POSTAL, phase=item.get("phase"), sender_seat=seat,
             sender_role=sender.role.value, sender_address=sender.address, mail_in_id=item.get("mail_in_id"),
