@@ -15,7 +15,7 @@ from __future__ import annotations
 from judge.app.errors import CommandRefused
 from judge.app.games import power_letter, power_name
 from judge.app.masters import Gettext, announce_to_game, change_setting, require_master
-from judge.app.notify import person_address
+from judge.app.notify import person_address, reader_language
 from judge.app.registry import Next, handles
 from judge.app.session import MailSession, Outgoing
 from judge.app.settings import FLAGS
@@ -95,7 +95,7 @@ def _eject_seat(command: Eject, session: MailSession, game: Game, seat: Seat) ->
         session.reply.ok(command.line, _("{address} is no longer in game '{game}'.").format(
             address=address, game=game.name
         ))
-        _tell_player(session, game, address, player.language, None)
+        _tell_player(session, game, address, reader_language(player, game), None)
         return
     uow.seats.leave(seat, session.now, SeatStatus.ABANDONED, phase=game.current_phase)
     seat.wait = False
@@ -104,7 +104,7 @@ def _eject_seat(command: Eject, session: MailSession, game: Game, seat: Seat) ->
     session.reply.ok(command.line, _("The player of {power} has been ejected; {power} is open for takeover.").format(
         power=power_name(power, session.language)
     ))
-    _tell_player(session, game, address, player.language, power)
+    _tell_player(session, game, address, reader_language(player, game), power)
 
     def body(_: Gettext, language: str) -> str:
         return _(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from judge.app.errors import CommandRefused
 from judge.app.masters import Gettext, announce_to_game, require_master
+from judge.app.notify import reader_language
 from judge.app.registry import Next, handles
 from judge.app.session import MailSession, Outgoing
 from judge.db.enums import AuditKind
@@ -57,7 +58,7 @@ def handle(command: Promote, session: MailSession) -> Next:
     session.reply.ok(command.line, _("{address} is now a master of game '{game}'.").format(
         address=address, game=game.name
     ))
-    _ = translation(person.language).gettext
+    _ = translation(reader_language(person, game)).gettext
     session.send(Outgoing(
         (address,),
         game_subject(session.services.config.code, game.name, "Promotion", game.current_phase),
