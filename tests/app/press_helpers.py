@@ -8,10 +8,14 @@ tests depend only on SIGNON to reach it by mail.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from email.message import EmailMessage
 from typing import Any
 
+from judge.app.positions import opening_position
+from judge.core.position import Position
+from judge.core.variants import load_map
 from judge.db.models import PressMessage
 from tests.app.conftest import Harness
 from tests.app.orders_helpers import MASTER, OBSERVER, StartedGame, address, plain, start_game
@@ -71,3 +75,22 @@ def set_extra(harness: Harness, extra: Mapping[str, Any], name: str = "demo") ->
     with harness.db.unit_of_work() as uow:
         game = uow.games.require(name)
         game.extra_settings = {**game.extra_settings, **extra}
+
+
+def board_without(*gone: str) -> Position:
+    """The opening board with some powers wiped out (no units, no centres)."""
+    start = opening_position(load_map("standard"))
+    return dataclasses.replace(
+        start,
+        units=tuple(u for u in start.units if u.power not in gone),
+        centers={p: c for p, c in start.centers.items() if p not in gone},
+    )
+
+
+def game_with(harness: Harness, position: Position | None = None, **settings: object) -> StartedGame:
+    return start_game(harness, "demo", settings=settings, position=position)
+
+
+def votes_stored(harness: Harness) -> list[tuple[int, str, str]]:
+    with harness.db.unit_of_work(readonly=True) as uow:
+        return [(v.seat_id, v.kind.value, v.powers) for v in uow.press.votes(uow.games.require("demo"))]

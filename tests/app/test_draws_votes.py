@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from itertools import combinations
 
 import pytest
@@ -10,13 +9,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from judge.app.draws import Agreement, Passed, Vote, accepts, count_votes, largest_accepted
-from judge.app.positions import opening_position
-from judge.core.position import Position
-from judge.core.variants import load_map
 from judge.db.enums import DrawVoteKind, SeatStatus
 from tests.app.conftest import Harness
-from tests.app.orders_helpers import LETTER, StartedGame, start_game
-from tests.app.press_helpers import ALL_PLAYERS, OBSERVER, plain
+from tests.app.orders_helpers import LETTER
+from tests.app.press_helpers import (
+    ALL_PLAYERS,
+    OBSERVER,
+    board_without,
+    game_with,
+    plain,
+    votes_stored,
+)
 
 DRAW, NO_DRAW, CONCEDE = DrawVoteKind.DRAW, DrawVoteKind.NO_DRAW, DrawVoteKind.CONCEDE
 AEF = ("AUSTRIA", "ENGLAND", "FRANCE")
@@ -84,25 +87,6 @@ def test_the_largest_accepted_draw_is_what_a_search_of_every_set_finds(choices: 
 
 
 # -- by mail -----------------------------------------------------------------------------------------
-
-
-def board_without(*gone: str) -> Position:
-    """The opening board with some powers wiped out (no units, no centres)."""
-    start = opening_position(load_map("standard"))
-    return dataclasses.replace(
-        start,
-        units=tuple(u for u in start.units if u.power not in gone),
-        centers={p: c for p, c in start.centers.items() if p not in gone},
-    )
-
-
-def game_with(harness: Harness, position: Position | None = None, **settings: object) -> StartedGame:
-    return start_game(harness, "demo", settings=settings, position=position)
-
-
-def votes_stored(harness: Harness) -> list[tuple[int, str, str]]:
-    with harness.db.unit_of_work(readonly=True) as uow:
-        return [(v.seat_id, v.kind.value, v.powers) for v in uow.press.votes(uow.games.require("demo"))]
 
 
 def state(harness: Harness) -> str:
