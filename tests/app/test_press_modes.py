@@ -163,3 +163,19 @@ def test_a_french_reader_of_grey_press(harness: Harness) -> None:
         "Message à tous dans 'demo' :\n\nBonjour.\n",
         "Message à Angleterre, Allemagne dans 'demo' :\n\nSecret.\n",
     ]
+
+
+def test_observers_watching_all_press_get_the_recipients_copy(harness: Harness) -> None:
+    game = started(harness, press_mode="grey", watch_all_press=True)
+    set_extra(harness, {ALL_PRESS: [OBSERVER]})
+    game.orders("FRANCE", "PRESS TO E\nQuiet now.\nENDPRESS\n")
+    [mail] = harness.others
+    assert recipients(mail) == {address("ENGLAND"), OBSERVER}
+    assert plain(mail) == "Message to England in 'demo':\n\nQuiet now.\n"
+
+
+def test_observers_asking_for_all_press_get_nothing_more_unless_the_game_lets_them(harness: Harness) -> None:
+    game = started(harness)
+    set_extra(harness, {ALL_PRESS: [OBSERVER]})
+    game.orders("FRANCE", "PRESS TO E\nQuiet now.\nENDPRESS\n")
+    assert [recipients(m) for m in harness.others] == [{address("ENGLAND")}]

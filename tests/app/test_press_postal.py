@@ -71,3 +71,13 @@ def test_postal_press_takes_no_options(harness: Harness) -> None:
     reply = game.orders("FRANCE", "POSTAL PRESS GREY\nx\nENDPRESS\n")
     assert "POSTAL PRESS takes no options: it goes to everyone, signed. The press was not sent." in plain(reply)
     assert POSTAL_KEY not in extra(harness)
+
+
+def test_a_prediction_does_not_release_postal_press(harness: Harness) -> None:
+    game = started(harness, postal_press=True)
+    game.orders("FRANCE", "POSTAL PRESS\nkept\nENDPRESS\n")
+    game.master("PREDICT\n")
+    assert [m for m in harness.others if "Postal Press" in str(m["Subject"])] == []
+    assert stored_press(harness) == []
+    game.master("PROCESS\n")
+    assert len([m for m in harness.others if "Postal Press" in str(m["Subject"])]) == 1
