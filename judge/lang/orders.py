@@ -54,7 +54,7 @@ from judge.core.orders import (
 from judge.core.phase import PhaseType
 from judge.core.units import UnitRef, UnitType
 
-__all__ = ["OrderSyntaxError", "ReadOrder", "read_order", "read_order_line"]
+__all__ = ["OrderSyntaxError", "ReadOrder", "clear_reading_cache", "read_order", "read_order_line"]
 
 
 class OrderSyntaxError(OrderError):
@@ -726,23 +726,20 @@ class _Builder:
     def _with_coast(
         self, reading: NameReading, coast: Token | None, written: str, start: int
     ) -> str:
-        province = reading.province
         given = coast.value if coast is not None else None
+        location = _location(self._map, reading, given)
+        if location is not None:
+            return location
         if reading.coast is not None and given is not None and given != reading.coast:
             raise OrderSyntaxError(
                 f"Two different coasts given -> {written}", start + 1, written, unit=self.unit
             )
         chosen = given or reading.coast
-        if chosen is None:
-            return province
-        coasts = _coasts(self._map, province)
-        if chosen not in coasts:
-            where = f"{written} has no {_COAST_NAMES[chosen]}"
-            hint = f" (coasts: {', '.join(coasts)})" if coasts else ""
-            raise OrderSyntaxError(
-                f"Invalid coast -> {where}{hint}", start + 1, written, unit=self.unit
-            )
-        return f"{province}/{chosen}"
+        assert chosen is not None  # without a coast, _location always joins
+        coasts = _coasts(self._map, reading.province)
+        where = f"{written} has no {_COAST_NAMES[chosen]}"
+        hint = f" (coasts: {', '.join(coasts)})" if coasts else ""
+        raise OrderSyntaxError(f"Invalid coast -> {where}{hint}", start + 1, written, unit=self.unit)
 
     def _fail(self, message: str, where: _Node) -> OrderSyntaxError:
         """The error to raise for ``where``, pointing at its first word."""
@@ -782,6 +779,24 @@ def _suggestions(game_map: GameMap, written: str, french: bool) -> str:
     except CoreError:
         pass
     return ""
+
+
+def _location(game_map: GameMap, reading: NameReading, given: str | None) -> str | None:
+    """``"STP/NC"`` or ``"PAR"`` from a name reading and the coast written after it.
+
+    None when the two cannot be joined (two different coasts, or a coast the
+    province lacks): the builder words that error, the fast path gives up.
+    Shared by both so that they place units identically.
+    """
+    province = reading.province
+    if reading.coast is not None and given is not None and given != reading.coast:
+        return None
+    chosen = given or reading.coast
+    if chosen is None:
+        return province
+    if chosen not in _coasts(game_map, province):
+        return None
+    return f"{province}/{chosen}"
 
 
 def _coasts(game_map: GameMap, province: str) -> tuple[str, ...]:
@@ -829,6 +844,259 @@ def _syntax_error(failure: _ParseFailure, text: str, tokens: Sequence[Token]) ->
 
 
 # --------------------------------------------------------------------------
+# Fast path: the canonical notation, read without the general machinery.
+#
+# Most orders are written the way the judge prints them ("A LON - BEL",
+# "F NTH C A LON - BEL", "F TRI S A BUD - SER", "BUILD F STP/NC", "A Par H"):
+# words separated by spaces, each one keyword, one dash, or one place name
+# with perhaps "/coast". Those are read here with a split, dictionary lookups
+# and a match on the token kinds, in a few microseconds. Anything else (a
+# name of several words, a hyphenated word, brackets, an unknown or ambiguous
+# name, a shape that is an error or needs the grammar) makes the fast path
+# give up (None) and the general reader decides. The fast path asks the same
+# tables in the same way (keywords first, phrases before single words, the
+# same cached name lookups, the same coast joining), so when it answers, its
+# answer is the general reader's; tests/lang/test_orders.py compares the two.
+
+# Coast words that can follow "/" and begin no longer coast phrase ("/nc",
+# "/sc", "/n", "/nord"; not "/north", which might go on as "north coast").
+_SINGLE_COAST_WORDS: Final[dict[str, str]] = {
+    word: coast
+    for word, coast in _COAST_WORDS.items()
+    if " " not in word and not any(other.startswith(word + " ") for other in _COAST_WORDS)
+}
+
+_PLACE: Final = "PLACE"
+_GIVE_UP: Final = ""  # the kind of a word the fast path leaves to the general reader
+
+
+@dataclass(frozen=True, slots=True)
+class _WordMeaning:
+    """What one space-separated word is on its own, for the fast path.
+
+    ``kind`` is a grammar token type, ``PLACE``, or ``_GIVE_UP``; a place has
+    its ``location`` ("STP/NC") and, when a rule settled an ambiguity, its
+    ``reading`` (to be reported). ``phrase_start`` says the word may begin a
+    two-word keyword ("via convoy", "par convoi"), so the next word is looked
+    at before this meaning is taken.
+    """
+
+    kind: str
+    location: str = ""
+    reading: NameReading | None = None
+    phrase_start: bool = False
+
+
+_MOVE_WORD: Final = _WordMeaning("_MOVE")
+_UNREADABLE_WORD: Final = _WordMeaning(_GIVE_UP)
+
+
+def _is_plain_word(word: str) -> bool:
+    """ASCII letters only: one word piece for the general reader, folded by lower()."""
+    return word.isascii() and word.isalpha()
+
+
+def _word_meaning(
+    word: str, game_map: GameMap, keywords: dict[str, str], french: bool
+) -> _WordMeaning:
+    """The meaning of ``word`` alone, asked of the same tables as the tokenizer asks."""
+    if word == "-":
+        return _MOVE_WORD
+    slash = word.find("/")
+    name = word if slash < 0 else word[:slash]
+    if not _is_plain_word(name):
+        return _UNREADABLE_WORD
+    folded = name.lower()
+    given: str | None = None
+    if slash >= 0:
+        mark = word[slash + 1 :]
+        if folded in keywords or not _is_plain_word(mark):
+            return _UNREADABLE_WORD
+        given = _SINGLE_COAST_WORDS.get(mark.lower())
+        if given is None:
+            return _UNREADABLE_WORD
+    phrase_start = slash < 0 and folded in _PHRASE_STARTS
+    kind = keywords.get(folded) if slash < 0 else None
+    if kind is not None:
+        return _WordMeaning(_GIVE_UP if kind == "COAST" else kind, phrase_start=phrase_start)
+    try:
+        reading = _lookup(game_map, name, french)
+    except (AmbiguousProvinceError, CoastError):
+        return _UNREADABLE_WORD
+    if reading is None:
+        return _UNREADABLE_WORD
+    location = _location(game_map, reading, given)
+    if location is None:
+        return _UNREADABLE_WORD
+    return _WordMeaning(
+        _PLACE, location, reading if reading.alternatives else None, phrase_start=phrase_start
+    )
+
+
+@lru_cache(maxsize=64)
+def _word_meanings(game_map: GameMap, french: bool, retreat_phase: bool) -> dict[str, _WordMeaning]:
+    """Meanings already worked out, per map and reading mode: a mail uses few distinct words."""
+    return {}
+
+
+_MAX_WORD_MEANINGS: Final = 50_000
+
+
+def _read_canonical(
+    text: str, game_map: GameMap, phase_type: PhaseType | None, french: bool
+) -> ReadOrder | None:
+    """The order in ``text`` when it is written plainly, else None (see above)."""
+    words = text.split()
+    count = len(words)
+    if not count:
+        return None
+    retreat_phase = phase_type is PhaseType.RETREAT
+    keywords = _keywords(french, retreat_phase)
+    meanings = _word_meanings(game_map, french, retreat_phase)
+    kinds: list[str] = []
+    locations: list[str] = []  # one per PLACE in kinds, in order
+    readings: list[NameReading] = []
+    i = 0
+    while i < count:
+        word = words[i]
+        meaning = meanings.get(word)
+        if meaning is None:
+            meaning = _word_meaning(word, game_map, keywords, french)
+            if len(meanings) >= _MAX_WORD_MEANINGS:
+                meanings.clear()
+            meanings[word] = meaning
+        if meaning.phrase_start and i + 1 < count:
+            following = words[i + 1]
+            if following != "-":
+                if not _is_plain_word(following):
+                    return None
+                phrase = keywords.get(f"{word.lower()} {following.lower()}")
+                if phrase is not None:
+                    if phrase == "COAST":
+                        return None
+                    kinds.append(phrase)
+                    i += 2
+                    continue
+        kind = meaning.kind
+        if kind == _GIVE_UP:
+            return None
+        kinds.append(kind)
+        if kind == _PLACE:
+            locations.append(meaning.location)
+            if meaning.reading is not None:
+                readings.append(meaning.reading)
+        i += 1
+    recipe = _recipe(tuple(kinds), phase_type)
+    if recipe is None:
+        return None
+    column = len(text) - len(text.lstrip()) + 1
+    return ReadOrder(recipe(locations), text.strip(), tuple(readings), column)
+
+
+# Makes the order from the locations of its places, in the order written.
+_Recipe = Callable[[Sequence[str]], Order]
+
+
+@lru_cache(maxsize=1024)
+def _recipe(kinds: tuple[str, ...], phase_type: PhaseType | None) -> _Recipe | None:
+    """How the grammar and the builder make an order of these token kinds; None if unsure.
+
+    Worked out once per shape (a few dozen shapes cover nearly every order):
+    the result only says which order class gets which locations.
+    """
+    count = len(kinds)
+    places = 0  # locations used so far
+
+    def unit_at(j: int) -> tuple[UnitType | None, int, int] | None:
+        """(type, location index, next position) of a unit at ``j``."""
+        nonlocal places
+        if j < count and kinds[j] in ("ARMY", "FLEET"):
+            if j + 1 < count and kinds[j + 1] == _PLACE:
+                places += 1
+                return (UnitType.ARMY if kinds[j] == "ARMY" else UnitType.FLEET), places - 1, j + 2
+            return None
+        if j < count and kinds[j] == _PLACE:
+            places += 1
+            return None, places - 1, j + 1
+        return None
+
+    first = kinds[0]
+    if first == "WAIVE":
+        return (lambda _: Waive()) if count == 1 else None
+    if first in ("BUILD", "REMOVE", "R", "DISBAND"):
+        found = unit_at(1)
+        if found is None or found[2] != count:
+            return None
+        unit_type, at, _ = found
+        if first == "BUILD":
+            return _build_recipe(unit_type, at)
+        if first == "DISBAND" and phase_type is not PhaseType.ADJUSTMENT:
+            return lambda locs: Disband(UnitRef(unit_type, locs[at]))
+        return lambda locs: Remove(UnitRef(unit_type, locs[at]))
+
+    found = unit_at(0)
+    if found is None:
+        return None
+    own_type, own, j = found
+    if j == count:
+        return None  # a bare unit: a build, or an error; the general reader says which
+    verb = kinds[j]
+    rest = kinds[j + 1 :]
+    if verb == "HOLD":
+        return None if rest else (lambda locs: Hold(UnitRef(own_type, locs[own])))
+    if verb == "_MOVE":
+        via = bool(rest) and rest[-1] == "VIA_CONVOY"
+        hops = rest[:-1] if via else rest
+        if not hops or len(hops) % 2 == 0:
+            return None
+        if any(kind != (_PLACE if k % 2 == 0 else "_MOVE") for k, kind in enumerate(hops)):
+            return None
+        last = places + len(hops) // 2
+        if phase_type is PhaseType.RETREAT:
+            if last != places or via:
+                return None
+            return lambda locs: Retreat(UnitRef(own_type, locs[own]), locs[last])
+        route = slice(places, last)
+        return lambda locs: Move(
+            UnitRef(own_type, locs[own]), locs[last], via_convoy=via, route=tuple(locs[route])
+        )
+    if verb in ("SUPPORT", "CONVOY"):
+        other = unit_at(j + 1)
+        if other is None:
+            return None
+        other_type, at, k = other
+        tail = kinds[k:]
+        if verb == "SUPPORT" and tail in ((), ("HOLD",)):
+            return lambda locs: SupportHold(UnitRef(own_type, locs[own]), UnitRef(other_type, locs[at]))
+        if tail in (("_MOVE", _PLACE), ("_MOVE", _PLACE, "VIA_CONVOY")):
+            to = places
+            order_class = SupportMove if verb == "SUPPORT" else Convoy
+            return lambda locs: order_class(
+                UnitRef(own_type, locs[own]), UnitRef(other_type, locs[at]), locs[to]
+            )
+        return None
+    if verb in ("RETREAT", "R") and rest == (_PLACE,):
+        to = places
+        return lambda locs: Retreat(UnitRef(own_type, locs[own]), locs[to])
+    if rest:
+        return None
+    if verb == "DISBAND" and phase_type is not PhaseType.ADJUSTMENT:
+        return lambda locs: Disband(UnitRef(own_type, locs[own]))
+    if verb in ("DISBAND", "REMOVE", "R"):
+        return lambda locs: Remove(UnitRef(own_type, locs[own]))
+    if verb == "BUILD":
+        return _build_recipe(own_type, own)
+    return None
+
+
+def _build_recipe(unit_type: UnitType | None, at: int) -> _Recipe | None:
+    """A build names its unit type; without one the general reader words the error."""
+    if unit_type is None:
+        return None
+    return lambda locs: Build(unit_type, locs[at])
+
+
+# --------------------------------------------------------------------------
 # Public API.
 
 
@@ -847,6 +1115,35 @@ def read_order(
     written. ``french`` adds the French names and keywords (T/xxx for hold,
     "par convoi", "côte nord"). Raises :class:`OrderSyntaxError`.
     """
+    return _read_cached(text, game_map, phase_type, french)
+
+
+def clear_reading_cache() -> None:
+    """Forget the orders read so far (for benchmarks and tests that time or compare the readers)."""
+    _read_cached.cache_clear()
+
+
+@lru_cache(maxsize=16_384)
+def _read_cached(
+    text: str, game_map: GameMap, phase_type: PhaseType | None, french: bool
+) -> ReadOrder:
+    """One reading per (text, map, phase type, language): the same orders come again and again.
+
+    Reading is pure and a :class:`ReadOrder` is immutable, so a repeated
+    order ("A PAR H", the same convoy every turn) costs one dictionary
+    lookup. Errors are not cached (lru_cache never stores a raised exception):
+    each gets its own exception object and its suggestions.
+    """
+    read = _read_canonical(text, game_map, phase_type, french)
+    if read is None:
+        read = _read_general(text, game_map, phase_type, french)
+    return read
+
+
+def _read_general(
+    text: str, game_map: GameMap, phase_type: PhaseType | None, french: bool
+) -> ReadOrder:
+    """The general reader: pieces, map-aware tokens, the LALR grammar, the builder."""
     tokenizer = _Tokenizer(game_map, french=french, retreat_phase=phase_type is PhaseType.RETREAT)
     tokens = tokenizer.tokens(text)
     if not tokens:
@@ -877,6 +1174,13 @@ def read_order_line(
     that explains why it could not be read (columns counted in the whole
     line), in the order written; empty pieces between separators are skipped.
     """
+    if "," not in line and ";" not in line:  # one order: no need to cut the line
+        if not line.strip():
+            return []
+        try:
+            return [read_order(line, game_map, phase_type=phase_type, french=french)]
+        except OrderSyntaxError as error:
+            return [error]
     results: list[ReadOrder | OrderSyntaxError] = []
     start = 0
     for match in [*_SEPARATORS.finditer(line), None]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -24,7 +26,15 @@ from judge.core.orders import (
 from judge.core.phase import PhaseType
 from judge.core.units import UnitRef, UnitType
 from judge.core.variants import load_map
-from judge.lang.orders import OrderSyntaxError, ReadOrder, read_order, read_order_line
+from judge.lang.orders import (
+    OrderSyntaxError,
+    ReadOrder,
+    _read_canonical,
+    _read_general,
+    clear_reading_cache,
+    read_order,
+    read_order_line,
+)
 
 A = UnitType.ARMY
 F = UnitType.FLEET
@@ -460,3 +470,259 @@ def test_any_text_reads_or_fails_cleanly(text: str) -> None:
     except OrderSyntaxError as error:
         assert error.message
         assert 1 <= error.column <= len(text) + 1
+
+
+# ------------------------------------------------------------------ fast path and cache
+#
+# read_order first tries a fast path for plainly written orders and caches what
+# it reads. Both are only allowed to be faster, never different: wherever the
+# fast path answers, its answer must be exactly the general reader's (order,
+# text, readings, column); where the general reader refuses, the fast path
+# must give up rather than answer.
+
+PHASES: list[PhaseType | None] = [None, *PhaseType]
+
+
+def general_outcome(text: str, phase_type: PhaseType | None, french: bool) -> ReadOrder | str:
+    try:
+        return _read_general(text, STANDARD, phase_type, french)
+    except OrderSyntaxError as error:
+        return f"error at {error.column}: {error.message}"
+
+
+def fast_agrees(text: str, phase_type: PhaseType | None, french: bool) -> bool:
+    """Whether the fast path answered; fails the test if it answered differently."""
+    fast = _read_canonical(text, STANDARD, phase_type, french)
+    if fast is None:
+        return False
+    assert fast == general_outcome(text, phase_type, french), text
+    return True
+
+
+@given(
+    order=st.one_of(movement_orders, retreat_orders, adjustment_orders),
+    phase_type=st.sampled_from(PHASES),
+    french=st.booleans(),
+)
+@settings(max_examples=400, deadline=None)
+def test_fast_path_agrees_with_the_general_reader_on_canonical_orders(
+    order: Order, phase_type: PhaseType | None, french: bool
+) -> None:
+    fast_agrees(str(order), phase_type, french)
+
+
+@pytest.mark.parametrize(
+    ("orders", "phase_type"),
+    [
+        (movement_orders, PhaseType.MOVEMENT),
+        (retreat_orders, PhaseType.RETREAT),
+        (adjustment_orders, PhaseType.ADJUSTMENT),
+    ],
+)
+def test_fast_path_answers_every_canonical_order_of_its_phase(
+    orders: st.SearchStrategy[Order], phase_type: PhaseType
+) -> None:
+    @given(order=orders)
+    @settings(max_examples=200, deadline=None)
+    def check(order: Order) -> None:
+        text = str(order)
+        assert fast_agrees(text, phase_type, False), f"the fast path gave up on {text!r}"
+
+    check()
+
+
+def datc_order_texts() -> list[tuple[str, PhaseType]]:
+    import json
+
+    from judge.core.phase import Phase
+    from tests.shared_dir import DATC
+
+    cases = json.loads((DATC / "cases" / "all_cases.json").read_text())
+    cases += json.loads((DATC / "supplement_v3_1.json").read_text())
+    return [
+        (text, Phase.parse(case["phase"]).type)
+        for case in cases
+        for orders in case["orders"].values()
+        for text in orders
+    ]
+
+
+def test_fast_path_agrees_on_every_datc_order() -> None:
+    texts = datc_order_texts()
+    assert len(texts) > 600
+    for text, own_phase in texts:
+        assert fast_agrees(text, own_phase, False), f"the fast path gave up on {text!r}"
+        for phase_type in PHASES:
+            for french in (False, True):
+                fast_agrees(text, phase_type, french)
+
+
+# Words players mix: codes, names of several words, coasts in every form,
+# keywords and their phrases in both languages, misspellings, ambiguous codes.
+SOUP_WORDS = [
+    *PROVINCES[::3], "STP/NC", "STP/SC", "SPA/NC", "BUL/EC", "BUL/NC", "PAR/NC", "STP/north",
+    "STP/n", "stp/NORD", "SPA/xx", "LON/", "MAR", "TYR", "NAF", "Pariss", "Xyz",
+    "Paris", "London", "mer", "du", "Nord", "Mid-Atlantic", "Ocean", "St", "Petersburg",
+    "North", "Sea", "Espagne", "cote", "nord", "coast", "north", "nc", "cn", "co",
+    "A", "F", "H", "S", "C", "T", "D", "R", "B", "M", "P", "W", "a", "f", "xxx",
+    "-", "->", "—", "VIA", "CONVOY", "convoi", "par", "by", "to", "move", "moves", "va",
+    "HOLD", "SUPPORT", "BUILD", "REMOVE", "DISBAND", "WAIVE", "RETREAT", "PROXY",
+    "soutien", "tient", "(nc)", ".", "H.", "army", "fleet", "armee", "flotte",
+]  # fmt: skip
+
+
+@given(
+    words=st.lists(st.sampled_from(SOUP_WORDS), min_size=1, max_size=8),
+    case=st.sampled_from([str, str.upper, str.lower, str.title]),
+    space=st.sampled_from([" ", "  ", "\t", " \u00a0"]),
+    phase_type=st.sampled_from(PHASES),
+    french=st.booleans(),
+)
+@settings(max_examples=1500, deadline=None)
+def test_fast_path_agrees_with_the_general_reader_on_word_soup(
+    words: list[str],
+    case: Callable[[str], str],
+    space: str,
+    phase_type: PhaseType | None,
+    french: bool,
+) -> None:
+    text = " " + space.join(case(w) for w in words) + space
+    fast_agrees(text, phase_type, french)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A LON - BEL",
+        "a lon - bel",
+        "F NTH C A LON - BEL",
+        "F TRI S A BUD - SER",
+        "F TRI S A BUD",
+        "BUILD F STP/NC",
+        "REMOVE LYO",
+        "F TRI DISBAND",
+        "A LON - NTH - BEL",
+        "A LON - BEL VIA CONVOY",
+        "F MAR H",
+        "F Par H",
+        "A PAR - BUR via convoi",
+    ],
+)
+def test_fast_path_answers_plain_orders(text: str) -> None:
+    answered = [
+        fast_agrees(text, phase_type, french) for phase_type in PHASES for french in (False, True)
+    ]
+    assert any(answered), f"the fast path never answered {text!r}"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A mer du Nord - BEL",
+        "A LON-BEL",
+        "F STP (nc) - BOT",
+        "A PAR",
+        "F STP/NC/SC - BOT",
+        "A LON - Xyz",
+        "A PAR # BUR",
+    ],
+)
+def test_fast_path_leaves_unusual_orders_to_the_general_reader(text: str) -> None:
+    for phase_type in PHASES:
+        assert _read_canonical(text, STANDARD, phase_type, False) is None
+
+
+def test_cache_keeps_phases_and_languages_apart() -> None:
+    clear_reading_cache()
+    assert read("F TRI - ALB", STANDARD, phase_type=PhaseType.MOVEMENT) == Move(
+        UnitRef(F, "TRI"), "ALB"
+    )
+    assert read("F TRI - ALB", STANDARD, phase_type=PhaseType.RETREAT) == Retreat(
+        UnitRef(F, "TRI"), "ALB"
+    )
+    assert read("F TRI - ALB", STANDARD, phase_type=PhaseType.MOVEMENT) == Move(
+        UnitRef(F, "TRI"), "ALB"
+    )
+    assert read("F MAR H", STANDARD) == Hold(UnitRef(F, "MAR"))
+    assert read("F MAR H", STANDARD, french=True) == Hold(UnitRef(F, "NAF"))
+    assert read("F MAR H", STANDARD) == Hold(UnitRef(F, "MAR"))
+
+
+def test_cached_reading_keeps_text_and_column() -> None:
+    clear_reading_cache()
+    first = read_order("  A PAR H", STANDARD)
+    second = read_order("A PAR H", STANDARD)
+    assert (first.column, first.text) == (3, "A PAR H")
+    assert (second.column, second.text) == (1, "A PAR H")
+    assert read_order("  A PAR H", STANDARD) == first
+
+
+def test_errors_are_raised_afresh_from_the_cache() -> None:
+    for _ in range(2):
+        error = fails("A PAR - Pariss", STANDARD)
+        assert error.column == 9
+        assert "did you mean" in error.message
+
+
+def synonyms(kind: str) -> list[str]:
+    """Every word or phrase of either language that reads as ``kind``."""
+    from judge.lang.orders import _ENGLISH_KEYWORDS, _FRENCH_KEYWORDS
+
+    return sorted({w for t in (_ENGLISH_KEYWORDS, _FRENCH_KEYWORDS) for w, k in t.items() if k == kind})
+
+
+soup_places = st.one_of(
+    st.sampled_from(sorted({*PROVINCES, *FLEET_SPOTS})),
+    st.sampled_from(["MAR", "TYR", "NAF", "Paris", "Londres", "Xyz", "STP/n", "PAR/SC", "mer du Nord"]),
+)
+soup_units = st.tuples(st.sampled_from(["", *synonyms("ARMY"), *synonyms("FLEET")]), soup_places).map(
+    lambda parts: " ".join(p for p in parts if p)
+)
+
+
+def word_of(kind: str) -> st.SearchStrategy[str]:
+    return st.sampled_from(synonyms(kind) + (["-", "->"] if kind == "_MOVE" else []))
+
+
+# Every shape of grammar/orders.lark, right or wrong for the phase, with any synonym.
+shaped_orders = st.one_of(
+    st.tuples(soup_units, word_of("HOLD")),
+    st.tuples(
+        soup_units,
+        word_of("_MOVE"),
+        soup_places,
+        st.lists(st.tuples(word_of("_MOVE"), soup_places).map(" ".join), max_size=2).map(" ".join),
+        st.sampled_from(["", *synonyms("VIA_CONVOY")]),
+    ),
+    st.tuples(
+        soup_units,
+        word_of("SUPPORT"),
+        soup_units,
+        st.sampled_from(["", "H", "- BUR", "- SPA/NC", "- BUR VIA CONVOY", "- Xyz"]),
+    ),
+    st.tuples(soup_units, word_of("CONVOY"), soup_units, st.sampled_from(["", "- BEL", "- HOL via"])),
+    st.tuples(soup_units, st.sampled_from(["R", "RETREAT", "retraite", "-"]), soup_places),
+    st.tuples(
+        soup_units,
+        st.sampled_from(synonyms("DISBAND") + synonyms("REMOVE") + synonyms("BUILD") + ["R", "r"]),
+    ),
+    st.tuples(
+        st.sampled_from(synonyms("DISBAND") + synonyms("REMOVE") + synonyms("BUILD") + ["R", "r"]),
+        soup_units,
+    ),
+    st.tuples(word_of("WAIVE"), st.sampled_from(["", "PAR", "now"])),
+    st.tuples(soup_units, st.sampled_from(["", "P", "PROXY GERMANY"])),
+).map(lambda parts: " ".join(p for p in parts if p))
+
+
+@given(
+    text=shaped_orders,
+    case=st.sampled_from([str, str.upper, str.lower, str.title]),
+    phase_type=st.sampled_from(PHASES),
+    french=st.booleans(),
+)
+@settings(max_examples=2000, deadline=None)
+def test_fast_path_agrees_with_the_general_reader_on_every_shape(
+    text: str, case: Callable[[str], str], phase_type: PhaseType | None, french: bool
+) -> None:
+    fast_agrees(case(text), phase_type, french)
