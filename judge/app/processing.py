@@ -15,7 +15,8 @@ results mails are committed together or not at all:
    (``results["report"]``, which HISTORY shows), the position after and the
    time it took;
 4. the next phase opens with its deadline (``next``, ``clock``, ``days``
-   from the game's schedule), powers without units or centres are
+   from the game's schedule, moved out of the absences that count — see
+   :func:`judge.app.timekeeping.fresh_times`), powers without units or centres are
    eliminated, a power at the winning count ends the game, WAIT flags and
    draw votes are cleared;
 5. the results mail goes to every player, master and observer, one mail
@@ -40,6 +41,7 @@ from judge.app.order_mail import game_rules
 from judge.app.positions import current, to_json
 from judge.app.reports.results import ABANDONED, CIVIL_DISORDER, ResultsReport, render_results
 from judge.app.services import Services
+from judge.app.timekeeping import fresh_times
 from judge.core.geography import GameMap
 from judge.core.phase import Phase, PhaseType
 from judge.core.position import Position
@@ -51,7 +53,7 @@ from judge.db.models import DeadlineSchedule, Game, Person, PhaseRecord, Seat
 from judge.i18n import translation
 from judge.mail.compose import game_subject
 from judge.ruling import rule
-from judge.timekeeping.deadlines import PhaseTimes, next_phase_times
+from judge.timekeeping.deadlines import PhaseTimes
 from judge.timekeeping.parameters import DEFAULT_SCHEDULE, PhaseSchedule, WeekDays
 
 RESULTS_EVENT = "Results"
@@ -153,9 +155,9 @@ def process_phase(
         game.deadline_at = game.grace_at = game.earliest_at = None
         uow.games.set_next_due(game, None)
     else:
-        next_times = next_phase_times(
-            now, schedule_of(game, after.phase.type), zone,
-            previous=current_times(game, record, now), strict_grace=game.strict_grace,
+        next_times = fresh_times(
+            uow, game, now, after.phase.type, zone,
+            previous=current_times(game, record, now), owing=owing_powers(game, after, game_map),
         )  # fmt: skip
     statuses = {
         seat.power: (CIVIL_DISORDER if seat.status is SeatStatus.CIVIL_DISORDER else ABANDONED)

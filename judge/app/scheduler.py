@@ -13,10 +13,13 @@ What is carried out here: processing — early, once every power that owes
 orders has complete orders (no error flag) and nobody has WAIT, ``delay``
 after the last orders and never before the phase's start; at the deadline
 when everything is in; at the end of grace in NMR games with the late powers
-in civil disorder — and abandonment of late powers (NoNMR games then wait
-for a takeover). Reminders and late notices are recorded as done so that the
-schedule moves on; mailing them is the lateness issue's work, which slots in
-at :func:`_carry_out`.
+in civil disorder. Everything else that falls due (reminders, late notices,
+abandonment — NoNMR games then wait for a takeover —, "Waiting for
+Replacements", pause reminders) is carried out by
+:func:`judge.app.lateness.carry_out`, and the players' dedication records
+are charged and credited by :func:`judge.app.lateness.apply_dedication`, in
+the same transaction that records it in the game's book
+(:mod:`judge.app.timekeeping`).
 """
 
 from __future__ import annotations
@@ -24,38 +27,32 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import replace
-from datetime import UTC, datetime, timedelta
-from typing import Any
+from datetime import datetime, timedelta
 
 from judge.app import orders as kept
+from judge.app.lateness import apply_dedication, carry_out
 from judge.app.positions import from_json
 from judge.app.processing import NotProcessable, current_times, process_phase, schedule_of
 from judge.app.services import Services
+from judge.app.timekeeping import save_book, with_book
 from judge.core.variants import load_map
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, OrderBlockKind, SeatStatus
 from judge.db.errors import StaleStateError
 from judge.db.models import Game
 from judge.timekeeping.lateness import (
-    Abandonment,
     PhaseClock,
     PowerStatus,
     Process,
-    TimekeepingEvent,
     next_wakeup,
     tick,
 )
 
 log = logging.getLogger(__name__)
 
-BOOK = "phase_clock"
-"""``game.extra_settings`` key: what the time-keeping has already done in the current phase."""
 MAX_STEPS_PER_CALL = 10_000
 RETRY_AFTER = timedelta(minutes=5)
 MAX_RETRY = timedelta(hours=6)
-_BOOK_TIMES = ("last_late_notice_at", "last_replacement_notice_at", "last_pause_notice_at")
-_BOOK_SETS = ("late_powers", "abandoned_this_phase")
 
 
 # ------------------------------------------------------------------ the phase's clock
@@ -104,41 +101,20 @@ def phase_clock(uow: UnitOfWork, game: Game) -> PhaseClock | None:
         paused_since=game.paused_at,
         last_orders_at=last,
     )
-    return _with_book(clock, game)
-
-
-def _with_book(clock: PhaseClock, game: Game) -> PhaseClock:
-    book = game.extra_settings.get(BOOK)
-    if not isinstance(book, dict) or book.get("phase") != game.current_phase:
-        return clock
-    values: dict[str, Any] = {
-        "reminder_sent": bool(book.get("reminder_sent", False)),
-        "late_notices_sent": int(book.get("late_notices_sent", 0)),
-    }
-    for name in _BOOK_TIMES:
-        text = book.get(name)
-        values[name] = datetime.fromisoformat(text) if isinstance(text, str) else None
-    for name in _BOOK_SETS:
-        values[name] = frozenset(book.get(name, ()))
-    return replace(clock, **values)
-
-
-def _save_book(game: Game, clock: PhaseClock) -> None:
-    book: dict[str, Any] = {
-        "phase": game.current_phase,
-        "reminder_sent": clock.reminder_sent,
-        "late_notices_sent": clock.late_notices_sent,
-    }
-    for name in _BOOK_TIMES:
-        value = getattr(clock, name)
-        book[name] = value.astimezone(UTC).isoformat() if value is not None else None
-    for name in _BOOK_SETS:
-        book[name] = sorted(getattr(clock, name))
-    game.extra_settings = {**game.extra_settings, BOOK: book}
+    return with_book(clock, game, record)
 
 
 def plan(uow: UnitOfWork, services: Services, game: Game, now: datetime) -> datetime | None:
-    """Set (and return) when the scheduler must next look at ``game``; wakes the scheduler."""
+    """Set (and return) when the scheduler must next look at ``game``; wakes the scheduler.
+
+    The game's row is locked first (PostgreSQL: ``FOR UPDATE``, waiting for
+    any other holder) and the orders are read after the lock: two players'
+    last orders arriving together in two processes are then planned one after
+    the other, the second seeing the first's, so early processing is never
+    missed. Changes of this transaction are flushed before the lock.
+    """
+    uow.flush()
+    uow.games.lock(game.id)
     clock = phase_clock(uow, game)
     due_at = None if clock is None else next_wakeup(clock, now)
     if due_at is not None and game.manual_process and _only_processing(clock, due_at):
@@ -192,12 +168,16 @@ def handle_due(uow: UnitOfWork, services: Services, game: Game, now: datetime) -
         uow.games.set_next_due(game, None)
         return
     step = tick(clock, now)
+    record = uow.phases.current(game)
     processed = False
+    held = game.manual_process
+    events = tuple(e for e in step.events if not (held and isinstance(e, Process)))
+    apply_dedication(uow, game, step.before, events, now)
     for event in step.events:
         if isinstance(event, Process):
             if game.manual_process:
                 continue
-            _save_book(game, step.after)
+            save_book(game, step.after, record)
             try:
                 process_phase(uow, services, game, now, reason=event.reason.value,
                               civil_disorder=event.newly_in_civil_disorder)
@@ -205,24 +185,14 @@ def handle_due(uow: UnitOfWork, services: Services, game: Game, now: datetime) -
                 uow.games.set_next_due(game, None)
             processed = True
         else:
-            _carry_out(uow, game, event, now)
+            carry_out(uow, services, game, event, clock=step.before, now=now)
     if processed:
         return
-    _save_book(game, step.after)
+    save_book(game, step.after, record)
     wake_at = step.wake_at
     if wake_at is not None and wake_at <= now:
         wake_at = None  # only MANUAL PROCESS processing is left: the master's to do
     uow.games.set_next_due(game, wake_at)
-
-
-def _carry_out(uow: UnitOfWork, game: Game, event: TimekeepingEvent, now: datetime) -> None:
-    """Events other than processing. Abandonment frees the late powers' seats for a takeover."""
-    if isinstance(event, Abandonment):
-        for seat in game.seats:
-            if seat.power in event.powers and seat.status is SeatStatus.PLAYING:
-                uow.seats.leave(seat, now, SeatStatus.ABANDONED, phase=game.current_phase)
-    # Reminders, late notices, replacement and pause notices: recorded by tick(); mailed by the
-    # lateness issue's code, which goes here.
 
 
 def _postpone(services: Services, game_id: int, now: datetime) -> None:

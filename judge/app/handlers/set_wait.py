@@ -29,6 +29,9 @@ def handle(command: SetWait, session: MailSession) -> Next:
         )
     seat.wait = command.wait
     session.uow.flush()
+    from judge.app.scheduler import plan
+
+    plan(session.uow, session.services, game, session.now)  # WAIT holds (NOWAIT frees) early processing
     if command.wait:
         message = _("WAIT set: the phase will not be processed before its deadline.")
     else:

@@ -1,0 +1,76 @@
+"""RESUME: restart a paused game's clock, with a fresh deadline.
+
+Who: any player or master of the game; only the master (the Judge's "mod")
+when the game is SET NO RESUME. The new deadline is computed from now like
+a new phase's (``next``, ``clock``, ``days`` of the phase's schedule, out of
+the absences that count), never earlier than the deadline before the
+pause; the draw votes are cleared (the Judge's rule) and the phase's notices
+start afresh. Everyone is told ("Game Resumed") with the new deadline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from judge.app.errors import CommandRefused
+from judge.app.masters import announce_to_game, require_moderator, setter_name, signed_on_game
+from judge.app.processing import owing_powers
+from judge.app.registry import Next, handles
+from judge.app.session import MailSession, Role
+from judge.app.timekeeping import (
+    clear_pause_notices,
+    fresh_times,
+    open_phase,
+    replan,
+    set_times,
+    stored_times,
+)
+from judge.core.variants import load_map
+from judge.db.enums import AuditKind
+from judge.lang.commands import Resume
+from judge.mail.compose import judge_date
+
+
+@handles(Resume)
+def handle(command: Resume, session: MailSession) -> Next:
+    _ = session.gettext
+    game = signed_on_game(session, "RESUME")
+    if not game.players_may_resume:
+        game = require_moderator(session, "RESUME")
+    elif session.role is Role.OBSERVER:
+        raise CommandRefused(_("Observers cannot resume a game: only its players and masters."))
+    opened = open_phase(session.uow, game)
+    if opened is None or game.paused_at is None:
+        raise CommandRefused(_("Game '{game}' is not paused: there is nothing to resume.").format(game=game.name))
+    _record, position = opened
+    zone = session.services.config.timezone
+    times = fresh_times(
+        session.uow, game, session.now, position.phase.type, zone,
+        previous=stored_times(game), owing=owing_powers(game, position, load_map(game.variant)),
+    )  # fmt: skip
+    session.uow.audit.record(
+        AuditKind.SETTING, session.now, game=game, person=session.person, actor=session.sender,
+        setting="paused_at", old_value=game.paused_at, new_value=None,
+    )  # fmt: skip
+    game.paused_at = None
+    clear_pause_notices(game)
+    set_times(session.uow, game, times)
+    session.uow.press.clear_votes(game)
+    replan(session, game)
+    deadline = judge_date(times.deadline, zone)
+    session.reply.ok(
+        command.line,
+        _("Game '{game}' is resumed. The new deadline is {deadline}.").format(game=game.name, deadline=deadline),
+    )
+
+    def body(_: Callable[[str], str], language: str) -> str:
+        who = setter_name(session, game, language)
+        head = (
+            _("Game '{game}' has been resumed.").format(game=game.name)
+            if who is None
+            else _("Game '{game}' has been resumed by {who}.").format(game=game.name, who=who)
+        )
+        return "\n".join([head, _("The new deadline is {deadline}.").format(deadline=deadline)])
+
+    announce_to_game(session, game, "Game Resumed", body, exclude=[session.sender])
+    return Next.CONTINUE

@@ -1,0 +1,114 @@
+"""SET DEADLINE / SET GRACE / SET START date: move one time of the current phase by hand.
+
+Who: the Judge's "mod" — the master of a moderated game, any player of an
+unmoderated one. The date is read as the Judge reads dates (a week day, a
+day and month, a time, a year, in any order, in the judge's time zone; also
+ISO 8601 with seconds and an offset). A date without a time takes the
+phase's clock (23:30 without one).
+
+The rules (judge.timekeeping.deadlines): a deadline set by hand is taken as
+given, earlier or later; a later one pushes the end of grace to at least
+deadline + grace; a start past the deadline moves the deadline with it; the
+grace may not end before the deadline. The game is told ("Deadline
+Adjustment", "Grace Adjustment") and the scheduler re-plans at once: a
+phase whose orders are all in may now be processed earlier or later.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from zoneinfo import ZoneInfo
+
+from judge.app.errors import CommandRefused
+from judge.app.masters import announce_to_game, require_moderator, setter_name
+from judge.app.registry import Next, handles
+from judge.app.session import MailSession
+from judge.app.timekeeping import (
+    game_schedule,
+    open_phase,
+    read_date,
+    replan,
+    set_times,
+    stored_times,
+)
+from judge.core.phase import Phase
+from judge.db.models import Game
+from judge.lang.commands import DeadlineKind, SetDeadline
+from judge.mail.compose import judge_date
+from judge.timekeeping.dates import DateRole
+from judge.timekeeping.deadlines import PhaseTimes, set_deadline, set_grace, set_start
+from judge.timekeeping.errors import PhaseTimesError
+
+_WORDS = {DeadlineKind.DEADLINE: "SET DEADLINE", DeadlineKind.GRACE: "SET GRACE", DeadlineKind.START: "SET START"}
+
+
+@handles(SetDeadline)
+def handle(command: SetDeadline, session: MailSession) -> Next:
+    _ = session.gettext
+    game = require_moderator(session, _WORDS[command.which])
+    times = stored_times(game)
+    if open_phase(session.uow, game) is None or times is None or game.current_phase is None:
+        raise CommandRefused(
+            _("Game '{game}' has no phase being played: there is no deadline to move.").format(game=game.name)
+        )
+    if command.date is None:
+        raise CommandRefused(_("Give the date, e.g. SET DEADLINE Fri 23:30."))
+    zone = session.services.config.timezone
+    schedule = game_schedule(game).for_phase(Phase.parse(game.current_phase).type)
+    when = read_date(session, command.date.text, DateRole.DEADLINE, clock=schedule.clock)
+    try:
+        if command.which is DeadlineKind.DEADLINE:
+            new = set_deadline(times, when, schedule, zone, strict_grace=game.strict_grace)
+        elif command.which is DeadlineKind.GRACE:
+            new = set_grace(times, when)
+        else:
+            new = set_start(times, when, schedule, zone, strict_grace=game.strict_grace)
+    except PhaseTimesError as error:
+        raise CommandRefused(
+            _("The grace period cannot end before the deadline ({deadline}): set a later deadline first.").format(
+                deadline=judge_date(times.deadline, zone)
+            )
+        ) from error
+    _record(session, game, times, new)
+    set_times(session.uow, game, new)
+    replan(session, game)
+    lines = _lines(new, zone)
+    session.reply.ok(command.line, *(line(_) for line in lines))
+    event = "Grace Adjustment" if command.which is DeadlineKind.GRACE else "Deadline Adjustment"
+
+    def body(_: Callable[[str], str], language: str) -> str:
+        who = setter_name(session, game, language)
+        if who is None:
+            head = _("The times of {phase} in game '{game}' have been changed:").format(
+                phase=game.current_phase, game=game.name
+            )
+        else:
+            head = _("{who} has changed the times of {phase} in game '{game}':").format(
+                who=who, phase=game.current_phase, game=game.name
+            )
+            head = head[:1].upper() + head[1:]
+        return "\n".join([head, "", *(line(_) for line in lines)])
+
+    announce_to_game(session, game, event, body, exclude=[session.sender])
+    return Next.CONTINUE
+
+
+def _record(session: MailSession, game: Game, old: PhaseTimes, new: PhaseTimes) -> None:
+    """The change in the game's audit trail (who moved which time from what to what)."""
+    for column, before, after in (
+        ("deadline_at", old.deadline, new.deadline), ("grace_at", old.grace, new.grace),
+        ("earliest_at", old.start, new.start),
+    ):  # fmt: skip
+        if before != after:
+            session.uow.games.change_setting(
+                game, column, after, session.now, actor=session.sender, person=session.person
+            )
+
+
+def _lines(times: PhaseTimes, zone: ZoneInfo) -> list[Callable[[Callable[[str], str]], str]]:
+    """The three times, each as a function of the reader's gettext (the reply and the announcement)."""
+    return [
+        lambda _: _("Deadline: {date}").format(date=judge_date(times.deadline, zone)),
+        lambda _: _("End of the grace period: {date}").format(date=judge_date(times.grace, zone)),
+        lambda _: _("Earliest processing: {date}").format(date=judge_date(times.start, zone)),
+    ]

@@ -1,0 +1,53 @@
+"""SET NO ABSENCE date: cancel one's absence that covers that day (or starts on it).
+
+The same owners as SET ABSENCE (a player for their power, a master for
+himself or the power he BECAME). The masters are told ("Absence Notice").
+"""
+
+from __future__ import annotations
+
+from judge.app.errors import CommandRefused
+from judge.app.handlers.set_absence import Gettext, tell_masters
+from judge.app.registry import Next, handles
+from judge.app.session import MailSession
+from judge.app.timekeeping import absence_owner, game_absences, read_date
+from judge.lang.commands import SetNoAbsence
+from judge.mail.compose import judge_date
+from judge.timekeeping.absences import cancel_absence
+from judge.timekeeping.dates import DateRole
+from judge.timekeeping.errors import NoSuchAbsenceError
+
+
+@handles(SetNoAbsence)
+def handle(command: SetNoAbsence, session: MailSession) -> Next:
+    _ = session.gettext
+    who = absence_owner(session, "SET NO ABSENCE")
+    game = session.game
+    assert game is not None
+    if command.date is None:
+        raise CommandRefused(_("Give the date of the absence to cancel, e.g. SET NO ABSENCE 5 Jan."))
+    day = read_date(session, command.date.text, DateRole.ABSENCE_START)
+    found = [(absence, row) for absence, row in game_absences(session.uow, game, session.now) if absence.owner == who.owner]
+    try:
+        left = cancel_absence([absence for absence, _row in found], who.owner, day)
+    except NoSuchAbsenceError as error:
+        raise CommandRefused(_("None of your absences covers {date}.").format(
+            date=judge_date(day, session.services.config.timezone)
+        )) from error
+    zone = session.services.config.timezone
+    for absence, row in found:
+        if absence not in left:
+            session.uow.people.remove_absence(row)
+            start, end = judge_date(absence.start, zone), judge_date(absence.end, zone)
+            session.reply.ok(
+                command.line, _("Absence from {start} to {end} cancelled.").format(start=start, end=end)
+            )
+
+            def body(_: Gettext, language: str, start: str = start, end: str = end) -> str:
+                return _("An absence in game '{game}' from {start} to {end} has been cancelled.").format(
+                    game=game.name, start=start, end=end
+                )
+
+            tell_masters(session, game, "Absence Notice", body)
+            break
+    return Next.CONTINUE
