@@ -990,7 +990,7 @@ def _read_canonical(
     if recipe is None:
         return None
     column = len(text) - len(text.lstrip()) + 1
-    return ReadOrder(recipe(locations), text.strip(), tuple(readings), column)
+    return ReadOrder(recipe(locations), text.strip(), tuple(readings) if readings else (), column)
 
 
 # Makes the order from the locations of its places, in the order written.
@@ -1030,20 +1030,22 @@ def _recipe(kinds: tuple[str, ...], phase_type: PhaseType | None) -> _Recipe | N
         unit_type, at, _ = found
         if first == "BUILD":
             return _build_recipe(unit_type, at)
+        unit = _unit_maker(unit_type)
         if first == "DISBAND" and phase_type is not PhaseType.ADJUSTMENT:
-            return lambda locs: Disband(UnitRef(unit_type, locs[at]))
-        return lambda locs: Remove(UnitRef(unit_type, locs[at]))
+            return lambda locs: Disband(unit(locs[at]))
+        return lambda locs: Remove(unit(locs[at]))
 
     found = unit_at(0)
     if found is None:
         return None
     own_type, own, j = found
+    own_unit = _unit_maker(own_type)
     if j == count:
         return None  # a bare unit: a build, or an error; the general reader says which
     verb = kinds[j]
     rest = kinds[j + 1 :]
     if verb == "HOLD":
-        return None if rest else (lambda locs: Hold(UnitRef(own_type, locs[own])))
+        return None if rest else (lambda locs: Hold(own_unit(locs[own])))
     if verb == "_MOVE":
         via = bool(rest) and rest[-1] == "VIA_CONVOY"
         hops = rest[:-1] if via else rest
@@ -1055,35 +1057,32 @@ def _recipe(kinds: tuple[str, ...], phase_type: PhaseType | None) -> _Recipe | N
         if phase_type is PhaseType.RETREAT:
             if last != places or via:
                 return None
-            return lambda locs: Retreat(UnitRef(own_type, locs[own]), locs[last])
+            return lambda locs: Retreat(own_unit(locs[own]), locs[last])
         route = slice(places, last)
-        return lambda locs: Move(
-            UnitRef(own_type, locs[own]), locs[last], via_convoy=via, route=tuple(locs[route])
-        )
+        return lambda locs: Move(own_unit(locs[own]), locs[last], via, tuple(locs[route]))
     if verb in ("SUPPORT", "CONVOY"):
         other = unit_at(j + 1)
         if other is None:
             return None
         other_type, at, k = other
+        other_unit = _unit_maker(other_type)
         tail = kinds[k:]
         if verb == "SUPPORT" and tail in ((), ("HOLD",)):
-            return lambda locs: SupportHold(UnitRef(own_type, locs[own]), UnitRef(other_type, locs[at]))
+            return lambda locs: SupportHold(own_unit(locs[own]), other_unit(locs[at]))
         if tail in (("_MOVE", _PLACE), ("_MOVE", _PLACE, "VIA_CONVOY")):
             to = places
             order_class = SupportMove if verb == "SUPPORT" else Convoy
-            return lambda locs: order_class(
-                UnitRef(own_type, locs[own]), UnitRef(other_type, locs[at]), locs[to]
-            )
+            return lambda locs: order_class(own_unit(locs[own]), other_unit(locs[at]), locs[to])
         return None
     if verb in ("RETREAT", "R") and rest == (_PLACE,):
         to = places
-        return lambda locs: Retreat(UnitRef(own_type, locs[own]), locs[to])
+        return lambda locs: Retreat(own_unit(locs[own]), locs[to])
     if rest:
         return None
     if verb == "DISBAND" and phase_type is not PhaseType.ADJUSTMENT:
-        return lambda locs: Disband(UnitRef(own_type, locs[own]))
+        return lambda locs: Disband(own_unit(locs[own]))
     if verb in ("DISBAND", "REMOVE", "R"):
-        return lambda locs: Remove(UnitRef(own_type, locs[own]))
+        return lambda locs: Remove(own_unit(locs[own]))
     if verb == "BUILD":
         return _build_recipe(own_type, own)
     return None
@@ -1094,6 +1093,26 @@ def _build_recipe(unit_type: UnitType | None, at: int) -> _Recipe | None:
     if unit_type is None:
         return None
     return lambda locs: Build(unit_type, locs[at])
+
+
+@lru_cache(maxsize=3)
+def _unit_maker(unit_type: UnitType | None) -> Callable[[str], UnitRef]:
+    """Makes the :class:`UnitRef` of a location, one shared value per location.
+
+    UnitRefs are immutable, and making one costs more than the rest of
+    reading a word; the few hundred locations of a map are made once.
+    """
+    refs: dict[str, UnitRef] = {}
+
+    def unit(location: str) -> UnitRef:
+        ref = refs.get(location)
+        if ref is None:
+            ref = UnitRef(unit_type, location)
+            if len(refs) < 10_000:
+                refs[location] = ref
+        return ref
+
+    return unit
 
 
 # --------------------------------------------------------------------------
