@@ -175,30 +175,31 @@ def _late_notice(mailer: _Mailer, event: LateNotice, clock: PhaseClock) -> None:
             seat = _seat(game, power)
             if seat is not None:
                 seat.late_count += 1
-    late_groups = audience(game, powers=event.late, masters=False, observers=False)
+    late_addresses: list[str] = []
+    for late_power in sorted(event.late):
+        groups = audience(game, powers=[late_power], masters=False, observers=False)
+        late_addresses += [a for addresses in groups.values() for a in addresses]
 
-    def late_body(_: Gettext, language: str) -> str:
-        powers = mailer.names(event.late, language)
-        lines = [
-            _("Game '{game}': the deadline for {phase} was {deadline}, and the orders of {powers} are not complete.").format(
-                game=game.name, phase=game.current_phase, deadline=deadline, powers=powers
-            ),
-            _("Please send them now. If they are not complete by {date}, the power will be abandoned.").format(
-                date=abandon_at
-            ),
-        ]
-        if game.nmr:
-            lines.append(
-                _("At the end of the grace period, {date}, the phase will be processed with the power in civil disorder.").format(
-                    date=grace
+        def late_body(_: Gettext, language: str, power: str = late_power) -> str:
+            lines = [
+                _("Game '{game}': the deadline for {phase} was {deadline}, and the orders of {powers} are not complete.").format(
+                    game=game.name, phase=game.current_phase, deadline=deadline, powers=power_name(power, language)
+                ),
+                _("Please send them now. If they are not complete by {date}, the power will be abandoned.").format(
+                    date=abandon_at
+                ),
+            ]
+            if game.nmr:
+                lines.append(
+                    _("At the end of the grace period, {date}, the phase will be processed with the power in civil disorder.").format(
+                        date=grace
+                    )
                 )
-            )
-        return "\n".join(lines)
+            return "\n".join(lines)
 
-    mailer.to_groups(late_groups, mailer.subject(f"{LATE_EVENT}: {letters}", late=True), late_body)
+        mailer.to_groups(groups, mailer.subject(f"{LATE_EVENT}: {letters}", late=True), late_body)
     if not event.to_everyone:
         return
-    late_addresses = [a for addresses in late_groups.values() for a in addresses]
     _tell_the_rest(
         mailer, late_addresses, f"{LATE_EVENT}: {letters}",
         lambda _, language: _("Game '{game}' is waiting for the orders of {powers} for {phase} (deadline {deadline}).").format(
@@ -221,7 +222,7 @@ def _abandon(mailer: _Mailer, event: Abandonment, clock: PhaseClock) -> None:
 
     def body(_: Gettext, language: str) -> str:
         lines = [
-            _("{powers} has been abandoned in game '{game}': the orders for {phase} did not arrive in time.").format(
+            _("Abandoned in game '{game}': {powers}. The orders for {phase} did not arrive in time.").format(
                 powers=mailer.names(event.powers, language), game=game.name, phase=game.current_phase
             ),
         ]
