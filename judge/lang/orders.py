@@ -556,24 +556,55 @@ class _ParseFailure(Exception):
 
 _END: Final = Token("$END", "")
 
+# A parse tree whose leaves are token positions: the shape of every order
+# written with the same token types ("A LON - BEL" and "F BRE - MAO").
+_Template = tuple[str, tuple[Any, ...]]
+
 
 def _parse(tokens: Sequence[Token]) -> _Node:
-    """Run the LALR tables over ``tokens``; raises :class:`_ParseFailure`."""
+    """Run the LALR tables over ``tokens``; raises :class:`_ParseFailure`.
+
+    The parse depends on the token types alone, so it runs once per sequence
+    of types (:func:`_shape`) and the tree is then filled with these tokens.
+    """
+    shape = _shape(tuple(token.type for token in tokens))
+    if isinstance(shape, _ShapeFailure):
+        token = tokens[shape.position] if shape.position < len(tokens) else _END
+        raise _ParseFailure(token, shape.expected)
+    return _fill(shape, tokens)
+
+
+def _fill(template: _Template, tokens: Sequence[Token]) -> _Node:
+    name, children = template
+    return name, tuple([tokens[c] if type(c) is int else _fill(c, tokens) for c in children])
+
+
+@dataclass(frozen=True, slots=True)
+class _ShapeFailure:
+    """Where a sequence of token types stops parsing, and the types expected there."""
+
+    position: int  # index of the token refused; len(types) for the end
+    expected: frozenset[str]
+
+
+@lru_cache(maxsize=4096)
+def _shape(types: tuple[str, ...]) -> _Template | _ShapeFailure:
+    """Run the LALR tables over token types; leaves are positions in ``types``."""
     tables = _tables()
     actions = tables.actions
     states = [tables.start]
     values: list[Any] = []
-    for token in (*tokens, _END):
+    for position, kind in enumerate((*types, "$END")):
         while True:
             row = actions[states[-1]]
             try:
-                shift, arg = row[token.type]
+                shift, arg = row[kind]
             except KeyError:
                 expected = frozenset(s for s in row if s.isupper() or s == "$END")
-                raise _ParseFailure(token, expected) from None
+                return _ShapeFailure(position, expected)
             if shift:
                 states.append(arg)
-                values.append(token)
+                values.append(position)
                 break
             reduction: _Reduction = arg
             size = reduction.size
@@ -585,7 +616,7 @@ def _parse(tokens: Sequence[Token]) -> _Node:
             for child in popped:
                 if type(child) is _Inline:
                     children.extend(child)
-                elif not (isinstance(child, Token) and child.type[0] == "_"):
+                elif not (type(child) is int and types[child][0] == "_"):
                     children.append(child)
             if reduction.top:
                 return children[0]  # type: ignore[no-any-return]
