@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from judge.app import orders as kept
 from judge.app.errors import CommandRefused
-from judge.app.positions import current
+from judge.app.positions import from_json
 from judge.app.reports.acknowledgement import Acknowledgement, render_acknowledgement
 from judge.app.session import MailSession, Role
 from judge.core.adjudicator import Rules, validate
@@ -48,6 +48,7 @@ class PowerDraft:
 
     seat: Seat
     sheet: kept.OrderSheet
+    stored: kept.SeatOrders
     changed: bool = False
     touched: bool = False
     futures: dict[Phase, kept.OrderSheet] = field(default_factory=dict)
@@ -85,7 +86,7 @@ def begin(session: MailSession) -> OrderMail:
     record = session.uow.phases.current(game)
     if record is None:
         raise CommandRefused(_("Game '{game}' is not taking orders now.").format(game=game.name))
-    record, position = current(session.uow, game)
+    position = from_json(record.position_before)
     state = OrderMail(game, record, position, load_map(game.variant), game_rules(game))
     session.area_state[AREA] = state
     session.finishers.append(lambda: finish(session, state))
@@ -105,13 +106,21 @@ def acting(session: MailSession) -> tuple[OrderMail, PowerDraft]:
         raise CommandRefused(_("Orders must follow a SIGNON."))
     draft = state.drafts.get(power)
     if draft is None:
-        seat = session.uow.seats.by_power(state.game, power)
+        seat = _seat(session, state.game, power)
         if seat is None or seat.status in GONE:
             raise CommandRefused(_("You no longer play a power in this game."))
-        submission = kept.current_submissions(session.uow, state.game, state.phase).get(power)
-        draft = PowerDraft(seat, kept.sheet_of(submission, state.game_map, state.phase))
+        stored = kept.seat_orders(session.uow, state.game, seat, state.phase)
+        draft = PowerDraft(seat, kept.sheet_of(stored.current, state.game_map, state.phase), stored)
         state.drafts[power] = draft
     return state, draft
+
+
+def _seat(session: MailSession, game: Game, power: str) -> Seat | None:
+    """The power's seat: the one the sign-on opened when it is that power's (no query), else looked up."""
+    seat = session.seat
+    if seat is not None and seat.game_id == game.id and seat.power == power:
+        return seat
+    return session.uow.seats.by_power(game, power)
 
 
 def target_phase(session: MailSession, state: OrderMail, line: int) -> Phase | None:
@@ -200,8 +209,7 @@ def _stored_future(session: MailSession, state: OrderMail, draft: PowerDraft, ph
     _ = session.gettext
     if phase.year > state.phase.year + MAX_YEARS_AHEAD:
         raise CommandRefused(_("Orders can be given at most {years} years ahead.").format(years=MAX_YEARS_AHEAD))
-    submission = kept.current_submissions(session.uow, state.game, phase).get(draft.seat.power or "")
-    return kept.sheet_of(submission, state.game_map, phase)
+    return kept.sheet_of(draft.stored.for_phase(phase), state.game_map, phase)
 
 
 def settle(session: MailSession) -> None:
@@ -249,8 +257,7 @@ def acknowledgement(session: MailSession, state: OrderMail, power: str) -> list[
     pending = [
         (phase, sheet.lines())
         for phase, sheet in sorted(
-            {**{p: kept.sheet_of(row, state.game_map, p) for p, row in
-                kept.pending_blocks(session.uow, state.game, draft.seat, state.phase)},
+            {**{p: kept.sheet_of(row, state.game_map, p) for p, row in draft.stored.pending()},
              **draft.futures}.items()
         )
         if sheet.items

@@ -28,6 +28,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from sqlalchemy import and_, or_, select
+
 from judge.app.conditions import applied_orders, block_lines
 from judge.core.adjudicator.validation import builds_owed
 from judge.core.geography import GameMap
@@ -258,6 +260,67 @@ def store(
         game, seat, str(phase), "\n".join(lines), lines, now,
         kind=kind, mail_in_id=mail_id, submitted_by_id=person_id,
     )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOrders:
+    """A seat's stored orders that count: its sheet for the current phase and its blocks for later ones.
+
+    Read in one query when a mail starts giving orders (:func:`seat_orders`).
+    The rows are the session's own objects, so a row superseded later in the
+    same transaction (a new version, CLEAR) shows it in ``superseded_at``:
+    :meth:`pending` leaves those out.
+    """
+
+    current: OrderSubmission | None
+    later: tuple[tuple[Phase, OrderSubmission], ...]
+
+    def pending(self) -> list[tuple[Phase, OrderSubmission]]:
+        """The blocks for later phases still in force, soonest first (as :func:`pending_blocks`)."""
+        return [(phase, row) for phase, row in self.later if row.superseded_at is None]
+
+    def for_phase(self, phase: Phase) -> OrderSubmission | None:
+        """The block in force for the later ``phase``, if any."""
+        rows = [row for later, row in self.pending() if later == phase]
+        return rows[-1] if rows else None
+
+
+def seat_orders(uow: UnitOfWork, game: Game, seat: Seat, phase: Phase) -> SeatOrders:
+    """The seat's current sheet for ``phase`` and its pending later blocks, in one query.
+
+    The same rows as ``current_submissions(...)[seat.power]`` and
+    :func:`pending_blocks` together, which an order mail needs both of (to
+    merge into, and to acknowledge).
+    """
+    name = str(phase)
+    rows = uow.session.scalars(
+        select(OrderSubmission)
+        .where(
+            OrderSubmission.game_id == game.id,
+            OrderSubmission.epoch == game.epoch,
+            OrderSubmission.superseded_at.is_(None),
+            or_(
+                and_(OrderSubmission.phase == name, OrderSubmission.power == seat.power),
+                and_(
+                    OrderSubmission.seat_id == seat.id,
+                    OrderSubmission.phase != name,
+                    OrderSubmission.kind != OrderBlockKind.CURRENT,
+                ),
+            ),
+        )
+        .order_by(OrderSubmission.id)
+    )
+    current: OrderSubmission | None = None
+    later: list[tuple[Phase, OrderSubmission]] = []
+    for row in rows:
+        if row.phase == name:
+            current = row
+            continue
+        row_phase = Phase.parse(row.phase)
+        if row_phase > phase:
+            later.append((row_phase, row))
+    later.sort(key=lambda pair: (pair[0], pair[1].id))
+    return SeatOrders(current, tuple(later))
 
 
 def pending_blocks(uow: UnitOfWork, game: Game, seat: Seat, after: Phase) -> list[tuple[Phase, OrderSubmission]]:

@@ -15,6 +15,9 @@ import logging
 from collections.abc import Callable
 from datetime import datetime
 
+from sqlalchemy import select
+from sqlalchemy.orm import joinedload
+
 from judge.app import outbox
 from judge.app.dispatch import run_commands
 from judge.app.notify import reader_language
@@ -25,8 +28,8 @@ from judge.core.geography import GameMap
 from judge.core.phase import Phase, PhaseType
 from judge.core.variants import load_map
 from judge.db.database import UnitOfWork
-from judge.db.enums import InboundState
-from judge.db.models import Person
+from judge.db.models import Person, PersonAddress
+from judge.db.repositories.people import normalise_address
 from judge.i18n import translation
 from judge.lang.commands import Create, Signon
 from judge.lang.mail import ParseResult, parse_mail
@@ -46,9 +49,11 @@ def process_next_mail(services: Services) -> bool:
             if mail is None:
                 return False
             mail_id = mail.id
+            # Marked now, in the same UPDATE as the claim's attempt count (one round trip,
+            # not two). Nobody sees the mark before the commit, which also carries everything
+            # the mail did; a mail set aside as a loop or flood is marked ignored instead.
+            uow.mail_in.mark_processed(mail, now)
             _process(uow, services, mail_id, mail.raw, mail.mail_from, now)
-            if mail.state is InboundState.RECEIVED:  # not set aside as a loop or flood
-                uow.mail_in.mark_processed(mail, now)
     except Exception as error:
         if mail_id is None:
             raise
@@ -75,7 +80,7 @@ def _process(
         uow.mail_in.mark_ignored(uow.mail_in.get(mail_id), verdict.reason or "ignored", now)
         return
     sender = decoded.sender
-    person = uow.people.by_address(sender)
+    person = _sender_person(uow, sender)
     language = reader_language(person)
     if verdict.verdict is Verdict.WARN_FLOOD:
         _ = translation(language).gettext
@@ -101,6 +106,21 @@ def _process(
     _queue_reply(session, mail_id)
     for mail in session.outgoing:
         outbox.queue(uow, services, mail.to, mail.subject, mail.body, now, game_id=mail.game_id)
+
+
+def _sender_person(uow: UnitOfWork, address: str) -> Person | None:
+    """The person who writes from ``address`` (as ``uow.people.by_address``), with their addresses.
+
+    Every sign-on compares the sender with the holder's addresses (the
+    impersonation rule), so they are read in the same query rather than on
+    first use: one round trip less per mail.
+    """
+    return uow.session.scalars(
+        select(Person)
+        .join(PersonAddress, PersonAddress.person_id == Person.id)
+        .where(PersonAddress.address == normalise_address(address))
+        .options(joinedload(Person.addresses))
+    ).unique().one_or_none()
 
 
 def _parse(uow: UnitOfWork, body: str, person: Person | None) -> tuple[ParseResult, str]:

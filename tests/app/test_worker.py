@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
+from judge.app import worker
 from judge.db.enums import InboundState
 from tests.app.conftest import Harness, text
+from tests.app.orders_helpers import address, plain, start_game
 
 
 def test_version_is_answered_with_the_line_echoed(harness: Harness) -> None:
@@ -50,3 +54,57 @@ def test_every_mail_is_processed_exactly_once(harness: Harness) -> None:
     assert len(harness.new_mail()) == 3
     with harness.db.unit_of_work(readonly=True) as uow:
         assert uow.mail_in.count(InboundState.PROCESSED) == 3
+
+
+# --- what the per-mail fast path must keep true --------------------------------------------
+
+
+def test_a_failing_mail_is_marked_failed_not_processed_and_changes_nothing(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The worker marks a mail processed before running it (one UPDATE); a failure must undo that."""
+    game = start_game(harness)
+    before = game.state()
+
+    def broken(session: object, parsed: object) -> None:
+        raise RuntimeError("a bug in a handler")
+
+    monkeypatch.setattr(worker, "run_commands", broken)
+    harness.send(address("FRANCE"), game.signon("FRANCE") + "A PAR - BUR\n")
+    assert harness.drain() == 1
+    [reply] = harness.new_mail()
+    assert "could not process your mail because of an internal error" in text(reply)
+    with harness.db.unit_of_work(readonly=True) as uow:
+        assert uow.mail_in.count(InboundState.FAILED) == 1
+        assert uow.mail_in.count(InboundState.PROCESSED) == 0
+    assert game.state() == before
+
+
+def test_a_player_writing_from_a_second_address_of_theirs_is_no_impersonator(harness: Harness) -> None:
+    """The sender's addresses are read with the sender: all of them, not just the one written from."""
+    game = start_game(harness)
+    with harness.db.unit_of_work() as uow:
+        france = uow.people.by_address(address("FRANCE"))
+        assert france is not None
+        uow.people.add_address(france, "france.home@example.net", harness.clock.now())
+    reply = harness.exchange("france.home@example.net", game.signon("FRANCE") + "A PAR - BUR\n")
+    body = plain(reply)
+    assert "Signed on as France in game 'demo'." in body
+    assert "not the one registered" not in body
+    assert str(reply["To"]) == "france.home@example.net"
+    assert not [m for m in harness.others if "keeper@example.org" in str(m["To"])]
+
+
+def test_pending_orders_of_earlier_mails_are_acknowledged_until_cleared_in_the_same_mail(
+    harness: Harness,
+) -> None:
+    """The acknowledgement shows the later-phase orders kept before, as they stand at the mail's end."""
+    game = start_game(harness)
+    game.orders_text("FRANCE", "PHASE Fall 1901 Movement\nA BUR - MUN\n")
+    body = game.orders_text("FRANCE", "A PAR - BUR\n")
+    assert "----- Pending orders:\nMovement orders for Fall of 1901.\n  A BUR - MUN" in body
+    body = game.orders_text("FRANCE", "PHASE Fall 1902 Movement\nA MUN - BER\nCLEAR\nPHASE Spring 1902 Movement\nA MAR - SPA\n")
+    assert "A BUR - MUN" not in body and "A MUN - BER" not in body
+    assert "Movement orders for Spring of 1902.\n  A MAR - SPA" in body
+    body = game.orders_text("ENGLAND", "F LON - NTH\n")
+    assert "Pending orders" not in body  # another power's kept orders are not England's
