@@ -33,6 +33,7 @@ from enum import Enum
 from types import MappingProxyType
 from typing import Any
 
+from judge.app.scoring import SYSTEMS
 from judge.core.adjudicator.rules import Rules
 from judge.db.models import Game
 from judge.i18n import N_
@@ -191,6 +192,8 @@ UNSUPPORTED_FLAGS: Mapping[str, str] = MappingProxyType({
 PRESS_MODES = {"WHITE": "white", "GREY": "grey", "WHITE/GREY": "white/grey", "GREY/WHITE": "grey/white", "NONE": "none"}
 
 CHOICES: Mapping[str, Setting] = MappingProxyType({s.option: s for s in (
+    Setting("SCORING", "extra:scoring", Kind.CHOICE, N_("Scoring"), when=When.BEFORE_START,
+            values={key.upper(): key for key in SYSTEMS}),
     Setting("PRESS", "press_mode", Kind.CHOICE, N_("Press"), values=PRESS_MODES),
     Setting("FAKE", "fake_press", Kind.CHOICE, N_("Fake press"), values={
         "NONE": FAKE_NONE,

@@ -157,6 +157,13 @@ _CHOICES: Mapping[str, tuple[str, str]] = {
     "onecentre": ("BUILD CENTRES", "ONE"), "onecentres": ("BUILD CENTRES", "ONE"),
     "onecenter": ("BUILD CENTRES", "ONE"), "onecenters": ("BUILD CENTRES", "ONE"),
     "anydisband": ("DISBAND RULE", "ANY"), "normaldisband": ("DISBAND RULE", "NORMAL"),
+    # how a finished game is scored (the keys of judge.app.scoring.SYSTEMS)
+    **{f"scoring{spelling}": ("SCORING", key) for key, spellings in {
+        "DRAW-SIZE": ("draw-size", "drawsize", "dss"),
+        "SUM-OF-SQUARES": ("sum-of-squares", "sumofsquares", "sos"),
+        "C-DIPLO": ("c-diplo", "cdiplo"),
+        "C-DIPLO-73": ("c-diplo-73", "cdiplo73", "c-diplo73"),
+    }.items() for spelling in spellings},
 }  # fmt: skip
 
 _SPECIALS: Mapping[str, Special] = {
