@@ -58,6 +58,11 @@ def mail(harness: Harness, event: str) -> dict[str, EmailMessage]:
     return {str(m["To"]): m for m in harness.new_mail() if str(m["Subject"]).endswith(event)}
 
 
+def announced(harness: Harness, event: str) -> dict[str, EmailMessage]:
+    """The mail other than the reply that the last ``harness.exchange`` queued, subject ending ``event``."""
+    return {str(m["To"]): m for m in harness.others if str(m["Subject"]).endswith(event)}
+
+
 def subjects(messages: list[EmailMessage]) -> list[tuple[str, str]]:
     return sorted((str(m["To"]), str(m["Subject"])) for m in messages)
 
