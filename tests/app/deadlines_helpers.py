@@ -111,3 +111,19 @@ def all_but(*left_out: str) -> list[str]:
 
 def hours(n: float) -> timedelta:
     return timedelta(hours=n)
+
+
+def process_spring_early(game: StartedGame) -> datetime:
+    """Spring 1901 processed half an hour after its start (a deadline set just after it); returns when.
+
+    The master's SET DEADLINE puts the old deadline before the processing, so
+    the next deadline is computed from the schedule alone.
+    """
+    t = times(game)
+    game.master(f"SET DEADLINE {(t.start + timedelta(hours=1)).isoformat()}\n")
+    advance_to(game.harness, t.start)
+    send_orders(game)
+    advance_to(game.harness, t.start + timedelta(minutes=30))
+    run_scheduler(game.harness)
+    assert game.state()["phase"] == "F1901M"
+    return t.start + timedelta(minutes=30)

@@ -19,23 +19,11 @@ from tests.app.deadlines_helpers import (
     body,
     in_zone,
     mail,
-    run_scheduler,
+    process_spring_early,
     send_orders,
     times,
 )
-from tests.app.orders_helpers import MASTER, StartedGame, address, start_game
-
-
-def _process_spring_early(game: StartedGame) -> datetime:
-    """Spring 1901 processed half an hour after its start (a deadline set just after it); returns when."""
-    t = times(game)
-    game.master(f"SET DEADLINE {(t.start + timedelta(hours=1)).isoformat()}\n")
-    advance_to(game.harness, t.start)
-    send_orders(game)
-    advance_to(game.harness, t.start + timedelta(minutes=30))
-    run_scheduler(game.harness)
-    assert game.state()["phase"] == "F1901M"
-    return t.start + timedelta(minutes=30)
+from tests.app.orders_helpers import MASTER, address, start_game
 
 
 def test_set_move_is_announced_with_old_and_new_values_and_shapes_the_next_deadline(harness: Harness) -> None:
@@ -57,7 +45,7 @@ def test_set_move_is_announced_with_old_and_new_values_and_shapes_the_next_deadl
         "clock 1200 min 12.00 next 48.00 grace 167.00 delay 0.50 days -----F-\n"
     ) in text
     assert "  Move    clock 1200 min 12.00 next 48.00 grace 167.00 delay 0.50 days -----F-\n" in text
-    processed = _process_spring_early(game)
+    processed = process_spring_early(game)
     assert processed == datetime(2026, 11, 23, 21, 30, tzinfo=UTC)  # a Monday
     fall = times(game)
     # +48 h is Wednesday 21:30; the clock (1200 minutes: 20:00) takes it to Thursday 20:00; only Friday is allowed.
@@ -80,7 +68,7 @@ def test_a_lower_case_day_allows_a_deadline_only_in_the_afternoon(
 ) -> None:
     game = start_game(harness)
     game.master(f"SET MOVE CLOCK 600 NEXT 156 DAYS {days}\n")
-    _process_spring_early(game)  # Monday 21:30 + 156 h = Monday 09:30
+    process_spring_early(game)  # Monday 21:30 + 156 h = Monday 09:30
     assert times(game).deadline == expected
 
 
@@ -88,7 +76,7 @@ def test_deadlines_keep_the_wall_clock_across_the_change_to_summer_time(harness:
     in_zone(harness, "Europe/Paris")
     advance_to(harness, datetime(2027, 3, 25, 0, 0, tzinfo=UTC))  # Thursday; clocks go forward on Sunday 28
     game = start_game(harness)
-    _process_spring_early(game)  # Thursday 12:30 UTC (13:30 CET)
+    process_spring_early(game)  # Thursday 12:30 UTC (13:30 CET)
     fall = times(game)
     # +71 h is Sunday 13:30 CEST; 23:30 that Sunday is not allowed (-MTWTF-): Monday 23:30 CEST = 21:30 UTC.
     assert fall.deadline == datetime(2027, 3, 29, 21, 30, tzinfo=UTC)

@@ -1,7 +1,8 @@
 """RESUME: restart a paused game's clock, with a fresh deadline.
 
-Who: any player or master of the game; only the master (the Judge's "mod")
-when the game is SET NO RESUME. The new deadline is computed from now like
+Who: any player or master of the game; only a master when the game is SET
+NO RESUME (the Judge says "mod", which in an unmoderated game would let
+every player resume anyway and make the setting pointless). The new deadline is computed from now like
 a new phase's (``next``, ``clock``, ``days`` of the phase's schedule, out of
 the absences that count), never earlier than the deadline before the
 pause; the draw votes are cleared (the Judge's rule) and the phase's notices
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from judge.app.errors import CommandRefused
-from judge.app.masters import announce_to_game, require_moderator, setter_name, signed_on_game
+from judge.app.masters import announce_to_game, require_master, setter_name, signed_on_game
 from judge.app.processing import owing_powers
 from judge.app.registry import Next, handles
 from judge.app.session import MailSession, Role
@@ -36,7 +37,7 @@ def handle(command: Resume, session: MailSession) -> Next:
     _ = session.gettext
     game = signed_on_game(session, "RESUME")
     if not game.players_may_resume:
-        game = require_moderator(session, "RESUME")
+        game = require_master(session, "RESUME")
     elif session.role is Role.OBSERVER:
         raise CommandRefused(_("Observers cannot resume a game: only its players and masters."))
     opened = open_phase(session.uow, game)
