@@ -6,10 +6,15 @@ in line order, so the reply reads top to bottom like the mail.
 
 from __future__ import annotations
 
+from judge.app.error_text import error_text
 from judge.app.errors import CommandRefused
 from judge.app.registry import Next, handler_for
 from judge.app.session import MailSession
+from judge.core.errors import CoreError
+from judge.core.geography import GameMap
+from judge.core.variants import load_map
 from judge.lang.commands import Command
+from judge.lang.errors import MailError
 from judge.lang.mail import ParseResult
 
 
@@ -23,9 +28,10 @@ def run_commands(session: MailSession, parsed: ParseResult) -> None:
     for _line, _order, item in items:
         if session.stop:
             break
-        if not isinstance(item, Command):
-            session.reply.error(item.line, item.message)  # type: ignore[attr-defined]
+        if isinstance(item, MailError):
+            session.reply.error(item.line, error_text(item, session.language, _game_map(session)))
             continue
+        assert isinstance(item, Command)
         handler = handler_for(item)
         if handler is None:
             session.reply.error(
@@ -44,3 +50,13 @@ def run_commands(session: MailSession, parsed: ParseResult) -> None:
             session.stop = True
     for finish in session.finishers:
         finish()
+
+
+def _game_map(session: MailSession) -> GameMap | None:
+    """The map of the game signed on to (its province names), or None for the Standard map."""
+    if session.game is None:
+        return None
+    try:
+        return load_map(session.game.variant)
+    except CoreError:
+        return None

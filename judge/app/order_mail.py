@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from judge.app import orders as kept
+from judge.app.error_text import error_text
 from judge.app.errors import CommandRefused
 from judge.app.positions import from_json
 from judge.app.reports.acknowledgement import Acknowledgement, render_acknowledgement
@@ -202,7 +203,7 @@ def _check(session: MailSession, state: OrderMail, draft: PowerDraft, order: Ord
     except CoreError as error:
         problem = error
     if problem is not None:
-        raise CommandRefused(f"{text}: {problem}")
+        raise CommandRefused(f"{text}: {error_text(problem, session.language, state.game_map)}")
 
 
 def _stored_future(session: MailSession, state: OrderMail, draft: PowerDraft, phase: Phase) -> kept.OrderSheet:

@@ -24,7 +24,7 @@ from judge.core.variants import available_variants
 from judge.lang import commands as c
 from judge.lang.conditions import And, Condition, Not, Or, Word, read_term
 from judge.lang.dates import DateSpec, read_date, read_phase
-from judge.lang.errors import CommandError
+from judge.lang.errors import N_, CommandError, Message
 from judge.lang.powers import (
     MASTER_LETTER,
     OBSERVER_LETTER,
@@ -89,10 +89,10 @@ class CommandBuilder(Transformer[Token, Any]):
 
     def signon(self, words: list[Token]) -> list[c.Command]:
         if not words:
-            raise CommandError("SIGNON needs a power letter and game, and a password (SIGNON Fgame password).")
+            raise CommandError(Message(N_("SIGNON needs a power letter and game, and a password (SIGNON Fgame password).")))
         target = str(words[0])
         if len(words) < 2:
-            raise CommandError(f"SIGNON {target}: the password is missing.", _column(words[0]))
+            raise CommandError(Message(N_("SIGNON {target}: the password is missing."), target=target), _column(words[0]))
         password = self._password(words[1])
         variant, options = self._variant_and_options(words[2:])
         first = target[0]
@@ -102,7 +102,7 @@ class CommandBuilder(Transformer[Token, Any]):
             return [c.Signon(self.line, c.SignonRole.JOIN, None, game, password, variant, options)]
         if len(target) < 2:
             raise CommandError(
-                f"SIGNON {target}: give the power letter and the game name together, e.g. SIGNON F{target}.",
+                Message(N_("SIGNON {target}: give the power letter and the game name together, e.g. SIGNON F{target}."), target=target),
                 _column(words[0]),
             )
         game = self._game(rest, words[0], offset=1)
@@ -114,12 +114,12 @@ class CommandBuilder(Transformer[Token, Any]):
         elif letter.isalpha():
             role, power = c.SignonRole.POWER, letter
         else:
-            raise CommandError(f"SIGNON: not a power letter -> {first}", _column(words[0]))
+            raise CommandError(Message(N_("SIGNON: not a power letter -> {first}"), first=first), _column(words[0]))
         return [c.Signon(self.line, role, power, game, password, variant, options)]
 
     def create(self, words: list[Token]) -> list[c.Command]:
         if len(words) < 2:
-            raise CommandError("CREATE needs a game name and a password (CREATE ?game password [variant]).")
+            raise CommandError(Message(N_("CREATE needs a game name and a password (CREATE ?game password [variant]).")))
         name = str(words[0])
         game = self._game(name[1:] if name.startswith("?") else name, words[0], offset=int(name.startswith("?")))
         variant, options = self._variant_and_options(words[2:])
@@ -127,7 +127,7 @@ class CommandBuilder(Transformer[Token, Any]):
 
     def observe(self, words: list[Token]) -> list[c.Command]:
         if len(words) < 2:
-            raise CommandError("OBSERVE needs a game name and a password (OBSERVE game password).")
+            raise CommandError(Message(N_("OBSERVE needs a game name and a password (OBSERVE game password).")))
         game = self._game(str(words[0]), words[0])
         variant, options = self._variant_and_options(words[2:])
         return [c.Signon(self.line, c.SignonRole.OBSERVER, None, game, self._password(words[1]), variant, options)]
@@ -138,7 +138,7 @@ class CommandBuilder(Transformer[Token, Any]):
     def header_line(self, children: list[Token]) -> list[c.Command]:
         header = str(children[0]).rstrip(":").strip().lower()
         if len(children) < 2:
-            raise CommandError(f"{header.title()}: the address is missing.", _column(children[0]))
+            raise CommandError(Message(N_("{header}: the address is missing."), header=header.title()), _column(children[0]))
         address = str(children[1]).strip()
         match = re.search(r"<([^<>\s]+)>", address)
         return [c.SenderHeader(self.line, header, match.group(1) if match else address.split()[0])]
@@ -149,17 +149,17 @@ class CommandBuilder(Transformer[Token, Any]):
 
     def _game(self, name: str, token: Token, offset: int = 0) -> str:
         if not name:
-            raise CommandError("The game name is missing.", _column(token) + offset)
+            raise CommandError(Message(N_("The game name is missing.")), _column(token) + offset)
         if len(name) > MAX_GAME_NAME or not _GAME_NAME.match(name):
             raise CommandError(
-                f"Not a game name (letters and digits, at most {MAX_GAME_NAME}) -> {name}",
+                Message(N_("Not a game name (letters and digits, at most {max_game_name}) -> {name}"), max_game_name=MAX_GAME_NAME, name=name),
                 _column(token) + offset,
             )
         return name.lower()
 
     def _password(self, token: Token) -> str:
         if len(token) > MAX_PASSWORD:
-            raise CommandError(f"Password too long (at most {MAX_PASSWORD} characters).", _column(token))
+            raise CommandError(Message(N_("Password too long (at most {max_password} characters)."), max_password=MAX_PASSWORD), _column(token))
         return str(token)
 
     def _variant_and_options(self, words: Sequence[Token]) -> tuple[str | None, tuple[str, ...]]:
@@ -176,7 +176,7 @@ class CommandBuilder(Transformer[Token, Any]):
     def get(self, words: list[Token]) -> list[c.Command]:
         files = tuple(str(w).lower() for w in words if str(w).lower() != "me")
         if not files:
-            raise CommandError("GET needs a file name (GET INFO, GET PACKAGE ...).")
+            raise CommandError(Message(N_("GET needs a file name (GET INFO, GET PACKAGE ...).")))
         return [c.Get(self.line, files)]
 
     def list_games(self, children: list[Token]) -> list[c.Command]:
@@ -220,20 +220,20 @@ class CommandBuilder(Transformer[Token, Any]):
     def history_lines(self, children: list[Token]) -> tuple[str, Any]:
         lines = str(children[0])
         if not lines.isdigit() or not 0 < int(lines) <= 100_000:
-            raise CommandError(f"LINES needs a number of lines -> {lines}", _column(children[0]))
+            raise CommandError(Message(N_("LINES needs a number of lines -> {lines}"), lines=lines), _column(children[0]))
         return ("lines", int(lines))
 
     def date(self, children: list[Token]) -> DateSpec:
         words = [t for t in children if t.type == "WORD"]
         if not words:
-            raise CommandError("A date is missing.")
+            raise CommandError(Message(N_("A date is missing.")))
         start = _column(words[0])
         text = " ".join(str(t) for t in children)
         return read_date(text, start)
 
     def whois(self, words: list[Token]) -> list[c.Command]:
         if not words:
-            raise CommandError("WHOIS needs an address or the start of one.")
+            raise CommandError(Message(N_("WHOIS needs an address or the start of one.")))
         return [c.Whois(self.line, tuple(str(w).lower() for w in words))]
 
     def whogame(self, children: list[Token]) -> list[c.Command]:
@@ -242,20 +242,20 @@ class CommandBuilder(Transformer[Token, Any]):
 
     def infoplayer(self, words: list[Token]) -> list[c.Command]:
         if len(words) != 1:
-            raise CommandError("INFOPLAYER needs one address.")
+            raise CommandError(Message(N_("INFOPLAYER needs one address.")))
         return [c.InfoPlayer(self.line, str(words[0]))]
 
     def version(self, words: list[Token]) -> list[c.Command]:
         return [c.Version(self.line, str(words[0]) if words else None)]
 
     def map_request(self, _: list[Token]) -> list[c.Command]:
-        raise CommandError("MAP is not available: this judge sends no maps (LIST shows the board).")
+        raise CommandError(Message(N_("MAP is not available: this judge sends no maps (LIST shows the board).")))
 
     # ------------------------------------------------------------ SET
 
     def set_line(self, items: list[list[c.Command]]) -> list[c.Command]:
         if not items:
-            raise CommandError("SET what? (e.g. SET WAIT, SET DEADLINE Mon 23:30)")
+            raise CommandError(Message(N_("SET what? (e.g. SET WAIT, SET DEADLINE Mon 23:30)")))
         return [command for item in items for command in item]
 
     def set_wait(self, _: list[Token]) -> list[c.Command]:
@@ -273,10 +273,10 @@ class CommandBuilder(Transformer[Token, Any]):
 
     def set_concede(self, children: list[Token]) -> list[c.Command]:
         if not children:
-            raise CommandError("SET CONCEDE needs the power you concede to.")
+            raise CommandError(Message(N_("SET CONCEDE needs the power you concede to.")))
         power = power_by_letter_or_name(str(children[0]), self.map)
         if power is None:
-            raise CommandError(f"Unknown power -> {children[0]}", _column(children[0]))
+            raise CommandError(Message(N_("Unknown power -> {word}"), word=children[0]), _column(children[0]))
         return [c.SetConcede(self.line, power)]
 
     def set_noconcede(self, _: list[Token]) -> list[c.Command]:
@@ -284,14 +284,14 @@ class CommandBuilder(Transformer[Token, Any]):
 
     def set_password(self, children: list[Token]) -> list[c.Command]:
         if not children:
-            raise CommandError("SET PASSWORD needs the new password.")
+            raise CommandError(Message(N_("SET PASSWORD needs the new password.")))
         return [c.SetPassword(self.line, self._password(children[0]))]
 
     def set_schedule(self, children: list[Token]) -> list[c.Command]:
         phase_word, pairs = children[0], children[1:]
         if not pairs:
             raise CommandError(
-                f"SET {str(phase_word).upper()} needs a parameter: CLOCK, MIN, NEXT, GRACE, DELAY or DAYS.",
+                Message(N_("SET {phase_word} needs a parameter: CLOCK, MIN, NEXT, GRACE, DELAY or DAYS."), phase_word=str(phase_word).upper()),
                 _column(phase_word),
             )
         settings: list[tuple[c.ScheduleParameter, str]] = []
@@ -300,7 +300,7 @@ class CommandBuilder(Transformer[Token, Any]):
                 parameter = c.ScheduleParameter(str(name).lower())
             except ValueError:
                 raise CommandError(
-                    f"Unknown parameter -> {name} (CLOCK, MIN, NEXT, GRACE, DELAY or DAYS)", _column(name)
+                    Message(N_("Unknown parameter -> {name} (CLOCK, MIN, NEXT, GRACE, DELAY or DAYS)"), name=name), _column(name)
                 ) from None
             _check_schedule_value(parameter, value)
             settings.append((parameter, str(value)))
@@ -309,13 +309,13 @@ class CommandBuilder(Transformer[Token, Any]):
 
     def set_max(self, children: list[Token]) -> list[c.Command]:
         if str(children[0]).lower() not in ("absence", "absences") or len(children) < 2:
-            raise CommandError("SET MAX ABSENCE needs a number of days.", _column(children[0]))
+            raise CommandError(Message(N_("SET MAX ABSENCE needs a number of days.")), _column(children[0]))
         return [self._number("MAX ABSENCE", int, children[1], 0, 31)]
 
     def set_number(self, children: list[Token]) -> list[c.Command]:
         option, kind = _NUMERIC_OPTIONS[str(children[0]).lower()]
         if len(children) < 2:
-            raise CommandError(f"SET {option} needs a number.", _column(children[0]))
+            raise CommandError(Message(N_("SET {option} needs a number."), option=option), _column(children[0]))
         return [self._number(option, kind, children[1])]
 
     def _number(
@@ -325,24 +325,24 @@ class CommandBuilder(Transformer[Token, Any]):
         try:
             value = kind(str(token))
         except ValueError:
-            raise CommandError(f"SET {option} needs a number -> {token}", _column(token)) from None
+            raise CommandError(Message(N_("SET {option} needs a number -> {token}"), option=option, token=token), _column(token)) from None
         if value != value or (low is not None and value < low) or (high is not None and value > high):
-            raise CommandError(f"SET {option}: {token} is out of range ({low} to {high}).", _column(token))
+            raise CommandError(Message(N_("SET {option}: {token} is out of range ({low} to {high})."), option=option, token=token, low=low, high=high), _column(token))
         if option in ("ONTIMERAT", "RESRAT") and not 0 <= value <= 1:
-            raise CommandError(f"SET {option} is a ratio from 0 to 1 -> {token}", _column(token))
+            raise CommandError(Message(N_("SET {option} is a ratio from 0 to 1 -> {token}"), option=option, token=token), _column(token))
         return c.SetNumber(self.line, option, value)
 
     def set_level(self, children: list[Token]) -> list[c.Command]:
         word = str(children[0]).upper() if children else ""
         if word not in _LEVELS:
-            raise CommandError(f"SET LEVEL needs one of {', '.join(_LEVELS)}.", _column(children[0]) if children else 0)
+            raise CommandError(Message(N_("SET LEVEL needs one of {levels}."), levels=', '.join(_LEVELS)), _column(children[0]) if children else 0)
         return [c.SetChoice(self.line, "LEVEL", word)]
 
     def set_access(self, children: list[Token]) -> list[c.Command]:
         word = str(children[0]).lower().removesuffix("-site") if children else ""
         if word not in _ACCESS:
             raise CommandError(
-                "SET ACCESS needs ANY, SAME or DIFFERENT.", _column(children[0]) if children else 0
+                Message(N_("SET ACCESS needs ANY, SAME or DIFFERENT.")), _column(children[0]) if children else 0
             )
         return [c.SetChoice(self.line, "ACCESS", _ACCESS[word])]
 
@@ -353,7 +353,7 @@ class CommandBuilder(Transformer[Token, Any]):
             words = words[1:]
         if len(words) != 1:
             raise CommandError(
-                f"SET {children[0].upper()} PLAYER needs one address ('-' in front to take it off the list).",
+                Message(N_("SET {word} PLAYER needs one address ('-' in front to take it off the list)."), word=children[0].upper()),
                 _column(children[0]),
             )
         address = words[0]
@@ -369,16 +369,16 @@ class CommandBuilder(Transformer[Token, Any]):
         kind = str(children[0]).upper().removesuffix("C")
         words = [str(w) for w in children[1:] if str(w).lower() != "number"]
         if not words:
-            raise CommandError(f"SET {kind} needs the number.", _column(children[0]))
+            raise CommandError(Message(N_("SET {kind} needs the number."), kind=kind), _column(children[0]))
         return [c.SetIdentifier(self.line, kind, " ".join(words))]
 
     def set_language(self, children: list[Token]) -> list[c.Command]:
         if not children:
-            raise CommandError("SET LANGUAGE needs a language: FR (francais) or EN (English).")
+            raise CommandError(Message(N_("SET LANGUAGE needs a language: FR (francais) or EN (English).")))
         word = children[0]
         language = LANGUAGE_NAMES.get(fold(str(word)))
         if language is None:
-            raise CommandError(f"Unknown language -> {word} (the judge writes FR or EN)", _column(word))
+            raise CommandError(Message(N_("Unknown language -> {word} (the judge writes FR or EN)"), word=word), _column(word))
         return [c.SetLanguage(self.line, language)]
 
     def set_flag(self, words: list[Token]) -> list[c.Command]:
@@ -394,13 +394,13 @@ class CommandBuilder(Transformer[Token, Any]):
         found = read_option(texts)
         if found is None:
             shown = ("NO " if negated else "") + " ".join(str(w) for w in words)
-            raise CommandError(f"Unknown SET option -> {shown.upper()}", _column(words[0]))
+            raise CommandError(Message(N_("Unknown SET option -> {shown}"), shown=shown.upper()), _column(words[0]))
         meaning, used = found
         rest = words[used:]
         if isinstance(meaning, Special):
             return self._special(meaning, words[used - 1], rest)
         if rest:
-            raise CommandError(f"Unexpected words after the option -> {rest[0]}", _column(rest[0]))
+            raise CommandError(Message(N_("Unexpected words after the option -> {word}"), word=rest[0]), _column(rest[0]))
         if isinstance(meaning, Flag):
             return [c.SetFlag(self.line, meaning.option, meaning.enabled)]
         assert isinstance(meaning, Choice)
@@ -409,11 +409,11 @@ class CommandBuilder(Transformer[Token, Any]):
     def _special(self, meaning: Special, last: Token, rest: list[Token]) -> list[c.Command]:
         if meaning.name == "MAX ABSENCE":
             if len(rest) != 1:
-                raise CommandError("SET MAX ABSENCE needs a number of days.", _column(last))
+                raise CommandError(Message(N_("SET MAX ABSENCE needs a number of days.")), _column(last))
             return [self._number("MAX ABSENCE", int, rest[0], 0, 31)]
         if meaning.name == "NO ABSENCE":
             if not rest:
-                raise CommandError("SET NO ABSENCE needs the date of the absence to cancel.", _column(last))
+                raise CommandError(Message(N_("SET NO ABSENCE needs the date of the absence to cancel.")), _column(last))
             text = " ".join(str(t) for t in rest)
             return [c.SetNoAbsence(self.line, read_date(text, _column(rest[0])))]
         if meaning.name == "NOT VARIANT":
@@ -421,7 +421,7 @@ class CommandBuilder(Transformer[Token, Any]):
         if meaning.name == "NOT APPROVED":
             return [c.SetApproved(self.line, self._letters(rest[0]) if rest else "", False)]
         if rest:
-            raise CommandError(f"Unexpected words after the option -> {rest[0]}", _column(rest[0]))
+            raise CommandError(Message(N_("Unexpected words after the option -> {word}"), word=rest[0]), _column(rest[0]))
         if meaning.name == "WAIT":
             return [c.SetWait(self.line, meaning.enabled)]
         if meaning.name == "DRAW":
@@ -443,7 +443,7 @@ class CommandBuilder(Transformer[Token, Any]):
     def set_absence(self, children: list[Token]) -> list[c.Command]:
         rest = children[1:]
         if not rest:
-            raise CommandError("SET ABSENCE needs a date (SET ABSENCE 5 Jan TO 12 Jan).", _column(children[0]))
+            raise CommandError(Message(N_("SET ABSENCE needs a date (SET ABSENCE 5 Jan TO 12 Jan).")), _column(children[0]))
         text, column = str(rest[0]), _column(rest[0])
         parts = re.split(r"\s+(?:to|until|-)\s+", text, maxsplit=1, flags=re.IGNORECASE)
         start = read_date(parts[0], column)
@@ -453,7 +453,7 @@ class CommandBuilder(Transformer[Token, Any]):
     def set_noabsence(self, children: list[Token]) -> list[c.Command]:
         rest = children[1:]
         if not rest:
-            raise CommandError("SET NO ABSENCE needs the date of the absence to cancel.", _column(children[0]))
+            raise CommandError(Message(N_("SET NO ABSENCE needs the date of the absence to cancel.")), _column(children[0]))
         return [c.SetNoAbsence(self.line, read_date(str(rest[0]), _column(rest[0])))]
 
     def set_comment(self, children: list[Token]) -> list[c.Command]:
@@ -464,7 +464,7 @@ class CommandBuilder(Transformer[Token, Any]):
 
     def set_preference(self, children: list[Token]) -> list[c.Command]:
         if not children:
-            raise CommandError("SET PREFERENCE needs a list of power letters, best first (e.g. F[ERGTI]A).")
+            raise CommandError(Message(N_("SET PREFERENCE needs a list of power letters, best first (e.g. F[ERGTI]A).")))
         return [c.SetPreference(self.line, self._preference(children[0]))]
 
     def set_address(self, children: list[Token]) -> list[c.Command]:
@@ -473,7 +473,7 @@ class CommandBuilder(Transformer[Token, Any]):
         for address in addresses:
             if " " in address:
                 raise CommandError(
-                    f"Addresses are separated by commas, without blanks -> {address}",
+                    Message(N_("Addresses are separated by commas, without blanks -> {address}"), address=address),
                     _column(children[0]) + text.find(address),
                 )
         return [c.SetAddress(self.line, addresses)]
@@ -481,7 +481,7 @@ class CommandBuilder(Transformer[Token, Any]):
     def set_variant(self, children: list[Token]) -> list[c.Command]:
         words = str(children[0]).lower().replace(",", " ").split() if children else []
         if not words:
-            raise CommandError("SET VARIANT needs a variant or an option.")
+            raise CommandError(Message(N_("SET VARIANT needs a variant or an option.")))
         if words[0] in available_variants():
             return [c.SetVariant(self.line, words[0], tuple(words[1:]), False)]
         return [c.SetVariant(self.line, None, tuple(words), False)]
@@ -489,12 +489,12 @@ class CommandBuilder(Transformer[Token, Any]):
     def set_not_variant(self, children: list[Token]) -> list[c.Command]:
         words = str(children[0]).lower().replace(",", " ").split() if children else []
         if not words:
-            raise CommandError("SET NOT VARIANT needs the option to remove.")
+            raise CommandError(Message(N_("SET NOT VARIANT needs the option to remove.")))
         return [c.SetVariant(self.line, None, tuple(words), True)]
 
     def _date(self, children: list[Token], what: str) -> DateSpec:
         if not children:
-            raise CommandError(f"{what} needs a date (e.g. {what} Mon 23:30).")
+            raise CommandError(Message(N_("{what} needs a date (e.g. {what} Mon 23:30)."), what=what))
         return read_date(str(children[0]), _column(children[0]))
 
     def _letters(self, token: Token, *, extra: str = "") -> str:
@@ -504,7 +504,7 @@ class CommandBuilder(Transformer[Token, Any]):
         for offset, letter in enumerate(letters):
             if letter not in known and letter not in extra:
                 raise CommandError(
-                    f"Unknown power letter -> {letter} (this variant has {''.join(known)})",
+                    Message(N_("Unknown power letter -> {letter} (this variant has {known})"), letter=letter, known=''.join(known)),
                     _column(token) + offset,
                 )
         return letters
@@ -522,11 +522,11 @@ class CommandBuilder(Transformer[Token, Any]):
                 continue
             if char in closing:
                 if group is not None:
-                    raise CommandError("Brackets cannot nest in a preference list.", column)
+                    raise CommandError(Message(N_("Brackets cannot nest in a preference list.")), column)
                 group, expected_close = [], closing[char]
             elif char in "])":
                 if group is None or char != expected_close:
-                    raise CommandError(f"Unbalanced bracket -> {char}", column)
+                    raise CommandError(Message(N_("Unbalanced bracket -> {char}"), char=char), column)
                 if group:
                     groups.append("".join(group))
                 group = None
@@ -538,14 +538,14 @@ class CommandBuilder(Transformer[Token, Any]):
                     groups.append(char.upper())
             else:
                 raise CommandError(
-                    f"Unknown power letter -> {char} (this variant has {''.join(known)})", column
+                    Message(N_("Unknown power letter -> {char} (this variant has {known})"), char=char, known=''.join(known)), column
                 )
         if group is not None:
-            raise CommandError(f"Missing '{expected_close}' in the preference list.", _column(token) + len(text))
+            raise CommandError(Message(N_("Missing '{expected_close}' in the preference list."), expected_close=expected_close), _column(token) + len(text))
         seen: set[str] = set()
         for letter in "".join(groups):
             if letter in seen and letter != "*":
-                raise CommandError(f"Power {letter} appears twice in the preference list.", _column(token))
+                raise CommandError(Message(N_("Power {letter} appears twice in the preference list."), letter=letter), _column(token))
             seen.add(letter)
         return tuple(groups[:MAX_PREFERENCE_GROUPS])
 
@@ -556,14 +556,14 @@ class CommandBuilder(Transformer[Token, Any]):
         seen: dict[str, Any] = {}
         for kind, value in options:
             if kind in seen:
-                raise CommandError(f"Two {kind.upper()} options in one press line.")
+                raise CommandError(Message(N_("Two {kind} options in one press line."), kind=kind.upper()))
             seen[kind] = value
         keyword = self.keyword
         broadcast = keyword != "press"
         recipients = seen.get("to")
         if not broadcast and not seen:
             raise CommandError(
-                "PRESS needs recipients (PRESS TO FRG, PRESS TO ALL BUT T); use BROADCAST to write to everyone."
+                Message(N_("PRESS needs recipients (PRESS TO FRG, PRESS TO ALL BUT T); use BROADCAST to write to everyone."))
             )
         fake = seen.get("fake")
         return [
@@ -613,11 +613,11 @@ class CommandBuilder(Transformer[Token, Any]):
         if text[:1] in "+-":
             token = Token(token.type, text[1:], token.start_pos, token.line, _column(token) + 1)
         if not str(token):
-            raise CommandError("Power letters are missing after '+' or '-'.", _column(token))
+            raise CommandError(Message(N_("Power letters are missing after '+' or '-'.")), _column(token))
         return self._letters(token, extra=OBSERVER_LETTER + MASTER_LETTER)
 
     def end_press(self, _: list[Token]) -> list[c.Command]:
-        raise CommandError("ENDPRESS without PRESS or BROADCAST: nothing to end.")
+        raise CommandError(Message(N_("ENDPRESS without PRESS or BROADCAST: nothing to end.")))
 
     def diary(self, children: list[Token]) -> list[c.Command]:
         if not children:
@@ -627,17 +627,17 @@ class CommandBuilder(Transformer[Token, Any]):
         entry = None
         if action in (c.DiaryAction.READ, c.DiaryAction.DELETE):
             if len(children) < 2 or not str(children[1]).isdigit():
-                raise CommandError(f"DIARY {action.value.upper()} needs an entry number.", _column(children[0]))
+                raise CommandError(Message(N_("DIARY {value} needs an entry number."), value=action.value.upper()), _column(children[0]))
             entry = int(str(children[1]))
         elif len(children) > 1:
-            raise CommandError(f"Unexpected word -> {children[1]}", _column(children[1]))
+            raise CommandError(Message(N_("Unexpected word -> {word}"), word=children[1]), _column(children[1]))
         return [c.Diary(self.line, action, entry)]
 
     # ------------------------------------------------------------ phases and conditions
 
     def phase(self, children: list[Token]) -> list[c.Command]:
         if not children:
-            raise CommandError("PHASE needs a season, a year and a phase (PHASE Fall 1905 Movement).")
+            raise CommandError(Message(N_("PHASE needs a season, a year and a phase (PHASE Fall 1905 Movement).")))
         return [c.PhaseCommand(self.line, read_phase(str(children[0]), _column(children[0])))]
 
     def clear(self, _: list[Token]) -> list[c.Command]:
@@ -674,25 +674,25 @@ class CommandBuilder(Transformer[Token, Any]):
 
     def become(self, children: list[Token]) -> list[c.Command]:
         if not children:
-            raise CommandError("BECOME needs MASTER or a power.")
+            raise CommandError(Message(N_("BECOME needs MASTER or a power.")))
         word = str(children[0])
         if word.lower() == "master":
             return [c.BecomeMaster(self.line)]
         power = power_by_letter_or_name(word, self.map)
         if power is None:
-            raise CommandError(f"Unknown power -> {word}", _column(children[0]))
+            raise CommandError(Message(N_("Unknown power -> {word}"), word=word), _column(children[0]))
         return [c.Become(self.line, power)]
 
     def eject(self, children: list[Token]) -> list[c.Command]:
         if not children:
-            raise CommandError("EJECT needs a power or an address.")
+            raise CommandError(Message(N_("EJECT needs a power or an address.")))
         word = str(children[0])
         power = None if "@" in word else power_by_letter_or_name(word, self.map)
         return [c.Eject(self.line, word, power)]
 
     def promote(self, children: list[Token]) -> list[c.Command]:
         if not children:
-            raise CommandError("PROMOTE needs the address of an observer.")
+            raise CommandError(Message(N_("PROMOTE needs the address of an observer.")))
         return [c.Promote(self.line, str(children[0]))]
 
     def process(self, children: list[Token]) -> list[c.Command]:
@@ -707,7 +707,7 @@ class CommandBuilder(Transformer[Token, Any]):
             return [c.Rollback(self.line, None)]
         text = str(children[0])
         if not text.isdigit() or int(text) < 1:
-            raise CommandError(f"ROLLBACK needs a turn number (001 is S1901M) -> {text}", _column(children[0]))
+            raise CommandError(Message(N_("ROLLBACK needs a turn number (001 is S1901M) -> {text}"), text=text), _column(children[0]))
         return [c.Rollback(self.line, int(text))]
 
     def unstart(self, _: list[Token]) -> list[c.Command]:
@@ -734,7 +734,7 @@ def _check_schedule_value(parameter: c.ScheduleParameter, token: Token) -> None:
     if parameter is c.ScheduleParameter.DAYS:
         if not _DAYS.match(text):
             raise CommandError(
-                f"DAYS is seven letters Sunday to Saturday, '-' for no deadline (e.g. -MTWTF-) -> {text}",
+                Message(N_("DAYS is seven letters Sunday to Saturday, '-' for no deadline (e.g. -MTWTF-) -> {text}"), text=text),
                 _column(token),
             )
         return
@@ -743,10 +743,10 @@ def _check_schedule_value(parameter: c.ScheduleParameter, token: Token) -> None:
             return
         if re.match(r"^\d{1,2}:\d{2}$", text):
             return
-        raise CommandError(f"CLOCK is minutes after midnight (e.g. 1410) or -1 -> {text}", _column(token))
+        raise CommandError(Message(N_("CLOCK is minutes after midnight (e.g. 1410) or -1 -> {text}"), text=text), _column(token))
     try:
         hours = float(text)
     except ValueError:
         hours = -1.0
     if not 0 <= hours <= 10_000:
-        raise CommandError(f"{parameter.value.upper()} is a number of hours (e.g. 48 or 0.5) -> {text}", _column(token))
+        raise CommandError(Message(N_("{value} is a number of hours (e.g. 48 or 0.5) -> {text}"), value=parameter.value.upper(), text=text), _column(token))

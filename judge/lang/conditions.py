@@ -23,7 +23,7 @@ from judge.core.errors import CoreError
 from judge.core.geography import GameMap
 from judge.core.names import name_key, name_table, resolve_location
 from judge.core.units import Unit, UnitType
-from judge.lang.errors import CommandError
+from judge.lang.errors import N_, CommandError, Message
 from judge.lang.powers import fold, power_named
 
 MAX_TERM_WORDS = 12
@@ -141,7 +141,7 @@ def read_term(words: Sequence[Word], game_map: GameMap, *, french: bool = False)
     """
     if len(words) > MAX_TERM_WORDS:
         raise CommandError(
-            f"Too many words in one condition (at most {MAX_TERM_WORDS}); use AND/OR between terms.",
+            Message(N_("Too many words in one condition (at most {max_term_words}); use AND/OR between terms."), max_term_words=MAX_TERM_WORDS),
             words[0].column,
         )
     roles = [_modifier(word.text, game_map) for word in words]
@@ -168,11 +168,10 @@ def read_term(words: Sequence[Word], game_map: GameMap, *, french: bool = False)
     except CoreError as error:
         if all(role is not None for role in roles):
             shown = " ".join(word.text for word in words)
-            raise CommandError(f"The condition names no province -> {shown}", words[0].column) from None
-        raise CommandError(str(error), words[start].column) from None
+            raise CommandError(Message(N_("The condition names no province -> {shown}"), shown=shown), words[0].column) from None
+        raise CommandError(error.translatable or str(error), words[start].column) from None
     raise CommandError(
-        f"Cannot read condition -> {' '.join(w.text for w in words)} "
-        "(expected [not] [power] [army|fleet] province)",
+        Message(N_("Cannot read condition -> {words} (expected [not] [power] [army|fleet] province)"), words=' '.join(w.text for w in words)),
         words[0].column,
     )
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from judge.core.errors import PhaseError
 from judge.core.phase import Phase, PhaseType, Season
-from judge.lang.errors import CommandError
+from judge.lang.errors import N_, CommandError, Message
 
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _MONTHS = (
@@ -81,7 +81,7 @@ def read_date(text: str, column: int = 1) -> DateSpec:
     """
     stripped = text.strip()
     if not stripped:
-        raise CommandError("A date is missing here (e.g. 'Mon 23:30', '5 Jan 2024').", column)
+        raise CommandError(Message(N_("A date is missing here (e.g. 'Mon 23:30', '5 Jan 2024').")), column)
     iso = _ISO.match(stripped)
     if iso:
         iso_year, iso_month, iso_day = int(iso.group(1)), int(iso.group(2)), int(iso.group(3))
@@ -103,7 +103,7 @@ def read_date(text: str, column: int = 1) -> DateSpec:
         if time and hour is None:
             hour, minute = int(time.group(1)), int(time.group(2))
             if hour > 23 or minute > 59 or int(time.group(3) or 0) > 59:
-                raise CommandError(f"Not a time of day (00:00 to 23:59) -> {token}", where)
+                raise CommandError(Message(N_("Not a time of day (00:00 to 23:59) -> {token}"), token=token), where)
         elif _OFFSET.match(word) or word in ("utc", "gmt", "z"):
             continue
         elif word.isdigit():
@@ -115,14 +115,14 @@ def read_date(text: str, column: int = 1) -> DateSpec:
             elif len(word) == 2 and value >= 80 and year is None:
                 year = 1900 + value
             else:
-                raise CommandError(f"Cannot tell what this number is in a date -> {token}", where)
+                raise CommandError(Message(N_("Cannot tell what this number is in a date -> {token}"), token=token), where)
         elif (index := _prefix_of(word, _WEEKDAYS)) is not None and weekday is None:
             weekday = index
         elif (index := _prefix_of(word, _MONTHS)) is not None and month is None:
             month = index + 1
         else:
             raise CommandError(
-                f"Cannot read date -> {token} (use e.g. 'Mon 23:30', '5 Jan 2024 23:30')", where
+                Message(N_("Cannot read date -> {token} (use e.g. 'Mon 23:30', '5 Jan 2024 23:30')"), token=token), where
             )
     if day is not None and month is not None:
         _check_day(stripped, year if year is not None else 2000, month, day, column)
@@ -131,7 +131,7 @@ def read_date(text: str, column: int = 1) -> DateSpec:
 
 def _check_day(text: str, year: int, month: int, day: int, column: int) -> None:
     if not 1 <= month <= 12 or not 1 <= day <= calendar.monthrange(year, month)[1]:
-        raise CommandError(f"There is no such day -> {text}", column)
+        raise CommandError(Message(N_("There is no such day -> {text}"), text=text), column)
 
 
 _SEASONS = {"s": Season.SPRING, "p": Season.SPRING, "f": Season.FALL, "a": Season.FALL, "w": Season.WINTER, "h": Season.WINTER}
@@ -145,33 +145,33 @@ def read_phase(text: str, column: int = 1) -> Phase:
         try:
             return Phase.parse(words[0])
         except PhaseError as error:
-            raise CommandError(f"Cannot read phase -> {words[0]}: {error}", column) from None
+            raise CommandError(Message(N_("Cannot read phase -> {word}: {error}"), word=words[0], error=error), column) from None
     if len(words) != 3:
         raise CommandError(
-            f"A phase is a season, a year and a phase, e.g. 'Fall 1905 Movement' -> {text.strip()}",
+            Message(N_("A phase is a season, a year and a phase, e.g. 'Fall 1905 Movement' -> {text}"), text=text.strip()),
             column,
         )
     season_word, year_word, type_word = words
     season_letter = season_word[0].lower()
     if season_letter in ("u", "e", "é") or season_word.lower().startswith("su"):
-        raise CommandError(f"There are no summer phases in this game -> {season_word}", column)
+        raise CommandError(Message(N_("There are no summer phases in this game -> {season_word}"), season_word=season_word), column)
     season = _SEASONS.get(season_letter)
     if season is None:
-        raise CommandError(f"Unknown season -> {season_word} (Spring, Fall or Winter)", column)
+        raise CommandError(Message(N_("Unknown season -> {season_word} (Spring, Fall or Winter)"), season_word=season_word), column)
     if not year_word.isdigit() or len(year_word) > 5:
-        raise CommandError(f"Not a year -> {year_word}", column + text.find(year_word))
+        raise CommandError(Message(N_("Not a year -> {year_word}"), year_word=year_word), column + text.find(year_word))
     phase_type = _PHASE_TYPES.get(type_word[0].lower())
     if phase_type is None:
         raise CommandError(
-            f"Unknown phase -> {type_word} (Movement, Retreat, Adjustment or Build)",
+            Message(N_("Unknown phase -> {type_word} (Movement, Retreat, Adjustment or Build)"), type_word=type_word),
             column + text.rfind(type_word),
         )
     year = int(year_word)
     if type_word[0].lower() == "b" and season is Season.FALL:
         season = Season.WINTER
     if season is Season.WINTER and phase_type is not PhaseType.ADJUSTMENT:
-        raise CommandError(f"Winter has only an adjustment phase -> {text.strip()}", column)
+        raise CommandError(Message(N_("Winter has only an adjustment phase -> {text}"), text=text.strip()), column)
     try:
         return Phase.of(season, year, phase_type)
     except PhaseError as error:
-        raise CommandError(f"{error} -> {text.strip()}", column) from None
+        raise CommandError(Message(N_("{error} -> {text}"), error=error, text=text.strip()), column) from None

@@ -9,11 +9,33 @@ fault so that a reply can underline it.
 :class:`CommandError` is the exception the reading code raises internally
 (from the grammar's transformer, the date reader, the condition reader) and
 that :mod:`judge.lang.mail` turns into a :class:`MailError`.
+
+Every message is built as a :class:`~judge.core.errors.Message` (a template
+marked with :func:`N_` and its arguments): ``message`` is its English text,
+which ``judge parse`` prints and the golden tests compare, and
+``translatable`` keeps the message itself so that the app layer can write it
+in the reader's language (``judge.app.error_text``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from judge.core.errors import N_, Message
+
+__all__ = ["N_", "CommandError", "MailError", "Message", "Wording", "english", "translatable"]
+
+Wording = str | Message
+"""A message as the reader builds it: a :class:`Message`, or plain English where nothing is to translate."""
+
+
+def english(wording: Wording) -> str:
+    """The English text of a message."""
+    return wording if isinstance(wording, str) else str(wording)
+
+
+def translatable(wording: Wording) -> Message | None:
+    return wording if isinstance(wording, Message) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,13 +44,15 @@ class MailError:
 
     ``line`` and ``column`` are 1-based; ``text`` is the whole line (the
     Judge echoes the line before the explanation); ``message`` is a sentence
-    a player understands.
+    a player understands, in English; ``translatable`` the same sentence as
+    a :class:`Message`, when it has one, for readers of other languages.
     """
 
     line: int
     column: int
     text: str
     message: str
+    translatable: Message | None = field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
         return f"line {self.line}, column {self.column}: {self.message}"
@@ -37,7 +61,13 @@ class MailError:
 class CommandError(ValueError):
     """A command line that cannot be read; ``column`` is 1-based in the line, or 0 if unknown."""
 
-    def __init__(self, message: str, column: int = 0) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: Wording, column: int = 0) -> None:
+        super().__init__(english(message))
+        self.message = english(message)
+        self.translatable = translatable(message)
         self.column = column
+
+    @property
+    def wording(self) -> Wording:
+        """The message as built: a :class:`Message` when it can be translated."""
+        return self.translatable or self.message

@@ -19,6 +19,8 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 from lark.lexer import PatternStr
 
+from judge.lang.errors import N_
+
 GRAMMAR_PACKAGE = "judge"
 GRAMMAR_PATH = "grammar/mail.lark"
 START_COMMAND = "command"
@@ -81,11 +83,11 @@ def one_word_commands() -> dict[str, Tree[Token]]:
 
 
 def describe_terminal(name: str) -> str:
-    """How an error message names what the grammar expected."""
+    """How an error message names what the grammar expected (in English; see :data:`TRANSLATABLE_DESCRIPTIONS`)."""
     if name in _DESCRIPTIONS:
         return _DESCRIPTIONS[name]
     if "END" in name and not name.isalpha():
-        return "the end of the line"
+        return _END_OF_LINE
     try:
         pattern = command_parser().get_terminal(name).pattern
     except KeyError:
@@ -95,19 +97,28 @@ def describe_terminal(name: str) -> str:
     return name.replace("_", " ").lower()
 
 
+_END_OF_LINE = N_("the end of the line")
 _DESCRIPTIONS = {
-    "WORD": "a word",
-    "REST": "a value",
-    "$END": "the end of the line",
+    "WORD": N_("a word"),
+    "REST": N_("a value"),
+    "$END": _END_OF_LINE,
     "COMMA": "','",
     "LPAR": "'('",
     "RPAR": "')'",
     "FULL": "FULL",
-    "SCHEDULE_PHASE": "MOVE, RETREAT or ADJUST",
-    "NUMERIC_OPTION": "an option",
+    "SCHEDULE_PHASE": N_("MOVE, RETREAT or ADJUST"),
+    "NUMERIC_OPTION": N_("an option"),
     "ABSENCE_WORD": "ABSENCE",
-    "IDENTIFIER_KIND": "BN, MN or EP",
-    "DIARY_ACTION": "RECORD, LIST, READ or DELETE",
-    "PLUS_LETTERS": "+letters",
-    "MINUS_LETTERS": "-letters",
+    "IDENTIFIER_KIND": N_("BN, MN or EP"),
+    "DIARY_ACTION": N_("RECORD, LIST, READ or DELETE"),
+    "PLUS_LETTERS": N_("+letters"),
+    "MINUS_LETTERS": N_("-letters"),
+    "ADMIN_COMMAND": N_("admin command"),
+    "HEADER": N_("header"),
+    "FIELD_NAME": N_("field name"),
 }
+
+TRANSLATABLE_DESCRIPTIONS = frozenset(
+    text for text in _DESCRIPTIONS.values() if not text.isupper() and not text.startswith("'")
+)
+"""The descriptions that are words of a language (a message to translate), not keywords or signs."""

@@ -33,17 +33,18 @@ from lark.exceptions import (
     VisitError,
 )
 
-from judge.core.errors import CoreError
+from judge.core.errors import CoreError, Listing
 from judge.core.geography import GameMap
 from judge.core.phase import PhaseType
 from judge.core.variants import load_map
 from judge.lang import commands as c
 from judge.lang.builder import CommandBuilder
 from judge.lang.conditions import And, Condition, Not, Or
-from judge.lang.errors import CommandError, MailError
+from judge.lang.errors import N_, CommandError, MailError, Message, Wording, english, translatable
 from judge.lang.grammar import (
     START_COMMAND,
     START_REGISTER_FIELD,
+    TRANSLATABLE_DESCRIPTIONS,
     command_parser,
     command_words,
     describe_terminal,
@@ -190,14 +191,13 @@ class _MailReader:
             if self.stopped:
                 break
             if len(self.errors) >= MAX_ERRORS:
-                self._error(number, 1, raw, f"Too many errors ({MAX_ERRORS}): the rest of the mail was not read.")
+                self._error(number, 1, raw, Message(N_("Too many errors ({max_errors}): the rest of the mail was not read."), max_errors=MAX_ERRORS))
                 break
         else:
             if truncated:
                 self._error(
                     len(lines), 1, lines[-1][:MAX_LINE_LENGTH],
-                    f"The mail is too long (at most {MAX_LINES} lines and {MAX_MAIL_CHARS} characters): "
-                    "the rest was not read.",
+                    Message(N_("The mail is too long (at most {max_lines} lines and {max_mail_chars} characters): the rest was not read."), max_lines=MAX_LINES, max_mail_chars=MAX_MAIL_CHARS),
                 )
         self._close_all()
         return ParseResult(tuple(self.commands), tuple(self.errors))
@@ -213,7 +213,7 @@ class _MailReader:
         if len(text) > MAX_LINE_LENGTH:
             self._error(
                 number, MAX_LINE_LENGTH + 1, text[:MAX_LINE_LENGTH],
-                f"Line too long ({len(text)} characters, at most {MAX_LINE_LENGTH}): it was not read.",
+                Message(N_("Line too long ({count} characters, at most {max_line_length}): it was not read."), count=len(text), max_line_length=MAX_LINE_LENGTH),
             )
             return
         first_match = _FIRST_WORD.match(stripped)
@@ -228,7 +228,7 @@ class _MailReader:
     def _orders(self, number: int, text: str, first: str) -> None:
         results = read_order_line(text.rstrip(), self.game_map, phase_type=self.phase_type, french=self.french)
         if not self.signed_on and not self.stack and not any(isinstance(r, ReadOrder) for r in results):
-            self._error(number, _indent(text), text, f"Unknown command -> {first}")
+            self._error(number, _indent(text), text, Message(N_("Unknown command -> {first}"), first=first))
             return
         position = 0
         for result in results:
@@ -238,7 +238,7 @@ class _MailReader:
                 position = max(position, column - 1 + len(result.text))
                 self._add(c.OrderCommand(number, result, column))
             else:
-                self._error(number, result.column, text, result.message)
+                self._error(number, result.column, text, result.translatable or result.message)
 
     def _add(self, command: c.OrderCommand | c.Conditional) -> None:
         if self.stack:
@@ -253,7 +253,7 @@ class _MailReader:
             built = self._parse(number, text, keyword, START_COMMAND)
         except CommandError as error:
             column = error.column or _indent(text)
-            self._command_failed(number, text, keyword, source, error.message, column)
+            self._command_failed(number, text, keyword, source, error.wording, column)
             return
         if isinstance(built, tuple):
             self._conditional(number, text, built[0], built[1])
@@ -281,24 +281,24 @@ class _MailReader:
             if isinstance(error.orig_exc, CommandError):
                 raise error.orig_exc from None
             if isinstance(error.orig_exc, CoreError):
-                raise CommandError(str(error.orig_exc)) from None
+                raise CommandError(error.orig_exc.translatable or str(error.orig_exc)) from None
             raise
         if isinstance(built, tuple) and built[1] is not None:
             _check_condition_depth(built[1])
         return built
 
     def _command_failed(
-        self, number: int, text: str, keyword: str, source: _Lines, message: str, column: int
+        self, number: int, text: str, keyword: str, source: _Lines, message: Wording, column: int
     ) -> None:
         if keyword in _SIGNON_ALIASES:
-            self._error(number, _indent(text), text, f"Unknown command -> {keyword} (to sign on: SIGNON Fgame password)")
+            self._error(number, _indent(text), text, Message(N_("Unknown command -> {keyword} (to sign on: SIGNON Fgame password)"), keyword=keyword))
             return
         if keyword in _PRESS_WORDS:
-            self._error(number, column, text, f"{message} The press was not sent.")
+            self._error(number, column, text, Message(N_("{message} The press was not sent."), message=message))
             self._take_press_body(source)
             return
         if keyword == "if" or (keyword in ("elseif", "elif", "elsif") or (keyword == "else" and _has_more_words(text))):
-            self._error(number, column, text, f"{message} (the whole IF block is ignored)")
+            self._error(number, column, text, Message(N_("{message} (the whole IF block is ignored)"), message=message))
             if keyword == "if":
                 self.stack.append(_OpenIf(number, [(number, None, [])], broken=True))
             elif self.stack:
@@ -312,7 +312,7 @@ class _MailReader:
     def _dispatch(self, number: int, text: str, command: c.Command, source: _Lines) -> None:
         if self.stack and not isinstance(command, c.PhaseCommand | c.Signoff):
             name = type(command).KIND.split("_")[0].upper()
-            self._error(number, _indent(text), text, f"{name} cannot be given inside IF ... ENDIF: it was ignored.")
+            self._error(number, _indent(text), text, Message(N_("{name} cannot be given inside IF ... ENDIF: it was ignored."), name=name))
             if isinstance(command, c.Press):
                 self._take_press_body(source)
             return
@@ -347,7 +347,7 @@ class _MailReader:
 
     def _signon(self, number: int, text: str, command: c.Signon | c.Create) -> None:
         if self.signed_on:
-            self._error(number, _indent(text), text, "Only one SIGNON (or CREATE, OBSERVE) per mail: this one was ignored.")
+            self._error(number, _indent(text), text, Message(N_("Only one SIGNON (or CREATE, OBSERVE) per mail: this one was ignored.")))
             return
         self.signed_on = True
         self.commands.append(command)
@@ -383,12 +383,12 @@ class _MailReader:
                 continue
             number = source.index
             if len(fields) >= MAX_REGISTER_FIELDS or len(text) > MAX_LINE_LENGTH:
-                self._error(number, 1, text[:MAX_LINE_LENGTH], "Too many or too long REGISTER lines: line ignored.")
+                self._error(number, 1, text[:MAX_LINE_LENGTH], Message(N_("Too many or too long REGISTER lines: line ignored.")))
                 continue
             try:
                 fields.append(self._parse(number, text, "register", START_REGISTER_FIELD))
             except CommandError as error:
-                self._error(number, error.column or 1, text, f"Cannot read this REGISTER line: {error.message}")
+                self._error(number, error.column or 1, text, Message(N_("Cannot read this REGISTER line: {message}"), message=error.wording))
         return tuple(fields)
 
     def _take_press_body(self, source: _Lines) -> tuple[str, str, int]:
@@ -416,21 +416,23 @@ class _MailReader:
     def _conditional(self, number: int, text: str, keyword: str, condition: Condition | None) -> None:
         if keyword == "if":
             if len(self.stack) >= MAX_IF_DEPTH:
-                self._error(number, _indent(text), text, f"IF blocks nested too deep (at most {MAX_IF_DEPTH}); the whole IF block is ignored.")
+                self._error(number, _indent(text), text, Message(N_("IF blocks nested too deep (at most {max_if_depth}); the whole IF block is ignored."), max_if_depth=MAX_IF_DEPTH))
                 self.stack.append(_OpenIf(number, [(number, condition, [])], broken=True))
                 return
             self.stack.append(_OpenIf(number, [(number, condition, [])]))
             return
         if not self.stack:
             word = {"elseif": "ELSE IF", "else": "ELSE", "endif": "ENDIF"}[keyword]
-            self._error(number, _indent(text), text, f"{word} without IF: ignored.")
+            self._error(number, _indent(text), text, Message(N_("{word} without IF: ignored."), word=word))
             return
         frame = self.stack[-1]
         if keyword == "endif":
             self._finish(self.stack.pop(), closed=True)
         elif frame.otherwise is not None:
-            word = "ELSE IF after ELSE" if keyword == "elseif" else "A second ELSE in one IF"
-            self._error(number, _indent(text), text, f"{word}: the whole IF block is ignored.")
+            self._error(number, _indent(text), text, Message(
+                N_("ELSE IF after ELSE: the whole IF block is ignored.") if keyword == "elseif"
+                else N_("A second ELSE in one IF: the whole IF block is ignored.")
+            ))
             frame.broken = True
         elif keyword == "elseif":
             frame.branches.append((number, condition, []))
@@ -456,8 +458,8 @@ class _MailReader:
 
     # ------------------------------------------------------------ errors
 
-    def _error(self, number: int, column: int, text: str, message: str) -> None:
-        self.errors.append(MailError(number, max(column, 1), text.rstrip(), message))
+    def _error(self, number: int, column: int, text: str, message: Wording) -> None:
+        self.errors.append(MailError(number, max(column, 1), text.rstrip(), english(message), translatable(message)))
 
 
 def _is_command(first: str, stripped: str) -> bool:
@@ -485,9 +487,9 @@ def _check_condition_size(text: str) -> None:
     """Bound the nesting of a condition before it is parsed (the tree is built recursively)."""
     words = text.lower().replace("(", " ").replace(")", " ").split()
     if sum(word in ("and", "or") for word in words) > MAX_CONDITION_TERMS:
-        raise CommandError(f"Too many ANDs and ORs in one condition (at most {MAX_CONDITION_TERMS}).", _indent(text))
+        raise CommandError(Message(N_("Too many ANDs and ORs in one condition (at most {max_condition_terms})."), max_condition_terms=MAX_CONDITION_TERMS), _indent(text))
     if words.count("not") > MAX_CONDITION_DEPTH:
-        raise CommandError(f"Too many NOTs in one condition (at most {MAX_CONDITION_DEPTH}).", _indent(text))
+        raise CommandError(Message(N_("Too many NOTs in one condition (at most {max_condition_depth})."), max_condition_depth=MAX_CONDITION_DEPTH), _indent(text))
     depth = deepest = 0
     for char in text:
         if char == "(":
@@ -496,7 +498,7 @@ def _check_condition_size(text: str) -> None:
         elif char == ")":
             depth -= 1
     if deepest > MAX_CONDITION_DEPTH:
-        raise CommandError(f"Parentheses nested too deep (at most {MAX_CONDITION_DEPTH}).", text.find("(") + 1)
+        raise CommandError(Message(N_("Parentheses nested too deep (at most {max_condition_depth})."), max_condition_depth=MAX_CONDITION_DEPTH), text.find("(") + 1)
 
 
 def _close_parentheses(text: str) -> str:
@@ -517,7 +519,7 @@ def _check_condition_depth(condition: Condition) -> None:
     while pending:
         node, depth = pending.pop()
         if depth > MAX_CONDITION_DEPTH:
-            raise CommandError(f"Condition nested too deep (at most {MAX_CONDITION_DEPTH} NOTs and parentheses).")
+            raise CommandError(Message(N_("Condition nested too deep (at most {max_condition_depth} NOTs and parentheses)."), max_condition_depth=MAX_CONDITION_DEPTH))
         if isinstance(node, Not):
             pending.append((node.operand, depth + 1))
         elif isinstance(node, And | Or):
@@ -529,26 +531,28 @@ def _syntax_error(error: UnexpectedInput, text: str, keyword: str) -> CommandErr
     name = keyword.upper()
     if (isinstance(error, UnexpectedToken) and error.token.type == "$END") or isinstance(error, UnexpectedEOF):
         expected = {str(name) for name in error.expected}
-        return CommandError(f"{name}: the line ends too soon; expected {_expected(expected)}.", len(text.rstrip()) + 1)
+        return CommandError(Message(N_("{name}: the line ends too soon; expected {expected}."), name=name, expected=_expected(expected)), len(text.rstrip()) + 1)
     if isinstance(error, UnexpectedToken):
         return CommandError(
-            f"{name}: cannot read '{error.token}' here; expected {_expected(error.expected)}.",
+            Message(N_("{name}: cannot read '{token}' here; expected {expected}."), name=name, token=error.token, expected=_expected(error.expected)),
             error.token.column or 1,
         )
     if isinstance(error, UnexpectedCharacters):
         return CommandError(
-            f"{name}: cannot read '{error.char}' here; expected {_expected(error.allowed or set())}.",
+            Message(N_("{name}: cannot read '{char}' here; expected {expected}."), name=name, char=error.char, expected=_expected(error.allowed or set())),
             error.column,
         )
-    return CommandError(f"{name}: cannot read this line.", 1)
+    return CommandError(Message(N_("{name}: cannot read this line."), name=name), 1)
 
 
-def _expected(names: set[str] | frozenset[str]) -> str:
+def _expected(names: set[str] | frozenset[str]) -> Wording:
+    """What the grammar expected, in words: ``"a word or the end of the line"``."""
     described = sorted({describe_terminal(name) for name in names if not name.startswith("__")})
-    if not described:
-        return "something else"
-    if len(described) > 6:
-        return ", ".join(described[:6]) + ", ..."
-    if len(described) == 1:
-        return described[0]
-    return ", ".join(described[:-1]) + " or " + described[-1]
+    items: list[Wording] = [Message(d) if d in TRANSLATABLE_DESCRIPTIONS else d for d in described]
+    if not items:
+        return Message(N_("something else"))
+    if len(items) > 6:
+        return Message("{items}, ...", items=Listing(tuple(items[:6]), ", "))
+    if len(items) == 1:
+        return items[0]
+    return Message(N_("{first} or {last}"), first=Listing(tuple(items[:-1]), ", "), last=items[-1])

@@ -33,6 +33,7 @@ from judge.core.errors import (
     AmbiguousProvinceError,
     CoastError,
     CoreError,
+    Listing,
     OrderError,
     UnknownProvinceError,
 )
@@ -53,6 +54,7 @@ from judge.core.orders import (
 )
 from judge.core.phase import PhaseType
 from judge.core.units import UnitRef, UnitType
+from judge.lang.errors import N_, Message, Wording, english
 
 __all__ = ["OrderSyntaxError", "ReadOrder", "clear_reading_cache", "read_order", "read_order_line"]
 
@@ -68,17 +70,17 @@ class OrderSyntaxError(OrderError):
     """
 
     def __init__(
-        self, message: str, column: int, text: str, *, unit: UnitRef | None = None
+        self, message: Wording, column: int, text: str, *, unit: UnitRef | None = None
     ) -> None:
         super().__init__(message)
-        self.message = message
+        self.message = english(message)
         self.column = column
         self.text = text
         self.unit = unit
 
     def shifted(self, offset: int) -> OrderSyntaxError:
         """The same error with its column moved right by ``offset`` (an order inside a line)."""
-        return OrderSyntaxError(self.message, self.column + offset, self.text, unit=self.unit)
+        return OrderSyntaxError(self.translatable or self.message, self.column + offset, self.text, unit=self.unit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,7 +290,7 @@ class _Tokenizer:
                 i = self._word(pieces, i, out)
             else:
                 raise OrderSyntaxError(
-                    f"Unexpected character -> {piece.text}", piece.start + 1, piece.text
+                    Message(N_("Unexpected character -> {text}"), text=piece.text), piece.start + 1, piece.text
                 )
         return out
 
@@ -376,12 +378,12 @@ class _Tokenizer:
                 if mark.kind == "open":
                     if j < len(pieces) and pieces[j].kind == "close":
                         return j + 1
-                    raise OrderSyntaxError("Missing ')' after the coast", mark.start + 1, mark.text)
+                    raise OrderSyntaxError(Message(N_("Missing ')' after the coast")), mark.start + 1, mark.text)
                 return j
         fragment = pieces[j].text if j < len(pieces) else mark.text
         column = pieces[j].start + 1 if j < len(pieces) else mark.start + 1
         raise OrderSyntaxError(
-            f"Unrecognized coast -> {fragment} (use /nc, /sc, /ec or /wc)", column, fragment
+            Message(N_("Unrecognized coast -> {fragment} (use /nc, /sc, /ec or /wc)"), fragment=fragment), column, fragment
         )
 
 
@@ -633,11 +635,11 @@ _PLACE_TREES: Final = frozenset({"known_place", "unknown_place"})
 
 # How a token is named in "Unexpected ..." messages.
 _TOKEN_WORDS: Final[dict[str, str]] = {
-    "PLACE": "a province",
-    "WORD": "a province",
-    "COAST": "a coast",
-    "ARMY": "a unit type",
-    "FLEET": "a unit type",
+    "PLACE": N_("a province"),
+    "WORD": N_("a province"),
+    "COAST": N_("a coast"),
+    "ARMY": N_("a unit type"),
+    "FLEET": N_("a unit type"),
 }
 
 
@@ -663,7 +665,7 @@ class _Builder:
         if kind == "waive":
             if len(children) > 1:
                 extra = children[1]
-                raise self._fail("WAIVE takes nothing after it", extra)
+                raise self._fail(Message(N_("WAIVE takes nothing after it")), extra)
             return Waive()
 
         unit = self._unit(units[0], "source")
@@ -673,7 +675,7 @@ class _Builder:
         if kind == "bare":
             if self._phase is PhaseType.ADJUSTMENT:
                 return self._build_order(unit, units[0])
-            raise self._fail(f"No order given for {unit}", units[0])
+            raise self._fail(Message(N_("No order given for {unit}"), unit=unit), units[0])
         if kind == "move":
             route = next(c for c in children if type(c) is tuple and c[0] == "route")
             hops = [places[0], *(c for c in route[1] if type(c) is tuple)]
@@ -682,14 +684,14 @@ class _Builder:
             if self._phase is PhaseType.RETREAT:
                 if len(locations) > 1 or via:
                     raise self._fail(
-                        "A retreat goes to one adjacent province, never by convoy", node
+                        Message(N_("A retreat goes to one adjacent province, never by convoy")), node
                     )
                 return Retreat(unit, locations[0])
             return Move(unit, locations[-1], via_convoy=via, route=tuple(locations[:-1]))
         if kind == "convoyed_move":
             if not self._french:
                 raise self._fail(
-                    "A convoy order names the convoyed unit and its move, e.g. F NTH C A LON - BEL",
+                    Message(N_("A convoy order names the convoyed unit and its move, e.g. F NTH C A LON - BEL")),
                     node,
                 )
             return Move(unit, self._place(places[0], "destination"), via_convoy=True)
@@ -707,18 +709,18 @@ class _Builder:
             return Remove(unit) if self._phase is PhaseType.ADJUSTMENT else Disband(unit)
         if kind in ("remove_after", "remove_before"):
             if self._phase is PhaseType.RETREAT and keywords[0].type == "RETREAT":
-                raise self._fail(f"Missing destination for the retreat of {unit}", node)
+                raise self._fail(Message(N_("Missing destination for the retreat of {unit}"), unit=unit), node)
             return Remove(unit)
         if kind in ("build_after", "build_before"):
             return self._build_order(unit, units[0])
         if kind == "proxy":
-            raise self._fail("Proxy orders are not supported by this judge", node)
+            raise self._fail(Message(N_("Proxy orders are not supported by this judge")), node)
         raise AssertionError(f"grammar rule without a meaning: {kind}")
 
     def _build_order(self, unit: UnitRef, where: _Node) -> Build:
         if unit.type is None:
             raise self._fail(
-                f"Unit type missing for the build in {unit.location}: write A or F", where
+                Message(N_("Unit type missing for the build in {location}: write A or F"), location=unit.location), where
             )
         return Build(unit.type, unit.location)
 
@@ -742,12 +744,18 @@ class _Builder:
         written = self._text[start:end]
         if node[0] == "unknown_place":
             error = getattr(first, "error", None)
+            message: Wording
             if isinstance(error, AmbiguousProvinceError):
-                message = f"Ambiguous {role} province -> {written} (could be {' or '.join(error.candidates)})"
+                candidates = Listing(tuple(error.candidates), N_(" or "))
+                message = Message(_ROLE_MESSAGES[role][2], written=written, candidates=candidates)
             elif isinstance(error, CoastError):
-                message = f"Invalid coast -> {error}"
+                message = Message(N_("Invalid coast -> {error}"), error=error.translatable or str(error))
             else:
-                message = f"Unrecognized {role} province -> {written}{_suggestions(self._map, written, self._french)}"
+                suggestions = _suggestions(self._map, written, self._french)
+                if suggestions:
+                    message = Message(_ROLE_MESSAGES[role][1], written=written, suggestions=suggestions)
+                else:
+                    message = Message(_ROLE_MESSAGES[role][0], written=written)
             raise OrderSyntaxError(message, start + 1, written, unit=self.unit)
         reading: NameReading = getattr(first, "reading")  # noqa: B009 - set by the tokenizer
         if reading.alternatives:
@@ -763,16 +771,21 @@ class _Builder:
             return location
         if reading.coast is not None and given is not None and given != reading.coast:
             raise OrderSyntaxError(
-                f"Two different coasts given -> {written}", start + 1, written, unit=self.unit
+                Message(N_("Two different coasts given -> {written}"), written=written), start + 1, written, unit=self.unit
             )
         chosen = given or reading.coast
         assert chosen is not None  # without a coast, _location always joins
         coasts = _coasts(self._map, reading.province)
-        where = f"{written} has no {_COAST_NAMES[chosen]}"
-        hint = f" (coasts: {', '.join(coasts)})" if coasts else ""
-        raise OrderSyntaxError(f"Invalid coast -> {where}{hint}", start + 1, written, unit=self.unit)
+        coast_name = Message(_COAST_NAMES[chosen])
+        message = (
+            Message(N_("Invalid coast -> {written} has no {coast} (coasts: {coasts})"),
+                    written=written, coast=coast_name, coasts=", ".join(coasts))
+            if coasts
+            else Message(N_("Invalid coast -> {written} has no {coast}"), written=written, coast=coast_name)
+        )
+        raise OrderSyntaxError(message, start + 1, written, unit=self.unit)
 
-    def _fail(self, message: str, where: _Node) -> OrderSyntaxError:
+    def _fail(self, message: Wording, where: _Node) -> OrderSyntaxError:
         """The error to raise for ``where``, pointing at its first word."""
         tokens = list(_leaves(where))
         if tokens:
@@ -793,23 +806,54 @@ def _leaves(node: _Node) -> Iterator[Token]:
 
 
 _COAST_NAMES: Final = {
-    "NC": "north coast",
-    "SC": "south coast",
-    "EC": "east coast",
-    "WC": "west coast",
+    "NC": N_("north coast"),
+    "SC": N_("south coast"),
+    "EC": N_("east coast"),
+    "WC": N_("west coast"),
+}
+
+# Role of a place in an order -> the messages for a name that cannot be read there:
+# (unrecognized, unrecognized with suggestions, ambiguous). Whole sentences, so that
+# a translation can place the role where its language wants it.
+_ROLE_MESSAGES: Final[dict[str, tuple[str, str, str]]] = {
+    "source": (
+        N_("Unrecognized source province -> {written}"),
+        N_("Unrecognized source province -> {written} (did you mean {suggestions}?)"),
+        N_("Ambiguous source province -> {written} (could be {candidates})"),
+    ),
+    "destination": (
+        N_("Unrecognized destination province -> {written}"),
+        N_("Unrecognized destination province -> {written} (did you mean {suggestions}?)"),
+        N_("Ambiguous destination province -> {written} (could be {candidates})"),
+    ),
+    "convoy route": (
+        N_("Unrecognized convoy route province -> {written}"),
+        N_("Unrecognized convoy route province -> {written} (did you mean {suggestions}?)"),
+        N_("Ambiguous convoy route province -> {written} (could be {candidates})"),
+    ),
+    "supported unit's": (
+        N_("Unrecognized supported unit's province -> {written}"),
+        N_("Unrecognized supported unit's province -> {written} (did you mean {suggestions}?)"),
+        N_("Ambiguous supported unit's province -> {written} (could be {candidates})"),
+    ),
+    "convoyed unit's": (
+        N_("Unrecognized convoyed unit's province -> {written}"),
+        N_("Unrecognized convoyed unit's province -> {written} (did you mean {suggestions}?)"),
+        N_("Ambiguous convoyed unit's province -> {written} (could be {candidates})"),
+    ),
 }
 
 
-def _suggestions(game_map: GameMap, written: str, french: bool) -> str:
-    """The " (did you mean X or Y?)" hint from the name tables, or nothing."""
+def _suggestions(game_map: GameMap, written: str, french: bool) -> Listing | None:
+    """The names the tables suggest for an unknown name ("X or Y"), or None."""
     try:
         resolve_location(written, game_map, french=french)
     except UnknownProvinceError as error:
         if error.suggestions:
-            return f" (did you mean {' or '.join(error.suggestions)}?)"
+            return Listing(tuple(error.suggestions), N_(" or "))
     except CoreError:
         pass
-    return ""
+    return None
 
 
 def _location(game_map: GameMap, reading: NameReading, given: str | None) -> str | None:
@@ -862,15 +906,15 @@ def _syntax_error(failure: _ParseFailure, text: str, tokens: Sequence[Token]) ->
         column = (token.start_pos or 0) + 1
         what = _TOKEN_WORDS.get(token.type)
         message = (
-            f"Invalid order syntax -> unexpected {what} '{token.value}'"
+            Message(N_("Invalid order syntax -> unexpected {what} '{value}'"), what=Message(what), value=token.value)
             if what is not None
-            else f"Invalid order syntax -> unexpected '{token.value}'"
+            else Message(N_("Invalid order syntax -> unexpected '{value}'"), value=token.value)
         )
         return OrderSyntaxError(message, column, str(token.value), unit=unit)
     if failure.expected & {"PLACE", "WORD"}:
-        message = f"Missing province after '{tokens[-1].value}'"
+        message = Message(N_("Missing province after '{value}'"), value=tokens[-1].value)
     else:
-        message = "Incomplete order"
+        message = Message(N_("Incomplete order"))
     return OrderSyntaxError(message, len(text.rstrip()) + 1, "", unit=unit)
 
 
@@ -1197,7 +1241,7 @@ def _read_general(
     tokenizer = _Tokenizer(game_map, french=french, retreat_phase=phase_type is PhaseType.RETREAT)
     tokens = tokenizer.tokens(text)
     if not tokens:
-        raise OrderSyntaxError("Empty order", 1, text)
+        raise OrderSyntaxError(Message(N_("Empty order")), 1, text)
     try:
         node = _parse(tokens)
     except _ParseFailure as failure:

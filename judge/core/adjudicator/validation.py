@@ -26,6 +26,7 @@ from judge.core.adjudicator.convoys import (
 from judge.core.adjudicator.retreat_options import retreat_options
 from judge.core.adjudicator.rules import DEFAULT_RULES, Rules
 from judge.core.errors import (
+    N_,
     AmbiguousCoastError,
     ArmyToSeaError,
     BuildNotHomeCentreError,
@@ -35,12 +36,15 @@ from judge.core.errors import (
     IllegalConvoyError,
     IllegalRetreatError,
     IllegalSupportError,
+    Listing,
+    Message,
     NoConvoyRouteError,
     NoSuchUnitError,
     NotAdjacentError,
     NotDislodgedError,
     NotYourUnitError,
     OrderError,
+    Place,
     TooManyBuildsError,
     TooManyRemovalsError,
     WrongPhaseError,
@@ -81,6 +85,11 @@ DISBAND = "disband"
 BUILD = "build"
 REMOVE = "remove"
 WAIVE = "waive"
+
+_ROLES = {
+    "support": N_("There is no unit in {location} to support."),
+    "convoy": N_("There is no unit in {location} to convoy."),
+}
 
 _PHASE_WORD = {PhaseType.MOVEMENT: "movement", PhaseType.RETREAT: "retreat", PhaseType.ADJUSTMENT: "adjustment"}
 
@@ -132,6 +141,19 @@ def interpret(board: Board, power: str, order: Order, rules: Rules) -> Interpret
     return _adjustment(board, power, order, rules)
 
 
+def _place(board: Board, location: str) -> Place:
+    """A location named in an error: its code for translations, its English name as the board writes it."""
+    return Place(location, board.name(location))
+
+
+def _unit(board: Board, unit: Unit, *, capital: bool = False) -> Message:
+    """``"The army in Paris"``: a unit named in an error, as :meth:`Board.unit_name` writes it."""
+    where = _place(board, unit.location)
+    if unit.type is _ARMY:
+        return Message(N_("The army in {place}") if capital else N_("the army in {place}"), place=where)
+    return Message(N_("The fleet in {place}") if capital else N_("the fleet in {place}"), place=where)
+
+
 # ------------------------------------------------------------------ movement
 
 
@@ -154,9 +176,9 @@ def _own_unit(board: Board, power: str, ref: UnitRef) -> Unit:
     province = board.province(ref.location)
     unit = board.unit_at.get(province)
     if unit is None:
-        raise NoSuchUnitError(board.name(province))
+        raise NoSuchUnitError(_place(board, province))
     if unit.power != power:
-        raise NotYourUnitError(board.name(province), unit.power)
+        raise NotYourUnitError(_place(board, province), unit.power)
     return unit
 
 
@@ -164,7 +186,7 @@ def _other_unit(board: Board, ref: UnitRef, role: str) -> Unit:
     province = board.province(ref.location)
     unit = board.unit_at.get(province)
     if unit is None:
-        raise NoSuchUnitError(board.name(province), f"There is no unit in {board.name(province)} to {role}.")
+        raise NoSuchUnitError(_place(board, province), Message(_ROLES[role], location=_place(board, province)))
     return unit
 
 
@@ -172,7 +194,8 @@ def _known_province(board: Board, source: Unit, destination: str) -> str:
     province = board.province(destination)
     if province not in board.topo.terrain:
         raise NotAdjacentError(
-            board.name(source.location), destination, f"There is no province {destination} on this map."
+            _place(board, source.location), destination,
+            Message(N_("There is no province {destination} on this map."), destination=destination),
         )
     return province
 
@@ -185,24 +208,25 @@ def _move(board: Board, power: str, order: Move, rules: Rules) -> Interpreted:
     source = topo.province[unit.location]
     if destination == source:
         raise NotAdjacentError(
-            board.name(unit.location), board.name(destination), "A unit cannot move to the province it is in."
+            _place(board, unit.location), _place(board, destination),
+            Message(N_("A unit cannot move to the province it is in.")),
         )
     if unit.type is _ARMY:
         if topo.terrain[destination] is _WATER:
-            raise ArmyToSeaError(board.name(destination))
+            raise ArmyToSeaError(_place(board, destination))
         adjacent = destination in topo.army[source]
         wants_convoy = order.via_convoy or bool(order.route)
         if adjacent and not wants_convoy:
             return Interpreted(power, order, MOVE, unit, destination)
         if not can_be_convoyed_between(game_map, source, destination):
-            raise NotAdjacentError(board.name(unit.location), board.name(destination))
+            raise NotAdjacentError(_place(board, unit.location), _place(board, destination))
         if not route_exists(game_map, source, destination, board.fleet_provinces()):
             if adjacent or wants_convoy:
-                raise NoConvoyRouteError(board.name(source), board.name(destination))
-            raise NotAdjacentError(board.name(unit.location), board.name(destination))
+                raise NoConvoyRouteError(_place(board, source), _place(board, destination))
+            raise NotAdjacentError(_place(board, unit.location), _place(board, destination))
         return Interpreted(power, order, MOVE, unit, destination, via_convoy=True)
     if topo.terrain[destination] is _LAND:
-        raise FleetInlandError(board.name(destination))
+        raise FleetInlandError(_place(board, destination))
     target = _fleet_target(board, unit.location, order.destination, destination, rules)
     return Interpreted(power, order, MOVE, unit, target)
 
@@ -215,18 +239,18 @@ def _fleet_target(board: Board, source: str, written: str, destination: str, rul
     if not coasts:
         if destination in moves:
             return destination
-        raise NotAdjacentError(board.name(source), board.name(destination))
+        raise NotAdjacentError(_place(board, source), _place(board, destination))
     coast = coast_of(written)
     if coast in coasts:
         if written in moves:
             return written
-        raise NotAdjacentError(board.name(source), board.name(written))
+        raise NotAdjacentError(_place(board, source), _place(board, written))
     # A coast that the province does not have is garbage and ignored (DATC 4.B.6).
     reachable = [loc for loc in (f"{destination}/{c}" for c in coasts) if loc in moves]
     if not reachable:
-        raise NotAdjacentError(board.name(source), board.name(destination))
+        raise NotAdjacentError(_place(board, source), _place(board, destination))
     if len(reachable) > 1 and rules.missing_coast == "fail":
-        raise AmbiguousCoastError(board.name(destination), tuple(coast_of(r) or r for r in reachable))
+        raise AmbiguousCoastError(_place(board, destination), tuple(coast_of(r) or r for r in reachable))
     return reachable[0]
 
 
@@ -241,14 +265,14 @@ def _support_hold(board: Board, power: str, order: SupportHold) -> Interpreted:
     unit = _own_unit(board, power, order.unit)
     supported = _other_unit(board, order.supported, "support")
     if supported is unit:
-        raise IllegalSupportError("A unit cannot support itself.")
+        raise IllegalSupportError(Message(N_("A unit cannot support itself.")))
     where = board.topo.province[supported.location]
     if not _can_reach(board, unit, where):
         raise NotAdjacentError(
-            board.name(unit.location),
-            board.name(where),
-            f"{board.unit_name(unit, capital=True)} cannot support {board.name(where)}: "
-            "it could not move there itself.",
+            _place(board, unit.location),
+            _place(board, where),
+            Message(N_("{unit} cannot support {province}: it could not move there itself."),
+                    unit=_unit(board, unit, capital=True), province=_place(board, where)),
         )
     return Interpreted(power, order, SUPPORT_HOLD, unit, where, supported)
 
@@ -257,20 +281,21 @@ def _support_move(board: Board, power: str, order: SupportMove) -> Interpreted:
     unit = _own_unit(board, power, order.unit)
     supported = _other_unit(board, order.supported, "support")
     if supported is unit:
-        raise IllegalSupportError("A unit cannot support its own move.")
+        raise IllegalSupportError(Message(N_("A unit cannot support its own move.")))
     destination = _known_province(board, unit, order.destination)
     if destination == board.topo.province[supported.location]:
-        raise IllegalSupportError(f"{board.unit_name(supported, capital=True)} is already there.")
+        raise IllegalSupportError(Message(N_("{unit} is already there."), unit=_unit(board, supported, capital=True)))
     if not _can_reach(board, unit, destination):
         raise NotAdjacentError(
-            board.name(unit.location),
-            board.name(destination),
-            f"{board.unit_name(unit, capital=True)} cannot support a move to {board.name(destination)}: "
-            "it could not move there itself.",
+            _place(board, unit.location),
+            _place(board, destination),
+            Message(N_("{unit} cannot support a move to {province}: it could not move there itself."),
+                    unit=_unit(board, unit, capital=True), province=_place(board, destination)),
         )
     if not _supported_can_reach(board, supported, destination, unit):
         raise IllegalSupportError(
-            f"{board.unit_name(supported, capital=True)} cannot reach {board.name(destination)}."
+            Message(N_("{unit} cannot reach {province}."),
+                    unit=_unit(board, supported, capital=True), province=_place(board, destination))
         )
     # A coast named in the support must match the fleet's move (DATC 4.B.4, 6.B.9); none is fine (6.B.15).
     target = destination
@@ -295,22 +320,26 @@ def _convoy(board: Board, power: str, order: Convoy) -> Interpreted:
     unit = _own_unit(board, power, order.unit)
     game_map = board.game_map
     if unit.type is not _FLEET:
-        raise IllegalConvoyError("Only fleets can convoy.")
+        raise IllegalConvoyError(Message(N_("Only fleets can convoy.")))
     if game_map.provinces[unit.province].terrain is not _WATER:
-        raise IllegalConvoyError(f"Only a fleet at sea can convoy; {board.name(unit.province)} is not a sea.")
+        raise IllegalConvoyError(
+            Message(N_("Only a fleet at sea can convoy; {province} is not a sea."), province=_place(board, unit.province))
+        )
     convoyed = _other_unit(board, order.convoyed, "convoy")
     if convoyed.type is not _ARMY:
-        raise IllegalConvoyError("Only armies can be convoyed.")
+        raise IllegalConvoyError(Message(N_("Only armies can be convoyed.")))
     destination = _known_province(board, unit, order.destination)
     if not can_be_convoyed_between(game_map, convoyed.province, destination):
         raise IllegalConvoyError(
-            f"An army cannot be convoyed from {board.name(convoyed.province)} to {board.name(destination)}."
+            Message(N_("An army cannot be convoyed from {source} to {destination}."),
+                    source=_place(board, convoyed.province), destination=_place(board, destination))
         )
     useful = fleets_on_minimal_routes(game_map, convoyed.province, destination, board.fleet_provinces())
     if unit.province not in useful:
         raise IllegalConvoyError(
-            f"{board.unit_name(unit, capital=True)} is on no convoy route from "
-            f"{board.name(convoyed.province)} to {board.name(destination)}."
+            Message(N_("{unit} is on no convoy route from {source} to {destination}."),
+                    unit=_unit(board, unit, capital=True),
+                    source=_place(board, convoyed.province), destination=_place(board, destination))
         )
     return Interpreted(power, order, CONVOY, unit, destination, convoyed)
 
@@ -323,10 +352,10 @@ def _dislodged(board: Board, power: str, ref: UnitRef) -> DislodgedUnit:
     dislodged = board.dislodged_at.get(province)
     if dislodged is None:
         if province in board.unit_at:
-            raise NotDislodgedError(board.name(province))
-        raise NoSuchUnitError(board.name(province))
+            raise NotDislodgedError(_place(board, province))
+        raise NoSuchUnitError(_place(board, province))
     if dislodged.unit.power != power:
-        raise NotYourUnitError(board.name(province), dislodged.unit.power)
+        raise NotYourUnitError(_place(board, province), dislodged.unit.power)
     return dislodged
 
 
@@ -350,12 +379,15 @@ def retreat_target(board: Board, dislodged: DislodgedUnit, written: str, rules: 
     if unit.type is _FLEET and coast is not None and board.game_map.is_split(province):
         matching = [loc for loc in matching if loc == written]
     if not matching:
+        here = {"unit": _unit(board, unit, capital=True), "province": _place(board, written)}
         raise IllegalRetreatError(
-            f"{board.unit_name(unit, capital=True)} cannot retreat to {board.name(written)}"
-            + (f"; it may retreat to {', '.join(board.name(o) for o in options)}." if options else "; it has no retreat.")
+            Message(N_("{unit} cannot retreat to {province}; it may retreat to {options}."),
+                    options=Listing(tuple(_place(board, o) for o in options), ", "), **here)
+            if options
+            else Message(N_("{unit} cannot retreat to {province}; it has no retreat."), **here)
         )
     if len(matching) > 1 and rules.missing_coast == "fail":
-        raise AmbiguousCoastError(board.name(province), tuple(coast_of(m) or m for m in matching))
+        raise AmbiguousCoastError(_place(board, province), tuple(coast_of(m) or m for m in matching))
     return matching[0]
 
 
@@ -393,8 +425,8 @@ def build_location(board: Board, power: str, order: Build, rules: Rules) -> tupl
     province_code = province_of(order.location)
     province = game_map.provinces.get(province_code)
     if province is None:
-        raise BuildNotHomeCentreError(order.location)
-    name = board.name(province_code)
+        raise BuildNotHomeCentreError(Place(order.location, order.location))
+    name = _place(board, province_code)
     if province.home_of != power:
         raise BuildNotHomeCentreError(name)
     if province_code not in board.position.centers.get(power, frozenset()):
