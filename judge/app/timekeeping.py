@@ -31,6 +31,8 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from sqlalchemy import select
+
 from judge.app.errors import CommandRefused
 from judge.app.session import MailSession, Role
 from judge.core.phase import PhaseType
@@ -92,26 +94,35 @@ def game_absences(uow: UnitOfWork, game: Game, now: datetime) -> list[tuple[Abse
 
     The owner of a player's absence is the power's name; a master's is
     :data:`judge.timekeeping.absences.MASTER`. Absences a person declared for
-    all their games count here too.
+    all their games count here too. One query, whatever the number of people
+    (this runs at every processing).
     """
-    owners: list[tuple[str, Person]] = [
-        (seat.power or person_owner(seat.person), seat.person) for seat in game.seats if seat.person is not None
+    owners: dict[int, str] = {}
+    for seat in game.seats:
+        if seat.person_id is not None:
+            owners.setdefault(seat.person_id, seat.power or f"#{seat.person_id}")
+    for master in game.masters:
+        owners.setdefault(master.person_id, MASTER)
+    if not owners:
+        return []
+    rows = uow.session.scalars(
+        select(AbsenceRow)
+        .where(
+            AbsenceRow.person_id.in_(owners),
+            AbsenceRow.ends_at > now,
+            (AbsenceRow.game_id == game.id) | AbsenceRow.game_id.is_(None),
+        )
+        .order_by(AbsenceRow.starts_at, AbsenceRow.id)
+    )
+    return [
+        (Absence(owners[row.person_id], row.starts_at, row.ends_at, set_by_master=row.set_by_master), row)
+        for row in rows
     ]
-    owners += [(MASTER, master.person) for master in game.masters]
-    found: list[tuple[Absence, AbsenceRow]] = []
-    seen: set[int] = set()
-    for owner, person in owners:
-        for row in uow.people.absences(person, game=game, ending_after=now):
-            if row.id in seen:
-                continue
-            seen.add(row.id)
-            found.append((Absence(owner, row.starts_at, row.ends_at, set_by_master=row.set_by_master), row))
-    return found
 
 
 def person_owner(person: Person) -> str:
     """The owner key of a player who has no power yet (a forming game): the person's number."""
-    return f"#{person.id}"
+    return f"#{person.id}"  # as game_absences names them
 
 
 def deadline_absences(uow: UnitOfWork, game: Game, now: datetime, owing: Iterable[str]) -> tuple[Absence, ...]:

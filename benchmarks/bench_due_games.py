@@ -1,0 +1,120 @@
+"""How long the judge takes to process 1,000 games that fall due at the same instant, with 1 and 2 processes.
+
+Not a test: it prints figures. For each run a fresh PostgreSQL database gets
+N started Standard games (seven players with their opening orders, a master
+and an observer each: :func:`bench_processing.build`), all due at one
+instant. Then W judge processes (spawned, each with its own engine and
+connections, as ``judge serve --roles scheduler`` would run) call the
+scheduler's :func:`process_due` together; the games are shared out by
+``FOR UPDATE SKIP LOCKED``. Printed: the wall time from the start signal to
+the last process done, games per second, and how many games each process
+took. Every phase is checked to have been processed exactly once.
+
+    .venv/bin/python benchmarks/bench_due_games.py --postgres-url postgresql+psycopg://postgres@127.0.0.1:5432/test
+    .venv/bin/python benchmarks/bench_due_games.py --games 200 --workers 1 2 4
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_processing import T0, build
+from bench_repository import CHEAP, postgres_url
+from sqlalchemy import func, select
+
+from judge.app.scheduler import process_due
+from judge.app.services import Services
+from judge.config import load_config
+from judge.db import Database
+from judge.db.enums import PhaseState
+from judge.db.migrate import upgrade
+from judge.db.models import PhaseRecord
+from judge.timekeeping.clock import FakeClock
+
+DUE = T0 + timedelta(hours=1)
+
+
+class FixedClock:
+    def __init__(self, when: datetime) -> None:
+        self.when = when
+
+    def now(self) -> datetime:
+        return self.when
+
+
+def _settings(url: str, data_dir: str) -> dict[str, str]:
+    return {"JUDGE_DATABASE_URL": url, "JUDGE_DATA_DIR": data_dir, "JUDGE_CODE": "XPY"}
+
+
+def worker(url: str, data_dir: str, barrier: Any, results: Any) -> None:
+    """One judge process: connect, warm up, wait for the others, then one scheduler round."""
+    db = Database(url, passwords=CHEAP)
+    try:
+        services = Services(db=db, config=load_config(_settings(url, data_dir)), clock=FixedClock(DUE))
+        with db.unit_of_work(readonly=True) as uow:
+            uow.games.earliest_due()  # a connection open before the clock starts
+        barrier.wait(timeout=600)
+        started = time.perf_counter()
+        handled = process_due(services)
+        results.put((handled, started, time.perf_counter()))
+    finally:
+        db.dispose()
+
+
+def run(server: str, games: int, workers: int) -> None:
+    with postgres_url(server) as url, tempfile.TemporaryDirectory() as data:
+        upgrade(url)
+        database = Database(url, passwords=CHEAP)
+        try:
+            build(Services(db=database, config=load_config(_settings(url, data)), clock=FakeClock(T0)), games)
+        finally:
+            database.dispose()
+        context = multiprocessing.get_context("spawn")
+        barrier = context.Barrier(workers)
+        results = context.Queue()
+        processes = [context.Process(target=worker, args=(url, data, barrier, results)) for _ in range(workers)]
+        for process in processes:
+            process.start()
+        outcomes = [results.get(timeout=3600) for _ in processes]
+        for process in processes:
+            process.join()
+        elapsed = max(end for _h, _s, end in outcomes) - min(start for _h, start, _e in outcomes)
+        shares = sorted((handled for handled, _s, _e in outcomes), reverse=True)
+        database = Database(url, passwords=CHEAP)
+        try:
+            with database.unit_of_work(readonly=True) as uow:
+                processed = uow.session.scalar(
+                    select(func.count()).select_from(PhaseRecord).where(PhaseRecord.state == PhaseState.PROCESSED)
+                )
+        finally:
+            database.dispose()
+        assert processed == games == sum(shares), (processed, games, shares)
+        print(f"postgresql {games:5d} games due at once, {workers} process(es): {elapsed:7.2f} s, "
+              f"{games / elapsed:7.1f} games/s, {1000 * elapsed / games:6.1f} ms per game; "
+              f"games per process {shares}")  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--postgres-url", default=os.environ.get("JUDGE_TEST_POSTGRES_URL", ""))
+    args = parser.parse_args()
+    if not args.postgres_url:
+        parser.error("give --postgres-url (or set JUDGE_TEST_POSTGRES_URL): the figures are PostgreSQL's")
+    for count in args.workers:
+        run(args.postgres_url, args.games, count)
+
+
+if __name__ == "__main__":
+    main()
