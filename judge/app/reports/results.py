@@ -97,7 +97,7 @@ def _order_lines(report: ResultsReport, game_map: GameMap, language: str, _: Get
     for power in powers:
         for entry in (r for r in results if r.power == power):
             text = _entry_text(entry, report.position, game_map, language, _)
-            tag = _tag(entry, _)
+            tag = _tag(entry, _, game_map, language)
             lines.append(f"{power_label(power, language, width)} {text}.{'  ' + tag if tag else ''}")
     return lines
 
@@ -115,9 +115,10 @@ def _entry_text(entry: OrderResult, position: Position, game_map: GameMap, langu
     return unordered_phrase(unit, position, language, game_map, _)
 
 
-def _tag(entry: OrderResult, _: Gettext) -> str:
+def _tag(entry: OrderResult, _: Gettext, game_map: GameMap, language: str) -> str:
     """``(*bounce*)``, ``(*cut, dislodged*)``: why an order failed, in the Judge's words."""
     words = {
+        "holds (invalid order)": _("holds (invalid order)"),
         "bounce": _("bounce"),
         "cut": _("cut"),
         "void": _("void"),
@@ -137,8 +138,23 @@ def _tag(entry: OrderResult, _: Gettext) -> str:
         return ""
     else:
         parts = [p.strip() for p in reason.split(",")]
-    parts = [words.get(p, p) for p in parts if p]
+    parts = [words.get(p) or _retreated_by_master(p, game_map, language, _) or p for p in parts if p]
     return f"(*{', '.join(parts)}*)" if parts else ""
+
+
+def _retreated_by_master(reason: str, game_map: GameMap, language: str, _: Gettext) -> str | None:
+    """The engine's "retreated to Spain (north coast) by the game master" in the reader's words, or None."""
+    prefix, suffix = "retreated to ", " by the game master"
+    if not (reason.startswith(prefix) and reason.endswith(suffix)):
+        return None
+    name = reason[len(prefix) : -len(suffix)]
+    for code, province in game_map.provinces.items():
+        for location in (code, *(f"{code}/{coast}" for coast in province.coasts)):
+            if place(location, "en", game_map) == name:
+                return _("retreated to {place} by the game master").format(
+                    place=place(location, language, game_map)
+                )
+    return None
 
 
 def _dislodged_lines(report: ResultsReport, game_map: GameMap, language: str, _: Gettext) -> list[str]:
