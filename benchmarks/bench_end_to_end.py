@@ -37,7 +37,11 @@ The commit latency is measured on the same database in the same run (a small
 row inserted and committed, as the door does), and durability is never
 weakened to reach a figure (SQLite keeps ``synchronous=FULL``, PostgreSQL
 ``synchronous_commit=on``). The load average is printed too: on a shared
-machine the figures move with it, so compare runs made side by side.
+machine the rates move with it, so compare runs made side by side. Less
+sensitive to load is the CPU time this process spends per mail (clients,
+door, worker, sender and scheduler together, from the first mail sent to the
+last reply queued), printed beside the do-nothing server's; the medians of
+``--runs`` runs are the figures to quote.
 """
 
 from __future__ import annotations
@@ -178,7 +182,9 @@ def postgres_url(server: str) -> Iterator[str]:
 # --- the two measurements ----------------------------------------------------------------------
 
 
-def raw_rate(loop: LoopThread, mails: list[tuple[str, bytes]], clients: int) -> float:
+def raw_rate(loop: LoopThread, mails: list[tuple[str, bytes]], clients: int) -> tuple[float, float]:
+    """(mails per second, CPU seconds of this process per mail) of the do-nothing server."""
+
     async def start() -> asyncio.Server:
         running = asyncio.get_running_loop()
         return await running.create_server(
@@ -187,8 +193,10 @@ def raw_rate(loop: LoopThread, mails: list[tuple[str, bytes]], clients: int) -> 
 
     server = loop.run(start())
     port = int(server.sockets[0].getsockname()[1])
+    cpu = time.process_time()
     try:
         seconds = send_all(port, mails, clients)
+        cpu = time.process_time() - cpu
     finally:
 
         async def stop() -> None:
@@ -196,7 +204,7 @@ def raw_rate(loop: LoopThread, mails: list[tuple[str, bytes]], clients: int) -> 
             await server.wait_closed()
 
         loop.run(stop())
-    return len(mails) / seconds
+    return len(mails) / seconds, cpu / len(mails)
 
 
 def order_mails(count: int) -> list[tuple[str, bytes]]:
@@ -269,8 +277,9 @@ def idle(db: Database) -> bool:
 
 def judge_rate(
     loop: LoopThread, url: str, count: int, clients: int, hashing: PasswordHashing, work: Path
-) -> tuple[float, float, float]:
-    """(mails accepted per second, mails answered per second, commit latency in seconds)."""
+) -> tuple[float, float, float, float]:
+    """(mails accepted per second, mails answered per second, CPU seconds of this process per
+    mail, commit latency in seconds)."""
     env = {
         "JUDGE_ADDRESS": JUDGE,
         "JUDGE_CODE": "BNCH",
@@ -290,14 +299,14 @@ def judge_rate(
         latency = commit_latency(url)
         before = answered(db)
         orders = order_mails(count)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         accepted = send_all(server.port, orders, clients)
         wait(lambda: answered(db) >= before + count, interval=0.05)
-        total = time.perf_counter() - start
+        total, cpu = time.perf_counter() - start, time.process_time() - cpu
     finally:
         loop.run(server.stop())
         db.dispose()
-    return count / accepted, count / total, latency
+    return count / accepted, count / total, cpu / count, latency
 
 
 @dataclass(frozen=True)
@@ -305,12 +314,11 @@ class Figures:
     raw: float
     accepted: float
     answered: float
+    raw_cpu: float
+    judge_cpu: float
     commit: float
     load: float
-
-    @property
-    def ratio(self) -> float:
-        return self.answered / self.raw
+    ratio: float
 
 
 def run(engine: str, url: str, count: int, clients: int, hashing_name: str) -> Figures:
@@ -320,14 +328,16 @@ def run(engine: str, url: str, count: int, clients: int, hashing_name: str) -> F
     try:
         orders = order_mails(count)
         raw_rate(loop, orders[: min(50, count)], clients)  # warm-up
-        raw = raw_rate(loop, orders, clients)
+        raw, raw_cpu = raw_rate(loop, orders, clients)
         with tempfile.TemporaryDirectory() as directory:
-            accepted, answered_rate, commit = judge_rate(
+            accepted, answered_rate, judge_cpu, commit = judge_rate(
                 loop, url, count, clients, hashing, Path(directory)
             )
     finally:
         loop.close()
-    figures = Figures(raw, accepted, answered_rate, commit, load)
+    figures = Figures(
+        raw, accepted, answered_rate, raw_cpu, judge_cpu, commit, load, answered_rate / raw
+    )
     print(f"{engine:<10}  passwords={hashing_name:<10}  {count} mails, {clients} clients:  {describe(engine, figures)}")
     return figures
 
@@ -342,6 +352,7 @@ def describe(engine: str, f: Figures) -> str:
     return (
         f"raw aiosmtpd {f.raw:7.1f}/s   judge accepted {f.accepted:6.1f}/s   "
         f"answered (reply in outbox) {f.answered:6.1f}/s   ratio answered/raw {f.ratio:5.3f}   "
+        f"CPU per mail: raw {f.raw_cpu * 1000:5.2f} ms, judge {f.judge_cpu * 1000:5.1f} ms   "
         f"commit {f.commit * 1000:5.2f} ms -> durability bound {bound(engine, f.commit):6.1f}/s   "
         f"load {f.load:5.2f}"
     )
@@ -352,8 +363,11 @@ def median_figures(runs: list[Figures]) -> Figures:
         raw=statistics.median(r.raw for r in runs),
         accepted=statistics.median(r.accepted for r in runs),
         answered=statistics.median(r.answered for r in runs),
+        raw_cpu=statistics.median(r.raw_cpu for r in runs),
+        judge_cpu=statistics.median(r.judge_cpu for r in runs),
         commit=statistics.median(r.commit for r in runs),
         load=statistics.median(r.load for r in runs),
+        ratio=statistics.median(r.ratio for r in runs),
     )
 
 

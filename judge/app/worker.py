@@ -15,8 +15,8 @@ import logging
 from collections.abc import Callable
 from datetime import datetime
 
-from sqlalchemy import select
-from sqlalchemy.orm import joinedload
+from sqlalchemy import event, select
+from sqlalchemy.orm import joinedload, object_session
 
 from judge.app import outbox
 from judge.app.dispatch import run_commands
@@ -28,7 +28,7 @@ from judge.core.geography import GameMap
 from judge.core.phase import Phase, PhaseType
 from judge.core.variants import load_map
 from judge.db.database import UnitOfWork
-from judge.db.models import Person, PersonAddress
+from judge.db.models import Game, Person, PersonAddress
 from judge.db.repositories.people import normalise_address
 from judge.i18n import translation
 from judge.lang.commands import Create, Signon
@@ -39,10 +39,30 @@ from judge.mail.triage import Verdict, triage
 log = logging.getLogger(__name__)
 
 
+DUE_CHANGED = "judge_due_changed"
+"""``Session.info`` key: a game's ``next_due_at`` was assigned in this transaction."""
+
+
+@event.listens_for(Game.next_due_at, "set")
+def _note_due_change(target: Game, value: object, old: object, _initiator: object) -> None:
+    """Remember, on the object's session, that the scheduler has something new to look at."""
+    session = object_session(target)
+    if session is not None and value != old:
+        session.info[DUE_CHANGED] = True
+
+
 def process_next_mail(services: Services) -> bool:
-    """Answer the oldest waiting mail; False when there was none."""
+    """Answer the oldest waiting mail; False when there was none.
+
+    The sender is woken after every mail (there is a reply to send); the
+    scheduler only when the mail moved some game's due time, the one thing it
+    acts on (``games.next_due_at``, always assigned through the ORM), rather
+    than after every mail: a scheduler round is a transaction of its own, and
+    on SQLite one more turn at the write lock per mail.
+    """
     now = services.clock.now()
     mail_id: int | None = None
+    due_changed = False
     try:
         with services.db.unit_of_work() as uow:
             mail = uow.mail_in.claim_next()
@@ -54,13 +74,15 @@ def process_next_mail(services: Services) -> bool:
             # the mail did; a mail set aside as a loop or flood is marked ignored instead.
             uow.mail_in.mark_processed(mail, now)
             _process(uow, services, mail_id, mail.raw, mail.mail_from, now)
+            due_changed = bool(uow.session.info.pop(DUE_CHANGED, False))
     except Exception as error:
         if mail_id is None:
             raise
         log.exception("mail %s failed", mail_id)
         _record_failure(services, mail_id, error, now)
     services.on_outbox()
-    services.on_schedule()
+    if due_changed:
+        services.on_schedule()
     return True
 
 

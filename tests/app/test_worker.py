@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from judge.app import worker
@@ -108,3 +110,36 @@ def test_pending_orders_of_earlier_mails_are_acknowledged_until_cleared_in_the_s
     assert "Movement orders for Spring of 1902.\n  A MAR - SPA" in body
     body = game.orders_text("ENGLAND", "F LON - NTH\n")
     assert "Pending orders" not in body  # another power's kept orders are not England's
+
+
+OPENING_ORDERS = {
+    "AUSTRIA": "A VIE - GAL\nA BUD - SER\nF TRI - ALB\n",
+    "ENGLAND": "F LON - NTH\nF EDI - NWG\nA LVP - YOR\n",
+    "FRANCE": "A PAR - BUR\nA MAR S A PAR - BUR\nF BRE - MAO\n",
+    "GERMANY": "A MUN - RUH\nA BER - KIE\nF KIE - DEN\n",
+    "ITALY": "A VEN H\nA ROM - APU\nF NAP - ION\n",
+    "RUSSIA": "A MOS - UKR\nA WAR - GAL\nF SEV - BLA\nF STP/SC - BOT\n",
+    "TURKEY": "A CON - BUL\nA SMY - CON\nF ANK - BLA\n",
+}
+
+
+def test_the_scheduler_is_woken_exactly_when_a_mail_moves_a_due_time(harness: Harness) -> None:
+    """Waking it after every mail cost a scheduler transaction per mail for nothing."""
+    game = start_game(harness)
+    woken: list[int] = []
+    services = dataclasses.replace(harness.services, on_schedule=lambda: woken.append(1))
+
+    def due_at() -> object:
+        with harness.db.unit_of_work(readonly=True) as uow:
+            return game.game(uow).next_due_at
+
+    harness.send(address("FRANCE"), "VERSION\n")
+    assert worker.process_next_mail(services) and woken == []
+    moved = []
+    for power, orders in OPENING_ORDERS.items():
+        before, count = due_at(), len(woken)
+        harness.send(address(power), game.signon(power) + orders)
+        assert worker.process_next_mail(services)
+        assert (len(woken) > count) == (due_at() != before), power
+        moved.append(due_at() != before)
+    assert moved[-1]  # the last orders make the phase due for early processing
