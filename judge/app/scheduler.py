@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from judge.app import orders as kept
 from judge.app.lateness import apply_dedication, carry_out
@@ -50,6 +50,8 @@ from judge.timekeeping.lateness import (
 
 log = logging.getLogger(__name__)
 
+ALARM = "next-due"
+"""The APScheduler job that wakes the scheduler at the earliest due time."""
 MAX_STEPS_PER_CALL = 10_000
 RETRY_AFTER = timedelta(minutes=5)
 MAX_RETRY = timedelta(hours=6)
@@ -217,18 +219,37 @@ async def run_scheduler(
 ) -> None:
     """Process due games until ``stop`` is set; sleep until the earliest due time or ``wake``.
 
-    The database is re-read on every round (and at least every ``max_sleep``
-    seconds), so games planned by another process are picked up too.
+    An APScheduler alarm (a one-off date job, replaced at every round) rings
+    at the earliest ``next_due_at`` in the database; a mail that changes a
+    game's due time rings ``wake`` itself (``Services.on_schedule``). The
+    database is re-read on every round, and at least every ``max_sleep``
+    seconds, so games planned by another judge process are picked up too;
+    nothing is kept in memory that a restart would lose.
     """
-    while not stop.is_set():
-        wake.clear()
-        await asyncio.to_thread(process_due, services)
-        earliest = await asyncio.to_thread(earliest_due, services)
-        timeout = max_sleep
-        if earliest is not None:
-            timeout = min(max_sleep, max(0.0, (earliest - services.clock.now()).total_seconds()))
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(_first(stop, wake), timeout=timeout)
+    from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+    async def ring() -> None:  # a coroutine: APScheduler runs it on this loop, where ``wake`` lives
+        wake.set()
+
+    alarm = AsyncIOScheduler(timezone=UTC)
+    alarm.start()
+    try:
+        while not stop.is_set():
+            wake.clear()
+            await asyncio.to_thread(process_due, services)
+            earliest = await asyncio.to_thread(earliest_due, services)
+            if earliest is not None:
+                # The judge's clock may be offset from the machine's (tests): the alarm counts real seconds.
+                delay = max(0.0, (earliest - services.clock.now()).total_seconds())
+                if delay < max_sleep:
+                    alarm.add_job(
+                        ring, "date", run_date=datetime.now(UTC) + timedelta(seconds=delay),
+                        id=ALARM, replace_existing=True, misfire_grace_time=None,
+                    )  # fmt: skip
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(_first(stop, wake), timeout=max_sleep)
+    finally:
+        alarm.shutdown(wait=False)
 
 
 async def _first(*events: asyncio.Event) -> None:
