@@ -102,9 +102,22 @@ class GameFull(GameError):
 # -- looking games up --------------------------------------------------------------------
 
 
-def find_game(uow: UnitOfWork, name: str) -> Game | None:
-    """The game called ``name`` (any case), or None."""
-    return uow.games.by_name(name)
+def find_game(uow: UnitOfWork, name: str, *, lock: bool = False) -> Game | None:
+    """The game called ``name`` (any case), or None; with ``lock``, its row locked to the commit.
+
+    A mail that signs on to a game acts on it under the game's row lock, taken
+    before anything of the game is read: two mails for one game (two players'
+    last orders, two joins filling the last seats) or a mail and the
+    scheduler then follow one another instead of interleaving, so neither
+    sees a stale game nor overwrites the other's change to its settings
+    (``extra_settings`` is rewritten as a whole). Mails for different games
+    still run side by side. On SQLite the writing transaction already
+    serialises everything and the lock is a plain read.
+    """
+    game = uow.games.by_name(name)
+    if game is not None and lock:
+        game = uow.games.lock(game.id)
+    return game
 
 
 def game_map(game: Game) -> GameMap:

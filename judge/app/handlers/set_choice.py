@@ -18,6 +18,7 @@ from judge.app.registry import Next, handles
 from judge.app.session import MailSession, Role
 from judge.app.settings import ALL_PRESS, CHOICES, RULE_OPTIONS, BadRuleOption, read_rule_word
 from judge.app.signon import start_if_ready
+from judge.app.timekeeping import replan
 from judge.lang.commands import SetChoice
 
 
@@ -44,6 +45,8 @@ def handle(command: SetChoice, session: MailSession) -> Next:
     value = setting.values[command.value]
     shown = setting.shown(value)
     old = change_setting(session, game, setting, value)
+    if old is not None and command.option == "PROCESS" and game.current_phase is not None:
+        replan(session, game)  # MANUAL/AUTO PROCESS changes what the scheduler may do
     if old is not None:
         session.reply.ok(command.line, _("{setting}: {value} (was {old}).").format(setting=label, value=shown, old=old))
         if command.option == "START" and start_if_ready(session, game) is not None:

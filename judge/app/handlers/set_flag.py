@@ -21,7 +21,11 @@ from judge.app.masters import change_setting, check_may_set, is_master, signed_o
 from judge.app.registry import Next, handles
 from judge.app.session import MailSession, Role
 from judge.app.settings import FLAGS, NO_BROADCAST, UNSUPPORTED_FLAGS
+from judge.app.timekeeping import replan
 from judge.lang.commands import SetFlag
+
+CLOCK_FLAGS = frozenset({"NMR", "STRICT WAIT", "STRICT GRACE", "PROCESS", "RESUME"})
+"""Flags the scheduler's decisions depend on: changing one re-plans the game's due time."""
 
 
 @handles(SetFlag)
@@ -44,6 +48,8 @@ def handle(command: SetFlag, session: MailSession) -> Next:
     old = change_setting(session, game, setting, command.enabled)
     if old is not None and command.option == "DIAS":
         session.uow.press.clear_votes(game)
+    if old is not None and command.option in CLOCK_FLAGS and game.current_phase is not None:
+        replan(session, game)
     shown = setting.shown(command.enabled)
     if old is not None:
         session.reply.ok(command.line, _("{setting}: {value} (was {old}).").format(setting=label, value=shown, old=old))

@@ -95,7 +95,7 @@ def _signed_on(session: MailSession, game: Game, seat: Seat | None, role: Role) 
 
 def _power(command: Signon, session: MailSession) -> None:
     _ = session.gettext
-    game = find_game(session.uow, command.game or "")
+    game = find_game(session.uow, command.game or "", lock=True)
     try:
         found = power_signon(session.uow, game, command.power_letter or "", command.password)
     except InvalidSignon:
@@ -172,7 +172,7 @@ def _announce_takeover(session: MailSession, game: Game, seat: Seat, fresh_deadl
 
 def _master(command: Signon, session: MailSession) -> None:
     _ = session.gettext
-    game = find_game(session.uow, command.game or "")
+    game = find_game(session.uow, command.game or "", lock=True)
     try:
         master = master_signon(session.uow, game, command.password)
     except InvalidSignon:
@@ -189,7 +189,7 @@ def _master(command: Signon, session: MailSession) -> None:
 
 def _observer(command: Signon, session: MailSession) -> None:
     _ = session.gettext
-    game = find_game(session.uow, command.game or "")
+    game = find_game(session.uow, command.game or "", lock=True)
     if game is None:
         raise CommandRefused(
             _("There is no game called '{game}'. The rest of this mail was not read.").format(
@@ -260,12 +260,14 @@ def _join(command: Signon, session: MailSession) -> None:
     uow = session.uow
     if command.game is None:
         game = next_forming_game(uow, person)
+        if game is not None:
+            game = uow.games.lock(game.id)
         if game is None:
             raise CommandRefused(
                 _("No game is waiting for players. Create one with CREATE ?name password."), stop=True
             )
     else:
-        found = find_game(uow, command.game)
+        found = find_game(uow, command.game, lock=True)
         if found is None:
             raise CommandRefused(
                 _("There is no game called '{game}'. To create it: CREATE ?{game} password.").format(
