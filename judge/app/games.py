@@ -31,7 +31,7 @@ from judge.app.assignment import Preference, assign_powers
 from judge.app.positions import FIRST_PHASE, opening_position, to_json
 from judge.core.geography import GameMap
 from judge.core.phase import Phase, PhaseType
-from judge.core.variants import available_variants, load_map
+from judge.core.variants import available_variants, load_map, power_names_of
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, SeatStatus
 from judge.db.models import DeadlineSchedule, Game, Person, Seat
@@ -442,22 +442,9 @@ def take_over(
 
 # -- display -----------------------------------------------------------------------------------------
 
-_FRENCH_POWER_NAMES = {
-    "AUSTRIA": "Autriche",
-    "ENGLAND": "Angleterre",
-    "FRANCE": "France",
-    "GERMANY": "Allemagne",
-    "ITALY": "Italie",
-    "RUSSIA": "Russie",
-    "TURKEY": "Turquie",
-}
-
-
 def power_name(power: str, language: str = "en") -> str:
-    """A power as a report names it: ``France``, ``Germany``; in French ``Allemagne``."""
-    if language == "fr" and power.upper() in _FRENCH_POWER_NAMES:
-        return _FRENCH_POWER_NAMES[power.upper()]
-    return power.title()
+    """A power as a report names it: ``France``, ``Germany``; in French ``Allemagne`` (the variant file's names)."""
+    return power_names_of(power).display(language)
 
 
 def power_letter(game: Game, power: str) -> str:

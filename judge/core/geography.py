@@ -75,7 +75,9 @@ class Province:
 class PowerNames:
     """How a power is written in reports and read in mail, in English and French.
 
-    ``aliases`` are other words players use for it (feminine forms, old
+    ``french_adjective`` is the feminine form, the one reports need ("l'armée
+    autrichienne", "la flotte anglaise": both unit words are feminine).
+    ``aliases`` are other words players use for it (masculine forms, old
     names); the reader accepts any of these, and the names and adjectives,
     cut down to two letters or more.
     """

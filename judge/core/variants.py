@@ -138,6 +138,25 @@ def parse_map(data: object, *, source: str = "<data>") -> GameMap:
     )
 
 
+@functools.cache
+def _names_by_power() -> dict[str, PowerNames]:
+    names: dict[str, PowerNames] = {}
+    for variant in available_variants():
+        for power, power_names in load_map(variant).power_names.items():
+            names.setdefault(power, power_names)
+    return names
+
+
+def power_names_of(power: str) -> PowerNames:
+    """The names of a power known to any variant (plain names for an unknown one).
+
+    For reports that name a power without a map at hand; a variant that gives
+    one power other names than another variant does wins only for its map
+    (:meth:`GameMap.power_display_name`).
+    """
+    return _names_by_power().get(power.upper()) or PowerNames.plain(power)
+
+
 def _power_names(value: object, powers: tuple[str, ...], where: str) -> dict[str, PowerNames]:
     """The optional ``power_names`` table; powers it leaves out get plain names."""
     names: dict[str, PowerNames] = {}

@@ -483,3 +483,13 @@ def test_a_variant_without_power_names_gets_plain_ones_and_unknown_powers_are_re
     data["power_names"] = {"PRUSSIA": {}}
     with pytest.raises(VariantError, match="PRUSSIA"):
         parse_map(data)
+
+
+def test_reports_name_powers_from_the_variant_data_without_a_map_at_hand() -> None:
+    from judge.core.variants import power_names_of
+
+    assert power_names_of("germany").display("fr") == "Allemagne"
+    # the feminine form, as reports need it ("l'armée allemande"); the masculine is read too
+    assert power_names_of("GERMANY").display_adjective("fr") == "allemande"
+    assert "allemand" in power_names_of("GERMANY").aliases
+    assert power_names_of("PRUSSIA").display("fr") == "Prussia"

@@ -33,34 +33,18 @@ from judge.core.orders import (
 from judge.core.phase import Phase, PhaseType, Season
 from judge.core.position import Position
 from judge.core.units import Unit, UnitRef, UnitType, province_of
+from judge.core.variants import power_names_of
 
 Gettext = Callable[[str], str]
 
 # power -> (English name, English adjective, French name, French feminine adjective)
-_POWERS: dict[str, tuple[str, str, str, str]] = {
-    "AUSTRIA": ("Austria", "Austrian", "Autriche", "autrichienne"),
-    "ENGLAND": ("England", "English", "Angleterre", "anglaise"),
-    "FRANCE": ("France", "French", "France", "française"),
-    "GERMANY": ("Germany", "German", "Allemagne", "allemande"),
-    "ITALY": ("Italy", "Italian", "Italie", "italienne"),
-    "RUSSIA": ("Russia", "Russian", "Russie", "russe"),
-    "TURKEY": ("Turkey", "Turkish", "Turquie", "turque"),
-}
-
-
 def power_name(power: str, language: str) -> str:
-    """``FRANCE`` -> ``France``; ``ENGLAND`` -> ``Angleterre`` in French. Unknown powers: capitalised."""
-    known = _POWERS.get(power.upper())
-    if known is None:
-        return power.capitalize()
-    return known[2] if language == "fr" else known[0]
+    """``FRANCE`` -> ``France``; ``ENGLAND`` -> ``Angleterre`` in French (the variant file's names)."""
+    return power_names_of(power).display(language)
 
 
 def power_adjective(power: str, language: str) -> str:
-    known = _POWERS.get(power.upper())
-    if known is None:
-        return power.capitalize()
-    return known[3] if language == "fr" else known[1]
+    return power_names_of(power).display_adjective(language)
 
 
 def power_label(power: str, language: str, width: int = 0) -> str:
