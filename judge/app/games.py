@@ -29,17 +29,17 @@ from zoneinfo import ZoneInfo
 
 from judge.app.assignment import Preference, assign_powers
 from judge.app.positions import FIRST_PHASE, opening_position, to_json
+from judge.app.timekeeping import phase_schedule
 from judge.core.geography import GameMap
 from judge.core.phase import Phase, PhaseType
 from judge.core.variants import available_variants, load_map, power_names_of
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, SeatStatus
-from judge.db.models import DeadlineSchedule, Game, Person, Seat
+from judge.db.models import Game, Person, Seat
 from judge.lang.powers import power_letters
 from judge.timekeeping.absences import Absence, counting_absences
 from judge.timekeeping.deadlines import PhaseTimes, next_phase_times
 from judge.timekeeping.lateness import PowerStatus, begin_phase, next_wakeup
-from judge.timekeeping.parameters import DEFAULT_SCHEDULE, PhaseSchedule, WeekDays
 
 GAME_OPTIONS: tuple[str, ...] = ("gunboat",)
 """Option words CREATE and SIGNON ?game accept after the variant (lower case)."""
@@ -292,21 +292,6 @@ class StartedGame:
     seed: int
     times: PhaseTimes
     dummies: tuple[str, ...]  # powers nobody was dealt, left open for takeover
-
-
-def phase_schedule(game: Game, phase_type: PhaseType) -> PhaseSchedule:
-    """The game's schedule for one kind of phase (its SET MOVE/RETREAT/ADJUST, else the Judge's)."""
-    row: DeadlineSchedule | None = game.schedule(phase_type)
-    if row is None:
-        return DEFAULT_SCHEDULE.for_phase(phase_type)
-    return PhaseSchedule(
-        clock=row.clock_minutes,
-        min_hours=row.min_hours,
-        next_hours=row.next_hours,
-        grace_hours=row.grace_hours,
-        delay_hours=row.delay_hours,
-        days=WeekDays(row.days),
-    )
 
 
 def start_game(

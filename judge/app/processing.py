@@ -43,18 +43,17 @@ from judge.app.reports.results import ABANDONED, CIVIL_DISORDER, ResultsReport, 
 from judge.app.services import Services
 from judge.app.timekeeping import fresh_times
 from judge.core.geography import GameMap
-from judge.core.phase import Phase, PhaseType
+from judge.core.phase import Phase
 from judge.core.position import Position
 from judge.core.serialization import position_to_json
 from judge.core.variants import load_map
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, SeatStatus
-from judge.db.models import DeadlineSchedule, Game, Person, PhaseRecord, Seat
+from judge.db.models import Game, Person, PhaseRecord, Seat
 from judge.i18n import translation
 from judge.mail.compose import game_subject
 from judge.ruling import rule
 from judge.timekeeping.deadlines import PhaseTimes
-from judge.timekeeping.parameters import DEFAULT_SCHEDULE, PhaseSchedule, WeekDays
 
 RESULTS_EVENT = "Results"
 
@@ -75,17 +74,6 @@ class Processed:
 
 class NotProcessable(Exception):
     """The game has no open phase to process (not started, finished, or paused)."""
-
-
-def schedule_of(game: Game, phase_type: PhaseType) -> PhaseSchedule:
-    """The game's schedule for one kind of phase (its SET MOVE/RETREAT/ADJUST, else the Judge's)."""
-    row: DeadlineSchedule | None = game.schedule(phase_type)
-    if row is None:
-        return DEFAULT_SCHEDULE.for_phase(phase_type)
-    return PhaseSchedule(
-        clock=row.clock_minutes, min_hours=row.min_hours, next_hours=row.next_hours,
-        grace_hours=row.grace_hours, delay_hours=row.delay_hours, days=WeekDays(row.days),
-    )  # fmt: skip
 
 
 def current_times(game: Game, record: PhaseRecord, now: datetime) -> PhaseTimes | None:

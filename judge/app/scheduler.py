@@ -32,9 +32,9 @@ from datetime import UTC, datetime, timedelta
 from judge.app import orders as kept
 from judge.app.lateness import apply_dedication, carry_out
 from judge.app.positions import from_json
-from judge.app.processing import NotProcessable, current_times, process_phase, schedule_of
+from judge.app.processing import NotProcessable, current_times, process_phase
 from judge.app.services import Services
-from judge.app.timekeeping import save_book, with_book
+from judge.app.timekeeping import phase_schedule, save_book, with_book
 from judge.core.variants import load_map
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, OrderBlockKind, SeatStatus
@@ -97,7 +97,7 @@ def phase_clock(uow: UnitOfWork, game: Game) -> PhaseClock | None:
     clock = PhaseClock(
         times=times,
         powers=tuple(powers),
-        delay=schedule_of(game, position.phase.type).delay,
+        delay=phase_schedule(game, position.phase.type).delay,
         nmr=game.nmr,
         strict_wait=game.strict_wait,
         paused_since=game.paused_at,

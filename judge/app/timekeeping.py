@@ -61,8 +61,9 @@ _PHASE_TYPES = (PhaseType.MOVEMENT, PhaseType.RETREAT, PhaseType.ADJUSTMENT)
 # ------------------------------------------------------------------ the schedule
 
 
-def schedule_row(row: DeadlineSchedule | None, phase_type: PhaseType) -> PhaseSchedule:
-    """One DeadlineSchedule row as the rules read it (no row: the Judge's default)."""
+def phase_schedule(game: Game, phase_type: PhaseType) -> PhaseSchedule:
+    """The game's schedule for one kind of phase (its SET MOVE/RETREAT/ADJUST, else the Judge's)."""
+    row: DeadlineSchedule | None = game.schedule(phase_type)
     if row is None:
         return DEFAULT_SCHEDULE.for_phase(phase_type)
     return PhaseSchedule(
@@ -73,7 +74,7 @@ def schedule_row(row: DeadlineSchedule | None, phase_type: PhaseType) -> PhaseSc
 
 def game_schedule(game: Game) -> Schedule:
     """The game's three schedules (SET MOVE/RETREAT/ADJUST), the Judge's defaults where unset."""
-    move, retreat, adjust = (schedule_row(game.schedule(t), t) for t in _PHASE_TYPES)
+    move, retreat, adjust = (phase_schedule(game, t) for t in _PHASE_TYPES)
     return Schedule(move=move, retreat=retreat, adjust=adjust)
 
 

@@ -15,8 +15,8 @@ from email.message import EmailMessage
 from typing import Any
 
 from judge.app.positions import FIRST_PHASE, from_json, opening_position, to_json
-from judge.app.processing import schedule_of
 from judge.app.scheduler import plan
+from judge.app.timekeeping import phase_schedule
 from judge.core.phase import Phase
 from judge.core.position import Position
 from judge.core.variants import load_map
@@ -126,7 +126,7 @@ def start_game(
             uow.games.add_observer(game, OBSERVER, "watchpw", now)
         start = position or opening_position(the_map)
         times = next_phase_times(
-            now, schedule_of(game, start.phase.type), harness.services.config.timezone, game_start=True
+            now, phase_schedule(game, start.phase.type), harness.services.config.timezone, game_start=True
         )
         uow.phases.open(game, str(start.phase), to_json(start), now, deadline_at=times.deadline)
         game.state = GameState.ACTIVE

@@ -16,8 +16,8 @@ from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 
 from judge.app.positions import opening_position, to_json
-from judge.app.processing import schedule_of
 from judge.app.scheduler import plan
+from judge.app.timekeeping import phase_schedule
 from judge.core.variants import load_map
 from judge.db.enums import GameState, SeatStatus
 from judge.db.repositories import Registration
@@ -53,7 +53,7 @@ def _seed(judge: E2EJudge) -> None:
         master = uow.people.register(Registration(name="Master", site="Home", country="France"), MASTER, now)
         uow.games.add_master(game, master, "masterpw", now)
         start = opening_position(the_map)
-        times = next_phase_times(now, schedule_of(game, start.phase.type), services.config.timezone)
+        times = next_phase_times(now, phase_schedule(game, start.phase.type), services.config.timezone)
         uow.phases.open(game, str(start.phase), to_json(start), now, deadline_at=times.deadline)
         game.state = GameState.ACTIVE
         game.started_at = now

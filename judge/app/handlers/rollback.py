@@ -25,11 +25,11 @@ from judge.app.errors import CommandRefused
 from judge.app.games import game_map
 from judge.app.masters import Gettext, announce_to_game, require_master
 from judge.app.positions import from_json
-from judge.app.processing import schedule_of
 from judge.app.registry import Next, handles
 from judge.app.reports.listing import board_lines
 from judge.app.reports.wording import phase_name
 from judge.app.session import MailSession
+from judge.app.timekeeping import phase_schedule
 from judge.core.phase import Phase
 from judge.core.position import Position
 from judge.db.database import UnitOfWork
@@ -136,7 +136,7 @@ def _restore_game(session: MailSession, game: Game, reopened: PhaseRecord, posit
     uow.press.clear_votes(game)
     zone = session.services.config.timezone
     times = next_phase_times(
-        session.now, schedule_of(game, position.phase.type), zone, strict_grace=game.strict_grace
+        session.now, phase_schedule(game, position.phase.type), zone, strict_grace=game.strict_grace
     )
     game.deadline_at, game.grace_at, game.earliest_at = times.deadline, times.grace, times.start
     reopened.deadline_at = times.deadline

@@ -24,10 +24,11 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from judge.app.games import game_map, is_gunboat, phase_schedule, players_needed, power_name
+from judge.app.games import game_map, is_gunboat, players_needed, power_name
 from judge.app.notify import seat_addresses
 from judge.app.positions import NoOpenPhase, current
 from judge.app.reports.person import registration_lines
+from judge.app.timekeeping import phase_schedule
 from judge.core.geography import GameMap
 from judge.core.names import province_display_name
 from judge.core.phase import Phase, PhaseType
