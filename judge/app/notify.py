@@ -1,6 +1,6 @@
-"""Who hears about a game, and mail to all of them.
+"""Who hears about a game: the addresses of its players, masters and observers, and their language.
 
-The Judge sends results and announcements to every player and observer of a
+The Judge sends results and announcements (judge.app.masters.announce_to_game) to every player and observer of a
 game (and its masters). A seat's mail goes to its report address when one is
 set (SET ADDRESS), else to its player's primary address.
 """
@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from judge.app.session import MailSession, Outgoing
 from judge.db.enums import SeatStatus
 from judge.db.models import Game, Person, Seat
-from judge.mail.compose import game_subject
 
 ACTIVE = (SeatStatus.PLAYING, SeatStatus.WAITING, SeatStatus.ABANDONED, SeatStatus.CIVIL_DISORDER)
 
@@ -94,19 +92,3 @@ def everyone(game: Game, *, exclude: Iterable[str] = ()) -> list[str]:
     skip = {a.lower() for a in exclude}
     every = player_addresses(game) + master_addresses(game) + observer_addresses(game)
     return [a for a in dict.fromkeys(every) if a.lower() not in skip]
-
-
-def announce(
-    session: MailSession, game: Game, event: str, body: str, *, exclude_sender: bool = False
-) -> None:
-    """Queue one announcement to the whole game (queued when the mail's transaction commits)."""
-    to = everyone(game, exclude=[session.sender] if exclude_sender else [])
-    if to:
-        session.send(
-            Outgoing(
-                tuple(to),
-                game_subject(session.services.config.code, game.name, event, game.current_phase),
-                body,
-                game_id=game.id,
-            )
-        )
