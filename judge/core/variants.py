@@ -28,8 +28,13 @@ _SUFFIX = ".json"
 _VARIANT_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
 
+@functools.cache
 def available_variants() -> tuple[str, ...]:
-    """Names of the variants shipped with the package, sorted."""
+    """Names of the variants shipped with the package, sorted.
+
+    Read once: the package's files do not change under a running judge, and
+    :func:`load_map` asks on every call (several times per mail).
+    """
     names = (
         entry.name[: -len(_SUFFIX)]
         for entry in resources.files(_PACKAGE).iterdir()
