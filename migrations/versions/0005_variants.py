@@ -1,0 +1,25 @@
+"""variant settings (issue 15).
+
+Revision ID: 0005
+Revises: 0004
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa  # noqa: F401
+from alembic import op  # noqa: F401
+
+revision: str = '0005'
+down_revision: str | None = '0004'
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    pass
+
+
+def downgrade() -> None:
+    pass
