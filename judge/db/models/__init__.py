@@ -5,12 +5,14 @@ from __future__ import annotations
 from judge.db.models.audit import AuditEvent
 from judge.db.models.base import Base
 from judge.db.models.games import DeadlineSchedule, Game, GameMaster, GameObserver, Seat, SeatTenure
+from judge.db.models.identity import AddressClaim, SignonFailure, SignonLockout, TakeoverRequest
 from judge.db.models.mail import InboundMail, OutboundMail
 from judge.db.models.people import Absence, Person, PersonAddress
 from judge.db.models.play import DiaryEntry, DrawVote, OrderSubmission, PhaseRecord, PressMessage
 
 __all__ = [
     "Absence",
+    "AddressClaim",
     "AuditEvent",
     "Base",
     "DeadlineSchedule",
@@ -28,4 +30,7 @@ __all__ = [
     "PressMessage",
     "Seat",
     "SeatTenure",
+    "SignonFailure",
+    "SignonLockout",
+    "TakeoverRequest",
 ]
