@@ -17,16 +17,10 @@ PACKAGE = Path(__file__).resolve().parents[1] / "judge"
 
 LEGACY_CIRCLE = frozenset(
     {
-        "judge.app.draws",
-        "judge.app.endgame",
         "judge.app.games",
         "judge.app.lateness",
         "judge.app.order_mail",
-        "judge.app.press",
         "judge.app.processing",
-        "judge.app.reports.final_summary",
-        "judge.app.reports.history",
-        "judge.app.reports.summary",
         "judge.app.scheduler",
         "judge.app.timekeeping",
     }

@@ -36,10 +36,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 
+from judge.app.agreements import Agreement, Passed
 from judge.app.errors import CommandRefused
-from judge.app.games import game_map, power_name
+from judge.app.game_facts import game_map, power_name
 from judge.app.positions import current
 from judge.app.session import MailSession, Role
 from judge.core.position import Position
@@ -55,11 +55,6 @@ VOTING = (SeatStatus.PLAYING, SeatStatus.WAITING)
 """Seats whose player votes (civil disorder, abandoned and resigned powers have nobody to)."""
 
 
-class Agreement(StrEnum):
-    DRAW = "draw"
-    CONCESSION = "concession"
-
-
 @dataclass(frozen=True)
 class Vote:
     """One power's standing vote: a draw (``powers``: the NoDIAS list), no draw, or a concession."""
@@ -67,14 +62,6 @@ class Vote:
     power: str
     kind: DrawVoteKind
     powers: frozenset[str] = frozenset()
-
-
-@dataclass(frozen=True)
-class Passed:
-    """A vote that passed: a draw between ``powers``, or a concession to the one power in it."""
-
-    agreement: Agreement
-    powers: tuple[str, ...]
 
 
 def survivors(position: Position, powers_in_order: Sequence[str]) -> tuple[str, ...]:

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from judge.app import outbox
-from judge.app.draws import Agreement, Passed
-from judge.app.games import game_map, power_letter
+from judge.app.agreements import Agreement, Passed
+from judge.app.game_facts import game_map, power_letter
 from judge.app.notify import person_address, seat_addresses
 from judge.app.reports.final_summary import final_summary_lines
 from judge.app.scoring import FinalResult, ResultKind, ScoringError, score, shown, system_named

@@ -28,11 +28,18 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from judge.app.assignment import Preference, assign_powers
+from judge.app.game_facts import (  # noqa: F401  (re-exported: many modules import them from here)
+    OPEN_FOR_TAKEOVER,
+    audience,
+    game_map,
+    is_gunboat,
+    power_letter,
+    power_name,
+)
 from judge.app.positions import FIRST_PHASE, opening_position, to_json
 from judge.app.timekeeping import phase_schedule
-from judge.core.geography import GameMap
 from judge.core.phase import Phase, PhaseType
-from judge.core.variants import available_variants, load_map, power_names_of
+from judge.core.variants import available_variants
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, SeatStatus
 from judge.db.models import Game, Person, Seat
@@ -43,9 +50,6 @@ from judge.timekeeping.lateness import PowerStatus, begin_phase, next_wakeup
 
 GAME_OPTIONS: tuple[str, ...] = ("gunboat",)
 """Option words CREATE and SIGNON ?game accept after the variant (lower case)."""
-
-OPEN_FOR_TAKEOVER = (SeatStatus.ABANDONED, SeatStatus.CIVIL_DISORDER, SeatStatus.RESIGNED)
-"""Seats anyone registered and not yet in the game may take over with any password."""
 
 ASSIGNMENT_SEED = "assignment_seed"
 
@@ -118,15 +122,6 @@ def find_game(uow: UnitOfWork, name: str, *, lock: bool = False) -> Game | None:
     if game is not None and lock:
         game = uow.games.lock(game.id)
     return game
-
-
-def game_map(game: Game) -> GameMap:
-    return load_map(game.variant)
-
-
-def is_gunboat(game: Game) -> bool:
-    """Gunboat: players do not see one another's addresses."""
-    return "gunboat" in (option.lower() for option in game.rule_options)
 
 
 def describe_variant(game: Game) -> str:
@@ -423,63 +418,3 @@ def take_over(
             other.wait = True
     uow.games.set_next_due(game, now)
     return True
-
-
-# -- display -----------------------------------------------------------------------------------------
-
-def power_name(power: str, language: str = "en") -> str:
-    """A power as a report names it: ``France``, ``Germany``; in French ``Allemagne`` (the variant file's names)."""
-    return power_names_of(power).display(language)
-
-
-def power_letter(game: Game, power: str) -> str:
-    """The letter players use for ``power`` in this game's variant (``F`` for France)."""
-    for letter, name in power_letters(game_map(game)).items():
-        if name == power:
-            return letter
-    return power[:1].upper()
-
-
-def audience(
-    game: Game,
-    *,
-    powers: Iterable[str] | None = None,
-    masters: bool = True,
-    observers: bool = True,
-    broadcast: bool = False,
-    exclude: Iterable[str] = (),
-) -> dict[str, list[str]]:
-    """Who hears something about ``game``, grouped by the language they read.
-
-    ``powers`` None means every player still holding a power (or waiting for
-    one); otherwise only the players of those powers. ``broadcast`` leaves
-    out observers who asked not to get broadcasts. Addresses in ``exclude``
-    (the sender's) are left out; nobody is listed twice.
-    """
-    from judge.app.notify import person_address, reader_language, seat_addresses
-
-    wanted = None if powers is None else set(powers)
-    seen = {address.lower() for address in exclude}
-    groups: dict[str, list[str]] = {}
-
-    def add(language: str, addresses: Iterable[str]) -> None:
-        for address in addresses:
-            if address and address.lower() not in seen:
-                seen.add(address.lower())
-                groups.setdefault(language, []).append(address)
-
-    for seat in game.seats:
-        if seat.person is None or seat.status in (SeatStatus.ELIMINATED, *OPEN_FOR_TAKEOVER):
-            continue
-        if wanted is not None and seat.power not in wanted:
-            continue
-        add(reader_language(seat.person, game), seat_addresses(seat))
-    if masters:
-        for master in game.masters:
-            add(reader_language(master.person, game), [person_address(master.person) or ""])
-    if observers:
-        for observer in game.observers:
-            if broadcast and not observer.receives_broadcasts:
-                continue
-            add(reader_language(observer.person, game), [observer.address])
-    return groups

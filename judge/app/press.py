@@ -45,7 +45,7 @@ from typing import Any
 from judge.app import orders as kept
 from judge.app import outbox
 from judge.app.errors import CommandRefused
-from judge.app.games import audience, game_map, is_gunboat, power_letter, power_name
+from judge.app.game_facts import audience, game_map, is_gunboat, power_letter, power_name
 from judge.app.notify import person_address, seat_addresses
 from judge.app.positions import current
 from judge.app.services import Services

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from judge.app.games import power_name
+from judge.app.game_facts import power_name
 from judge.app.reports.history import published_diaries
 from judge.app.reports.summary import summary_lines
 from judge.app.scoring import SYSTEMS

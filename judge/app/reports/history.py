@@ -40,7 +40,7 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 
-from judge.app.games import game_map, is_gunboat, power_name
+from judge.app.game_facts import game_map, is_gunboat, power_name
 from judge.core.phase import Phase
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, PhaseState, PressKind

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from judge.app.games import game_map, is_gunboat, power_name
+from judge.app.game_facts import game_map, is_gunboat, power_name
 from judge.app.positions import from_json
 from judge.core.phase import Phase
 from judge.core.position import Position

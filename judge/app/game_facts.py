@@ -1,0 +1,88 @@
+"""Small facts about a game that many modules need: its map, its powers' names and letters, who hears its news.
+
+Kept apart from :mod:`judge.app.games` (which starts games and plans their
+deadlines, and so imports the timekeeping and scheduling code) so that the
+press, the reports and the endgame can read these facts without importing
+the scheduler: that import was the root of judge.app's legacy import circle.
+:mod:`judge.app.games` re-exports every name here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from judge.core.geography import GameMap
+from judge.core.variants import load_map, power_names_of
+from judge.db.enums import SeatStatus
+from judge.db.models import Game
+from judge.lang.powers import power_letters
+
+OPEN_FOR_TAKEOVER = (SeatStatus.ABANDONED, SeatStatus.CIVIL_DISORDER, SeatStatus.RESIGNED)
+"""Seats anyone registered and not yet in the game may take over with any password."""
+
+
+def game_map(game: Game) -> GameMap:
+    return load_map(game.variant)
+
+
+def is_gunboat(game: Game) -> bool:
+    """Gunboat: players do not see one another's addresses."""
+    return "gunboat" in (option.lower() for option in game.rule_options)
+
+
+def power_name(power: str, language: str = "en") -> str:
+    """A power as a report names it: ``France``, ``Germany``; in French ``Allemagne`` (the variant file's names)."""
+    return power_names_of(power).display(language)
+
+
+def power_letter(game: Game, power: str) -> str:
+    """The letter players use for ``power`` in this game's variant (``F`` for France)."""
+    for letter, name in power_letters(game_map(game)).items():
+        if name == power:
+            return letter
+    return power[:1].upper()
+
+
+def audience(
+    game: Game,
+    *,
+    powers: Iterable[str] | None = None,
+    masters: bool = True,
+    observers: bool = True,
+    broadcast: bool = False,
+    exclude: Iterable[str] = (),
+) -> dict[str, list[str]]:
+    """Who hears something about ``game``, grouped by the language they read.
+
+    ``powers`` None means every player still holding a power (or waiting for
+    one); otherwise only the players of those powers. ``broadcast`` leaves
+    out observers who asked not to get broadcasts. Addresses in ``exclude``
+    (the sender's) are left out; nobody is listed twice.
+    """
+    from judge.app.notify import person_address, reader_language, seat_addresses
+
+    wanted = None if powers is None else set(powers)
+    seen = {address.lower() for address in exclude}
+    groups: dict[str, list[str]] = {}
+
+    def add(language: str, addresses: Iterable[str]) -> None:
+        for address in addresses:
+            if address and address.lower() not in seen:
+                seen.add(address.lower())
+                groups.setdefault(language, []).append(address)
+
+    for seat in game.seats:
+        if seat.person is None or seat.status in (SeatStatus.ELIMINATED, *OPEN_FOR_TAKEOVER):
+            continue
+        if wanted is not None and seat.power not in wanted:
+            continue
+        add(reader_language(seat.person, game), seat_addresses(seat))
+    if masters:
+        for master in game.masters:
+            add(reader_language(master.person, game), [person_address(master.person) or ""])
+    if observers:
+        for observer in game.observers:
+            if broadcast and not observer.receives_broadcasts:
+                continue
+            add(reader_language(observer.person, game), [observer.address])
+    return groups
