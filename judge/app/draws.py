@@ -37,7 +37,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from judge.app.agreements import Agreement, Passed
+from judge.app.agreements import Agreement as Agreement  # re-exported
+from judge.app.agreements import Passed as Passed
 from judge.app.errors import CommandRefused
 from judge.app.game_facts import game_map, power_name
 from judge.app.positions import current

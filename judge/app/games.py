@@ -28,14 +28,12 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from judge.app.assignment import Preference, assign_powers
-from judge.app.game_facts import (  # noqa: F401  (re-exported: many modules import them from here)
-    OPEN_FOR_TAKEOVER,
-    audience,
-    game_map,
-    is_gunboat,
-    power_letter,
-    power_name,
-)
+from judge.app.game_facts import OPEN_FOR_TAKEOVER as OPEN_FOR_TAKEOVER  # re-exported
+from judge.app.game_facts import audience as audience
+from judge.app.game_facts import game_map as game_map
+from judge.app.game_facts import is_gunboat as is_gunboat
+from judge.app.game_facts import power_letter as power_letter
+from judge.app.game_facts import power_name as power_name
 from judge.app.positions import FIRST_PHASE, opening_position, to_json
 from judge.app.timekeeping import phase_schedule
 from judge.core.phase import Phase, PhaseType
