@@ -125,6 +125,9 @@ class Config:
     max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE
     rate_limit_messages: int = DEFAULT_RATE_LIMIT_MESSAGES
     rate_limit_window: timedelta = DEFAULT_RATE_LIMIT_WINDOW
+    public_whois: bool = False
+    """WHOIS shows everyone's whole registration (phone, postal address, birth date, sex), as the
+    classic Judge did; by default only the person and the judge keeper see those fields."""
 
     @property
     def own_addresses(self) -> frozenset[str]:
@@ -153,6 +156,7 @@ _ENV_NAMES: dict[str, str] = {
     "max_message_size": "JUDGE_MAX_MESSAGE_SIZE",
     "rate_limit_messages": "JUDGE_RATE_LIMIT_MESSAGES",
     "rate_limit_window_seconds": "JUDGE_RATE_LIMIT_WINDOW_SECONDS",
+    "public_whois": "JUDGE_PUBLIC_WHOIS",
 }
 
 
@@ -261,7 +265,20 @@ def _build(raw: Mapping[str, _Raw]) -> Config:
             else DEFAULT_RATE_LIMIT_MESSAGES
         ),
         rate_limit_window=window,
+        public_whois=_flag(raw["public_whois"], "public_whois") if "public_whois" in raw else False,
     )
+
+
+def _flag(item: _Raw, setting: str) -> bool:
+    """A yes/no setting: a TOML boolean, or true/false, yes/no, on/off, 1/0 in the environment."""
+    if isinstance(item.value, bool):
+        return item.value
+    word = str(item.value).strip().lower()
+    if word in ("1", "true", "yes", "on"):
+        return True
+    if word in ("0", "false", "no", "off"):
+        return False
+    raise ConfigError(setting, item.source, "must be true or false")
 
 
 def _text(item: _Raw, setting: str) -> str:

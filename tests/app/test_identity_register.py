@@ -90,7 +90,7 @@ def test_wrong_fields_are_reported_under_their_lines_and_left_out(harness: Harne
     ) in text
     assert "> Package: perhaps\nAnswer yes or no; this field was left out.\n" in text
     assert "> Language: klingon\nThe judge writes in en (English) or fr (French); this field was left out.\n" in text
-    assert "> Email: not-an-address\n'not-an-address' is not a mail address; it was left out.\n" in text
+    assert "> Email: not-an-address\n'not-an-address' is not a mail address (it needs the form name@domain); it was left out.\n" in text
     stored = person(harness, JEANNE)
     assert stored is not None
     assert (stored.level, stored.birth_date, stored.wants_package, stored.language) == ("amateur", None, False, "en")

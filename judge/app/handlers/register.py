@@ -32,6 +32,7 @@ from datetime import date
 from typing import Any
 
 from judge.app import helpfiles
+from judge.app.address_text import read_address, reason, shown
 from judge.app.errors import CommandRefused
 from judge.app.notify import choose_language
 from judge.app.registry import Next, handles
@@ -43,6 +44,7 @@ from judge.db.repositories.people import Registration, normalise_address
 from judge.i18n import translation
 from judge.lang.commands import Register, RegisterField
 from judge.lang.powers import fold
+from judge.mail.addresses import AddressError
 
 Gettext = Callable[[str], str]
 
@@ -101,7 +103,6 @@ MONTHS: dict[str, int] = {
 MAX_EXTRA_FIELDS = 20
 MAX_EXTRA_KEY = 40
 MAX_EXTRA_VALUE = 200
-ADDRESS = re.compile(r"^[^@\s<>,;()\"]+@[^@\s<>,;()\"]+$")
 
 
 @dataclass
@@ -220,14 +221,18 @@ def _read_emails(item: RegisterField, value: str, reading: _Reading, _: Gettext)
     for word in re.split(r"[\s,;]+", value):
         if not word:
             continue
-        address = normalise_address(word)
-        if ADDRESS.match(address) and len(address) <= 320:
-            if address not in reading.emails:
-                reading.emails.append(address)
-        else:
+        try:
+            address = read_address(word)
+        except AddressError as error:
             reading.problem(
-                item.line, _("'{address}' is not a mail address; it was left out.").format(address=word)
+                item.line,
+                _("'{address}' is not a mail address ({reason}); it was left out.").format(
+                    address=shown(error), reason=reason(error, _)
+                ),
             )
+            continue
+        if address not in reading.emails:
+            reading.emails.append(address)
 
 
 def _read_extra(item: RegisterField, value: str, reading: _Reading, _: Gettext) -> None:

@@ -7,8 +7,7 @@ would tell who plays whom) and kept in the audit trail.
 
 from __future__ import annotations
 
-import re
-
+from judge.app.address_text import read_address, reason, shown
 from judge.app.errors import CommandRefused
 from judge.app.games import audience, is_gunboat, power_letter, power_name
 from judge.app.registry import Next, handles
@@ -18,10 +17,10 @@ from judge.db.models import Game, Seat
 from judge.db.repositories.people import normalise_address
 from judge.i18n import translation
 from judge.lang.commands import SetAddress
+from judge.mail.addresses import AddressError
 from judge.mail.compose import game_subject
 
 MAX_ADDRESSES = 2
-_ADDRESS = re.compile(r"^[^@\s,<>]+@[^@\s,<>]+\.[^@\s,<>]+$")
 
 
 @handles(SetAddress)
@@ -30,16 +29,17 @@ def handle(command: SetAddress, session: MailSession) -> Next:
     seat, game = session.seat, session.game
     if seat is None or game is None or session.role is not Role.POWER:
         raise CommandRefused(_("SET ADDRESS is for a player signed on to a game."))
-    addresses = [normalise_address(a) for a in command.addresses if a.strip()] or [
-        normalise_address(session.sender)
-    ]
-    if len(addresses) > MAX_ADDRESSES:
+    given = [a for a in command.addresses if a.strip()]
+    if len(given) > MAX_ADDRESSES:
         raise CommandRefused(_("SET ADDRESS takes at most two addresses, separated by a comma."))
-    for address in addresses:
-        if not _ADDRESS.match(address):
-            raise CommandRefused(
-                _("This is not a mail address: {address}").format(address=address)
+    try:
+        addresses = [read_address(a) for a in given] or [normalise_address(session.sender)]
+    except AddressError as error:
+        raise CommandRefused(
+            _("This is not a mail address: {address} ({reason}). Nothing was changed.").format(
+                address=shown(error), reason=reason(error, _)
             )
+        ) from None
     addresses = list(dict.fromkeys(addresses))
     old = seat.report_address
     seat.report_address = ",".join(addresses)

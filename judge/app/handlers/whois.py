@@ -2,9 +2,15 @@
 
 Prefixes are compared case-insensitively with every address of every
 registration (addresses are stored lower case). Each person is shown once,
-with the public part of the form (see :mod:`judge.app.reports.person`); the
-sender's own record is shown whole. At most :data:`LIMIT` records per
-prefix, so that ``WHOIS a`` does not mail the whole player base.
+with the public part of the form (see :mod:`judge.app.reports.person`):
+name, addresses, site, country, time zone, level, language and the
+dedication record, what players need to find and judge each other. Phone,
+postal address, birth date, sex, the package choice and the form's own
+fields are personal: shown only to the person (from one of their own
+addresses) and to the judge keeper (``config.admin``), unless the operator
+restores the classic Judge's public WHOIS (``JUDGE_PUBLIC_WHOIS``). At most
+:data:`LIMIT` records per prefix, so that ``WHOIS a`` does not mail the
+whole player base.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from judge.app.registry import Next, handles
 from judge.app.reports.person import whois_record
 from judge.app.session import MailSession
 from judge.db.models import Person, PersonAddress
+from judge.db.repositories.people import normalise_address
 from judge.lang.commands import Whois
 
 LIMIT = 20
@@ -46,6 +53,16 @@ def find_people(session: MailSession, prefix: str) -> tuple[list[Person], bool]:
     return [people[i] for i in ids], more
 
 
+def may_read_private(session: MailSession, person: Person) -> bool:
+    """Whether the sender may read ``person``'s personal fields: their own, the keeper, or a public WHOIS."""
+    config = session.services.config
+    if config.public_whois:
+        return True
+    if session.person is not None and session.person.id == person.id:
+        return True
+    return bool(config.admin) and normalise_address(session.sender) == normalise_address(config.admin)
+
+
 @handles(Whois)
 def handle(command: Whois, session: MailSession) -> Next:
     _ = session.gettext
@@ -62,8 +79,7 @@ def handle(command: Whois, session: MailSession) -> Next:
             if person.id in shown:
                 continue
             shown.add(person.id)
-            own = session.person is not None and session.person.id == person.id
-            messages += [*whois_record(person, _, private=own), ""]
+            messages += [*whois_record(person, _, private=may_read_private(session, person)), ""]
         if more:
             messages.append(
                 _("More than {count} registrations start with '{prefix}'; give a longer prefix.").format(
