@@ -15,6 +15,7 @@ non-ASCII local part (``用户@example.org``) is a valid address under RFC
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import idna
 
@@ -51,6 +52,11 @@ def canonical_address(text: str) -> str:
     plain ``local@domain`` address.
     """
     address = text.strip()
+    try:
+        address.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates: bytes that were not UTF-8
+        raise AddressError(text, "it is not valid UTF-8 text") from None
+    address = unicodedata.normalize("NFC", address)
     if address.startswith("<") and address.endswith(">"):
         address = address[1:-1].strip()
     if not address:

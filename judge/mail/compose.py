@@ -22,13 +22,15 @@ from datetime import datetime, tzinfo
 from email import message_from_bytes, policy
 from email.header import Header
 from email.message import EmailMessage
-from email.utils import format_datetime, formataddr, getaddresses, make_msgid
+from email.utils import format_datetime, getaddresses, make_msgid
 from enum import StrEnum
 
 from judge.config import Config
+from judge.mail.addresses import AddressError, canonical_address
 from judge.mail.loopguard import JUDGE_HEADER
 
 MAX_SUBJECT_LENGTH = 79  # the Judge's limit; longer subjects are cut
+MAX_REFERENCES = 10  # a References chain copied from a stranger's mail stays short
 _SMTP_LINE_LIMIT = 998
 _FOLD_AT = 78
 _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
@@ -36,6 +38,11 @@ _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
 _REPLY_PREFIX = re.compile(r"^\s*(re|aw|sv|tr|fw|fwd)\s*(\[\d+\])?\s*:\s*", re.IGNORECASE)
 _FLAG_PREFIX = re.compile(r"^\s*\[(error flag|you are late!)\]\s*", re.IGNORECASE)
 _PHASE = r"[SUFW]\d{4}[MRBA]"
+# Control characters (C0, DEL, C1, line and paragraph separators) never travel in a header
+# the judge writes: a NUL or a bare CR in a copied Subject would corrupt or split it.
+_HEADER_CONTROL = re.compile(r"[\x00-\x1f\x7f\u0080-\u009f\u2028\u2029]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_NEEDS_QUOTES = re.compile(r'[][\\()<>@,:;".]')
 
 
 class AutoSubmitted(StrEnum):
@@ -73,6 +80,7 @@ def render(
     in_reply_to: str | None = None,
     references: Sequence[str] = (),
     message_id: str | None = None,
+    extra_headers: Sequence[tuple[str, str]] = (),
 ) -> bytes:
     """One outgoing mail in wire form (CRLF), ready for the outbox and any relay.
 
@@ -81,13 +89,19 @@ def render(
     UTF-8 part, 7bit when the text allows it, quoted-printable otherwise, so
     no relay needs 8BITMIME; non-ASCII headers as RFC 2047 encoded words.
     ``now`` must be timezone-aware; it becomes the ``Date``.
+
+    Addresses are written in their canonical form (domain in IDNA); a
+    non-ASCII local part stays UTF-8 (RFC 6532), for a relay offering
+    SMTPUTF8 (the sender refuses it otherwise). Nothing here raises on an
+    odd address: what cannot be canonicalised is written cleaned of spaces
+    and control characters, and the relay refuses it.
     """
     if now.tzinfo is None:
         raise ValueError("compose needs a timezone-aware datetime")
     if not to:
         raise ValueError("a mail needs at least one recipient")
     headers = [
-        ("From", _address_header([formataddr((identity.display_name, identity.address))])),
+        ("From", format_address(identity.display_name, identity.address)),
         ("To", _address_header(to)),
         ("Subject", _text_header("Subject", subject)),
         ("Date", format_datetime(now)),
@@ -95,9 +109,12 @@ def render(
     ]
     if in_reply_to:
         headers.append(("In-Reply-To", _one_line(in_reply_to)))
-    chain = [_one_line(ref) for ref in (*references, in_reply_to) if ref]
+    chain = list(dict.fromkeys(_one_line(ref) for ref in (*references, in_reply_to) if ref))
+    if len(chain) > MAX_REFERENCES:  # keep the thread's root and its latest mails (RFC 5322 §3.6.4)
+        chain = chain[:1] + chain[-(MAX_REFERENCES - 1) :]
     if chain:
         headers.append(("References", " ".join(dict.fromkeys(chain))))
+    headers += [(_one_line(name), _one_line(value)) for name, value in extra_headers]
     headers += [
         (JUDGE_HEADER, f"{identity.code} {identity.address}"),
         ("Auto-Submitted", auto_submitted.value),
@@ -113,9 +130,10 @@ def render(
         payload = text.encode("ascii")
     else:
         headers.append(("Content-Transfer-Encoding", "quoted-printable"))
-        payload = binascii.b2a_qp(text.encode("utf-8"), quotetabs=False, istext=True)
+        payload = binascii.b2a_qp(text.encode("utf-8", "replace"), quotetabs=False, istext=True)
     head = "\r\n".join(_fold(name, value) for name, value in headers)
-    return head.encode("utf-8") + b"\r\n\r\n" + payload.replace(b"\n", b"\r\n")
+    # "replace": a lone surrogate (bytes that were never UTF-8) becomes "?", never an error.
+    return head.encode("utf-8", "replace") + b"\r\n\r\n" + payload.replace(b"\n", b"\r\n")
 
 
 def compose(
@@ -189,16 +207,42 @@ def message_bytes(message: EmailMessage) -> bytes:
 
 
 def _address_header(addresses: Sequence[str]) -> str:
-    """Addresses joined by commas; display names outside ASCII become encoded words."""
+    """Addresses joined by commas (each ``Name <address>`` or a bare address)."""
     parts = []
     for entry in addresses:
-        entry = _one_line(entry)
-        if not entry.isascii():
-            pairs = getaddresses([entry])
-            if len(pairs) == 1 and pairs[0][1]:
-                entry = formataddr(pairs[0], charset="utf-8")
-        parts.append(entry)
-    return ", ".join(parts)
+        pairs = getaddresses([_one_line(entry)])
+        if len(pairs) == 1 and pairs[0][1]:
+            parts.append(format_address(*pairs[0]))
+        else:
+            parts.append(format_address("", entry))
+    return ", ".join(part for part in parts if part)
+
+
+def format_address(name: str, address: str) -> str:
+    """``Name <address>`` (or the bare address) as a header value; never raises.
+
+    Unlike :func:`email.utils.formataddr`, a non-ASCII address is not an
+    error: its domain is IDNA-encoded and a non-ASCII local part kept as
+    UTF-8. A non-ASCII display name becomes an RFC 2047 encoded word.
+    """
+    address = header_address(address)
+    name = _one_line(name)
+    if not name:
+        return address
+    if not name.isascii():
+        encoded = Header(name, "utf-8").encode(linesep="\r\n")
+        return f"{encoded} <{address}>"
+    if _NEEDS_QUOTES.search(name):
+        name = '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return f"{name} <{address}>"
+
+
+def header_address(address: str) -> str:
+    """``address`` as it may stand in a header: canonical, else stripped of what could break out."""
+    try:
+        return canonical_address(address)
+    except AddressError:
+        return "".join(c for c in _one_line(address) if c not in ' <>,;:"\\()[]')
 
 
 def _text_header(name: str, value: str) -> str:
@@ -229,8 +273,8 @@ def _fold(name: str, value: str) -> str:
 
 
 def _one_line(text: str) -> str:
-    """Header values never contain line breaks (header injection)."""
-    return " ".join(text.split())
+    """Header values never contain line breaks (header injection) nor control characters."""
+    return " ".join(_HEADER_CONTROL.sub(" ", _SURROGATE.sub("\ufffd", text)).split())
 
 
 # --- subjects ----------------------------------------------------------------

@@ -20,10 +20,12 @@ import email.utils
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from email import _header_value_parser as rfc5322
 from email.message import Message
 from email.policy import compat32
 from typing import TypeVar
 
+from judge.mail.addresses import AddressError, canonical_address
 from judge.mail.html_text import html_to_text
 
 T = TypeVar("T")
@@ -51,8 +53,13 @@ _ORIGINAL_MESSAGE = re.compile(
 )
 _OUTLOOK_RULE = re.compile(r"^\s*_{20,}\s*$")
 _OUTLOOK_FROM = re.compile(r"^\s*(from|de|von)\s*:", re.IGNORECASE)
-_MESSAGE_ID = re.compile(r"<[^<>\s]+>")
+# A Message-ID the judge copies into its own mail: printable ASCII only, bounded.
+_MESSAGE_ID = re.compile(r"<[\x21-\x3b\x3d\x3f-\x7e]{1,250}>")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# In a header value copied into the judge's mail (the Subject): every control character.
+_HEADER_CONTROL = re.compile(r"[\x00-\x1f\x7f\u0080-\u009f\u2028\u2029]")
+_FOLDING = re.compile(r"\r?\n(?=[ \t])")
+MAX_REFERENCES = 50  # more Message-IDs than any real thread carries are not kept
 
 
 @dataclass(frozen=True)
@@ -95,12 +102,14 @@ def decode_message(message: Message) -> DecodedMail:
     sender = _guarded(lambda: find_sender(message), None, "sender", problems)
     if sender is None:
         problems.append("no usable sender address in Reply-To or From")
-    subject = _guarded(lambda: header_text(message, "Subject"), "", "Subject", problems)
+    subject = _guarded(
+        lambda: clean_header_text(header_text(message, "Subject")), "", "Subject", problems
+    )
     message_id = _guarded(
         lambda: _first_message_id(header_text(message, "Message-ID")), None, "Message-ID", problems
     )
     references = _guarded(
-        lambda: tuple(_MESSAGE_ID.findall(header_text(message, "References"))),
+        lambda: tuple(_MESSAGE_ID.findall(header_text(message, "References"))[-MAX_REFERENCES:]),
         (),
         "References",
         problems,
@@ -155,27 +164,76 @@ def _decode_header_value(value: object) -> str:
 
 
 def find_sender(message: Message) -> str | None:
-    """The address a reply goes to: the last ``Reply-To`` header, else the last ``From``.
+    """The address a reply goes to, canonical, or ``None`` when there is no usable one.
 
-    The classic Judge reads it this way, so a master's or a player's
-    ``Reply-To`` is honoured. Within one header the first real address counts.
+    The last ``Reply-To`` header naming a mailbox, else the last ``From``
+    (the classic Judge reads it this way, so a master's or a player's
+    ``Reply-To`` is honoured); within it, the first mailbox. The RAW header
+    is parsed as RFC 5322 says, before any encoded word is decoded: an
+    address is only ever the ``addr-spec`` of a well-formed mailbox, never
+    text from a display name (``=?utf-8?q?x=40evil.example?= <a@b>`` is
+    ``a@b``; ``x@evil.example <a@b>`` is malformed and names nobody). The
+    address is then canonicalised (:func:`canonical_address`); an unusable
+    one means no usable sender.
     """
     for name in ("Reply-To", "From"):
-        for value in reversed(header_values(message, name)):
-            address = first_address(value)
-            if address is not None:
-                return address
+        for value in reversed(raw_header_values(message, name)):
+            found = mailbox_addresses(value)
+            if found:
+                try:
+                    return canonical_address(found[0])
+                except AddressError:
+                    return None
     return None
+
+
+def raw_header_values(message: Message, name: str) -> list[str]:
+    """Every value of header ``name`` unfolded but NOT decoded: encoded words stay encoded.
+
+    8-bit bytes (RFC 6532 UTF-8 headers) are read as UTF-8; bytes that are
+    not UTF-8 stay as surrogates, which no address accepts.
+    """
+    wanted = name.lower()
+    values = []
+    for key, value in message.raw_items():
+        if key.lower() != wanted:
+            continue
+        text = str(value)
+        if not text.isascii() and any("\udc80" <= char <= "\udcff" for char in text):
+            raw = text.encode("ascii", "surrogateescape")
+            text = raw.decode("utf-8", "surrogateescape")
+        values.append(_FOLDING.sub("", text).replace("\r", "").replace("\n", "").strip())
+    return values
+
+
+def mailbox_addresses(value: str) -> list[str]:
+    """The ``addr-spec`` of every well-formed mailbox in a raw address header, in order.
+
+    Parsed with the standard library's RFC 5322 parser (the one behind
+    ``email.policy.default``); mailboxes it finds malformed are skipped, and
+    so is a value it cannot parse at all.
+    """
+    try:
+        address_list, _rest = rfc5322.get_address_list(value)
+        mailboxes = address_list.mailboxes
+        return [
+            mailbox.addr_spec
+            for mailbox in mailboxes
+            if mailbox.local_part and mailbox.domain and mailbox.addr_spec
+        ]
+    except Exception:  # the parser is lenient; a value it chokes on names nobody
+        return []
 
 
 def first_address(value: str) -> str | None:
-    """The first ``local@domain`` address in a header value, or ``None``."""
-    for _name, address in email.utils.getaddresses([value]):
-        address = address.strip()
-        local, at, domain = address.rpartition("@")
-        if at and local and domain and not any(c.isspace() for c in address):
-            return address
-    return None
+    """The first well-formed mailbox address in a raw header value, as written, or ``None``."""
+    found = mailbox_addresses(value)
+    return found[0] if found else None
+
+
+def clean_header_text(value: str) -> str:
+    """A decoded header value safe to copy into the judge's mail: no control characters."""
+    return " ".join(_HEADER_CONTROL.sub(" ", value).split())
 
 
 def _first_message_id(value: str) -> str | None:
@@ -183,7 +241,8 @@ def _first_message_id(value: str) -> str | None:
     if found:
         return found.group(0)
     value = value.strip()
-    return f"<{value}>" if value and " " not in value else None
+    candidate = f"<{value}>"
+    return candidate if value and _MESSAGE_ID.fullmatch(candidate) else None
 
 
 # --- body ------------------------------------------------------------------

@@ -14,16 +14,28 @@ from dataclasses import dataclass
 from email.message import Message
 from enum import StrEnum
 
-from judge.mail.decode import first_address, header_text, header_values
+from judge.mail.addresses import AddressError, canonical_address, printable
+from judge.mail.decode import first_address, header_values, raw_header_values
 
 JUDGE_HEADER = "X-Judge"
 """Carried by every mail this judge sends (see :mod:`judge.mail.compose`)."""
 
 _OTHER_JUDGE_HEADERS = ("X-Njudge",)  # what the classic njudge puts on its mail
-_BULK_PRECEDENCE = frozenset({"bulk", "junk", "list"})
-# Local parts of daemon senders, matched as prefixes as the classic Judge does.
-_DAEMON_PREFIXES = ("mailer-daemon", "mail-daemon", "mailer", "postma", "uucp", "mmdf", "smtp")
-_DAEMON_EXACT = frozenset({"root", "noreply", "no-reply", "do-not-reply", "donotreply"})
+_BULK_PRECEDENCE = frozenset({"bulk", "junk", "list", "auto_reply", "auto-reply"})
+# Headers whose mere presence marks an autoresponder's mail (vacation programs, Exchange).
+_AUTORESPONDER_HEADERS = ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress")
+# Headers whose presence marks mail from a mailing list (RFC 2919, RFC 2369).
+_LIST_HEADERS = ("List-Id", "List-Unsubscribe")
+# Local parts of mail software, matched as WHOLE local parts (after any +tag): the classic
+# Judge matched prefixes ("mailer", "postma", "smtp"…) and so ignored smtpfan@ and postman@.
+_DAEMON_LOCAL_PARTS = frozenset(
+    {
+        "mailer-daemon", "mailer_daemon", "mailerdaemon", "mail-daemon", "maildaemon",
+        "mailer", "postmaster", "postmast", "uucp", "mmdf", "smtp", "daemon", "root",
+        "noreply", "no-reply", "no_reply", "donotreply", "do-not-reply", "do_not_reply",
+        "bounce", "bounces", "listserv", "majordomo", "mailman", "autoreply", "auto-reply",
+    }
+)  # fmt: skip
 
 
 class LoopKind(StrEnum):
@@ -31,10 +43,13 @@ class LoopKind(StrEnum):
         "judge-mail"  # carries a judge's own header: our mail came back, or another judge's
     )
     FROM_JUDGE = "from-judge"  # sent from one of the judge's own addresses
-    PRECEDENCE = "precedence"  # Precedence: bulk / junk / list
+    X_LOOP = "x-loop"  # X-Loop names one of the judge's addresses
+    PRECEDENCE = "precedence"  # Precedence: bulk / junk / list / auto_reply
     AUTO_SUBMITTED = "auto-submitted"  # Auto-Submitted other than "no" (RFC 3834)
+    AUTORESPONDER = "autoresponder"  # X-Autoreply, X-Autorespond, X-Auto-Response-Suppress
+    MAILING_LIST = "mailing-list"  # List-Id or List-Unsubscribe
     DAEMON_SENDER = "daemon-sender"  # MAILER-DAEMON, postmaster and friends
-    BOUNCE = "bounce"  # null envelope sender or a delivery status report
+    BOUNCE = "bounce"  # null envelope sender or return path, or a delivery status report
 
 
 @dataclass(frozen=True)
@@ -45,7 +60,7 @@ class LoopReason:
     detail: str
 
     def __str__(self) -> str:
-        return f"{self.kind}: {self.detail}"
+        return f"{self.kind}: {printable(self.detail, 200)}"
 
 
 def classify(
@@ -56,32 +71,48 @@ def classify(
 ) -> LoopReason | None:
     """The reason ``message`` must never be answered, or ``None`` when a reply is safe.
 
-    ``own_addresses`` are the judge's addresses (mail *from* them is a loop);
-    ``envelope_sender`` is the SMTP ``MAIL FROM`` when known (``""`` is the
-    null sender of bounces).
+    ``own_addresses`` are the judge's addresses (mail *from* them, or an
+    ``X-Loop`` naming them, is a loop); ``envelope_sender`` is the SMTP
+    ``MAIL FROM`` when known (``""`` is the null sender of bounces).
     """
+    own = {_comparable(address) for address in own_addresses}
     for name in (JUDGE_HEADER, *_OTHER_JUDGE_HEADERS):
         values = header_values(message, name)
         if values:
             return LoopReason(LoopKind.JUDGE_MAIL, f"{name}: {values[-1].strip()}")
-    precedence = header_text(message, "Precedence").lower()
-    if precedence in _BULK_PRECEDENCE:
-        return LoopReason(LoopKind.PRECEDENCE, f"Precedence: {precedence}")
+    for value in header_values(message, "X-Loop"):
+        named = {_comparable(a) for a in _addresses_in_text(value)}
+        if named & own:
+            return LoopReason(LoopKind.X_LOOP, f"X-Loop: {value.strip()}")
+    for value in header_values(message, "Precedence"):
+        precedence = value.split(";")[0].strip().lower()
+        if precedence in _BULK_PRECEDENCE:
+            return LoopReason(LoopKind.PRECEDENCE, f"Precedence: {precedence}")
     for value in header_values(message, "Auto-Submitted"):
         keyword = value.split(";")[0].strip().lower()
         if keyword and keyword != "no":
             return LoopReason(LoopKind.AUTO_SUBMITTED, f"Auto-Submitted: {keyword}")
+    for name in _AUTORESPONDER_HEADERS:
+        values = header_values(message, name)
+        if values:
+            return LoopReason(LoopKind.AUTORESPONDER, f"{name}: {values[-1].strip()}")
+    for name in _LIST_HEADERS:
+        values = header_values(message, name)
+        if values:
+            return LoopReason(LoopKind.MAILING_LIST, f"{name}: {values[-1].strip()}")
     if envelope_sender is not None and envelope_sender.strip("<> ") == "":
         return LoopReason(LoopKind.BOUNCE, "null envelope sender")
+    for value in raw_header_values(message, "Return-Path"):
+        if value.strip("<> \t") == "":
+            return LoopReason(LoopKind.BOUNCE, "null return path (Return-Path: <>)")
     if message.get_content_type() == "multipart/report":
         return LoopReason(LoopKind.BOUNCE, "Content-Type: multipart/report")
-    own = {address.lower() for address in own_addresses}
     for name in ("From", "Reply-To", "Sender"):
-        for value in header_values(message, name):
+        for value in raw_header_values(message, name):
             address = first_address(value)
             if address is None:
                 continue
-            if address.lower() in own:
+            if _comparable(address) in own:
                 return LoopReason(LoopKind.FROM_JUDGE, f"{name}: {address}")
             if name != "Reply-To" and is_daemon_address(address):
                 return LoopReason(LoopKind.DAEMON_SENDER, f"{name}: {address}")
@@ -91,6 +122,24 @@ def classify(
 
 
 def is_daemon_address(address: str) -> bool:
-    """True for addresses that belong to mail software rather than to a person."""
-    local = address.rpartition("@")[0].lower() or address.lower()
-    return local.startswith(_DAEMON_PREFIXES) or local in _DAEMON_EXACT
+    """True for addresses that belong to mail software rather than to a person.
+
+    The local part (before any ``+tag``) must be one of the known daemon
+    names as a whole: ``postmaster@`` is a daemon, ``postman@`` a person.
+    """
+    local = address.rpartition("@")[0] or address
+    local = local.strip().strip("<>").split("+", 1)[0].lower()
+    return local in _DAEMON_LOCAL_PARTS
+
+
+def _comparable(address: str) -> str:
+    """The form in which two addresses are compared (canonical when possible)."""
+    try:
+        return canonical_address(address)
+    except AddressError:
+        return address.strip().strip("<>").lower()
+
+
+def _addresses_in_text(value: str) -> list[str]:
+    """Every ``local@domain`` word of a free-text header such as ``X-Loop``."""
+    return [word.strip("<>()[],;\"'") for word in value.split() if "@" in word]

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Protocol
 
 from judge.config import Config, MaildirRelaySpec, RelaySpec, SmtpRelaySpec, TlsMode
+from judge.mail.addresses import AddressError, canonical_address, needs_smtputf8, printable
 
 log = logging.getLogger(__name__)
 
@@ -307,7 +308,10 @@ class MaildirRelay:
         self.path = Path(path)
 
     def deliver(self, message: bytes, recipients: Sequence[str]) -> Mapping[str, str]:
-        envelope = ", ".join(" ".join(r.split()) for r in recipients)
+        usable, refused = canonical_recipients(recipients)
+        if not usable:
+            raise PermanentDeliveryError(f"no recipient can be delivered: {refused}", 550)
+        envelope = ", ".join(usable)  # canonical: no spaces, no line breaks, UTF-8 allowed
         data = (
             b"X-Envelope-To: " + envelope.encode("utf-8") + b"\n" + message.replace(b"\r\n", b"\n")
         )
@@ -318,7 +322,7 @@ class MaildirRelay:
             _fsync(self.path / "new")
         except OSError as error:
             raise TransientDeliveryError(f"cannot write to Maildir {self.path}: {error}") from error
-        return {}
+        return refused
 
 
 def _fsync(path: Path) -> None:
@@ -371,13 +375,42 @@ class SmtpRelay:
         )
 
     def deliver(self, message: bytes, recipients: Sequence[str]) -> Mapping[str, str]:
+        """Send ``message``; recipients the relay cannot take are returned with the reason.
+
+        Domains travel IDNA-encoded. A recipient whose local part is not ASCII
+        needs SMTPUTF8: it is sent with it when the relay offers it, and
+        refused here otherwise (the rest of the recipients still get the mail;
+        when nobody is left the refusal is permanent).
+        """
+        usable, refused = canonical_recipients(recipients)
         client = self._connect()
         try:
-            refused = client.sendmail(self.envelope_sender, list(recipients), message)
+            options: list[str] = []
+            wants_utf8 = any(needs_smtputf8(r) for r in usable) or not message.isascii()
+            if wants_utf8 and client.has_extn("smtputf8"):
+                options = ["SMTPUTF8"]
+                if client.has_extn("8bitmime"):
+                    options.append("BODY=8BITMIME")
+            if not options:
+                for recipient in [r for r in usable if needs_smtputf8(r)]:
+                    refused[recipient] = (
+                        f"needs SMTPUTF8 (non-ASCII name before the @), "
+                        f"which relay {self.host}:{self.port} does not offer"
+                    )
+                    log.warning(
+                        "outgoing mail not sent to %s: %s", printable(recipient), refused[recipient]
+                    )
+                usable = [r for r in usable if not needs_smtputf8(r)]
+            if not usable:
+                raise PermanentDeliveryError(f"no recipient can be delivered: {refused}", 550)
+            sender = self._envelope_sender()
+            rejected = client.sendmail(sender, usable, message, mail_options=options)
         except smtplib.SMTPRecipientsRefused as error:
             reasons = {r: f"{c} {_text(m)}" for r, (c, m) in error.recipients.items()}
             if all(c >= 500 for c, _m in error.recipients.values()):
-                raise PermanentDeliveryError(f"every recipient refused: {reasons}", 550) from error
+                raise PermanentDeliveryError(
+                    f"every recipient refused: {reasons | refused}", 550
+                ) from error
             raise TransientDeliveryError(f"recipients refused for now: {reasons}", 450) from error
         except smtplib.SMTPSenderRefused as error:
             # The judge's own address refused: a configuration problem, not this mail's.
@@ -392,9 +425,17 @@ class SmtpRelay:
             raise TransientDeliveryError(detail, error.smtp_code) from error
         except (smtplib.SMTPException, OSError) as error:
             raise TransientDeliveryError(f"delivery interrupted: {error}") from error
+        except UnicodeError as error:  # an address smtplib cannot write: never a crash
+            raise PermanentDeliveryError(f"an address cannot be written: {error}", 553) from error
         finally:
             _close(client)
-        return {r: f"{c} {_text(m)}" for r, (c, m) in refused.items()}
+        return refused | {r: f"{c} {_text(m)}" for r, (c, m) in rejected.items()}
+
+    def _envelope_sender(self) -> str:
+        try:
+            return canonical_address(self.envelope_sender)
+        except AddressError:
+            return self.envelope_sender
 
     def _connect(self) -> smtplib.SMTP:
         """An open, greeted, secured and logged-in session, or :class:`RelayUnavailableError`."""
@@ -428,6 +469,22 @@ class SmtpRelay:
 
     def _context(self) -> ssl.SSLContext:
         return self.ssl_context or ssl.create_default_context()
+
+
+def canonical_recipients(recipients: Sequence[str]) -> tuple[list[str], dict[str, str]]:
+    """The recipients in canonical form (IDNA domains), and those that are no address at all."""
+    usable: list[str] = []
+    refused: dict[str, str] = {}
+    for recipient in recipients:
+        try:
+            address = canonical_address(recipient)
+        except AddressError as error:
+            refused[recipient] = f"not a usable address: {error.reason}"
+            log.warning("outgoing mail not sent to %s: %s", printable(recipient), error.reason)
+            continue
+        if address not in usable:
+            usable.append(address)
+    return usable, refused
 
 
 def _text(reply: bytes | str) -> str:

@@ -75,3 +75,54 @@ def test_daemon_addresses() -> None:
     assert is_daemon_address("root@x")
     assert not is_daemon_address("rooter@x")
     assert not is_daemon_address("marie@x")
+
+
+# --- robots the judge must never answer (issue 12) ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("headers", "kind"),
+    [
+        ("From: a@x.org\nPrecedence: auto_reply", LoopKind.PRECEDENCE),
+        ("From: a@x.org\nX-Autoreply: yes", LoopKind.AUTORESPONDER),
+        ("From: a@x.org\nX-Autorespond: vacation", LoopKind.AUTORESPONDER),
+        ("From: a@x.org\nX-Auto-Response-Suppress: All", LoopKind.AUTORESPONDER),
+        ("From: a@x.org\nList-Id: <diplo.lists.example.org>", LoopKind.MAILING_LIST),
+        ("From: a@x.org\nList-Unsubscribe: <mailto:leave@lists.x.org>", LoopKind.MAILING_LIST),
+        ("From: a@x.org\nX-Loop: judge@example.org", LoopKind.X_LOOP),
+        ("From: a@x.org\nX-Loop: Dip <DIP@example.org>", LoopKind.X_LOOP),
+        ("From: a@x.org\nReturn-Path: <>", LoopKind.BOUNCE),
+        ("From: mailer-daemon+1234@x.org", LoopKind.DAEMON_SENDER),
+        ("From: uucp@x.org", LoopKind.DAEMON_SENDER),
+        ("From: MMDF@x.org", LoopKind.DAEMON_SENDER),
+        ("From: smtp@x.org", LoopKind.DAEMON_SENDER),
+        ("From: p@x.org\nSender: mailer@x.org", LoopKind.DAEMON_SENDER),
+    ],
+)
+def test_robots_of_every_kind_are_recognised(headers: str, kind: LoopKind) -> None:
+    reason = classify(parse_message(mail(headers)), own_addresses=JUDGE)
+    assert reason is not None and reason.kind is kind
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        "From: smtpfan@x.org",
+        "From: mailerbob@x.org",
+        "From: postman@x.org",
+        "From: uucpuser@x.org",
+        "From: mmdfx@x.org",
+        "From: a@x.org\nX-Loop: somebody-else@lists.example.org",
+        "From: a@x.org\nReturn-Path: <a@x.org>",
+        "From: a@x.org\nPrecedence: first-class",
+    ],
+)
+def test_humans_whose_names_merely_start_like_a_robot_are_answered(headers: str) -> None:
+    assert classify(parse_message(mail(headers)), own_addresses=JUDGE) is None
+
+
+def test_daemon_names_are_whole_local_parts() -> None:
+    for human in ("smtpfan@x", "mailerbob@x", "postman@x", "uucpuser@x", "mmdfx@x", "rooter@x"):
+        assert not is_daemon_address(human), human
+    for robot in ("MAILER-DAEMON@x", "postmaster+bounce@x", "mailer@x", "no-reply@x"):
+        assert is_daemon_address(robot), robot
