@@ -87,6 +87,11 @@ class CommandBuilder(Transformer[Token, Any]):
     def iamalso(self, children: list[Token]) -> list[c.Command]:
         return [c.IAmAlso(self.line, str(children[-1]))]
 
+    def confirm(self, words: list[Token]) -> list[c.Command]:
+        if not words:
+            raise CommandError(Message(N_("CONFIRM needs the code the judge mailed (CONFIRM ABCD-EFGH-JKLM-NPQR).")))
+        return [c.Confirm(self.line, "".join(str(w) for w in words))]
+
     def signon(self, words: list[Token]) -> list[c.Command]:
         if not words:
             raise CommandError(Message(N_("SIGNON needs a power letter and game, and a password (SIGNON Fgame password).")))
@@ -668,6 +673,20 @@ class CommandBuilder(Transformer[Token, Any]):
         return read_term([Word(str(w), _column(w)) for w in words], self.map, french=self.french)
 
     # ------------------------------------------------------------ playing and mastering
+
+    def approve(self, children: list[Token]) -> list[c.Command]:
+        return [c.TakeoverDecision(self.line, self._takeover_power(children, "APPROVE"), approved=True)]
+
+    def refuse(self, children: list[Token]) -> list[c.Command]:
+        return [c.TakeoverDecision(self.line, self._takeover_power(children, "REFUSE"), approved=False)]
+
+    def _takeover_power(self, children: list[Token], keyword: str) -> str:
+        if not children:
+            raise CommandError(Message(N_("{keyword} needs the power whose takeover you decide ({keyword} F)."), keyword=keyword))
+        power = power_by_letter_or_name(str(children[0]), self.map)
+        if power is None:
+            raise CommandError(Message(N_("Unknown power -> {word}"), word=str(children[0])), _column(children[0]))
+        return power
 
     def resign(self, _: list[Token]) -> list[c.Command]:
         return [c.Resign(self.line)]

@@ -70,6 +70,14 @@ class IAmAlso(Command):
     address: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class Confirm(Command):
+    """CONFIRM code: carry out the change a mailed code stands for (sent from the claimed address)."""
+
+    KIND: ClassVar[str] = "confirm"
+    token: str = ""
+
+
 class SignonRole(StrEnum):
     POWER = "power"  # SIGNON Fgame pw
     MASTER = "master"  # SIGNON Mgame pw
@@ -579,6 +587,15 @@ class Terminate(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class TakeoverDecision(Command):
+    """APPROVE power / REFUSE power: the master's answer to a pending takeover request."""
+
+    KIND: ClassVar[str] = "takeover_decision"
+    power: str = ""
+    approved: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class Admin(Command):
     """Judge-keeper tools (ADJUST, RECORD, FIXID, NOCONTROL): name and words as written."""
 
@@ -595,5 +612,5 @@ AnyCommand = (
     | SetNoAbsence | SetDeadline | SetSchedule | SetComment | SetVariant | SetNumber | SetChoice
     | SetFlag | SetInvitation | SetApproved | SetIdentifier | SetLanguage
     | Resign | BecomeMaster | Become | Eject | Promote | Process | Predict | Rollback | Unstart
-    | ForceBegin | Pause | Resume | Terminate | Admin
+    | ForceBegin | Pause | Resume | Terminate | Admin | Confirm | TakeoverDecision
 )  # fmt: skip

@@ -1,45 +1,173 @@
-"""IAMALSO by mail: linking the sending address to a registration, and what it does not give."""
+"""IAMALSO and CONFIRM by mail: linking an address to a registration only with proof from that registration.
+
+Who may run them: IAMALSO anyone (from the address to be linked); CONFIRM
+anyone, but it acts only from the address the code was mailed to.
+What they reveal: IAMALSO says whether the named address is registered
+(as WHOIS does) and nothing of the registration; the code goes only to the
+claimed address, with who asked; CONFIRM's refusal is the same whatever
+was wrong.
+"""
 
 from __future__ import annotations
 
+import re
+from email.message import EmailMessage
+
 from judge.db.enums import AuditKind
+from judge.db.models import AddressClaim
 from tests.app.conftest import Harness
 from tests.app.games_helpers import form_game, powers_of
-from tests.app.identity_helpers import audit, body, person, register_simply
+from tests.app.identity_helpers import audit, body, person, register, register_simply
 
 JEANNE = "jeanne@example.org"
 ALIAS = "jeanne@work.example"
+NO_CLAIM = (
+    "No request waits for this code from this address (the code is wrong, used or expired, or "
+    "was mailed to another address). Nothing was changed."
+)
 
 
-def test_the_sending_address_is_linked_and_the_owner_told(harness: Harness) -> None:
+def _code_mail(harness: Harness, to: str) -> EmailMessage:
+    [mail] = [m for m in harness.others if m["To"] == to]
+    return mail
+
+
+def _code(mail: EmailMessage) -> str:
+    found = re.search(r"^CONFIRM ([A-Z0-9-]+)$", body(mail), re.MULTILINE)
+    assert found is not None, body(mail)
+    return found.group(1)
+
+
+def _claim(harness: Harness, claimer: str = ALIAS, owner: str = JEANNE) -> str:
+    harness.exchange(claimer, f"IAMALSO {owner}\n")
+    return _code(_code_mail(harness, owner))
+
+
+def test_iamalso_links_nothing_and_mails_a_code_to_the_claimed_address(harness: Harness) -> None:
     register_simply(harness, JEANNE, "Jeanne")
     reply = harness.exchange(ALIAS, f"IAMALSO {JEANNE}\n")
     assert "[Error Flag]" not in reply["Subject"]
     assert body(reply).endswith(
         f"> IAMALSO {JEANNE}\n"
-        "jeanne@work.example is now an address of Jeanne's registration (jeanne@example.org).\n"
-        "This gives no password: to play a power from this address you still sign on with that "
-        "power's password.\n"
+        "Nothing is linked yet. A confirmation code has been mailed to jeanne@example.org. "
+        "jeanne@work.example becomes an address of that registration only when CONFIRM <code> is "
+        "sent back from jeanne@example.org, within 3 days. If nobody does, nothing changes.\n"
     )
+    assert person(harness, ALIAS) is None
+    stored = person(harness, JEANNE)
+    assert stored is not None and stored.addresses == [JEANNE]
+    mail = _code_mail(harness, JEANNE)
+    code = _code(mail)
+    assert mail["Subject"] == "XPY Confirmation needed"
+    assert body(mail) == (
+        "The address jeanne@work.example asks to be linked to your registration (Jeanne) on the "
+        "judge XPY, with IAMALSO. Once linked, mail from jeanne@work.example would be read as yours "
+        "(it gives no game password).\n"
+        "\n"
+        "If this was you, answer from this address (jeanne@example.org) with this line:\n"
+        "\n"
+        f"CONFIRM {code}\n"
+        "\n"
+        "The code works once, only from this address, until Thu Nov 26 2026 09:00:00 +0000. If "
+        "this was not you, do nothing: nothing changes and the code expires.\n"
+    )
+    assert ALIAS not in {str(m["To"]) for m in harness.others}  # the code never goes to the claimer
+    assert audit(harness, AuditKind.NEW_ADDRESS) == []
+
+
+def test_the_code_is_random_and_stored_only_hashed(harness: Harness) -> None:
+    register_simply(harness, JEANNE, "Jeanne")
+    register_simply(harness, "paul@example.org", "Paul")
+    first = _claim(harness)
+    second = _claim(harness, "p2@work.example", "paul@example.org")
+    assert first != second
+    assert re.fullmatch(r"[A-Z2-9]{4}(-[A-Z2-9]{4}){3}", first)
+    with harness.db.unit_of_work(readonly=True) as uow:
+        rows = uow.session.query(AddressClaim).all()
+        stored = " ".join(f"{row.token_hash} {row.payload}" for row in rows)
+    assert len(rows) == 2
+    for code in (first, second):
+        assert code not in stored and code.replace("-", "") not in stored.upper()
+
+
+def test_confirm_from_the_claimed_address_links_it_and_tells_the_claimer(harness: Harness) -> None:
+    register_simply(harness, JEANNE, "Jeanne")
+    code = _claim(harness)
+    reply = harness.exchange(JEANNE, f"CONFIRM {code.lower()}\n")
+    assert "[Error Flag]" not in reply["Subject"]
+    assert "Confirmed: jeanne@work.example is now an address of your registration." in body(reply)
     stored = person(harness, ALIAS)
-    assert stored is not None
-    assert stored.addresses == [JEANNE, ALIAS]
-    assert stored.primary == JEANNE
-    [notice] = harness.others
-    assert notice["To"] == JEANNE
-    assert body(notice) == (
-        "The address jeanne@work.example has been linked to your registration on the judge XPY "
-        "with IAMALSO. If this was not you, write to the judge keeper at keeper@example.org.\n"
+    assert stored is not None and stored.addresses == [JEANNE, ALIAS] and stored.primary == JEANNE
+    [told] = harness.others
+    assert told["To"] == ALIAS
+    assert body(told) == (
+        "Your request (IAMALSO) was confirmed from jeanne@example.org: jeanne@work.example is now "
+        "an address of that registration on the judge XPY.\n"
     )
-    assert audit(harness, AuditKind.NEW_ADDRESS) == [(ALIAS, f"IAMALSO {JEANNE}")]
+    assert audit(harness, AuditKind.NEW_ADDRESS) == [(JEANNE, f"IAMALSO confirmed by {JEANNE}")]
+    again = harness.exchange(ALIAS, f"IAMALSO {JEANNE}\nWHOIS jeanne@work\n")
+    assert "jeanne@work.example is already an address of Jeanne's registration." in body(again)
+    assert "Package:   no" in body(again)  # now the person's own record, shown whole
 
 
-def test_the_linked_address_is_then_recognised_as_the_person(harness: Harness) -> None:
+def test_the_right_code_from_any_other_address_does_nothing(harness: Harness) -> None:
+    register_simply(harness, JEANNE, "Jeanne")
+    code = _claim(harness)
+    for sender in (ALIAS, "mallory@evil.example"):
+        reply = harness.exchange(sender, f"CONFIRM {code}\n")
+        assert "[Error Flag]" in reply["Subject"]
+        assert NO_CLAIM in body(reply)
+    assert person(harness, ALIAS) is None
+    assert "Confirmed" in body(harness.exchange(JEANNE, f"CONFIRM {code}\n"))  # still usable by its owner
+
+
+def test_a_code_works_once(harness: Harness) -> None:
+    register_simply(harness, JEANNE, "Jeanne")
+    code = _claim(harness)
+    harness.exchange(JEANNE, f"CONFIRM {code}\n")
+    reply = harness.exchange(JEANNE, f"CONFIRM {code}\n")
+    assert NO_CLAIM in body(reply)
+    assert harness.others == []
+
+
+def test_a_code_expires_after_three_days(harness: Harness) -> None:
+    register_simply(harness, JEANNE, "Jeanne")
+    code = _claim(harness)
+    harness.clock.advance(hours=72)
+    reply = harness.exchange(JEANNE, f"CONFIRM {code}\n")
+    assert NO_CLAIM in body(reply)
+    assert person(harness, ALIAS) is None
+
+
+def test_five_wrong_codes_from_the_address_kill_its_claims(harness: Harness) -> None:
+    register_simply(harness, JEANNE, "Jeanne")
+    code = _claim(harness)
+    for _ in range(5):
+        assert NO_CLAIM in body(harness.exchange(JEANNE, "CONFIRM AAAA-BBBB-CCCC-DDDD\n"))
+    assert NO_CLAIM in body(harness.exchange(JEANNE, f"CONFIRM {code}\n"))
+    assert person(harness, ALIAS) is None
+
+
+def test_at_most_three_codes_wait_for_one_address(harness: Harness) -> None:
+    register_simply(harness, JEANNE, "Jeanne")
+    for n in range(3):
+        harness.exchange(f"claimer{n}@example.net", f"IAMALSO {JEANNE}\n")
+        assert len([m for m in harness.others if m["To"] == JEANNE]) == 1
+    reply = harness.exchange("claimer3@example.net", f"IAMALSO {JEANNE}\n")
+    assert "[Error Flag]" in reply["Subject"]
+    assert (
+        "Codes already wait for an answer from jeanne@example.org; no new one was mailed. "
+        "Nothing was linked."
+    ) in body(reply)
+    assert harness.others == []
+
+
+def test_the_code_mail_is_in_the_owner_s_language(harness: Harness) -> None:
     register_simply(harness, JEANNE, "Jeanne", language="fr")
-    reply = harness.exchange(ALIAS, f"IAMALSO {JEANNE}\nWHOIS jeanne@work\n")
-    text = body(reply)
-    assert "jeanne@work.example est désormais une adresse de l'inscription de Jeanne" in text
-    assert "Package:   no" in text  # the own record, shown whole
+    harness.exchange(ALIAS, f"IAMALSO {JEANNE}\n")
+    mail = _code_mail(harness, JEANNE)
+    assert "L'adresse jeanne@work.example demande à être liée à votre inscription (Jeanne)" in body(mail)
+    assert "si ce n'était pas vous, ne faites rien" in body(mail).lower()
 
 
 def test_an_unknown_address_is_refused(harness: Harness) -> None:
@@ -50,6 +178,13 @@ def test_an_unknown_address_is_refused(harness: Harness) -> None:
         "registered, or register with REGISTER."
     ) in body(reply)
     assert person(harness, ALIAS) is None
+    assert harness.others == []
+
+
+def test_an_unusable_address_is_refused_with_a_sentence(harness: Harness) -> None:
+    reply = harness.exchange(ALIAS, "IAMALSO jeanne@例子..example\n")
+    assert "[Error Flag]" in reply["Subject"]
+    assert "This is not a mail address: jeanne@例子..example (" in body(reply)
     assert harness.others == []
 
 
@@ -65,23 +200,25 @@ def test_an_address_of_another_registration_is_not_moved(harness: Harness) -> No
     jeanne, mallory = person(harness, JEANNE), person(harness, "mallory@example.net")
     assert jeanne is not None and mallory is not None
     assert jeanne.addresses == [JEANNE] and mallory.addresses == ["mallory@example.net"]
-    assert audit(harness, AuditKind.NEW_ADDRESS) == []
-
-
-def test_linking_twice_is_harmless(harness: Harness) -> None:
-    register_simply(harness, JEANNE, "Jeanne")
-    harness.exchange(ALIAS, f"IAMALSO {JEANNE}\n")
-    reply = harness.exchange(ALIAS, f"IAMALSO {JEANNE}\n")
-    assert "jeanne@work.example is already an address of Jeanne's registration." in body(reply)
     assert harness.others == []
-    assert len(audit(harness, AuditKind.NEW_ADDRESS)) == 1
 
 
-def test_an_alias_still_needs_the_power_password(harness: Harness) -> None:
+def test_a_claimer_who_registered_meanwhile_is_not_moved_by_the_confirmation(harness: Harness) -> None:
+    register_simply(harness, JEANNE, "Jeanne")
+    code = _claim(harness)
+    register(harness, ALIAS, "Name: Other", "Country: Italy")
+    reply = harness.exchange(JEANNE, f"CONFIRM {code}\n")
+    assert "jeanne@work.example now belongs to another registration" in body(reply)
+    other = person(harness, ALIAS)
+    assert other is not None and other.name == "Other"
+
+
+def test_a_confirmed_alias_still_needs_the_power_password(harness: Harness) -> None:
     addresses = form_game(harness, "demo")
     owner = addresses[3]
     letter = powers_of(harness, "demo")[owner][0]
-    harness.exchange("claimer@example.net", f"IAMALSO {owner}\n")
+    code = _claim(harness, "claimer@example.net", owner)
+    harness.exchange(owner, f"CONFIRM {code}\n")
     refused = harness.exchange("claimer@example.net", f"SIGNON {letter}demo not-the-password\n")
     assert "[Error Flag]" in refused["Subject"]
     accepted = harness.exchange("claimer@example.net", f"SIGNON {letter}demo pw3\n")

@@ -54,6 +54,9 @@ def test_whois_without_a_match_says_so(harness: Harness) -> None:
 def test_whois_shows_each_person_once_for_several_prefixes(harness: Harness) -> None:
     _jeanne(harness)
     harness.exchange("jm@other.example", f"IAMALSO {JEANNE}\n")
+    [code_mail] = [m for m in harness.others if m["To"] == JEANNE]
+    code = body(code_mail).split("CONFIRM ")[1].split()[0]
+    harness.exchange(JEANNE, f"CONFIRM {code}\n")
     text = body(harness.exchange("bob@example.net", "WHOIS jeanne jm\n"))
     assert text.count("Name:      Jeanne Martin") == 1
     assert "Email:     jeanne@example.org, jm@other.example" in text
@@ -118,3 +121,56 @@ def test_infoplayer_in_french(harness: Harness) -> None:
     text = body(harness.exchange("bob@example.net", f"INFOPLAYER {JEANNE}\n"))
     assert "Dédication : 0 points." in text
     assert "Taux de ponctualité : 1.00   Taux de CD : 0.00" in text
+
+
+# -- who may read the personal fields (phone, postal address, birth date, sex) ------------------
+
+PERSONAL = ("Phone:     555 1234", "Address:   12 rue des Lilas", "Birthdate: 1990-12-25", "Sex:       F")
+
+
+def test_another_registered_player_sees_only_the_public_part(harness: Harness) -> None:
+    _jeanne(harness)
+    register(harness, "bob@example.net", "Name: Bob", "Country: France")
+    text = body(harness.exchange("bob@example.net", "WHOIS jeanne\n"))
+    assert "Name:      Jeanne Martin" in text
+    assert "Email:     jeanne@example.org" in text
+    for line in PERSONAL:
+        assert line not in text
+
+
+def test_the_judge_keeper_sees_the_personal_fields(harness: Harness) -> None:
+    _jeanne(harness)
+    text = body(harness.exchange("keeper@example.org", "WHOIS jeanne\n"))
+    for line in PERSONAL:
+        assert line in text
+
+
+def test_a_judge_setting_restores_the_classic_public_whois(harness: Harness) -> None:
+    from dataclasses import replace
+
+    _jeanne(harness)
+    harness.services.config = replace(harness.services.config, public_whois=True)
+    text = body(harness.exchange("bob@example.net", "WHOIS jeanne\n"))
+    for line in PERSONAL:
+        assert line in text
+
+
+def test_the_public_whois_setting_is_read_from_the_environment(tmp_path: object) -> None:
+    from judge.config import ConfigError, load_config
+
+    assert load_config({"JUDGE_PUBLIC_WHOIS": "yes", "JUDGE_DATA_DIR": str(tmp_path)}).public_whois
+    assert not load_config({"JUDGE_DATA_DIR": str(tmp_path)}).public_whois
+    try:
+        load_config({"JUDGE_PUBLIC_WHOIS": "perhaps", "JUDGE_DATA_DIR": str(tmp_path)})
+    except ConfigError as error:
+        assert "public_whois" in str(error)
+    else:
+        raise AssertionError("an unreadable JUDGE_PUBLIC_WHOIS was accepted")
+
+
+def test_an_address_claimed_with_iamalso_reads_nothing_before_confirmation(harness: Harness) -> None:
+    _jeanne(harness)
+    harness.exchange("mallory@evil.example", f"IAMALSO {JEANNE}\n")
+    text = body(harness.exchange("mallory@evil.example", "WHOIS jeanne\n"))
+    for line in PERSONAL:
+        assert line not in text

@@ -1,33 +1,45 @@
 """IAMALSO address: the address this mail comes from is also the registered person at ``address``.
 
 Sent from the new address (conventions §1), as the Judge required. The Judge
-checked nothing more, so anyone could claim to be someone else's alias; we
-keep its behaviour but close what that would open:
+linked it at once, so anyone could make themselves someone else's alias
+and then read and rewrite that person's registration. Here the claim must
+be proved (see :mod:`judge.app.claims`): nothing is linked, changed or
+revealed until ``CONFIRM <code>`` comes back from ``address``, to which
+the judge mails the code.
+
+Who may run it: anyone. What it reveals: whether ``address`` is a
+registered address (WHOIS shows registered addresses anyway), nothing of
+the registration; the claimed address is told who asked.
 
 * an address that already belongs to another registration is never moved;
-* linking an address gives no password: signing on to a power still needs
-  the power's password, and the reply says so;
-* the registration's primary address is told of the new link by mail, so a
-  false claim does not go unnoticed.
+* a confirmed link gives no password: signing on to a power still needs
+  the power's password.
 """
 
 from __future__ import annotations
 
+from judge.app.address_text import read_address, reason, shown
+from judge.app.claims import IAMALSO, LIFETIME, TooManyPending, open_claim
 from judge.app.errors import CommandRefused
 from judge.app.registry import Next, handles
-from judge.app.session import MailSession, Outgoing
-from judge.db.enums import AuditKind
-from judge.db.models import Person
+from judge.app.session import MailSession
 from judge.db.repositories.people import normalise_address
-from judge.i18n import translation
 from judge.lang.commands import IAmAlso
+from judge.mail.addresses import AddressError
 
 
 @handles(IAmAlso)
 def handle(command: IAmAlso, session: MailSession) -> Next:
     _ = session.gettext
     uow = session.uow
-    claimed = normalise_address(command.address)
+    try:
+        claimed = read_address(command.address)
+    except AddressError as error:
+        raise CommandRefused(
+            _("This is not a mail address: {address} ({reason}). Nothing was changed.").format(
+                address=shown(error), reason=reason(error, _)
+            )
+        ) from None
     sender = normalise_address(session.sender)
     owner = uow.people.by_address(claimed)
     if owner is None:
@@ -53,37 +65,21 @@ def handle(command: IAmAlso, session: MailSession) -> Next:
                 "to {address}."
             ).format(address=claimed)
         )
-    uow.people.add_address(owner, sender, session.now)
-    uow.audit.record(
-        AuditKind.NEW_ADDRESS, session.now, person=owner, actor=sender,
-        new_value=sender, detail=f"IAMALSO {claimed}",
-    )  # fmt: skip
-    session.person = owner
-    session.language = owner.language
-    _ = session.gettext
+    try:
+        open_claim(session, kind=IAMALSO, confirm_address=claimed, person=owner)
+    except TooManyPending:
+        raise CommandRefused(
+            _(
+                "Codes already wait for an answer from {address}; no new one was mailed. "
+                "Nothing was linked."
+            ).format(address=claimed)
+        ) from None
     session.reply.ok(
         command.line,
-        _("{sender} is now an address of {name}'s registration ({address}).").format(
-            sender=sender, name=owner.name, address=claimed
-        ),
         _(
-            "This gives no password: to play a power from this address you still sign on with "
-            "that power's password."
-        ),
+            "Nothing is linked yet. A confirmation code has been mailed to {address}. {sender} "
+            "becomes an address of that registration only when CONFIRM <code> is sent back from "
+            "{address}, within {days} days. If nobody does, nothing changes."
+        ).format(address=claimed, sender=sender, days=LIFETIME.days),
     )
-    _tell_owner(session, owner, sender)
     return Next.CONTINUE
-
-
-def _tell_owner(session: MailSession, owner: Person, added: str) -> None:
-    """The registration's primary address learns that an address was linked to it."""
-    primary = owner.primary_address
-    if primary is None or primary == added:
-        return
-    _ = translation(owner.language).gettext
-    config = session.services.config
-    body = _(
-        "The address {address} has been linked to your registration on the judge {code} "
-        "with IAMALSO. If this was not you, write to the judge keeper at {admin}."
-    ).format(address=added, code=config.code, admin=config.admin or config.address)
-    session.send(Outgoing((primary,), f"{config.code} IAMALSO", body + "\n"))

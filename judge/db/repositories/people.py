@@ -1,17 +1,17 @@
-"""People: registration, addresses (IAMALSO), absences and the dedication record."""
+"""People: registration, addresses (IAMALSO), address claims awaiting proof, absences, the dedication record."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from judge.db.errors import DuplicateError, NotFoundError
-from judge.db.models import Absence, Game, Person, PersonAddress
+from judge.db.models import Absence, AddressClaim, Game, Person, PersonAddress
 
 REGISTRATION_FIELDS = frozenset(
     {
@@ -140,6 +140,53 @@ class PeopleRepository:
         person.addresses.append(link)
         self.session.flush()
         return link
+
+    # -- address claims (judge.app.claims) ---------------------------------------------------
+
+    def add_claim(
+        self,
+        *,
+        kind: str,
+        confirm_address: str,
+        requester: str,
+        person: Person,
+        payload: Mapping[str, Any],
+        token_hash: str,
+        now: datetime,
+        lifetime: timedelta,
+    ) -> AddressClaim:
+        """A change that waits for ``CONFIRM`` from ``confirm_address``; only the code's hash is kept."""
+        claim = AddressClaim(
+            token_hash=token_hash,
+            kind=kind,
+            confirm_address=normalise_address(confirm_address),
+            requester=normalise_address(requester),
+            person_id=person.id,
+            payload=dict(payload),
+            created_at=now,
+            expires_at=now + lifetime,
+        )
+        self.session.add(claim)
+        self.session.flush()
+        return claim
+
+    def pending_claims(
+        self, confirm_address: str, now: datetime, *, max_attempts: int | None = None
+    ) -> list[AddressClaim]:
+        """Claims still waiting for ``confirm_address``: unused, unexpired (and not exhausted)."""
+        query = select(AddressClaim).where(
+            AddressClaim.confirm_address == normalise_address(confirm_address),
+            AddressClaim.used_at.is_(None),
+            AddressClaim.expires_at > now,
+        )
+        if max_attempts is not None:
+            query = query.where(AddressClaim.attempts < max_attempts)
+        return list(self.session.scalars(query.order_by(AddressClaim.id)))
+
+    def claim_by_token(self, token_hash: str) -> AddressClaim | None:
+        return self.session.scalars(
+            select(AddressClaim).where(AddressClaim.token_hash == token_hash)
+        ).one_or_none()
 
     def add_absence(
         self,

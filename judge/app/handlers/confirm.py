@@ -1,0 +1,113 @@
+"""CONFIRM code: the owner of a claimed address says yes (see :mod:`judge.app.claims`).
+
+Who may run it: anyone, but it does something only when the mail comes
+*from* the address the code was mailed to, with a code that is right,
+unused and unexpired. Every other case (wrong code, used, expired, sent
+from another address, too many wrong tries) gets one and the same answer,
+so that CONFIRM tells a guesser nothing; a wrong code sent from an address
+with claims waiting counts against them (:data:`judge.app.claims.MAX_ATTEMPTS`).
+
+What it reveals: to the confirming owner, what was done; to the address
+that asked, by mail, that its request was confirmed. Nothing else.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from judge.app.claims import IAMALSO, MAX_ATTEMPTS, token_hash
+from judge.app.errors import CommandRefused
+from judge.app.registry import Next, handles
+from judge.app.session import MailSession, Outgoing
+from judge.db.enums import AuditKind
+from judge.db.models import AddressClaim, Person
+from judge.db.repositories.people import normalise_address
+from judge.i18n import translation
+from judge.lang.commands import Confirm
+
+
+@handles(Confirm)
+def handle(command: Confirm, session: MailSession) -> Next:
+    _ = session.gettext
+    uow = session.uow
+    sender = normalise_address(session.sender)
+    claim = uow.people.claim_by_token(token_hash(command.token))
+    if not _usable(claim, sender, session):
+        for waiting in uow.people.pending_claims(sender, session.now, max_attempts=MAX_ATTEMPTS):
+            waiting.attempts += 1
+        uow.flush()
+        # Answered, not raised: a refusal would roll back the count of wrong tries.
+        session.reply.error(
+            command.line,
+            _(
+                "No request waits for this code from this address (the code is wrong, used or "
+                "expired, or was mailed to another address). Nothing was changed."
+            ),
+        )
+        return Next.CONTINUE
+    assert claim is not None
+    claim.used_at = session.now
+    person = uow.people.get(claim.person_id)
+    holder = uow.people.by_address(claim.requester)
+    if holder is not None and holder.id != person.id:
+        raise CommandRefused(
+            _(
+                "{address} now belongs to another registration: it cannot be linked to yours. "
+                "Nothing was changed."
+            ).format(address=claim.requester)
+        )
+    uow.people.add_address(person, claim.requester, session.now)
+    changed: dict[str, Any] = {}
+    if claim.kind != IAMALSO:
+        changed = _apply_form(session, person, claim.payload)
+    uow.audit.record(
+        AuditKind.NEW_ADDRESS, session.now, person=person, actor=sender,
+        new_value=claim.requester, detail=f"{claim.kind.upper()} confirmed by {sender}",
+    )  # fmt: skip
+    if changed:
+        uow.audit.record(
+            AuditKind.REGISTRATION, session.now, person=person, actor=claim.requester,
+            new_value=changed, detail=f"updated, confirmed by {sender}",
+        )  # fmt: skip
+    messages = [
+        _("Confirmed: {address} is now an address of your registration.").format(address=claim.requester)
+    ]
+    if changed:
+        messages.append(_("Registration updated: {fields}.").format(fields=", ".join(sorted(changed))))
+    session.reply.ok(command.line, *messages)
+    _tell_requester(session, claim, person)
+    return Next.CONTINUE
+
+
+def _usable(claim: AddressClaim | None, sender: str, session: MailSession) -> bool:
+    return (
+        claim is not None
+        and claim.used_at is None
+        and claim.expires_at > session.now
+        and claim.attempts < MAX_ATTEMPTS
+        and claim.confirm_address == sender
+    )
+
+
+def _apply_form(session: MailSession, person: Person, payload: dict[str, Any]) -> dict[str, Any]:
+    """The REGISTER form kept with the claim, applied now that the owner agreed."""
+    values = dict(payload.get("values") or {})
+    if values.get("birth_date"):
+        values["birth_date"] = date.fromisoformat(values["birth_date"])
+    extra = payload.get("extra") or {}
+    if extra:
+        values["extra"] = {**(person.extra or {}), **extra}
+    changed = session.uow.people.update_registration(person, values, session.now)
+    return {key: str(new) if isinstance(new, date) else new for key, (_old, new) in changed.items()}
+
+
+def _tell_requester(session: MailSession, claim: AddressClaim, person: Person) -> None:
+    """The address that asked learns that it is now linked (it may now act as the person)."""
+    _ = translation(person.language).gettext
+    config = session.services.config
+    body = _(
+        "Your request ({kind}) was confirmed from {address}: {requester} is now an address of "
+        "that registration on the judge {code}."
+    ).format(kind=claim.kind.upper(), address=claim.confirm_address, requester=claim.requester, code=config.code)
+    session.send(Outgoing((claim.requester,), f"{config.code} CONFIRM", body + "\n"))
