@@ -15,7 +15,9 @@ JEANNE = "jeanne@example.org"
 
 
 def test_a_first_registration_is_recorded_and_echoed_field_by_field(harness: Harness) -> None:
-    reply = register(harness, "Jeanne@Example.org", "Name: Jeanne Martin", "Country: France", "Phone: 555 1234")
+    harness.send("Jeanne@Example.org", form("Name: Jeanne Martin", "Country: France", "Phone: 555 1234"))
+    harness.drain()
+    [reply] = [m for m in harness.new_mail() if m["To"] == "jeanne@example.org"]  # the sender, canonical
     text = body(reply)
     assert "[Error Flag]" not in reply["Subject"]
     assert (
@@ -154,15 +156,22 @@ def test_an_update_may_move_the_primary_address(harness: Harness) -> None:
 
 
 def test_someone_elses_address_is_never_taken(harness: Harness) -> None:
-    register(harness, JEANNE, "Name: Jeanne", "Country: France")
+    register(harness, JEANNE, "Name: Jeanne", "Country: France", "Phone: 555 1234")
     reply = register(harness, "mallory@example.net", "Name: Mallory", "Country: X", f"Email: {JEANNE}")
-    assert "[Error Flag]" in reply["Subject"]
+    assert "[Error Flag]" not in reply["Subject"]
     assert (
-        "The address jeanne@example.org is already registered to someone else. If it is yours, "
-        "send IAMALSO jeanne@example.org from this address instead. Nothing was recorded."
+        "Nothing was recorded yet: jeanne@example.org belongs to a registration, so a confirmation "
+        "code has been mailed to it. This form will change that registration, and "
+        "mallory@example.net will be linked to it, only when CONFIRM <code> is sent back from "
+        "jeanne@example.org, within 3 days. If nobody does, nothing changes."
     ) in body(reply)
+    assert "555 1234" not in body(reply) and "Jeanne" not in body(reply)  # nothing of hers is shown
     assert people_count(harness) == 1
     assert person(harness, "mallory@example.net") is None
+    jeanne = person(harness, JEANNE)
+    assert jeanne is not None and jeanne.name == "Jeanne"
+    [code_mail] = [m for m in harness.others if m["To"] == JEANNE]
+    assert "The address mallory@example.net sent a REGISTER form that would change your registration (Jeanne)" in body(code_mail)
     # A registered person cannot take it either: the rest of the form is recorded.
     register(harness, "mallory@example.net", "Name: Mallory", "Country: X")
     reply = register(harness, "mallory@example.net", f"Email: {JEANNE}", "Phone: 1")
@@ -171,7 +180,29 @@ def test_someone_elses_address_is_never_taken(harness: Harness) -> None:
     jeanne = person(harness, JEANNE)
     assert mallory is not None and jeanne is not None
     assert mallory.addresses == ["mallory@example.net"] and mallory.phone == "1"
-    assert jeanne.name == "Jeanne"
+    assert jeanne.name == "Jeanne" and jeanne.addresses == [JEANNE]
+
+
+def test_a_form_naming_a_registration_is_applied_when_its_owner_confirms(harness: Harness) -> None:
+    register(harness, JEANNE, "Name: Jeanne", "Country: France")
+    register(harness, "jm@work.example", "Name: Jeanne M.", "Birthdate: 25/12/1990", f"Email: {JEANNE}")
+    [code_mail] = [m for m in harness.others if m["To"] == JEANNE]
+    code = body(code_mail).split("CONFIRM ")[1].split()[0]
+    reply = harness.exchange(JEANNE, f"CONFIRM {code}\n")
+    assert "Confirmed: jm@work.example is now an address of your registration." in body(reply)
+    assert "Registration updated: birth_date, name." in body(reply)
+    stored = person(harness, "jm@work.example")
+    assert stored is not None
+    assert stored.name == "Jeanne M." and stored.birth_date == "1990-12-25"
+    assert stored.addresses == [JEANNE, "jm@work.example"] and stored.primary == JEANNE
+
+
+def test_a_form_naming_two_registrations_is_refused(harness: Harness) -> None:
+    register(harness, JEANNE, "Name: Jeanne", "Country: France")
+    register(harness, "paul@example.org", "Name: Paul", "Country: France")
+    reply = register(harness, "x@example.net", "Name: X", f"Email: {JEANNE}, paul@example.org")
+    assert "The addresses of this form belong to different registrations. Nothing was recorded." in body(reply)
+    assert harness.others == []
 
 
 def test_the_package_is_appended_when_asked_for(harness: Harness) -> None:

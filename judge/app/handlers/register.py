@@ -13,8 +13,11 @@ Choices where the Judge's documents and code disagree or are silent:
 * the first address of Email becomes the primary one (where game mail goes);
   the sender's own address is always linked too, because it is the address
   the judge recognises the person by;
-* an address that belongs to another registration is never taken over: the
-  person who owns it must send IAMALSO from it;
+* an address that belongs to another registration is never taken over;
+  a form from an unregistered address that names someone's registered
+  address changes nothing: the judge mails a code to that address, and
+  CONFIRM from there applies the form and links the sender
+  (:mod:`judge.app.claims`); nothing of the registration is shown before;
 * an address other than the sender's that is newly linked is told so by mail,
   so that nobody can quietly attach someone else's address to a registration;
 * an unknown Level is read as Amateur, as the Judge did; a Birthdate that
@@ -33,6 +36,8 @@ from typing import Any
 
 from judge.app import helpfiles
 from judge.app.address_text import read_address, reason, shown
+from judge.app.claims import LIFETIME, TooManyPending, open_claim
+from judge.app.claims import REGISTER as REGISTER_CLAIM
 from judge.app.errors import CommandRefused
 from judge.app.notify import choose_language
 from judge.app.registry import Next, handles
@@ -279,12 +284,8 @@ def handle(command: Register, session: MailSession) -> Next:
     owners = {address: uow.people.by_address(address) for address in reading.emails}
     taken = [a for a, owner in owners.items() if owner is not None and (person is None or owner.id != person.id)]
     if person is None and taken:
-        raise CommandRefused(
-            _(
-                "The address {address} is already registered to someone else. If it is yours, "
-                "send IAMALSO {address} from this address instead. Nothing was recorded."
-            ).format(address=taken[0])
-        )
+        _claim_existing(command, session, reading, taken, owners, _)
+        return Next.CONTINUE
     email_line = next((f.line for f in command.fields if _kind(f.name) == "email"), command.line)
     for address in taken:
         reading.problem(
@@ -321,6 +322,58 @@ def handle(command: Register, session: MailSession) -> Next:
         if address != sender:
             _tell_new_address(session, person, address)
     return Next.CONTINUE
+
+
+def _claim_existing(
+    command: Register,
+    session: MailSession,
+    reading: _Reading,
+    taken: list[str],
+    owners: dict[str, Person | None],
+    _: Gettext,
+) -> None:
+    """A form from an unknown address names someone's registered address: ask that address first.
+
+    Nothing is recorded, and nothing of the registration is shown: the form
+    is kept with a claim whose code goes to the registered address
+    (:mod:`judge.app.claims`); CONFIRM from there applies it and links the
+    sender. Addresses of two different registrations are refused outright.
+    """
+    address = taken[0]
+    owner = owners[address]
+    assert owner is not None
+    if any(owners[other] is not owner for other in taken):
+        raise CommandRefused(
+            _(
+                "The addresses of this form belong to different registrations. Nothing was "
+                "recorded."
+            )
+        )
+    values = {
+        key: value.isoformat() if isinstance(value, date) else value
+        for key, value in reading.values.items()
+    }
+    payload = {"values": values, "extra": dict(reading.extra)}
+    try:
+        open_claim(session, kind=REGISTER_CLAIM, confirm_address=address, person=owner, payload=payload)
+    except TooManyPending:
+        raise CommandRefused(
+            _(
+                "Codes already wait for an answer from {address}; no new one was mailed. "
+                "Nothing was recorded."
+            ).format(address=address)
+        ) from None
+    session.reply.ok(
+        command.line,
+        _(
+            "Nothing was recorded yet: {address} belongs to a registration, so a confirmation "
+            "code has been mailed to it. This form will change that registration, and {sender} "
+            "will be linked to it, only when CONFIRM <code> is sent back from {address}, within "
+            "{days} days. If nobody does, nothing changes."
+        ).format(address=address, sender=normalise_address(session.sender), days=LIFETIME.days),
+    )
+    for item in command.fields:
+        session.reply.echo_only(item.line)
 
 
 def _register(
