@@ -21,6 +21,8 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from judge.core.errors import CoastError, UnknownProvinceError, VariantError
+from judge.core.phase import Phase, PhaseType, Season
+from judge.core.special_rules import NEUTRAL, NO_SPECIAL_RULES, SpecialRules
 from judge.core.units import Unit, UnitType, coast_of, province_of
 
 _EMPTY: frozenset[str] = frozenset()
@@ -131,6 +133,11 @@ class GameMap:
     _fleet: Mapping[str, frozenset[str]] = field(repr=False)
     _neighbours: Mapping[str, frozenset[str]] = field(repr=False)
     _locations: frozenset[str] = field(repr=False)
+    letters: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), repr=False)
+    first_phase: Phase = field(default_factory=lambda: Phase(1901, 0))
+    special: SpecialRules = NO_SPECIAL_RULES
+    info: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), repr=False)
+    title: str = ""
 
     # ------------------------------------------------------------------ build
 
@@ -146,6 +153,13 @@ class GameMap:
         starting_units: Iterable[Unit],
         win_centers: int,
         power_names: Mapping[str, PowerNames] | None = None,
+        letters: Mapping[str, str] | None = None,
+        start_year: int = 1901,
+        start_season: Season = Season.SPRING,
+        centre_owners: Mapping[str, Iterable[str]] | None = None,
+        special: SpecialRules = NO_SPECIAL_RULES,
+        info: Mapping[str, str] | None = None,
+        title: str = "",
     ) -> GameMap:
         """Check the data and precompute the lookup tables.
 
@@ -158,6 +172,8 @@ class GameMap:
         power_tuple = tuple(powers)
         if len(set(power_tuple)) != len(power_tuple) or not power_tuple:
             raise VariantError(f"variant {name}: powers must be distinct and non-empty")
+        if NEUTRAL in power_tuple:
+            raise VariantError(f"variant {name}: {NEUTRAL} is reserved for neutral units, not a power name")
         by_code: dict[str, Province] = {}
         for province in provinces:
             if province.code in by_code:
@@ -174,7 +190,13 @@ class GameMap:
         fleet = _symmetric_graph(name, "fleet", fleet_adjacency, valid=lambda loc: loc in fleet_locations)
         for loc in sorted(fleet_locations):
             if not fleet.get(loc):
-                raise VariantError(f"variant {name}: fleet location {loc} has no neighbours")
+                coast = coast_of(loc)
+                if coast is not None:
+                    raise VariantError(
+                        f"variant {name}: the {coast} coast of province {province_of(loc)} is unreachable "
+                        f"(no fleet border lists {loc})"
+                    )
+                raise VariantError(f"variant {name}: province {loc} has no fleet border though fleets may stand there")
 
         neighbours: dict[str, set[str]] = {code: set() for code in by_code}
         for src, dsts in army.items():
@@ -193,6 +215,9 @@ class GameMap:
             raise VariantError(
                 f"variant {name}: {win_centers} centres to win, but the map has {len(supply_centers)}"
             )
+        owners = _centre_owners(name, centre_owners, home, power_tuple, supply_centers)
+        _check_special(name, special, by_code, power_tuple, fleet)
+        first_phase = Phase.of(start_season, start_year, PhaseType.MOVEMENT)
 
         game_map = cls(
             name=name,
@@ -201,7 +226,7 @@ class GameMap:
             supply_centers=supply_centers,
             home_centers=MappingProxyType(home),
             starting_units=tuple(starting_units),
-            starting_centers=MappingProxyType(dict(home)),
+            starting_centers=MappingProxyType(owners),
             win_centers=win_centers,
             power_names=MappingProxyType(
                 {power: (power_names or {}).get(power) or PowerNames.plain(power) for power in power_tuple}
@@ -210,6 +235,11 @@ class GameMap:
             _fleet=MappingProxyType(fleet),
             _neighbours=MappingProxyType({k: frozenset(v) for k, v in neighbours.items()}),
             _locations=locations,
+            letters=MappingProxyType(_letters(name, power_tuple, letters or {})),
+            first_phase=first_phase,
+            special=special,
+            info=MappingProxyType(dict(info or {})),
+            title=title,
         )
         game_map._check_starting_units()
         return game_map
@@ -219,15 +249,46 @@ class GameMap:
         names = self.power_names.get(power)
         return names.display(language) if names else power.title()
 
+    def power_letter(self, power: str) -> str:
+        """The one-letter code of ``power`` in this variant (``"F"`` for France)."""
+        return self.letters[power]
+
+    @property
+    def opening_units(self) -> tuple[Unit, ...]:
+        """The units on the board at the start: the powers' and, under ``neutral_units``, the neutral ones."""
+        return self.starting_units + self.special.neutral_units
+
+    def counts_as_centre(self, province: str, power: str) -> bool:
+        """Whether ``province`` is a supply centre ``power`` can own (not Hong Kong for China)."""
+        return province in self.supply_centers and power != NEUTRAL and self.special.counts_as_centre(province, power)
+
+    def can_build_in(self, province: str, power: str) -> bool:
+        """Whether ``power`` may build in ``province`` when it owns it and it is free.
+
+        Home centres only, or any owned centre under ``build_any_owned_centre``.
+        """
+        p = self.provinces.get(province)
+        if p is None or not p.supply_center:
+            return False
+        return p.home_of == power or self.special.build_any_owned_centre
+
     def _check_starting_units(self) -> None:
         occupied: set[str] = set()
-        for unit in self.starting_units:
-            if unit.power not in self.powers:
+        for unit in self.opening_units:
+            if unit.power not in self.powers and unit.power != NEUTRAL:
                 raise VariantError(f"variant {self.name}: starting unit {unit} of unknown power {unit.power}")
+            if province_of(unit.location) not in self.provinces:
+                raise VariantError(
+                    f"variant {self.name}: starting unit {unit} of {unit.power} stands in unknown province "
+                    f"{province_of(unit.location)}"
+                )
             if not self.can_hold(unit.type, unit.location):
-                raise VariantError(f"variant {self.name}: a starting {unit} cannot stand there")
+                raise VariantError(
+                    f"variant {self.name}: the starting unit {unit} of {unit.power} cannot stand in province "
+                    f"{unit.province}"
+                )
             if unit.province in occupied:
-                raise VariantError(f"variant {self.name}: two starting units in {unit.province}")
+                raise VariantError(f"variant {self.name}: two starting units in province {unit.province}")
             occupied.add(unit.province)
 
     # --------------------------------------------------------------- provinces
@@ -376,6 +437,110 @@ class GameMap:
             raise CoastError(f"{province.name} has no coast {coast!r}")
 
 
+OBSERVER_AND_MASTER_LETTERS = frozenset("OM")
+"""Letters the Judge keeps for observers and the master: no power gets them."""
+
+
+def default_letters(powers: Iterable[str], given: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Power -> one-letter code: the given ones, then the Judge's rule for the others.
+
+    In map order, a power takes the first letter of its name not already
+    taken (Youngstown: ITALY is I, so INDIA takes N); a name all of whose
+    letters are taken takes the first free letter of the alphabet, then the
+    first free digit (Chaos has 34 powers). O and M are never given: they
+    are the observers' and the master's.
+    """
+    given = dict(given or {})
+    taken = set(given.values()) | OBSERVER_AND_MASTER_LETTERS
+    result: dict[str, str] = {}
+    power_list = list(powers)
+    for power in power_list:
+        if power in given:
+            result[power] = given[power]
+            continue
+        spare = "ABCDEFGHIJKLNPQRSTUVWXYZ0123456789"
+        letter = next((c for c in power.upper() if c.isalpha() and c not in taken), None)
+        if letter is None:
+            letter = next((c for c in spare if c not in taken), None)
+        if letter is None:
+            raise VariantError(f"{len(power_list)} powers are more than the 34 letters and digits a power code can be")
+        taken.add(letter)
+        result[power] = letter
+    return result
+
+
+def _letters(variant: str, powers: tuple[str, ...], given: Mapping[str, str]) -> dict[str, str]:
+    for power, letter in given.items():
+        if power not in powers:
+            raise VariantError(f"variant {variant}: letters names unknown power {power}")
+        if len(letter) != 1 or not letter.isalnum() or letter != letter.upper():
+            raise VariantError(f"variant {variant}: the letter of {power} must be one capital letter or digit")
+        if letter in OBSERVER_AND_MASTER_LETTERS:
+            raise VariantError(f"variant {variant}: {power} cannot have letter {letter} (kept for observers and master)")
+    if len(set(given.values())) != len(given):
+        raise VariantError(f"variant {variant}: two powers share one letter")
+    return default_letters(powers, given)
+
+
+def _centre_owners(
+    variant: str,
+    given: Mapping[str, Iterable[str]] | None,
+    home: Mapping[str, frozenset[str]],
+    powers: tuple[str, ...],
+    supply_centers: frozenset[str],
+) -> dict[str, frozenset[str]]:
+    """Centres owned at the start: the file's ``centre_owners``, or each power's home centres."""
+    if given is None:
+        return dict(home)
+    owners: dict[str, frozenset[str]] = {}
+    seen: dict[str, str] = {}
+    for power, centres in given.items():
+        if power not in powers:
+            raise VariantError(f"variant {variant}: centre_owners names unknown power {power}")
+        for centre in centres:
+            if centre not in supply_centers:
+                raise VariantError(
+                    f"variant {variant}: centre_owners gives {power} province {centre}, which is not a supply centre"
+                )
+            if centre in seen:
+                raise VariantError(f"variant {variant}: centre {centre} is owned by both {seen[centre]} and {power}")
+            seen[centre] = power
+        owners[power] = frozenset(centres)
+    return owners
+
+
+def _check_special(
+    variant: str,
+    special: SpecialRules,
+    provinces: Mapping[str, Province],
+    powers: tuple[str, ...],
+    fleet: Mapping[str, frozenset[str]],
+) -> None:
+    """Every province and power a special rule names must be on the map."""
+    hk = special.hong_kong
+    if hk is not None:
+        if hk.province not in provinces or not provinces[hk.province].supply_center:
+            raise VariantError(f"variant {variant}: hong_kong names province {hk.province}, which is not a supply centre")
+        if hk.not_for not in powers:
+            raise VariantError(f"variant {variant}: hong_kong names unknown power {hk.not_for}")
+    rail = special.railway
+    if rail is not None:
+        if rail.power not in powers:
+            raise VariantError(f"variant {variant}: railway names unknown power {rail.power}")
+        for code in rail.provinces:
+            if code not in provinces or provinces[code].terrain is Terrain.WATER:
+                raise VariantError(f"variant {variant}: railway names province {code}, which is not a land province")
+    suez = special.suez_canal
+    if suez is not None:
+        if suez.province not in provinces or provinces[suez.province].terrain is not Terrain.COAST:
+            raise VariantError(f"variant {variant}: suez_canal names province {suez.province}, which is not coastal")
+        for sea in suez.seas:
+            if sea not in fleet.get(suez.province, _EMPTY):
+                raise VariantError(
+                    f"variant {variant}: suez_canal joins {suez.province} to {sea}, but no fleet border lists it"
+                )
+
+
 def _check_province(variant: str, province: Province, powers: tuple[str, ...]) -> None:
     code = province.code
     if not code or code != code.upper() or "/" in code:
@@ -388,7 +553,7 @@ def _check_province(variant: str, province: Province, powers: tuple[str, ...]) -
         if province.home_of not in powers:
             raise VariantError(f"variant {variant}: {code} is home of unknown power {province.home_of}")
         if not province.supply_center:
-            raise VariantError(f"variant {variant}: home province {code} is not a supply centre")
+            raise VariantError(f"variant {variant}: home centre {code} of {province.home_of} is not a supply centre")
 
 
 def _symmetric_graph(
@@ -401,16 +566,25 @@ def _symmetric_graph(
     graph: dict[str, frozenset[str]] = {}
     for src, dsts in adjacency.items():
         if not valid(src):
-            raise VariantError(f"variant {variant}: {kind} adjacency from invalid location {src}")
+            raise VariantError(
+                f"variant {variant}: {kind} borders are given for {src}, which is no province or coast where "
+                f"{'an army' if kind == 'army' else 'a fleet'} can stand"
+            )
         targets = frozenset(dsts)
         for dst in targets:
             if not valid(dst):
-                raise VariantError(f"variant {variant}: {kind} adjacency {src}-{dst} names an invalid location")
+                raise VariantError(
+                    f"variant {variant}: province {province_of(src)} has a {kind} border to {dst}, which is an "
+                    f"unknown code or no place {'an army' if kind == 'army' else 'a fleet'} can stand"
+                )
             if province_of(dst) == province_of(src):
                 raise VariantError(f"variant {variant}: {kind} adjacency {src}-{dst} stays in one province")
         graph[src] = targets
     for src, targets in graph.items():
         for dst in targets:
             if src not in graph.get(dst, _EMPTY):
-                raise VariantError(f"variant {variant}: {kind} adjacency {src}-{dst} is not listed both ways")
+                raise VariantError(
+                    f"variant {variant}: one-way border: province {province_of(src)} lists {dst} as a {kind} "
+                    f"border, but {dst} does not list {src}"
+                )
     return graph

@@ -22,6 +22,7 @@ input give byte-identical output.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -31,6 +32,7 @@ from judge.core.geography import GameMap
 from judge.core.orders import Build
 from judge.core.phase import Phase, PhaseType
 from judge.core.position import DislodgedUnit, Position
+from judge.core.special_rules import NEUTRAL
 from judge.core.units import Unit, UnitType, province_of
 from judge.core.variants import load_map
 
@@ -243,15 +245,39 @@ def _json_type(value: object) -> str:
     return "an object"
 
 
-def _power(value: object, game_map: GameMap, where: str) -> str:
+def _power(value: object, game_map: GameMap, where: str, *, neutral: bool = False) -> str:
+    """The power ``value`` names, as the variant file spells it.
+
+    Any case, with or without spaces, hyphens or underscores, and the
+    power's English name too: ``FROZEN-ANTARCTICA``, ``Frozen Antarctica``
+    and ``FROZENANTARCTICA`` are one power. ``neutral`` also accepts the
+    neutral units' ``NEUTRAL`` (units only, under the ``neutral_units`` rule).
+    """
     if not isinstance(value, str):
         raise PositionError(f'{where}: power must be a string such as "ENGLAND"')
-    power = value.strip().upper()
-    if power not in game_map.powers:
+    power = power_by_key(game_map).get(_power_key(value))
+    if power is None and neutral and _power_key(value) == _power_key(NEUTRAL):
+        return NEUTRAL
+    if power is None:
         raise PositionError(
             f"{where}: unknown power {value!r} (the {game_map.name} powers are {', '.join(game_map.powers)})"
         )
     return power
+
+
+def _power_key(text: str) -> str:
+    return "".join(c for c in text.casefold() if c.isalnum())
+
+
+@functools.lru_cache(maxsize=16)
+def power_by_key(game_map: GameMap) -> Mapping[str, str]:
+    """Folded power code or English name -> the power's code (built once per map)."""
+    table: dict[str, str] = {}
+    for power in game_map.powers:
+        table.setdefault(_power_key(game_map.power_names[power].name), power)
+    for power in game_map.powers:
+        table[_power_key(power)] = power
+    return table
 
 
 def _province_code(value: object, game_map: GameMap, where: str) -> str:
@@ -265,7 +291,7 @@ def _province_code(value: object, game_map: GameMap, where: str) -> str:
 
 def _unit(entry: object, game_map: GameMap, where: str) -> Unit:
     data = _object(entry, where)
-    power = _power(data.get("power"), game_map, where)
+    power = _power(data.get("power"), game_map, where, neutral=bool(game_map.special.neutral_units))
     type_text = data.get("type")
     if not isinstance(type_text, str) or type_text.strip().upper() not in ("A", "F"):
         raise PositionError(f'{where}: type must be "A" or "F", not {_json_type(type_text)}')

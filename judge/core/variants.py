@@ -18,9 +18,12 @@ import json
 import re
 from collections.abc import Mapping
 from importlib import resources
+from pathlib import Path
 
 from judge.core.errors import VariantError
 from judge.core.geography import GameMap, PowerNames, Province, Terrain
+from judge.core.phase import Season
+from judge.core.special_rules import read_special_rules
 from judge.core.units import Unit, UnitType
 
 _PACKAGE = "judge.variants"
@@ -28,19 +31,52 @@ _SUFFIX = ".json"
 _VARIANT_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
 
-@functools.cache
-def available_variants() -> tuple[str, ...]:
-    """Names of the variants shipped with the package, sorted.
+_REGISTERED: dict[str, GameMap] = {}
 
-    Read once: the package's files do not change under a running judge, and
-    :func:`load_map` asks on every call (several times per mail).
-    """
+
+def available_variants() -> tuple[str, ...]:
+    """Names of the variants shipped with the package (and any registered), sorted."""
+    if not _REGISTERED:
+        return _shipped_variants()
+    return tuple(sorted({*_shipped_variants(), *_REGISTERED}))
+
+
+@functools.cache
+def _shipped_variants() -> tuple[str, ...]:
+    """Read once: the package's files do not change under a running judge, and
+    :func:`load_map` asks on every call (several times per mail)."""
     names = (
         entry.name[: -len(_SUFFIX)]
         for entry in resources.files(_PACKAGE).iterdir()
         if entry.name.endswith(_SUFFIX) and entry.is_file()
     )
     return tuple(sorted(names))
+
+
+def register_map(game_map: GameMap) -> None:
+    """Make a map built elsewhere (a test's or a tool's) known by its name to :func:`load_map`.
+
+    A registered map hides a shipped one of the same name; :func:`unregister_map` undoes it.
+    """
+    _REGISTERED[game_map.name.lower()] = game_map
+    _names_by_power.cache_clear()
+
+
+def unregister_map(name: str) -> None:
+    _REGISTERED.pop(name.lower(), None)
+    _names_by_power.cache_clear()
+
+
+def load_map_file(path: str | Path) -> GameMap:
+    """Read and check a variant file outside the package (for authors checking a new file)."""
+    source = Path(path)
+    try:
+        data = json.loads(source.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise VariantError(f"{source.name}: not valid JSON ({error})") from None
+    except OSError as error:
+        raise VariantError(f"{source}: cannot be read ({error.strerror})") from None
+    return parse_map(data, source=source.name)
 
 
 def load_map(name: str = "standard") -> GameMap:
@@ -50,6 +86,9 @@ def load_map(name: str = "standard") -> GameMap:
     is not consistent.
     """
     key = name.strip().lower()
+    registered = _REGISTERED.get(key)
+    if registered is not None:
+        return registered
     if not _VARIANT_NAME.match(key) or key not in available_variants():
         known = ", ".join(available_variants())
         raise VariantError(f"unknown variant {name!r} (known: {known})")
@@ -76,9 +115,8 @@ def parse_map(data: object, *, source: str = "<data>") -> GameMap:
     name = _string(root.get("name"), f"{source}: name")
     where = f"variant {name}"
     powers = _strings(root.get("powers"), f"{where}: powers")
-    win_centers = root.get("win_centers")
-    if not isinstance(win_centers, int) or isinstance(win_centers, bool):
-        raise VariantError(f"{where}: win_centers must be an integer")
+    win_centers = _victory(root, where)
+    start_year, start_season = _start(root.get("start"), where)
 
     provinces: list[Province] = []
     army: dict[str, list[str]] = {}
@@ -131,6 +169,10 @@ def parse_map(data: object, *, source: str = "<data>") -> GameMap:
         for spec in _strings(specs, f"{where}: starting units of {power}"):
             units.append(_unit(power, spec, where))
 
+    for power in _mapping(root.get("starting_units"), f"{where}: starting_units"):
+        if power not in powers:
+            raise VariantError(f"{where}: starting_units names unknown power {power}")
+
     return GameMap.build(
         name=name,
         powers=powers,
@@ -140,7 +182,78 @@ def parse_map(data: object, *, source: str = "<data>") -> GameMap:
         starting_units=units,
         win_centers=win_centers,
         power_names=_power_names(root.get("power_names", {}), powers, where),
+        letters=_letters(root.get("letters"), where),
+        start_year=start_year,
+        start_season=start_season,
+        centre_owners=_centre_owners(root.get("centre_owners"), where),
+        special=read_special_rules(root.get("special_rules"), where),
+        info=_info(root.get("info"), where),
+        title=title if isinstance(title := root.get("title"), str) else name,
     )
+
+
+def _victory(root: Mapping[str, object], where: str) -> int:
+    """``"victory": {"centres": N}`` or the older ``"win_centers": N`` (both accepted; they must agree)."""
+    found: list[object] = []
+    if "victory" in root:
+        victory = _mapping(root["victory"], f"{where}: victory")
+        found.append(victory.get("centres", victory.get("centers")))
+    if "win_centers" in root:
+        found.append(root["win_centers"])
+    if not found:
+        raise VariantError(f"{where}: the victory threshold is missing (\"victory\": {{\"centres\": N}})")
+    for value in found:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise VariantError(f"{where}: the centres needed to win must be an integer")
+    if len(set(found)) > 1:
+        raise VariantError(f"{where}: victory.centres and win_centers disagree")
+    value = found[0]
+    assert isinstance(value, int)
+    return value
+
+
+_SEASONS = {"spring": Season.SPRING, "fall": Season.FALL, "autumn": Season.FALL}
+
+
+def _start(value: object, where: str) -> tuple[int, Season]:
+    if value is None:
+        return 1901, Season.SPRING
+    start = _mapping(value, f"{where}: start")
+    year = start.get("year", 1901)
+    if not isinstance(year, int) or isinstance(year, bool) or not 1 <= year <= 99999:
+        raise VariantError(f"{where}: start.year must be a year such as 1901")
+    season = start.get("season", "spring")
+    if not isinstance(season, str) or season.lower() not in _SEASONS:
+        raise VariantError(f"{where}: start.season must be spring or fall")
+    return year, _SEASONS[season.lower()]
+
+
+def _letters(value: object, where: str) -> dict[str, str] | None:
+    if value is None:
+        return None
+    letters = _mapping(value, f"{where}: letters")
+    for power, letter in letters.items():
+        if not isinstance(letter, str):
+            raise VariantError(f"{where}: the letter of {power} must be a string")
+    return {power: str(letter) for power, letter in letters.items()}
+
+
+def _centre_owners(value: object, where: str) -> dict[str, tuple[str, ...]] | None:
+    if value is None:
+        return None
+    owners = _mapping(value, f"{where}: centre_owners")
+    return {power: _strings(centres, f"{where}: centre_owners of {power}") if centres else () for power, centres in owners.items()}
+
+
+def _info(value: object, where: str) -> dict[str, str]:
+    if value is None:
+        return {}
+    info = _mapping(value, f"{where}: info")
+    for language, text in info.items():
+        if language not in ("en", "fr"):
+            raise VariantError(f"{where}: info is given in {language!r}; only en and fr are read")
+        _string(text, f"{where}: info.{language}")
+    return {language: str(text) for language, text in info.items()}
 
 
 @functools.cache

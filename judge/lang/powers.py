@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
 
-from judge.core.geography import GameMap
+from judge.core.geography import GameMap, default_letters
 
 OBSERVER_LETTER = "O"
 MASTER_LETTER = "M"
@@ -30,20 +30,17 @@ def fold(text: str) -> str:
 
 
 def assign_letters(powers: Sequence[str]) -> dict[str, str]:
-    """Letter -> power, the first free letter of each power's name in map order."""
-    letters: dict[str, str] = {}
-    for power in powers:
-        for char in power.upper():
-            if char.isalpha() and char not in letters and char not in (OBSERVER_LETTER, MASTER_LETTER):
-                letters[char] = power
-                break
-    return letters
+    """Letter -> power by the Judge's rule, for powers a variant gives no letter (see
+    :func:`judge.core.geography.default_letters`: the first free letter of the name,
+    then a free letter, then a digit; never O or M)."""
+    return {letter: power for power, letter in default_letters(powers).items()}
 
 
 @lru_cache(maxsize=16)
 def power_letters(game_map: GameMap) -> Mapping[str, str]:
-    """Letter -> power for a map (cached per map object)."""
-    return MappingProxyType(assign_letters(game_map.powers))
+    """Letter -> power for a map (cached per map object): the variant file's ``letters``,
+    the Judge's rule for the powers it leaves out (:func:`judge.core.geography.default_letters`)."""
+    return MappingProxyType({letter: power for power, letter in game_map.letters.items()})
 
 
 _AMBIGUOUS = ""

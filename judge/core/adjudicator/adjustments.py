@@ -28,6 +28,7 @@ from judge.core.errors import (
 from judge.core.geography import GameMap
 from judge.core.orders import Order
 from judge.core.position import Position
+from judge.core.special_rules import NEUTRAL
 from judge.core.units import Unit, province_of
 
 
@@ -38,7 +39,7 @@ def adjudicate_adjustments(
     results: list[OrderResult] = []
     removed: set[Unit] = set()
     built: list[Unit] = []
-    owing = sorted({u.power for u in position.units if board.owed(u.power) < 0})
+    owing = sorted({u.power for u in position.units if u.power != NEUTRAL and board.owed(u.power) < 0})
     powers = list(orders) + [p for p in owing if p not in orders]
     for power in powers:
         owed = board.owed(power)

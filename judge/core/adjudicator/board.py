@@ -11,6 +11,7 @@ from __future__ import annotations
 from judge.core.adjudicator.topology import topology
 from judge.core.geography import GameMap
 from judge.core.position import DislodgedUnit, Position
+from judge.core.special_rules import NEUTRAL
 from judge.core.units import Unit, UnitType, coast_of, province_of
 
 # Enum members read through the class cost ~0.2 us each on Python 3.11: bind them once.
@@ -43,7 +44,8 @@ class Board:
         if self._owed is None:
             owed = {p: len(c) for p, c in self.position.centers.items()}
             for unit in self.position.units:
-                owed[unit.power] = owed.get(unit.power, 0) - 1
+                if unit.power != NEUTRAL:  # neutral units are never built nor removed
+                    owed[unit.power] = owed.get(unit.power, 0) - 1
             self._owed = owed
         return self._owed.get(power, 0)
 

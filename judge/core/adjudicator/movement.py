@@ -63,6 +63,7 @@ class MovementResolver:
         "power",
         "protected",
         "prov",
+        "rail",
         "res",
         "rules",
         "seas",
@@ -94,6 +95,7 @@ class MovementResolver:
         self.dest_loc: list[str] = [""] * n
         self.target = [-1] * n
         self.convoyed = [False] * n
+        self.rail = [False] * n
         for i, order in enumerate(orders):
             if order is None or order.kind not in _KIND_CODE:
                 continue
@@ -104,6 +106,7 @@ class MovementResolver:
             if order.other is not None:
                 self.target[i] = self.unit_at[where[order.other.location]]
             self.convoyed[i] = order.via_convoy
+            self.rail[i] = order.via_rail
         self._link(rules)
         self.state = [_UNRESOLVED] * n
         self.res = [False] * n
@@ -160,10 +163,10 @@ class MovementResolver:
                 self.matched[i] = True
         self.h2h = [-1] * n
         for i in range(n):
-            if kind[i] != K_MOVE or self.convoyed[i]:
+            if kind[i] != K_MOVE or self.convoyed[i] or self.rail[i]:
                 continue
             j = self.unit_at.get(dest[i], -1)
-            if j >= 0 and kind[j] == K_MOVE and dest[j] == self.prov[i] and not self.convoyed[j]:
+            if j >= 0 and kind[j] == K_MOVE and dest[j] == self.prov[i] and not self.convoyed[j] and not self.rail[j]:
                 self.h2h[i] = j
 
     # ------------------------------------------------------------ driving
@@ -283,6 +286,11 @@ class MovementResolver:
         if self.convoyed[i] and not self.path(i):
             return False
         destination = self.dest[i]
+        if self.rail[i]:
+            # A move by railway never dislodges: it enters only a province left empty.
+            j = self.unit_at.get(destination, -1)
+            if j >= 0 and not (self.kind[j] == K_MOVE and self._resolve(j)):
+                return False
         attack = self._attack_strength(i)
         opponent = self.h2h[i]
         if opponent >= 0:
@@ -300,8 +308,8 @@ class MovementResolver:
         own_power = self.power[s]
         directed_at = self.dest[s] if self.kind[s] == K_SUPPORT_MOVE else ""
         for k in self.moves_to.get(self.prov[s], ()):
-            if self.power[k] == own_power or (s, k) in self.protected:
-                continue
+            if self.power[k] == own_power or (s, k) in self.protected or self.rail[k]:
+                continue  # a move by railway cuts no support (special rule railway)
             if self.prov[k] == directed_at:
                 # Attacked from where the support goes: cut only if dislodged.
                 if self._resolve(k):

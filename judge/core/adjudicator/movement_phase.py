@@ -20,6 +20,7 @@ from judge.core.adjudicator.validation import Interpreted
 from judge.core.geography import GameMap
 from judge.core.orders import Order
 from judge.core.position import DislodgedUnit, Position
+from judge.core.special_rules import NEUTRAL
 from judge.core.units import Unit, UnitRef
 
 # Enum members read through the class cost ~0.2 us each on Python 3.11: bind them once.
@@ -87,7 +88,10 @@ def adjudicate_movement(
         )
         after = Position(position.variant, position.phase, new_units, position.centers, (), standoffs)
         after_board = Board(after, game_map)
-        retreats = {d.unit: retreat_options(after_board, d, rules) for d in dislodged}
+        # A dislodged neutral unit is destroyed: it has nowhere to go (special rule neutral_units).
+        retreats = {
+            d.unit: retreat_options(after_board, d, rules) if d.unit.power != NEUTRAL else () for d in dislodged
+        }
         can_retreat = tuple(d for d in dislodged if retreats[d.unit])
     if can_retreat:
         next_position = Position(

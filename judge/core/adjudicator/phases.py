@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from judge.core.geography import GameMap
 from judge.core.phase import Phase, PhaseType, Season
 from judge.core.position import Position
+from judge.core.special_rules import NEUTRAL
 from judge.core.units import Unit
 
 
@@ -49,6 +50,13 @@ def update_centers(
     for unit in units:
         province = unit.province
         if province in supply_centers and owner.get(province) != unit.power:
+            if not game_map.counts_as_centre(province, unit.power):
+                # Neutral units own nothing. Under hong_kong, the power the centre is no
+                # centre for takes it from its owner without owning it (special_rules).
+                if unit.power != NEUTRAL and province in owner:
+                    del owner[province]
+                    changed = True
+                continue
             owner[province] = unit.power
             changed = True
     if not changed:
@@ -64,16 +72,15 @@ def adjustments_needed(position: Position, game_map: GameMap) -> bool:
     occupied = {unit.province for unit in position.units}
     count: dict[str, int] = {}
     for unit in position.units:
-        count[unit.power] = count.get(unit.power, 0) + 1
+        if unit.power != NEUTRAL:
+            count[unit.power] = count.get(unit.power, 0) + 1
     for power in set(count) | set(position.centers):
         owned = position.centers.get(power, frozenset())
         owed = len(owned) - count.get(power, 0)
         if owed < 0:
             return True
-        if owed > 0:
-            homes = game_map.home_centers.get(power, frozenset())
-            if any(center in owned and center not in occupied for center in homes):
-                return True
+        if owed > 0 and any(center not in occupied and game_map.can_build_in(center, power) for center in owned):
+            return True
     return False
 
 

@@ -114,6 +114,7 @@ class Interpreted(NamedTuple):
     other: Unit | None = None
     via_convoy: bool = False
     build_type: UnitType | None = None
+    via_rail: bool = False
 
 
 def validate(
@@ -218,6 +219,8 @@ def _move(board: Board, power: str, order: Move, rules: Rules) -> Interpreted:
         wants_convoy = order.via_convoy or bool(order.route)
         if adjacent and not wants_convoy:
             return Interpreted(power, order, MOVE, unit, destination)
+        if not adjacent and not wants_convoy and _on_railway(board, power, source, destination):
+            return Interpreted(power, order, MOVE, unit, destination, via_rail=True)
         if not can_be_convoyed_between(game_map, source, destination):
             raise NotAdjacentError(_place(board, unit.location), _place(board, destination))
         if not route_exists(game_map, source, destination, board.fleet_provinces()):
@@ -229,6 +232,35 @@ def _move(board: Board, power: str, order: Move, rules: Rules) -> Interpreted:
         raise FleetInlandError(_place(board, destination))
     target = _fleet_target(board, unit.location, order.destination, destination, rules)
     return Interpreted(power, order, MOVE, unit, target)
+
+
+def _on_railway(board: Board, power: str, source: str, destination: str) -> bool:
+    """Whether an army of ``power`` may take the variant's railway from ``source`` to ``destination``.
+
+    Both ends on the line, the power the railway's, and every province in
+    between, at the start of the turn, empty or held by that power and not a
+    supply centre it does not own (special rule ``railway``). Raises
+    :class:`NotAdjacentError` naming the blocking province when the line is
+    the only way and it is blocked.
+    """
+    railway = board.game_map.special.railway
+    if railway is None or railway.power != power:
+        return False
+    between = railway.path_between(source, destination)
+    if between is None:
+        return False
+    owned = board.position.centers.get(power, frozenset())
+    for province in between:
+        unit = board.unit_at.get(province)
+        blocked = unit is not None and unit.power != power
+        if blocked or (board.game_map.is_supply_center(province) and province not in owned):
+            raise NotAdjacentError(
+                _place(board, source), _place(board, destination),
+                Message(N_("The railway from {source} to {destination} is blocked in {blocker}."),
+                        source=_place(board, source), destination=_place(board, destination),
+                        blocker=_place(board, province)),
+            )
+    return True
 
 
 def _fleet_target(board: Board, source: str, written: str, destination: str, rules: Rules) -> str:
@@ -311,6 +343,13 @@ def _supported_can_reach(board: Board, supported: Unit, destination: str, suppor
         return True
     if supported.type is _FLEET:
         return False
+    railway = board.game_map.special.railway
+    if (
+        railway is not None
+        and railway.power == supported.power
+        and railway.path_between(supported.province, destination) is not None
+    ):
+        return True
     # By convoy, but not through the supporter: a fleet cannot support and convoy (DATC 6.D.31).
     fleets = board.fleet_provinces() - {supporter.province}
     return route_exists(board.game_map, supported.province, destination, fleets)
@@ -427,7 +466,7 @@ def build_location(board: Board, power: str, order: Build, rules: Rules) -> tupl
     if province is None:
         raise BuildNotHomeCentreError(Place(order.location, order.location))
     name = _place(board, province_code)
-    if province.home_of != power:
+    if not game_map.can_build_in(province_code, power):
         raise BuildNotHomeCentreError(name)
     if province_code not in board.position.centers.get(power, frozenset()):
         raise BuildNotOwnedError(name)

@@ -1,0 +1,88 @@
+"""`judge adjudicate` on a non-standard variant: the variant from the position, powers named loosely."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from judge.cli import main as cli_main
+from judge.core.variants import register_map, unregister_map
+from tests.core.tiny_variant import tiny_map
+
+
+@pytest.fixture(autouse=True)
+def tinyland() -> Iterator[None]:
+    register_map(tiny_map(special_rules=[{"name": "neutral_units", "units": ["A DDD"]}]))
+    yield
+    unregister_map("tinyland")
+
+
+def adjudicate(position: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(position)))
+    monkeypatch.setattr(sys, "stdout", out)
+    assert cli_main(["adjudicate"]) == 0
+    monkeypatch.undo()
+    result: dict[str, Any] = json.loads(out.getvalue())
+    return result
+
+
+@pytest.mark.parametrize("name", ["FROZEN-ANTARCTICA", "Frozen Antarctica", "FROZENANTARCTICA", "frozen_antarctica"])
+def test_a_power_is_named_in_any_case_with_or_without_spaces_and_hyphens(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    result = adjudicate(
+        {
+            "variant": "TinyLand",
+            "phase": "S1901M",
+            "units": [{"power": name, "type": "A", "loc": "GGG"}, {"power": "north", "type": "A", "loc": "AAA"}],
+            "centers": {name: ["GGG"], "North": ["AAA"]},
+            "orders": {name: ["A GGG - HHH"], "NORTH": ["A AAA - BBB"]},
+        },
+        monkeypatch,
+    )
+    assert "error" not in result, result
+    assert {(u["power"], u["loc"]) for u in result["units"]} == {("FROZEN-ANTARCTICA", "HHH"), ("NORTH", "BBB")}
+    assert result["centers"] == {"FROZEN-ANTARCTICA": ["GGG"], "NORTH": ["AAA"]}
+    assert {r["power"] for r in result["results"]} == {"FROZEN-ANTARCTICA", "NORTH"}
+
+
+def test_map_codes_and_neutral_units_go_through_the_contract(monkeypatch: pytest.MonkeyPatch) -> None:
+    result = adjudicate(
+        {
+            "variant": "tinyland",
+            "phase": "S1901M",
+            "units": [
+                {"power": "NORTH", "type": "A", "loc": "CCC"},
+                {"power": "NORTH", "type": "A", "loc": "GGG"},
+                {"power": "NEUTRAL", "type": "A", "loc": "DDD"},
+            ],
+            "centers": {},
+            "orders": {"NORTH": ["A CCC - DDD", "A GGG S A CCC - DDD"]},
+        },
+        monkeypatch,
+    )
+    assert {(u["power"], u["loc"]) for u in result["units"]} == {("NORTH", "DDD"), ("NORTH", "GGG")}
+    assert result["next_phase"] == "F1901M"
+
+
+def test_an_unknown_power_is_refused_with_the_variants_powers(monkeypatch: pytest.MonkeyPatch) -> None:
+    result = adjudicate(
+        {"variant": "tinyland", "phase": "S1901M", "units": [{"power": "ENGLAND", "type": "A", "loc": "AAA"}]},
+        monkeypatch,
+    )
+    assert "unknown power 'ENGLAND'" in result["error"]
+    assert "NORTH, SOUTH, FROZEN-ANTARCTICA" in result["error"]
+
+
+def test_neutral_is_no_power_where_the_variant_has_no_neutral_units(monkeypatch: pytest.MonkeyPatch) -> None:
+    result = adjudicate(
+        {"variant": "standard", "phase": "S1901M", "units": [{"power": "NEUTRAL", "type": "A", "loc": "SWI"}]},
+        monkeypatch,
+    )
+    assert "unknown power 'NEUTRAL'" in result["error"]

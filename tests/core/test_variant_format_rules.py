@@ -1,0 +1,234 @@
+"""Special rules of variant files, case by case in the DATC's style, on the made-up Tinyland map.
+
+Each case gives the position, the orders and the outcome the rule's text
+(judge/core/special_rules.py, docs/variants.md) calls for. Tinyland: a line
+AAA-BBB-CCC-DDD-EEE-FFF of land provinces, GGG beside CCC and DDD, HHH beside
+GGG and EEE; centres AAA (North), DDD, FFF (South), GGG (Frozen Antarctica), HHH.
+"""
+
+from __future__ import annotations
+
+from judge.core.adjudicator import Outcome
+from judge.core.special_rules import NEUTRAL
+from judge.core.units import Unit, UnitType
+from tests.core.tiny_variant import play, tiny_map
+
+A = UnitType.ARMY
+N, S, X = "NORTH", "SOUTH", "FROZEN-ANTARCTICA"
+HOMES = {N: frozenset({"AAA"}), S: frozenset({"FFF"}), X: frozenset({"GGG"})}
+RAILWAY = {"name": "railway", "power": N, "provinces": ["AAA", "BBB", "CCC", "DDD", "EEE"]}
+
+
+def units_of(result: object) -> set[tuple[str, str]]:
+    return {(u.power, u.location) for u in result.position.units}  # type: ignore[attr-defined]
+
+
+def outcome(result: object, power: str, location: str) -> Outcome:
+    for r in result.results:  # type: ignore[attr-defined]
+        if r.power == power and r.unit is not None and r.unit.location == location:
+            return r.outcome
+    raise AssertionError(f"no result for {power} {location}")
+
+
+# ------------------------------------------------------------------ build_any_owned_centre
+
+
+def test_build_in_an_owned_centre_that_is_not_home_under_the_rule() -> None:
+    game_map = tiny_map(special_rules=["build_any_owned_centre"])
+    centers = {N: frozenset({"AAA", "DDD"})}
+    result = play(game_map, "W1901A", [Unit(N, A, "AAA")], {N: ["BUILD A DDD"]}, centers)
+    assert (N, "DDD") in units_of(result)
+
+
+def test_without_the_rule_only_home_centres_take_builds() -> None:
+    game_map = tiny_map()
+    centers = {N: frozenset({"AAA", "DDD"})}
+    result = play(game_map, "W1901A", [Unit(N, A, "AAA")], {N: ["BUILD A DDD"]}, centers)
+    assert (N, "DDD") not in units_of(result)
+    assert result.results[0].outcome is Outcome.INVALID
+
+
+def test_a_free_owned_centre_makes_a_winter_only_under_the_rule() -> None:
+    # North's home AAA is occupied; HHH is owned and free: an adjustment phase only if it may build there.
+    units = [Unit(N, A, "AAA"), Unit(N, A, "CCC")]
+    centers = {N: frozenset({"AAA", "HHH"})}
+    fall_orders = {N: ["A CCC - DDD"]}
+    with_rule = play(tiny_map(special_rules=["build_any_owned_centre"]), "F1901M", units, fall_orders, centers)
+    assert str(with_rule.next_phase) == "W1901A"
+    without = play(tiny_map(), "F1901M", units, fall_orders, centers)
+    assert str(without.next_phase) == "S1902M"
+
+
+def test_the_rule_does_not_lift_the_occupied_centre_ban() -> None:
+    game_map = tiny_map(special_rules=["build_any_owned_centre"])
+    units = [Unit(N, A, "AAA"), Unit(N, A, "DDD")]
+    result = play(game_map, "W1901A", units, {N: ["BUILD A DDD"]}, {N: frozenset({"AAA", "DDD", "HHH"})})
+    assert result.results[0].outcome is Outcome.INVALID
+
+
+def test_a_build_in_an_unowned_centre_fails_even_under_the_rule() -> None:
+    game_map = tiny_map(special_rules=["build_any_owned_centre"])
+    result = play(game_map, "W1901A", [], {N: ["BUILD A DDD"]}, {N: frozenset({"AAA"})})
+    assert (N, "DDD") not in units_of(result)
+
+
+# ------------------------------------------------------------------ hong_kong
+
+HONG_KONG = {"name": "hong_kong", "province": "HHH", "not_for": X}
+
+
+def test_hong_kong_is_no_centre_for_the_excluded_power() -> None:
+    game_map = tiny_map(special_rules=[HONG_KONG])
+    result = play(game_map, "F1901M", [Unit(X, A, "GGG")], {X: ["A GGG - HHH"]}, {X: HOMES[X]})
+    assert (X, "HHH") in units_of(result)
+    assert result.position.centers[X] == {"GGG"}
+    assert str(result.next_phase) == "S1902M"  # no build owed
+
+
+def test_hong_kong_is_a_centre_for_the_other_powers() -> None:
+    game_map = tiny_map(special_rules=[HONG_KONG])
+    result = play(game_map, "F1901M", [Unit(S, A, "EEE")], {S: ["A EEE - HHH"]}, HOMES)
+    assert result.position.centers[S] == {"FFF", "HHH"}
+
+
+def test_the_excluded_power_takes_hong_kong_from_its_owner_without_owning_it() -> None:
+    game_map = tiny_map(special_rules=[HONG_KONG])
+    centers = {**HOMES, S: frozenset({"FFF", "HHH"})}
+    result = play(game_map, "F1901M", [Unit(X, A, "GGG")], {X: ["A GGG - HHH"]}, centers)
+    assert result.position.centers[S] == {"FFF"}
+    assert all("HHH" not in owned for owned in result.position.centers.values())
+
+
+def test_hong_kong_does_not_count_for_victory_for_the_excluded_power() -> None:
+    # Four centres win; Frozen Antarctica stands on GGG, DDD, FFF and Hong Kong: only three count.
+    game_map = tiny_map(special_rules=[HONG_KONG])
+    units = [Unit(X, A, "GGG"), Unit(X, A, "DDD"), Unit(X, A, "FFF"), Unit(X, A, "EEE")]
+    centers = {X: frozenset({"GGG", "DDD", "FFF"})}
+    result = play(game_map, "F1901M", units, {X: ["A EEE - HHH"]}, centers)
+    assert result.winner is None
+    without_rule = play(tiny_map(), "F1901M", units, {X: ["A EEE - HHH"]}, centers)
+    assert without_rule.winner == X
+
+
+# ------------------------------------------------------------------ railway
+
+
+def test_railway_carries_an_army_along_empty_line() -> None:
+    game_map = tiny_map(special_rules=[RAILWAY], centre_owners={N: ["AAA", "DDD"], S: ["FFF"], X: ["GGG"]})
+    result = play(game_map, "S1901M", [Unit(N, A, "AAA")], {N: ["A AAA - EEE"]}, game_map.starting_centers)
+    assert units_of(result) == {(N, "EEE")}
+
+
+def test_railway_blocked_by_a_foreign_unit_on_the_way() -> None:
+    game_map = tiny_map(special_rules=[RAILWAY])
+    result = play(game_map, "S1901M", [Unit(N, A, "AAA"), Unit(S, A, "BBB")], {N: ["A AAA - CCC"]})
+    assert outcome(result, N, "AAA") is Outcome.INVALID
+    assert "blocked in Bravo" in next(r.reason for r in result.results if r.power == N)
+    assert (N, "AAA") in units_of(result)
+
+
+def test_railway_passes_through_an_own_unit() -> None:
+    game_map = tiny_map(special_rules=[RAILWAY])
+    result = play(game_map, "S1901M", [Unit(N, A, "AAA"), Unit(N, A, "BBB")], {N: ["A AAA - CCC"]})
+    assert units_of(result) == {(N, "CCC"), (N, "BBB")}
+
+
+def test_railway_cannot_pass_an_unowned_supply_centre() -> None:
+    game_map = tiny_map(special_rules=[RAILWAY])
+    result = play(game_map, "S1901M", [Unit(N, A, "AAA")], {N: ["A AAA - EEE"]}, HOMES)
+    assert outcome(result, N, "AAA") is Outcome.INVALID
+    owned = play(game_map, "S1901M", [Unit(N, A, "AAA")], {N: ["A AAA - EEE"]}, {N: frozenset({"AAA", "DDD"})})
+    assert units_of(owned) == {(N, "EEE")}
+
+
+def test_railway_may_leave_and_enter_an_unowned_supply_centre() -> None:
+    game_map = tiny_map(special_rules=[RAILWAY])
+    result = play(game_map, "S1901M", [Unit(N, A, "DDD")], {N: ["A DDD - AAA"]}, HOMES)
+    assert units_of(result) == {(N, "AAA")}
+
+
+def test_only_the_railway_power_may_use_it() -> None:
+    game_map = tiny_map(special_rules=[RAILWAY])
+    result = play(game_map, "S1901M", [Unit(S, A, "AAA")], {S: ["A AAA - CCC"]})
+    assert outcome(result, S, "AAA") is Outcome.INVALID
+
+
+def test_a_move_by_railway_cannot_dislodge() -> None:
+    game_map = tiny_map(special_rules=[RAILWAY])
+    units = [Unit(N, A, "AAA"), Unit(N, A, "BBB"), Unit(S, A, "CCC")]
+    result = play(game_map, "S1901M", units, {N: ["A AAA - CCC", "A BBB S A AAA - CCC"]})
+    assert outcome(result, N, "AAA") is Outcome.FAILS
+    assert (S, "CCC") in units_of(result) and not result.dislodged
+
+
+def test_a_move_by_railway_cannot_cut_support() -> None:
+    # Frozen Antarctica's GGG, supported from CCC, dislodges North's DDD; North's train to CCC does not cut.
+    game_map = tiny_map(special_rules=[RAILWAY])
+    units = [Unit(N, A, "AAA"), Unit(N, A, "DDD"), Unit(X, A, "GGG"), Unit(X, A, "CCC")]
+    orders = {N: ["A AAA - CCC"], X: ["A GGG - DDD", "A CCC S A GGG - DDD"]}
+    result = play(game_map, "S1901M", units, orders)
+    assert (X, "DDD") in units_of(result)
+    assert [d.unit.location for d in result.dislodged] == ["DDD"]
+    assert outcome(result, N, "AAA") is Outcome.FAILS
+
+
+def test_a_move_by_railway_bounces_an_equal_attack() -> None:
+    game_map = tiny_map(special_rules=[RAILWAY])
+    units = [Unit(N, A, "AAA"), Unit(S, A, "DDD")]
+    result = play(game_map, "S1901M", units, {N: ["A AAA - CCC"], S: ["A DDD - CCC"]})
+    assert units_of(result) == {(N, "AAA"), (S, "DDD")}
+
+
+def test_a_move_by_railway_may_be_supported_to_win() -> None:
+    game_map = tiny_map(special_rules=[RAILWAY])
+    units = [Unit(N, A, "AAA"), Unit(N, A, "BBB"), Unit(S, A, "DDD")]
+    orders = {N: ["A AAA - CCC", "A BBB S A AAA - CCC"], S: ["A DDD - CCC"]}
+    result = play(game_map, "S1901M", units, orders)
+    assert (N, "CCC") in units_of(result)
+
+
+def test_a_move_by_railway_enters_a_province_its_holder_leaves() -> None:
+    game_map = tiny_map(special_rules=[RAILWAY])
+    units = [Unit(N, A, "AAA"), Unit(S, A, "CCC")]
+    result = play(game_map, "S1901M", units, {N: ["A AAA - CCC"], S: ["A CCC - GGG"]})
+    assert units_of(result) == {(N, "CCC"), (S, "GGG")}
+
+
+# ------------------------------------------------------------------ neutral_units
+
+NEUTRALS = {"name": "neutral_units", "units": ["A DDD"]}
+
+
+def test_neutral_units_stand_at_the_start_and_defend() -> None:
+    game_map = tiny_map(special_rules=[NEUTRALS])
+    assert Unit(NEUTRAL, A, "DDD") in game_map.opening_units
+    result = play(game_map, "S1901M", [Unit(N, A, "CCC"), Unit(NEUTRAL, A, "DDD")], {N: ["A CCC - DDD"]})
+    assert outcome(result, N, "CCC") is Outcome.FAILS
+    assert (NEUTRAL, "DDD") in units_of(result)
+
+
+def test_a_dislodged_neutral_unit_is_destroyed_without_a_retreat() -> None:
+    game_map = tiny_map(special_rules=[NEUTRALS])
+    units = [Unit(N, A, "CCC"), Unit(N, A, "GGG"), Unit(NEUTRAL, A, "DDD")]
+    result = play(game_map, "S1901M", units, {N: ["A CCC - DDD", "A GGG S A CCC - DDD"]})
+    assert (N, "DDD") in units_of(result)
+    assert all(u.power != NEUTRAL for u in result.position.units)
+    assert str(result.next_phase) == "F1901M"  # no retreat phase for the neutral
+
+
+def test_a_neutral_unit_may_be_supported_to_hold() -> None:
+    game_map = tiny_map(special_rules=[NEUTRALS])
+    units = [Unit(N, A, "CCC"), Unit(N, A, "EEE"), Unit(S, A, "GGG"), Unit(NEUTRAL, A, "DDD")]
+    orders = {N: ["A CCC - DDD", "A EEE S A CCC - DDD"], S: ["A GGG S A DDD"]}
+    result = play(game_map, "S1901M", units, orders)
+    assert (NEUTRAL, "DDD") in units_of(result)
+
+
+def test_neutral_units_own_no_centre_and_owe_no_removal() -> None:
+    game_map = tiny_map(special_rules=[NEUTRALS])
+    units = [Unit(N, A, "AAA"), Unit(NEUTRAL, A, "DDD")]
+    result = play(game_map, "F1901M", units, {}, {N: frozenset({"AAA"})})
+    assert result.position.centers == {N: frozenset({"AAA"})}
+    assert str(result.next_phase) == "S1902M"
+    winter = play(game_map, "W1901A", [*units, Unit(N, A, "CCC")], {}, {N: frozenset({"AAA", "FFF"})})
+    assert (NEUTRAL, "DDD") in units_of(winter)
