@@ -91,9 +91,16 @@ def rule(
     """
     from judge.core.adjudicator import adjudicate
     from judge.core.serialization import order_result_to_json
+    from judge.lang.board import settle_by_board
 
     phase_type = position.phase.type
     lines = tuple(read_lines(orders, game_map, phase_type))
+    # Shared names settled by the board, postal preference lists chosen on it (issue 18).
+    lines = tuple(
+        (power, settle_by_board(read, position, power, game_map, rules)[0] if not isinstance(read, Exception) else read)
+        for power, read in lines
+    )
+    lines = _preferences_chosen(lines, position, rules, game_map)
     typed: dict[str, list[Order]] = {}
     for power, read in lines:
         if not isinstance(read, Exception):
@@ -121,6 +128,38 @@ def rule(
             entries.append(_named_unit(order_result_to_json(pending.pop(match)), read.order, units))
     entries.extend(order_result_to_json(r) for r in pending)
     return Ruling(result, lines, tuple(entries))
+
+
+def _preferences_chosen(
+    lines: tuple[tuple[str, ReadOrder | OrderSyntaxError], ...],
+    position: Position,
+    rules: Rules,
+    game_map: GameMap,
+) -> tuple[tuple[str, ReadOrder | OrderSyntaxError], ...]:
+    """Each preference list replaced by the orders it comes to on ``position`` (one line per order).
+
+    A list with no legal choice keeps its first choice, which the engine then
+    reports as illegal.
+    """
+    from dataclasses import replace
+
+    from judge.lang.preferences import choose
+
+    if not any(not isinstance(read, Exception) and read.preferences for _, read in lines):
+        return lines
+    out: list[tuple[str, ReadOrder | OrderSyntaxError]] = []
+    for power, read in lines:
+        if isinstance(read, Exception) or not read.preferences:
+            out.append((power, read))
+            continue
+        others = [
+            other.order for who, other in lines
+            if who == power and not isinstance(other, Exception) and not other.preferences
+        ]  # fmt: skip
+        taken = choose(position, power, read.preferences, game_map, rules, others=others).taken
+        for order in taken or read.preferences[:1]:
+            out.append((power, replace(read, order=order, preferences=())))
+    return tuple(out)
 
 
 def _rule_on(data: object) -> dict[str, Any]:

@@ -55,6 +55,9 @@ from judge.core.orders import (
 from judge.core.phase import PhaseType
 from judge.core.units import UnitRef, UnitType
 from judge.lang.errors import N_, Message, Wording, english
+from judge.lang.nations import nation_named
+from judge.lang.preferences import is_list_head
+from judge.lang.substitution import other_readings
 
 __all__ = ["OrderSyntaxError", "ReadOrder", "clear_reading_cache", "read_order", "read_order_line"]
 
@@ -95,6 +98,11 @@ class ReadOrder:
     text: str
     readings: tuple[NameReading, ...] = ()
     column: int = 1  # where ``text`` starts (1-based) in the text or line given
+    nationalities: tuple[tuple[str, str], ...] = ()
+    """(location, power) for each unit whose nationality was written ("S ALLEMAGNE A RUH")."""
+    preferences: tuple[Order, ...] = ()
+    """A postal preference list ("A VIE R BUD, TRI, GAL"; "BUILD F BRE, A PAR"): every
+    choice in the order written, ``order`` being the first; empty for a plain order."""
 
 
 # --------------------------------------------------------------------------
@@ -114,7 +122,7 @@ _ENGLISH_KEYWORDS: Final[dict[str, str]] = {
     "b": "BUILD", "build": "BUILD", "builds": "BUILD",
     "remove": "REMOVE", "removes": "REMOVE", "debuild": "REMOVE",
     "r": "R",
-    "retreat": "RETREAT", "retreats": "RETREAT",
+    "retreat": "RETREAT", "retreats": "RETREAT", "retreat to": "RETREAT", "retreats to": "RETREAT",
     "w": "WAIVE", "waive": "WAIVE", "waives": "WAIVE",
     "p": "PROXY", "proxy": "PROXY", "proxy to": "PROXY",
     "nc": "COAST", "sc": "COAST", "ec": "COAST", "wc": "COAST",
@@ -132,9 +140,10 @@ _FRENCH_KEYWORDS: Final[dict[str, str]] = {
     "convoi": "CONVOY", "convoie": "CONVOY", "convoyer": "CONVOY",
     "par convoi": "VIA_CONVOY", "via convoi": "VIA_CONVOY",
     "disperse": "DISBAND", "dispersion": "DISBAND", "debande": "DISBAND", "debander": "DISBAND",
-    "construit": "BUILD", "construction": "BUILD",
-    "supprime": "REMOVE", "suppression": "REMOVE",
-    "retraite": "RETREAT",
+    "construit": "BUILD", "construction": "BUILD", "construire": "BUILD", "construis": "BUILD",
+    "supprime": "REMOVE", "suppression": "REMOVE", "retirer": "REMOVE", "retire": "REMOVE", "retrait": "REMOVE",
+    # Seed 000: "A VIE fait retraite à BUD, TRI" ("à" would otherwise be an army).
+    "retraite": "RETREAT", "retraite a": "RETREAT", "fait retraite": "RETREAT", "fait retraite a": "RETREAT",
     "renonce": "WAIVE",
     "delegue": "PROXY",
     "cn": "COAST", "cs": "COAST", "ce": "COAST", "co": "COAST",
@@ -152,11 +161,13 @@ _COAST_WORDS: Final[dict[str, str]] = {
     "cote nord": "NC", "cote sud": "SC", "cote est": "EC", "cote ouest": "WC",
 }  # fmt: skip
 
-_LONGEST_KEYWORD = 2  # words in the longest keyword phrase
+_LONGEST_KEYWORD = 3  # words in the longest keyword phrase
 # First words of the keyword phrases, so single words skip the phrase lookup.
 _PHRASE_STARTS: Final = frozenset(
     phrase.split()[0] for phrase in (*_ENGLISH_KEYWORDS, *_FRENCH_KEYWORDS) if " " in phrase
 )
+# Seed 001 writes support, convoy and hold as "(S)", "(C)", "(H)".
+_BRACKETED_KEYWORDS: Final[dict[str, str]] = {"s": "SUPPORT", "c": "CONVOY", "h": "HOLD"}
 _LONGEST_NAME = 6  # words in the longest province name ("mer de Groenland et de Norvège")
 
 
@@ -284,6 +295,8 @@ class _Tokenizer:
             if piece.kind in ("arrow", "dash"):
                 out.append(_token("_MOVE", piece))
                 i += 1
+            elif piece.kind == "open" and (bracketed := self._bracketed(pieces, i, out)) is not None:
+                i = bracketed
             elif piece.kind in ("slash", "open"):
                 i = self._coast_after_mark(pieces, i, out)
             elif piece.kind == "word":
@@ -302,6 +315,9 @@ class _Tokenizer:
             phrase = self._text[first.start : last.start + len(last.text)]
             if kind == "COAST":
                 out.append(_token("COAST", first, _COAST_WORDS[_fold_phrase(pieces[i : i + used])]))
+            elif kind == "CONVOY" and first.folded == "t" and i + used == len(pieces):
+                # Seed 002 writes a hold "A Paris T": a T that ends the order convoys nothing.
+                out.append(_token("HOLD", first, phrase))
             else:
                 out.append(_token(kind, first, phrase))
             return i + used
@@ -320,6 +336,9 @@ class _Tokenizer:
                 out.append(token)
             return i + used
         piece = pieces[i]
+        if nation_named(self._map, piece.text) is not None:
+            out.append(_token("NATION", piece))
+            return i + 1
         if "-" in piece.text.strip("-"):
             # "LON-ENG-MAO-BRE" is no name: read it as names joined by dashes.
             pieces[i : i + 1] = _split_hyphens(piece)
@@ -332,11 +351,12 @@ class _Tokenizer:
     def _keyword_at(self, pieces: list[_Piece], i: int) -> tuple[str, int] | None:
         first = pieces[i].folded
         if first in _PHRASE_STARTS:
-            run = _word_run(pieces, i, _LONGEST_KEYWORD)
-            if run is not None:
-                kind = self._keywords.get(_fold_phrase(run))
-                if kind is not None:
-                    return kind, _LONGEST_KEYWORD
+            for length in range(_LONGEST_KEYWORD, 1, -1):
+                run = _word_run(pieces, i, length)
+                if run is not None:
+                    kind = self._keywords.get(_fold_phrase(run))
+                    if kind is not None:
+                        return kind, length
         kind = self._keywords.get(first)
         return None if kind is None else (kind, 1)
 
@@ -365,6 +385,42 @@ class _Tokenizer:
             if reading is not None:
                 return reading, stop - i
         return None
+
+    def _bracketed(self, pieces: list[_Piece], i: int, out: list[Token]) -> int | None:
+        """Seed 001's "(S)", "(C)", "(H)" and a unit's origin in brackets ("F(HOL)").
+
+        Returns the index after the ")" when the brackets hold one of those,
+        else None (a coast in brackets, read by :meth:`_coast_after_mark`).
+        "(S)" is the support when more words follow ("A Bur (S) A Tyr-Mun")
+        and the south coast otherwise ("F Spa (s) - Mao").
+        """
+        if i + 2 >= len(pieces) or pieces[i + 1].kind != "word":
+            return None
+        inner = pieces[i + 1]
+        if pieces[i + 2].kind == "close":
+            after = pieces[i + 3] if i + 3 < len(pieces) else None
+            kind = _BRACKETED_KEYWORDS.get(inner.folded)
+            if kind == "SUPPORT" and (after is None or after.kind != "word"):
+                kind = None
+            if kind is not None:
+                out.append(_token(kind, inner))
+                return i + 3
+        if not out or out[-1].type not in ("ARMY", "FLEET") or inner.folded in _COAST_WORDS:
+            return None
+        place = self._place_at(pieces, i + 1)
+        if place is None:
+            return None
+        reading, used = place
+        if isinstance(reading, (AmbiguousProvinceError, CoastError)):
+            return None
+        close = i + 1 + used
+        if close >= len(pieces) or pieces[close].kind != "close":
+            return None
+        last = pieces[close - 1]
+        token = _subtoken(_PlaceToken, "PLACE", self._text[inner.start : last.start + len(last.text)], inner.start)
+        token.reading = reading
+        out.append(token)
+        return close + 1
 
     def _coast_after_mark(self, pieces: list[_Piece], i: int, out: list[Token]) -> int:
         """``/nc``, ``(nc)``, ``/north coast``, ``(côte nord)`` after a place."""
@@ -654,6 +710,7 @@ class _Builder:
         self._phase = phase_type
         self._french = french
         self.readings: list[NameReading] = []
+        self.nationalities: list[tuple[str, str]] = []
         self.unit: UnitRef | None = None
 
     def build(self, node: _Node) -> Order:
@@ -728,6 +785,11 @@ class _Builder:
         kind, children = node
         place = children[-1]
         location = self._place(place, role)
+        for child in children:
+            if isinstance(child, Token) and child.type == "NATION":
+                power = nation_named(self._map, str(child.value))
+                if power is not None:
+                    self.nationalities.append((location, power))
         if kind == "army":
             return UnitRef(UnitType.ARMY, location)
         if kind == "fleet":
@@ -1249,7 +1311,7 @@ def _read_general(
     builder = _Builder(text, game_map, phase_type, french)
     order = builder.build(node)
     column = len(text) - len(text.lstrip()) + 1
-    return ReadOrder(order, text.strip(), tuple(builder.readings), column)
+    return ReadOrder(order, text.strip(), tuple(builder.readings), column, tuple(builder.nationalities))
 
 
 _SEPARATORS: Final = re.compile(r"[,;]")
@@ -1280,6 +1342,12 @@ def read_order_line(
     for match in [*_SEPARATORS.finditer(line), None]:
         end = match.start() if match is not None else len(line)
         piece = line[start:end]
+        head = results[-1] if results else None
+        if piece.strip() and isinstance(head, ReadOrder) and is_list_head(head.order):
+            extended = _extend_list(head, piece, line, end, game_map, french)
+            if extended is not None:
+                results[-1] = extended
+                piece = ""
         if piece.strip():
             try:
                 read = read_order(piece, game_map, phase_type=phase_type, french=french)
@@ -1289,3 +1357,62 @@ def read_order_line(
         if match is not None:
             start = match.end()
     return results
+
+
+# --------------------------------------------------------------------------
+# Postal preference lists (seed 000, 3.4.2): "A VIE R BUD, TRI, GAL",
+# "construire F BRE, A PAR, A MAR", "retirer F(HOL), A(MUN)".
+
+_LIST_UNIT_WORD: Final = re.compile(r"[^\W\d_]+")
+
+
+def _extend_list(
+    head: ReadOrder, piece: str, line: str, end: int, game_map: GameMap, french: bool
+) -> ReadOrder | None:
+    """``head`` with one more choice read from ``piece``, or None when the piece is no choice.
+
+    After a retreat, a piece that is only a province is the next retreat
+    choice; after a build or a removal, a piece that starts with a unit type
+    ("A PAR", "F(HOL)") is the next build or removal. Anything else is an
+    order of its own, read as before.
+    """
+    first = head.preferences[0] if head.preferences else head.order
+    readings = head.readings
+    choice: Order
+    new_readings: tuple[NameReading, ...] = ()
+    if isinstance(first, Retreat):
+        try:
+            reading = resolve_location(piece.strip(), game_map, french=french)
+        except CoreError:
+            return None
+        location = _location(game_map, reading, None)
+        if location is None:
+            return None
+        choice = Retreat(first.unit, location)
+        if reading.alternatives:
+            new_readings = (reading,)
+    elif isinstance(first, Build | Remove):
+        word = _LIST_UNIT_WORD.match(piece.strip())
+        if word is None or _keywords(french, False).get(_fold(word.group())) not in ("ARMY", "FLEET"):
+            return None
+        try:
+            read = read_order(piece, game_map, phase_type=PhaseType.ADJUSTMENT, french=french)
+        except OrderSyntaxError:
+            return None
+        if not isinstance(read.order, Build):
+            return None
+        built = read.order
+        choice = built if isinstance(first, Build) else Remove(UnitRef(built.type, built.location))
+        new_readings = read.readings
+    else:
+        return None
+    text = line[head.column - 1 : end].strip()
+    # A shared name ("TYR", "MAR") adds its other reading as the next choice:
+    # the board of the phase the list is for settles which one is legal.
+    before = head.preferences or _with_other_readings(head.order, head.readings)
+    choices = tuple(dict.fromkeys((*before, *_with_other_readings(choice, new_readings))))
+    return replace(head, text=text, readings=(*readings, *new_readings), preferences=choices)
+
+
+def _with_other_readings(order: Order, readings: Sequence[NameReading]) -> tuple[Order, ...]:
+    return (order, *(other for other, _, _ in other_readings(order, readings)))

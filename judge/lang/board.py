@@ -1,0 +1,90 @@
+"""What the board says about an order as read: shared names settled, nationalities checked.
+
+The reader knows words, not the board. Two things need the board, and both
+the mail path (:mod:`judge.app.order_mail`) and ``judge adjudicate``
+(:mod:`judge.ruling`) ask them here, so that both read alike:
+
+* a name two readings share (``MAR``: Marseilles as a code, North Africa in
+  the French table; ``TYR``: Tyrolia, and the Tyrrhenian Sea in French) is
+  settled by the board first: when the reading the language chose makes the
+  order illegal (no unit of the player there, a place the unit cannot reach)
+  and another reading makes it legal, the other reading is taken; only when
+  the board cannot tell does the language decide (issue 18, seed 002);
+* the nationality a player wrote before another unit ("A BOU S ALLEMAGNE A
+  RUH - BEL") is information: the order stays valid whatever it says (seed
+  002's ruling), and :func:`wrong_nationalities` lists where it is wrong so
+  that the player can be told.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from judge.core.adjudicator import DEFAULT_RULES, Rules, validate
+from judge.core.errors import CoreError
+from judge.core.geography import GameMap
+from judge.core.names import NameReading
+from judge.core.orders import Order
+from judge.core.position import Position
+from judge.lang.orders import ReadOrder
+from judge.lang.substitution import other_readings
+
+__all__ = ["Settled", "WrongNationality", "settle_by_board", "wrong_nationalities"]
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """A name the board settled: ``written`` read as ``province`` rather than ``instead``."""
+
+    written: str
+    province: str
+    instead: str
+
+
+@dataclass(frozen=True, slots=True)
+class WrongNationality:
+    """A nationality that does not match the board: the unit in ``location`` is ``actual``'s (None: no unit)."""
+
+    location: str
+    written: str
+    actual: str | None
+
+
+def _legal(position: Position, power: str, order: Order, game_map: GameMap, rules: Rules) -> bool:
+    try:
+        return validate(position, power, order, game_map, rules) is None
+    except CoreError:
+        return False
+
+
+def settle_by_board(
+    read: ReadOrder, position: Position, power: str, game_map: GameMap, rules: Rules = DEFAULT_RULES
+) -> tuple[ReadOrder, tuple[Settled, ...]]:
+    """``read`` with its shared names settled by the board (see the module); and what was settled.
+
+    A preference list is left as it is: it holds every reading already, and
+    the board of the phase it is for settles it (:mod:`judge.lang.preferences`).
+    """
+    if read.preferences or not any(r.alternatives for r in read.readings):
+        return read, ()
+    if _legal(position, power, read.order, game_map, rules):
+        return read, ()
+    for other, reading, province in other_readings(read.order, read.readings):
+        if _legal(position, power, other, game_map, rules):
+            settled = Settled(reading.text, province, reading.province)
+            kept = tuple(r for r in read.readings if r is not reading)
+            chosen = NameReading(reading.text, province, None, "code", (reading.province,))
+            return replace(read, order=other, readings=(*kept, chosen)), (settled,)
+    return read, ()
+
+
+def wrong_nationalities(read: ReadOrder, position: Position) -> tuple[WrongNationality, ...]:
+    """The nationalities written in ``read`` that the board contradicts."""
+    wrong: list[WrongNationality] = []
+    for location, written in read.nationalities:
+        province = location.split("/")[0]
+        unit = next((u for u in position.units if u.province == province), None)
+        actual = unit.power if unit is not None else None
+        if actual != written:
+            wrong.append(WrongNationality(location, written, actual))
+    return tuple(wrong)
