@@ -3,9 +3,10 @@
 A wrong power sign-on never says which part was wrong (no such game, no
 such power, wrong password all raise :class:`InvalidSignon`), so the reply
 cannot be used to probe for games or powers. A power whose player has gone
-(abandoned, civil disorder, resigned) is the exception the Judge makes: any
-registered person not already in the game may take it over with any
-password.
+under the game's rules (resigned, ejected, abandoned: see
+:mod:`judge.app.takeover`) is the exception the Judge makes: any registered
+person not already in the game may take it over with any password. A power
+in civil disorder is not open: only its own password opens it.
 
 The impersonation rule (the Judge's): the right password from an address
 that is not the player's own is accepted, but the player of record gets a
@@ -17,9 +18,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judge.app.games import OPEN_FOR_TAKEOVER, StartedGame, game_map, ready_to_start, start_game
+from judge.app.games import StartedGame, game_map, ready_to_start, start_game
 from judge.app.reports.game_start import queue_game_starting
 from judge.app.session import MailSession, Outgoing
+from judge.app.takeover import BACK_TO_PLAY, OPEN_FOR_TAKEOVER
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState
 from judge.db.models import Game, GameMaster, Person, Seat
@@ -54,9 +56,10 @@ class PowerSignon:
 def power_signon(uow: UnitOfWork, game: Game | None, letter: str, password: str) -> PowerSignon:
     """Which seat ``SIGNON <letter><game> <password>`` opens, or InvalidSignon.
 
-    For an open power (abandoned, civil disorder, resigned) the seat's own
+    For an open power (resigned, ejected, abandoned) the seat's own
     password signs its player back on; any other password means a takeover,
-    whose conditions (registered, not in the game) the caller checks.
+    whose conditions (registered, not in the game, the master's approval)
+    the caller checks. A power in civil disorder opens only to its password.
     """
     if game is None or game.state is GameState.FORMING:
         raise InvalidSignon
@@ -71,7 +74,7 @@ def power_signon(uow: UnitOfWork, game: Game | None, letter: str, password: str)
         return PowerSignon(seat, takeover=not right, returning=right)
     if not right:
         raise InvalidSignon
-    return PowerSignon(seat)
+    return PowerSignon(seat, returning=seat.status in BACK_TO_PLAY)
 
 
 def master_signon(uow: UnitOfWork, game: Game | None, password: str) -> GameMaster:

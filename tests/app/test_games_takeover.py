@@ -6,9 +6,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from judge.app.scheduler import process_due
 from judge.db.enums import AuditKind, SeatStatus
 from tests.app.conftest import Harness
 from tests.app.games_helpers import form_game, read, register, snapshot
+from tests.app.orders_helpers import MASTER
+from tests.app.orders_helpers import address as power_address
+from tests.app.orders_helpers import start_game as start_standard
 
 
 @pytest.fixture
@@ -186,3 +190,174 @@ def test_a_resigned_player_who_joins_again_gets_the_power_back(harness: Harness,
     assert "Signed on as France in game 'demo'." in body
     assert "Welcome back: France is no longer left without a player." in body
     assert _status(harness, "FRANCE") == (started[0], "playing")
+
+
+# -- takeover as the rules mean it ----------------------------------------------------------------
+#
+# Who may take a power over: a registered newcomer, and only a power whose player has gone under the
+# rules (resigned, ejected, abandoned at the end of grace). What a refused outsider learns: the answer
+# of a wrong password, nothing more.
+
+INVALID = "Invalid password or power, or no such game. The rest of this mail was not read."
+OPENINGS_BUT_TURKEY = {
+    "AUSTRIA": "A VIE H\nA BUD H\nF TRI H\n", "ENGLAND": "F LON H\nF EDI H\nA LVP H\n",
+    "FRANCE": "A PAR H\nA MAR H\nF BRE H\n", "GERMANY": "A BER H\nA MUN H\nF KIE H\n",
+    "ITALY": "A ROM H\nA VEN H\nF NAP H\n", "RUSSIA": "A MOS H\nA WAR H\nF SEV H\nF STP/SC H\n",
+}  # fmt: skip
+
+
+def _seat(harness: Harness, power: str) -> tuple[str | None, str]:
+    with harness.db.unit_of_work(readonly=True) as uow:
+        seat = uow.seats.by_power(uow.games.require("demo"), power)
+        assert seat is not None
+        return (seat.person.primary_address if seat.person else None), seat.status.value
+
+
+def _miss_turkey_until_grace(harness: Harness, *, nmr: bool) -> None:
+    """Everyone but Turkey orders; the clock runs to the end of grace, the scheduler as the judge would."""
+    game = start_standard(harness, settings={"nmr": nmr})
+    for power, orders in OPENINGS_BUT_TURKEY.items():
+        game.orders(power, orders)
+    with harness.db.unit_of_work(readonly=True) as uow:
+        row = uow.games.require("demo")
+        assert row.deadline_at is not None and row.grace_at is not None
+        deadline, grace = row.deadline_at, row.grace_at
+    for moment in (deadline, grace - timedelta(hours=24), grace):
+        harness.clock.set(max(moment, harness.clock.now()))
+        process_due(harness.services)
+    harness.new_mail()
+
+
+def test_a_power_in_civil_disorder_is_not_open_to_outsiders(harness: Harness) -> None:
+    _miss_turkey_until_grace(harness, nmr=True)
+    assert _seat(harness, "TURKEY") == (power_address("TURKEY"), "civil_disorder")
+    register(harness, "outsider@example.net")
+    reply = harness.exchange("outsider@example.net", "SIGNON Tdemo anything\n")
+    assert "[Error Flag]" in reply["Subject"]
+    assert INVALID in read(reply)
+    assert _seat(harness, "TURKEY") == (power_address("TURKEY"), "civil_disorder")
+    assert harness.others == []
+
+
+def test_the_player_of_a_power_in_civil_disorder_signs_back_on_with_their_password(harness: Harness) -> None:
+    _miss_turkey_until_grace(harness, nmr=True)
+    reply = harness.exchange(power_address("TURKEY"), "SIGNON Tdemo pwturkey\n")
+    body = read(reply)
+    assert "Signed on as Turkey in game 'demo'." in body
+    assert "Welcome back: Turkey is no longer left without a player." in body
+    assert _seat(harness, "TURKEY") == (power_address("TURKEY"), "playing")
+
+
+def test_an_abandoned_power_is_taken_over_and_its_player_told(harness: Harness) -> None:
+    _miss_turkey_until_grace(harness, nmr=False)
+    assert _seat(harness, "TURKEY") == (power_address("TURKEY"), "abandoned")
+    register(harness, "new@example.net")
+    reply = harness.exchange("new@example.net", "SIGNON Tdemo fresh\n")
+    assert "You have taken over Turkey in game 'demo'." in read(reply)
+    assert _seat(harness, "TURKEY") == ("new@example.net", "playing")
+    [told] = [m for m in harness.others if m["To"] == power_address("TURKEY") and "Takeover" in m["Subject"]]
+    assert told["Subject"] == "XPY:demo - S1901M Takeover: T"
+    assert read(told) == (
+        "Turkey in game 'demo', which you played, has been taken over by a new player. "
+        "Your password no longer opens it.\n"
+    )
+    with harness.db.unit_of_work(readonly=True) as uow:
+        events = uow.audit.for_game(uow.games.require("demo"), kind=AuditKind.TAKEOVER)
+        assert [(e.actor, e.new_value) for e in events] == [("new@example.net", "TURKEY")]
+
+
+def _moderated_with_turkey_resigned(harness: Harness) -> None:
+    game = start_standard(harness, settings={"moderated": True})
+    game.orders("TURKEY", "RESIGN\n")
+    register(harness, "new@example.net")
+    harness.new_mail()
+
+
+def test_in_a_moderated_game_a_takeover_waits_for_the_master(harness: Harness) -> None:
+    _moderated_with_turkey_resigned(harness)
+    reply = harness.exchange("new@example.net", "SIGNON Tdemo fresh\nSET PASSWORD other\n")
+    body = read(reply)
+    assert "[Error Flag]" not in reply["Subject"]
+    assert (
+        "Game 'demo' is moderated: your takeover of Turkey waits for its master's approval. You will "
+        "be told by mail; if the master approves, the password you gave becomes the power's. The rest "
+        "of this mail was not read."
+    ) in body
+    assert _seat(harness, "TURKEY") == (power_address("TURKEY"), "resigned")
+    [asked] = harness.others
+    assert asked["To"] == MASTER and asked["Subject"] == "XPY:demo - S1901M Takeover Request: T"
+    assert read(asked) == (
+        "New <new@example.net> asks to take over Turkey in game 'demo'.\n"
+        "Dedication 0, turns on time 0 of 0, civil disorders 0.\n"
+        "Sign on as master and send APPROVE T or REFUSE T.\n"
+    )
+    again = harness.exchange("new@example.net", "SIGNON Tdemo fresh\n")
+    assert "Your takeover of Turkey in game 'demo' already waits for the master's decision." in read(again)
+    register(harness, "second@example.net")
+    other = harness.exchange("second@example.net", "SIGNON Tdemo x\n")
+    assert "A takeover of Turkey in game 'demo' already waits for the master's decision." in read(other)
+    assert harness.others == []
+
+
+def test_the_master_approves_and_everyone_concerned_is_told(harness: Harness) -> None:
+    _moderated_with_turkey_resigned(harness)
+    harness.exchange("new@example.net", "SIGNON Tdemo fresh\n")
+    reply = harness.exchange(MASTER, "SIGNON Mdemo masterpw\nAPPROVE T\n")
+    assert (
+        "Approved: New <new@example.net> now plays Turkey; they, the previous player and the game "
+        "have been told."
+    ) in read(reply)
+    assert _seat(harness, "TURKEY") == ("new@example.net", "playing")
+    newcomer = [m for m in harness.others if m["To"] == "new@example.net"]
+    assert [read(m) for m in newcomer] == [
+        "The master of game 'demo' approved your takeover: you now play Turkey, with the password you "
+        "gave. WAIT is set for you. Sign on with SIGNON Tdemo and that password.\n"
+    ]
+    assert any(m["To"] == power_address("TURKEY") and "Takeover: T" in m["Subject"] for m in harness.others)
+    assert any("New Player Signon: T" in m["Subject"] for m in harness.others)
+    assert "Signed on as Turkey" in read(harness.exchange("new@example.net", "SIGNON Tdemo fresh\n"))
+    with harness.db.unit_of_work(readonly=True) as uow:
+        events = uow.audit.for_game(uow.games.require("demo"), kind=AuditKind.TAKEOVER)
+        assert [e.detail for e in events] == [
+            "requested, waiting for the master", None, "approved by the master (new@example.net)",
+        ]
+
+
+def test_the_master_refuses_and_the_power_stays_open(harness: Harness) -> None:
+    _moderated_with_turkey_resigned(harness)
+    harness.exchange("new@example.net", "SIGNON Tdemo fresh\n")
+    reply = harness.exchange(MASTER, "SIGNON Mdemo masterpw\nREFUSE turkey\n")
+    assert "Refused: New <new@example.net> does not take over Turkey; they have been told." in read(reply)
+    [told] = harness.others
+    assert told["To"] == "new@example.net"
+    assert read(told) == "The master of game 'demo' refused your takeover of Turkey.\n"
+    assert _seat(harness, "TURKEY") == (power_address("TURKEY"), "resigned")
+    assert "No takeover of Turkey waits" in read(harness.exchange(MASTER, "SIGNON Mdemo masterpw\nAPPROVE T\n"))
+
+
+def test_only_the_master_may_approve(harness: Harness) -> None:
+    _moderated_with_turkey_resigned(harness)
+    harness.exchange("new@example.net", "SIGNON Tdemo fresh\n")
+    for sender, body in (
+        (power_address("FRANCE"), "SIGNON Fdemo pwfrance\nAPPROVE T\n"),
+        ("new@example.net", "APPROVE T\n"),
+    ):
+        reply = harness.exchange(sender, body)
+        assert "APPROVE is for the master of a game" in read(reply)
+    assert _seat(harness, "TURKEY") == (power_address("TURKEY"), "resigned")
+
+
+def test_a_power_approved_in_advance_is_taken_over_at_once(harness: Harness) -> None:
+    _moderated_with_turkey_resigned(harness)
+    harness.exchange(MASTER, "SIGNON Mdemo masterpw\nSET APPROVED T\n")
+    reply = harness.exchange("new@example.net", "SIGNON Tdemo fresh\n")
+    assert "You have taken over Turkey in game 'demo'." in read(reply)
+
+
+def test_a_request_whose_power_came_back_is_withdrawn(harness: Harness) -> None:
+    _moderated_with_turkey_resigned(harness)
+    harness.exchange("new@example.net", "SIGNON Tdemo fresh\n")
+    harness.exchange(power_address("TURKEY"), "SIGNON Tdemo pwturkey\n")
+    reply = harness.exchange(MASTER, "SIGNON Mdemo masterpw\nAPPROVE T\n")
+    assert "Turkey is no longer open for takeover in game 'demo': the request is withdrawn." in read(reply)
+    assert _seat(harness, "TURKEY") == (power_address("TURKEY"), "playing")

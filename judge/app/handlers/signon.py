@@ -2,9 +2,12 @@
 
 The four forms (the parser's roles):
 
-* ``SIGNON Fgame pw``: a power, by its password; an open power (abandoned,
-  civil disorder, resigned) is taken over by anyone registered who is not
-  in the game yet, with any password, which becomes the power's;
+* ``SIGNON Fgame pw``: a power, by its password; an open power (its player
+  resigned, was ejected or abandoned it: :mod:`judge.app.takeover`) is
+  taken over by anyone registered who is not in the game yet, with any
+  password, which becomes the power's; in a moderated game the takeover
+  waits for the master's APPROVE (unless SET APPROVED named the power). A
+  power in civil disorder is not open: only its own password opens it;
 * ``SIGNON Mgame pw``: a master;
 * ``SIGNON Ogame pw``, ``OBSERVE game pw``, ``WATCH game pw``: an observer
   (a new password makes a new observer; no registration needed);
@@ -13,14 +16,17 @@ The four forms (the parser's roles):
   full; on a started game, take over its first open power.
 
 A refused sign-on stops the reading of the mail: what follows would be
-orders or settings for a game the sender is not signed on to.
+orders or settings for a game the sender is not signed on to. Failed power
+and master sign-ons are counted and guessers locked out
+(:mod:`judge.app.throttle`); a locked-out sign-on gets the very answer of a
+wrong password.
 """
 
 from __future__ import annotations
 
+from judge.app import throttle
 from judge.app.errors import CommandRefused
 from judge.app.games import (
-    OPEN_FOR_TAKEOVER,
     AlreadyInGame,
     GameFull,
     NotForming,
@@ -28,12 +34,10 @@ from judge.app.games import (
     audience,
     describe_variant,
     find_game,
-    is_gunboat,
+    game_map,
     join,
     next_forming_game,
-    open_seats,
     players_needed,
-    power_letter,
     power_name,
     take_over,
 )
@@ -48,11 +52,20 @@ from judge.app.signon import (
     power_signon,
     start_if_ready,
 )
-from judge.db.enums import GameState, SeatStatus
+from judge.app.takeover import (
+    BACK_TO_PLAY,
+    announce_takeover,
+    ask_masters,
+    needs_approval,
+    open_seats,
+    tell_previous_player,
+)
+from judge.db.enums import AuditKind, GameState, SeatStatus
 from judge.db.models import Game, Person, Seat
 from judge.i18n import translation
 from judge.lang.commands import Signon, SignonRole
-from judge.mail.compose import game_subject, judge_date
+from judge.lang.powers import power_letters
+from judge.mail.compose import game_subject
 from judge.timekeeping.errors import (
     CivilDisorderRatioTooHighError,
     DedicationTooLowError,
@@ -67,13 +80,13 @@ def handle(command: Signon, session: MailSession) -> Next:
     if session.signed_on:
         raise CommandRefused(_("Only one sign-on per mail: this one was ignored."))
     if command.role is SignonRole.POWER:
-        _power(command, session)
-    elif command.role is SignonRole.MASTER:
-        _master(command, session)
-    elif command.role is SignonRole.OBSERVER:
+        return _power(command, session)
+    if command.role is SignonRole.MASTER:
+        return _master(command, session)
+    if command.role is SignonRole.OBSERVER:
         _observer(command, session)
     else:
-        _join(command, session)
+        return _join(command, session)
     return Next.CONTINUE
 
 
@@ -85,6 +98,28 @@ def _invalid(session: MailSession) -> CommandRefused:
     )
 
 
+def _refused(session: MailSession, command: Signon) -> Next:
+    """The wrong-password answer, given without raising so that the failure's record is kept."""
+    session.reply.error(command.line, _invalid(session).message)
+    return Next.STOP
+
+
+def _player_addresses(seat: Seat | None) -> list[str]:
+    """Every address of the seat's player: their registration's and those they set with SET ADDRESS."""
+    if seat is None or seat.person is None:
+        return []
+    addresses = [a.address for a in seat.person.addresses]
+    if seat.report_address:
+        addresses += seat.report_address.split(",")
+    return addresses
+
+
+def _player_to_tell(seat: Seat | None) -> list[tuple[str, str]]:
+    if seat is None or seat.person is None or seat.person.primary_address is None:
+        return []
+    return [(seat.person.primary_address, seat.person.language)]
+
+
 def _signed_on(session: MailSession, game: Game, seat: Seat | None, role: Role) -> None:
     session.game, session.seat, session.role = game, seat, role
     session.acting_power = seat.power if seat is not None else None
@@ -93,19 +128,28 @@ def _signed_on(session: MailSession, game: Game, seat: Seat | None, role: Role) 
 # -- SIGNON Fgame pw ------------------------------------------------------------------------------
 
 
-def _power(command: Signon, session: MailSession) -> None:
+def _power(command: Signon, session: MailSession) -> Next:
     _ = session.gettext
     game = find_game(session.uow, command.game or "", lock=True)
+    target = _target_seat(session, game, command.power_letter or "")
+    counted = game if target is not None else None
+    counted_power = target.power if target is not None else None
+    if throttle.sender_shut_out(session) or (
+        game is not None and target is not None
+        and throttle.power_locked(session, game, target.power or "", _player_addresses(target))
+    ):
+        throttle.count_failure(session, counted, counted_power)
+        return _refused(session, command)
     try:
         found = power_signon(session.uow, game, command.power_letter or "", command.password)
     except InvalidSignon:
-        raise _invalid(session) from None
+        throttle.count_failure(session, counted, counted_power, _player_to_tell(target))
+        return _refused(session, command)
     assert game is not None
     seat = found.seat
     power = power_name(seat.power or "", session.language)
     if found.takeover:
-        _take_over(command, session, game, seat)
-        return
+        return _take_over(command, session, game, seat)
     if found.returning:
         session.uow.seats.set_status(seat, SeatStatus.PLAYING)
     _signed_on(session, game, seat, Role.POWER)
@@ -114,12 +158,29 @@ def _power(command: Signon, session: MailSession) -> None:
     if found.returning:
         messages.append(_("Welcome back: {power} is no longer left without a player.").format(power=power))
     session.reply.ok(command.line, *messages)
+    return Next.CONTINUE
 
 
-def _take_over(command: Signon, session: MailSession, game: Game, seat: Seat) -> None:
+def _target_seat(session: MailSession, game: Game | None, letter: str) -> Seat | None:
+    """The seat a power sign-on names, if the game and power exist (for counting failures)."""
+    if game is None or game.state is GameState.FORMING:
+        return None
+    power = power_letters(game_map(game)).get(letter.upper())
+    return session.uow.seats.by_power(game, power) if power is not None else None
+
+
+def _take_over(command: Signon, session: MailSession, game: Game, seat: Seat) -> Next:
     _ = session.gettext
     person = _registered(session, _("Only registered players may take over a power: send REGISTER first (see HELP)."))
     _check_access(session, game, person)
+    if any(other.person_id == person.id for other in game.seats):
+        raise CommandRefused(
+            _("You already play in game '{game}': one power per player.").format(game=game.name),
+            stop=True,
+        )
+    if needs_approval(game, seat):
+        return _request_takeover(command, session, game, seat, person)
+    previous = seat.person
     try:
         fresh_deadline = take_over(
             session.uow, game, seat, person, command.password, session.now,
@@ -139,49 +200,70 @@ def _take_over(command: Signon, session: MailSession, game: Game, seat: Seat) ->
         _("WAIT is set for you, so the phase will not be processed before its deadline."),
     ]
     session.reply.ok(command.line, *messages)
-    _announce_takeover(session, game, seat, fresh_deadline)
+    tell_previous_player(session, game, seat, previous)
+    announce_takeover(session, game, seat, fresh_deadline, session.sender)
+    return Next.CONTINUE
 
 
-def _announce_takeover(session: MailSession, game: Game, seat: Seat, fresh_deadline: bool) -> None:
-    """``New Player Signon: F`` to the game (only the masters in a Quiet game)."""
-    config = session.services.config
-    letter = power_letter(game, seat.power or "")
-    subject = game_subject(config.code, game.name, f"New Player Signon: {letter}", game.current_phase)
-    readers = audience(
-        game, powers=() if game.quiet else None, observers=not game.quiet, exclude=[session.sender]
+def _request_takeover(command: Signon, session: MailSession, game: Game, seat: Seat, person: Person) -> Next:
+    """A moderated game: the takeover waits for the master (one request per power at a time)."""
+    _ = session.gettext
+    uow = session.uow
+    power = power_name(seat.power or "", session.language)
+    pending = uow.seats.pending_takeover(game, seat.power or "")
+    if pending is not None:
+        mine = pending.person_id == person.id
+        raise CommandRefused(
+            _("Your takeover of {power} in game '{game}' already waits for the master's decision.").format(
+                power=power, game=game.name
+            )
+            if mine
+            else _("A takeover of {power} in game '{game}' already waits for the master's decision.").format(
+                power=power, game=game.name
+            ),
+            stop=True,
+        )
+    uow.seats.request_takeover(game, seat.power or "", person, session.sender, command.password, session.now)
+    uow.audit.record(
+        AuditKind.TAKEOVER, session.now, game=game, person=person, actor=session.sender,
+        setting="power", new_value=seat.power, detail="requested, waiting for the master",
+    )  # fmt: skip
+    ask_masters(session, game, seat, person)
+    session.reply.ok(
+        command.line,
+        _(
+            "Game '{game}' is moderated: your takeover of {power} waits for its master's approval. "
+            "You will be told by mail; if the master approves, the password you gave becomes the "
+            "power's. The rest of this mail was not read."
+        ).format(game=game.name, power=power),
     )
-    for language, addresses in readers.items():
-        _ = translation(language).gettext
-        who = "" if is_gunboat(game) else f" ({session.sender})"
-        lines = [
-            _("{power} has been taken over by a new player{who} in game '{game}'.").format(
-                power=power_name(seat.power or "", language), who=who, game=game.name
-            )
-        ]
-        if fresh_deadline and game.deadline_at is not None:
-            lines.append(
-                _("No power is left without a player: the new deadline is {deadline}, and WAIT is set for everyone.").format(
-                    deadline=judge_date(game.deadline_at, config.timezone)
-                )
-            )
-        session.send(Outgoing(tuple(addresses), subject, "\n".join(lines) + "\n", game_id=game.id))
+    return Next.STOP
 
 
 # -- SIGNON Mgame pw ---------------------------------------------------------------------------------
 
 
-def _master(command: Signon, session: MailSession) -> None:
+def _master(command: Signon, session: MailSession) -> Next:
     _ = session.gettext
     game = find_game(session.uow, command.game or "", lock=True)
+    masters = [] if game is None else [m.person for m in game.masters if m.person is not None]
+    own = [a.address for person in masters for a in person.addresses]
+    if throttle.sender_shut_out(session) or (
+        game is not None and throttle.power_locked(session, game, throttle.MASTER, own)
+    ):
+        throttle.count_failure(session, game, throttle.MASTER if game is not None else None)
+        return _refused(session, command)
     try:
         master = master_signon(session.uow, game, command.password)
     except InvalidSignon:
-        raise _invalid(session) from None
+        throttle.count_failure(session, game, throttle.MASTER if game is not None else None)
+        return _refused(session, command)
     assert game is not None
     _signed_on(session, game, None, Role.MASTER)
     session.master = master
     check_impersonation(session, game, master.person, "master")
     session.reply.ok(command.line, _("Signed on as master of game '{game}'.").format(game=game.name))
+    return Next.CONTINUE
 
 
 # -- OBSERVE game pw ---------------------------------------------------------------------------------
@@ -254,7 +336,7 @@ def _check_access(session: MailSession, game: Game, person: Person) -> None:
         raise CommandRefused(str(error), stop=True) from error
 
 
-def _join(command: Signon, session: MailSession) -> None:
+def _join(command: Signon, session: MailSession) -> Next:
     _ = session.gettext
     person = _registered(session, _("Only registered players may join a game: send REGISTER first (see HELP)."))
     uow = session.uow
@@ -278,11 +360,9 @@ def _join(command: Signon, session: MailSession) -> None:
         game = found
     own = next((seat for seat in game.seats if seat.person_id == person.id), None)
     if own is not None:
-        _rejoin(command, session, game, own)
-        return
+        return _rejoin(command, session, game, own)
     if game.state in (GameState.ACTIVE, GameState.PAUSED):
-        _join_started(command, session, game)
-        return
+        return _join_started(command, session, game)
     _check_access(session, game, person)
     try:
         seat = join(
@@ -330,14 +410,19 @@ def _join(command: Signon, session: MailSession) -> None:
         )
         messages.append(_("You may now send SET PREFERENCE with the powers you would like, best first."))
     session.reply.ok(command.line, *messages)
+    return Next.CONTINUE
 
 
-def _rejoin(command: Signon, session: MailSession, game: Game, seat: Seat) -> None:
+def _rejoin(command: Signon, session: MailSession, game: Game, seat: Seat) -> Next:
     """A player already in the game signs on with ``SIGNON ?game``: their own password opens their seat."""
     _ = session.gettext
+    if throttle.sender_shut_out(session):
+        throttle.count_failure(session, game if seat.power else None, seat.power)
+        return _refused(session, command)
     if not session.uow.seats.check_password(seat, command.password):
-        raise _invalid(session)
-    returning = seat.power is not None and seat.status in OPEN_FOR_TAKEOVER
+        throttle.count_failure(session, game if seat.power else None, seat.power, _player_to_tell(seat))
+        return _refused(session, command)
+    returning = seat.power is not None and seat.status in BACK_TO_PLAY
     if returning:
         session.uow.seats.set_status(seat, SeatStatus.PLAYING)
     _signed_on(session, game, seat, Role.POWER)
@@ -357,9 +442,10 @@ def _rejoin(command: Signon, session: MailSession, game: Game, seat: Seat) -> No
             )
         )
     session.reply.ok(command.line, *messages)
+    return Next.CONTINUE
 
 
-def _join_started(command: Signon, session: MailSession, game: Game) -> None:
+def _join_started(command: Signon, session: MailSession, game: Game) -> Next:
     """``SIGNON ?game`` on a started game: take over its first open power."""
     _ = session.gettext
     seats = open_seats(game)
@@ -370,7 +456,7 @@ def _join_started(command: Signon, session: MailSession, game: Game) -> None:
             ),
             stop=True,
         )
-    _take_over(command, session, game, seats[0])
+    return _take_over(command, session, game, seats[0])
 
 
 def _tell_masters_ready(session: MailSession, game: Game) -> None:

@@ -1,15 +1,25 @@
-"""Seats: joining, power assignment, passwords, status, and who played a power when."""
+"""Seats: joining, power assignment, passwords, status, who played a power when; takeover
+requests awaiting a master, and the record of failed sign-ons (kept here so a restart forgets none)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from judge.db.enums import AuditKind, SeatStatus
 from judge.db.errors import DuplicateError
-from judge.db.models import AuditEvent, Game, Person, Seat, SeatTenure
+from judge.db.models import (
+    AuditEvent,
+    Game,
+    Person,
+    Seat,
+    SeatTenure,
+    SignonFailure,
+    SignonLockout,
+    TakeoverRequest,
+)
 from judge.db.passwords import PasswordHashing
 
 
@@ -149,3 +159,97 @@ class SeatRepository:
 
     def history(self, seat: Seat) -> list[SeatTenure]:
         return list(seat.tenures)
+
+    # -- takeover requests (judge.app.takeover) ------------------------------------------------
+
+    def request_takeover(
+        self, game: Game, power: str, person: Person, requester: str, password: str, now: datetime
+    ) -> TakeoverRequest:
+        """A newcomer's takeover waiting for the master; the password is kept hashed."""
+        request = TakeoverRequest(
+            game_id=game.id,
+            power=power,
+            person_id=person.id,
+            requester=requester,
+            password_hash=self.passwords.hash(password),
+            requested_at=now,
+        )
+        self.session.add(request)
+        self.session.flush()
+        return request
+
+    def pending_takeover(self, game: Game, power: str) -> TakeoverRequest | None:
+        """The takeover of ``power`` waiting for the master's decision (at most one at a time)."""
+        return self.session.scalars(
+            select(TakeoverRequest)
+            .where(
+                TakeoverRequest.game_id == game.id,
+                TakeoverRequest.power == power,
+                TakeoverRequest.decision == "",
+            )
+            .order_by(TakeoverRequest.id)
+        ).first()
+
+    def decide_takeover(self, request: TakeoverRequest, decision: str, now: datetime) -> None:
+        request.decision = decision
+        request.decided_at = now
+        self.session.flush()
+
+    # -- failed sign-ons (judge.app.throttle) ---------------------------------------------------
+
+    def record_failure(
+        self, sender: str, now: datetime, *, game: Game | None = None, power: str | None = None
+    ) -> None:
+        self.session.add(
+            SignonFailure(
+                at=now, sender=sender, game_id=game.id if game is not None else None, power=power
+            )
+        )
+        self.session.flush()
+
+    def failures_for_power(self, game: Game, power: str, since: datetime) -> int:
+        return int(
+            self.session.scalar(
+                select(func.count(SignonFailure.id)).where(
+                    SignonFailure.game_id == game.id,
+                    SignonFailure.power == power,
+                    SignonFailure.at >= since,
+                )
+            )
+            or 0
+        )
+
+    def failures_from(self, sender: str, since: datetime) -> int:
+        return int(
+            self.session.scalar(
+                select(func.count(SignonFailure.id)).where(
+                    SignonFailure.sender == sender, SignonFailure.at >= since
+                )
+            )
+            or 0
+        )
+
+    def lockout(self, game: Game, power: str) -> SignonLockout | None:
+        return self.session.scalars(
+            select(SignonLockout).where(SignonLockout.game_id == game.id, SignonLockout.power == power)
+        ).one_or_none()
+
+    def lock(
+        self, game: Game, power: str, now: datetime, base: timedelta, longest: timedelta
+    ) -> SignonLockout:
+        """Lock sign-ons to ``power`` from ``now``: ``base``, doubled for each earlier lockout, at most ``longest``."""
+        found = self.lockout(game, power)
+        strikes = 1 if found is None else found.strikes + 1
+        until = now + min(base * (2 ** (strikes - 1)), longest)
+        if found is None:
+            found = SignonLockout(game_id=game.id, power=power, started_at=now, until=until, strikes=1)
+            self.session.add(found)
+        else:
+            found.started_at, found.until, found.strikes = now, until, strikes
+        self.session.flush()
+        return found
+
+    def purge_failures(self, before: datetime) -> int:
+        """Forget failed sign-ons older than ``before`` (the counts only look an hour back)."""
+        result = self.session.execute(delete(SignonFailure).where(SignonFailure.at < before))
+        return int(result.rowcount)  # type: ignore[attr-defined]
