@@ -20,7 +20,7 @@ movement_phase.py for the phase around it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from judge.core.adjudicator.rules import Rules
 from judge.core.adjudicator.topology import topology
@@ -107,7 +107,7 @@ class MovementResolver:
                 self.target[i] = self.unit_at[where[order.other.location]]
             self.convoyed[i] = order.via_convoy
             self.rail[i] = order.via_rail
-        self._link(rules)
+        self._link(rules, topo.fleet)
         self.state = [_UNRESOLVED] * n
         self.res = [False] * n
         # Supports and convoys that nobody attacks are given: settle them now, saving most
@@ -122,7 +122,7 @@ class MovementResolver:
 
     # ------------------------------------------------------------ set-up
 
-    def _link(self, rules: Rules) -> None:
+    def _link(self, rules: Rules, fleet_moves: Mapping[str, frozenset[str]]) -> None:
         """Match supports and convoys to the orders they name; note head-to-head pairs."""
         n = self.n
         kind, dest, target, power = self.kind, self.dest, self.target, self.power
@@ -155,6 +155,15 @@ class MovementResolver:
                     self.matched[i] = True
             elif k == K_SUPPORT_MOVE:
                 coast_ok = self.dest_loc[i] == dest[i] or self.dest_loc[i] == self.dest_loc[t]
+                if (
+                    coast_ok
+                    and rules.foreign_coast_support == "named"
+                    and self.dest_loc[i] != self.dest_loc[t]
+                    and power[i] != power[t]
+                    and self._coasts_in_reach(t, fleet_moves) > 1
+                ):
+                    # Seed 002: a foreign support must name the coast the fleet attacks.
+                    coast_ok = False
                 if kind[t] == K_MOVE and dest[t] == dest[i] and coast_ok:
                     self.move_supports[t].append(i)
                     self.matched[i] = True
@@ -168,6 +177,14 @@ class MovementResolver:
             j = self.unit_at.get(dest[i], -1)
             if j >= 0 and kind[j] == K_MOVE and dest[j] == self.prov[i] and not self.convoyed[j] and not self.rail[j]:
                 self.h2h[i] = j
+
+    def _coasts_in_reach(self, t: int, fleet_moves: Mapping[str, frozenset[str]]) -> int:
+        """How many coasts of its destination province moving unit ``t`` could reach (0 for an army)."""
+        unit = self.units[t]
+        if unit.type is not _FLEET:
+            return 0
+        province = self.dest[t]
+        return sum(1 for loc in fleet_moves.get(unit.location, ()) if loc.startswith(province + "/"))
 
     # ------------------------------------------------------------ driving
 

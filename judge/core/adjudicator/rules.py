@@ -23,6 +23,9 @@ MISSING_RETREATS_CHOICES = ("disband", "seed000")
 MISSING_COAST_CHOICES = ("fail", "first")
 DUPLICATE_ORDERS_CHOICES = ("last", "first", "hold")
 ADJACENT_CONVOY_CHOICES = ("intent", "explicit")
+SURPLUS_ADJUSTMENTS_CHOICES = ("last", "first")
+FOREIGN_COAST_SUPPORT_CHOICES = ("any", "named")
+BOOLEAN_OPTIONS = ("retreat_to_convoy_origin", "complete_from_support")
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "paradox": PARADOX_CHOICES,
@@ -31,6 +34,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "missing_coast": MISSING_COAST_CHOICES,
     "duplicate_orders": DUPLICATE_ORDERS_CHOICES,
     "adjacent_convoy": ADJACENT_CONVOY_CHOICES,
+    "surplus_adjustments": SURPLUS_ADJUSTMENTS_CHOICES,
+    "foreign_coast_support": FOREIGN_COAST_SUPPORT_CHOICES,
 }
 
 
@@ -87,6 +92,35 @@ class Rules:
     retreat_to_convoy_origin
         Whether a unit dislodged by a convoyed army may retreat to the
         province the army came from (2023 rulebook and DATC 4.A.5: yes).
+    surplus_adjustments
+        More builds (or removals) written than a power may make. ``"last"``
+        (the Judge: "the last build orders override the first ones", so the
+        mail layer keeps only the latest ones as they arrive) or ``"first"``
+        (seed 002, "Ajustements surnuméraires": only the first *legal* ones
+        written count, until the number owed is reached). The adjudicator
+        itself always takes the first legal ones among the orders it is
+        given (DATC 4.D.4); under ``"last"`` the orders it is given are
+        already cut down to the latest.
+    foreign_coast_support
+        A support to a fleet's move into a province with several coasts,
+        when the moving fleet could reach more than one of them. ``"any"``
+        (DATC 4.B.4, test case 6.B.15): a support naming no coast is valid.
+        ``"named"`` (seed 002, "Autres éléments sur la rédaction des
+        soutiens", as Conspiracy, Backstabbr and the 2023 Renegade rules):
+        a support given by a unit of another nationality than the fleet is
+        valid only if it names the attacked coast. Under both, a coast that
+        is named must be the one of the move (DATC 6.B.9).
+    complete_from_support
+        Seed 002, "Ordre manquant ou incomplet". When true, a unit with no
+        order, or whose only orders lack a coast to be legal, executes the
+        order that a support or convoy order of another unit of the same
+        power spells out for it (``F Por S F Mid - Spa/nc`` completes a
+        missing or coastless ``F Mid - Spa``), provided those orders agree
+        and the completed order is legal; a legal order of the unit itself
+        always wins. Likewise a fleet of the same power with no order
+        convoys an army of its power when it is the only way to make that
+        army's convoyed move possible. Default false (the Judge and the
+        DATC: a unit without a legal order holds).
     """
 
     paradox: str = "szykman"
@@ -96,14 +130,18 @@ class Rules:
     duplicate_orders: str = "last"
     adjacent_convoy: str = "intent"
     retreat_to_convoy_origin: bool = True
+    surplus_adjustments: str = "last"
+    foreign_coast_support: str = "any"
+    complete_from_support: bool = False
 
     def __post_init__(self) -> None:
         for name, allowed in _CHOICES.items():
             value = getattr(self, name)
             if value not in allowed:
                 raise RulesError(name, value, allowed)
-        if not isinstance(self.retreat_to_convoy_origin, bool):
-            raise RulesError("retreat_to_convoy_origin", self.retreat_to_convoy_origin, ("true", "false"))
+        for name in BOOLEAN_OPTIONS:
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(name, getattr(self, name), ("true", "false"))
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> Rules:
@@ -113,7 +151,7 @@ class Rules:
         for name, value in data.items():
             if name not in known:
                 raise RulesError(name, value)
-            if name == "retreat_to_convoy_origin":
+            if name in BOOLEAN_OPTIONS:
                 values[name] = _read_bool(name, value)
             elif isinstance(value, str):
                 values[name] = value.strip().lower()
