@@ -361,3 +361,12 @@ def test_a_request_whose_power_came_back_is_withdrawn(harness: Harness) -> None:
     reply = harness.exchange(MASTER, "SIGNON Mdemo masterpw\nAPPROVE T\n")
     assert "Turkey is no longer open for takeover in game 'demo': the request is withdrawn." in read(reply)
     assert _seat(harness, "TURKEY") == (power_address("TURKEY"), "playing")
+
+
+def test_the_master_opens_a_power_in_civil_disorder_by_ejecting_its_player(harness: Harness) -> None:
+    _miss_turkey_until_grace(harness, nmr=True)
+    reply = harness.exchange(MASTER, "SIGNON Mdemo masterpw\nEJECT T\n")
+    assert "[Error Flag]" not in reply["Subject"], read(reply)
+    assert _seat(harness, "TURKEY") == (power_address("TURKEY"), "abandoned")
+    register(harness, "new@example.net")
+    assert "You have taken over Turkey" in read(harness.exchange("new@example.net", "SIGNON Tdemo fresh\n"))

@@ -26,7 +26,8 @@ from judge.i18n import translation
 from judge.lang.commands import Eject
 from judge.mail.compose import game_subject
 
-_GONE = (SeatStatus.RESIGNED, SeatStatus.ABANDONED, SeatStatus.CIVIL_DISORDER, SeatStatus.ELIMINATED)
+# A power in civil disorder is still its player's (judge.app.takeover): the master may eject them.
+_GONE = (SeatStatus.RESIGNED, SeatStatus.ABANDONED, SeatStatus.ELIMINATED)
 
 
 @handles(Eject)
