@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from judge.app.variant_rules import game_map_of
 from judge.core.geography import GameMap
-from judge.core.variants import load_map, power_names_of
+from judge.core.variants import power_names_of
 from judge.db.enums import SeatStatus
 from judge.db.models import Game
 from judge.lang.powers import power_letters
@@ -22,7 +23,8 @@ OPEN_FOR_TAKEOVER = (SeatStatus.ABANDONED, SeatStatus.CIVIL_DISORDER, SeatStatus
 
 
 def game_map(game: Game) -> GameMap:
-    return load_map(game.variant)
+    """The map ``game`` is played on, with the variant rules its settings leave in play."""
+    return game_map_of(game)
 
 
 def is_gunboat(game: Game) -> bool:

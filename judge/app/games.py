@@ -34,8 +34,9 @@ from judge.app.game_facts import game_map as game_map
 from judge.app.game_facts import is_gunboat as is_gunboat
 from judge.app.game_facts import power_letter as power_letter
 from judge.app.game_facts import power_name as power_name
-from judge.app.positions import FIRST_PHASE, opening_position, to_json
+from judge.app.positions import opening_position, to_json
 from judge.app.timekeeping import phase_schedule
+from judge.app.variant_rules import opening_neutral_units
 from judge.core.phase import Phase, PhaseType
 from judge.core.variants import available_variants
 from judge.db.database import UnitOfWork
@@ -307,7 +308,7 @@ def start_game(
     by_id = {seat.id: seat for seat in seats}
     for seat_id, power in sorted(deal.items()):
         seat = by_id[seat_id]
-        uow.seats.assign(seat, power, now, phase=FIRST_PHASE)
+        uow.seats.assign(seat, power, now, phase=str(the_map.first_phase))
         if seat.person is not None:
             uow.people.add_to_record(seat.person, games_started=1)
     dummies = tuple(p for p in the_map.powers if p not in deal.values())
@@ -320,8 +321,8 @@ def start_game(
 
     game.extra_settings = {**game.extra_settings, ASSIGNMENT_SEED: seed}
     times = first_phase_times(uow, game, now, zone)
-    position = opening_position(the_map, FIRST_PHASE)
-    uow.phases.open(game, FIRST_PHASE, to_json(position), now, deadline_at=times.deadline)
+    position = opening_position(the_map, neutral_units=opening_neutral_units(game, the_map))
+    uow.phases.open(game, str(the_map.first_phase), to_json(position), now, deadline_at=times.deadline)
     game.state = GameState.ACTIVE
     game.started_at = now
     game.deadline_at = times.deadline
@@ -340,7 +341,7 @@ def start_game(
 
 def first_phase_times(uow: UnitOfWork, game: Game, now: datetime, zone: ZoneInfo) -> PhaseTimes:
     """Start, deadline and grace of S1901M: ``next`` doubled unless the game has no press."""
-    schedule = phase_schedule(game, Phase.parse(FIRST_PHASE).type)
+    schedule = phase_schedule(game, game_map(game).first_phase.type)
     return next_phase_times(
         now,
         schedule,

@@ -20,13 +20,13 @@ from judge.app.errors import CommandRefused
 from judge.app.positions import from_json
 from judge.app.reports.acknowledgement import Acknowledgement, render_acknowledgement
 from judge.app.session import MailSession, Role
+from judge.app.variant_rules import game_map_of
 from judge.core.adjudicator import Rules, validate
 from judge.core.errors import CoreError
 from judge.core.geography import GameMap
 from judge.core.orders import Order
 from judge.core.phase import Phase
 from judge.core.position import Position
-from judge.core.variants import load_map
 from judge.db.enums import GameState, SeatStatus
 from judge.db.models import Game, PhaseRecord, Seat
 from judge.lang.commands import Conditional, OrderCommand
@@ -88,7 +88,7 @@ def begin(session: MailSession) -> OrderMail:
     if record is None:
         raise CommandRefused(_("Game '{game}' is not taking orders now.").format(game=game.name))
     position = from_json(record.position_before)
-    state = OrderMail(game, record, position, load_map(game.variant), game_rules(game))
+    state = OrderMail(game, record, position, game_map_of(game), game_rules(game))
     session.area_state[AREA] = state
     session.finishers.append(lambda: finish(session, state))
     return state

@@ -13,18 +13,22 @@ from judge.core.geography import GameMap
 from judge.core.phase import Phase
 from judge.core.position import Position
 from judge.core.serialization import position_from_json, position_to_json
+from judge.core.units import Unit
 from judge.db.database import UnitOfWork
 from judge.db.models import Game, PhaseRecord
 
 FIRST_PHASE = "S1901M"
+"""The Standard game's first phase; a variant's is ``GameMap.first_phase`` (its file's ``start``)."""
 
 
-def opening_position(game_map: GameMap, first_phase: str = FIRST_PHASE) -> Position:
-    """The variant's starting board: its starting units and home-centre ownership."""
+def opening_position(
+    game_map: GameMap, first_phase: str | None = None, *, neutral_units: tuple[Unit, ...] = ()
+) -> Position:
+    """The variant's starting board: its starting units, the neutral units in play, the centres owned at start."""
     return Position(
         variant=game_map.name,
-        phase=Phase.parse(first_phase),
-        units=game_map.starting_units,
+        phase=Phase.parse(first_phase) if first_phase else game_map.first_phase,
+        units=game_map.starting_units + neutral_units,
         centers=dict(game_map.starting_centers),
     )
 

@@ -42,11 +42,11 @@ from judge.app.positions import current, to_json
 from judge.app.reports.results import ABANDONED, CIVIL_DISORDER, ResultsReport, render_results
 from judge.app.services import Services
 from judge.app.timekeeping import fresh_times
+from judge.app.variant_rules import game_map_of
 from judge.core.geography import GameMap
 from judge.core.phase import Phase
 from judge.core.position import Position
 from judge.core.serialization import position_to_json
-from judge.core.variants import load_map
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, SeatStatus
 from judge.db.models import Game, Person, PhaseRecord, Seat
@@ -109,7 +109,7 @@ def process_phase(
     if record is None:
         raise NotProcessable(game.name)
     record, position = current(uow, game)
-    game_map = load_map(game.variant)
+    game_map = game_map_of(game)
     rules = game_rules(game)
     zone = services.config.timezone
 

@@ -251,7 +251,8 @@ def _power(value: object, game_map: GameMap, where: str, *, neutral: bool = Fals
     Any case, with or without spaces, hyphens or underscores, and the
     power's English name too: ``FROZEN-ANTARCTICA``, ``Frozen Antarctica``
     and ``FROZENANTARCTICA`` are one power. ``neutral`` also accepts the
-    neutral units' ``NEUTRAL`` (units only, under the ``neutral_units`` rule).
+    neutral units' ``NEUTRAL`` (for units: any map may have them, as the
+    Judge's SET NEUTRALS puts them on any map).
     """
     if not isinstance(value, str):
         raise PositionError(f'{where}: power must be a string such as "ENGLAND"')
@@ -291,7 +292,7 @@ def _province_code(value: object, game_map: GameMap, where: str) -> str:
 
 def _unit(entry: object, game_map: GameMap, where: str) -> Unit:
     data = _object(entry, where)
-    power = _power(data.get("power"), game_map, where, neutral=bool(game_map.special.neutral_units))
+    power = _power(data.get("power"), game_map, where, neutral=True)
     type_text = data.get("type")
     if not isinstance(type_text, str) or type_text.strip().upper() not in ("A", "F"):
         raise PositionError(f'{where}: type must be "A" or "F", not {_json_type(type_text)}')

@@ -80,9 +80,20 @@ def test_an_unknown_power_is_refused_with_the_variants_powers(monkeypatch: pytes
     assert "NORTH, SOUTH, FROZEN-ANTARCTICA" in result["error"]
 
 
-def test_neutral_is_no_power_where_the_variant_has_no_neutral_units(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_neutral_units_are_read_on_any_map(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The Judge's SET NEUTRALS puts neutral armies on any map: the contract reads them everywhere.
     result = adjudicate(
-        {"variant": "standard", "phase": "S1901M", "units": [{"power": "NEUTRAL", "type": "A", "loc": "SWI"}]},
+        {
+            "variant": "standard",
+            "phase": "S1901M",
+            "units": [{"power": "NEUTRAL", "type": "A", "loc": "BUR"}, {"power": "FRANCE", "type": "A", "loc": "MAR"}],
+            "orders": {"FRANCE": ["A MAR - BUR"]},
+        },
+        monkeypatch,
+    )
+    assert {(u["power"], u["loc"]) for u in result["units"]} == {("NEUTRAL", "BUR"), ("FRANCE", "MAR")}
+    result = adjudicate(
+        {"variant": "standard", "phase": "S1901M", "centers": {"NEUTRAL": ["PAR"]}, "units": []},
         monkeypatch,
     )
     assert "unknown power 'NEUTRAL'" in result["error"]

@@ -10,18 +10,22 @@ The option's column, who may change it and when are looked up in
 * ``BROADCAST`` is not the game's but the sender's (a master or observer
   who does not want the broadcasts); it is not announced.
 
-Options the reader knows but this judge does not play (the variant rules of
-other judges, AUTO CREATE) are refused with the reason.
+The variant rules a game may switch (RAILWAYS, HONG KONG, GATEWAYS,
+NEUTRALS) go to :mod:`judge.app.handlers.set_variant_rule`. Options the
+reader knows but this judge does not play (the variant rules of other
+judges, AUTO CREATE) are refused with the reason.
 """
 
 from __future__ import annotations
 
 from judge.app.errors import CommandRefused
+from judge.app.handlers.set_variant_rule import set_variant_rule
 from judge.app.masters import change_setting, check_may_set, is_master, signed_on_game
 from judge.app.registry import Next, handles
 from judge.app.session import MailSession, Role
 from judge.app.settings import FLAGS, NO_BROADCAST, UNSUPPORTED_FLAGS
 from judge.app.timekeeping import replan
+from judge.app.variant_rules import RULE_OF_FLAG as VARIANT_RULE_FLAGS
 from judge.lang.commands import SetFlag
 
 CLOCK_FLAGS = frozenset({"NMR", "STRICT WAIT", "STRICT GRACE", "PROCESS", "RESUME"})
@@ -33,6 +37,9 @@ def handle(command: SetFlag, session: MailSession) -> Next:
     _ = session.gettext
     if command.option == "BROADCAST":
         _personal_broadcast(command, session)
+        return Next.CONTINUE
+    if command.option in VARIANT_RULE_FLAGS:
+        set_variant_rule(command, session)
         return Next.CONTINUE
     if command.option in UNSUPPORTED_FLAGS:
         raise CommandRefused(

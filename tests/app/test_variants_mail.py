@@ -1,0 +1,134 @@
+"""A game of a non-standard variant by mail: formed, started, played through a year and reported.
+
+Tinyland (tests/data/tinyland.json, three powers, one of them "Frozen
+Antarctica" with the letter F) is registered as a variant for these tests
+with the ``build_any_owned_centre`` rule. Everything goes through mail as
+players and a master send it, in English and in French.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from judge.core.variants import register_map, unregister_map
+from tests.app.conftest import Harness
+from tests.app.games_helpers import player, register
+from tests.app.masters_helpers import MASTER, MASTER_PASSWORD, phase_rows, read, state_of
+from tests.core.tiny_variant import tiny_map
+
+LETTER = {"NORTH": "N", "SOUTH": "S", "FROZEN-ANTARCTICA": "F"}
+
+
+@pytest.fixture(autouse=True)
+def tinyland() -> Iterator[None]:
+    register_map(tiny_map(special_rules=["build_any_owned_centre"]))
+    yield
+    unregister_map("tinyland")
+
+
+def form(harness: Harness, name: str, language: str = "en") -> list[str]:
+    register(harness, MASTER, language=language)
+    reply = harness.exchange(MASTER, f"CREATE ?{name} {MASTER_PASSWORD} tinyland\nBECOME MASTER\nSET MANUAL PROCESS\n")
+    assert "[Error Flag]" not in reply["Subject"], read(reply)
+    addresses = [player(n) for n in range(3)]
+    for address in addresses:
+        register(harness, address, language=language)
+    # The Judge's rule: a non-standard game is joined only by naming its variant.
+    refused = harness.exchange(addresses[0], f"SIGNON ?{name} pw0\n")
+    assert "[Error Flag]" in refused["Subject"], read(refused)
+    for n, address in enumerate(addresses):
+        reply = harness.exchange(address, f"SIGNON ?{name} pw{n} tinyland\n")
+        assert "[Error Flag]" not in reply["Subject"], read(reply)
+    return addresses
+
+
+def as_power(harness: Harness, name: str, power: str, body: str) -> str:
+    for address, seat_power, _status in state_of(harness, name).seats:
+        if seat_power == power and address is not None:
+            password = "pw" + address.split("@")[0].removeprefix("p")
+            reply = harness.exchange(address, f"SIGNON {LETTER[power]}{name} {password}\n{body}")
+            assert "[Error Flag]" not in reply["Subject"], read(reply)
+            return read(reply)
+    raise AssertionError(power)
+
+
+def process(harness: Harness, name: str) -> list[str]:
+    reply = harness.exchange(MASTER, f"SIGNON M{name} {MASTER_PASSWORD}\nPROCESS\n")
+    assert "[Error Flag]" not in reply["Subject"], read(reply)
+    return [read(m) for m in harness.others]
+
+
+TEXTS = {
+    "en": {
+        "remove": "REMOVE F WWW", "build_s": "BUILD A FFF", "build_x": "BUILD A GGG",
+        "starting": ["You are playing {power}.", "   Frozen Antarctica: p", "Starting position for Spring of 1901:",
+                     "   North: Army Alpha.", "   Frozen Antarctica: Army Golf."],
+        "spring": ["Movement results for Spring of 1901.  (tiny.001)", "North:             Army Alpha -> Bravo.",
+                   "Frozen Antarctica: Army Golf -> Delta."],
+        "fall": ["South:             Army Echo -> Hotel.", "Frozen Antarctica: Delta, Golf.",
+                 "North:              1 Supply centers,  2 Units:  Removes  1 unit(s).",
+                 "The next phase of 'tiny' will be Adjustment for Winter of 1901."],
+        "winter": ["Adjustment results for Winter of 1901.  (tiny.003)",
+                   "North:             Removes the fleet in Whiskey Sea.",
+                   "Frozen Antarctica: Builds an army in Golf.",
+                   "The next phase of 'tiny' will be Movement for Spring of 1902."],
+        "ack": "Signed on as Frozen Antarctica in game 'tiny'.",
+    },
+    "fr": {
+        "remove": "RETIRER F WWW", "build_s": "CONSTRUIRE A FFF", "build_x": "CONSTRUIRE A GGG",
+        "starting": ["   Nord: ", "   Antarctique gelée: "],
+        "spring": ["Antarctique gelée: Armée Golf -> Delta."],
+        "fall": ["Sud:               Armée Écho -> Hôtel.", "Antarctique gelée: Delta, Golf.",
+                 "Nord:               1 centres,  2 unités :  supprime  1 unité(s).",
+                 "La prochaine phase de 'tiny' sera : ajustements de l'hiver 1901."],
+        "winter": ["Nord:              Supprime la flotte de mer Whisky.",
+                   "Antarctique gelée: Construit une armée à Golf.",
+                   "La prochaine phase de 'tiny' sera : mouvements du printemps 1902."],
+        "ack": "Identifié comme Antarctique gelée dans la partie 'tiny'.",
+    },
+}
+
+
+def contains_all(mails: list[str], lines: list[str]) -> None:
+    for line in lines:
+        assert any(line in mail for mail in mails), f"{line!r} in none of:\n" + "\n---\n".join(mails)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_tinyland_game_by_mail_through_a_year(harness: Harness, language: str) -> None:
+    texts = TEXTS[language]
+    form(harness, "tiny", language)
+    starting = [read(m) for m in harness.others if "Game Starting" in str(m["Subject"])]
+    assert len(starting) == 4  # three players and the master
+    contains_all(starting, texts["starting"] if language == "fr" else [
+        line.format(power="North") if "{power}" in line else line for line in texts["starting"]
+    ])
+    state = state_of(harness, "tiny")
+    assert state.columns["variant"] == "tinyland" and state.columns["current_phase"] == "S1901M"
+    assert sorted(p for _a, p, _s in state.seats if p) == ["FROZEN-ANTARCTICA", "NORTH", "SOUTH"]
+
+    assert texts["ack"] in as_power(harness, "tiny", "FROZEN-ANTARCTICA", "A GGG-DDD\n")
+    as_power(harness, "tiny", "NORTH", "A AAA-BBB\nF KKK-WWW\n")
+    as_power(harness, "tiny", "SOUTH", "A FFF-EEE\n")
+    spring = process(harness, "tiny")
+    contains_all(spring, texts["spring"])
+
+    as_power(harness, "tiny", "NORTH", "A BBB-CCC\n")
+    as_power(harness, "tiny", "SOUTH", "A EEE-HHH\n")
+    contains_all(process(harness, "tiny"), texts["fall"])
+
+    as_power(harness, "tiny", "NORTH", texts["remove"] + "\n")
+    as_power(harness, "tiny", "SOUTH", texts["build_s"] + "\n")
+    as_power(harness, "tiny", "FROZEN-ANTARCTICA", texts["build_x"] + "\n")
+    contains_all(process(harness, "tiny"), texts["winter"])
+
+    rows = phase_rows(harness, "tiny")
+    assert [r["name"] for r in rows] == ["S1901M", "F1901M", "W1901A", "S1902M"]
+    after = rows[2]["after"]
+    assert after["variant"] == "tinyland"
+    assert sorted((u["power"], u["loc"]) for u in after["units"]) == [
+        ("FROZEN-ANTARCTICA", "DDD"), ("FROZEN-ANTARCTICA", "GGG"), ("NORTH", "CCC"), ("SOUTH", "FFF"), ("SOUTH", "HHH")
+    ]
+    assert after["centers"] == {"FROZEN-ANTARCTICA": ["DDD", "GGG"], "NORTH": ["AAA"], "SOUTH": ["FFF", "HHH"]}

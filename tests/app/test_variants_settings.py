@@ -1,0 +1,109 @@
+"""SET options that exist only for some variants (RAILWAYS, HONG KONG, GATEWAYS) and SET NEUTRALS, by mail.
+
+Who may: the moderator (here the master), before the start. What is
+revealed: the reply names the rule and, when refused, why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from judge.app.variant_rules import game_map_of
+from judge.core.geography import GameMap
+from judge.core.special_rules import NEUTRAL
+from judge.core.variants import register_map, unregister_map
+from tests.app.conftest import Harness
+from tests.app.games_helpers import player, register
+from tests.app.masters_helpers import MASTER, MASTER_PASSWORD, phase_rows, read
+from tests.core.tiny_variant import tiny_map
+
+RAILWAY = {"name": "railway", "power": "NORTH", "provinces": ["AAA", "BBB", "CCC", "DDD", "EEE"]}
+HONG_KONG = {"name": "hong_kong", "province": "HHH", "not_for": "SOUTH"}
+SUEZ = {"name": "suez_canal", "province": "KKK", "seas": ["WWW"]}
+
+
+@pytest.fixture(autouse=True)
+def variants() -> Iterator[None]:
+    register_map(tiny_map(special_rules=[RAILWAY, HONG_KONG, SUEZ]))
+    register_map(tiny_map(name="plainland"))
+    yield
+    unregister_map("tinyland")
+    unregister_map("plainland")
+
+
+def create(harness: Harness, variant: str, name: str = "vr") -> None:
+    register(harness, MASTER)
+    reply = harness.exchange(MASTER, f"CREATE ?{name} {MASTER_PASSWORD} {variant}\nBECOME MASTER\n")
+    assert "[Error Flag]" not in reply["Subject"], read(reply)
+
+
+def as_master(harness: Harness, body: str, name: str = "vr") -> str:
+    return read(harness.exchange(MASTER, f"SIGNON M{name} {MASTER_PASSWORD}\n{body}"))
+
+
+def stored_game_map(harness: Harness, name: str = "vr") -> GameMap:
+    with harness.db.unit_of_work(readonly=True) as uow:
+        return game_map_of(uow.games.require(name))
+
+
+def test_railways_and_hong_kong_switch_where_the_variant_has_them(harness: Harness) -> None:
+    create(harness, "tinyland")
+    answer = as_master(harness, "SET RAILWAYS\n")
+    assert "Railways: already Railways." in answer
+    answer = as_master(harness, "SET NO RAILWAYS\nSET NO HONG KONG\n")
+    assert "Railways: NoRailways (was Railways)." in answer
+    assert "Hong Kong: NoHongKong (was HongKong)." in answer
+    game_map = stored_game_map(harness)
+    assert game_map.special.railway is None and game_map.special.hong_kong is None
+    assert game_map.special.suez_canal is not None
+    answer = as_master(harness, "SET RAILWAYS\n")
+    assert "Railways: Railways (was NoRailways)." in answer
+    assert stored_game_map(harness).special.railway is not None
+
+
+def test_the_canal_is_part_of_the_map(harness: Harness) -> None:
+    create(harness, "tinyland")
+    assert "Gateways: already Gateways." in as_master(harness, "SET GATEWAYS\n")
+    answer = as_master(harness, "SET NO GATEWAYS\n")
+    assert "GATEWAYS cannot be switched off: it is a border of the Tinyland map." in answer
+
+
+@pytest.mark.parametrize("option", ["RAILWAYS", "HONG KONG", "GATEWAYS"])
+def test_variant_options_are_refused_with_the_reason_elsewhere(harness: Harness, option: str) -> None:
+    create(harness, "plainland")
+    answer = as_master(harness, f"SET {option}\n")
+    assert f"{option} is a rule of variants that have it (such as Colonial); the Plainland variant" in answer
+
+
+def test_variant_options_are_refused_on_standard_in_french(harness: Harness) -> None:
+    register(harness, MASTER, language="fr")
+    harness.exchange(MASTER, f"CREATE ?vr {MASTER_PASSWORD}\nBECOME MASTER\n")
+    answer = as_master(harness, "SET RAILWAYS\n")
+    assert "RAILWAYS est une règle des variantes qui l'ont (comme Colonial) ; la variante Standard" in answer
+
+
+def test_neutrals_put_an_army_in_every_unowned_centre_at_the_start(harness: Harness) -> None:
+    create(harness, "plainland")
+    answer = as_master(harness, "SET NEUTRALS\n")
+    assert "Neutrals: Neutrals (was NoNeutrals)." in answer
+    for n in range(3):
+        register(harness, player(n))
+        reply = harness.exchange(player(n), f"SIGNON ?vr pw{n} plainland\n")
+        assert "[Error Flag]" not in reply["Subject"], read(reply)
+    opening = phase_rows(harness, "vr")[0]["before"]
+    neutrals = sorted(u["loc"] for u in opening["units"] if u["power"] == NEUTRAL)
+    assert neutrals == ["DDD", "HHH"]
+    answer = as_master(harness, "SET NO NEUTRALS\n")
+    assert "can only be changed before the game starts" in answer
+
+
+def test_a_player_of_a_moderated_game_may_not_switch_rules(harness: Harness) -> None:
+    create(harness, "tinyland")
+    as_master(harness, "SET MODERATED\n")
+    register(harness, player(0))
+    harness.exchange(player(0), "SIGNON ?vr pw0 tinyland\n")
+    reply = harness.exchange(player(0), "SIGNON ?vr pw0 tinyland\nSET NO RAILWAYS\n")
+    assert "only the master may change that (Railways)" in read(reply)
+    assert stored_game_map(harness).special.railway is not None
