@@ -1,0 +1,400 @@
+"""The shipped variant files: each loads, its borders go both ways, it starts as documented, and
+random games on it keep the board a board.
+
+The documented figures (powers, provinces, centres, home centres, starting units, the centres
+needed to win, the first phase) are written here once per variant, from the variant's published
+description, so a data file that loses a centre or a unit fails by name. The random games are
+seeded: two games of up to 100 phases per variant here (about a second in all), more with
+``JUDGE_VARIANT_GAMES=<phases>`` in a manual run.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections import Counter
+from dataclasses import dataclass
+
+import pytest
+
+from judge.core.adjudicator import Rules, adjudicate
+from judge.core.geography import GameMap
+from judge.core.names import name_table
+from judge.core.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Waive,
+)
+from judge.core.phase import Phase, PhaseType
+from judge.core.position import Position
+from judge.core.units import Unit, UnitRef, UnitType, province_of
+from judge.core.variants import available_variants, load_map
+
+
+@dataclass(frozen=True)
+class Documented:
+    """What a variant's published description says about its opening board."""
+
+    powers: int
+    provinces: int
+    centres: int
+    homes: dict[str, int]
+    units: int
+    win: int
+    first_phase: str
+    letters: dict[str, str]
+
+
+def _homes(spec: str) -> dict[str, int]:
+    return {power: int(count) for power, count in (item.split("=") for item in spec.split())}
+
+
+STANDARD_HOMES = _homes("AUSTRIA=3 ENGLAND=3 FRANCE=3 GERMANY=3 ITALY=3 RUSSIA=4 TURKEY=3")
+STANDARD_LETTERS = {p: p[0] for p in STANDARD_HOMES}
+
+DOCUMENTED: dict[str, Documented] = {
+    # Ancient Mediterranean: 5 powers x 3 homes, 34 centres, 18 to win, spring of year 1.
+    "ancmed": Documented(5, 79, 34, _homes("CARTHAGE=3 EGYPT=3 GREECE=3 PERSIA=3 ROME=3"), 15, 18, "S1M",
+                         {"CARTHAGE": "C", "EGYPT": "E", "GREECE": "G", "PERSIA": "P", "ROME": "R"}),
+    # Modern: 38 home + 26 neutral = 64 centres, 33 to win, spring 1995 (DPjudge's file).
+    "modern": Documented(
+        10, 141, 64,
+        _homes("BRITAIN=4 EGYPT=3 FRANCE=4 GERMANY=4 ITALY=4 POLAND=3 RUSSIA=5 SPAIN=3 TURKEY=4 UKRAINE=4"),
+        38, 33, "S1995M",
+        {"BRITAIN": "B", "EGYPT": "E", "FRANCE": "F", "GERMANY": "G", "ITALY": "I", "POLAND": "P",
+         "RUSSIA": "R", "SPAIN": "S", "TURKEY": "T", "UKRAINE": "U"},
+    ),
+    # Pure: seven provinces, each one power's only centre; 4 to win.
+    "pure": Documented(7, 7, 7, {p: 1 for p in STANDARD_HOMES}, 7, 4, "S1901M", STANDARD_LETTERS),
+    # Fleet Rome: the Standard board; only Italy's unit in Rome differs.
+    "fleet_rome": Documented(7, 75, 34, STANDARD_HOMES, 22, 18, "S1901M", STANDARD_LETTERS),
+    # Colonial: 58 centres, 30 to win, spring 1870.
+    "colonial": Documented(
+        7, 119, 58, _homes("BRITAIN=6 CHINA=5 FRANCE=3 HOLLAND=3 JAPAN=4 RUSSIA=5 TURKEY=3"), 29, 30, "S1870M",
+        {"BRITAIN": "B", "CHINA": "C", "FRANCE": "F", "HOLLAND": "H", "JAPAN": "J", "RUSSIA": "R", "TURKEY": "T"},
+    ),
+    # World: 17 powers x 3 homes, 86 centres, 44 to win, spring 2000; Oz is Z (O is the observers').
+    "world": Documented(
+        17, 192, 86,
+        {p: 3 for p in ("ARGENTINA", "BRAZIL", "CHINA", "EUROPE", "FROZEN-ANTARCTICA", "GHANA", "INDIA", "KENYA",
+                        "LIBYA", "NEAR-EAST", "OZ", "PACIFIC-RUSSIA", "QUEBEC", "RUSSIA", "SOUTH-AFRICA",
+                        "UNITED-STATES", "WESTERN-CANADA")},
+        51, 44, "S2000M",
+        {"ARGENTINA": "A", "BRAZIL": "B", "CHINA": "C", "EUROPE": "E", "FROZEN-ANTARCTICA": "F", "GHANA": "G",
+         "INDIA": "I", "KENYA": "K", "LIBYA": "L", "NEAR-EAST": "N", "OZ": "Z", "PACIFIC-RUSSIA": "P",
+         "QUEBEC": "Q", "RUSSIA": "R", "SOUTH-AFRICA": "S", "UNITED-STATES": "U", "WESTERN-CANADA": "W"},
+    ),
+    # 1898 as the classic Judge plays it: Standard homes, one unit and one centre each, spring 1899.
+    "1898": Documented(7, 75, 34, STANDARD_HOMES, 7, 18, "S1899M", STANDARD_LETTERS),
+    # Chaos: 34 powers, one centre each, an empty board before the winter 1900 builds.
+    "chaos": Documented(34, 75, 34, {}, 0, 18, "F1900M", {
+        "ANKARA": "A", "BELGIUM": "B", "BERLIN": "C", "BREST": "D", "BUDAPEST": "E", "BULGARIA": "F",
+        "CONSTANTINOPLE": "G", "DENMARK": "H", "EDINBURGH": "I", "GREECE": "J", "HOLLAND": "K", "KIEL": "L",
+        "LIVERPOOL": "N", "LONDON": "P", "MARSEILLES": "Q", "MOSCOW": "R", "MUNICH": "S", "NAPLES": "T",
+        "NORWAY": "U", "PARIS": "V", "PORTUGAL": "W", "ROME": "X", "RUMANIA": "Y", "SERBIA": "Z",
+        "SEVASTOPOL": "0", "SMYRNA": "1", "SPAIN": "2", "ST-PETERSBURG": "3", "SWEDEN": "4", "TRIESTE": "5",
+        "TUNIS": "6", "VENICE": "7", "VIENNA": "8", "WARSAW": "9"}),
+    # Youngstown: 72 centres, 37 to win; India is N since Italy has I.
+    "youngstown": Documented(
+        10, 180, 72,
+        _homes("AUSTRIA=4 CHINA=3 ENGLAND=4 FRANCE=4 GERMANY=4 INDIA=3 ITALY=4 JAPAN=3 RUSSIA=6 TURKEY=4"),
+        39, 37, "S1901M",
+        {"AUSTRIA": "A", "CHINA": "C", "ENGLAND": "E", "FRANCE": "F", "GERMANY": "G", "INDIA": "N", "ITALY": "I",
+         "JAPAN": "J", "RUSSIA": "R", "TURKEY": "T"},
+    ),
+}  # fmt: skip
+DOCUMENTED["chaos"].homes.update({power: 1 for power in DOCUMENTED["chaos"].letters})
+
+VARIANTS = sorted(DOCUMENTED)
+
+
+def test_every_variant_of_the_issue_is_shipped() -> None:
+    assert set(VARIANTS) <= set(available_variants())
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_file_loads_with_the_documented_opening(variant: str) -> None:
+    game_map = load_map(variant)
+    documented = DOCUMENTED[variant]
+    assert game_map.name == variant
+    assert len(game_map.powers) == documented.powers
+    assert len(game_map.provinces) == documented.provinces
+    assert len(game_map.supply_centers) == documented.centres
+    assert {p: len(c) for p, c in game_map.home_centers.items()} == documented.homes
+    assert len(game_map.opening_units) == documented.units
+    assert game_map.win_centers == documented.win
+    assert str(game_map.first_phase) == documented.first_phase
+    assert dict(game_map.letters) == documented.letters
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_border_goes_both_ways(variant: str) -> None:
+    game_map = load_map(variant)
+    for code in game_map.provinces:
+        if not game_map.is_water(code):
+            for other in game_map.army_moves(code):
+                assert game_map.army_adjacent(other, code), f"{variant}: army {code} -> {other} only"
+        for location in game_map.fleet_locations(code):
+            for other in game_map.fleet_moves(location):
+                assert game_map.fleet_adjacent(other, location), f"{variant}: fleet {location} -> {other} only"
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_board_is_one_piece_and_every_coast_reaches_the_sea(variant: str) -> None:
+    game_map = load_map(variant)
+    reached = game_map.distances_from([next(iter(game_map.provinces))])
+    assert set(reached) == set(game_map.provinces)
+    for province in game_map.provinces.values():
+        assert (province.terrain.value == "land") == (not game_map.fleet_locations(province.code))
+        for location in province.fleet_locations:
+            assert game_map.fleet_moves(location), f"{variant}: {location} is a fleet dead end"
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_starting_units_stand_on_their_powers_centres(variant: str) -> None:
+    game_map = load_map(variant)
+    for unit in game_map.opening_units:
+        assert unit.province in game_map.starting_centers[unit.power], unit
+    owned = Counter(c for centres in game_map.starting_centers.values() for c in centres)
+    assert all(count == 1 for count in owned.values())
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_names_in_both_languages_and_no_ambiguous_province_name(variant: str) -> None:
+    game_map = load_map(variant)
+    assert name_table(game_map).ambiguous_keys() == {}
+    for power in game_map.powers:
+        names = game_map.power_names[power]
+        assert names.name and names.french_name and names.adjective and names.french_adjective
+    assert game_map.info.keys() == {"en", "fr"}
+    assert str(game_map.win_centers) in game_map.info["en"]
+    assert str(game_map.win_centers) in game_map.info["fr"]
+
+
+def test_opening_units_as_documented() -> None:
+    def units(variant: str) -> set[str]:
+        return {f"{u.power} {u}" for u in load_map(variant).opening_units}
+
+    assert "ITALY F ROM" in units("fleet_rome")
+    assert units("fleet_rome") - {"ITALY F ROM"} == units("standard") - {"ITALY A ROM"}
+    assert units("1898") == {
+        "AUSTRIA A TRI", "ENGLAND F EDI", "FRANCE A BRE", "GERMANY A KIE",
+        "ITALY A NAP", "RUSSIA A STP", "TURKEY A SMY",
+    }  # fmt: skip
+    assert {c for cs in load_map("1898").starting_centers.values() for c in cs} == {
+        "TRI", "EDI", "BRE", "KIE", "NAP", "STP", "SMY",
+    }  # fmt: skip
+    assert units("pure") == {f"{p} A {c}" for p, c in zip(
+        ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"),
+        ("VIE", "LON", "PAR", "BER", "ROM", "MOS", "CON"), strict=True)}  # fmt: skip
+    assert {"RUSSIA A MUR", "RUSSIA F STP", "RUSSIA F ROS"} <= units("modern")
+    assert {"INDIA A DEL", "INDIA F MAD", "INDIA A CAL", "RUSSIA F STP/SC"} <= units("youngstown")
+    assert {"FROZEN-ANTARCTICA F CAS", "EUROPE F FRA/NC"} <= units("world")
+    assert {"BRITAIN F HON", "RUSSIA F POR", "CHINA A MAC"} <= units("colonial")
+
+
+def test_special_rules_as_documented() -> None:
+    assert load_map("chaos").special.names == ("build_any_owned_centre",)
+    colonial = load_map("colonial").special
+    assert colonial.names == ("hong_kong", "railway", "suez_canal")
+    assert colonial.hong_kong is not None and (colonial.hong_kong.province, colonial.hong_kong.not_for) == (
+        "HON", "CHINA",
+    )  # fmt: skip
+    assert colonial.railway is not None and colonial.railway.power == "RUSSIA"
+    assert colonial.railway.provinces == ("MOS", "PRM", "OMS", "KRA", "IRK", "VLA")
+    railway_map = load_map("colonial")
+    for a, b in zip(colonial.railway.provinces, colonial.railway.provinces[1:], strict=False):
+        assert railway_map.army_adjacent(a, b), f"the railway jumps from {a} to {b}"
+    assert colonial.suez_canal is not None and colonial.suez_canal.seas == ("MED", "RED")
+    for variant in ("ancmed", "modern", "pure", "fleet_rome", "world", "1898", "youngstown"):
+        assert load_map(variant).special.names == (), variant
+
+
+# ------------------------------------------------------------------ random games
+
+
+def _ref(unit: Unit) -> UnitRef:
+    return UnitRef(unit.type, unit.location)
+
+
+def _moves(game_map: GameMap, unit: Unit) -> list[str]:
+    if unit.type is UnitType.ARMY:
+        return sorted(game_map.army_moves(unit.province))
+    return sorted(game_map.fleet_moves(unit.location))
+
+
+def _movement(rng: random.Random, game_map: GameMap, position: Position) -> dict[str, list[Order]]:
+    """Mostly sensible orders (moves, supports of a move or hold the unit can reach, convoys next to
+    an army), so that attacks succeed and units are dislodged; a few wild ones, which must fail cleanly."""
+    units = list(position.units)
+    by_province = {u.province: u for u in units}
+    intent: dict[Unit, Order] = {}
+    moving_to: dict[Unit, str] = {}
+    for unit in units:
+        targets = _moves(game_map, unit)
+        if targets and rng.random() < 0.6:
+            moving_to[unit] = rng.choice(targets)
+            intent[unit] = Move(_ref(unit), moving_to[unit])
+        else:
+            intent[unit] = Hold(_ref(unit))
+    for unit in units:
+        reach = {province_of(t) for t in _moves(game_map, unit)}
+        roll = rng.random()
+        if roll < 0.35:
+            movers = [u for u in units if u is not unit and province_of(moving_to.get(u, "")) in reach]
+            holders = [by_province[p] for p in sorted(reach) if p in by_province]
+            if movers and rng.random() < 0.7:
+                other = rng.choice(movers)
+                intent[unit] = SupportMove(_ref(unit), _ref(other), province_of(moving_to[other]))
+            elif holders:
+                intent[unit] = SupportHold(_ref(unit), _ref(rng.choice(holders)))
+        elif roll < 0.45 and game_map.is_water(unit.location):
+            armies = [by_province[p] for p in sorted(reach) if p in by_province and by_province[p].type is UnitType.ARMY]
+            landings = sorted(p for p in reach if not game_map.is_water(p))
+            if armies and landings:
+                army = rng.choice(armies)
+                destination = rng.choice(landings)
+                if destination != army.province:
+                    intent[unit] = Convoy(_ref(unit), _ref(army), destination)
+                    intent[army] = Move(_ref(army), destination, via_convoy=True)
+        elif roll < 0.5:
+            wild = rng.choice(sorted(game_map.provinces))
+            intent[unit] = rng.choice(
+                [Move(_ref(unit), wild, via_convoy=rng.random() < 0.5), Convoy(_ref(unit), _ref(rng.choice(units)), wild)]
+            )
+    orders: dict[str, list[Order]] = {}
+    for unit in units:
+        if rng.random() < 0.05:
+            continue  # an unordered unit holds
+        orders.setdefault(unit.power, []).append(intent[unit])
+    return orders
+
+
+def _retreats(rng: random.Random, position: Position, options: dict[Unit, tuple[str, ...]]) -> dict[str, list[Order]]:
+    orders: dict[str, list[Order]] = {}
+    for dislodged in position.dislodged:
+        unit = dislodged.unit
+        choices = options.get(unit, ())
+        if rng.random() < 0.15:
+            continue
+        order: Order = Retreat(_ref(unit), rng.choice(choices)) if choices and rng.random() < 0.8 else Disband(_ref(unit))
+        orders.setdefault(unit.power, []).append(order)
+    return orders
+
+
+def _adjustments(rng: random.Random, game_map: GameMap, position: Position) -> dict[str, list[Order]]:
+    orders: dict[str, list[Order]] = {}
+    for power in game_map.powers:
+        mine = [u for u in position.units if u.power == power]
+        owned = sorted(position.centers.get(power, frozenset()))
+        wanted: list[Order] = []
+        for _ in range(rng.randint(0, 3)):
+            roll = rng.random()
+            if roll < 0.6 and owned:
+                site = rng.choice(owned if rng.random() < 0.8 else sorted(game_map.supply_centers))
+                spots = game_map.fleet_locations(site)
+                if spots and rng.random() < 0.4:
+                    wanted.append(Build(UnitType.FLEET, rng.choice(spots)))
+                else:
+                    wanted.append(Build(UnitType.ARMY, site))
+            elif roll < 0.7:
+                wanted.append(Waive())
+            elif mine:
+                wanted.append(Remove(_ref(rng.choice(mine))))
+        if wanted:
+            orders[power] = wanted
+    return orders
+
+
+def check_board(game_map: GameMap, position: Position) -> None:
+    provinces = [u.province for u in position.units]
+    assert len(provinces) == len(set(provinces)), "two units in one province"
+    for unit in position.units:
+        assert game_map.can_hold(unit.type, unit.location), f"{unit} cannot stand there"
+        if unit.type is UnitType.FLEET:
+            assert not game_map.is_inland(unit.location), f"fleet inland: {unit}"
+        else:
+            assert not game_map.is_water(unit.location), f"army at sea: {unit}"
+    owners = [c for centres in position.centers.values() for c in centres]
+    assert len(owners) == len(set(owners)), "a centre with two owners"
+    for power, centres in position.centers.items():
+        for centre in centres:
+            assert game_map.counts_as_centre(centre, power), f"{power} owns {centre}"
+
+
+def play(variant: str, seed: int, phases: int) -> int:
+    """Play ``phases`` phases of random orders from the opening; return how many phases were played."""
+    rng = random.Random(seed)
+    game_map = load_map(variant)
+    rules = Rules(paradox=rng.choice(["szykman", "descartes"]))
+    position = Position(variant, game_map.first_phase, game_map.opening_units, game_map.starting_centers)
+    options: dict[Unit, tuple[str, ...]] = {}
+    played = 0
+    for _ in range(phases):
+        kind = position.phase.type
+        if kind is PhaseType.MOVEMENT:
+            orders = _movement(rng, game_map, position)
+        elif kind is PhaseType.RETREAT:
+            orders = _retreats(rng, position, options)
+        else:
+            orders = _adjustments(rng, game_map, position)
+        result = adjudicate(position, orders, rules, game_map)
+        played += 1
+        assert result.next_phase > position.phase
+        check_board(game_map, result.position)
+        if kind is PhaseType.MOVEMENT:
+            assert len(position.units) == len(result.position.units) + len(result.dislodged)
+            if position.phase.season.value == "S" or result.position.phase.type is PhaseType.RETREAT:
+                assert result.position.centers == position.centers
+        elif kind is PhaseType.RETREAT:
+            assert len(result.position.units) <= len(position.units) + len(position.dislodged)
+        else:
+            for power in game_map.powers:
+                centres = len(position.centers.get(power, ()))
+                before = sum(1 for u in position.units if u.power == power)
+                after = sum(1 for u in result.position.units if u.power == power)
+                if before > centres:
+                    assert after == centres, f"{power}: {before} units, {centres} centres, {after} after"
+                else:
+                    assert before <= after <= centres, f"{power}: {before} units, {centres} centres, {after} after"
+                new = {u for u in result.position.units if u.power == power} - set(position.units)
+                for unit in new:
+                    assert game_map.can_build_in(unit.province, power), f"{power} built {unit}"
+                    assert unit.province in position.centers.get(power, ()), f"{power} built {unit} unowned"
+        options = dict(result.retreats)
+        position = result.position
+        if result.winner is not None:
+            break
+    return played
+
+
+PHASES = int(os.environ.get("JUDGE_VARIANT_GAMES", "100"))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_random_games_keep_the_board_consistent(variant: str, seed: int) -> None:
+    assert play(variant, seed * 7919 + len(variant), PHASES) > 0
+
+
+def test_chaos_opens_with_the_winter_1900_builds() -> None:
+    game_map = load_map("chaos")
+    start = Position("chaos", game_map.first_phase, game_map.opening_units, game_map.starting_centers)
+    empty = adjudicate(start, {}, Rules(), game_map)
+    assert empty.next_phase == Phase.parse("W1900A")
+    built = adjudicate(
+        empty.position,
+        {"LONDON": [Build(UnitType.FLEET, "LON")], "MUNICH": [Build(UnitType.ARMY, "MUN")]},
+        Rules(),
+        game_map,
+    )
+    assert {f"{u.power} {u}" for u in built.position.units} == {"LONDON F LON", "MUNICH A MUN"}
+    assert built.next_phase == Phase.parse("S1901M")
