@@ -32,21 +32,28 @@ from sqlalchemy import and_, or_, select
 
 from judge.app.conditions import applied_orders, block_lines
 from judge.core.adjudicator.validation import builds_owed
+from judge.core.errors import CoreError
 from judge.core.geography import GameMap
 from judge.core.orders import Build, Disband, Move, Order, Remove, Retreat, Waive
 from judge.core.phase import Phase, PhaseType
 from judge.core.position import Position
 from judge.core.units import Unit, province_of
+from judge.core.variants import load_map
 from judge.db.database import UnitOfWork
 from judge.db.enums import OrderBlockKind
 from judge.db.models import Game, OrderSubmission, Seat
 from judge.lang.commands import Conditional, OrderCommand
 from judge.lang.mail import parse_mail
+from judge.lang.preferences import Preference, choose, owner
 
 ERROR_FLAGS = "order_error_flags"
 """``game.extra_settings`` key: {"phase": "S1901M", "powers": [...]} — powers whose last order mail had errors."""
 
-Item = Order | Conditional
+Item = Order | Conditional | Preference
+"""A plain order, an IF block, or a postal preference list (seed 000: "A VIE R BUD, TRI, GAL")."""
+
+ADJUSTMENT_LIST = "*adjustments*"
+"""The key of a build or removal list: an explicit adjustment order replaces it (and a later list)."""
 
 
 def adapt(order: Order, phase_type: PhaseType) -> Order:
@@ -66,8 +73,15 @@ def adapt(order: Order, phase_type: PhaseType) -> Order:
     return order
 
 
-def unit_key(order: Order) -> str | None:
-    """The province an order is about (a later order there replaces it); None for WAIVE."""
+def unit_key(order: Order | Preference) -> str | None:
+    """The province an order is about (a later order there replaces it); None for WAIVE.
+
+    A retreat list is about its unit; a build or removal list about every
+    adjustment (:data:`ADJUSTMENT_LIST`).
+    """
+    if isinstance(order, Preference):
+        unit = order.unit
+        return ADJUSTMENT_LIST if unit is None else unit.province
     if isinstance(order, Waive):
         return None
     if isinstance(order, Build):
@@ -89,12 +103,22 @@ class OrderSheet:
 
     items: tuple[Item, ...] = ()
 
-    def with_order(self, order: Order) -> OrderSheet:
-        """A plain order replaces the earlier plain order of its unit and goes last."""
+    def with_order(self, order: Order | Preference) -> OrderSheet:
+        """A plain order (or list) replaces the earlier plain order or list of its unit and goes last.
+
+        An explicit build, removal or WAIVE also replaces a build or removal
+        list given before: the player's explicit orders win over the postal
+        list given ahead (a later list replaces an earlier one too).
+        """
         key = unit_key(order)
+        adjusting = isinstance(order, Build | Remove | Waive)
         kept = tuple(
             item for item in self.items
-            if isinstance(item, Conditional) or key is None or unit_key(item) != key
+            if isinstance(item, Conditional)
+            or not (
+                (key is not None and unit_key(item) == key)
+                or (adjusting and unit_key(item) == ADJUSTMENT_LIST)
+            )
         )  # fmt: skip
         return OrderSheet((*kept, order))
 
@@ -103,7 +127,11 @@ class OrderSheet:
 
     @property
     def plain(self) -> tuple[Order, ...]:
-        return tuple(item for item in self.items if not isinstance(item, Conditional))
+        return tuple(item for item in self.items if not isinstance(item, Conditional | Preference))
+
+    @property
+    def preferences(self) -> tuple[Preference, ...]:
+        return tuple(item for item in self.items if isinstance(item, Preference))
 
     @property
     def blocks(self) -> tuple[Conditional, ...]:
@@ -113,13 +141,19 @@ class OrderSheet:
         """The orders that apply on ``position``: blocks decided, later orders replacing earlier ones."""
         phase_type = position.phase.type
         chosen: list[Order] = []
+        lists: list[Preference] = []
         for item in self.items:
             if isinstance(item, Conditional):
                 for command in applied_orders(item, position):
                     if command.read is not None:
                         chosen = merge(chosen, adapt(command.read.order, phase_type))
+            elif isinstance(item, Preference):
+                lists.append(item)
             else:
                 chosen = merge(chosen, adapt(item, phase_type))
+        for preference in lists:  # after the plain orders: those count against the builds allowed
+            for order in chosen_from(preference, position, chosen):
+                chosen = merge(chosen, adapt(order, phase_type))
         return chosen
 
     def trimmed(self, position: Position, power: str) -> OrderSheet:
@@ -137,6 +171,9 @@ class OrderSheet:
         counted = [i for i, item in enumerate(self.items) if isinstance(item, kinds)]
         surplus = set(counted[: max(0, len(counted) - allowed)])
         return OrderSheet(tuple(item for i, item in enumerate(self.items) if i not in surplus))
+
+    def with_preference(self, preference: Preference) -> OrderSheet:
+        return self.with_order(preference)
 
     def lines(self) -> list[str]:
         """One item per order or block, in the judge's notation (a block spans several lines)."""
@@ -163,11 +200,34 @@ def _read_sheet(lines: tuple[str, ...], game_map: GameMap, phase_type: PhaseType
     parsed = parse_mail("\n".join(lines), game_map, phase_type=phase_type)
     items: list[Item] = []
     for command in parsed.commands:
-        if isinstance(command, OrderCommand) and command.read is not None:
+        if isinstance(command, OrderCommand) and command.read is not None and command.read.preferences:
+            items.append(Preference(command.read.preferences))
+        elif isinstance(command, OrderCommand) and command.read is not None:
             items.append(adapt(command.read.order, phase_type))
         elif isinstance(command, Conditional):
             items.append(command)
     return OrderSheet(tuple(items))
+
+
+def chosen_from(preference: Preference, position: Position, others: Sequence[Order] = ()) -> tuple[Order, ...]:
+    """The orders a preference list comes to on ``position`` (seed 000, 3.4.2).
+
+    Only in the phase the list is for (a retreat list in a retreat phase, a
+    build or removal list in an adjustment phase): the first legal retreat;
+    the first legal builds or removals up to the number allowed, after the
+    power's other adjustment orders (``others``).
+    """
+    wanted = PhaseType.RETREAT if preference.unit is not None else PhaseType.ADJUSTMENT
+    if position.phase.type is not wanted:
+        return ()
+    try:
+        game_map = load_map(position.variant)
+    except CoreError:
+        return ()
+    power = owner(position, game_map, preference.choices)
+    if power is None:
+        return ()
+    return choose(position, power, preference.choices, game_map, others=others).taken
 
 
 # ------------------------------------------------------------------ completeness

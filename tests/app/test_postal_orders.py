@@ -1,0 +1,143 @@
+"""Issue 18 by mail: postal notations and habits of seeds 000-002, from the order line to the processed phase."""
+
+from __future__ import annotations
+
+from judge.core.phase import Phase
+from judge.core.position import Position
+from judge.core.units import Unit, UnitType
+from tests.app.conftest import Harness
+from tests.app.orders_helpers import StartedGame, start_game
+
+A = UnitType.ARMY
+F = UnitType.FLEET
+
+
+def units_of(game: StartedGame) -> set[str]:
+    return {f"{u.power} {u}" for u in game.position().units}
+
+
+def vienna_under_attack(harness: Harness, *, languages: dict[str, str] | None = None) -> StartedGame:
+    """Autumn 1901: Russia takes Vienna with support; Budapest and Trieste are held, Bohemia Russian."""
+    position = Position(
+        "standard", Phase.parse("F1901M"),
+        (Unit("AUSTRIA", A, "VIE"), Unit("AUSTRIA", A, "BUD"), Unit("ITALY", A, "TRI"),
+         Unit("RUSSIA", A, "GAL"), Unit("RUSSIA", A, "BOH")),
+        {"AUSTRIA": frozenset({"VIE", "BUD", "TRI"}), "RUSSIA": frozenset({"MOS", "WAR"}),
+         "ITALY": frozenset({"ROM"})},
+    )  # fmt: skip
+    game = start_game(harness, position=position, languages=languages)
+    game.orders("RUSSIA", "A GAL - VIE\nA BOH S A GAL - VIE\n")
+    game.orders("ITALY", "A TRI H\n")
+    return game
+
+
+def test_seed_000_retreat_list_given_with_the_movement_orders(harness: Harness) -> None:
+    """Seed 000, 3.4.2: "A VIE fait retraite à BUD, TRI, GAL, BOH, TYR", sent with the movement
+    orders; at the retreat phase the first legal choice is taken (BUD, TRI held, GAL the attacker's
+    origin, BOH held: Tyrolia, TYR being first the Tyrrhenian Sea in the French table)."""
+    game = vienna_under_attack(harness, languages={"AUSTRIA": "fr"})
+    body = game.orders_text("AUSTRIA", "A VIE H\nA BUD H\nA VIE fait retraite à BUD, TRI, GAL, BOH, TYR\n")
+    assert "Gardé pour F1901R" in body
+    game.master("PROCESS\n")
+    assert any(d.unit.province == "VIE" for d in game.position().dislodged)
+    game.master("PROCESS\n")
+    assert "AUSTRIA A TYR" in units_of(game)
+
+
+def test_an_explicit_retreat_in_the_retreat_phase_wins(harness: Harness) -> None:
+    game = vienna_under_attack(harness)
+    body = game.orders_text("AUSTRIA", "A VIE H\nA BUD H\nA VIE retreat BUD, TRI, GAL, BOH, TYR\n")
+    assert "Kept for F1901R" in body
+    game.master("PROCESS\n")
+    body = game.orders_text("AUSTRIA", "A VIE - BOH\n")  # illegal: Bohemia is held; the list stays
+    assert "cannot retreat to Bohemia" in body
+    game.orders("AUSTRIA", "A VIE disband\n")
+    game.master("PROCESS\n")
+    assert not any(u.startswith("AUSTRIA") and u.endswith(("TYR", "VIE")) for u in units_of(game))
+
+
+def test_seed_000_build_list_given_in_the_autumn(harness: Harness) -> None:
+    """Seed 000, 3.4.2: "construire F BRE, A PAR, A MAR" with the autumn orders: the first legal
+    builds, up to the number allowed (two here), are made at the adjustments."""
+    position = Position(
+        "standard", Phase.parse("F1901M"),
+        (Unit("FRANCE", A, "PIC"), Unit("FRANCE", F, "MAO"), Unit("GERMANY", A, "MUN")),
+        {"FRANCE": frozenset({"PAR", "BRE", "MAR", "SPA"}), "GERMANY": frozenset({"MUN"})},
+    )  # fmt: skip
+    game = start_game(harness, position=position, languages={"FRANCE": "fr"})
+    body = game.orders_text("FRANCE", "A PIC H\nF MAO H\nconstruire F BRE, A PAR, A MAR\n")
+    assert "Gardé pour W1901A" in body
+    game.master("PROCESS\n")
+    assert game.position().phase == Phase.parse("W1901A")
+    game.master("PROCESS\n")
+    france = {u for u in units_of(game) if u.startswith("FRANCE")}
+    assert france == {"FRANCE A PIC", "FRANCE F MAO", "FRANCE F BRE", "FRANCE A PAR"}
+
+
+def test_an_explicit_build_in_the_adjustment_phase_replaces_the_list(harness: Harness) -> None:
+    position = Position(
+        "standard", Phase.parse("F1901M"),
+        (Unit("FRANCE", A, "PIC"), Unit("GERMANY", A, "MUN")),
+        {"FRANCE": frozenset({"PAR", "BRE"}), "GERMANY": frozenset({"MUN"})},
+    )  # fmt: skip
+    game = start_game(harness, position=position)
+    game.orders("FRANCE", "A PIC H\nBUILD F BRE, A PAR\n")
+    game.master("PROCESS\n")
+    body = game.orders_text("FRANCE", "BUILD A BRE\n")
+    assert "France: Builds an army in Brest." in body
+    game.master("PROCESS\n")
+    assert {u for u in units_of(game) if u.startswith("FRANCE")} == {"FRANCE A PIC", "FRANCE A BRE"}
+
+
+def test_a_french_players_mar_is_the_army_in_marseilles(harness: Harness) -> None:
+    """Issue 18: "today a French player's A MAR - ESP is refused as no unit in North Africa"."""
+    game = start_game(harness, languages={"FRANCE": "fr"})
+    body = game.orders_text("FRANCE", "A MAR - ESP\n")
+    assert "« MAR » lu comme Marseille et non Afrique du Nord" in body
+    assert "Afrique du Nord" not in body.split("« MAR »")[0]
+    with harness.db.unit_of_work(readonly=True) as uow:
+        row = uow.orders.current(game.game(uow), "S1901M")["FRANCE"]
+        assert list(row.canonical) == ["A MAR - SPA"]
+
+
+def test_seed_002_a_wrong_nationality_is_noted_and_the_support_stands(harness: Harness) -> None:
+    """Seed 002: "l'ordre restera valide même si la nationalité indiquée est erronée"; seed 000's
+    "F NRD C ANGLETERRE A LON-BEL" style."""
+    game = start_game(harness, languages={"FRANCE": "fr"})
+    body = game.orders_text("FRANCE", "F BRE S ALLEMAGNE F LON - MAN\n")
+    assert "Remarque : l'unité de Londres est de la puissance Angleterre, pas Allemagne" in body
+    assert "Error flag" not in body and "[Error Flag]" not in body
+    with harness.db.unit_of_work(readonly=True) as uow:
+        row = uow.orders.current(game.game(uow), "S1901M")["FRANCE"]
+        assert list(row.canonical) == ["F BRE S F LON - ENG"]
+    body = game.orders_text("FRANCE", "F BRE S ANGLETERRE F LON - MAN\n")
+    assert "Remarque" not in body
+
+
+def test_english_nationality_note(harness: Harness) -> None:
+    game = start_game(harness)
+    body = game.orders_text("FRANCE", "F BRE S GERMAN F LON - ENG\n")
+    assert "Note: the unit in London is England's, not Germany's (the order stands as written)." in body
+
+
+def test_seed_001_bracketed_orders_by_mail(harness: Harness) -> None:
+    """Seed 001, IX: "A Bur (S) A Tyr-Mun" style orders in a mail."""
+    game = start_game(harness)
+    body = game.orders_text("GERMANY", "A Mun (H)\nA Ber (S) A Mun (H)\nF Kie (H)\n")
+    assert "Your orders are complete." in body
+
+
+def test_a_build_list_in_its_own_phase_says_what_it_gives_and_what_not(harness: Harness) -> None:
+    """Issue 18: a build list longer than the builds allowed is taken in the order written,
+    the first legal ones up to the number allowed, with a note about the rest."""
+    position = Position(
+        "standard", Phase.parse("W1901A"), (Unit("FRANCE", A, "PAR"), Unit("GERMANY", A, "MUN")),
+        {"FRANCE": frozenset({"PAR", "BRE", "MAR"}), "GERMANY": frozenset({"MUN"})},
+    )  # fmt: skip
+    game = start_game(harness, position=position)
+    body = game.orders_text("FRANCE", "BUILD A PAR, F BRE, A MAR, A BRE\n")
+    assert ("On the board now, the list gives: BUILD F BRE; BUILD A MAR; not taken (not legal, or more than "
+            "allowed): BUILD A PAR; BUILD A NAF; BUILD A BRE.") in body
+    assert "Your orders are complete." in body
+    game.master("PROCESS\n")
+    assert {u for u in units_of(game) if u.startswith("FRANCE")} == {"FRANCE A PAR", "FRANCE F BRE", "FRANCE A MAR"}
