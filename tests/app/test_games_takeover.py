@@ -8,6 +8,7 @@ import pytest
 
 from judge.app.scheduler import process_due
 from judge.db.enums import AuditKind, SeatStatus
+from judge.db.models import TakeoverRequest
 from tests.app.conftest import Harness
 from tests.app.games_helpers import form_game, read, register, snapshot
 from tests.app.orders_helpers import MASTER
@@ -370,3 +371,19 @@ def test_the_master_opens_a_power_in_civil_disorder_by_ejecting_its_player(harne
     assert _seat(harness, "TURKEY") == (power_address("TURKEY"), "abandoned")
     register(harness, "new@example.net")
     assert "You have taken over Turkey" in read(harness.exchange("new@example.net", "SIGNON Tdemo fresh\n"))
+
+
+def test_the_guides_quote_the_moderated_takeover_reply_as_the_judge_gives_it(harness: Harness) -> None:
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    game = start_standard(harness, settings={"moderated": True})
+    game.orders("FRANCE", "RESIGN\n")
+    for language, guide, newcomer in (("en", "player-guide.md", "new@example.net"), ("fr", "fr/guide-joueur.md", "neuf@example.net")):
+        register(harness, newcomer, language=language)
+        with harness.db.unit_of_work() as uow:  # a request at a time: clear the previous one
+            for request in uow.session.query(TakeoverRequest).all():
+                request.decision = "withdrawn"
+        reply = harness.exchange(newcomer, "SIGNON Fdemo fresh\n")
+        answer = read(reply).split("> SIGNON Fdemo fresh\n")[1].strip()
+        assert f"> {answer}\n" in (docs / guide).read_text(encoding="utf-8"), (guide, answer)

@@ -223,3 +223,24 @@ def test_a_confirmed_alias_still_needs_the_power_password(harness: Harness) -> N
     assert "[Error Flag]" in refused["Subject"]
     accepted = harness.exchange("claimer@example.net", f"SIGNON {letter}demo pw3\n")
     assert "[Error Flag]" not in accepted["Subject"]
+
+
+def test_the_guides_quote_the_iamalso_reply_as_the_judge_gives_it(harness: Harness) -> None:
+    from pathlib import Path
+
+    from judge.i18n import translation
+
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    register_simply(harness, JEANNE, "Jeanne")
+    reply = harness.exchange(ALIAS, f"IAMALSO {JEANNE}\n")
+    answer = body(reply).split(f"> IAMALSO {JEANNE}\n")[1].strip()
+    assert f"> {answer}\n" in (docs / "player-guide.md").read_text(encoding="utf-8")
+    # The French guide quotes the same reply as a French reader gets it.
+    template = (
+        "Nothing is linked yet. A confirmation code has been mailed to {address}. {sender} becomes an "
+        "address of that registration only when CONFIRM <code> is sent back from {address}, within "
+        "{days} days. If nobody does, nothing changes."
+    )
+    assert template.format(address=JEANNE, sender=ALIAS, days=3) == answer
+    french = translation("fr").gettext(template).format(address=JEANNE, sender=ALIAS, days=3)
+    assert f"> {french}\n" in (docs / "fr" / "guide-joueur.md").read_text(encoding="utf-8")
