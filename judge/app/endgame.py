@@ -28,11 +28,13 @@ from datetime import datetime
 from judge.app import outbox
 from judge.app.agreements import Agreement, Passed
 from judge.app.game_facts import game_map, power_letter
+from judge.app.house_rules import ends_after, survivors
 from judge.app.notify import person_address, seat_addresses
 from judge.app.reports.final_summary import final_summary_lines
 from judge.app.scoring import FinalResult, ResultKind, ScoringError, score, shown, system_named
 from judge.app.services import Services
 from judge.app.session import MailSession, Outgoing
+from judge.app.settings import end_year
 from judge.core.position import Position
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, SeatStatus
@@ -91,8 +93,12 @@ def readers(game: Game) -> dict[str, list[str]]:
     return groups
 
 
-def record_outcome(game: Game, result: FinalResult | None) -> None:
-    """Keep how the game ended and its scores (under the game's system) in ``extra_settings``."""
+def record_outcome(game: Game, result: FinalResult | None, *, ended_year: int | None = None) -> None:
+    """Keep how the game ended and its scores (under the game's system) in ``extra_settings``.
+
+    ``ended_year``: the game ended because it reached its last year (``SET
+    END YEAR``), recorded as ``"ended": "end_year"`` and ``"year"``.
+    """
     if result is None:
         return
     try:
@@ -109,12 +115,14 @@ def record_outcome(game: Game, result: FinalResult | None) -> None:
             "scoring": system.key,
             "scores": {power: str(points) for power, points in scores.items()},
             "shown_scores": {power: shown(points) for power, points in scores.items()},
+            **({"ended": "end_year", "year": ended_year} if ended_year is not None else {}),
         },
     }
 
 
 def finish(
-    uow: UnitOfWork, services: Services, game: Game, now: datetime, result: FinalResult | None
+    uow: UnitOfWork, services: Services, game: Game, now: datetime, result: FinalResult | None,
+    *, ended_year: int | None = None,
 ) -> list[Notice]:
     """End ``game`` with ``result`` (None: over without a winner) and return the end-of-game notices."""
     game.state = GameState.FINISHED
@@ -122,9 +130,10 @@ def finish(
     game.deadline_at = game.grace_at = game.earliest_at = None
     uow.games.set_next_due(game, None)
     uow.press.clear_votes(game)
-    record_outcome(game, result)
+    record_outcome(game, result, ended_year=ended_year)
     uow.flush()
-    subject = game_subject(services.config.code, game.name, subject_event(game, result), game.current_phase)
+    event = "Game Over" if ended_year is not None else subject_event(game, result)  # no vote: no "Draw Declared"
+    subject = game_subject(services.config.code, game.name, event, game.current_phase)
     notices = []
     for language, to in readers(game).items():
         lines = final_summary_lines(
@@ -151,7 +160,14 @@ def after_processing(
     results, so the Victory notice and final summary follow the results mail.
     """
     result = None
+    last_year = end_year(game)
     if winner is not None:
         result = FinalResult(ResultKind.SOLO, (winner,), final_centres(game, position))
-    for notice in finish(uow, services, game, now, result):
+    elif last_year is not None and ends_after(game, position.phase):
+        # SET END YEAR: scored as a draw of the powers still on the board (seed 002's tournament games).
+        alive = survivors(position, game_map(game).powers)
+        if alive:
+            result = FinalResult(ResultKind.DRAW, alive, final_centres(game, position))
+    ended_year = last_year if result is not None and result.kind is ResultKind.DRAW else None
+    for notice in finish(uow, services, game, now, result, ended_year=ended_year):
         outbox.queue(uow, services, notice.to, notice.subject, notice.body, now, game_id=game.id)

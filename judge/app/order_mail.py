@@ -162,7 +162,9 @@ def add_order(session: MailSession, command: OrderCommand) -> None:
         return
     order = kept.adapt(command.read.order, state.phase.type)
     _check(session, state, draft, order, command.read.text)
-    draft.sheet = draft.sheet.with_order(order).trimmed(state.position, draft.seat.power or "")
+    draft.sheet = draft.sheet.with_order(order)
+    if state.rules.surplus_adjustments == "last":  # seed 002's "first" keeps them all: the first legal count
+        draft.sheet = draft.sheet.trimmed(state.position, draft.seat.power or "")
     draft.changed = True
 
 

@@ -36,6 +36,7 @@ from sqlalchemy.orm import selectinload
 
 from judge.app import orders as kept
 from judge.app import outbox
+from judge.app.house_rules import civil_disorder_after_missed, ends_after
 from judge.app.notify import ACTIVE, person_address, reader_language, seat_addresses
 from judge.app.order_mail import game_rules
 from judge.app.positions import current, to_json
@@ -128,13 +129,19 @@ def process_phase(
     result = ruling.result
     after = result.position
 
-    newly_cd = set(civil_disorder)
+    newly_cd = civil_disorder_after_missed(
+        game, position, owing_powers(game, position, game_map), submissions, civil_disorder
+    )
     for seat in game.seats:
         if seat.power in newly_cd and seat.status in ACTIVE:
             uow.seats.set_status(seat, SeatStatus.CIVIL_DISORDER)
     eliminated = _eliminate(uow, game, after, now, str(position.phase))
     winner = winner_of(after, game.winning_centers)
-    finished = winner is not None or not any(seat.status in ACTIVE for seat in game.seats)
+    finished = (
+        winner is not None
+        or not any(seat.status in ACTIVE for seat in game.seats)
+        or ends_after(game, after.phase)  # SET END YEAR
+    )
 
     next_times: PhaseTimes | None = None
     if finished:

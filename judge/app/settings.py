@@ -140,6 +140,12 @@ NO_BROADCAST = "no_broadcast"
 """``extra_settings`` key: addresses of masters who asked not to get broadcasts."""
 RULES = "rules"
 """``extra_settings`` key: the adjudicator rule options that differ from the defaults."""
+END_YEAR = "END YEAR"
+END_YEAR_KEY = "end_year"
+"""``SET END YEAR n`` (seeds 002 and 003: tournament games end after a fixed year): ``extra_settings`` key."""
+CD_AFTER = "CD AFTER"
+CD_AFTER_KEY = "cd_after_missed_seasons"
+"""``SET CD AFTER n`` (seed 000, 3.6: a power with no orders for n consecutive seasons falls into civil disorder)."""
 APPROVED = "approved_powers"
 """``extra_settings`` key: the powers whose newcomers the master has approved (SET APPROVED)."""
 
@@ -233,6 +239,10 @@ NUMBERS: Mapping[str, Setting] = MappingProxyType({s.option: s for s in (
             low=1),
     Setting("PLAYERS", "players_count", Kind.NUMBER, N_("Players"), when=When.BEFORE_START, low=1),
     Setting("MAX ABSENCE", "max_absence_days", Kind.NUMBER, N_("Maximum absence"), low=0, high=31),
+    Setting(END_YEAR, "extra:" + END_YEAR_KEY, Kind.NUMBER, N_("Last year"), when=When.BEFORE_START,
+            low=0, high=9999),
+    Setting(CD_AFTER, "extra:" + CD_AFTER_KEY, Kind.NUMBER, N_("Civil disorder after missed seasons"),
+            when=When.BEFORE_START, low=0, high=99),
 )})  # fmt: skip
 """Numeric options (``SetNumber``); bounds that depend on the map are checked by the handler."""
 
@@ -266,6 +276,10 @@ RULE_WORDS: Mapping[str, tuple[str, str]] = MappingProxyType({
     "explicitconvoy": ("adjacent_convoy", "explicit"),
     "cd2000": ("civil_disorder_removals", "distance_to_home"),
     "gmretreats": ("missing_retreats", "seed000"),
+    "surplusfirst": ("surplus_adjustments", "first"),
+    "surpluslast": ("surplus_adjustments", "last"),
+    "namedcoast": ("foreign_coast_support", "named"),
+    "completeorders": ("complete_from_support", "true"),
 })  # fmt: skip
 """Single words for the commonest rule choices (``SET VARIANT descartes``, ``SET DESCARTES``).
 
@@ -328,6 +342,18 @@ def adjudication_rules(game: Game) -> Rules:
     """The adjudicator's rules for ``game``: the defaults with the game's rule options applied."""
     chosen = game.extra_settings.get(RULES) or {}
     return Rules.from_mapping(dict(chosen))
+
+
+def end_year(game: Game) -> int | None:
+    """The game year after whose last phase the game ends (``SET END YEAR``), None if it has none."""
+    value = game.extra_settings.get(END_YEAR_KEY)
+    return int(value) if value else None
+
+
+def cd_after_missed_seasons(game: Game) -> int | None:
+    """After how many consecutive seasons without orders a power falls into civil disorder (``SET CD AFTER``)."""
+    value = game.extra_settings.get(CD_AFTER_KEY)
+    return int(value) if value else None
 
 
 def rules_text(chosen: Mapping[str, Any]) -> str:

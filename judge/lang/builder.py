@@ -412,6 +412,10 @@ class CommandBuilder(Transformer[Token, Any]):
         return [c.SetChoice(self.line, meaning.option, meaning.value)]
 
     def _special(self, meaning: Special, last: Token, rest: list[Token]) -> list[c.Command]:
+        if meaning.name in ("END YEAR", "CD AFTER"):
+            if len(rest) != 1:
+                raise CommandError(Message(N_("SET {option} needs a number."), option=meaning.name), _column(last))
+            return [self._number(meaning.name, int, rest[0], 0, 9999)]
         if meaning.name == "MAX ABSENCE":
             if len(rest) != 1:
                 raise CommandError(Message(N_("SET MAX ABSENCE needs a number of days.")), _column(last))

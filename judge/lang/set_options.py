@@ -176,6 +176,8 @@ _SPECIALS: Mapping[str, Special] = {
     "novacation": Special("NO ABSENCE"), "novacations": Special("NO ABSENCE"),
     "notvariant": Special("NOT VARIANT"),
     "notapprove": Special("NOT APPROVED"), "notapproved": Special("NOT APPROVED"),
+    # house rules of seeds 000 and 002: a number follows (0 turns them off)
+    "endyear": Special("END YEAR"), "cdafter": Special("CD AFTER"),
 }  # fmt: skip
 
 
@@ -196,6 +198,9 @@ def _rule_choices() -> dict[str, Choice]:
         "duplicate_orders": rules.DUPLICATE_ORDERS_CHOICES,
         "adjacent_convoy": rules.ADJACENT_CONVOY_CHOICES,
         "retreat_to_convoy_origin": ("true", "false"),
+        "surplus_adjustments": rules.SURPLUS_ADJUSTMENTS_CHOICES,
+        "foreign_coast_support": rules.FOREIGN_COAST_SUPPORT_CHOICES,
+        "complete_from_support": ("true", "false"),
     }
     table: dict[str, Choice] = {}
     for name, values in choices.items():

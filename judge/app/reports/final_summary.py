@@ -48,6 +48,11 @@ def outcome_line(game: Game, outcome: Mapping[str, Any] | None, language: str, _
         return _("Game '{game}' is over: it has been conceded to {power}.").format(
             game=game.name, power=power_name(powers[0], language)
         )
+    if kind == "draw" and powers and outcome.get("ended") == "end_year":
+        return _(
+            "Game '{game}' is over: it reached the end of {year}, its last year (SET END YEAR), "
+            "and is scored as a draw between {powers}."
+        ).format(game=game.name, year=outcome.get("year"), powers=names(powers, language, _))
     if kind == "draw" and powers:
         return _("Game '{game}' is over: it has been declared a draw between {powers}.").format(
             game=game.name, powers=names(powers, language, _)
