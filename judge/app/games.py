@@ -37,7 +37,7 @@ from judge.app.game_facts import power_name as power_name
 from judge.app.positions import opening_position, to_json
 from judge.app.timekeeping import phase_schedule
 from judge.app.variant_rules import opening_neutral_units
-from judge.core.phase import Phase, PhaseType
+from judge.core.phase import Phase
 from judge.core.variants import available_variants
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, SeatStatus
@@ -300,6 +300,7 @@ def start_game(
     if game.state is not GameState.FORMING:
         raise NotForming(game)
     the_map = game_map(game)
+    position = opening_position(the_map, neutral_units=opening_neutral_units(game, the_map))
     letters = dict(power_letters(the_map))
     seats = waiting_seats(game)
     seed = rng.getrandbits(63)
@@ -308,7 +309,7 @@ def start_game(
     by_id = {seat.id: seat for seat in seats}
     for seat_id, power in sorted(deal.items()):
         seat = by_id[seat_id]
-        uow.seats.assign(seat, power, now, phase=str(the_map.first_phase))
+        uow.seats.assign(seat, power, now, phase=str(position.phase))
         if seat.person is not None:
             uow.people.add_to_record(seat.person, games_started=1)
     dummies = tuple(p for p in the_map.powers if p not in deal.values())
@@ -321,8 +322,7 @@ def start_game(
 
     game.extra_settings = {**game.extra_settings, ASSIGNMENT_SEED: seed}
     times = first_phase_times(uow, game, now, zone)
-    position = opening_position(the_map, neutral_units=opening_neutral_units(game, the_map))
-    uow.phases.open(game, str(the_map.first_phase), to_json(position), now, deadline_at=times.deadline)
+    uow.phases.open(game, str(position.phase), to_json(position), now, deadline_at=times.deadline)
     game.state = GameState.ACTIVE
     game.started_at = now
     game.deadline_at = times.deadline
@@ -331,7 +331,7 @@ def start_game(
     clock = begin_phase(
         times,
         [PowerStatus(power, owes_orders=True, abandoned=power in dummies) for power in the_map.powers],
-        delay=phase_schedule(game, PhaseType.MOVEMENT).delay,
+        delay=phase_schedule(game, position.phase.type).delay,
         nmr=game.nmr,
         strict_wait=game.strict_wait,
     )
@@ -341,7 +341,7 @@ def start_game(
 
 def first_phase_times(uow: UnitOfWork, game: Game, now: datetime, zone: ZoneInfo) -> PhaseTimes:
     """Start, deadline and grace of S1901M: ``next`` doubled unless the game has no press."""
-    schedule = phase_schedule(game, game_map(game).first_phase.type)
+    schedule = phase_schedule(game, opening_position(game_map(game)).phase.type)
     return next_phase_times(
         now,
         schedule,

@@ -132,3 +132,53 @@ def test_a_tinyland_game_by_mail_through_a_year(harness: Harness, language: str)
         ("FROZEN-ANTARCTICA", "DDD"), ("FROZEN-ANTARCTICA", "GGG"), ("NORTH", "CCC"), ("SOUTH", "FFF"), ("SOUTH", "HHH")
     ]
     assert after["centers"] == {"FROZEN-ANTARCTICA": ["DDD", "GGG"], "NORTH": ["AAA"], "SOUTH": ["FFF", "HHH"]}
+
+
+def test_a_colonial_game_by_mail_with_the_trans_siberian_railroad(harness: Harness) -> None:
+    register(harness, MASTER)
+    reply = harness.exchange(MASTER, f"CREATE ?asia {MASTER_PASSWORD} colonial\nBECOME MASTER\nSET MANUAL PROCESS\n")
+    assert "Game 'asia' (Colonial) has been created" in read(reply), read(reply)
+    for n in range(7):
+        register(harness, player(n))
+        reply = harness.exchange(player(n), f"SIGNON ?asia pw{n} Colonial\n")
+        assert "[Error Flag]" not in reply["Subject"], read(reply)
+    starting = [read(m) for m in harness.others if "Game Starting" in str(m["Subject"])]
+    contains_all(starting, ["Starting position for Spring of 1870:", "Russia: Army Moscow."])
+    seats = {power: address for address, power, _status in state_of(harness, "asia").seats if power}
+    assert sorted(seats) == ["BRITAIN", "CHINA", "FRANCE", "HOLLAND", "JAPAN", "RUSSIA", "TURKEY"]
+    password = "pw" + (seats["RUSSIA"] or "").split("@")[0].removeprefix("p")
+    reply = harness.exchange(seats["RUSSIA"] or "", f"SIGNON Rasia {password}\nA MOS-KRA\n")
+    assert "Russia: Army Moscow -> Krasnoyarsk." in read(reply), read(reply)
+    process(harness, "asia")
+    after = phase_rows(harness, "asia")[0]["after"]
+    russian = sorted(u["loc"] for u in after["units"] if u["power"] == "RUSSIA")
+    assert "KRA" in russian and "MOS" not in russian
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", ["Colonial Diplomacy", "Powers (letter): Britain (B), China (C),", "Russia (R)",
+                "Supply centres: 58; 30 to win.", "First phase: spring 1870 (S1870M).",
+                "Special rules: Hong Kong is no supply centre for one power; a railway carries one power's armies"]),
+        ("fr", ["Diplomatie coloniale", "Puissances (lettre) :", "Centres de ravitaillement : 58 ; 30 pour gagner.",
+                "Première phase : printemps 1870 (S1870M).", "Règles spéciales : Hong Kong n'est pas un centre"]),
+    ],
+)
+def test_get_info_of_a_variant(harness: Harness, language: str, expected: list[str]) -> None:
+    register(harness, "reader@example.net", language=language)
+    answer = read(harness.exchange("reader@example.net", "GET info.COLONIAL\n"))
+    contains_all([answer], ["----- info.colonial -----", *expected])
+
+
+def test_get_info_of_chaos_names_its_first_phase_and_34_letters(harness: Harness) -> None:
+    register(harness, "reader@example.net")
+    answer = read(harness.exchange("reader@example.net", "GET info.chaos\n"))
+    contains_all([answer], ["First phase: winter 1900 (W1900A).", "Special rules: builds in any owned supply centre."])
+    assert answer.count(" (") >= 34
+
+
+def test_get_info_of_an_unknown_variant_is_an_unknown_file(harness: Harness) -> None:
+    register(harness, "reader@example.net")
+    answer = read(harness.exchange("reader@example.net", "GET info.nosuchmap\n"))
+    assert "There is no help file called 'info.nosuchmap'" in answer

@@ -107,3 +107,12 @@ def test_a_player_of_a_moderated_game_may_not_switch_rules(harness: Harness) -> 
     reply = harness.exchange(player(0), "SIGNON ?vr pw0 tinyland\nSET NO RAILWAYS\n")
     assert "only the master may change that (Railways)" in read(reply)
     assert stored_game_map(harness).special.railway is not None
+
+
+def test_chaos_starts_with_the_winter_builds() -> None:
+    from judge.app.positions import opening_position
+    from judge.core.variants import load_map
+
+    opening = opening_position(load_map("chaos"))
+    assert str(opening.phase) == "W1900A"
+    assert opening.units == () and len(opening.centers) == 34

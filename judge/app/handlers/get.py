@@ -15,6 +15,7 @@ from judge.app import helpfiles
 from judge.app.registry import Next, handles
 from judge.app.reports.person import dedication_lines
 from judge.app.session import MailSession
+from judge.app.variant_info import variant_info
 from judge.lang.commands import Get
 
 PACKAGE_NAME = "package"
@@ -31,6 +32,10 @@ def send_files(session: MailSession, line: int, names: Sequence[str]) -> None:
             continue
         if key == DEDICATION_NAME:
             _send_dedication(session, line)
+            continue
+        described = variant_info(requested, session.language)
+        if described is not None:  # GET info.colonial: a variant's description
+            session.reply.ok(line, f"----- {key} -----\n{described}\n----- {key} -----")
             continue
         try:
             found = helpfiles.find(requested, session.language)
