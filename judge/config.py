@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -63,6 +64,11 @@ DEFAULT_MAX_MESSAGE_SIZE = 10 * 1024 * 1024
 DEFAULT_RATE_LIMIT_MESSAGES = 30
 DEFAULT_RATE_LIMIT_WINDOW = timedelta(hours=1)
 DEFAULT_MAILDIR_NAME = "maildir"
+DEFAULT_SMTP_MAX_CONNECTIONS = 200
+DEFAULT_SMTP_MAX_CONNECTIONS_PER_CLIENT = 10
+DEFAULT_SMTP_IDLE_TIMEOUT_SECONDS = 60.0
+DEFAULT_OUTBOUND_MAX_ATTEMPTS = 100
+DEFAULT_OUTBOUND_RETRY_SECONDS = 60.0
 
 _CODE_PATTERN = re.compile(r"^[A-Za-z0-9]{1,8}$")
 
@@ -128,6 +134,16 @@ class Config:
     public_whois: bool = False
     """WHOIS shows everyone's whole registration (phone, postal address, birth date, sex), as the
     classic Judge did; by default only the person and the judge keeper see those fields."""
+    smtp_max_connections: int = DEFAULT_SMTP_MAX_CONNECTIONS
+    """Open SMTP connections the door holds at once; more are refused with 421."""
+    smtp_max_connections_per_client: int = DEFAULT_SMTP_MAX_CONNECTIONS_PER_CLIENT
+    """Open SMTP connections from one client address; more are refused with 421."""
+    smtp_idle_timeout_seconds: float = DEFAULT_SMTP_IDLE_TIMEOUT_SECONDS
+    """An SMTP client silent this long between commands is disconnected (421)."""
+    outbound_max_attempts: int = DEFAULT_OUTBOUND_MAX_ATTEMPTS
+    """Delivery attempts of one outgoing mail before it is marked failed and the keeper told."""
+    outbound_retry_seconds: float = DEFAULT_OUTBOUND_RETRY_SECONDS
+    """Wait before the first retry of an outgoing mail; doubled at each retry, up to an hour."""
 
     @property
     def own_addresses(self) -> frozenset[str]:
@@ -157,6 +173,11 @@ _ENV_NAMES: dict[str, str] = {
     "rate_limit_messages": "JUDGE_RATE_LIMIT_MESSAGES",
     "rate_limit_window_seconds": "JUDGE_RATE_LIMIT_WINDOW_SECONDS",
     "public_whois": "JUDGE_PUBLIC_WHOIS",
+    "smtp_max_connections": "JUDGE_SMTP_MAX_CONNECTIONS",
+    "smtp_max_connections_per_client": "JUDGE_SMTP_MAX_CONNECTIONS_PER_CLIENT",
+    "smtp_idle_timeout_seconds": "JUDGE_SMTP_IDLE_TIMEOUT_SECONDS",
+    "outbound_max_attempts": "JUDGE_OUTBOUND_MAX_ATTEMPTS",
+    "outbound_retry_seconds": "JUDGE_OUTBOUND_RETRY_SECONDS",
 }
 
 
@@ -266,7 +287,26 @@ def _build(raw: Mapping[str, _Raw]) -> Config:
         ),
         rate_limit_window=window,
         public_whois=_flag(raw["public_whois"], "public_whois") if "public_whois" in raw else False,
+        **_mail_edge_settings(raw),
     )
+
+
+def _mail_edge_settings(raw: Mapping[str, _Raw]) -> dict[str, Any]:
+    """The SMTP door's limits and the outbound sender's retries, those that were given."""
+    found: dict[str, Any] = {}
+    for setting, minimum, whole in (
+        ("smtp_max_connections", 1, True),
+        ("smtp_max_connections_per_client", 1, True),
+        ("smtp_idle_timeout_seconds", 0.1, False),
+        ("outbound_max_attempts", 1, True),
+        ("outbound_retry_seconds", 0.01, False),
+    ):
+        if setting in raw:
+            value = _number(raw[setting], setting, minimum)
+            if whole and value != int(value):
+                raise ConfigError(setting, raw[setting].source, "must be a whole number")
+            found[setting] = int(value) if whole else value
+    return found
 
 
 def _flag(item: _Raw, setting: str) -> bool:

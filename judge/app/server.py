@@ -33,7 +33,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from judge.app.outbox import DatabaseOutbox
+from judge.app.outbox import TransactionalOutbox
 from judge.app.services import Services
 from judge.app.worker import run_worker
 from judge.config import Config
@@ -50,6 +50,7 @@ from judge.mail.outbound import (
     BackoffPolicy,
     DrainReport,
     Relay,
+    backoff_from_config,
     drain_once,
     relay_from_config,
 )
@@ -91,6 +92,11 @@ class ServerTuning:
     backoff: BackoffPolicy = DEFAULT_BACKOFF
     shutdown_grace_seconds: float = 30.0
     """How long to wait for open SMTP sessions and work under way before giving up on them."""
+
+
+def tuning_from_config(config: Config) -> ServerTuning:
+    """The production tuning, with the outbound retry policy the settings ask for."""
+    return ServerTuning(backoff=backoff_from_config(config))
 
 
 def build_services(config: Config, db: Database, clock: Clock) -> Services:
@@ -287,12 +293,12 @@ class JudgeServer:
         )
 
     async def _run_outbound(self, relay: Relay) -> None:
-        """Drain the outbox, one unit of work per batch, until asked to stop.
+        """Drain the outbox, a batch at a time, until asked to stop.
 
-        Like :func:`judge.mail.outbound.run_outbound`, but each batch is claimed,
-        delivered and recorded in one transaction of the judge's database, so a
-        crash mid-batch rolls the claims back and the mails are sent again
-        (at least once, never zero).
+        Like :func:`judge.mail.outbound.run_outbound`. Each mail's attempt is
+        committed before it is sent and its delivery committed as soon as the
+        relay accepted it, so a crash sends at most the mail in flight twice;
+        any error (a bad mail, the database away) is logged and the loop goes on.
         """
         while not self._stop.is_set():
             self._outbound_wake.clear()
@@ -317,14 +323,14 @@ class JudgeServer:
             )
 
     def _drain_batch(self, relay: Relay) -> DrainReport:
-        with self.services.db.unit_of_work() as uow:
-            return drain_once(
-                DatabaseOutbox(uow),
-                relay,
-                self.services.clock.now(),
-                limit=self.tuning.outbound_batch,
-                policy=self.tuning.backoff,
-            )
+        """Up to a batch of mails, each claimed, sent and recorded in commits of its own."""
+        return drain_once(
+            TransactionalOutbox(self.services),
+            relay,
+            self.services.clock.now(),
+            limit=self.tuning.outbound_batch,
+            policy=self.tuning.backoff,
+        )
 
     async def _run_scheduler(self, run_scheduler: Callable[..., Awaitable[None]]) -> None:
         options: dict[str, float] = {}
@@ -378,14 +384,17 @@ async def serve(
     services: Services,
     *,
     roles: Collection[Role] = ALL_ROLES,
-    tuning: ServerTuning = ServerTuning(),
+    tuning: ServerTuning | None = None,
     ready: Callable[[JudgeServer], None] | None = None,
 ) -> bool:
     """Run the judge until SIGINT or SIGTERM, then shut down gracefully.
 
     Returns False when a role failed (the exit status should say so, and a
-    supervisor such as systemd restart the judge).
+    supervisor such as systemd restart the judge). Without ``tuning``, the
+    sender's retries follow the settings (:func:`tuning_from_config`).
     """
+    if tuning is None:
+        tuning = tuning_from_config(services.config)
     server = JudgeServer(services, roles=roles, tuning=tuning)
     loop = asyncio.get_running_loop()
     installed: list[signal.Signals] = []

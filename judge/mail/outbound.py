@@ -68,7 +68,11 @@ class Relay(Protocol):
 
 @dataclass(frozen=True)
 class OutgoingMail:
-    """One queued message as the drain sees it. ``attempts``: delivery attempts made so far."""
+    """One queued message as the drain sees it.
+
+    ``attempts``: delivery attempts counted so far, INCLUDING the one about to
+    be made (the outbox counts it when it hands the mail out).
+    """
 
     id: int
     message_bytes: bytes
@@ -79,17 +83,22 @@ class OutgoingMail:
 class Outbox(Protocol):
     """The queue the drain works on (the persistence layer provides the real one).
 
-    ``mark_sent``, ``mark_retry`` and ``mark_failed`` each record one
-    delivery attempt.
+    At most once per crash: :meth:`claim_next` counts the attempt and moves
+    the mail's next attempt to ``lease(attempts)`` DURABLY (committed) before
+    the mail is handed out, and each ``mark_*`` is durable on return. A crash
+    while the relay has the mail therefore sends it again only after the
+    lease, once; a crash loop on one mail uses up its attempts and ends.
     """
 
-    def claim_due(self, now: datetime, limit: int) -> list[OutgoingMail]: ...
+    def claim_next(
+        self, now: datetime, lease: Callable[[int], datetime]
+    ) -> OutgoingMail | None: ...
 
-    def mark_sent(self, id: int, now: datetime) -> None: ...
+    def mark_sent(self, id: int, now: datetime, refused: Mapping[str, str]) -> None: ...
 
     def mark_retry(self, id: int, next_attempt: datetime, error: str) -> None: ...
 
-    def mark_failed(self, id: int, error: str) -> None: ...
+    def mark_failed(self, id: int, error: str, now: datetime) -> None: ...
 
 
 # --- back-off ------------------------------------------------------------------
@@ -157,6 +166,7 @@ class DrainReport:
     sent: int = 0
     retried: int = 0
     failed: int = 0
+    errors: int = 0  # mails whose outcome could not be recorded (they come back after the lease)
     refused: dict[int, Mapping[str, str]] = field(
         default_factory=dict
     )  # partly refused, by mail id
@@ -171,57 +181,81 @@ def drain_once(
     policy: BackoffPolicy = DEFAULT_BACKOFF,
     rng: random.Random | None = None,
 ) -> DrainReport:
-    """Deliver the mails due at ``now`` (up to ``limit``) and record each outcome.
+    """Deliver up to ``limit`` mails due at ``now``, one at a time, each outcome recorded at once.
 
+    Each mail is claimed with its attempt counted (committed) BEFORE the
+    relay sees it, and marked sent in its own commit as soon as the relay
+    accepts it: after a crash, at most the mail in flight is sent twice.
     Nothing is ever dropped: an unexpected exception from the relay counts as
-    a temporary failure. When the relay is unusable altogether, the rest of
-    the batch is rescheduled without hammering it. Where the outbox locks the
-    claimed rows, call this inside one transaction so no other process sends
-    them meanwhile (a crash before the commit resends: at least once, never zero).
+    a temporary failure; after ``policy.max_attempts`` the mail is marked
+    failed (kept, never deleted). One mail whose outcome cannot be recorded
+    does not stop the others. When the relay is unusable altogether the pass
+    ends (the mail tried waits its back-off; the others were not touched).
     """
     if now.tzinfo is None:
         raise ValueError("drain_once needs a timezone-aware datetime")
     chance = rng or random.Random()
     report = DrainReport()
-    mails = outbox.claim_due(now, limit)
-    report.claimed = len(mails)
-    unavailable: RelayUnavailableError | None = None
-    for mail in mails:
-        if unavailable is not None:
-            _reschedule(outbox, mail, f"not attempted: {unavailable}", now, policy, chance, report)
-            continue
-        if not mail.recipients:
-            outbox.mark_failed(mail.id, "no recipients")
-            report.failed += 1
-            continue
+
+    def lease(attempts: int) -> datetime:
+        return next_attempt(attempts, now, policy=policy, rand=chance.random())
+
+    for _ in range(limit):
+        mail = outbox.claim_next(now, lease)
+        if mail is None:
+            break
+        report.claimed += 1
         try:
-            refused = relay.deliver(mail.message_bytes, list(mail.recipients))
-        except PermanentDeliveryError as error:
-            outbox.mark_failed(mail.id, _describe(error))
-            report.failed += 1
-        except RelayUnavailableError as error:
-            unavailable = error
-            _reschedule(outbox, mail, _describe(error), now, policy, chance, report)
-        except TransientDeliveryError as error:
-            _reschedule(outbox, mail, _describe(error), now, policy, chance, report)
-        except Exception as error:  # a relay bug must delay the mail, not lose it
-            log.exception("relay failed unexpectedly on outbox mail %s", mail.id)
-            _reschedule(
-                outbox,
-                mail,
-                f"unexpected {type(error).__name__}: {error}",
-                now,
-                policy,
-                chance,
-                report,
-            )
-        else:
-            outbox.mark_sent(mail.id, now)
-            report.sent += 1
-            if refused:
-                report.refused[mail.id] = dict(refused)
-                log.warning("outbox mail %s: some recipients refused: %s", mail.id, refused)
+            if not _deliver_one(outbox, relay, mail, now, policy, chance, report):
+                break
+        except Exception:  # recording the outcome failed: the lease brings the mail back
+            report.errors += 1
+            log.exception("outbox mail %s: could not record the delivery outcome", mail.id)
     return report
+
+
+def _deliver_one(
+    outbox: Outbox,
+    relay: Relay,
+    mail: OutgoingMail,
+    now: datetime,
+    policy: BackoffPolicy,
+    chance: random.Random,
+    report: DrainReport,
+) -> bool:
+    """Try one mail and record the outcome; False when the relay is unusable (stop the pass)."""
+    if not mail.recipients:
+        outbox.mark_failed(mail.id, "no recipients", now)
+        report.failed += 1
+        return True
+    if policy.max_attempts is not None and mail.attempts > policy.max_attempts:
+        # Earlier attempts were cut short (a crash while sending): the limit still holds.
+        error = f"gave up after {mail.attempts - 1} attempts, the last ones interrupted"
+        outbox.mark_failed(mail.id, error, now)
+        report.failed += 1
+        return True
+    try:
+        refused = relay.deliver(mail.message_bytes, list(mail.recipients))
+    except PermanentDeliveryError as error:
+        log.warning("outbox mail %s refused for good: %s", mail.id, _describe(error))
+        outbox.mark_failed(mail.id, _describe(error), now)
+        report.failed += 1
+    except RelayUnavailableError as error:
+        _reschedule(outbox, mail, _describe(error), now, policy, chance, report)
+        return False
+    except TransientDeliveryError as error:
+        _reschedule(outbox, mail, _describe(error), now, policy, chance, report)
+    except Exception as error:  # a relay bug must delay the mail, not lose it
+        log.exception("relay failed unexpectedly on outbox mail %s", mail.id)
+        detail = f"unexpected {type(error).__name__}: {error}"
+        _reschedule(outbox, mail, detail, now, policy, chance, report)
+    else:
+        outbox.mark_sent(mail.id, now, dict(refused))
+        report.sent += 1
+        if refused:
+            report.refused[mail.id] = dict(refused)
+            log.warning("outbox mail %s: some recipients refused: %s", mail.id, refused)
+    return True
 
 
 def _reschedule(
@@ -233,14 +267,13 @@ def _reschedule(
     chance: random.Random,
     report: DrainReport,
 ) -> None:
-    attempts = mail.attempts + 1
-    if gives_up(attempts, policy):
-        outbox.mark_failed(mail.id, f"gave up after {attempts} attempts: {error}")
+    """A temporary failure of attempt number ``mail.attempts`` (already counted)."""
+    if gives_up(mail.attempts, policy):
+        outbox.mark_failed(mail.id, f"gave up after {mail.attempts} attempts: {error}", now)
         report.failed += 1
     else:
-        outbox.mark_retry(
-            mail.id, next_attempt(attempts, now, policy=policy, rand=chance.random()), error
-        )
+        when = next_attempt(mail.attempts, now, policy=policy, rand=chance.random())
+        outbox.mark_retry(mail.id, when, error)
         report.retried += 1
 
 
@@ -505,6 +538,16 @@ def relay_from_spec(spec: RelaySpec, envelope_sender: str) -> Relay:
     if isinstance(spec, MaildirRelaySpec):
         return MaildirRelay(spec.path)
     return SmtpRelay.from_spec(spec, envelope_sender)
+
+
+def backoff_from_config(config: Config) -> BackoffPolicy:
+    """The retry policy the judge's settings ask for (first retry, attempts before giving up)."""
+    base = timedelta(seconds=config.outbound_retry_seconds)
+    return BackoffPolicy(
+        base=base,
+        max_delay=max(DEFAULT_BACKOFF.max_delay, base),
+        max_attempts=config.outbound_max_attempts,
+    )
 
 
 def relay_from_config(config: Config) -> Relay:

@@ -54,6 +54,8 @@ class ServeProcess:
             JUDGE_SMTP_PORT=str(self.port),
             JUDGE_RATE_LIMIT_MESSAGES="0",
             JUDGE_LOG_LEVEL="INFO",
+            # A reply in flight at the kill waits one retry interval before it goes again.
+            JUDGE_OUTBOUND_RETRY_SECONDS="1",
         )
         self.process: subprocess.Popen[bytes] | None = None
 

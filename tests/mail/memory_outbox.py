@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -29,26 +30,33 @@ class MemoryOutbox:
         self.rows[mail_id] = Row(mail_id, message, recipients, due)
         return mail_id
 
-    def claim_due(self, now: datetime, limit: int) -> list[OutgoingMail]:
+    def claim_next(self, now: datetime, lease: Callable[[int], datetime]) -> OutgoingMail | None:
         due = sorted(
             (r for r in self.rows.values() if r.state == "pending" and r.due <= now),
             key=lambda r: (r.due, r.id),
-        )[:limit]
-        return [OutgoingMail(r.id, r.message, r.recipients, r.attempts) for r in due]
+        )
+        if not due:
+            return None
+        row = due[0]
+        row.attempts += 1  # counted before the send, as the database outbox commits it
+        row.due = lease(row.attempts)
+        return OutgoingMail(row.id, row.message, row.recipients, row.attempts)
 
-    def mark_sent(self, id: int, now: datetime) -> None:
+    def mark_sent(self, id: int, now: datetime, refused: Mapping[str, str]) -> None:
         row = self.rows[id]
         assert row.state == "pending", "a mail is sent at most once"
-        row.state, row.sent_at, row.attempts = "sent", now, row.attempts + 1
+        row.state, row.sent_at = "sent", now
+        if refused:
+            row.errors.append(f"refused: {dict(refused)}")
 
     def mark_retry(self, id: int, next_attempt: datetime, error: str) -> None:
         row = self.rows[id]
-        row.due, row.attempts = next_attempt, row.attempts + 1
+        row.due = next_attempt
         row.errors.append(error)
 
-    def mark_failed(self, id: int, error: str) -> None:
+    def mark_failed(self, id: int, error: str, now: datetime) -> None:
         row = self.rows[id]
-        row.state, row.attempts = "failed", row.attempts + 1
+        row.state = "failed"
         row.errors.append(error)
 
     def states(self) -> dict[str, int]:

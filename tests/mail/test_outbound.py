@@ -116,17 +116,15 @@ def test_a_relay_that_is_down_delays_mail_and_loses_none() -> None:
     rng = random.Random(7)
 
     report = drain_once(outbox, relay, NOW, policy=policy, rng=rng)
-    assert (report.sent, report.retried, report.failed) == (0, 5, 0)
+    assert (report.claimed, report.sent, report.retried, report.failed) == (1, 0, 1, 0)
     assert relay.attempts == 1  # the relay is not hammered once it is known to be down
+    assert sorted(row.attempts for row in outbox.rows.values()) == [0, 0, 0, 0, 1]
+    for _ in range(4):  # each later pass tries the next mail, once
+        assert drain_once(outbox, relay, NOW, policy=policy, rng=rng).retried == 1
+    assert relay.attempts == 5
     low, high = delay_bounds(1, policy)
     assert all(NOW + low <= row.due <= NOW + high for row in outbox.rows.values())
     assert drain_once(outbox, relay, NOW, policy=policy, rng=rng).claimed == 0  # not due yet
-
-    later = NOW + timedelta(minutes=5)
-    report = drain_once(outbox, relay, later, policy=policy, rng=rng)
-    assert report.retried == 5
-    low2, _ = delay_bounds(2, policy)
-    assert all(row.due >= later + low2 for row in outbox.rows.values())
 
     relay.failure = None
     much_later = NOW + timedelta(hours=2)
@@ -134,8 +132,63 @@ def test_a_relay_that_is_down_delays_mail_and_loses_none() -> None:
     assert report.sent == 5
     assert sorted(message for message, _ in relay.delivered) == sorted(messages)
     assert outbox.states() == {"sent": 5}
-    assert all(row.attempts == 3 for row in outbox.rows.values())
+    assert all(row.attempts == 2 for row in outbox.rows.values())
     assert drain_once(outbox, relay, much_later + timedelta(days=1)).claimed == 0  # sent once
+
+
+def test_the_attempt_is_counted_before_the_relay_sees_the_mail() -> None:
+    """A crash while the relay holds the mail must not leave the attempt uncounted."""
+    outbox = MemoryOutbox()
+    mail_id = outbox.add(outgoing(), ("p@x.org",), NOW)
+    seen: list[int] = []
+
+    class Watching:
+        def deliver(self, message: bytes, recipients: Sequence[str]) -> Mapping[str, str]:
+            row = outbox.rows[mail_id]
+            seen.append(row.attempts)
+            assert row.due > NOW  # leased: no other sender takes it meanwhile
+            raise KeyboardInterrupt  # the process dies here
+
+    with pytest.raises(KeyboardInterrupt):
+        drain_once(outbox, Watching(), NOW)
+    assert seen == [1]
+    assert outbox.rows[mail_id].state == "pending"
+
+
+def test_a_mail_that_crashes_every_attempt_ends_failed_not_retried_for_ever() -> None:
+    outbox = MemoryOutbox()
+    mail_id = outbox.add(outgoing(), ("p@x.org",), NOW)
+    policy = BackoffPolicy(max_attempts=3)
+
+    class Dying:
+        def deliver(self, message: bytes, recipients: Sequence[str]) -> Mapping[str, str]:
+            raise KeyboardInterrupt
+
+    moment = NOW
+    for _ in range(3):
+        with pytest.raises(KeyboardInterrupt):
+            drain_once(outbox, Dying(), moment, policy=policy)
+        moment += timedelta(days=1)
+    report = drain_once(outbox, FlakyRelay(None), moment, policy=policy)
+    assert report.failed == 1 and report.sent == 0
+    assert outbox.rows[mail_id].state == "failed"
+    assert "interrupted" in outbox.rows[mail_id].errors[-1]
+
+
+def test_one_mail_whose_outcome_cannot_be_recorded_does_not_stop_the_others() -> None:
+    outbox = MemoryOutbox()
+    first = outbox.add(outgoing("a\n"), ("p@x.org",), NOW)
+    outbox.add(outgoing("b\n"), ("q@x.org",), NOW)
+    original = outbox.mark_sent
+
+    def flaky_mark_sent(id: int, now: datetime, refused: Mapping[str, str]) -> None:
+        if id == first:
+            raise RuntimeError("database went away")
+        original(id, now, refused)
+
+    outbox.mark_sent = flaky_mark_sent  # type: ignore[method-assign]
+    report = drain_once(outbox, FlakyRelay(None), NOW)
+    assert (report.claimed, report.sent, report.errors) == (2, 1, 1)
 
 
 def test_transient_errors_are_retried_each_on_its_own() -> None:
@@ -176,6 +229,7 @@ def test_after_max_attempts_the_mail_is_failed_not_deleted() -> None:
     row = outbox.rows[mail_id]
     assert row.state == "failed" and row.attempts == 3
     assert row.errors[-1].startswith("gave up after 3 attempts")
+    assert relay.attempts == 3
 
 
 def test_drain_respects_the_limit_and_refuses_naive_time() -> None:

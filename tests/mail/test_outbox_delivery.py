@@ -1,0 +1,136 @@
+"""The database outbox: the attempt is committed before the send, "sent" right after it, and a
+mail given up on is kept failed with one mail to the judgekeeper (never an alarm about an alarm)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import timedelta
+
+import pytest
+
+from judge.app import outbox
+from judge.app.outbox import ALARM_HEADER, TransactionalOutbox, is_alarm
+from judge.db.enums import OutboundState
+from judge.db.models import OutboundMail
+from judge.mail.outbound import (
+    BackoffPolicy,
+    PermanentDeliveryError,
+    TransientDeliveryError,
+    drain_once,
+)
+from tests.mail.hostile import KEEPER, MailHarness
+
+POLICY = BackoffPolicy(base=timedelta(seconds=10), jitter=0.0, max_attempts=3)
+
+
+class Crash(BaseException):
+    """The process dies (kill -9) while the relay holds the mail."""
+
+
+def _queue(harness: MailHarness, count: int, to: str = "p@example.net") -> None:
+    with harness.services.db.unit_of_work() as uow:
+        for n in range(count):
+            outbox.queue(
+                uow, harness.services, [to], f"mail {n}", f"body {n}\n", harness.clock.now()
+            )
+
+
+def _rows(harness: MailHarness) -> list[OutboundMail]:
+    with harness.services.db.unit_of_work(readonly=True) as uow:
+        rows = uow.session.query(OutboundMail).order_by(OutboundMail.id).all()
+        uow.session.expunge_all()
+        return rows
+
+
+class Relay:
+    """Records what it is given; dies, or refuses, as told, on the n-th delivery."""
+
+    def __init__(self, harness: MailHarness, *, crash_at: int | None = None) -> None:
+        self.harness = harness
+        self.crash_at = crash_at
+        self.failure: Exception | None = None
+        self.delivered: list[bytes] = []
+        self.attempts_seen: list[int] = []
+
+    def deliver(self, message: bytes, recipients: Sequence[str]) -> Mapping[str, str]:
+        # What ANOTHER connection sees now: the attempt must already be committed.
+        committed = {row.id: row.attempts for row in _rows(self.harness)}
+        self.attempts_seen.append(sum(committed.values()))
+        if self.crash_at is not None and len(self.attempts_seen) == self.crash_at:
+            raise Crash
+        if self.failure is not None:
+            raise self.failure
+        self.delivered.append(message)
+        return {}
+
+
+def test_each_mail_is_committed_sent_as_soon_as_the_relay_accepts_it(
+    mail_harness: MailHarness,
+) -> None:
+    _queue(mail_harness, 5)
+    relay = Relay(mail_harness, crash_at=3)
+    sender = TransactionalOutbox(mail_harness.services)
+    with pytest.raises(Crash):
+        drain_once(sender, relay, mail_harness.clock.now(), limit=10, policy=POLICY)
+    # The attempt of each mail was visible to another connection before its send.
+    assert relay.attempts_seen == [1, 2, 3]
+    rows = _rows(mail_harness)
+    assert [row.state for row in rows] == [OutboundState.SENT] * 2 + [OutboundState.PENDING] * 3
+    assert [row.attempts for row in rows] == [1, 1, 1, 0, 0]
+    in_flight = rows[2]
+    assert in_flight.next_attempt_at is not None
+    assert in_flight.next_attempt_at > mail_harness.clock.now()  # leased, not re-sent at once
+
+    # After the restart: the two delivered are never sent again; the one in flight is, once.
+    later = mail_harness.clock.now() + timedelta(minutes=1)
+    restarted = Relay(mail_harness)
+    report = drain_once(sender, restarted, later, limit=10, policy=POLICY)
+    assert report.sent == 3
+    assert len(relay.delivered) + len(restarted.delivered) == 5
+    assert {row.state for row in _rows(mail_harness)} == {OutboundState.SENT}
+
+
+def test_retries_stop_at_the_limit_and_the_keeper_is_told_once(mail_harness: MailHarness) -> None:
+    _queue(mail_harness, 1)
+    relay = Relay(mail_harness)
+    relay.failure = TransientDeliveryError("451 try later", 451)
+    sender = TransactionalOutbox(mail_harness.services)
+    moment = mail_harness.clock.now()
+    for _ in range(5):
+        drain_once(sender, relay, moment, policy=POLICY)
+        moment += timedelta(hours=2)
+    rows = _rows(mail_harness)
+    assert rows[0].state is OutboundState.FAILED and rows[0].attempts == 3
+    assert rows[0].last_error is not None and "gave up after 3 attempts" in rows[0].last_error
+    # The alarm was the one more mail; it failed too (the relay refuses all) and raised none.
+    assert len(rows) == 2
+    alarm = rows[1]
+    assert list(alarm.recipients) == [KEEPER] and is_alarm(alarm.message)
+    assert f"{ALARM_HEADER}: delivery-failure".encode() in alarm.message
+    assert b"451 try later" in alarm.message
+    assert alarm.state is OutboundState.FAILED
+
+
+def test_a_permanent_refusal_fails_at_once_and_alarms(mail_harness: MailHarness) -> None:
+    _queue(mail_harness, 1)
+    relay = Relay(mail_harness)
+    relay.failure = PermanentDeliveryError("no such user", 550)
+    sender = TransactionalOutbox(mail_harness.services)
+    drain_once(sender, relay, mail_harness.clock.now(), limit=1)
+    first, alarm = _rows(mail_harness)
+    assert first.state is OutboundState.FAILED and first.last_error == "550 no such user"
+    assert alarm.state is OutboundState.PENDING and list(alarm.recipients) == [KEEPER]
+
+
+def test_mail_for_the_keeper_alone_raises_no_alarm(mail_harness: MailHarness) -> None:
+    _queue(mail_harness, 1, to=KEEPER)
+    relay = Relay(mail_harness)
+    relay.failure = PermanentDeliveryError("mailbox full", 552)
+    drain_once(TransactionalOutbox(mail_harness.services), relay, mail_harness.clock.now())
+    assert [row.state for row in _rows(mail_harness)] == [OutboundState.FAILED]
+
+
+def test_an_unusable_recipient_is_left_out_when_queueing(mail_harness: MailHarness) -> None:
+    _queue(mail_harness, 1, to="not an address")
+    _queue(mail_harness, 1, to="Zoë@Bücher.example")
+    assert [list(row.recipients) for row in _rows(mail_harness)] == [["zoë@xn--bcher-kva.example"]]
