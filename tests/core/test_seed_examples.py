@@ -347,3 +347,109 @@ def test_example_d_variant_supported_convoyed_attack_dislodges_london_without_cu
     szykman = run(units, orders)
     assert dislodged(szykman) == {"F NTH"}
     assert Unit("ENGLAND", UnitType.FLEET, "LON") in szykman.position.units
+
+
+# ----------------------------------------------------------------- issue 18: as written, through judge adjudicate
+#
+# The same examples with the orders as the seeds write them (nationalities, "(S)", "(H)", "xxx",
+# French names), read by the order reader of `judge adjudicate` (judge.ruling.rule_on).
+
+
+def rule_as_written(units: Mapping[str, Sequence[str]], orders: Mapping[str, Sequence[str]], phase: str = "S1901M",
+                    dislodged: Sequence[Mapping[str, str]] = ()) -> dict[str, object]:
+    from judge.ruling import rule_on
+
+    data = {
+        "variant": "standard", "phase": phase,
+        "units": [{"power": p, "type": s.split()[0], "loc": s.split()[1]} for p, specs in units.items() for s in specs],
+        "dislodged": list(dislodged), "centers": {}, "orders": {p: list(o) for p, o in orders.items()},
+    }  # fmt: skip
+    result = rule_on(data)
+    assert "error" not in result, result
+    return result
+
+
+def places(result: Mapping[str, object]) -> set[str]:
+    return {f"{u['type']} {u['loc']}" for u in result["units"]}  # type: ignore[attr-defined,index]
+
+
+def test_seed_000_example_3_as_written_with_the_nationality() -> None:
+    """Seed 000, 2.9.4 Exemple 3: "Autriche A SER=BUD, A VIE:BUD; Russie A GAL S A AUTRICHE SER-BUD"."""
+    result = rule_as_written(
+        {"AUSTRIA": ["A SER", "A VIE"], "RUSSIA": ["A GAL"]},
+        {"AUSTRIA": ["A SER - BUD", "A VIE - BUD"], "RUSSIA": ["A GAL S A AUTRICHE SER-BUD"]},
+    )
+    assert places(result) == {"A BUD", "A VIE", "A GAL"}
+
+
+def test_seed_000_example_2_as_written_with_the_nationality() -> None:
+    """Seed 000, 2.9.3 Exemple 2: "Allemagne A MUN:BOU, A FIE S AUTRICHE A BOH-MUN" (FIE read as KIE)."""
+    result = rule_as_written(
+        {"FRANCE": ["A BUR"], "GERMANY": ["A MUN", "A KIE"], "AUSTRIA": ["A BOH"]},
+        {"FRANCE": ["A BOU H"], "GERMANY": ["A MUN - BOU", "A KIE S AUTRICHE A BOH - MUN"], "AUSTRIA": ["A BOH - MUN"]},
+    )
+    assert places(result) == {"A BUR", "A MUN", "A KIE", "A BOH"}
+
+
+def test_seed_001_example_7_as_written_with_brackets() -> None:
+    """Seed 001, X Exemple 7: "Allemagne : A Pru-war; A Sil (S) A Pru-War; Russie : A War (H); A Boh-Sil"."""
+    result = rule_as_written(
+        {"GERMANY": ["A PRU", "A SIL"], "RUSSIA": ["A WAR", "A BOH"]},
+        {"GERMANY": ["A Pru-war", "A Sil (S) A Pru-War"], "RUSSIA": ["A War (H)", "A Boh-Sil"]},
+    )
+    assert places(result) == {"A PRU", "A SIL", "A WAR", "A BOH"}
+
+
+def test_seed_001_example_10_as_written_with_brackets() -> None:
+    """Seed 001, X Exemple 10: "A Ber (H); A Mun-Sil; Russie : A Pru-Ber; A Sil (S) A Pru-Ber; A Boh-Mun;
+    A Tyr (S) A Boh-Mun": Munich is dislodged but still cuts the support from Silesia."""
+    result = rule_as_written(
+        {"GERMANY": ["A BER", "A MUN"], "RUSSIA": ["A PRU", "A SIL", "A BOH", "A TYR"]},
+        {"GERMANY": ["A Ber (H)", "A Mun-Sil"],
+         "RUSSIA": ["A Pru-Ber", "A Sil (S) A Pru-Ber", "A Boh-Mun", "A Tyr (S) A Boh-Mun"]},
+    )  # fmt: skip
+    assert {"A BER", "A PRU", "A MUN"} <= places(result)
+    assert [d["loc"] for d in result["dislodged"]] == ["MUN"]  # type: ignore[attr-defined,index]
+
+
+def test_seed_001_convoy_as_written_with_the_nationality() -> None:
+    """Seed 001, XII: "A Lon-Bel, F Nth (C) Lon-Bel" and, for France, "F Nth (C) Angleterre Lon-Bel"."""
+    result = rule_as_written({"ENGLAND": ["A LON", "F NTH"]}, {"ENGLAND": ["A Lon-Bel", "F Nth (C) Lon-Bel"]})
+    assert places(result) == {"A BEL", "F NTH"}
+    result = rule_as_written(
+        {"ENGLAND": ["A LON"], "FRANCE": ["F NTH"]},
+        {"ENGLAND": ["A Lon-Bel"], "FRANCE": ["F Nth (C) Angleterre Lon-Bel"]},
+    )
+    assert places(result) == {"A BEL", "F NTH"}
+
+
+def test_seed_002_survivor_turkey_holds_as_written() -> None:
+    """Seed 002, "Survivor Turkey": "F Constantinople S A Bulgarie xxx ; A Bulgarie S F Constantinople xxx";
+    the supports to hold keep Bulgaria against a single supported attack."""
+    result = rule_as_written(
+        {"TURKEY": ["F CON", "A BUL"], "RUSSIA": ["A RUM", "A SER"]},
+        {"TURKEY": ["F Constantinople S A Bulgarie xxx", "A Bulgarie S F Constantinople xxx"],
+         "RUSSIA": ["A RUM - BUL", "A SER S A RUM - BUL"]},
+    )  # fmt: skip
+    assert places(result) == {"F CON", "A BUL", "A RUM", "A SER"}
+    entries = result["results"]
+    turkish = [e["order"] for e in entries if e["power"] == "TURKEY"]  # type: ignore[index,attr-defined]
+    assert turkish == ["F CON S A BUL", "A BUL S F CON"]
+
+
+def test_seed_000_retreat_list_as_written() -> None:
+    """Seed 000, 3.4.2: "A VIE fait retraite à BUD, TRI, GAL, BOH, TYR", at the retreat phase:
+    BUD and TRI are held, GAL is where the attack came from, BOH is held: TYR (Tyrolia)."""
+    result = rule_as_written(
+        {"AUSTRIA": ["A BUD"], "ITALY": ["A TRI"], "RUSSIA": ["A VIE", "A BOH"]},
+        {"AUSTRIA": ["A VIE fait retraite à BUD, TRI, GAL, BOH, TYR"]},
+        phase="F1901R",
+        dislodged=[{"power": "AUSTRIA", "type": "A", "loc": "VIE", "attacker_from": "GAL"}],
+    )
+    assert "A TYR" in places(result)
+
+
+def test_a_french_mar_is_marseilles_when_the_army_is_there() -> None:
+    """Issue 18: a French player's "A MAR - ESP" is no longer "no unit in North Africa"."""
+    result = rule_as_written({"FRANCE": ["A MAR"]}, {"FRANCE": ["A MAR - ESP"]})
+    assert places(result) == {"A SPA"}
