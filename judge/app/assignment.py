@@ -12,6 +12,7 @@ recorded seed reproduces the deal.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -90,15 +91,30 @@ def assign_powers(
     return deal
 
 
+_MAX_SUBSET_STATES = 200_000
+"""Above this many (placed players, powers taken) states the subset search gives way to the Hungarian method."""
+
+
 def _optimal(
     players: list[Player], powers: list[str], costs: Mapping[Player, Mapping[str, float]]
 ) -> dict[Player, str]:
     """Exact minimum-cost assignment of ``players`` to distinct ``powers``.
 
-    State: how many players are placed and which powers are taken (a bit
-    mask). Variants have at most a few dozen powers and seven-odd players, so
-    the reachable states stay small.
+    For the usual seven-odd players, a search over the sets of powers taken
+    (a bit mask), whose tie-breaking the games already started relied on; for
+    a variant with many powers and players (Chaos: 34), where the sets would
+    number billions, the Hungarian method (polynomial) finds a minimum too.
     """
+    states = sum(math.comb(len(powers), k) for k in range(len(players) + 1))
+    if states > _MAX_SUBSET_STATES:
+        return _hungarian(players, powers, costs)
+    return _subsets(players, powers, costs)
+
+
+def _subsets(
+    players: list[Player], powers: list[str], costs: Mapping[Player, Mapping[str, float]]
+) -> dict[Player, str]:
+    """Minimum-cost assignment by dynamic programming over the sets of powers taken."""
     best: dict[int, tuple[float, tuple[int, ...]]] = {0: (0.0, ())}
     for player in players:
         following: dict[int, tuple[float, tuple[int, ...]]] = {}
@@ -114,3 +130,53 @@ def _optimal(
         best = following
     _, picks = min(best.values(), key=lambda entry: entry[0])
     return {player: powers[index] for player, index in zip(players, picks, strict=True)}
+
+
+def _hungarian(
+    players: list[Player], powers: list[str], costs: Mapping[Player, Mapping[str, float]]
+) -> dict[Player, str]:
+    """Minimum-cost assignment of ``players`` (rows) to ``powers`` (columns, at least as many).
+
+    The Hungarian method with row and column potentials, O(rows² × columns):
+    each player in turn is added along a shortest augmenting path.
+    """
+    rows, cols = len(players), len(powers)
+    inf = float("inf")
+    u = [0.0] * (rows + 1)
+    v = [0.0] * (cols + 1)
+    owner = [0] * (cols + 1)  # owner[j]: the row (1-based) holding column j; 0 = free
+    way = [0] * (cols + 1)
+    for i in range(1, rows + 1):
+        owner[0] = i
+        j0 = 0
+        minv = [inf] * (cols + 1)
+        used = [False] * (cols + 1)
+        while True:
+            used[j0] = True
+            i0 = owner[j0]
+            delta = inf
+            j1 = 0
+            row_costs = costs[players[i0 - 1]]
+            for j in range(1, cols + 1):
+                if not used[j]:
+                    current = row_costs[powers[j - 1]] - u[i0] - v[j]
+                    if current < minv[j]:
+                        minv[j] = current
+                        way[j] = j0
+                    if minv[j] < delta:
+                        delta = minv[j]
+                        j1 = j
+            for j in range(cols + 1):
+                if used[j]:
+                    u[owner[j]] += delta
+                    v[j] -= delta
+                else:
+                    minv[j] -= delta
+            j0 = j1
+            if owner[j0] == 0:
+                break
+        while j0:
+            j1 = way[j0]
+            owner[j0] = owner[j1]
+            j0 = j1
+    return {players[owner[j] - 1]: powers[j - 1] for j in range(1, cols + 1) if owner[j]}

@@ -182,3 +182,16 @@ def test_get_info_of_an_unknown_variant_is_an_unknown_file(harness: Harness) -> 
     register(harness, "reader@example.net")
     answer = read(harness.exchange("reader@example.net", "GET info.nosuchmap\n"))
     assert "There is no help file called 'info.nosuchmap'" in answer
+
+
+def test_list_and_whogame_show_the_variant(harness: Harness) -> None:
+    register(harness, "a@example.net")
+    harness.exchange("a@example.net", "CREATE ?ch pw chaos\nSET PREFERENCE 0AB[12]\n")
+    listing = read(harness.exchange("a@example.net", "LIST ch\n"))
+    contains_all([listing], ["Game 'ch' (Chaos) is forming: 1 joined, 33 more needed.", "Variant and options: Chaos.",
+                             "Centres to win: 18. Players: 34."])
+    who = read(harness.exchange("a@example.net", "WHOGAME ch\n"))
+    contains_all([who], ["People in game 'ch':\nVariant and options: Chaos."])
+    # Preferences use the variant's letters, digits included (Chaos has 34 powers).
+    with harness.db.unit_of_work(readonly=True) as uow:
+        assert uow.games.require("ch").seats[0].preferences == "0AB[12]"

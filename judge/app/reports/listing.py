@@ -467,6 +467,9 @@ def board_lines(position: Position, the_map: GameMap, language: str, _: Gettext)
 def whogame_lines(game: Game, *, full: bool, language: str, _: Gettext) -> list[str]:
     """WHOGAME: the registration of every player and master (FULL: observers too)."""
     lines = [_("People in game '{game}':").format(game=game.name)]
+    lines.append(_("Variant and options: {variant}.").format(
+        variant=" ".join([game.variant.capitalize(), *game.rule_options])
+    ))
     order = {power: index for index, power in enumerate(game_map(game).powers)}
     for seat in sorted(game.seats, key=lambda s: (order.get(s.power or "", len(order)), s.id)):
         if seat.person is None or seat.status not in (
