@@ -34,6 +34,9 @@ ALIASES: dict[str, str] = {
     "broadcast": "press",
     "moderator": "master",
     "masters": "master",
+    "house.rules": "rules",
+    "house-rules": "rules",
+    "houserules": "rules",
 }
 """Other names players use for a file (the Judge called the registration file ``form``)."""
 

@@ -57,6 +57,7 @@ from judge.app.settings import (
     FAKE_NONE,
     NO_BROADCAST,
 )
+from judge.app.touch import touching_powers
 from judge.core.phase import Phase, PhaseType
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, PressKind
@@ -184,6 +185,8 @@ def plan_press(command: Press, session: MailSession) -> Plan:
     to_master = real is not None and real.master_only
     if not (from_master or to_master):
         _check_allowed(session, game, sender, partial=real is not None)
+        if game.touch_press:
+            _check_touch(session, game, sender, real)
     if not command.body.strip() and not game.blank_press:
         raise CommandRefused(_("This press has no text; it was not sent."))
     grey = _grey(command, session, game, from_master=from_master, to_master=to_master)
@@ -234,6 +237,47 @@ def _check_allowed(session: MailSession, game: Game, sender: Sender, *, partial:
             _("Your orders are late: in this game late powers may send press only to the master "
               "(PRESS TO M). The press was not sent.")
         )
+
+
+def _check_touch(session: MailSession, game: Game, sender: Sender, real: Targets | None) -> None:
+    """SET TOUCH PRESS: partial press only to the powers the sender touches, one broadcast per phase.
+
+    Only a power's press is limited (observers have no units); press to the
+    master is never limited (it does not come here).
+    """
+    _ = session.gettext
+    if sender.role is not Role.POWER or sender.power is None or game.current_phase is None:
+        return
+    if real is None:
+        if _broadcasts_this_phase(session, game, sender.power):
+            raise CommandRefused(
+                _("This game has touch press: one broadcast per phase, and you have sent this phase's. "
+                  "The press was not sent.")
+            )
+        return
+    _record, position = current(session.uow, game)
+    touching = touching_powers(position, game_map(game), sender.power)
+    far = [power for power in real.powers if power not in touching]
+    if far:
+        raise CommandRefused(
+            _("This game has touch press: partial press goes only to the powers whose units or centres "
+              "touch yours at the start of the phase, and {powers} does not. The press was not sent.").format(
+                powers=", ".join(power_name(power, session.language) for power in far)
+            )
+        )
+
+
+def _broadcasts_this_phase(session: MailSession, game: Game, power: str) -> int:
+    """How many broadcasts ``power`` has sent in the current phase (faked partial ones are broadcasts)."""
+    everyone = {*game_map(game).powers, OBSERVER_LETTER, MASTER_LETTER}
+    return sum(
+        1
+        for message in session.uow.press.for_game(game)
+        if message.phase == game.current_phase
+        and message.sender_power == power
+        and message.sender_role == Role.POWER.value
+        and (message.kind is PressKind.BROADCAST or set(message.recipients) >= everyone)
+    )
 
 
 def _owes_orders_not_sent(session: MailSession, game: Game, power: str) -> bool:

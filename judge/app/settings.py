@@ -195,6 +195,16 @@ UNSUPPORTED_FLAGS: Mapping[str, str] = MappingProxyType({
 })  # fmt: skip
 """Options the reader knows that this judge does not play: refused with the reason."""
 
+REFUSED_WHEN_ON: Mapping[str, str] = MappingProxyType({
+    "PROXY": N_(
+        "SET PROXY is refused: this judge does not play proxy orders (A Lvp P France, a unit "
+        "ordered by another power for the turn). Its order reader does not read them and its "
+        "adjudicator has no rule for them, so a game with PROXY on would refuse every proxy order "
+        "it seemed to allow. SET NO PROXY, the default, is accepted."
+    ),
+})  # fmt: skip
+"""Flags of :data:`FLAGS` that may be switched off but not on, each with the reason given to the master."""
+
 PRESS_MODES = {"WHITE": "white", "GREY": "grey", "WHITE/GREY": "white/grey", "GREY/WHITE": "grey/white", "NONE": "none"}
 
 CHOICES: Mapping[str, Setting] = MappingProxyType({s.option: s for s in (

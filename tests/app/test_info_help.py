@@ -8,7 +8,7 @@ from judge.app import helpfiles
 from tests.app.conftest import Harness
 from tests.app.identity_helpers import body, register_simply, set_record
 
-FILES = ("deadlines", "draw", "index", "info", "master", "press", "register", "syntax")
+FILES = ("deadlines", "draw", "index", "info", "master", "press", "register", "rules", "syntax")
 
 
 def test_the_judge_ships_every_help_file_in_english_and_french() -> None:
@@ -69,7 +69,7 @@ def test_get_sends_each_file_and_names_the_unknown_ones(harness: Harness) -> Non
     assert "----- press -----\nPRESS: MESSAGES BETWEEN PLAYERS\n" in text
     assert (
         "There is no help file called 'nonsense'. The files are: deadlines, draw, index, info, "
-        "master, press, register, syntax, package, dedication."
+        "master, press, register, rules, syntax, package, dedication, flist."
     ) in text
 
 

@@ -43,7 +43,7 @@ def test_level_access_and_processing(harness: Harness) -> None:
 def test_options_for_before_the_start_are_refused_once_it_started(harness: Harness) -> None:
     moderated_game(harness)
     before = state_of(harness)
-    reply = as_master(harness, "SET PRFRAND\nSET ANY CENTRES\nSET CENTERS 17\nSET PLAYERS 6\nSET PROXY\n")
+    reply = as_master(harness, "SET PRFRAND\nSET ANY CENTRES\nSET CENTERS 17\nSET PLAYERS 6\nSET NO PROXY\n")
     body = read(reply)
     for label in ("Power assignment", "Build centres", "Centres to win", "Players", "Proxy"):
         assert f"{label} can only be changed before the game starts." in body

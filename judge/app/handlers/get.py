@@ -20,6 +20,8 @@ from judge.lang.commands import Get
 
 PACKAGE_NAME = "package"
 DEDICATION_NAME = "dedication"
+FLIST_NAME = "flist"
+WHOIS_NAME = "whois"
 
 
 def send_files(session: MailSession, line: int, names: Sequence[str]) -> None:
@@ -33,6 +35,21 @@ def send_files(session: MailSession, line: int, names: Sequence[str]) -> None:
         if key == DEDICATION_NAME:
             _send_dedication(session, line)
             continue
+        if key == FLIST_NAME:
+            # The Judge's "flist": the list of every file GET can send.
+            files = [*helpfiles.available(), PACKAGE_NAME, DEDICATION_NAME, FLIST_NAME]
+            session.reply.ok(line, _("The files GET sends: {files}.").format(files=", ".join(files)))
+            continue
+        if key == WHOIS_NAME:
+            session.reply.error(
+                line,
+                _(
+                    "GET WHOIS is not sent: the Judge mailed its whole register of players to anyone; "
+                    "this judge does not mail the whole player base. WHOIS with the start of an address "
+                    "answers for the registrations whose address starts with it (at most 20 each)."
+                ),
+            )
+            continue
         described = variant_info(requested, session.language)
         if described is not None:  # GET info.colonial: a variant's description
             session.reply.ok(line, f"----- {key} -----\n{described}\n----- {key} -----")
@@ -43,7 +60,8 @@ def send_files(session: MailSession, line: int, names: Sequence[str]) -> None:
             session.reply.error(
                 line,
                 _("There is no help file called '{name}'. The files are: {files}.").format(
-                    name=requested, files=", ".join([*unknown.available, PACKAGE_NAME, DEDICATION_NAME])
+                    name=requested,
+                    files=", ".join([*unknown.available, PACKAGE_NAME, DEDICATION_NAME, FLIST_NAME]),
                 ),
             )
             continue

@@ -23,7 +23,7 @@ from judge.app.handlers.set_variant_rule import set_variant_rule
 from judge.app.masters import change_setting, check_may_set, is_master, signed_on_game
 from judge.app.registry import Next, handles
 from judge.app.session import MailSession, Role
-from judge.app.settings import FLAGS, NO_BROADCAST, UNSUPPORTED_FLAGS
+from judge.app.settings import FLAGS, NO_BROADCAST, REFUSED_WHEN_ON, UNSUPPORTED_FLAGS
 from judge.app.timekeeping import replan
 from judge.app.variant_rules import RULE_OF_FLAG as VARIANT_RULE_FLAGS
 from judge.lang.commands import SetFlag
@@ -47,6 +47,9 @@ def handle(command: SetFlag, session: MailSession) -> Next:
                 option=command.option
             )
         )
+    refusal = REFUSED_WHEN_ON.get(command.option)
+    if refusal is not None and command.enabled:
+        raise CommandRefused(_(refusal))
     setting = FLAGS.get(command.option)
     if setting is None:
         raise CommandRefused(_("{option} is not a setting of this judge.").format(option=command.option))
