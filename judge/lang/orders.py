@@ -414,12 +414,23 @@ class _Tokenizer:
         if isinstance(reading, (AmbiguousProvinceError, CoastError)):
             return None
         close = i + 1 + used
+        coast: Token | None = None
+        if (  # "F(STP/NC)"
+            close + 2 < len(pieces)
+            and pieces[close].kind == "slash"
+            and pieces[close + 1].kind == "word"
+            and pieces[close + 1].folded in _COAST_WORDS
+        ):
+            coast = _token("COAST", pieces[close], _COAST_WORDS[pieces[close + 1].folded])
+            close += 2
         if close >= len(pieces) or pieces[close].kind != "close":
             return None
-        last = pieces[close - 1]
+        last = pieces[i + used]
         token = _subtoken(_PlaceToken, "PLACE", self._text[inner.start : last.start + len(last.text)], inner.start)
         token.reading = reading
         out.append(token)
+        if coast is not None:
+            out.append(coast)
         return close + 1
 
     def _coast_after_mark(self, pieces: list[_Piece], i: int, out: list[Token]) -> int:
