@@ -188,6 +188,7 @@ def create_game(
     if find_game(uow, name) is not None:
         raise GameNameTaken(name)
     game = uow.games.create(name, now, variant=chosen, rule_options=words)
+    game.winning_centers = game_map(game).win_centers  # the variant's threshold (SET CENTERS may change it)
     seat = uow.seats.join(game, creator, password, now)
     return game, seat
 

@@ -195,3 +195,31 @@ def test_list_and_whogame_show_the_variant(harness: Harness) -> None:
     # Preferences use the variant's letters, digits included (Chaos has 34 powers).
     with harness.db.unit_of_work(readonly=True) as uow:
         assert uow.games.require("ch").seats[0].preferences == "0AB[12]"
+
+
+@pytest.mark.parametrize(("variant", "centres"), [("colonial", 30), ("modern", 33), ("youngstown", 37), ("standard", 18)])
+def test_a_game_created_on_a_variant_takes_its_victory_threshold(
+    harness: Harness, variant: str, centres: int
+) -> None:
+    register(harness, "a@example.net")
+    reply = harness.exchange("a@example.net", f"CREATE ?v pw {variant}\n")
+    assert "[Error Flag]" not in reply["Subject"], read(reply)
+    assert state_of(harness, "v").columns["winning_centers"] == centres
+    assert f"Centres to win: {centres}." in read(harness.exchange("a@example.net", "LIST v\n"))
+
+
+def test_press_goes_to_the_powers_the_variants_letters_name(harness: Harness) -> None:
+    form(harness, "tiny")
+    seats = {power: address for address, power, _status in state_of(harness, "tiny").seats if power and address}
+    harness.new_mail()
+    as_power(harness, "tiny", "NORTH", "PRESS TO F\nCold up there?\nENDPRESS\n")
+    received = {str(m["To"]) for m in harness.others if "Cold up there?" in read(m)}
+    assert any(seats["FROZEN-ANTARCTICA"] in to for to in received)
+    assert not any(seats["SOUTH"] in to for to in received)
+    # Draws among the variant's powers: every survivor votes, then the draw is declared.
+    for power in ("NORTH", "SOUTH", "FROZEN-ANTARCTICA"):
+        as_power(harness, "tiny", power, "SET DRAW\n")
+    summaries = [read(m) for m in harness.others if m["Subject"] == "XPY:tiny - S1901M Draw Declared: NSF"]
+    assert summaries, [m["Subject"] for m in harness.others]
+    contains_all(summaries, ["a draw between North, South and Frozen Antarctica.", "  Year    Nor  Sou  Fro",
+                             "  Frozen Antarctica         1    33.33"])
