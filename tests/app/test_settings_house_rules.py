@@ -11,15 +11,26 @@
 from __future__ import annotations
 
 import dataclasses
+from datetime import timedelta
+
+import pytest
 
 from judge.app.positions import opening_position
+from judge.app.scheduler import process_due
 from judge.core.adjudicator import Rules
 from judge.core.phase import Phase
 from judge.core.position import Position
 from judge.core.units import Unit, UnitType
 from judge.core.variants import load_map
 from tests.app.conftest import Harness
-from tests.app.masters_helpers import as_master, as_power, moderated_game, players_by_power, read, state_of
+from tests.app.masters_helpers import (
+    as_master,
+    as_power,
+    moderated_game,
+    players_by_power,
+    read,
+    state_of,
+)
 from tests.app.orders_helpers import StartedGame, address, plain, start_game
 from tests.app.press_helpers import recipients, set_extra
 
@@ -145,9 +156,8 @@ def _builds_position() -> Position:
     (Burgundy, Picardy): it owes two builds and has three free home centres to build in."""
     start = opening_position(load_map("standard"))
     army = UnitType.ARMY
-    units = tuple(u for u in start.units if u.power != "FRANCE") + (
-        Unit("FRANCE", army, "BUR"), Unit("FRANCE", army, "PIC"),
-    )  # fmt: skip
+    others = [u for u in start.units if u.power != "FRANCE"]
+    units = (*others, Unit("FRANCE", army, "BUR"), Unit("FRANCE", army, "PIC"))
     centres = dict(start.centers)
     centres["FRANCE"] = frozenset({"PAR", "BRE", "MAR", "BEL"})
     return dataclasses.replace(start, phase=Phase.parse("W1901A"), units=units, centers=centres)
@@ -173,3 +183,69 @@ def test_seed002_surplus_builds_the_first_legal_ones_written_are_kept(harness: H
     game.orders("FRANCE", "BUILD A PAR\nBUILD F BRE\nBUILD A MAR\n")
     game.master("PROCESS\n")
     assert _french_units(game) == {"A BUR", "A PIC", "A PAR", "F BRE"}
+
+
+def test_seed000_in_an_nmr_game_the_scheduler_processes_without_the_late_power_until_its_third_miss(
+    harness: Harness,
+) -> None:
+    """Seed 000, 3.5.4 and 3.6: a power without orders is "ONR", its units hold, and only after three
+    consecutive seasons does it fall into civil disorder. Here the clock runs to each grace, as the judge
+    would, in an NMR game (which processes at the end of grace) with SET CD AFTER 2 to keep it short."""
+    game = start_game(harness, "demo", settings={"nmr": True})
+    set_extra(harness, {"cd_after_missed_seasons": 2})
+    for season in ("S1901M", "F1901M"):
+        assert game.state()["phase"] == season
+        assert _seat_status(game, "ITALY") != "civil_disorder"
+        for power in ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "RUSSIA", "TURKEY"):
+            holds = [f"{u.type.value} {u.location} H" for u in game.position().units if u.power == power]
+            game.orders(power, "\n".join(holds) + "\n")
+        with harness.db.unit_of_work(readonly=True) as uow:
+            row = uow.games.require("demo")
+            assert row.deadline_at is not None and row.grace_at is not None
+            deadline, grace = row.deadline_at, row.grace_at
+        for moment in (deadline, grace - timedelta(hours=24), grace):
+            harness.clock.set(max(moment, harness.clock.now()))
+            process_due(harness.services)
+    assert game.state()["phase"] == "S1902M"
+    assert _seat_status(game, "ITALY") == "civil_disorder"
+    assert _seat_status(game, "FRANCE") == "playing"
+
+
+# ------------------------------------------------------------------ the seed 002 rules by mail, end to end
+
+
+def _spring(*units: Unit) -> Position:
+    start = opening_position(load_map("standard"))
+    return dataclasses.replace(start, units=units)
+
+
+def test_seed002_completed_order_by_mail(harness: Harness) -> None:
+    """Seed 002, "Ordre manquant ou incomplet": France writes F MAO - SPA without the coast (refused as
+    ambiguous when the mail is read) and F POR S F MAO - SPA/NC; under completeorders the fleet goes to
+    the north coast named by its own power's support."""
+    fleet = UnitType.FLEET
+    board = _spring(Unit("FRANCE", fleet, "MAO"), Unit("FRANCE", fleet, "POR"), Unit("ENGLAND", fleet, "LON"))
+    game = start_game(harness, "demo", position=board)
+    set_extra(harness, {"rules": {"complete_from_support": "true"}})
+    game.orders("FRANCE", "F MAO - SPA\nF POR S F MAO - SPA/NC\n")
+    game.master("PROCESS\n")
+    assert {u.location for u in game.position().units if u.power == "FRANCE"} == {"SPA/NC", "POR"}
+
+
+@pytest.mark.parametrize(
+    ("rules", "english"), [({}, "SPA/NC"), ({"foreign_coast_support": "named"}, "MAO")]
+)
+def test_seed002_foreign_support_without_the_coast_by_mail(
+    harness: Harness, rules: dict[str, str], english: str
+) -> None:
+    """Seed 002, "Autres éléments sur la rédaction des soutiens", under namedcoast: the French support
+    without a coast does not help the English fleet, which bounces off the Italian army in Spain (by
+    default, the DATC's reading, it does)."""
+    army, fleet = UnitType.ARMY, UnitType.FLEET
+    board = _spring(Unit("ENGLAND", fleet, "MAO"), Unit("FRANCE", army, "MAR"), Unit("ITALY", army, "SPA"))
+    game = start_game(harness, "demo", position=board)
+    set_extra(harness, {"rules": rules})
+    game.orders("ENGLAND", "F MAO - SPA/NC\n")
+    game.orders("FRANCE", "A MAR S F MAO - SPA\n")
+    game.master("PROCESS\n")
+    assert {u.location for u in game.position().units if u.power == "ENGLAND"} == {english}
