@@ -1,5 +1,14 @@
 """postal and tournament house rules (issue 18).
 
+No schema change: the house rules are game settings kept where the other
+per-game options are, in ``games.extra_settings`` (JSON): ``end_year`` (SET
+END YEAR), ``cd_after_missed_seasons`` (SET CD AFTER) and the running
+``missed_seasons`` counts, and the adjudicator's rule options
+(``surplus_adjustments``, ``foreign_coast_support``,
+``complete_from_support``) under ``rules``. Games without them read as
+before, so nothing needs filling in. The revision stays in the chain so that
+0005 keeps its place.
+
 Revision ID: 0004
 Revises: 0003
 """
