@@ -1,0 +1,28 @@
+"""Fixtures of the attack tests: a world (a judge with a game in play) on a fresh database."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from judge.db.database import Database
+from tests.conftest import TEST_PASSWORDS
+from tests.hostile.harness import World
+
+
+@pytest.fixture
+def sqlite_world(sqlite_database_url: str, tmp_path: Path) -> Iterator[World]:
+    """A world on SQLite: the corpus runs one case per fresh database."""
+    db = Database(sqlite_database_url, passwords=TEST_PASSWORDS)
+    try:
+        yield World(db, tmp_path)
+    finally:
+        db.dispose()
+
+
+@pytest.fixture
+def world(database: Database, tmp_path: Path) -> World:
+    """A world on each engine under test (SQLite, and PostgreSQL when CI sets it up)."""
+    return World(database, tmp_path)

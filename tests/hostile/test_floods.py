@@ -1,0 +1,91 @@
+"""Floods and guessing, as a hostile sender runs them: many mails, rotating addresses, a restart between.
+
+The flood limiter and the sign-on throttle must hold when the attacker
+changes the From line at every mail, and must remember across a restart of
+the judge (they live in the database, not in the worker's memory).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from judge.app.server import build_services
+from judge.db.database import Database
+from judge.db.enums import InboundState
+from tests.hostile.corpus import GERMANY, MASTER, mail
+from tests.hostile.harness import JUDGE, World
+
+LIMIT = 5
+
+
+def flood(world: World, count: int, *, sender: str, envelope: str | None = None, body: str = "VERSION\n") -> list[int]:
+    """``count`` mails; ``sender`` may hold ``{n}`` to rotate the From line."""
+    ids = []
+    for n in range(count):
+        address = sender.format(n=n)
+        raw = mail(f"From: {address}", body=body.format(n=n), message_id=f"<flood{n}-{address}>")
+        ids.append(world.inject(raw, envelope or address))
+    world.drain()
+    return ids
+
+
+def restart(world: World) -> None:
+    """What a restart leaves: the database. Everything the worker held in memory is built anew."""
+    world.services = build_services(world.config, world.db, world.clock)
+
+
+def test_a_flood_gets_its_answers_then_one_warning_then_silence(database: Database, tmp_path: Path) -> None:
+    world = World(database, tmp_path, rate_limit=LIMIT)
+    before = world.last_outgoing_id()
+    ids = flood(world, 4 * LIMIT, sender="flooder@example.com")
+    out = world.outgoing_since(before)
+    assert len(out) == LIMIT + 1
+    assert all(m.recipients == ("flooder@example.com",) for m in out)
+    states = [world.state_of(i) for i in ids]
+    assert states[:LIMIT] == [InboundState.PROCESSED] * LIMIT
+    assert states[LIMIT:] == [InboundState.IGNORED] * (3 * LIMIT)
+
+
+def test_rotating_the_from_line_buys_nothing(database: Database, tmp_path: Path) -> None:
+    world = World(database, tmp_path, rate_limit=LIMIT)
+    before = world.last_outgoing_id()
+    flood(world, 4 * LIMIT, sender="rot{n}@example.com", envelope="flooder@example.com")
+    assert len(world.outgoing_since(before)) <= LIMIT + 1
+
+
+def test_the_flood_limiter_remembers_across_a_restart(database: Database, tmp_path: Path) -> None:
+    world = World(database, tmp_path, rate_limit=LIMIT)
+    before = world.last_outgoing_id()
+    flood(world, LIMIT, sender="flooder@example.com")
+    restart(world)
+    flood(world, 2 * LIMIT, sender="flooder@example.com")
+    assert len(world.outgoing_since(before)) == LIMIT + 1
+
+
+def test_guessing_a_powers_password_from_rotating_addresses_is_throttled_and_told_once(
+    database: Database, tmp_path: Path
+) -> None:
+    """Five wrong guesses in an hour close the power to sign-ons from anyone but its player: the
+    right password from a guesser's address is refused too; the master and the power's player
+    are told once; a restart does not reopen it; the player, from their own address, still plays."""
+    world = World(database, tmp_path)
+    before = world.last_outgoing_id()
+    flood(world, 12, sender="guesser{n}@example.com", body="SIGNON Gdemo guess{n}\nA BER - SIL\n")
+    restart(world)
+    flood(world, 3, sender="guesser{n}@example.org", body="SIGNON Gdemo guess{n}\n")
+    out = world.outgoing_since(before)
+    told_master = [m for m in out if MASTER in m.recipients]
+    told_player = [m for m in out if GERMANY in m.recipients]
+    assert len(told_master) == 1 and len(told_player) == 1
+
+    last = world.last_outgoing_id()
+    [lucky] = flood(world, 1, sender="guesser99@example.net", body="SIGNON Gdemo pwgermany\nA BER - SIL\n")
+    [reply] = [m for m in world.outgoing_since(last) if m.in_reply_to == lucky]
+    assert "Signed on as Germany" not in reply.body()
+    assert world.game.state()["orders"].get("S1901M", {}).get("GERMANY") is None
+
+    last = world.last_outgoing_id()
+    [player] = flood(world, 1, sender=GERMANY, body="SIGNON Gdemo pwgermany\nA BER - SIL\n")
+    [reply] = [m for m in world.outgoing_since(last) if m.in_reply_to == player]
+    assert "Signed on as Germany" in reply.body()
+    assert JUDGE not in reply.recipients
