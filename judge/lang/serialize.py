@@ -63,6 +63,10 @@ def _read_order(read: ReadOrder) -> dict[str, JSONValue]:
             {"text": r.text, "province": r.province, "reading": r.reading, "alternatives": list(r.alternatives)}
             for r in read.readings
         ]
+    if read.nationalities:  # issue 18: "S ALLEMAGNE A RUH", kept as information
+        data["nationalities"] = [{"location": location, "power": power} for location, power in read.nationalities]
+    if read.preferences:  # issue 18: a postal preference list, best first
+        data["preferences"] = [str(choice) for choice in read.preferences]
     return data
 
 

@@ -266,3 +266,15 @@ def test_a_t_that_does_not_end_the_order_is_still_a_convoy_in_english(standard: 
 def test_a_nationality_alone_is_no_unit(standard: GameMap) -> None:
     with pytest.raises(OrderSyntaxError):
         read_order("A BUR S ALLEMAGNE - BEL", standard, french=True)
+
+
+def test_judge_parse_shows_nationalities_and_lists() -> None:
+    """`judge parse` (judge.lang.serialize) says what the notation carried beside the order."""
+    from judge.lang.mail import parse_mail
+    from judge.lang.serialize import result_to_json
+
+    data = result_to_json(parse_mail("SIGNON Fdemo pw\nA BOU S ALLEMAGNE A RUH - BEL\nA VIE retraite BUD, TRI\n", french=True))
+    support, retreats = data["commands"][1], data["commands"][2]  # type: ignore[index]
+    assert support["nationalities"] == [{"location": "RUH", "power": "GERMANY"}]  # type: ignore[index]
+    assert retreats["preferences"] == ["A VIE R BUD", "A VIE R TRI"]  # type: ignore[index]
+    assert "preferences" not in support and "nationalities" not in retreats  # type: ignore[operator]
