@@ -190,3 +190,17 @@ def test_starting_unit_of_an_unknown_power_or_place_is_named() -> None:
 
 def test_info_only_in_english_and_french() -> None:
     assert "only en and fr" in refused(tiny_data(info={"de": "Winzigland"}))
+
+
+def test_the_docs_table_is_the_shipped_variants() -> None:
+    from judge.app.positions import opening_position
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "variants.md").read_text(encoding="utf-8")
+    for name in available_variants():
+        game_map = load_map(name)
+        rules = ", ".join(game_map.special.names) or "-"
+        row = (
+            f"| `{name}` | {game_map.title} | {len(game_map.powers)} | {len(game_map.supply_centers)} | "
+            f"{game_map.win_centers} | {opening_position(game_map).phase} | {rules} |"
+        )
+        assert row in docs, f"docs/variants.md lacks or misstates: {row}"
