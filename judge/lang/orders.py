@@ -168,6 +168,10 @@ _PHRASE_STARTS: Final = frozenset(
 )
 # Seed 001 writes support, convoy and hold as "(S)", "(C)", "(H)".
 _BRACKETED_KEYWORDS: Final[dict[str, str]] = {"s": "SUPPORT", "c": "CONVOY", "h": "HOLD"}
+# Words that may follow a coast in brackets, never a supported unit: after them "(S)" is a coast.
+_VERBS: Final = frozenset(
+    {"HOLD", "_MOVE", "SUPPORT", "CONVOY", "VIA_CONVOY", "DISBAND", "BUILD", "REMOVE", "RETREAT", "R", "WAIVE", "PROXY", "COAST"}
+)
 _LONGEST_NAME = 6  # words in the longest province name ("mer de Groenland et de Norvège")
 
 
@@ -400,8 +404,10 @@ class _Tokenizer:
         if pieces[i + 2].kind == "close":
             after = pieces[i + 3] if i + 3 < len(pieces) else None
             kind = _BRACKETED_KEYWORDS.get(inner.folded)
-            if kind == "SUPPORT" and (after is None or after.kind != "word"):
-                kind = None
+            if kind == "SUPPORT" and (
+                after is None or after.kind != "word" or self._keywords.get(after.folded) in _VERBS
+            ):
+                kind = None  # "F Spa (s) - Mao", "F Bul (s) S A Rum - Bla": the south coast
             if kind is not None:
                 out.append(_token(kind, inner))
                 return i + 3

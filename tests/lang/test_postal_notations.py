@@ -131,6 +131,8 @@ def test_seed_001_bracketed_keywords(text: str, expected: object, standard: Game
 def test_bracketed_s_at_the_end_is_still_the_south_coast(standard: GameMap) -> None:
     assert read_order("F Spa (s) - Mao", standard).order == Move(UnitRef(F, "SPA/SC"), "MAO")
     assert read_order("F Mao - Spa (s)", standard).order == Move(UnitRef(F, "MAO"), "SPA/SC")
+    assert read_order("F Bul (s) S A Rum - Bla", standard).order == SupportMove(UnitRef(F, "BUL/SC"), UnitRef(A, "RUM"), "BLA")
+    assert read_order("F Spa (s) H", standard).order == Hold(UnitRef(F, "SPA/SC"))
 
 
 # ------------------------------------------------------------------ removals and build lists
