@@ -232,3 +232,15 @@ def test_neutral_units_own_no_centre_and_owe_no_removal() -> None:
     assert str(result.next_phase) == "S1902M"
     winter = play(game_map, "W1901A", [*units, Unit(N, A, "CCC")], {}, {N: frozenset({"AAA", "FFF"})})
     assert (NEUTRAL, "DDD") in units_of(winter)
+
+
+def test_only_one_army_a_turn_takes_the_railway() -> None:
+    game_map = tiny_map(special_rules=[RAILWAY])
+    units = [Unit(N, A, "AAA"), Unit(N, A, "EEE")]
+    centers = {N: frozenset({"AAA", "DDD"})}
+    alone = play(game_map, "S1901M", units, {N: ["A EEE - BBB"]}, centers)
+    assert (N, "BBB") in units_of(alone)  # the line is clear for either army
+    result = play(game_map, "S1901M", units, {N: ["A AAA - CCC", "A EEE - BBB"]}, centers)
+    assert (N, "CCC") in units_of(result)
+    assert outcome(result, N, "EEE") is Outcome.INVALID
+    assert (N, "EEE") in units_of(result)

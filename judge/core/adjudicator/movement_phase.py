@@ -11,7 +11,7 @@ from judge.core.adjudicator.movement import (
     K_MOVE,
     MovementResolver,
 )
-from judge.core.adjudicator.order_sets import Entry, collect
+from judge.core.adjudicator.order_sets import Entry, OrderSet, collect
 from judge.core.adjudicator.phases import settle, winner
 from judge.core.adjudicator.results import AdjudicationResult, OrderResult, Outcome, order_result
 from judge.core.adjudicator.retreat_options import retreat_options
@@ -34,6 +34,8 @@ def adjudicate_movement(
 ) -> AdjudicationResult:
     board = Board(position, game_map)
     order_set = collect(board, orders, rules)
+    if game_map.special.railway is not None:
+        _one_train(board, order_set)
     units = position.units
     where = board.topo.province
     provinces = [where[unit.location] for unit in units]
@@ -108,6 +110,25 @@ def adjudicate_movement(
         retreats=retreats,
         winner=winner(next_position, game_map),
     )
+
+
+def _one_train(board: Board, order_set: OrderSet) -> None:
+    """Special rule railway: one army a turn takes the railway; the first such order given is used.
+
+    The others are not used: their units hold, and the results mark them invalid.
+    """
+    taken = False
+    for entry in order_set.entries:
+        chosen = entry.interpreted
+        if entry.dropped is not None or chosen is None or not chosen.via_rail or entry.unit is None:
+            continue
+        province = board.province(entry.unit.location)
+        if order_set.by_province.get(province) is not chosen:
+            continue
+        if taken:
+            entry.dropped = "only one army may take the railway each turn"
+            del order_set.by_province[province]
+        taken = True
 
 
 def _named_by_orders(board: Board, entries: Sequence[Entry]) -> set[tuple[str, str]]:
