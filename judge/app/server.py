@@ -270,7 +270,13 @@ class JudgeServer:
             clock=self.services.clock.now,
         )
         return await start_inbound_server(
-            handler, self.host, self._requested_port, hostname=config.domain
+            handler,
+            self.host,
+            self._requested_port,
+            hostname=config.domain,
+            max_connections=config.smtp_max_connections,
+            max_connections_per_client=config.smtp_max_connections_per_client,
+            idle_timeout=config.smtp_idle_timeout_seconds,
         )
 
     def _store_and_wake(

@@ -10,6 +10,12 @@ the mail and tries again, so a mail is never lost between "accepted" and "stored
 Storing is synchronous database work; it runs in the handler's own small
 thread pool, so the event loop keeps serving other connections meanwhile and
 no other use of the default executor can starve the door.
+
+The door faces the open internet, so it holds a bounded number of
+connections (:class:`ConnectionLimits`: per client address and in all; one
+more is answered 421 and closed at once), drops a client silent longer than
+the idle timeout (421), and logs a repeated error once per minute with a
+count (:mod:`judge.mail.lograte`).
 """
 
 from __future__ import annotations
@@ -25,12 +31,17 @@ from typing import Any, AnyStr, Protocol
 
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
+from judge.mail import lograte
+
 log = logging.getLogger(__name__)
 
 OK = "250 2.0.0 OK: stored, the judge will answer by mail"
 UNKNOWN_RECIPIENT = "550 5.1.1 <{address}>: this judge accepts mail only for {own}"
 TOO_BIG = "552 5.3.4 Message too big: this judge accepts at most {limit} bytes"
 STORE_FAILED = "451 4.3.0 Temporary failure storing your message; please try again later"
+TOO_MANY_FROM_YOU = "421 4.7.0 Too many connections from your address; try again later"
+TOO_MANY_IN_ALL = "421 4.3.2 Too many connections; try again later"
+IDLE_TOO_LONG = "421 4.4.2 Idle for too long; closing the connection"
 _AIOSMTPD_TOO_BIG = ("552 Error: Too much mail data", "552 Error: message size exceeds")
 
 
@@ -132,8 +143,82 @@ def _peer_text(peer: Any) -> str:
     return str(peer or "")
 
 
+class ConnectionLimits:
+    """How many SMTP connections are open, per client address and in all, against the caps.
+
+    Used from the event loop thread only (connections are made and lost there).
+    """
+
+    def __init__(self, total: int, per_client: int) -> None:
+        if total < 1 or per_client < 1:
+            raise ValueError("connection caps must be at least 1")
+        self.total = total
+        self.per_client = per_client
+        self.open = 0
+        self._by_client: dict[str, int] = {}
+
+    def admit(self, client: str) -> str | None:
+        """Count one more connection from ``client``; the refusal to send when over a cap."""
+        if self._by_client.get(client, 0) >= self.per_client:
+            return TOO_MANY_FROM_YOU
+        if self.open >= self.total:
+            return TOO_MANY_IN_ALL
+        self._by_client[client] = self._by_client.get(client, 0) + 1
+        self.open += 1
+        return None
+
+    def release(self, client: str) -> None:
+        count = self._by_client.get(client, 0) - 1
+        if count > 0:
+            self._by_client[client] = count
+        else:
+            self._by_client.pop(client, None)
+        self.open = max(self.open - 1, 0)
+
+    def from_client(self, client: str) -> int:
+        return self._by_client.get(client, 0)
+
+
 class JudgeSMTP(SMTP):
-    """aiosmtpd's protocol with a size refusal that tells the sender the limit."""
+    """aiosmtpd's protocol with a size refusal that tells the sender the limit, connection caps
+    and an idle timeout that says why it closes."""
+
+    def __init__(self, *args: Any, limits: ConnectionLimits | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._limits = limits
+        self._client: str | None = None
+        self._refused = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        if self._limits is not None and self._client is None and not self._refused:
+            client = _client_of(transport.get_extra_info("peername"))
+            refusal = self._limits.admit(client)
+            if refusal is not None:
+                self._refused = True
+                log.warning("refused an SMTP connection from %s: %s", client, refusal)
+                if isinstance(transport, asyncio.WriteTransport):
+                    transport.write(refusal.encode("ascii") + b"\r\n")
+                transport.close()
+                return
+            self._client = client
+        super().connection_made(transport)
+
+    def connection_lost(self, error: Exception | None) -> None:
+        if self._refused:
+            return
+        try:
+            super().connection_lost(error)
+        finally:
+            if self._limits is not None and self._client is not None:
+                self._limits.release(self._client)
+                self._client = None
+
+    def _timeout_cb(self) -> None:
+        """Say 421 before closing a connection idle too long (aiosmtpd just closes it)."""
+        transport = self.transport
+        if isinstance(transport, asyncio.WriteTransport) and not transport.is_closing():
+            transport.write(IDLE_TOO_LONG.encode("ascii") + b"\r\n")
+        super()._timeout_cb()  # type: ignore[no-untyped-call]
 
     async def push(self, status: AnyStr) -> None:
         text = status.decode("ascii", "replace") if isinstance(status, bytes) else status
@@ -144,6 +229,13 @@ class JudgeSMTP(SMTP):
         await super().push(status)
 
 
+def _client_of(peer: Any) -> str:
+    """The client's address without the port (what the per-client cap counts)."""
+    if isinstance(peer, tuple) and peer:
+        return str(peer[0])
+    return str(peer or "")
+
+
 @dataclass
 class InboundServer:
     """A listening SMTP server; ``port`` is the real port (useful when 0 was asked for)."""
@@ -152,6 +244,7 @@ class InboundServer:
     handler: JudgeInboundHandler
     host: str
     port: int
+    limits: ConnectionLimits | None = None
 
     async def close(self) -> None:
         """Stop listening, let stores under way finish, then stop the store threads."""
@@ -167,13 +260,21 @@ async def start_inbound_server(
     *,
     hostname: str | None = None,
     ident: str = "Diplomacy Judge ESMTP",
+    max_connections: int = 200,
+    max_connections_per_client: int = 25,
+    idle_timeout: float = 60.0,
 ) -> InboundServer:
     """Listen on ``host:port`` inside the running event loop (port 0 picks a free port).
 
     The protocol enforces the handler's size limit while reading (it stops
-    buffering past the limit) and advertises it in EHLO ``SIZE``.
+    buffering past the limit) and advertises it in EHLO ``SIZE``. Past
+    ``max_connections`` open connections, or ``max_connections_per_client``
+    from one address, a new connection is answered 421 and closed; a client
+    silent ``idle_timeout`` seconds between commands is disconnected.
     """
     loop = asyncio.get_running_loop()
+    limits = ConnectionLimits(max_connections, max_connections_per_client)
+    lograte.install()
 
     def protocol() -> SMTP:
         return JudgeSMTP(
@@ -183,8 +284,10 @@ async def start_inbound_server(
             hostname=hostname or host,
             ident=ident,
             loop=loop,
+            timeout=idle_timeout,
+            limits=limits,
         )
 
     server = await loop.create_server(protocol, host=host, port=port)
     bound = server.sockets[0].getsockname()
-    return InboundServer(server, handler, host, int(bound[1]))
+    return InboundServer(server, handler, host, int(bound[1]), limits)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import smtplib
+import socket
 from email.utils import parsedate_to_datetime
 
 import pytest
@@ -127,3 +128,86 @@ def test_looping_mail_is_stored_and_never_answered(
     assert judge.inbound_states() == [InboundState.IGNORED, InboundState.PROCESSED]
     assert all(c.message["In-Reply-To"] != loop_mail["Message-ID"] for c in judge.relay.received)
     assert [c.rcpt_tos for c in judge.relay.received] == [["witness@example.net"]]
+
+
+# --- the door facing the open internet: connection caps and idle timeout ------------------------
+
+
+def _idle_connection(port: int, source: str = "127.0.0.1") -> socket.socket:
+    """A client that connects and then says nothing."""
+    sock = socket.create_connection(
+        ("127.0.0.1", port), timeout=WAIT_SECONDS, source_address=(source, 0)
+    )
+    return sock
+
+
+def _read_until_closed(sock: socket.socket) -> bytes:
+    """Everything the server says until it closes the connection (fails the test if it never does)."""
+    received = b""
+    while True:
+        chunk = sock.recv(4096)
+        if not chunk:
+            return received
+        received += chunk
+
+
+def test_idle_connections_past_the_per_client_cap_are_refused_421_and_others_still_served(
+    judge_factory: JudgeFactory,
+) -> None:
+    judge = judge_factory(
+        JUDGE_SMTP_MAX_CONNECTIONS_PER_CLIENT="3", JUDGE_SMTP_IDLE_TIMEOUT_SECONDS="2"
+    )
+    idle = [_idle_connection(judge.port) for _ in range(3)]
+    try:
+        for sock in idle:
+            assert sock.recv(4096).startswith(b"220")
+        refused = [_idle_connection(judge.port) for _ in range(5)]
+        for sock in refused:
+            answer = _read_until_closed(sock)
+            assert answer.startswith(b"421 4.7.0 Too many connections from your address"), answer
+            sock.close()
+        # Another client (127.0.0.2 is loopback too) still gets its mail accepted.
+        message = build_mail("other@example.net", "VERSION\n")
+        with smtplib.SMTP(
+            "127.0.0.1", judge.port, timeout=WAIT_SECONDS, source_address=("127.0.0.2", 0)
+        ) as client:
+            assert client.sendmail("other@example.net", [JUDGE], wire(message)) == {}
+        judge.reply_to(str(message["Message-ID"]))
+        # The idle ones are closed by the judge after the idle timeout, with a 421 that says why.
+        for sock in idle:
+            assert b"421 4.4.2" in _read_until_closed(sock)
+    finally:
+        for sock in idle:
+            sock.close()
+    # Their places are free again.
+    again = _idle_connection(judge.port)
+    try:
+        assert again.recv(4096).startswith(b"220")
+    finally:
+        again.close()
+
+
+def test_past_the_total_cap_every_client_is_refused_421(judge_factory: JudgeFactory) -> None:
+    judge = judge_factory(JUDGE_SMTP_MAX_CONNECTIONS="2", JUDGE_SMTP_MAX_CONNECTIONS_PER_CLIENT="5")
+    held = [_idle_connection(judge.port, "127.0.0.3") for _ in range(2)]
+    try:
+        for sock in held:
+            assert sock.recv(4096).startswith(b"220")
+        other = _idle_connection(judge.port, "127.0.0.4")
+        assert _read_until_closed(other).startswith(b"421 4.3.2")
+        other.close()
+    finally:
+        for sock in held:
+            sock.close()
+    message = build_mail("late@example.net", "VERSION\n")
+    # Once the held connections are gone, mail is accepted again.
+    wait_until(
+        lambda: (
+            judge.server._inbound is not None
+            and judge.server._inbound.limits is not None
+            and judge.server._inbound.limits.open == 0
+        ),
+        what="the held connections released",
+    )
+    with smtplib.SMTP("127.0.0.1", judge.port, timeout=WAIT_SECONDS) as client:
+        assert client.sendmail("late@example.net", [JUDGE], wire(message)) == {}
