@@ -141,3 +141,16 @@ def test_a_build_list_in_its_own_phase_says_what_it_gives_and_what_not(harness: 
     assert "Your orders are complete." in body
     game.master("PROCESS\n")
     assert {u for u in units_of(game) if u.startswith("FRANCE")} == {"FRANCE A PAR", "FRANCE F BRE", "FRANCE A MAR"}
+
+
+def test_a_list_after_a_phase_line_is_kept_for_that_phase(harness: Harness) -> None:
+    """PHASE blocks stay as they are: a list after PHASE goes to that phase, as any order."""
+    game = vienna_under_attack(harness)
+    body = game.orders_text("AUSTRIA", "A VIE H\nA BUD H\nPHASE F1901R\nA VIE R BUD, TRI, TYR\n")
+    assert "Kept for" not in body
+    with harness.db.unit_of_work(readonly=True) as uow:
+        row = uow.orders.current(game.game(uow), "F1901R")["AUSTRIA"]
+        assert list(row.canonical) == ["A VIE R BUD, TRI, TYR, TYS"]
+    game.master("PROCESS\n")
+    game.master("PROCESS\n")
+    assert "AUSTRIA A TYR" in units_of(game)
