@@ -31,6 +31,7 @@ from judge.mail.compose import judge_date
 LIFETIME = timedelta(days=3)
 MAX_ATTEMPTS = 5
 MAX_PENDING = 3
+KEPT = timedelta(days=30)  # expired claims are kept a while (the audit trail keeps what was done)
 ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and retyped
 GROUPS, GROUP_LENGTH = 4, 4
 
@@ -70,6 +71,7 @@ def open_claim(
     that owns ``confirm_address`` (the reader of that mailbox).
     """
     uow = session.uow
+    uow.people.purge_claims(session.now - KEPT)
     if len(uow.people.pending_claims(confirm_address, session.now)) >= MAX_PENDING:
         raise TooManyPending
     token = new_token()

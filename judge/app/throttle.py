@@ -41,6 +41,7 @@ SENDER_LIMIT = 10
 FIRST_LOCKOUT = timedelta(hours=1)
 LONGEST_LOCKOUT = timedelta(days=2)
 MASTER = "master"
+KEPT = timedelta(days=1)
 
 
 def sender_shut_out(session: MailSession) -> bool:
@@ -70,6 +71,7 @@ def count_failure(
     """
     uow = session.uow
     sender = normalise_address(session.sender)
+    uow.seats.purge_failures(session.now - KEPT)  # the counts look back an hour; a day is plenty
     uow.seats.record_failure(sender, session.now, game=game, power=power)
     if game is None or power is None:
         return

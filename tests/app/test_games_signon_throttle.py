@@ -106,3 +106,14 @@ def test_master_sign_ons_are_throttled_too(harness: Harness) -> None:
         assert INVALID in read(harness.exchange(f"robot{n}@example.net", "SIGNON Mdemo guess\n"))
     assert INVALID in read(harness.exchange("robot9@example.net", "SIGNON Mdemo masterpw\n"))
     assert "Signed on as master" in read(harness.exchange(MASTER, "SIGNON Mdemo masterpw\n"))
+
+
+def test_failures_older_than_a_day_are_forgotten(harness: Harness) -> None:
+    from judge.db.models import SignonFailure
+
+    start_game(harness)
+    _guess(harness, "robot0@example.net")
+    harness.clock.advance(hours=25)
+    _guess(harness, "robot1@example.net")
+    with harness.db.unit_of_work(readonly=True) as uow:
+        assert [row.sender for row in uow.session.query(SignonFailure).all()] == ["robot1@example.net"]

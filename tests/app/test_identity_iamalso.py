@@ -244,3 +244,12 @@ def test_the_guides_quote_the_iamalso_reply_as_the_judge_gives_it(harness: Harne
     assert template.format(address=JEANNE, sender=ALIAS, days=3) == answer
     french = translation("fr").gettext(template).format(address=JEANNE, sender=ALIAS, days=3)
     assert f"> {french}\n" in (docs / "fr" / "guide-joueur.md").read_text(encoding="utf-8")
+
+
+def test_claims_expired_a_month_ago_are_forgotten(harness: Harness) -> None:
+    register_simply(harness, JEANNE, "Jeanne")
+    _claim(harness)
+    harness.clock.advance(hours=24 * 34)
+    _claim(harness, "other@work.example")
+    with harness.db.unit_of_work(readonly=True) as uow:
+        assert [row.requester for row in uow.session.query(AddressClaim).all()] == ["other@work.example"]

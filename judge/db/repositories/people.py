@@ -183,6 +183,13 @@ class PeopleRepository:
             query = query.where(AddressClaim.attempts < max_attempts)
         return list(self.session.scalars(query.order_by(AddressClaim.id)))
 
+    def purge_claims(self, expired_before: datetime) -> int:
+        """Forget claims that expired before ``expired_before`` (used or not)."""
+        result = self.session.execute(
+            delete(AddressClaim).where(AddressClaim.expires_at < expired_before)
+        )
+        return int(result.rowcount)  # type: ignore[attr-defined]
+
     def claim_by_token(self, token_hash: str) -> AddressClaim | None:
         return self.session.scalars(
             select(AddressClaim).where(AddressClaim.token_hash == token_hash)
