@@ -21,9 +21,9 @@ calls them and applies what they return.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
-from judge.app.settings import cd_after_missed_seasons, end_year
+from judge.app.settings import RULES, cd_after_missed_seasons, end_year, rules_text
 from judge.core.phase import Phase, PhaseType
 from judge.core.position import Position
 from judge.db.models import Game
@@ -69,3 +69,23 @@ def civil_disorder_after_missed(
             counts[power] = counts.get(power, 0) + 1
     game.extra_settings = {**game.extra_settings, MISSED_KEY: dict(sorted(counts.items()))}
     return {power for power, missed in counts.items() if missed >= threshold and power not in sent}
+
+
+def house_rule_words(game: Game, gettext: Callable[[str], str]) -> list[str]:
+    """What LIST shows of a game's rule options and house rules (nothing when all are the defaults).
+
+    Players see before they join, and while they play, when the game ends and
+    which rules it is adjudicated under.
+    """
+    _ = gettext
+    words = []
+    chosen = game.extra_settings.get(RULES) or {}
+    if chosen:
+        words.append(_("Rules: {rules}.").format(rules=rules_text(chosen)))
+    last = end_year(game)
+    if last is not None:
+        words.append(_("The game ends after {year}.").format(year=last))
+    missed = cd_after_missed_seasons(game)
+    if missed is not None:
+        words.append(_("Civil disorder after {count} seasons without orders.").format(count=missed))
+    return words

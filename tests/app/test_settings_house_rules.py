@@ -33,6 +33,7 @@ from tests.app.masters_helpers import (
 )
 from tests.app.orders_helpers import StartedGame, address, plain, start_game
 from tests.app.press_helpers import recipients, set_extra
+from tests.app.reports_helpers import register
 
 # ------------------------------------------------------------------ who sets them, and when
 
@@ -249,3 +250,22 @@ def test_seed002_foreign_support_without_the_coast_by_mail(
     game.orders("FRANCE", "A MAR S F MAO - SPA\n")
     game.master("PROCESS\n")
     assert {u.location for u in game.position().units if u.power == "ENGLAND"} == {english}
+
+
+def test_list_shows_the_house_rules_to_anyone(harness: Harness) -> None:
+    """What the options reveal: LIST game shows them to anyone, before joining and during play."""
+    moderated_game(harness, players=2)
+    as_master(harness, "SET END YEAR 1906, CD AFTER 3\nSET VARIANT namedcoast\n")
+    register(harness, "curious@example.org", "Curious")
+    body = read(harness.exchange("curious@example.org", "LIST modo\n"))
+    assert (
+        "  Rules: foreign_coast_support=named. The game ends after 1906. "
+        "Civil disorder after 3 seasons without orders.\n"
+    ) in body
+
+
+def test_list_shows_nothing_more_for_a_game_with_the_defaults(harness: Harness) -> None:
+    moderated_game(harness, players=2)
+    register(harness, "curious@example.org", "Curious")
+    body = read(harness.exchange("curious@example.org", "LIST modo\n"))
+    assert "The game ends after" not in body and "  Rules: " not in body

@@ -25,6 +25,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from judge.app.games import game_map, is_gunboat, players_needed, power_name
+from judge.app.house_rules import house_rule_words
 from judge.app.notify import seat_addresses
 from judge.app.positions import NoOpenPhase, current
 from judge.app.reports.person import registration_lines
@@ -196,7 +197,7 @@ def flag_words(game: Game) -> list[str]:
     ]
     flags += [word for on, word in optional if on]
     flags.append("Listed" if game.listed else "Unlisted")
-    flags.append(f"{game.build_centres.capitalize()}Centres")
+    flags.append(f"{_build_centres(game).capitalize()}Centres")
     flags.append(f"MaxAbsence {game.max_absence_days}")
     return flags
 
@@ -248,6 +249,9 @@ def parameter_lines(game: Game, _: Gettext) -> list[str]:
             method=game.assignment.upper(), centres=game.winning_centers, players=players
         )
     )
+    house = house_rule_words(game, _)
+    if house:
+        lines.append("  " + " ".join(house))
     if game.comment:
         lines.append("  " + _("Game comment: {comment}").format(comment=game.comment))
     if game.comment_full:
@@ -462,6 +466,13 @@ def board_lines(position: Position, the_map: GameMap, language: str, _: Gettext)
 
 
 # -- WHOGAME ------------------------------------------------------------------------------------
+
+
+def _build_centres(game: Game) -> str:
+    """``home``, ``any`` or ``one``: where builds go, the variant's rule (Chaos: any) where SET left the default."""
+    if game.build_centres == "home" and game_map(game).special.build_any_owned_centre:
+        return "any"
+    return game.build_centres
 
 
 def whogame_lines(game: Game, *, full: bool, language: str, _: Gettext) -> list[str]:
