@@ -15,7 +15,9 @@ owns at the start; njudge sets it up on any map). Here:
   puts a neutral army in every supply centre that no power owns and no unit
   stands in at the start (njudge's rule).
 
-All before the start only. The switches live in ``Game.extra_settings``
+All before the start only. The Judge's SET ANY CENTRES / SET ONE CENTRE
+(``Game.build_centres``) are applied here too, as the ``build_any_owned_centre``
+rule. The switches live in ``Game.extra_settings``
 under ``variant:<rule>`` (True/False; absent means the variant's default).
 :func:`game_map_of` is the one way the application gets a game's map: the
 variant's map, or a copy without the rules switched off (cached, so
@@ -72,21 +74,33 @@ def rule_in_play(game: Game, game_map: GameMap, rule: str) -> bool:
 
 
 def game_map_of(game: Game) -> GameMap:
-    """The map ``game`` is played on, without the variant rules its settings switched off."""
+    """The map ``game`` is played on, as its settings leave the variant's rules.
+
+    Without the rules switched off (SET NO RAILWAYS...), and with the Judge's
+    SET ANY CENTRES / SET ONE CENTRE (``Game.build_centres``): builds in any
+    owned centre, for ONE only while a home centre is owned. SET HOME CENTRES
+    (the default) keeps the variant's own rule (Chaos builds anywhere).
+    """
     base = load_map(game.variant)
     off = frozenset(
         rule for rule in ("railway", "hong_kong") if variant_has(base, rule) and switch(game, rule) is False
     )
-    return _without(base, off) if off else base
+    build = game.build_centres if game.build_centres in ("any", "one") else ""
+    return _adjusted(base, off, build) if off or build else base
 
 
 @functools.lru_cache(maxsize=32)
-def _without(base: GameMap, off: frozenset[str]) -> GameMap:
+def _adjusted(base: GameMap, off: frozenset[str], build: str) -> GameMap:
+    special = base.special
     special = dataclasses.replace(
-        base.special,
-        railway=None if "railway" in off else base.special.railway,
-        hong_kong=None if "hong_kong" in off else base.special.hong_kong,
+        special,
+        railway=None if "railway" in off else special.railway,
+        hong_kong=None if "hong_kong" in off else special.hong_kong,
     )
+    if build == "any":
+        special = dataclasses.replace(special, build_any_owned_centre=True, builds_need_a_home_centre=False)
+    elif build == "one" and not special.build_any_owned_centre:
+        special = dataclasses.replace(special, build_any_owned_centre=True, builds_need_a_home_centre=True)
     return dataclasses.replace(base, special=special)
 
 

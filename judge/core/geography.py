@@ -262,15 +262,21 @@ class GameMap:
         """Whether ``province`` is a supply centre ``power`` can own (not Hong Kong for China)."""
         return province in self.supply_centers and power != NEUTRAL and self.special.counts_as_centre(province, power)
 
-    def can_build_in(self, province: str, power: str) -> bool:
-        """Whether ``power`` may build in ``province`` when it owns it and it is free.
+    def can_build_in(self, province: str, power: str, owned: frozenset[str] = frozenset()) -> bool:
+        """Whether ``power``, owning ``owned``, may build in ``province`` when it owns it and it is free.
 
-        Home centres only, or any owned centre under ``build_any_owned_centre``.
+        Home centres only, or any owned centre under ``build_any_owned_centre``
+        (with ``needs_home``: only while ``owned`` includes one of its home centres).
         """
         p = self.provinces.get(province)
         if p is None or not p.supply_center:
             return False
-        return p.home_of == power or self.special.build_any_owned_centre
+        if p.home_of == power:
+            return True
+        special = self.special
+        if not special.build_any_owned_centre:
+            return False
+        return not special.builds_need_a_home_centre or bool(owned & self.home_centers.get(power, frozenset()))
 
     def _check_starting_units(self) -> None:
         occupied: set[str] = set()

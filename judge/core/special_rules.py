@@ -6,7 +6,8 @@ rules named here; a file naming any other is refused, so a variant can never
 be played under rules the adjudicator silently ignores.
 
 * ``build_any_owned_centre`` (Chaos): a power builds in any supply centre it
-  owns, not only in its home centres.
+  owns, not only in its home centres. With ``"needs_home": true`` (the
+  Judge's SET ONE CENTRE) only while it still owns one of its home centres.
 * ``hong_kong`` (Colonial, ``"province"``, ``"not_for"``): that centre is a
   supply centre for every power except ``not_for`` (China). A unit of
   ``not_for`` standing there at the end of a Fall turn takes it from its
@@ -75,6 +76,7 @@ class SpecialRules:
     """The special rules of one variant; the defaults are the Standard game's (none)."""
 
     build_any_owned_centre: bool = False
+    builds_need_a_home_centre: bool = False
     hong_kong: HongKong | None = None
     railway: Railway | None = None
     suez_canal: SuezCanal | None = None
@@ -124,7 +126,11 @@ def read_special_rules(value: object, where: str) -> SpecialRules:
             raise VariantError(f"{where}: special rule {name} is listed twice")
         ctx = f"{where}: special rule {name}"
         if name == "build_any_owned_centre":
+            needs_home = params.get("needs_home", False)
+            if not isinstance(needs_home, bool):
+                raise VariantError(f"{ctx}: needs_home must be true or false")
             found[name] = True
+            found["builds_need_a_home_centre"] = needs_home
         elif name == "hong_kong":
             found[name] = HongKong(_text(params, "province", ctx, "HON"), _text(params, "not_for", ctx, "CHINA"))
         elif name == "railway":
@@ -140,6 +146,7 @@ def read_special_rules(value: object, where: str) -> SpecialRules:
             found[name] = tuple(_neutral(spec, ctx) for spec in _texts(params, "units", ctx))
     return SpecialRules(
         build_any_owned_centre=bool(found.get("build_any_owned_centre", False)),
+        builds_need_a_home_centre=bool(found.get("builds_need_a_home_centre", False)),
         hong_kong=found.get("hong_kong"),  # type: ignore[arg-type]
         railway=found.get("railway"),  # type: ignore[arg-type]
         suez_canal=found.get("suez_canal"),  # type: ignore[arg-type]

@@ -116,3 +116,18 @@ def test_chaos_starts_with_the_winter_builds() -> None:
     opening = opening_position(load_map("chaos"))
     assert str(opening.phase) == "W1900A"
     assert opening.units == () and len(opening.centers) == 34
+
+
+@pytest.mark.parametrize(("words", "any_centre", "needs_home"), [
+    ("SET ANY CENTRES", True, False), ("SET ONE CENTRE", True, True), ("SET HOME CENTRES", False, False),
+])
+def test_set_any_and_one_centre_are_played(harness: Harness, words: str, any_centre: bool, needs_home: bool) -> None:
+    create(harness, "plainland")
+    as_master(harness, words + "\n")
+    special = stored_game_map(harness).special
+    assert (special.build_any_owned_centre, special.builds_need_a_home_centre) == (any_centre, needs_home)
+
+
+def test_chaos_lists_its_builds_in_any_centre(harness: Harness) -> None:
+    create(harness, "chaos")
+    assert "AnyCentres" in as_master(harness, "LIST\n")

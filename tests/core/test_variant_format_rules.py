@@ -244,3 +244,13 @@ def test_only_one_army_a_turn_takes_the_railway() -> None:
     assert (N, "CCC") in units_of(result)
     assert outcome(result, N, "EEE") is Outcome.INVALID
     assert (N, "EEE") in units_of(result)
+
+
+def test_with_needs_home_builds_go_anywhere_only_while_a_home_centre_is_owned() -> None:
+    game_map = tiny_map(special_rules=[{"name": "build_any_owned_centre", "needs_home": True}])
+    with_home = play(game_map, "W1901A", [Unit(N, A, "AAA")], {N: ["BUILD A DDD"]}, {N: frozenset({"AAA", "DDD"})})
+    assert (N, "DDD") in units_of(with_home)
+    units = [Unit(N, A, "FFF")]
+    without_home = play(game_map, "W1901A", units, {N: ["BUILD A DDD"]}, {N: frozenset({"FFF", "DDD"})})
+    assert (N, "DDD") not in units_of(without_home)
+    assert without_home.results[0].outcome is Outcome.INVALID

@@ -79,7 +79,9 @@ def adjustments_needed(position: Position, game_map: GameMap) -> bool:
         owed = len(owned) - count.get(power, 0)
         if owed < 0:
             return True
-        if owed > 0 and any(center not in occupied and game_map.can_build_in(center, power) for center in owned):
+        if owed > 0 and any(
+            center not in occupied and game_map.can_build_in(center, power, owned) for center in owned
+        ):
             return True
     return False
 

@@ -466,7 +466,7 @@ def build_location(board: Board, power: str, order: Build, rules: Rules) -> tupl
     if province is None:
         raise BuildNotHomeCentreError(Place(order.location, order.location))
     name = _place(board, province_code)
-    if not game_map.can_build_in(province_code, power):
+    if not game_map.can_build_in(province_code, power, board.position.centers.get(power, frozenset())):
         raise BuildNotHomeCentreError(name)
     if province_code not in board.position.centers.get(power, frozenset()):
         raise BuildNotOwnedError(name)
