@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from judge.cli import main as cli_main
-from judge.core.variants import register_map, unregister_map
+from judge.core.variants import available_variants, load_map, register_map, unregister_map
 from tests.core.tiny_variant import tiny_map
 
 
@@ -97,3 +97,22 @@ def test_neutral_units_are_read_on_any_map(monkeypatch: pytest.MonkeyPatch) -> N
         monkeypatch,
     )
     assert "unknown power 'NEUTRAL'" in result["error"]
+
+
+@pytest.mark.parametrize("variant", available_variants())
+def test_judge_adjudicate_accepts_every_shipped_variant(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from judge.app.positions import opening_position
+    from judge.core.serialization import position_to_json
+
+    game_map = load_map(variant)
+    position = position_to_json(opening_position(game_map))
+    position["variant"] = variant.upper()
+    # Every power holds, named as its English name in lower case.
+    position["orders"] = {
+        game_map.power_names[u.power].name.lower(): [f"{u.type.value} {u.location} H"]
+        for u in game_map.starting_units[:1]
+    }
+    result = adjudicate(position, monkeypatch)
+    assert "error" not in result, result
+    assert len(result["units"]) == len(game_map.starting_units)
+    assert {u["power"] for u in result["units"]} <= set(game_map.powers)
