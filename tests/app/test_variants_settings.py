@@ -131,3 +131,17 @@ def test_set_any_and_one_centre_are_played(harness: Harness, words: str, any_cen
 def test_chaos_lists_its_builds_in_any_centre(harness: Harness) -> None:
     create(harness, "chaos")
     assert "AnyCentres" in as_master(harness, "LIST\n")
+
+
+def test_set_variant_before_the_start_changes_map_threshold_and_sign_on_words(harness: Harness) -> None:
+    register(harness, MASTER)
+    harness.exchange(MASTER, f"CREATE ?vr {MASTER_PASSWORD}\nBECOME MASTER\n")
+    answer = as_master(harness, "SET VARIANT colonial\n")
+    assert "Game 'vr' will be played on the Colonial map." in answer
+    listing = as_master(harness, "LIST\n")
+    assert "Variant and options: Colonial." in listing and "Centres to win: 30." in listing
+    register(harness, player(0))
+    refused = read(harness.exchange(player(0), "SIGNON ?vr pw0\n"))
+    assert "Colonial" in refused
+    joined = harness.exchange(player(0), "SIGNON ?vr pw0 colonial\n")
+    assert "[Error Flag]" not in joined["Subject"], read(joined)
