@@ -1398,8 +1398,11 @@ def _extend_list(
     choice: Order
     new_readings: tuple[NameReading, ...] = ()
     if isinstance(first, Retreat):
+        name = piece.strip()
+        if "/" not in name and "(" not in name and not _may_be_a_name(game_map, name, french):
+            return None  # no province: an order of its own (skips the spelling suggestions)
         try:
-            reading = resolve_location(piece.strip(), game_map, french=french)
+            reading = resolve_location(name, game_map, french=french)
         except CoreError:
             return None
         location = _location(game_map, reading, None)
