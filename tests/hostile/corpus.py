@@ -48,6 +48,11 @@ GERMANY = "germany@example.net"
 MASTER = "master@example.net"
 NEWCOMER = "newcomer@example.com"
 """Not registered, and used by one case only: its first mail is its first contact."""
+CLAIMER = "claimer@example.com"
+"""Not registered either: claims someone else's address again and again."""
+WAITING_CODES_PER_ADDRESS = 3
+"""Confirmation codes waiting for one address at most (the judge's limit): the cap on mail a
+stranger can make the judge send to a player by claiming their address."""
 SIGNON_FRANCE = "SIGNON Fdemo pwfrance\n"
 HELP_TITLE = "HOW TO PLAY DIPLOMACY BY MAIL WITH THIS JUDGE"
 COMMAND_LINE_CAP = 2_000
@@ -70,6 +75,7 @@ class Expect:
     most_echoed_lines: int | None = None
     orders_may_change: frozenset[str] = frozenset()
     people_may_change: bool = False
+    most_mails_per_address: int | None = None
 
 
 @dataclass(frozen=True)
@@ -222,7 +228,7 @@ def france_record_unchanged(world: World, mail_id: int) -> None:
         assert france is not None
         assert france.name == "France"
         assert {a.address for a in france.addresses} == {FRANCE}
-        assert uow.people.by_address(NEWCOMER) is None
+        assert uow.people.by_address(NEWCOMER) is None and uow.people.by_address(CLAIMER) is None
 
 
 def france_ordered_only_what_the_text_shows(world: World, _mail_id: int) -> None:
@@ -569,6 +575,20 @@ def _game_attacks() -> list[Case]:
             lambda: signed(INTRUDER, f"REGISTER\nName: Evil Twin\nEmail: {FRANCE}\nPhone: 0\nEND\n"),
             answered(INTRUDER, says=(), also_to=frozenset({FRANCE}), people_may_change=True),
             envelope=INTRUDER,
+            check=france_record_unchanged,
+        ),
+        Case(
+            "iamalso_someone_else_ten_times",
+            lambda: signed(CLAIMER, f"IAMALSO {FRANCE}\n" * 10),
+            answered(CLAIMER, says=(), also_to=frozenset({FRANCE}), most_mails_per_address=WAITING_CODES_PER_ADDRESS),
+            envelope=CLAIMER,
+            check=france_record_unchanged,
+        ),
+        Case(
+            "register_over_someone_else_six_times",
+            lambda: signed(CLAIMER, f"REGISTER\nName: Evil Twin\nEmail: {FRANCE}\nEND\n" * 6),
+            answered(CLAIMER, says=(), also_to=frozenset({FRANCE}), most_mails_per_address=WAITING_CODES_PER_ADDRESS),
+            envelope=CLAIMER,
             check=france_record_unchanged,
         ),
         Case(

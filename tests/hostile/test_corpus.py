@@ -56,6 +56,10 @@ def run_case(world: World, case: Case) -> None:
         if expect.most_echoed_lines is not None:
             echoed = sum(1 for line in body.splitlines() if line.startswith(ECHO_PREFIX))
             assert echoed <= expect.most_echoed_lines, f"{echoed} lines echoed"
+    if expect.most_mails_per_address is not None:
+        for address in {a for mail in outgoing for a in mail.recipients}:
+            count = sum(address in mail.recipients for mail in outgoing)
+            assert count <= expect.most_mails_per_address, f"{count} mails to {address}"
     for mail in outgoing:
         for fragment in expect.never_says:
             assert fragment not in mail.body(), f"{fragment!r} sent to {mail.recipients}"
