@@ -231,6 +231,9 @@ def test_seed002_completed_order_by_mail(harness: Harness) -> None:
     game.orders("FRANCE", "F MAO - SPA\nF POR S F MAO - SPA/NC\n")
     game.master("PROCESS\n")
     assert {u.location for u in game.position().units if u.power == "FRANCE"} == {"SPA/NC", "POR"}
+    [results] = [m for m in harness.others if m["Subject"] == "XPY:demo - S1901M Results"
+                 and address("FRANCE") in recipients(m)]
+    assert "(*completed from its power's support or convoy*)" in plain(results)
 
 
 @pytest.mark.parametrize(

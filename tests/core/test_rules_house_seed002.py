@@ -101,6 +101,7 @@ def test_seed002_missing_order_completed_from_own_support() -> None:
     assert locations(result) == {"PIC", "BUR"}
     completed = next(r for r in result.results if r.unit == Unit("FRANCE", A, "PAR"))
     assert completed.outcome is Outcome.SUCCEEDS and completed.order is not None
+    assert completed.reason == "completed"  # the results say the order was completed, not written
 
 
 def test_seed002_coastless_move_completed_from_the_support_naming_the_coast() -> None:

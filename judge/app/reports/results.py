@@ -127,6 +127,7 @@ def _tag(entry: OrderResult, _: Gettext, game_map: GameMap, language: str) -> st
         "dislodged": _("dislodged"),
         "destroyed": _("destroyed"),
         "removed in civil disorder": _("civil disorder"),
+        "completed": _("completed from its power's support or convoy"),
     }
     if entry.outcome is Outcome.INVALID:
         return f"(*{_('invalid')}*)"
@@ -134,7 +135,7 @@ def _tag(entry: OrderResult, _: Gettext, game_map: GameMap, language: str) -> st
     if reason.startswith("no order:") or reason.startswith("no valid order:"):
         reason = reason.split(":", 1)[1]
         parts = [p.strip() for p in reason.split(",") if p.strip() not in ("holds", "disbanded")]
-    elif entry.outcome is Outcome.SUCCEEDS:
+    elif entry.outcome is Outcome.SUCCEEDS and not reason.startswith("completed"):
         return ""
     else:
         parts = [p.strip() for p in reason.split(",")]

@@ -11,7 +11,7 @@ from judge.core.adjudicator.movement import (
     K_MOVE,
     MovementResolver,
 )
-from judge.core.adjudicator.order_sets import Entry, OrderSet, collect
+from judge.core.adjudicator.order_sets import COMPLETED, Entry, OrderSet, collect
 from judge.core.adjudicator.phases import settle, winner
 from judge.core.adjudicator.results import AdjudicationResult, OrderResult, Outcome, order_result
 from judge.core.adjudicator.retreat_options import retreat_options
@@ -54,6 +54,8 @@ def adjudicate_movement(
             continue
         i = index_of[where[entry.unit.location]]
         outcome, reason = _judge(resolver, i, attacker[i] >= 0)
+        if entry.completed:  # seed 002: the order was completed from its power's support or convoy
+            reason = f"{COMPLETED}, {reason}" if reason else COMPLETED
         results.append(order_result(entry.power, entry.unit, entry.order, outcome, reason))
     for i, unit in enumerate(units):
         if chosen[i] is None:

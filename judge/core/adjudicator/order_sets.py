@@ -32,6 +32,8 @@ SUPERSEDED_LATER = "superseded by a later order"
 SUPERSEDED_EARLIER = "superseded by an earlier order"
 CONFLICTING = "two different orders to one unit: it holds"
 REPEATED = "same order given twice"
+COMPLETED = "completed"
+"""The reason word of an order completed from its power's support or convoy (rule complete_from_support)."""
 
 
 @dataclass(slots=True)
