@@ -24,6 +24,7 @@ from judge.app.notify import reader_language
 from judge.app.reply import Reply
 from judge.app.services import Services
 from judge.app.session import MailSession
+from judge.app.unreadable import note_unreadable
 from judge.core.geography import GameMap
 from judge.core.phase import Phase, PhaseType
 from judge.core.variants import load_map
@@ -121,6 +122,7 @@ def _process(
         services=services, uow=uow, mail_id=mail_id, decoded=decoded, sender=sender, now=now,
         reply=Reply(lines), body_lines=lines, person=person, language=language,
     )
+    note_unreadable(session.reply, decoded.unreadable, session.gettext)
     if not parsed.commands and not parsed.errors:
         _ = session.gettext
         session.reply.ok(None, _("No commands were found in your mail. Send HELP for instructions."))

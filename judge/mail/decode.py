@@ -7,7 +7,11 @@ did, so everything about MIME, charsets and line endings is settled here.
 
 Decoding never raises: a mail the judge accepted must always get an answer, so
 whatever goes wrong is recorded in ``problems`` and decoding carries on with
-the best text it can get. Quoted lines (``>``) and everything after a ``-- ``
+the best text it can get; what the player should hear about (text that could
+not be read) is also in ``unreadable``, for the reply. The work is bounded
+whatever the mail: a mail nested deeper than :data:`MAX_MIME_NESTING` (or with
+more than :data:`MAX_MULTIPARTS` multipart containers) is read for its headers
+only, and lines longer than :data:`MAX_LINE_LENGTH` are cut. Quoted lines (``>``) and everything after a ``-- ``
 signature line are dropped here; ``SIGNOFF`` belongs to the grammar.
 """
 
@@ -15,7 +19,9 @@ from __future__ import annotations
 
 import codecs
 import email
+import email.errors
 import email.header
+import email.parser
 import email.utils
 import re
 from collections.abc import Callable
@@ -23,6 +29,7 @@ from dataclasses import dataclass
 from email import _header_value_parser as rfc5322
 from email.message import Message
 from email.policy import compat32
+from enum import StrEnum
 from typing import TypeVar
 
 from judge.mail.addresses import AddressError, canonical_address
@@ -60,6 +67,37 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _HEADER_CONTROL = re.compile(r"[\x00-\x1f\x7f\u0080-\u009f\u2028\u2029]")
 _FOLDING = re.compile(r"\r?\n(?=[ \t])")
 MAX_REFERENCES = 50  # more Message-IDs than any real thread carries are not kept
+MAX_MIME_NESTING = 32
+"""Deepest part read: real mail nests a few levels (a forwarded mail in a signed one...)."""
+MAX_MULTIPARTS = 64
+"""More multipart (or message/*) containers than this and the mail is read for its headers
+only (the parser recurses once per level, so a 1,000-deep mail would exhaust the stack)."""
+MAX_LINE_LENGTH = 10_000
+"""Longer body lines are cut: no command is that long, and the grammar's work stays bounded."""
+# A part that contains parts: multipart/*, and message/* (an attached mail is parsed as a tree).
+_MULTIPART_HEADER = re.compile(
+    rb"^content-type:[ \t]*(\r?\n[ \t]+)?(multipart|message)/", re.IGNORECASE | re.MULTILINE
+)
+_BAD_QP_ESCAPE = re.compile(r"=(?![0-9A-Fa-f]{2}|\r?\n|\s*$)", re.M)
+_BASE64_DEFECTS = (
+    email.errors.InvalidBase64CharactersDefect,
+    email.errors.InvalidBase64PaddingDefect,
+    email.errors.InvalidBase64LengthDefect,
+)
+
+
+class Unreadable(StrEnum):
+    """What of a mail could not be read, as the reply tells the player (see judge.app.unreadable)."""
+
+    UNPARSABLE = "unparsable"  # not a mail at all
+    TOO_DEEP = "too-deep"  # parts nested past the bound: only the headers were read
+    DAMAGED_ENCODING = "damaged-encoding"  # broken base64 or quoted-printable
+    NO_TEXT = "no-text"  # no text/plain or text/html part
+    LONG_LINES = "long-lines"  # lines cut at MAX_LINE_LENGTH
+
+
+class TooComplexDefect(email.errors.MessageDefect):
+    """Recorded on a mail read for its headers only because its MIME structure is past the bounds."""
 
 
 @dataclass(frozen=True)
@@ -79,11 +117,45 @@ class DecodedMail:
     body: str
     notes: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
+    unreadable: tuple[Unreadable, ...] = ()
 
 
 def parse_message(raw: bytes) -> Message:
-    """The MIME tree of ``raw`` with the lenient compat32 policy (defects recorded, not raised)."""
-    return email.message_from_bytes(raw, policy=compat32)
+    """The MIME tree of ``raw`` with the lenient compat32 policy (defects recorded, not raised).
+
+    A mail past the nesting bounds (or that the parser cannot take) is read
+    for its headers only, with a :class:`TooComplexDefect` saying why.
+    """
+    if len(_MULTIPART_HEADER.findall(raw)) > MAX_MULTIPARTS:
+        return _headers_only(raw, f"more than {MAX_MULTIPARTS} multipart or message parts")
+    try:
+        message = email.message_from_bytes(raw, policy=compat32)
+    except RecursionError:
+        return _headers_only(raw, "parts nested too deeply to read")
+    if _depth(message) > MAX_MIME_NESTING:
+        return _headers_only(raw, f"parts nested more than {MAX_MIME_NESTING} levels deep")
+    return message
+
+
+def _headers_only(raw: bytes, why: str) -> Message:
+    message = email.parser.BytesHeaderParser(policy=compat32).parsebytes(raw)
+    message.defects.append(TooComplexDefect(why))
+    return message
+
+
+def _depth(message: Message) -> int:
+    """How deep the parsed tree goes (iteratively: no recursion on a hostile tree)."""
+    deepest = 0
+    stack: list[tuple[Message, int]] = [(message, 1)]
+    while stack:
+        part, level = stack.pop()
+        deepest = max(deepest, level)
+        if level > MAX_MIME_NESTING:
+            break
+        payload = part.get_payload()
+        if isinstance(payload, list):
+            stack.extend((child, level + 1) for child in payload if isinstance(child, Message))
+    return deepest
 
 
 def decode_mail(raw: bytes) -> DecodedMail:
@@ -91,7 +163,8 @@ def decode_mail(raw: bytes) -> DecodedMail:
     try:
         message = parse_message(raw)
     except Exception as error:  # the parser is lenient; this is a last resort
-        return DecodedMail(None, "", None, (), "", (), (f"mail could not be parsed: {error}",))
+        problem = f"mail could not be parsed: {type(error).__name__}: {error}"
+        return DecodedMail(None, "", None, (), "", (), (problem,), (Unreadable.UNPARSABLE,))
     return decode_message(message)
 
 
@@ -99,6 +172,7 @@ def decode_message(message: Message) -> DecodedMail:
     """Decode an already parsed mail (see :func:`parse_message`); never raises."""
     notes: list[str] = []
     problems: list[str] = []
+    unreadable: list[Unreadable] = []
     sender = _guarded(lambda: find_sender(message), None, "sender", problems)
     if sender is None:
         problems.append("no usable sender address in Reply-To or From")
@@ -114,9 +188,20 @@ def decode_message(message: Message) -> DecodedMail:
         "References",
         problems,
     )
-    text = _guarded(lambda: _body_text(message, notes, problems), "", "body", problems)
-    body = _guarded(lambda: clean_body(text, notes), text, "body lines", problems)
-    return DecodedMail(sender, subject, message_id, references, body, tuple(notes), tuple(problems))
+    too_complex = [d for d in message.defects if isinstance(d, TooComplexDefect)]
+    if too_complex:
+        problems.append(f"only the headers were read: {too_complex[0]}")
+        unreadable.append(Unreadable.TOO_DEEP)
+        text = ""
+    else:
+        text = _guarded(
+            lambda: _body_text(message, notes, problems, unreadable), "", "body", problems
+        )
+    body = _guarded(lambda: clean_body(text, notes, unreadable), text, "body lines", problems)
+    return DecodedMail(
+        sender, subject, message_id, references, body,
+        tuple(notes), tuple(problems), tuple(dict.fromkeys(unreadable)),
+    )  # fmt: skip
 
 
 def _guarded(compute: Callable[[], T], default: T, what: str, problems: list[str]) -> T:
@@ -248,7 +333,9 @@ def _first_message_id(value: str) -> str | None:
 # --- body ------------------------------------------------------------------
 
 
-def _body_text(message: Message, notes: list[str], problems: list[str]) -> str:
+def _body_text(
+    message: Message, notes: list[str], problems: list[str], unreadable: list[Unreadable]
+) -> str:
     parts = _body_parts(message)
     if not parts:
         attached = [p for p in _leaves(message) if p.get_content_type() == "text/plain"]
@@ -257,11 +344,15 @@ def _body_text(message: Message, notes: list[str], problems: list[str]) -> str:
             parts = attached[:1]
         else:
             problems.append(f"no text part in a {message.get_content_type()} mail")
+            unreadable.append(Unreadable.NO_TEXT)
             return ""
     texts = []
     for part in parts:
         kind = part.get_content_type()
         data = _payload_bytes(part, problems)
+        if _damaged_encoding(part):
+            problems.append(f"damaged {part.get('Content-Transfer-Encoding', '')} in a {kind} part")
+            unreadable.append(Unreadable.DAMAGED_ENCODING)
         text, charset_note = decode_bytes(data, _declared_charset(part))
         if charset_note:
             (notes if charset_note.startswith("read") else problems).append(charset_note)
@@ -274,18 +365,34 @@ def _body_text(message: Message, notes: list[str], problems: list[str]) -> str:
     return "\n".join(texts)
 
 
-def _body_parts(part: Message) -> list[Message]:
+def _damaged_encoding(part: Message) -> bool:
+    """Whether the part's base64 or quoted-printable was broken (the lenient decoder went on)."""
+    if any(isinstance(defect, _BASE64_DEFECTS) for defect in part.defects):
+        return True
+    encoding = str(part.get("Content-Transfer-Encoding", "")).strip().lower()
+    payload = part.get_payload(decode=False)
+    return (
+        encoding == "quoted-printable"
+        and isinstance(payload, str)
+        and _BAD_QP_ESCAPE.search(payload) is not None
+    )
+
+
+def _body_parts(part: Message, depth: int = 0) -> list[Message]:
     """The parts that make up the readable body, in order.
 
     ``multipart/alternative``: the plain-text version if there is one, else
     the HTML. Other multiparts: every inline text part (``related``: only its
     root). Attachments and attached mails (``message/rfc822``) are not body.
+    Parts deeper than :data:`MAX_MIME_NESTING` are not looked at.
     """
+    if depth > MAX_MIME_NESTING:
+        return []
     kind = part.get_content_type()
     if part.is_multipart():
         children = [c for c in part.get_payload() if isinstance(c, Message)]
         if kind == "multipart/alternative":
-            options = [_body_parts(c) for c in children]
+            options = [_body_parts(c, depth + 1) for c in children]
             for wanted in ("text/plain", "text/html"):
                 for option in options:
                     if option and all(p.get_content_type() == wanted for p in option):
@@ -295,22 +402,22 @@ def _body_parts(part: Message) -> list[Message]:
             children = children[:1]
         found: list[Message] = []
         for child in children:
-            found.extend(_body_parts(child))
+            found.extend(_body_parts(child, depth + 1))
         return found
     if kind in ("text/plain", "text/html") and not _is_attachment(part):
         return [part]
     return []
 
 
-def _leaves(part: Message) -> list[Message]:
-    if part.get_content_type() == "message/rfc822":
+def _leaves(part: Message, depth: int = 0) -> list[Message]:
+    if part.get_content_type() == "message/rfc822" or depth > MAX_MIME_NESTING:
         return []
     if part.is_multipart():
         return [
             leaf
             for child in part.get_payload()
             if isinstance(child, Message)
-            for leaf in _leaves(child)
+            for leaf in _leaves(child, depth + 1)
         ]
     return [part]
 
@@ -384,11 +491,22 @@ def _text_codec(label: str) -> str | None:
     return info.name
 
 
-def clean_body(text: str, notes: list[str]) -> str:
-    """Normalise line ends and typing aids; drop the signature, quotes and quoted replies."""
+def clean_body(text: str, notes: list[str], unreadable: list[Unreadable] | None = None) -> str:
+    """Normalise line ends and typing aids; drop the signature, quotes and quoted replies.
+
+    Control characters (NUL...) are removed; lines longer than
+    :data:`MAX_LINE_LENGTH` are cut (noted in ``unreadable`` when given).
+    """
     text = text.replace("\r\n", "\n").replace("\r", "\n").translate(_TRANSLATE)
     text = _CONTROL.sub("", text)
     lines = [line.rstrip() for line in text.split("\n")]
+    long_lines = [index for index, line in enumerate(lines) if len(line) > MAX_LINE_LENGTH]
+    for index in long_lines:
+        lines[index] = lines[index][:MAX_LINE_LENGTH]
+    if long_lines:
+        notes.append(f"cut {len(long_lines)} lines longer than {MAX_LINE_LENGTH} characters")
+        if unreadable is not None:
+            unreadable.append(Unreadable.LONG_LINES)
     kept: list[str] = []
     quoted = 0
     for index, line in enumerate(lines):
