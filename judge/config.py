@@ -64,6 +64,10 @@ DEFAULT_MAX_MESSAGE_SIZE = 10 * 1024 * 1024
 DEFAULT_RATE_LIMIT_MESSAGES = 30
 DEFAULT_RATE_LIMIT_WINDOW = timedelta(hours=1)
 DEFAULT_MAILDIR_NAME = "maildir"
+DEFAULT_MAIL_MAX_ATTEMPTS = 3
+DEFAULT_MAIL_MAX_COMMAND_LINES = 2_000
+DEFAULT_REPLY_MAX_BYTES = 256 * 1024
+DEFAULT_RETENTION_DAYS = 90
 DEFAULT_SMTP_MAX_CONNECTIONS = 200
 DEFAULT_SMTP_MAX_CONNECTIONS_PER_CLIENT = 25
 DEFAULT_SMTP_IDLE_TIMEOUT_SECONDS = 60.0
@@ -131,6 +135,14 @@ class Config:
     max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE
     rate_limit_messages: int = DEFAULT_RATE_LIMIT_MESSAGES
     rate_limit_window: timedelta = DEFAULT_RATE_LIMIT_WINDOW
+    mail_max_attempts: int = DEFAULT_MAIL_MAX_ATTEMPTS
+    """Tries of one inbound mail before it is quarantined (never retried by itself)."""
+    mail_max_command_lines: int = DEFAULT_MAIL_MAX_COMMAND_LINES
+    """Command lines read in one mail; the rest are refused in one line of the reply."""
+    reply_max_bytes: int = DEFAULT_REPLY_MAX_BYTES
+    """Size of one reply's body; what is over is cut, and a last line says so."""
+    retention_days: int = DEFAULT_RETENTION_DAYS
+    """`judge serve` purges mail done with that is older than this, daily; 0: never."""
     public_whois: bool = False
     """WHOIS shows everyone's whole registration (phone, postal address, birth date, sex), as the
     classic Judge did; by default only the person and the judge keeper see those fields."""
@@ -172,6 +184,10 @@ _ENV_NAMES: dict[str, str] = {
     "max_message_size": "JUDGE_MAX_MESSAGE_SIZE",
     "rate_limit_messages": "JUDGE_RATE_LIMIT_MESSAGES",
     "rate_limit_window_seconds": "JUDGE_RATE_LIMIT_WINDOW_SECONDS",
+    "mail_max_attempts": "JUDGE_MAIL_MAX_ATTEMPTS",
+    "mail_max_command_lines": "JUDGE_MAIL_MAX_COMMAND_LINES",
+    "reply_max_bytes": "JUDGE_REPLY_MAX_BYTES",
+    "retention_days": "JUDGE_RETENTION_DAYS",
     "public_whois": "JUDGE_PUBLIC_WHOIS",
     "smtp_max_connections": "JUDGE_SMTP_MAX_CONNECTIONS",
     "smtp_max_connections_per_client": "JUDGE_SMTP_MAX_CONNECTIONS_PER_CLIENT",
@@ -288,7 +304,25 @@ def _build(raw: Mapping[str, _Raw]) -> Config:
         rate_limit_window=window,
         public_whois=_flag(raw["public_whois"], "public_whois") if "public_whois" in raw else False,
         **_mail_edge_settings(raw),
+        **_guard_settings(raw),
     )
+
+
+def _guard_settings(raw: Mapping[str, _Raw]) -> dict[str, int]:
+    """The per-mail guard's whole-number settings that were given, each with its least sensible value."""
+    found: dict[str, int] = {}
+    for setting, minimum in (
+        ("mail_max_attempts", 1),
+        ("mail_max_command_lines", 1),
+        ("reply_max_bytes", 1024),
+        ("retention_days", 0),
+    ):
+        if setting in raw:
+            value = _number(raw[setting], setting, minimum)
+            if value != int(value):
+                raise ConfigError(setting, raw[setting].source, "must be a whole number")
+            found[setting] = int(value)
+    return found
 
 
 def _mail_edge_settings(raw: Mapping[str, _Raw]) -> dict[str, Any]:

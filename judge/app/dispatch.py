@@ -2,9 +2,17 @@
 
 Errors of reading (lines the parser could not read) and commands are merged
 in line order, so the reply reads top to bottom like the mail.
+
+A question asked again in the same mail (HELP, GET, VERSION, and the
+read-only LIST, WHOIS, SUMMARY ... with the same words) is answered once: the
+repeat gets one line pointing at the first answer. A repeat of a question
+whose answer depends on the games (LIST, SUMMARY ...) is answered again
+after a command that may have changed something.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 from judge.app.error_text import error_text
 from judge.app.errors import CommandRefused
@@ -13,13 +21,28 @@ from judge.app.session import MailSession
 from judge.core.errors import CoreError
 from judge.core.geography import GameMap
 from judge.core.variants import load_map
+from judge.lang import commands as c
 from judge.lang.commands import Command
 from judge.lang.errors import MailError
 from judge.lang.mail import ParseResult
 
+CONSTANT_ANSWERS: tuple[type[Command], ...] = (c.Help, c.Get, c.Version)
+"""Questions whose answer is the same every time: answered once per mail."""
+READ_ONLY_ANSWERS: tuple[type[Command], ...] = (
+    c.ListGames, c.Summary, c.History, c.Whois, c.Whogame, c.InfoPlayer,
+)
+"""Questions that change nothing but whose answer follows the games: answered once
+per mail until a command that may have changed something."""
+
+
+def _question(command: Command) -> str:
+    """What a command asks, whatever line it is on: repeats compare equal."""
+    return repr(dataclasses.replace(command, line=0))
+
 
 def run_commands(session: MailSession, parsed: ParseResult) -> None:
     _ = session.gettext
+    answered: dict[str, int] = {}
     items: list[tuple[int, int, object]] = [
         (command.line, 1, command) for command in parsed.commands
     ]
@@ -32,6 +55,16 @@ def run_commands(session: MailSession, parsed: ParseResult) -> None:
             session.reply.error(item.line, error_text(item, session.language, _game_map(session)))
             continue
         assert isinstance(item, Command)
+        if isinstance(item, CONSTANT_ANSWERS + READ_ONLY_ANSWERS):
+            question = _question(item)
+            first = answered.get(question)
+            if first is not None:
+                session.reply.ok(item.line, _("Answered above (line {line}).").format(line=first))
+                continue
+            answered[question] = item.line
+        else:
+            for question in [q for q in answered if not q.startswith(_CONSTANT_PREFIXES)]:
+                del answered[question]
         handler = handler_for(item)
         if handler is None:
             session.reply.error(
@@ -50,6 +83,9 @@ def run_commands(session: MailSession, parsed: ParseResult) -> None:
             session.stop = True
     for finish in session.finishers:
         finish()
+
+
+_CONSTANT_PREFIXES = tuple(f"{kind.__name__}(" for kind in CONSTANT_ANSWERS)
 
 
 def _game_map(session: MailSession) -> GameMap | None:

@@ -33,6 +33,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from judge.app.housekeeping import DailyPurge
 from judge.app.outbox import TransactionalOutbox
 from judge.app.services import Services
 from judge.app.worker import run_worker
@@ -296,6 +297,7 @@ class JudgeServer:
             self._stop,
             self._worker_wake,
             idle_seconds=self.tuning.worker_poll_seconds,
+            on_idle=DailyPurge(self.services),
         )
 
     async def _run_outbound(self, relay: Relay) -> None:

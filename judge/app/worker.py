@@ -1,10 +1,22 @@
-"""The worker: takes stored mail one at a time and answers it.
+"""The worker: takes stored mail one at a time and answers it, under a guard.
 
 One mail is one transaction: the mail is claimed, its commands run, the reply
 and any other mail are queued in the outbox, and the mail is marked
-processed, all committed together. If anything unexpected fails, the
-transaction rolls back (nothing the mail asked for happens), the mail is
-marked failed in a new transaction, and the sender is told so.
+processed, all committed together.
+
+The guard: no mail stops the judge. Before a mail is processed its attempt
+is counted and the mail held (a lease), in a short commit of its own, so a
+mail that kills the process is still counted. If anything fails while the
+mail is processed (decoding, the loop guard, parsing, a handler, composing,
+queueing), the transaction rolls back (nothing the mail asked for happens),
+the mail is marked failed with the error, the judgekeeper is told (at most
+one alarm an hour, :mod:`judge.app.alarms`), and the worker goes on. A failed
+mail is tried again after a short back-off, holding back its sender's later
+mail so that mail is processed in order; after ``mail_max_attempts`` tries it
+is quarantined (never retried by itself, ``judge mail retry`` puts it back)
+and the sender is told it could not be processed and nothing in it was done.
+Recording a failure and telling people of it are guarded too: whatever fails
+there is logged (and noted on the mail) and the worker goes on.
 """
 
 from __future__ import annotations
@@ -13,15 +25,16 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import event, select
 from sqlalchemy.orm import joinedload, object_session
 
 from judge.app import outbox
+from judge.app.alarms import MAIL_FAILED, alarm_keeper
 from judge.app.dispatch import run_commands
 from judge.app.notify import reader_language
-from judge.app.reply import Reply
+from judge.app.reply import Reply, cap_text
 from judge.app.services import Services
 from judge.app.session import MailSession
 from judge.app.unreadable import note_unreadable
@@ -30,9 +43,10 @@ from judge.core.phase import Phase, PhaseType
 from judge.core.variants import load_map
 from judge.db.database import UnitOfWork
 from judge.db.models import Game, Person, PersonAddress
+from judge.db.repositories.mail import SenderFloodRepository
 from judge.db.repositories.people import normalise_address
 from judge.i18n import translation
-from judge.lang.commands import Create, Signon
+from judge.lang.commands import Create, Signoff, Signon
 from judge.lang.mail import ParseResult, parse_mail
 from judge.mail.compose import header_block, reply_subject
 from judge.mail.triage import Verdict, triage
@@ -42,6 +56,15 @@ log = logging.getLogger(__name__)
 
 DUE_CHANGED = "judge_due_changed"
 """``Session.info`` key: a game's ``next_due_at`` was assigned in this transaction."""
+
+CLAIM_LEASE = timedelta(seconds=10)
+"""How long a taken mail is held for its worker between the commit that counts the attempt
+and the row lock of the processing transaction (which then keeps every other worker off
+until its commit). After a crash the mail waits this long before it is tried again."""
+RETRY_AFTER = timedelta(minutes=1)
+"""Back-off after a failure, times the attempts made: a passing trouble (a lock, a
+dropped connection) gets a second chance; a bug reaches quarantine in minutes."""
+MAX_ERROR_CHARS = 4000
 
 
 @event.listens_for(Game.next_due_at, "set")
@@ -53,49 +76,91 @@ def _note_due_change(target: Game, value: object, old: object, _initiator: objec
 
 
 def process_next_mail(services: Services) -> bool:
-    """Answer the oldest waiting mail; False when there was none.
+    """Answer the oldest waiting mail; False when there was none (or the queue cannot be read).
 
-    The sender is woken after every mail (there is a reply to send); the
-    scheduler only when the mail moved some game's due time, the one thing it
-    acts on (``games.next_due_at``, always assigned through the ORM), rather
-    than after every mail: a scheduler round is a transaction of its own, and
-    on SQLite one more turn at the write lock per mail.
+    Never raises on account of a mail. The sender is woken after every mail
+    (there is a reply to send); the scheduler only when the mail moved some
+    game's due time, the one thing it acts on (``games.next_due_at``, always
+    assigned through the ORM), rather than after every mail: a scheduler round
+    is a transaction of its own, and on SQLite one more turn at the write lock per mail.
     """
     now = services.clock.now()
-    mail_id: int | None = None
-    due_changed = False
     try:
-        with services.db.unit_of_work() as uow:
-            mail = uow.mail_in.claim_next()
-            if mail is None:
-                return False
-            mail_id = mail.id
-            # Marked now, in the same UPDATE as the claim's attempt count (one round trip,
-            # not two). Nobody sees the mark before the commit, which also carries everything
-            # the mail did; a mail set aside as a loop or flood is marked ignored instead.
-            uow.mail_in.mark_processed(mail, now)
-            _process(uow, services, mail_id, mail.raw, mail.mail_from, now)
-            due_changed = bool(uow.session.info.pop(DUE_CHANGED, False))
-    except Exception as error:
-        if mail_id is None:
-            raise
-        log.exception("mail %s failed", mail_id)
-        _record_failure(services, mail_id, error, now)
-    services.on_outbox()
+        taken = _take(services, now)
+    except Exception:
+        log.exception("could not take the next mail from the queue")
+        return False
+    if taken is None:
+        return False
+    mail_id, attempts, quarantined_error = taken
+    due_changed = False
+    if quarantined_error is not None:
+        _tell_about_failure(services, mail_id, attempts, quarantined_error, now, final=True)
+    else:
+        try:
+            due_changed = _process_taken(services, mail_id, now)
+        except Exception as error:
+            log.exception("mail %s failed (attempt %s)", mail_id, attempts)
+            _record_failure(services, mail_id, attempts, error, now)
+    _wake(services.on_outbox)
     if due_changed:
-        services.on_schedule()
+        _wake(services.on_schedule)
     return True
+
+
+def _take(services: Services, now: datetime) -> tuple[int, int, str | None] | None:
+    """Count one attempt at the next mail and hold it, in a commit of its own.
+
+    Returns the mail's id, its attempts, and, when the mail had already been
+    tried ``mail_max_attempts`` times without an end (the process died each
+    time), the reason it is now quarantined instead.
+    """
+    with services.db.unit_of_work() as uow:
+        mail = uow.mail_in.take_next(now, now + CLAIM_LEASE)
+        if mail is None:
+            return None
+        limit = services.config.mail_max_attempts
+        if mail.attempts <= limit:
+            return mail.id, mail.attempts, None
+        reason = f"the judge stopped while processing this mail ({limit} attempts without an end)"
+        if mail.error:
+            reason += f"; before that: {mail.error}"
+        reason = reason[:MAX_ERROR_CHARS]
+        uow.mail_in.quarantine(mail, reason, now)
+        mail.attempts = limit
+        return mail.id, limit, reason
+
+
+def _process_taken(services: Services, mail_id: int, now: datetime) -> bool:
+    """Process a taken mail in one transaction; returns whether a game's due time moved."""
+    with services.db.unit_of_work() as uow:
+        mail = uow.mail_in.lock_taken(mail_id)
+        if mail is None:  # another worker finished it after our lease ran out
+            return False
+        # Marked now, in the same transaction as everything the mail does: nobody sees the
+        # mark before the commit; a mail set aside as a loop or flood is marked ignored instead.
+        uow.mail_in.mark_processed(mail, now)
+        _process(uow, services, mail_id, mail.raw, mail.mail_from, now)
+        return bool(uow.session.info.pop(DUE_CHANGED, False))
+
+
+def _wake(callback: Callable[[], None]) -> None:
+    try:
+        callback()
+    except Exception:
+        log.exception("could not wake another role")
 
 
 def _process(
     uow: UnitOfWork, services: Services, mail_id: int, raw: bytes, envelope_sender: str, now: datetime
 ) -> None:
     config = services.config
+    limiter = services.limiter
     verdict = triage(
         raw,
         envelope_sender=envelope_sender,
         own_addresses=config.own_addresses,
-        limiter=services.limiter,
+        limiter=limiter.with_store(SenderFloodRepository(uow.session)) if limiter is not None else None,
         now=now,
     )
     decoded = verdict.mail
@@ -116,20 +181,44 @@ def _process(
         )
         uow.mail_in.mark_ignored(uow.mail_in.get(mail_id), verdict.reason or "flood", now)
         return
-    parsed, language = _parse(uow, decoded.body, person)
-    lines = decoded.body.splitlines()
+    body, unread = command_lines(decoded.body, config.mail_max_command_lines)
+    parsed, language = _parse(uow, body, person)
+    lines = body.splitlines()
     session = MailSession(
         services=services, uow=uow, mail_id=mail_id, decoded=decoded, sender=sender, now=now,
-        reply=Reply(lines), body_lines=lines, person=person, language=language,
+        reply=Reply(lines, max_bytes=config.reply_max_bytes), body_lines=lines, person=person,
+        language=language,
     )
     note_unreadable(session.reply, decoded.unreadable, session.gettext)
     if not parsed.commands and not parsed.errors:
         _ = session.gettext
         session.reply.ok(None, _("No commands were found in your mail. Send HELP for instructions."))
     run_commands(session, parsed)
+    if unread and not any(isinstance(command, Signoff) for command in parsed.commands):
+        _ = session.gettext
+        session.reply.error(
+            None,
+            _("{count} more lines were not read: the judge reads at most {limit} lines of commands in one mail.")
+            .format(count=unread, limit=config.mail_max_command_lines),
+        )
     _queue_reply(session, mail_id)
     for mail in session.outgoing:
         outbox.queue(uow, services, mail.to, mail.subject, mail.body, now, game_id=mail.game_id)
+
+
+def command_lines(body: str, limit: int) -> tuple[str, int]:
+    """The mail's first ``limit`` lines that are not blank (with the blank ones between), and
+    how many lines that are not blank come after them (not read)."""
+    lines = body.splitlines(keepends=True)
+    seen = 0
+    for index, line in enumerate(lines):
+        if not line.strip():
+            continue
+        seen += 1
+        if seen > limit:
+            rest = sum(1 for later in lines[index:] if later.strip())
+            return "".join(lines[:index]), rest
+    return body, 0
 
 
 def _sender_person(uow: UnitOfWork, address: str) -> Person | None:
@@ -181,7 +270,14 @@ def _queue_reply(session: MailSession, mail_id: int) -> None:
         deadline=game.deadline_at if game is not None else None,
         zone=config.timezone,
     )
-    body = header + "\n" + session.reply.render()
+    _ = session.gettext
+    limit = config.reply_max_bytes
+    body = cap_text(
+        header + "\n" + session.reply.render(),
+        limit,
+        lambda cut: _("[The judge cut this reply here: a reply holds at most {limit} bytes; "
+                      "{cut} bytes were left out.]").format(limit=limit, cut=cut + session.reply.dropped),
+    )
     subject = reply_subject(
         config.code,
         session.decoded.subject,
@@ -202,38 +298,144 @@ def _queue_reply(session: MailSession, mail_id: int) -> None:
     )
 
 
-def _record_failure(services: Services, mail_id: int, error: Exception, now: datetime) -> None:
-    """Mark the mail failed and tell its sender; the administrator reads the error in the log."""
-    with services.db.unit_of_work() as uow:
-        uow.mail_in.mark_failed(mail_id, f"{type(error).__name__}: {error}", now)
-        mail = uow.mail_in.get(mail_id)
+def _record_failure(
+    services: Services, mail_id: int, attempts: int, error: BaseException, now: datetime
+) -> None:
+    """Mark the mail failed (to be tried again) or quarantined, then tell the keeper and the sender.
+
+    Never raises: if even the mark cannot be written, the attempt is already
+    counted and the lease runs out, so the mail is tried again later and,
+    failing still, quarantined.
+    """
+    text = f"{type(error).__name__}: {error}"[:MAX_ERROR_CHARS]
+    final = attempts >= services.config.mail_max_attempts
+    try:
+        with services.db.unit_of_work() as uow:
+            retry_at = None if final else now + RETRY_AFTER * attempts
+            uow.mail_in.mark_failed(mail_id, text, now, retry_at=retry_at)
+    except Exception:
+        log.exception("could not record the failure of mail %s", mail_id)
+        return
+    _tell_about_failure(services, mail_id, attempts, text, now, final=final)
+
+
+def _tell_about_failure(
+    services: Services, mail_id: int, attempts: int, error: str, now: datetime, *, final: bool
+) -> None:
+    """Alarm the judgekeeper (throttled) and, once the mail is quarantined, tell its sender.
+
+    Each in a savepoint of its own: a notice that cannot be composed is
+    noted on the mail and costs nothing else. Never raises.
+    """
+    try:
+        with services.db.unit_of_work() as uow:
+            try:
+                with uow.session.begin_nested():
+                    _alarm(uow, services, mail_id, attempts, error, now, final=final)
+            except Exception as trouble:
+                log.exception("could not queue the alarm about mail %s", mail_id)
+                _note(uow, mail_id, f"no alarm could be queued: {type(trouble).__name__}: {trouble}")
+            if not final:
+                return
+            try:
+                with uow.session.begin_nested():
+                    _notify_sender(uow, services, mail_id, now)
+            except Exception as trouble:
+                log.exception("could not tell the sender of mail %s", mail_id)
+                _note(uow, mail_id, f"the sender could not be told: {type(trouble).__name__}: {trouble}")
+    except Exception:
+        log.exception("could not tell anyone about the failure of mail %s", mail_id)
+
+
+def _note(uow: UnitOfWork, mail_id: int, note: str) -> None:
+    mail = uow.mail_in.get(mail_id)
+    mail.error = f"{mail.error or ''}; {note}"[:MAX_ERROR_CHARS]
+    uow.flush()
+
+
+def _alarm(
+    uow: UnitOfWork, services: Services, mail_id: int, attempts: int, error: str, now: datetime,
+    *, final: bool,
+) -> None:
+    limit = services.config.mail_max_attempts
+    if final:
+        fate = (
+            f"It is quarantined: it will not be tried again until you run `judge mail retry {mail_id}`\n"
+            f"(or set it aside with `judge mail skip {mail_id}`). Its sender was told.\n"
+        )
+    else:
+        fate = f"It will be tried again in {RETRY_AFTER * attempts} (attempt {attempts} of {limit}).\n"
+    body = (
+        f"The judge could not process inbound mail {mail_id} (attempt {attempts} of {limit}).\n\n"
+        f"Error: {error}\n\n{fate}"
+        f"Nothing in the mail was carried out. See it with `judge mail show {mail_id}`,\n"
+        f"and every failed mail with `judge mail list --failed` and `--quarantined`.\n"
+    )
+    alarm_keeper(uow, services, MAIL_FAILED, f"mail {mail_id} could not be processed", body, now)
+
+
+def _notify_sender(uow: UnitOfWork, services: Services, mail_id: int, now: datetime) -> None:
+    """Tell the sender, in their language, that nothing in their mail was done (if they may be answered)."""
+    mail = uow.mail_in.get(mail_id)
+    subject: str | None = None
+    message_id: str | None = None
+    try:
         verdict = triage(
             mail.raw, envelope_sender=mail.mail_from,
             own_addresses=services.config.own_addresses, limiter=None, now=now,
         )
-        if verdict.verdict is not Verdict.ANSWER or verdict.mail.sender is None:
+    except Exception:  # decoding itself is what failed: answer the envelope sender
+        log.exception("mail %s cannot be decoded; its envelope sender is told", mail_id)
+        sender = _envelope_address(mail.mail_from, services.config.own_addresses)
+    else:
+        if verdict.verdict is not Verdict.ANSWER:
             return
-        _ = translation("en").gettext
-        outbox.queue(
-            uow, services, [verdict.mail.sender, services.config.admin],
-            reply_subject(services.config.code, verdict.mail.subject),
-            _("The judge could not process your mail because of an internal error. "
-              "Nothing in it was carried out. The judge keeper has been told.") + "\n",
-            now, reply_to_message_id=verdict.mail.message_id, in_reply_to_mail_id=mail_id,
-        )
+        sender, subject, message_id = verdict.mail.sender, verdict.mail.subject, verdict.mail.message_id
+    if sender is None:
+        return
+    _ = translation(reader_language(_sender_person(uow, sender))).gettext
+    outbox.queue(
+        uow, services, [sender],
+        reply_subject(services.config.code, subject or ""),
+        _("The judge could not process your mail because of an internal error. "
+          "Nothing in it was carried out. The judge keeper has been told.") + "\n",
+        now, reply_to_message_id=message_id, in_reply_to_mail_id=mail_id,
+    )
+
+
+_ROBOT_NAMES = frozenset({"mailer-daemon", "postmaster", "nobody", "noreply", "no-reply"})
+
+
+def _envelope_address(mail_from: str, own: frozenset[str]) -> str | None:
+    """The envelope sender, if it is someone who may be answered (not empty, not the judge, not a robot)."""
+    address = mail_from.strip().strip("<>").strip()
+    local, at, domain = address.rpartition("@")
+    if not at or not local or not domain or address.lower() in own or local.lower() in _ROBOT_NAMES:
+        return None
+    return address
 
 
 async def run_worker(
     services: Services, stop: asyncio.Event, wake: asyncio.Event, *, idle_seconds: float = 5.0,
     on_idle: Callable[[], None] | None = None,
 ) -> None:
-    """Process mail until ``stop`` is set; ``wake`` is set by the SMTP door when mail arrives."""
+    """Process mail until ``stop`` is set; ``wake`` is set by the SMTP door when mail arrives.
+
+    ``on_idle`` (say, the daily purge) runs in a thread whenever the queue is empty.
+    """
     while not stop.is_set():
-        worked = await asyncio.to_thread(process_next_mail, services)
+        try:
+            worked = await asyncio.to_thread(process_next_mail, services)
+        except Exception:  # process_next_mail guards every mail; this is the last net
+            log.exception("the worker failed; going on")
+            worked = False
         if worked:
             continue
         if on_idle is not None:
-            on_idle()
+            try:
+                await asyncio.to_thread(on_idle)
+            except Exception:
+                log.exception("the worker's idle task failed; going on")
         wake.clear()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(_first(stop, wake), timeout=idle_seconds)

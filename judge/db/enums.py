@@ -61,6 +61,8 @@ class InboundState(StrEnum):
     PROCESSED = "processed"
     FAILED = "failed"
     IGNORED = "ignored"  # loops, floods: kept, never answered
+    QUARANTINED = "quarantined"  # failed too many times: kept for the operator, never retried by itself
+    SKIPPED = "skipped"  # set aside by the operator (`judge mail skip`): handled, never processed
 
 
 class OutboundState(StrEnum):
@@ -76,3 +78,5 @@ class AuditKind(StrEnum):
     TAKEOVER = "takeover"
     ROLLBACK = "rollback"
     ADMIN = "admin"
+    MAIL = "mail"  # an operator's `judge mail retry|skip`
+    FAILURE = "failure"  # the judge failed on something (a game's phase) and backed off

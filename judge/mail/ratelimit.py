@@ -1,22 +1,27 @@
-"""Per-address flood control: answer a flood once, then drop it quietly.
+"""Per-sender flood control: answer a flood once, then drop it quietly.
 
 A player's broken client, a forwarding loop or a prankster can send hundreds
 of mails a minute. Each would cost a transaction and a reply; the reply could
-feed the loop. The limiter counts every mail an address sends in a sliding
+feed the loop. The limiter counts every mail a sender sends in a sliding
 window; past the limit the first mail gets one warning reply and the rest are
-stored unanswered until the address has been quiet long enough.
+stored unanswered until the sender has been quiet long enough.
 
-Time is passed in, so tests replay floods without sleeping. Memory per address
-is bounded by the limit. Not thread-safe: one worker owns one limiter.
+A mail is counted under each of its keys: the From address, and the envelope
+sender when it differs (rotating the From line alone then buys nothing). The
+memory is a :class:`FloodStore`: in the running judge a table of the database
+(so a restart forgets no flood), in tests a dict.
+
+Time is passed in, so tests replay floods without sleeping. Memory per sender
+is bounded by the limit.
 """
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
+from typing import Protocol
 
 
 class RateDecision(StrEnum):
@@ -25,24 +30,60 @@ class RateDecision(StrEnum):
     DROP = "drop"  # in a flood already warned about: store, do not answer
 
 
+class FloodStore(Protocol):
+    """Where the limiter keeps, per sender key, its last arrivals and whether it warned."""
+
+    def load(self, key: str) -> tuple[Sequence[datetime], bool]: ...
+
+    def save(self, key: str, arrivals: Sequence[datetime], warned: bool, now: datetime) -> None: ...
+
+
 @dataclass
-class _AddressHistory:
-    arrivals: deque[datetime]
-    warned: bool = False
+class MemoryFloodStore:
+    """A :class:`FloodStore` in a dict: forgets everything at restart (tests, tools)."""
+
+    histories: dict[str, tuple[tuple[datetime, ...], bool]] = field(default_factory=dict)
+
+    def load(self, key: str) -> tuple[Sequence[datetime], bool]:
+        return self.histories.get(key, ((), False))
+
+    def save(self, key: str, arrivals: Sequence[datetime], warned: bool, now: datetime) -> None:
+        del now
+        self.histories[key] = (tuple(arrivals), warned)
+
+
+def next_decision(
+    arrivals: Sequence[datetime], warned: bool, now: datetime, limit: int, window: timedelta
+) -> tuple[RateDecision, tuple[datetime, ...], bool]:
+    """One more mail at ``now`` from a sender whose last ``arrivals`` (oldest first) are given.
+
+    Returns the decision, the arrivals to remember (the last ``limit``) and
+    whether the sender has now been warned. The flood is on while the oldest
+    of the last ``limit`` arrivals is still inside the window; every arrival
+    counts, dropped ones included, so a looping robot stays dropped until it
+    pauses for a whole window.
+    """
+    kept = tuple(arrivals)[-limit:]
+    flooding = len(kept) == limit and kept[0] > now - window
+    remembered = (*kept, now)[-limit:]
+    if not flooding:
+        return RateDecision.ALLOW, remembered, False
+    if warned:
+        return RateDecision.DROP, remembered, True
+    return RateDecision.WARN_ONCE, remembered, True
+
+
+_SEVERITY = {RateDecision.ALLOW: 0, RateDecision.WARN_ONCE: 1, RateDecision.DROP: 2}
 
 
 @dataclass
 class RateLimiter:
-    """At most ``limit`` mails per address in any ``window``; ``limit <= 0`` disables the limit.
-
-    Every arrival counts, dropped ones included, so a looping robot stays
-    dropped until it pauses for a whole window.
-    """
+    """At most ``limit`` mails per sender in any ``window``; ``limit <= 0`` disables the limit."""
 
     limit: int
     window: timedelta
     exempt: frozenset[str] = frozenset()
-    _histories: dict[str, _AddressHistory] = field(default_factory=dict, init=False, repr=False)
+    store: FloodStore = field(default_factory=MemoryFloodStore, repr=False)
     _calls: int = field(default=0, init=False, repr=False)
 
     @classmethod
@@ -52,42 +93,50 @@ class RateLimiter:
         """A limiter that never limits ``exempt`` (say, the administrator)."""
         return cls(limit, window, frozenset(a.strip().lower() for a in exempt))
 
-    def decide(self, address: str, now: datetime) -> RateDecision:
-        """Record one mail from ``address`` at ``now`` and say what to do with it."""
+    def with_store(self, store: FloodStore) -> RateLimiter:
+        """The same limits, remembered in ``store`` (the worker passes its transaction's table)."""
+        return replace(self, store=store)
+
+    def decide(self, address: str, now: datetime, *, also: Iterable[str] = ()) -> RateDecision:
+        """Record one mail from ``address`` (and under the other keys ``also``) at ``now``.
+
+        The answer is the strictest of the keys': a sender warned under one
+        key is not warned again under another.
+        """
         if now.tzinfo is None:
             raise ValueError("RateLimiter needs timezone-aware datetimes")
-        key = address.strip().lower()
-        if self.limit <= 0 or key in self.exempt:
+        keys = list(dict.fromkeys(k for k in (_key(address), *map(_key, also)) if k))
+        if self.limit <= 0 or any(key in self.exempt for key in keys):
             return RateDecision.ALLOW
         self._calls += 1
         if self._calls % 1024 == 0:
             self.forget_idle(now)
-        history = self._histories.get(key)
-        if history is None:
-            history = self._histories[key] = _AddressHistory(deque(maxlen=self.limit))
-        arrivals = history.arrivals
-        # The deque holds the last `limit` arrivals; the flood is on while the
-        # oldest of them is still inside the window.
-        flooding = len(arrivals) == self.limit and arrivals[0] > now - self.window
-        arrivals.append(now)
-        if not flooding:
-            history.warned = False
-            return RateDecision.ALLOW
-        if history.warned:
-            return RateDecision.DROP
-        history.warned = True
-        return RateDecision.WARN_ONCE
+        decisions = []
+        for key in keys:
+            arrivals, warned = self.store.load(key)
+            decision, arrivals, warned = next_decision(
+                arrivals, warned, now, self.limit, self.window
+            )
+            self.store.save(key, arrivals, warned, now)
+            decisions.append(decision)
+        return max(decisions, key=_SEVERITY.__getitem__, default=RateDecision.ALLOW)
 
     def forget_idle(self, now: datetime) -> None:
-        """Drop addresses quiet for a whole window: they would be allowed anyway."""
+        """Drop senders quiet for a whole window from a memory store: they would be allowed anyway."""
+        if not isinstance(self.store, MemoryFloodStore):
+            return  # the database's table is pruned by the daily purge
         horizon = now - self.window
-        idle = [
-            key for key, h in self._histories.items() if not h.arrivals or h.arrivals[-1] <= horizon
-        ]
-        for key in idle:
-            del self._histories[key]
+        histories = self.store.histories
+        for key in [
+            k for k, (arrivals, _) in histories.items() if not arrivals or arrivals[-1] <= horizon
+        ]:
+            del histories[key]
 
     @property
     def tracked_addresses(self) -> int:
-        """How many addresses are remembered (for the operator's status line)."""
-        return len(self._histories)
+        """How many senders a memory store remembers (for the operator's status line)."""
+        return len(self.store.histories) if isinstance(self.store, MemoryFloodStore) else 0
+
+
+def _key(address: str) -> str:
+    return address.strip().strip("<>").strip().lower()

@@ -54,7 +54,8 @@ def triage(
     if mail.sender is None:
         return Triage(Verdict.IGNORE, mail, "no usable sender address")
     if limiter is not None:
-        decision = limiter.decide(mail.sender, now)
+        # Counted under the envelope sender too: rotating the From line alone buys nothing.
+        decision = limiter.decide(mail.sender, now, also=[envelope_sender or ""])
         if decision is RateDecision.WARN_ONCE:
             return Triage(
                 Verdict.WARN_FLOOD,

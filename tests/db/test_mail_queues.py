@@ -63,20 +63,52 @@ def test_a_failed_mail_is_rolled_back_then_marked_failed(database: Database) -> 
         uow.games.create("half-done", T0)
         raise RuntimeError("handler crashed")
     with database.unit_of_work() as uow:
-        uow.mail_in.mark_failed(mail_id, "RuntimeError: handler crashed", at(5))
+        uow.mail_in.mark_failed(mail_id, "RuntimeError: handler crashed", at(5), retry_at=at(7))
     with database.unit_of_work() as uow:
         assert uow.games.by_name("half-done") is None
         failed = uow.mail_in.get(mail_id)
         assert failed.state is InboundState.FAILED and "crashed" in (failed.error or "")
-        nxt = uow.mail_in.claim_next()
-        assert nxt is not None and nxt.id == later_id  # a failed mail does not block its sender
-        uow.mail_in.mark_ignored(nxt, "mail loop", at(6))
+        # A mail to be retried holds back its sender's later mail (order), until and after its time.
+        assert uow.mail_in.claim_next(at(6)) is None
     with database.unit_of_work() as uow:
-        assert uow.mail_in.claim_next() is None
-        uow.mail_in.requeue(mail_id)
+        again = uow.mail_in.claim_next(at(7))
+        # 1: the first claim's count was rolled back with its unit of work (hence take_next's own commit)
+        assert again is not None and again.id == mail_id and again.attempts == 1
     with database.unit_of_work() as uow:
-        again = uow.mail_in.claim_next()
-        assert again is not None and again.id == mail_id and again.attempts == 2
+        uow.mail_in.mark_failed(mail_id, "RuntimeError: handler crashed", at(8))  # quarantined
+    with database.unit_of_work() as uow:
+        assert uow.mail_in.get(mail_id).state is InboundState.QUARANTINED
+        nxt = uow.mail_in.claim_next(at(8))
+        assert nxt is not None and nxt.id == later_id  # a quarantined mail does not block its sender
+        uow.mail_in.mark_ignored(nxt, "mail loop", at(8))
+    with database.unit_of_work() as uow:
+        assert uow.mail_in.claim_next(at(9)) is None
+        uow.mail_in.requeue(mail_id, reset_attempts=True)
+    with database.unit_of_work() as uow:
+        again = uow.mail_in.claim_next(at(9))
+        assert again is not None and again.id == mail_id and again.attempts == 1
+
+
+def test_a_taken_mail_is_counted_at_once_and_held_for_its_worker(database: Database) -> None:
+    """The attempt is committed before processing; the lease keeps others (and the sender's next mail) off."""
+    first = _store(database, "a@example.org", 1)
+    _store(database, "a@example.org", 2)
+    other = _store(database, "b@example.org", 3)
+    with database.unit_of_work() as uow:
+        taken = uow.mail_in.take_next(at(10), lease_until=at(20))
+        assert taken is not None and taken.id == first
+    with database.unit_of_work() as uow:
+        assert uow.mail_in.get(first).attempts == 1
+        nxt = uow.mail_in.take_next(at(11), lease_until=at(21))
+        assert nxt is not None and nxt.id == other  # a's mails wait for the first one
+        assert uow.mail_in.take_next(at(11), lease_until=at(21)) is None
+        assert uow.mail_in.lock_taken(first) is not None
+    with database.unit_of_work() as uow:  # the lease ran out (the worker died): tried again
+        again = uow.mail_in.take_next(at(20), lease_until=at(30))
+        assert again is not None and again.id == first and again.attempts == 2
+        uow.mail_in.mark_processed(again, at(20))
+    with database.unit_of_work() as uow:
+        assert uow.mail_in.lock_taken(first) is None  # done: a late worker finds nothing to do
 
 
 def test_parallel_workers_keep_each_senders_order(database: Database) -> None:

@@ -22,6 +22,10 @@ class InboundMail(Base):
     is still stored exactly and can be re-processed after a fix.
     ``sender_key`` (the lower-cased envelope sender) lets workers process
     each sender's mail in arrival order while different senders run in parallel.
+    ``attempts`` is counted in a commit of its own *before* each try, so a mail
+    that kills the process is still counted and, after enough tries,
+    quarantined; ``next_attempt_at`` holds the mail back while a worker has it
+    (a lease) or after a failure (a back-off), and with it its sender's later mail.
     """
 
     __tablename__ = "mail_in"
@@ -43,6 +47,7 @@ class InboundMail(Base):
     attempts: Mapped[int] = mapped_column(default=0)
     error: Mapped[str | None] = mapped_column(Text, default=None)
     processed_at: Mapped[datetime | None] = mapped_column(default=None)
+    next_attempt_at: Mapped[datetime | None] = mapped_column(default=None)
 
 
 class OutboundMail(Base):
@@ -73,3 +78,33 @@ class OutboundMail(Base):
     in_reply_to_id: Mapped[int | None] = mapped_column(
         ForeignKey("mail_in.id", ondelete="SET NULL"), index=True, default=None
     )
+
+
+class SenderFlood(Base):
+    """What the flood limiter remembers of one sender (an address, or an envelope sender).
+
+    Kept in the database so a restart, or a second judge process, does not
+    forget a flood: ``arrivals`` holds the times of the sender's last mails
+    (at most the limit, as ISO texts), ``warned`` whether this flood was
+    already answered once.
+    """
+
+    __tablename__ = "sender_floods"
+    __table_args__ = (Index(None, "last_at"),)
+
+    key: Mapped[str] = mapped_column(String(ENVELOPE_LENGTH), primary_key=True)
+    arrivals: Mapped[list[str]]
+    warned: Mapped[bool] = mapped_column(default=False)
+    last_at: Mapped[datetime]
+
+
+class Throttle(Base):
+    """When something that must not happen too often last happened: an alarm to the
+    judgekeeper ("alarm:mail"), the daily purge ("purge"). ``suppressed`` counts
+    the events held back since the last one that went out."""
+
+    __tablename__ = "throttles"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    last_at: Mapped[datetime]
+    suppressed: Mapped[int] = mapped_column(default=0)

@@ -9,15 +9,22 @@ sender drains the due ones, with retries at times the caller chooses.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from datetime import datetime
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
 from judge.db.enums import InboundState, OutboundState
 from judge.db.errors import NotFoundError
 from judge.db.models import InboundMail, OutboundMail
+from judge.db.models.mail import SenderFlood, Throttle
+
+PENDING_STATES = (InboundState.RECEIVED, InboundState.FAILED)
+"""Inbound mail still to be processed: new, or failed fewer times than the limit."""
+PURGEABLE_INBOUND = (InboundState.PROCESSED, InboundState.IGNORED, InboundState.SKIPPED)
+"""Inbound mail that is done with; failed and quarantined mail stays until the operator acts."""
 
 
 def sender_key(mail_from: str) -> str:
@@ -56,29 +63,35 @@ class InboundMailRepository:
             raise NotFoundError("mail", mail_id)
         return mail
 
-    def claim_next(self) -> InboundMail | None:
-        """The oldest received mail that is its sender's oldest one still unprocessed, locked.
+    def _oldest_of_sender(self) -> object:
+        """The id of the row's sender's oldest mail still to process (held back or not)."""
+        earlier = aliased(InboundMail)
+        return (
+            select(func.min(earlier.id))
+            .where(earlier.sender_key == InboundMail.sender_key, earlier.state.in_(PENDING_STATES))
+            .scalar_subquery()
+        )
+
+    def claim_next(self, now: datetime | None = None) -> InboundMail | None:
+        """The oldest mail to process that is its sender's oldest one still pending, locked.
 
         PostgreSQL: ``FOR UPDATE SKIP LOCKED``: a mail another worker holds is
         skipped, and so is every later mail from the same sender (it is not
         that sender's oldest), so one sender's mails run in order while
         different senders run in parallel. SQLite: the write lock of the unit
-        of work serialises workers. Process the mail, then
-        :meth:`mark_processed`, in the same unit of work.
+        of work serialises workers. A mail held back (``next_attempt_at`` after
+        ``now``: another worker's lease, or a back-off after a failure) is not
+        claimed, and holds back its sender's later mail. Counts one attempt.
         """
-        earlier = aliased(InboundMail)
-        oldest_of_sender = (
-            select(func.min(earlier.id))
-            .where(
-                earlier.sender_key == InboundMail.sender_key,
-                earlier.state == InboundState.RECEIVED,
-            )
-            .scalar_subquery()
+        query = select(InboundMail).where(
+            InboundMail.state.in_(PENDING_STATES), InboundMail.id == self._oldest_of_sender()
         )
+        if now is not None:
+            query = query.where(
+                or_(InboundMail.next_attempt_at.is_(None), InboundMail.next_attempt_at <= now)
+            )
         mail = self.session.scalars(
-            select(InboundMail)
-            .where(InboundMail.state == InboundState.RECEIVED, InboundMail.id == oldest_of_sender)
-            .order_by(InboundMail.id)
+            query.order_by(InboundMail.id)
             .limit(1)
             .with_for_update(skip_locked=True)
             .execution_options(populate_existing=True)
@@ -87,10 +100,38 @@ class InboundMailRepository:
             mail.attempts += 1
         return mail
 
+    def take_next(self, now: datetime, lease_until: datetime) -> InboundMail | None:
+        """Claim the next mail for a try and hold it until ``lease_until``; commit right after.
+
+        The attempt is counted in this short transaction, *before* the mail is
+        processed: a mail that kills the process is counted all the same. The
+        lease keeps other workers off it while it is processed (and, after a
+        crash, until the lease runs out).
+        """
+        mail = self.claim_next(now)
+        if mail is not None:
+            mail.next_attempt_at = lease_until
+            self.session.flush()
+        return mail
+
+    def lock_taken(self, mail_id: int) -> InboundMail | None:
+        """The mail taken with :meth:`take_next`, locked for processing; None if it was done meanwhile.
+
+        Waits for another holder (a worker that took it after a lease ran out)
+        and reads the row again after the wait, so a mail is never processed twice.
+        """
+        return self.session.scalars(
+            select(InboundMail)
+            .where(InboundMail.id == mail_id, InboundMail.state.in_(PENDING_STATES))
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        ).one_or_none()
+
     def mark_processed(self, mail: InboundMail, now: datetime) -> None:
         mail.state = InboundState.PROCESSED
         mail.processed_at = now
         mail.error = None
+        mail.next_attempt_at = None
         self.session.flush()
 
     def mark_ignored(self, mail: InboundMail, reason: str, now: datetime) -> None:
@@ -98,23 +139,83 @@ class InboundMailRepository:
         mail.state = InboundState.IGNORED
         mail.processed_at = now
         mail.error = reason
+        mail.next_attempt_at = None
         self.session.flush()
 
-    def mark_failed(self, mail_id: int, error: str, now: datetime) -> None:
-        """Record that processing failed; call in a fresh unit of work after the failed one rolled back."""
+    def mark_failed(
+        self,
+        mail_id: int,
+        error: str,
+        now: datetime,
+        *,
+        retry_at: datetime | None = None,
+    ) -> InboundMail:
+        """Record that processing failed; call in a fresh unit of work after the failed one rolled back.
+
+        With ``retry_at`` the mail is tried again from then on (and holds back
+        its sender's later mail until it is done); without, it is quarantined:
+        kept for the operator, never retried by itself. The attempt was
+        counted when the mail was taken (:meth:`take_next`).
+        """
         mail = self.get(mail_id)
-        mail.state = InboundState.FAILED
-        mail.attempts += 1
+        mail.state = InboundState.FAILED if retry_at is not None else InboundState.QUARANTINED
         mail.processed_at = now
         mail.error = error
+        mail.next_attempt_at = retry_at
+        self.session.flush()
+        return mail
+
+    def quarantine(self, mail: InboundMail, error: str, now: datetime) -> None:
+        """Set a mail aside for the operator: it will not be tried again until retried by hand."""
+        mail.state = InboundState.QUARANTINED
+        mail.processed_at = now
+        mail.error = error
+        mail.next_attempt_at = None
         self.session.flush()
 
-    def requeue(self, mail_id: int) -> None:
-        """Put a failed mail back in the queue (after a fix), keeping its attempt count."""
+    def requeue(self, mail_id: int, *, reset_attempts: bool = False) -> InboundMail:
+        """Put a failed or quarantined mail back in the queue (after a fix)."""
         mail = self.get(mail_id)
         mail.state = InboundState.RECEIVED
         mail.processed_at = None
+        mail.next_attempt_at = None
+        if reset_attempts:
+            mail.attempts = 0
         self.session.flush()
+        return mail
+
+    def skip(self, mail_id: int, reason: str, now: datetime) -> InboundMail:
+        """Mark a mail handled without processing it (the operator's decision)."""
+        mail = self.get(mail_id)
+        mail.state = InboundState.SKIPPED
+        mail.processed_at = now
+        mail.error = reason
+        mail.next_attempt_at = None
+        self.session.flush()
+        return mail
+
+    def listing(
+        self, states: Sequence[InboundState] | None = None, *, limit: int = 100
+    ) -> list[InboundMail]:
+        """The newest mails (in ``states``, if given), newest first."""
+        query = select(InboundMail)
+        if states:
+            query = query.where(InboundMail.state.in_(states))
+        return list(self.session.scalars(query.order_by(InboundMail.id.desc()).limit(limit)))
+
+    def purge(self, before: datetime) -> int:
+        """Delete mail done with (processed, ignored, skipped) that arrived before ``before``.
+
+        Rows that point at a deleted mail (a reply's ``in_reply_to_id``, an
+        order submission's or a press message's mail) keep their own data;
+        their foreign keys are ``ON DELETE SET NULL``.
+        """
+        result = self.session.execute(
+            delete(InboundMail)
+            .where(InboundMail.state.in_(PURGEABLE_INBOUND), InboundMail.received_at < before)
+            .execution_options(synchronize_session=False)
+        )
+        return int(getattr(result, "rowcount", 0) or 0)
 
     def count(self, state: InboundState) -> int:
         return int(
@@ -211,3 +312,94 @@ class OutboxRepository:
             )
             or 0
         )
+
+    def purge(self, before: datetime) -> int:
+        """Delete delivered mail sent before ``before`` (pending and failed mail stays)."""
+        result = self.session.execute(
+            delete(OutboundMail)
+            .where(OutboundMail.state == OutboundState.SENT, OutboundMail.created_at < before)
+            .execution_options(synchronize_session=False)
+        )
+        return int(getattr(result, "rowcount", 0) or 0)
+
+
+class SenderFloodRepository:
+    """The flood limiter's memory, in the database (see :mod:`judge.mail.ratelimit`).
+
+    ``load`` locks the sender's row (PostgreSQL: ``FOR UPDATE``) so two
+    workers counting the same sender do not lose an arrival.
+    """
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def load(self, key: str) -> tuple[Sequence[datetime], bool]:
+        row = self.session.scalars(
+            select(SenderFlood)
+            .where(SenderFlood.key == key)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        ).one_or_none()
+        if row is None:
+            return (), False
+        return tuple(datetime.fromisoformat(a) for a in row.arrivals), row.warned
+
+    def save(self, key: str, arrivals: Sequence[datetime], warned: bool, now: datetime) -> None:
+        texts = [a.isoformat() for a in arrivals]
+        row = self.session.get(SenderFlood, key)
+        if row is not None:
+            row.arrivals, row.warned, row.last_at = texts, warned, now
+            self.session.flush()
+            return
+        try:
+            with self.session.begin_nested():
+                self.session.add(SenderFlood(key=key, arrivals=texts, warned=warned, last_at=now))
+        except IntegrityError:  # another worker stored this sender first: update theirs
+            self.session.execute(
+                update(SenderFlood)
+                .where(SenderFlood.key == key)
+                .values(arrivals=texts, warned=warned, last_at=now)
+            )
+
+    def forget_idle(self, before: datetime) -> int:
+        """Forget senders quiet since ``before`` (a whole window ago: they would be allowed anyway)."""
+        result = self.session.execute(delete(SenderFlood).where(SenderFlood.last_at < before))
+        return int(getattr(result, "rowcount", 0) or 0)
+
+
+class ThrottleRepository:
+    """At most one of something per interval (alarms to the judgekeeper, the daily purge)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def get(self, key: str) -> Throttle | None:
+        return self.session.get(Throttle, key)
+
+    def claim(self, key: str, now: datetime, interval: timedelta) -> int | None:
+        """If ``key`` last happened at least ``interval`` ago (or never), record ``now`` and return
+        how many times it was held back since; else count one more held back and return None.
+
+        The row is locked (PostgreSQL), so two processes never both go ahead.
+        """
+        row = self.session.scalars(
+            select(Throttle)
+            .where(Throttle.key == key)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        ).one_or_none()
+        if row is None:
+            try:
+                with self.session.begin_nested():
+                    self.session.add(Throttle(key=key, last_at=now, suppressed=0))
+            except IntegrityError:  # another process claimed it at the same moment
+                return None
+            return 0
+        if now - row.last_at < interval:
+            row.suppressed += 1
+            self.session.flush()
+            return None
+        held_back = row.suppressed
+        row.last_at, row.suppressed = now, 0
+        self.session.flush()
+        return held_back
