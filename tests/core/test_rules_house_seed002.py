@@ -145,3 +145,11 @@ def test_seed002_no_convoy_completion_when_two_fleets_could_each_do_it() -> None
     """"le seul possible": with two fleets either of which would carry the army, neither is chosen."""
     units = [Unit("ENGLAND", A, "LON"), Unit("ENGLAND", F, "NTH"), Unit("ENGLAND", F, "ENG")]
     assert locations(play(units, {"ENGLAND": ["A LON - BEL"]}, COMPLETE)) == {"LON", "NTH", "ENG"}
+
+
+def test_seed002_another_powers_order_to_the_unit_does_not_stop_the_completion() -> None:
+    """Only the unit's own power's orders count as "another complete legal order for that unit": a
+    German order naming the French army (illegal: not Germany's) leaves the French completion alone."""
+    units = [Unit("FRANCE", A, "PAR"), Unit("FRANCE", A, "BUR")]
+    result = play(units, {"FRANCE": ["A BUR S A PAR - PIC"], "GERMANY": ["A PAR - GAS"]}, COMPLETE)
+    assert locations(result) == {"PIC", "BUR"}

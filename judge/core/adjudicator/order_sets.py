@@ -132,7 +132,7 @@ def _complete_from_own_orders(
         if not isinstance(order, Move) or not _consistent(board, order, per_unit.get(province, ())):
             continue
         unit = board.unit_at.get(province)
-        if unit is None or any(e.unit == unit and not e.incomplete for e in result.entries):
+        if unit is None or any(e.unit == unit and e.power == unit.power and not e.incomplete for e in result.entries):
             continue
         _adopt(board, result, rules, unit.power, order, unit)
     _complete_convoys(board, result, rules)
@@ -181,7 +181,7 @@ def _complete_convoys(board: Board, result: OrderSet, rules: Rules) -> None:
             and u.type is UnitType.FLEET
             and terrain[board.province(u.location)] is Terrain.WATER
             and board.province(u.location) not in result.by_province
-            and not any(e.unit == u and not e.incomplete for e in result.entries)
+            and not any(e.unit == u and e.power == power and not e.incomplete for e in result.entries)
         }
         everything = ordered | set(idle)
         if not route_exists(game_map, source, destination, everything):
