@@ -80,7 +80,7 @@ def prepare(session: MailSession, command: OrderCommand) -> OrderCommand | None:
     if not read.preferences and ahead is None:
         return command if read is command.read else replace(command, read=read)
     item: Order | Preference = Preference(read.preferences) if read.preferences else read.order
-    alternatives = [other for other, _, _ in other_readings(read.order, read.readings)]
+    alternatives = [other for other, _ in other_readings(read.order, read.readings)]
     if not read.preferences and alternatives:
         # "A VIE R TYR" given ahead: Tyrolia or the Tyrrhenian Sea, the board of that phase says.
         item = Preference((read.order, *alternatives))

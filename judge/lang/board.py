@@ -69,12 +69,13 @@ def settle_by_board(
         return read, ()
     if _legal(position, power, read.order, game_map, rules):
         return read, ()
-    for other, reading, province in other_readings(read.order, read.readings):
+    for other, changes in other_readings(read.order, read.readings):
         if _legal(position, power, other, game_map, rules):
-            settled = Settled(reading.text, province, reading.province)
-            kept = tuple(r for r in read.readings if r is not reading)
-            chosen = NameReading(reading.text, province, None, "code", (reading.province,))
-            return replace(read, order=other, readings=(*kept, chosen)), (settled,)
+            changed = [reading for reading, _ in changes]
+            kept = tuple(r for r in read.readings if all(r is not c for c in changed))
+            chosen = tuple(NameReading(r.text, province, None, "code", (r.province,)) for r, province in changes)
+            settled = tuple(Settled(r.text, province, r.province) for r, province in changes)
+            return replace(read, order=other, readings=(*kept, *chosen)), settled
     return read, ()
 
 

@@ -1435,4 +1435,4 @@ def _extend_list(
 
 
 def _with_other_readings(order: Order, readings: Sequence[NameReading]) -> tuple[Order, ...]:
-    return (order, *(other for other, _, _ in other_readings(order, readings)))
+    return (order, *(other for other, _ in other_readings(order, readings)))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import fields, replace
+from itertools import combinations, product
 
 from judge.core.names import NameReading
 from judge.core.orders import Build, Move, Order
@@ -49,12 +50,27 @@ def substituted(order: Order, old: str, new: str) -> Order:
     return replace(order, **changes)  # type: ignore[arg-type]
 
 
-def other_readings(order: Order, readings: Sequence[NameReading]) -> list[tuple[Order, NameReading, str]]:
-    """Each order another reading of a shared name gives: (order, the reading, the other province)."""
-    out: list[tuple[Order, NameReading, str]] = []
-    for reading in readings:
-        for alternative in reading.alternatives:
-            other = substituted(order, reading.province, alternative)
-            if other != order and all(other != seen for seen, _, _ in out):
-                out.append((other, reading, alternative))
+Changes = tuple[tuple[NameReading, str], ...]
+"""The readings an order takes otherwise, each with the province it is read as."""
+
+
+def other_readings(order: Order, readings: Sequence[NameReading]) -> list[tuple[Order, Changes]]:
+    """Each order other readings of shared names give, with the readings changed.
+
+    One name read otherwise first, then two ("A MAR - TYR" in French: Marseilles, and Tyrolia),
+    each order once.
+    """
+    shared = [r for r in readings if r.alternatives][:_MAX_SHARED]
+    out: list[tuple[Order, Changes]] = []
+    for count in range(1, len(shared) + 1):
+        for chosen in combinations(shared, count):
+            for provinces in product(*(reading.alternatives for reading in chosen)):
+                other = order
+                for reading, province in zip(chosen, provinces, strict=True):
+                    other = substituted(other, reading.province, province)
+                if other != order and all(other != seen for seen, _ in out):
+                    out.append((other, tuple(zip(chosen, provinces, strict=True))))
     return out
+
+
+_MAX_SHARED = 4  # shared names tried together in one order (an order names at most a few places)

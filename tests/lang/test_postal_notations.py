@@ -280,3 +280,14 @@ def test_judge_parse_shows_nationalities_and_lists() -> None:
     assert support["nationalities"] == [{"location": "RUH", "power": "GERMANY"}]  # type: ignore[index]
     assert retreats["preferences"] == ["A VIE R BUD", "A VIE R TRI"]  # type: ignore[index]
     assert "preferences" not in support and "nationalities" not in retreats  # type: ignore[operator]
+
+
+def test_two_shared_names_in_one_order_are_settled_together(standard: GameMap) -> None:
+    """French "F MAR S A TYR - PIE": North Africa and the Tyrrhenian Sea by the table; the board
+    (a fleet in Marseilles, an army in Tyrolia) makes both Marseilles and Tyrolia."""
+    position = Position("standard", Phase.parse("S1901M"), (Unit("FRANCE", F, "MAR"), Unit("FRANCE", A, "TYR")), {})
+    read = read_order("F MAR S A TYR - PIE", standard, french=True)
+    assert read.order == SupportMove(UnitRef(F, "NAF"), UnitRef(A, "TYS"), "PIE")
+    settled, notes = settle_by_board(read, position, "FRANCE", standard)
+    assert settled.order == SupportMove(UnitRef(F, "MAR"), UnitRef(A, "TYR"), "PIE")
+    assert sorted((n.written, n.province, n.instead) for n in notes) == [("MAR", "MAR", "NAF"), ("TYR", "TYR", "TYS")]
