@@ -247,6 +247,8 @@ class GameMap:
     def power_display_name(self, power: str, language: str = "en") -> str:
         """``"France"`` / ``"France"``, ``"Germany"`` / ``"Allemagne"``: a power as reports write it."""
         names = self.power_names.get(power)
+        if names is None and power == NEUTRAL:
+            return "Neutre" if language == "fr" else "Neutral"
         return names.display(language) if names else power.title()
 
     def power_letter(self, power: str) -> str:

@@ -23,7 +23,7 @@ from pathlib import Path
 from judge.core.errors import VariantError
 from judge.core.geography import GameMap, PowerNames, Province, Terrain
 from judge.core.phase import Season
-from judge.core.special_rules import read_special_rules
+from judge.core.special_rules import NEUTRAL, read_special_rules
 from judge.core.units import Unit, UnitType
 
 _PACKAGE = "judge.variants"
@@ -32,6 +32,9 @@ _VARIANT_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
 
 _REGISTERED: dict[str, GameMap] = {}
+
+NEUTRAL_NAMES = PowerNames("Neutral", "Neutral", "Neutre", "neutre")
+"""How reports name the neutral units' pseudo-power (special rule neutral_units, SET NEUTRALS)."""
 
 
 def available_variants() -> tuple[str, ...]:
@@ -272,6 +275,8 @@ def power_names_of(power: str) -> PowerNames:
     one power other names than another variant does wins only for its map
     (:meth:`GameMap.power_display_name`).
     """
+    if power.upper() == NEUTRAL:
+        return NEUTRAL_NAMES
     return _names_by_power().get(power.upper()) or PowerNames.plain(power)
 
 

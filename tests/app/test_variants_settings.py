@@ -145,3 +145,27 @@ def test_set_variant_before_the_start_changes_map_threshold_and_sign_on_words(ha
     assert "Colonial" in refused
     joined = harness.exchange(player(0), "SIGNON ?vr pw0 colonial\n")
     assert "[Error Flag]" not in joined["Subject"], read(joined)
+
+
+def test_neutral_units_are_shown_and_reported_in_french(harness: Harness) -> None:
+    register(harness, MASTER, language="fr")
+    harness.exchange(MASTER, f"CREATE ?vr {MASTER_PASSWORD} plainland\nBECOME MASTER\nSET MANUAL PROCESS\nSET NEUTRALS\n")
+    for n in range(3):
+        register(harness, player(n), language="fr")
+        harness.exchange(player(n), f"SIGNON ?vr pw{n} plainland\n")
+    starting = [read(m) for m in harness.others if "Game Starting" in str(m["Subject"])]
+    assert starting and all("   Neutre: Armée Delta." in mail for mail in starting)
+    harness.exchange(MASTER, f"SIGNON Mvr {MASTER_PASSWORD}\nPROCESS\n")
+    results = [read(m) for m in harness.others if str(m["Subject"]).endswith("S1901M Results")]
+    assert results and all("Neutre:            Armée Hôtel, aucun ordre traité." in mail for mail in results)
+
+
+def test_chaos_forced_to_begin_asks_first_for_the_winter_builds(harness: Harness) -> None:
+    create(harness, "chaos")
+    register(harness, player(0))
+    harness.exchange(player(0), "SIGNON ?vr pw0 chaos\n")
+    answer = as_master(harness, "FORCE BEGIN\n")
+    assert "[Error" not in answer, answer
+    starting = [read(m) for m in harness.others if "Game Starting" in str(m["Subject"])]
+    assert starting and "Starting position, Adjustment for Winter of 1900:" in starting[0]
+    assert phase_rows(harness, "vr")[0]["name"] == "W1900A"

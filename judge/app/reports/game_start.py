@@ -12,9 +12,12 @@ from zoneinfo import ZoneInfo
 
 from judge.app.games import game_map, is_gunboat, power_name
 from judge.app.notify import reader_language, seat_addresses
+from judge.app.positions import opening_position
+from judge.app.reports.wording import phase_name
 from judge.app.session import MailSession, Outgoing
+from judge.app.variant_rules import opening_neutral_units
 from judge.core.names import province_display_name
-from judge.core.phase import Phase
+from judge.core.phase import Phase, Season
 from judge.core.units import UnitType
 from judge.db.models import Game, Person, Seat
 from judge.i18n import translation
@@ -43,9 +46,13 @@ def game_starting_body(game: Game, seat: Seat | None, language: str, zone: ZoneI
         else:
             who = ", ".join(seat_addresses(holder)) or HIDDEN_ADDRESS
         lines.append(f"   {power_name(power, language) + ':':<{width}} {who}")
-    phase = Phase.parse(game.current_phase or "S1901M")
-    lines += ["", _("Starting position for Spring of {year}:").format(year=phase.year), ""]
-    for unit in the_map.starting_units:
+    opening = opening_position(the_map, neutral_units=opening_neutral_units(game, the_map))
+    phase = Phase.parse(game.current_phase) if game.current_phase else opening.phase
+    if phase.season is Season.SPRING:
+        lines += ["", _("Starting position for Spring of {year}:").format(year=phase.year), ""]
+    else:  # a variant starting in the fall, or with builds (Chaos)
+        lines += ["", _("Starting position, {phase}:").format(phase=phase_name(phase, _)), ""]
+    for unit in opening.units:
         kind = _("Army") if unit.type is UnitType.ARMY else _("Fleet")
         where = province_display_name(unit.location, "fr" if language == "fr" else "en", the_map)
         lines.append(f"   {power_name(unit.power, language)}: {kind} {where}.")
