@@ -34,7 +34,7 @@ from judge.app.errors import CommandRefused
 from judge.app.order_mail import OrderMail, PowerDraft
 from judge.app.session import MailSession
 from judge.core.names import province_display_name
-from judge.core.orders import Build, Order, Remove, Retreat
+from judge.core.orders import Build, Move, Order, Remove, Retreat
 from judge.core.phase import Phase, PhaseType, Season
 from judge.lang.board import settle_by_board, wrong_nationalities
 from judge.lang.commands import OrderCommand
@@ -97,6 +97,7 @@ def prepare(session: MailSession, command: OrderCommand) -> OrderCommand | None:
         return None
     _keep_for(session, state, draft, target, item)
     if ahead is not None:
+        _warn_moving_removals(session, state, draft, command, item)
         _ = session.gettext
         message = (
             _("Kept for {phase}: if the unit is dislodged, the first legal retreat of the list is taken "
@@ -116,6 +117,28 @@ def _keep_for(session: MailSession, state: OrderMail, draft: PowerDraft, phase: 
     sheet = draft.futures.get(phase) or kept.sheet_of(draft.stored.for_phase(phase), state.game_map, phase)
     draft.futures[phase] = sheet.with_order(kept.adapt(item, phase.type) if not isinstance(item, Preference) else item)
     draft.changed_futures.add(phase)
+
+
+def _warn_moving_removals(
+    session: MailSession, state: OrderMail, draft: PowerDraft, command: OrderCommand, item: Order | Preference
+) -> None:
+    """A removal given ahead names the unit where it will stand at the adjustments: say so when
+    this season's orders move a unit out of or into that province (seed 000, 3.4.2: "F HOL-NRD,
+    F KIE-HOL (et retirer F HOL)" is ambiguous)."""
+    choices = item.choices if isinstance(item, Preference) else (item,)
+    removed = {choice.unit.province: choice for choice in choices if isinstance(choice, Remove)}
+    if not removed:
+        return
+    moving: set[str] = set()
+    for order in draft.sheet.effective(state.position):
+        if isinstance(order, Move):
+            moving.update({order.unit.province, order.destination.split("/")[0]})
+    _ = session.gettext
+    for province in sorted(removed.keys() & moving):
+        session.reply.ok(command.line, _(
+            "{order}: your orders move a unit out of or into {place}; the removal is of the unit that "
+            "stands there at the adjustments."
+        ).format(order=removed[province], place=_place(state, province, session.language)))
 
 
 def _note_choice(session: MailSession, state: OrderMail, draft: PowerDraft, command: OrderCommand, item: Order | Preference) -> None:

@@ -154,3 +154,21 @@ def test_a_list_after_a_phase_line_is_kept_for_that_phase(harness: Harness) -> N
     game.master("PROCESS\n")
     game.master("PROCESS\n")
     assert "AUSTRIA A TYR" in units_of(game)
+
+
+def test_seed_000_removal_given_ahead_warns_when_units_move_through_its_province(harness: Harness) -> None:
+    """Seed 000, 3.4.2: with "F HOL-NRD, F KIE-HOL", "retirer F HOL" is ambiguous; the reply says
+    which unit the removal will take (the one in Holland at the adjustments)."""
+    position = Position(
+        "standard", Phase.parse("F1901M"),
+        (Unit("GERMANY", F, "HOL"), Unit("GERMANY", F, "KIE"), Unit("GERMANY", A, "MUN")),
+        {"GERMANY": frozenset({"MUN"})},  # Holland is taken: 2 centres, 3 units
+    )  # fmt: skip
+    game = start_game(harness, position=position, languages={"GERMANY": "fr"})
+    body = game.orders_text("GERMANY", "F HOL - NRD\nF KIE - HOL\nA MUN H\nretirer F(HOL)\n")
+    assert "Gardé pour W1901A" in body
+    assert ("REMOVE F HOL : vos ordres font sortir une unité de Hollande ou l'y font entrer ; le retrait vise "
+            "l'unité qui s'y trouvera aux ajustements.") in body
+    game.master("PROCESS\n")
+    game.master("PROCESS\n")
+    assert {u for u in units_of(game) if u.startswith("GERMANY")} == {"GERMANY F NTH", "GERMANY A MUN"}
