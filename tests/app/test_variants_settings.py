@@ -158,6 +158,8 @@ def test_neutral_units_are_shown_and_reported_in_french(harness: Harness) -> Non
     harness.exchange(MASTER, f"SIGNON Mvr {MASTER_PASSWORD}\nPROCESS\n")
     results = [read(m) for m in harness.others if str(m["Subject"]).endswith("S1901M Results")]
     assert results and all("Neutre:            Armée Hôtel, aucun ordre traité." in mail for mail in results)
+    listing = as_master(harness, "LIST\n")
+    assert "  Neutre: A Delta, A Hôtel." in listing, listing
 
 
 def test_chaos_forced_to_begin_asks_first_for_the_winter_builds(harness: Harness) -> None:

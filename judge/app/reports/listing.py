@@ -34,6 +34,7 @@ from judge.core.geography import GameMap
 from judge.core.names import province_display_name
 from judge.core.phase import Phase, PhaseType
 from judge.core.position import Position
+from judge.core.special_rules import NEUTRAL
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, OrderBlockKind, SeatStatus
 from judge.db.models import Game, Seat
@@ -435,7 +436,7 @@ def board_lines(position: Position, the_map: GameMap, language: str, _: Gettext)
         return province_display_name(location, lang, the_map)
 
     lines = [_("Units on the board:")]
-    for power in the_map.powers:
+    for power in (*the_map.powers, NEUTRAL):  # neutral units (SET NEUTRALS) last
         units = [f"{u.type.value} {where(u.location)}" for u in position.units if u.power == power]
         if units:
             lines.append(f"  {power_name(power, language)}: {_join(units)}.")
