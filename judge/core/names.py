@@ -10,10 +10,13 @@ asks about every word of every order.
 
 Some abbreviations mean two places: ``MAR`` is Marseilles as a standard code
 but North Africa in the French table, ``TYR`` Tyrolia but also the French
-abbreviation of the Tyrrhenian Sea. The rule: the standard code wins unless
-the reader asked for French, in which case the French reading wins. Either
-way the :class:`NameReading` says which reading was taken and lists the other
-place, so a reply can tell the player; nothing is guessed silently. A name
+abbreviation of the Tyrrhenian Sea. The rule here, where no board is known:
+the standard code wins unless the reader asked for French, in which case the
+French reading wins. Either way the :class:`NameReading` says which reading
+was taken and lists the other place, so that the board can settle it first
+where it is known (:mod:`judge.lang.board`: the reading under which the
+order is legal wins, issue 18) and a reply can tell the player; nothing is
+guessed silently. A name
 that several places share with no rule to settle it raises
 :class:`AmbiguousProvinceError`.
 """
