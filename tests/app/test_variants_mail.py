@@ -223,3 +223,19 @@ def test_press_goes_to_the_powers_the_variants_letters_name(harness: Harness) ->
     assert summaries, [m["Subject"] for m in harness.others]
     contains_all(summaries, ["a draw between North, South and Frozen Antarctica.", "  Year    Nor  Sou  Fro",
                              "  Frozen Antarctica         1    33.33"])
+
+
+def test_civil_disorder_removal_in_a_variant(harness: Harness) -> None:
+    form(harness, "tiny")
+    as_power(harness, "tiny", "NORTH", "A AAA-BBB\nF KKK-WWW\n")
+    as_power(harness, "tiny", "SOUTH", "A FFF-EEE\n")
+    as_power(harness, "tiny", "FROZEN-ANTARCTICA", "A GGG-DDD\n")
+    process(harness, "tiny")
+    as_power(harness, "tiny", "NORTH", "A BBB-CCC\n")
+    as_power(harness, "tiny", "SOUTH", "A EEE-HHH\n")
+    process(harness, "tiny")
+    # North owes a removal and sends nothing: the game removes the unit farthest from its centres.
+    winter = process(harness, "tiny")
+    contains_all(winter, ["North: Removes the fleet in Whiskey Sea.  (*civil disorder*)"])
+    after = phase_rows(harness, "tiny")[2]["after"]
+    assert sorted(u["loc"] for u in after["units"] if u["power"] == "NORTH") == ["CCC"]
