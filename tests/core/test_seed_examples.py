@@ -453,3 +453,31 @@ def test_a_french_mar_is_marseilles_when_the_army_is_there() -> None:
     """Issue 18: a French player's "A MAR - ESP" is no longer "no unit in North Africa"."""
     result = rule_as_written({"FRANCE": ["A MAR"]}, {"FRANCE": ["A MAR - ESP"]})
     assert places(result) == {"A SPA"}
+
+
+def test_seed_000_build_list_as_written() -> None:
+    """Seed 000, 3.4.2: "construire F BRE, A PAR, A MAR" at the adjustments, two builds owed and
+    Paris held: F BRE, then A MAR (MAR being first North Africa in the French table, no home centre)."""
+    from judge.ruling import rule_on
+
+    result = rule_on({
+        "variant": "standard", "phase": "W1901A",
+        "units": [{"power": "FRANCE", "type": "A", "loc": "PAR"}, {"power": "FRANCE", "type": "A", "loc": "SPA"}],
+        "centers": {"FRANCE": ["PAR", "BRE", "MAR", "SPA", "POR"]},
+        "orders": {"FRANCE": ["construire F BRE, A PAR, A MAR"]},
+    })  # fmt: skip
+    assert places(result) == {"A PAR", "A SPA", "F BRE", "A MAR"}
+    assert [e["order"] for e in result["results"]] == ["BUILD F BRE", "BUILD A MAR"]  # type: ignore[index]
+
+
+def test_seed_000_removal_with_the_origin_in_brackets_as_written() -> None:
+    """Seed 000, 3.4.2: "retirer F(HOL)"."""
+    from judge.ruling import rule_on
+
+    result = rule_on({
+        "variant": "standard", "phase": "W1901A",
+        "units": [{"power": "GERMANY", "type": "F", "loc": "HOL"}, {"power": "GERMANY", "type": "A", "loc": "MUN"}],
+        "centers": {"GERMANY": ["MUN"]},
+        "orders": {"GERMANY": ["retirer F(HOL)"]},
+    })  # fmt: skip
+    assert places(result) == {"A MUN"}
