@@ -6,13 +6,14 @@ import io
 import json
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from judge.cli import main as cli_main
 from judge.core.variants import available_variants, load_map, register_map, unregister_map
-from tests.core.tiny_variant import tiny_map
+from tests.core.tiny_variant import tiny_data, tiny_map
 
 
 @pytest.fixture(autouse=True)
@@ -116,3 +117,28 @@ def test_judge_adjudicate_accepts_every_shipped_variant(variant: str, monkeypatc
     assert "error" not in result, result
     assert len(result["units"]) == len(game_map.starting_units)
     assert {u["power"] for u in result["units"]} <= set(game_map.powers)
+
+
+def test_judge_variant_checks_files_and_names_the_fault(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(tiny_data()), encoding="utf-8")
+    broken_data = tiny_data()
+    broken_data["provinces"]["CCC"]["army"] = ["BBB", "DDD", "GGG", "EEE"]
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(broken_data), encoding="utf-8")
+    assert cli_main(["variant", str(good)]) == 0
+    assert "good.json: ok: tinyland: Tinyland (a made-up map for tests); 3 powers (NSF), 5 centres, 4 to win" in (
+        capsys.readouterr().out
+    )
+    assert cli_main(["variant", str(good), str(broken)]) == 1
+    out = capsys.readouterr().out
+    assert "broken.json: variant tinyland: one-way border: province CCC lists EEE" in out
+
+
+def test_judge_variant_lists_the_shipped_variants(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["variant"]) == 0
+    out = capsys.readouterr().out
+    assert "colonial: Colonial Diplomacy; 7 powers (BCFHJRT), 58 centres, 30 to win, from S1870M; " \
+        "rules: hong_kong, railway, suez_canal" in out
