@@ -272,3 +272,12 @@ def test_list_shows_nothing_more_for_a_game_with_the_defaults(harness: Harness) 
     register(harness, "curious@example.org", "Curious")
     body = read(harness.exchange("curious@example.org", "LIST modo\n"))
     assert "The game ends after" not in body and "  Rules: " not in body
+
+
+def test_the_last_year_cannot_come_before_the_first(harness: Harness) -> None:
+    moderated_game(harness, players=2)
+    reply = as_master(harness, "SET END YEAR 1900\n")
+    assert "[Error Flag]" in reply["Subject"]
+    assert "The last year cannot come before the game's first year, 1901 (0 turns it off)." in read(reply)
+    assert "end_year" not in state_of(harness).columns["extra_settings"]
+    assert "Last year: 1901 (was -)." in read(as_master(harness, "SET END YEAR 1901\n"))

@@ -14,7 +14,7 @@ from judge.app.games import game_map, waiting_seats
 from judge.app.masters import change_setting, check_may_set
 from judge.app.registry import Next, handles
 from judge.app.session import MailSession
-from judge.app.settings import NUMBERS
+from judge.app.settings import END_YEAR, NUMBERS
 from judge.db.models import Game
 from judge.lang.commands import SetNumber
 
@@ -37,6 +37,13 @@ def handle(command: SetNumber, session: MailSession) -> Next:
         raise CommandRefused(
             _("{setting} must be from {low} to {high}; {value} is out of range.").format(
                 setting=label, low=_number(low), high=_number(high), value=_number(value)
+            )
+        )
+    first_year = game_map(game).first_phase.year
+    if command.option == END_YEAR and 0 < value < first_year:
+        raise CommandRefused(
+            _("The last year cannot come before the game's first year, {year} (0 turns it off).").format(
+                year=first_year
             )
         )
     if command.option == "DEDICATION" and session.person is not None and value > session.person.dedication:
