@@ -60,7 +60,8 @@ from judge.timekeeping.clock import Clock
 
 log = logging.getLogger(__name__)
 
-SCHEDULER_MODULE = "judge.app.scheduler"
+SCHEDULER_MODULE = "judge.app.guarded_scheduler"
+"""The scheduler role, under the guard (one game's failure never stops the others, nor the judge)."""
 
 
 class Role(StrEnum):

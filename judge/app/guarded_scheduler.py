@@ -1,0 +1,138 @@
+"""The scheduler role under the guard: one game's failure never stops the others, nor the judge.
+
+:mod:`judge.app.scheduler` decides what is due in a game and does it (one
+game per transaction). This module runs it the way ``judge serve`` does: a
+game whose turn raises is rolled back, its failure is recorded (the game's
+``failed_attempts``, an audit event with the error), it is backed off (five
+minutes, doubling, at most six hours), the judgekeeper is alarmed (at most
+one mail an hour, :mod:`judge.app.alarms`), and the other due games are
+handled in the same round. A failure of the round itself (the database
+away) is logged and the round tried again later: the role never ends.
+
+Kept apart from :mod:`judge.app.scheduler`, which sits in the app's legacy
+import circle, so the guard adds nothing to that circle.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import UTC, datetime, timedelta
+
+from judge.app import scheduler
+from judge.app.alarms import GAME_FAILED, alarm_keeper
+from judge.app.services import Services
+from judge.db.enums import AuditKind
+from judge.db.errors import StaleStateError
+
+log = logging.getLogger(__name__)
+
+MAX_ERROR_CHARS = 4000
+
+
+def process_due(services: Services) -> int:
+    """Do what is due in every due game, one game per transaction; returns how many were handled.
+
+    Never raises: a game that fails is recorded and backed off; if even that
+    cannot be written, or no game can be claimed, the round ends and the
+    next one tries again.
+    """
+    handled = 0
+    while handled < scheduler.MAX_STEPS_PER_CALL:
+        now = services.clock.now()
+        game_id: int | None = None
+        try:
+            with services.db.unit_of_work() as uow:
+                game = uow.games.claim_due(now)
+                if game is None:
+                    return handled
+                game_id = game.id
+                scheduler.handle_due(uow, services, game, now)
+        except StaleStateError:
+            log.info("game %s was handled by another process", game_id)
+        except Exception as error:
+            if game_id is None:
+                log.exception("the scheduler could not claim a due game; trying again later")
+                return handled
+            log.exception("scheduler failed on game %s", game_id)
+            if not record_failure(services, game_id, error, now):
+                return handled  # the game is still due: stop here rather than fail on it again
+        handled += 1
+    return handled
+
+
+def record_failure(services: Services, game_id: int, error: BaseException, now: datetime) -> bool:
+    """Back the game off, note the error in its audit trail, alarm the keeper; False if it could not."""
+    text = f"{type(error).__name__}: {error}"[:MAX_ERROR_CHARS]
+    try:
+        with services.db.unit_of_work() as uow:
+            game = uow.games.get(game_id)
+            game.failed_attempts += 1
+            delay = min(
+                scheduler.RETRY_AFTER * 2 ** min(game.failed_attempts - 1, 10), scheduler.MAX_RETRY
+            )
+            uow.games.set_next_due(game, now + delay)
+            uow.audit.record(
+                AuditKind.FAILURE, now, game=game, actor="scheduler",
+                detail=f"failed ({game.failed_attempts} in a row), tried again in {delay}: {text}",
+            )
+            name, attempts = game.name, game.failed_attempts
+            try:
+                with uow.session.begin_nested():
+                    alarm_keeper(
+                        uow, services, GAME_FAILED, f"game '{name}' could not be processed",
+                        f"The judge failed on game '{name}' ({attempts} time(s) in a row):\n\n"
+                        f"{text}\n\nNothing of that turn was kept. It is tried again in {delay}, "
+                        "and later again with a longer wait each time; the other games go on.\n",
+                        now,
+                    )
+            except Exception:
+                log.exception("could not queue the alarm about game %s", game_id)
+    except Exception:
+        log.exception("could not record the failure of game %s", game_id)
+        return False
+    return True
+
+
+async def run_scheduler(
+    services: Services, stop: asyncio.Event, wake: asyncio.Event, *, max_sleep: float = 60.0
+) -> None:
+    """As :func:`judge.app.scheduler.run_scheduler`, but a failing round is logged, never fatal."""
+    from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+    async def ring() -> None:  # a coroutine: APScheduler runs it on this loop, where ``wake`` lives
+        wake.set()
+
+    alarm = AsyncIOScheduler(timezone=UTC)
+    alarm.start()
+    try:
+        while not stop.is_set():
+            wake.clear()
+            try:
+                await asyncio.to_thread(process_due, services)
+                earliest = await asyncio.to_thread(scheduler.earliest_due, services)
+            except Exception:
+                log.exception("the scheduler's round failed; trying again shortly")
+                earliest = None
+            if earliest is not None:
+                # The judge's clock may be offset from the machine's (tests): the alarm counts real seconds.
+                delay = max(0.0, (earliest - services.clock.now()).total_seconds())
+                if delay < max_sleep:
+                    alarm.add_job(
+                        ring, "date", run_date=datetime.now(UTC) + timedelta(seconds=delay),
+                        id=scheduler.ALARM, replace_existing=True, misfire_grace_time=None,
+                    )  # fmt: skip
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(_first(stop, wake), timeout=max_sleep)
+    finally:
+        alarm.shutdown(wait=False)
+
+
+async def _first(*events: asyncio.Event) -> None:
+    tasks = [asyncio.create_task(event.wait()) for event in events]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
