@@ -18,8 +18,10 @@ from judge.db.enums import SeatStatus
 from judge.db.models import Game
 from judge.lang.powers import power_letters
 
-OPEN_FOR_TAKEOVER = (SeatStatus.ABANDONED, SeatStatus.CIVIL_DISORDER, SeatStatus.RESIGNED)
-"""Seats anyone registered and not yet in the game may take over with any password."""
+OPEN_FOR_TAKEOVER = (SeatStatus.ABANDONED, SeatStatus.RESIGNED)
+"""Seats whose player has gone (resigned, ejected, abandoned): anyone registered and not yet in
+the game may take them over (judge.app.takeover). A power in civil disorder is not one of
+them: it is still its player's, who keeps hearing the game's mail."""
 
 
 def game_map(game: Game) -> GameMap:

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from judge.app.game_facts import OPEN_FOR_TAKEOVER
 from judge.app.games import StartedGame, game_map, ready_to_start, start_game
 from judge.app.reports.game_start import queue_game_starting
 from judge.app.session import MailSession, Outgoing
-from judge.app.takeover import BACK_TO_PLAY, OPEN_FOR_TAKEOVER
+from judge.app.takeover import BACK_TO_PLAY
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState
 from judge.db.models import Game, GameMaster, Person, Seat

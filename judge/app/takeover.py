@@ -22,16 +22,20 @@ judge.app's legacy import circle.
 
 from __future__ import annotations
 
-from judge.app.game_facts import audience, game_map, is_gunboat, power_letter, power_name
+from judge.app.game_facts import (
+    OPEN_FOR_TAKEOVER,
+    audience,
+    game_map,
+    is_gunboat,
+    power_letter,
+    power_name,
+)
 from judge.app.session import MailSession, Outgoing
 from judge.app.settings import APPROVED
 from judge.db.enums import SeatStatus
 from judge.db.models import Game, Person, Seat, TakeoverRequest
 from judge.i18n import translation
 from judge.mail.compose import game_subject, judge_date
-
-OPEN_FOR_TAKEOVER = (SeatStatus.ABANDONED, SeatStatus.RESIGNED)
-"""The player has gone: resigned, ejected, or abandoned under the grace rule."""
 
 BACK_TO_PLAY = (SeatStatus.ABANDONED, SeatStatus.RESIGNED, SeatStatus.CIVIL_DISORDER)
 """Statuses from which the seat's own password signs its player back on."""

@@ -387,3 +387,12 @@ def test_the_guides_quote_the_moderated_takeover_reply_as_the_judge_gives_it(har
         reply = harness.exchange(newcomer, "SIGNON Fdemo fresh\n")
         answer = read(reply).split("> SIGNON Fdemo fresh\n")[1].strip()
         assert f"> {answer}\n" in (docs / guide).read_text(encoding="utf-8"), (guide, answer)
+
+
+def test_the_player_of_a_power_in_civil_disorder_still_hears_the_game(harness: Harness) -> None:
+    _miss_turkey_until_grace(harness, nmr=True)
+    harness.exchange(power_address("FRANCE"), "SIGNON Fdemo pwfrance\nRESIGN\n")
+    register(harness, "new@example.net")
+    harness.exchange("new@example.net", "SIGNON Fdemo fresh\n")
+    [announced] = [m for m in harness.others if "New Player Signon: F" in str(m["Subject"])]
+    assert power_address("TURKEY") in str(announced["To"])
