@@ -116,7 +116,7 @@ class CommandBuilder(Transformer[Token, Any]):
             role, power = c.SignonRole.MASTER, None
         elif letter == OBSERVER_LETTER:
             role, power = c.SignonRole.OBSERVER, None
-        elif letter.isalpha():
+        elif letter.isalpha() or letter.isdigit():  # Chaos's 34 powers use the digits too
             role, power = c.SignonRole.POWER, letter
         else:
             raise CommandError(Message(N_("SIGNON: not a power letter -> {first}"), first=first), _column(words[0]))

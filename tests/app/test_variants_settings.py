@@ -171,3 +171,17 @@ def test_chaos_forced_to_begin_asks_first_for_the_winter_builds(harness: Harness
     starting = [read(m) for m in harness.others if "Game Starting" in str(m["Subject"])]
     assert starting and "Starting position, Adjustment for Winter of 1900:" in starting[0]
     assert phase_rows(harness, "vr")[0]["name"] == "W1900A"
+
+
+def test_chaos_powers_with_digit_letters_sign_on_press_and_build(harness: Harness) -> None:
+    create(harness, "chaos")
+    for n, letter in enumerate("09"):
+        register(harness, player(n))
+        harness.exchange(player(n), f"SIGNON ?vr pw{n} chaos\nSET PREFERENCE {letter}\n")
+    as_master(harness, "FORCE BEGIN\n")
+    answer = read(harness.exchange(player(0), "SIGNON 0vr pw0\nPRESS TO 9\nhello nine\nENDPRESS\nBUILD A SEV\n"))
+    assert "Signed on as Sevastopol in game 'vr'." in answer
+    assert "Press sent to Warsaw:" in answer
+    assert "Sevastopol: Builds an army in Sevastopol." in answer
+    assert [m["Subject"] for m in harness.others] == ["XPY:vr - W1900A Press from 0 to 9"]
+    assert player(1) in str(harness.others[0]["To"])
