@@ -13,7 +13,7 @@ import pytest
 from judge.app.variant_rules import game_map_of
 from judge.core.geography import GameMap
 from judge.core.special_rules import NEUTRAL
-from judge.core.variants import register_map, unregister_map
+from judge.core.variants import available_variants, register_map, unregister_map
 from tests.app.conftest import Harness
 from tests.app.games_helpers import player, register
 from tests.app.masters_helpers import MASTER, MASTER_PASSWORD, phase_rows, read
@@ -185,3 +185,22 @@ def test_chaos_powers_with_digit_letters_sign_on_press_and_build(harness: Harnes
     assert "Sevastopol: Builds an army in Sevastopol." in answer
     assert [m["Subject"] for m in harness.others] == ["XPY:vr - W1900A Press from 0 to 9"]
     assert player(1) in str(harness.others[0]["To"])
+
+
+@pytest.mark.parametrize("variant", available_variants())
+def test_every_shipped_variant_starts_and_processes_by_mail(harness: Harness, variant: str) -> None:
+    language = "fr" if variant in ("colonial", "youngstown", "chaos") else "en"
+    register(harness, MASTER, language=language)
+    reply = harness.exchange(MASTER, f"CREATE ?vr {MASTER_PASSWORD} {variant}\nBECOME MASTER\nSET MANUAL PROCESS\n")
+    assert "[Error Flag]" not in reply["Subject"], read(reply)
+    register(harness, player(0), language=language)
+    reply = harness.exchange(player(0), f"SIGNON ?vr pw0 {variant}\n")
+    assert "[Error Flag]" not in reply["Subject"], read(reply)
+    answer = as_master(harness, "FORCE BEGIN\n")
+    assert "[Error" not in answer, answer
+    first = phase_rows(harness, "vr")[0]["name"]
+    answer = as_master(harness, "PROCESS\nLIST\n")
+    assert "[Error" not in answer, answer
+    rows = phase_rows(harness, "vr")
+    assert rows[0]["state"] == "processed" and rows[0]["name"] == first
+    assert any(str(m["Subject"]).endswith(f"{first} Results") for m in harness.others)
