@@ -34,7 +34,7 @@ from enum import StrEnum
 from typing import Any
 
 from judge.app.housekeeping import DailyPurge
-from judge.app.outbox import TransactionalOutbox
+from judge.app.sender import TransactionalOutbox
 from judge.app.services import Services
 from judge.app.worker import run_worker
 from judge.config import Config

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from judge.app import outbox
-from judge.app.outbox import ALARM_HEADER, TransactionalOutbox, is_alarm
+from judge.app.sender import TransactionalOutbox
 from judge.db.enums import OutboundState
 from judge.db.models import OutboundMail
 from judge.mail.outbound import (
@@ -105,9 +105,8 @@ def test_retries_stop_at_the_limit_and_the_keeper_is_told_once(mail_harness: Mai
     # The alarm was the one more mail; it failed too (the relay refuses all) and raised none.
     assert len(rows) == 2
     alarm = rows[1]
-    assert list(alarm.recipients) == [KEEPER] and is_alarm(alarm.message)
-    assert f"{ALARM_HEADER}: delivery-failure".encode() in alarm.message
-    assert b"451 try later" in alarm.message
+    assert list(alarm.recipients) == [KEEPER]
+    assert b"451 try later" in alarm.message and b"not delivered" in alarm.message
     assert alarm.state is OutboundState.FAILED
 
 
@@ -120,6 +119,24 @@ def test_a_permanent_refusal_fails_at_once_and_alarms(mail_harness: MailHarness)
     first, alarm = _rows(mail_harness)
     assert first.state is OutboundState.FAILED and first.last_error == "550 no such user"
     assert alarm.state is OutboundState.PENDING and list(alarm.recipients) == [KEEPER]
+
+
+def test_a_burst_of_failures_makes_one_alarm_an_hour(mail_harness: MailHarness) -> None:
+    _queue(mail_harness, 5)
+    relay = Relay(mail_harness)
+    relay.failure = PermanentDeliveryError("no such user", 550)
+    sender = TransactionalOutbox(mail_harness.services)
+    drain_once(sender, relay, mail_harness.clock.now(), limit=5)
+    rows = _rows(mail_harness)
+    assert [row.state for row in rows[:5]] == [OutboundState.FAILED] * 5
+    assert [list(row.recipients) for row in rows[5:]] == [[KEEPER]]
+    # An hour later the next failure alarms again, counting the four held back.
+    mail_harness.clock.advance(hours=1, minutes=1)
+    _queue(mail_harness, 1)
+    drain_once(sender, relay, mail_harness.clock.now(), limit=2)  # the new mail, then an alarm
+    alarms = [row for row in _rows(mail_harness) if list(row.recipients) == [KEEPER]]
+    assert len(alarms) == 2
+    assert b"4 more alarm(s) of this kind were held back" in alarms[1].message
 
 
 def test_mail_for_the_keeper_alone_raises_no_alarm(mail_harness: MailHarness) -> None:

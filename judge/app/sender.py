@@ -1,0 +1,131 @@
+"""The outbound sender's view of the outbox: every step its own commit, so a crash resends at
+most the mail in flight; a mail given up on is kept failed and the judgekeeper told.
+
+What makes delivery at most once per crash (see :class:`judge.mail.outbound.Outbox`):
+the claim commits the counted attempt and a lease (the next attempt time)
+before the relay sees the mail, and "sent" is committed as soon as the relay
+accepted it. On PostgreSQL the claim skips rows another sender has locked,
+and the lease keeps them away from it afterwards.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from datetime import datetime
+
+from judge.app.alarms import alarm_keeper
+from judge.app.services import Services
+from judge.db.database import UnitOfWork
+from judge.db.enums import OutboundState
+from judge.db.models import OutboundMail
+from judge.mail.addresses import AddressError, canonical_address, printable
+from judge.mail.outbound import OutgoingMail
+
+log = logging.getLogger(__name__)
+
+DELIVERY_FAILED = "alarm:outbound"
+"""The kind of the keeper's alarm about outgoing mail given up on (at most one an hour)."""
+
+
+class TransactionalOutbox:
+    """:class:`judge.mail.outbound.Outbox` on the database, one transaction per step."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+
+    def claim_next(self, now: datetime, lease: Callable[[int], datetime]) -> OutgoingMail | None:
+        with self.services.db.unit_of_work() as uow:
+            rows = uow.outbox.claim_due(now, 1)
+            if not rows:
+                return None
+            row = rows[0]
+            row.attempts += 1
+            row.next_attempt_at = lease(row.attempts)
+            uow.session.flush()
+            return OutgoingMail(row.id, bytes(row.message), tuple(row.recipients), row.attempts)
+
+    def mark_sent(self, id: int, now: datetime, refused: Mapping[str, str]) -> None:
+        with self.services.db.unit_of_work() as uow:
+            row = _row(uow, id)
+            row.state = OutboundState.SENT
+            row.sent_at = now
+            row.next_attempt_at = None
+            row.last_error = f"not delivered to: {_refusals(refused)}" if refused else None
+
+    def mark_retry(self, id: int, next_attempt: datetime, error: str) -> None:
+        with self.services.db.unit_of_work() as uow:
+            row = _row(uow, id)
+            row.next_attempt_at = next_attempt
+            row.last_error = error
+
+    def mark_failed(self, id: int, error: str, now: datetime) -> None:
+        with self.services.db.unit_of_work() as uow:
+            row = _row(uow, id)
+            row.state = OutboundState.FAILED
+            row.next_attempt_at = None
+            row.last_error = error
+            log.warning("outbox mail %s to %s failed: %s", id, list(row.recipients), error)
+            alarm_failed_delivery(uow, self.services, row, error, now)
+        self.services.on_outbox()
+
+
+def _row(uow: UnitOfWork, id: int) -> OutboundMail:
+    row = uow.session.get(OutboundMail, id)
+    if row is None:
+        raise LookupError(f"outbox mail {id} is gone")
+    return row
+
+
+def alarm_failed_delivery(
+    uow: UnitOfWork, services: Services, failed: OutboundMail, error: str, now: datetime
+) -> bool:
+    """Tell the judgekeeper about an outgoing mail given up on; True if an alarm was queued.
+
+    At most one such alarm an hour (:func:`judge.app.alarms.alarm_keeper`,
+    the next one counts those held back). None when the failed mail was for
+    the keeper alone: that is how an alarm whose delivery fails (the keeper's
+    address may be what fails) never raises an alarm about itself.
+    """
+    keeper = services.config.admin
+    if not keeper or _for_keeper_alone(failed.recipients, keeper):
+        log.error("mail %s to the judgekeeper could not be delivered: %s", failed.id, error)
+        return False
+    body = (
+        f"The judge gave up delivering outgoing mail {failed.id} "
+        f"after {failed.attempts} attempt(s).\n\n"
+        f"To: {', '.join(printable(r) for r in failed.recipients)}\n"
+        f"Subject: {_subject_of(failed.message)}\n"
+        f"Queued at: {failed.created_at.isoformat()}\n"
+        f"Reason: {printable(error, 1000)}\n\n"
+        "The mail is kept in the outbox (mail_out), marked failed.\n"
+    )
+    return alarm_keeper(
+        uow, services, DELIVERY_FAILED, f"mail {failed.id} not delivered", body, now
+    )
+
+
+def _for_keeper_alone(recipients: list[str], keeper: str) -> bool:
+    try:
+        keeper_address = canonical_address(keeper)
+    except AddressError:
+        keeper_address = keeper.lower()
+    for recipient in recipients:
+        try:
+            if canonical_address(recipient) != keeper_address:
+                return False
+        except AddressError:
+            return False
+    return True
+
+
+def _subject_of(message: bytes) -> str:
+    head = message.split(b"\r\n\r\n", 1)[0].decode("utf-8", "replace")
+    for line in head.split("\r\n"):
+        if line.lower().startswith("subject:"):
+            return printable(line[len("subject:") :].strip(), 200)
+    return "(none)"
+
+
+def _refusals(refused: Mapping[str, str]) -> str:
+    return "; ".join(f"{printable(address)} ({reason})" for address, reason in refused.items())
