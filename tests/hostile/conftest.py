@@ -26,3 +26,8 @@ def sqlite_world(sqlite_database_url: str, tmp_path: Path) -> Iterator[World]:
 def world(database: Database, tmp_path: Path) -> World:
     """A world on each engine under test (SQLite, and PostgreSQL when CI sets it up)."""
     return World(database, tmp_path)
+
+
+# The whole judge on loopback (SMTP door, worker, outbound sender) with a capture relay,
+# from the end-to-end tests: the corpus is sent over real SMTP too.
+from tests.e2e.conftest import judge, judge_factory, loop_thread, relay  # noqa: E402, F401
