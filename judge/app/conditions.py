@@ -20,6 +20,7 @@ from judge.core.position import Position
 from judge.core.units import Unit
 from judge.lang.commands import Conditional, OrderCommand
 from judge.lang.conditions import Condition, holds
+from judge.lang.preferences import Preference
 
 Body = Sequence[OrderCommand | Conditional]
 
@@ -70,6 +71,8 @@ def _body_lines(body: Body, indent: int) -> list[str]:
     for item in body:
         if isinstance(item, Conditional):
             lines.extend(block_lines(item, indent))
+        elif item.read is not None and item.read.preferences:  # a postal list (issue 18), read back whole
+            lines.append(f"{'  ' * indent}{Preference(item.read.preferences)}")
         elif item.read is not None:
             lines.append(f"{'  ' * indent}{item.read.order}")
     return lines

@@ -145,7 +145,9 @@ class OrderSheet:
         for item in self.items:
             if isinstance(item, Conditional):
                 for command in applied_orders(item, position):
-                    if command.read is not None:
+                    if command.read is not None and command.read.preferences:
+                        lists.append(Preference(command.read.preferences))
+                    elif command.read is not None:
                         chosen = merge(chosen, adapt(command.read.order, phase_type))
             elif isinstance(item, Preference):
                 lists.append(item)

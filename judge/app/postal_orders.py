@@ -36,8 +36,11 @@ from judge.app.session import MailSession
 from judge.core.names import province_display_name
 from judge.core.orders import Build, Move, Order, Remove, Retreat
 from judge.core.phase import Phase, PhaseType, Season
+from judge.core.units import UnitRef, province_of
 from judge.lang.board import settle_by_board, wrong_nationalities
-from judge.lang.commands import OrderCommand
+from judge.lang.commands import Branch, Conditional, OrderCommand
+from judge.lang.conditions import Condition, UnitPresent
+from judge.lang.orders import ReadOrder
 from judge.lang.preferences import Preference
 from judge.lang.substitution import other_readings
 
@@ -95,9 +98,13 @@ def prepare(session: MailSession, command: OrderCommand) -> OrderCommand | None:
         draft.changed = True
         _note_choice(session, state, draft, command, item)
         return None
-    _keep_for(session, state, draft, target, item)
+    traced = _traced(state, draft, power, item, read, command.line) if ahead is not None else None
+    if traced is not None:
+        _keep_block_for(session, state, draft, target, traced)
+    else:
+        _keep_for(session, state, draft, target, item)
     if ahead is not None:
-        _warn_moving_removals(session, state, draft, command, item)
+        _warn_moving_removals(session, state, draft, command, item, traced=traced is not None)
         _ = session.gettext
         message = (
             _("Kept for {phase}: if the unit is dislodged, the first legal retreat of the list is taken "
@@ -119,12 +126,86 @@ def _keep_for(session: MailSession, state: OrderMail, draft: PowerDraft, phase: 
     draft.changed_futures.add(phase)
 
 
+def _keep_block_for(session: MailSession, state: OrderMail, draft: PowerDraft, phase: Phase, block: Conditional) -> None:
+    if phase.year > state.phase.year + order_mail.MAX_YEARS_AHEAD:
+        _ = session.gettext
+        raise CommandRefused(_("Orders can be given at most {years} years ahead.").format(years=order_mail.MAX_YEARS_AHEAD))
+    sheet = draft.futures.get(phase) or kept.sheet_of(draft.stored.for_phase(phase), state.game_map, phase)
+    draft.futures[phase] = sheet.with_block(block)
+    draft.changed_futures.add(phase)
+
+
+def _traced(
+    state: OrderMail, draft: PowerDraft, power: str, item: Order | Preference, read: ReadOrder, line: int
+) -> Conditional | None:
+    """Removals given ahead with the unit's origin in brackets ("retirer F(HOL)"), followed to where
+    the unit goes: an IF block decided at the adjustments, or None when nothing needs following.
+
+    Seed 000, 3.4.2: with "F HOL-NRD, F KIE-HOL", "retirer F(HOL)" is the fleet that left Holland.
+    The power's own orders of this season say where each unit tries to go. When no other unit of
+    the power can stand in that place at the adjustments (none stays there, none other is ordered
+    there), a unit of the power and type there is the unit that came from the origin:
+    ``IF GERMANY F NTH`` / ``REMOVE F NTH`` / ``ELSE`` / ``REMOVE F HOL`` / ``ENDIF``.
+    """
+    if not read.origins:
+        return None
+    choices = item.choices if isinstance(item, Preference) else (item,)
+    units = {u.province: u for u in state.position.units if u.power == power}
+    moves = {
+        order.unit.province: province_of(order.destination)
+        for order in draft.sheet.effective(state.position)
+        if isinstance(order, Move) and order.unit.province in units
+    }
+    origins = {province_of(location) for location in read.origins}
+    traces: list[tuple[int, Condition, Remove]] = []
+    for index, choice in enumerate(choices):
+        if not isinstance(choice, Remove) or choice.unit.province not in origins:
+            continue
+        origin = choice.unit.province
+        goal = moves.get(origin)
+        unit = units.get(origin)
+        if goal is None or unit is None:
+            continue  # it stays: the removal names it where it is
+        if (goal in units and goal not in moves) or any(dst == goal and src != origin for src, dst in moves.items()):
+            continue  # another unit of the power may stand there: not followed (the reply warns)
+        there = UnitPresent(goal, power, unit.type)
+        traces.append((index, there, Remove(UnitRef(unit.type, goal))))
+    if not traces:
+        return None
+
+    def body(listed: tuple[Order, ...], pending: list[tuple[int, Condition, Remove]]) -> tuple[OrderCommand | Conditional, ...]:
+        if not pending:
+            text = str(Preference(listed)) if len(listed) > 1 else str(listed[0])
+            read_as = ReadOrder(listed[0], text, preferences=listed if len(listed) > 1 else ())
+            return (OrderCommand(line, read_as, 1),)
+        (index, condition, moved), rest = pending[0], pending[1:]
+        followed = (*listed[:index], moved, *listed[index + 1 :])
+        return (Conditional(line, (Branch(line, condition, body(followed, rest)),), body(listed, rest), True),)
+
+    block = body(tuple(choices), traces)[0]
+    assert isinstance(block, Conditional)
+    return block
+
+
 def _warn_moving_removals(
-    session: MailSession, state: OrderMail, draft: PowerDraft, command: OrderCommand, item: Order | Preference
+    session: MailSession,
+    state: OrderMail,
+    draft: PowerDraft,
+    command: OrderCommand,
+    item: Order | Preference,
+    *,
+    traced: bool,
 ) -> None:
     """A removal given ahead names the unit where it will stand at the adjustments: say so when
     this season's orders move a unit out of or into that province (seed 000, 3.4.2: "F HOL-NRD,
-    F KIE-HOL (et retirer F HOL)" is ambiguous)."""
+    F KIE-HOL (et retirer F HOL)" is ambiguous), unless the origin was followed (``traced``)."""
+    _ = session.gettext
+    if traced:
+        session.reply.ok(command.line, _(
+            "The unit removed is followed from where it stands now to where your orders send it: "
+            "see the IF block under Pending orders."
+        ))
+        return
     choices = item.choices if isinstance(item, Preference) else (item,)
     removed = {choice.unit.province: choice for choice in choices if isinstance(choice, Remove)}
     if not removed:
@@ -133,7 +214,6 @@ def _warn_moving_removals(
     for order in draft.sheet.effective(state.position):
         if isinstance(order, Move):
             moving.update({order.unit.province, order.destination.split("/")[0]})
-    _ = session.gettext
     for province in sorted(removed.keys() & moving):
         session.reply.ok(command.line, _(
             "{order}: your orders move a unit out of or into {place}; the removal is of the unit that "

@@ -100,6 +100,8 @@ class ReadOrder:
     column: int = 1  # where ``text`` starts (1-based) in the text or line given
     nationalities: tuple[tuple[str, str], ...] = ()
     """(location, power) for each unit whose nationality was written ("S ALLEMAGNE A RUH")."""
+    origins: tuple[str, ...] = ()
+    """Locations written in brackets after a unit type ("retirer F(HOL)"): where the unit comes from."""
     preferences: tuple[Order, ...] = ()
     """A postal preference list ("A VIE R BUD, TRI, GAL"; "BUILD F BRE, A PAR"): every
     choice in the order written, ``order`` being the first; empty for a plain order."""
@@ -250,10 +252,15 @@ def _pieces(text: str) -> list[_Piece]:
 
 
 class _PlaceToken(Token):
-    """A ``PLACE`` token that carries the name reading it was read as."""
+    """A ``PLACE`` token that carries the name reading it was read as.
 
-    __slots__ = ("reading",)
+    ``origin`` is set (True) on a place written in brackets after a unit type
+    ("F(HOL)"): the province the unit comes from (seed 000).
+    """
+
+    __slots__ = ("origin", "reading")
     reading: NameReading
+    origin: bool
 
 
 class _WordToken(Token):
@@ -434,6 +441,7 @@ class _Tokenizer:
         last = pieces[i + used]
         token = _subtoken(_PlaceToken, "PLACE", self._text[inner.start : last.start + len(last.text)], inner.start)
         token.reading = reading
+        token.origin = True
         out.append(token)
         if coast is not None:
             out.append(coast)
@@ -728,6 +736,7 @@ class _Builder:
         self._french = french
         self.readings: list[NameReading] = []
         self.nationalities: list[tuple[str, str]] = []
+        self.origins: list[str] = []
         self.unit: UnitRef | None = None
 
     def build(self, node: _Node) -> Order:
@@ -802,6 +811,8 @@ class _Builder:
         kind, children = node
         place = children[-1]
         location = self._place(place, role)
+        if getattr(place[1][0], "origin", False):
+            self.origins.append(location)
         for child in children:
             if isinstance(child, Token) and child.type == "NATION":
                 power = nation_named(self._map, str(child.value))
@@ -1328,7 +1339,9 @@ def _read_general(
     builder = _Builder(text, game_map, phase_type, french)
     order = builder.build(node)
     column = len(text) - len(text.lstrip()) + 1
-    return ReadOrder(order, text.strip(), tuple(builder.readings), column, tuple(builder.nationalities))
+    return ReadOrder(
+        order, text.strip(), tuple(builder.readings), column, tuple(builder.nationalities), origins=tuple(builder.origins)
+    )
 
 
 _SEPARATORS: Final = re.compile(r"[,;]")
@@ -1395,6 +1408,7 @@ def _extend_list(
     """
     first = head.preferences[0] if head.preferences else head.order
     readings = head.readings
+    origins = head.origins
     choice: Order
     new_readings: tuple[NameReading, ...] = ()
     if isinstance(first, Retreat):
@@ -1424,6 +1438,7 @@ def _extend_list(
         built = read.order
         choice = built if isinstance(first, Build) else Remove(UnitRef(built.type, built.location))
         new_readings = read.readings
+        origins = (*origins, *read.origins)
     else:
         return None
     text = line[head.column - 1 : end].strip()
@@ -1431,7 +1446,7 @@ def _extend_list(
     # the board of the phase the list is for settles which one is legal.
     before = head.preferences or _with_other_readings(head.order, head.readings)
     choices = tuple(dict.fromkeys((*before, *_with_other_readings(choice, new_readings))))
-    return replace(head, text=text, readings=(*readings, *new_readings), preferences=choices)
+    return replace(head, text=text, readings=(*readings, *new_readings), preferences=choices, origins=origins)
 
 
 def _with_other_readings(order: Order, readings: Sequence[NameReading]) -> tuple[Order, ...]:

@@ -156,16 +156,50 @@ def test_a_list_after_a_phase_line_is_kept_for_that_phase(harness: Harness) -> N
     assert "AUSTRIA A TYR" in units_of(game)
 
 
-def test_seed_000_removal_given_ahead_warns_when_units_move_through_its_province(harness: Harness) -> None:
-    """Seed 000, 3.4.2: with "F HOL-NRD, F KIE-HOL", "retirer F HOL" is ambiguous; the reply says
-    which unit the removal will take (the one in Holland at the adjustments)."""
+def germany_moving_through_holland(harness: Harness) -> StartedGame:
     position = Position(
         "standard", Phase.parse("F1901M"),
         (Unit("GERMANY", F, "HOL"), Unit("GERMANY", F, "KIE"), Unit("GERMANY", A, "MUN")),
         {"GERMANY": frozenset({"MUN"})},  # Holland is taken: 2 centres, 3 units
     )  # fmt: skip
-    game = start_game(harness, position=position, languages={"GERMANY": "fr"})
+    return start_game(harness, position=position, languages={"GERMANY": "fr"})
+
+
+def test_seed_000_removal_with_the_origin_follows_the_unit(harness: Harness) -> None:
+    """Seed 000, 3.4.2: "retirer F(HOL)" with "F HOL-NRD, F KIE-HOL" removes the fleet that left
+    Holland, wherever it went, not the one that came in."""
+    game = germany_moving_through_holland(harness)
     body = game.orders_text("GERMANY", "F HOL - NRD\nF KIE - HOL\nA MUN H\nretirer F(HOL)\n")
+    assert "L'unité retirée est suivie depuis sa province actuelle" in body
+    assert "IF GERMANY F NTH\n    REMOVE F NTH\n  ELSE\n    REMOVE F HOL\n  ENDIF" in body
+    game.master("PROCESS\n")
+    assert game.position().phase == Phase.parse("W1901A")
+    game.master("PROCESS\n")
+    assert {u for u in units_of(game) if u.startswith("GERMANY")} == {"GERMANY F HOL", "GERMANY A MUN"}
+
+
+def test_the_origin_is_followed_when_the_move_fails_too(harness: Harness) -> None:
+    position = Position(
+        "standard", Phase.parse("F1901M"),
+        (Unit("GERMANY", F, "HOL"), Unit("GERMANY", F, "KIE"), Unit("GERMANY", A, "MUN"), Unit("GERMANY", A, "RUH"),
+         Unit("FRANCE", A, "BUR")),
+        {"GERMANY": frozenset({"MUN"}), "FRANCE": frozenset({"PAR"})},  # 3 centres after the autumn, 4 units
+    )  # fmt: skip
+    game = start_game(harness, position=position)
+    game.orders("FRANCE", "A BUR - BEL\n")
+    body = game.orders_text("GERMANY", "F HOL - BEL\nF KIE - HOL\nA MUN H\nA RUH H\nREMOVE F(HOL)\n")
+    assert "IF GERMANY F BEL\n    REMOVE F BEL\n  ELSE\n    REMOVE F HOL\n  ENDIF" in body
+    game.master("PROCESS\n")
+    game.master("PROCESS\n")
+    # Holland's fleet bounced in Belgium, so Kiel's could not enter Holland: the fleet in Holland is removed.
+    assert {u for u in units_of(game) if u.startswith("GERMANY")} == {"GERMANY F KIE", "GERMANY A MUN", "GERMANY A RUH"}
+
+
+def test_seed_000_removal_without_the_origin_warns_when_units_move_through_its_province(harness: Harness) -> None:
+    """Seed 000, 3.4.2: with "F HOL-NRD, F KIE-HOL", "retirer F HOL" is ambiguous; the reply says
+    which unit the removal will take (the one in Holland at the adjustments)."""
+    game = germany_moving_through_holland(harness)
+    body = game.orders_text("GERMANY", "F HOL - NRD\nF KIE - HOL\nA MUN H\nretirer F HOL\n")
     assert "Gardé pour W1901A" in body
     assert ("REMOVE F HOL : vos ordres font sortir une unité de Hollande ou l'y font entrer ; le retrait vise "
             "l'unité qui s'y trouvera aux ajustements.") in body
