@@ -213,6 +213,18 @@ class JudgeSMTP(SMTP):
                 self._limits.release(self._client)
                 self._client = None
 
+    def data_received(self, data: bytes) -> None:
+        """Any byte from the client counts as activity: a slow upload of a big mail is not idle.
+
+        (aiosmtpd restarts its timer only at each command, which would cut a
+        DATA longer than the idle timeout.)
+        """
+        if self._refused:
+            return
+        if self._timeout_handle is not None:
+            self._reset_timeout()
+        super().data_received(data)
+
     def _timeout_cb(self) -> None:
         """Say 421 before closing a connection idle too long (aiosmtpd just closes it)."""
         transport = self.transport

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import smtplib
 import socket
+import time
 from email.utils import parsedate_to_datetime
 
 import pytest
@@ -211,3 +212,24 @@ def test_past_the_total_cap_every_client_is_refused_421(judge_factory: JudgeFact
     )
     with smtplib.SMTP("127.0.0.1", judge.port, timeout=WAIT_SECONDS) as client:
         assert client.sendmail("late@example.net", [JUDGE], wire(message)) == {}
+
+
+def test_a_slow_upload_is_activity_not_idleness(judge_factory: JudgeFactory) -> None:
+    """The idle timeout counts silence, not the time since the last command."""
+    judge = judge_factory(JUDGE_SMTP_IDLE_TIMEOUT_SECONDS="1.5")
+    message = build_mail(
+        "slow@example.net", "VERSION\n" + "".join(f"line {n}\n" for n in range(30))
+    )
+    data = wire(message).replace(b"\n.", b"\n..") + b"\r\n.\r\n"
+    with smtplib.SMTP("127.0.0.1", judge.port, timeout=WAIT_SECONDS) as client:
+        client.ehlo()
+        assert client.mail("slow@example.net")[0] == 250
+        assert client.rcpt(JUDGE)[0] == 250
+        assert client.docmd("DATA")[0] == 354
+        for start in range(
+            0, len(data), len(data) // 15 + 1
+        ):  # about 3 s in all, never 1.5 s silent
+            client.send(data[start : start + len(data) // 15 + 1])
+            time.sleep(0.2)
+        code, _reply = client.getreply()
+    assert code == 250
