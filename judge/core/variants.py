@@ -7,8 +7,12 @@ checks every field's type, and hands the content to :meth:`GameMap.build`,
 which checks the geography itself. Maps are cached: one object per variant
 for the life of the process, so identity-keyed caches elsewhere stay valid.
 
-The only I/O in the core is reading these package files (through
-:mod:`importlib.resources`, so it works from a wheel or a zip too).
+The only I/O in the core is reading variant files: the package's (through
+:mod:`importlib.resources`, so it works from a wheel or a zip too) and, for
+an author checking a new file, one whose path the caller gives
+(:func:`load_map_file`, behind ``judge variant FILE``). The file format is
+documented in docs/variants.md; the special rules are read by
+:mod:`judge.core.special_rules`.
 """
 
 from __future__ import annotations
