@@ -175,3 +175,28 @@ def test_serve_purges_once_a_day_per_the_setting(harness: Harness) -> None:
     with harness.db.unit_of_work() as uow:
         assert purge_mail(uow, harness.clock.now() - timedelta(days=31)).inbound == 0
         assert purge_mail(uow, harness.clock.now()).inbound == 1
+
+
+def test_judge_serve_worker_role_purges_old_mail(harness: Harness) -> None:
+    import asyncio
+
+    from judge.app.server import JudgeServer, Role, ServerTuning
+
+    harness.send("ann@example.net", "VERSION\n")
+    harness.drain()
+    harness.clock.advance(timedelta(days=91))
+
+    def left() -> int:
+        with harness.db.unit_of_work(readonly=True) as uow:
+            return len(uow.mail_in.listing())
+
+    async def run() -> None:
+        tuning = ServerTuning(worker_poll_seconds=0.05, shutdown_grace_seconds=5)
+        async with JudgeServer(harness.services, roles={Role.WORKER}, tuning=tuning):
+            for _ in range(400):
+                if left() == 0:
+                    return
+                await asyncio.sleep(0.05)
+
+    asyncio.run(run())
+    assert left() == 0

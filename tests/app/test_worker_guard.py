@@ -11,6 +11,7 @@ out of the worker; each sender's mail stays in order.
 from __future__ import annotations
 
 import dataclasses
+from datetime import timedelta
 from email.message import EmailMessage
 
 import pytest
@@ -21,7 +22,7 @@ from judge.app.services import Services
 from judge.db.enums import InboundState
 from judge.db.models import InboundMail
 from judge.db.repositories.mail import InboundMailRepository
-from tests.app.conftest import Harness, text
+from tests.app.conftest import JUDGE, Harness, text
 from tests.app.orders_helpers import address, start_game
 
 KEEPER = "keeper@example.org"
@@ -217,3 +218,53 @@ def test_alarms_are_one_an_hour_and_survive_a_restart(
     assert worker.process_next_mail(restarted)
     [alarm] = _to(harness.new_mail(), KEEPER)
     assert "5 more alarm(s) of this kind were held back" in text(alarm)
+
+
+@pytest.mark.parametrize(
+    "sender",
+    [
+        "x@例子.example",
+        "用户@example.org",
+        "=?utf-8?q?Evil=0D=0ABcc=3A_victim=40evil.example?= <bad@example.org>",
+    ],
+)
+def test_hostile_senders_never_raise_out_of_the_worker(harness: Harness, sender: str) -> None:
+    """Today a non-ASCII address raised while composing, again while recording, and stopped the judge."""
+    raw = (
+        f"From: {sender}\r\nReply-To: b@bücher.example\r\nTo: {JUDGE}\r\nSubject: hi\r\n"
+        "Content-Type: text/plain; charset=utf-8\r\n\r\nVERSION\r\n"
+    ).encode()
+    mail_id = harness.db.store_inbound_mail(raw, "bad@example.org", [JUDGE], harness.clock.now())
+    for _ in range(4):
+        while worker.process_next_mail(harness.services):
+            pass
+        _retry_time(harness)
+    assert _mail(harness, mail_id).state in (
+        InboundState.PROCESSED, InboundState.IGNORED, InboundState.QUARANTINED
+    )
+    reply = harness.exchange("ann@example.net", "VERSION\n")
+    assert "Diplomacy email judge" in text(reply)
+
+
+def test_the_worker_role_runs_the_daily_purge_when_idle(harness: Harness) -> None:
+    """`judge serve`'s worker purges old mail once the queue is empty (retention_days)."""
+    import asyncio
+
+    from judge.app.housekeeping import DailyPurge
+
+    harness.send("ann@example.net", "VERSION\n")
+    harness.drain()
+    harness.clock.advance(timedelta(days=91))
+    stop, wake = asyncio.Event(), asyncio.Event()
+    purge = DailyPurge(harness.services)
+
+    def idle() -> None:
+        purge()
+        stop.set()
+
+    async def run() -> None:
+        await asyncio.wait_for(worker.run_worker(harness.services, stop, wake, on_idle=idle), 30)
+
+    asyncio.run(run())
+    with harness.db.unit_of_work(readonly=True) as uow:
+        assert uow.mail_in.listing() == []
