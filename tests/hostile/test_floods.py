@@ -13,7 +13,7 @@ from judge.app.server import build_services
 from judge.db.database import Database
 from judge.db.enums import InboundState
 from tests.hostile.corpus import GERMANY, MASTER, mail
-from tests.hostile.harness import JUDGE, World
+from tests.hostile.harness import JUDGE, KEEPER, World
 
 LIMIT = 5
 
@@ -89,3 +89,21 @@ def test_guessing_a_powers_password_from_rotating_addresses_is_throttled_and_tol
     [reply] = [m for m in world.outgoing_since(last) if m.in_reply_to == player]
     assert "Signed on as Germany" in reply.body()
     assert JUDGE not in reply.recipients
+
+
+def test_the_keepers_exemption_needs_every_address_of_the_mail_to_be_the_keepers(
+    database: Database, tmp_path: Path
+) -> None:
+    """The judgekeeper is exempt from the flood limit. An envelope sender or a From line is anyone's
+    to write: naming the keeper in one of them must not buy a stranger unlimited replies, neither
+    to a third party (keeper in the envelope) nor to the keeper (keeper forged in From)."""
+    world = World(database, tmp_path, rate_limit=LIMIT)
+    before = world.last_outgoing_id()
+    flood(world, 4 * LIMIT, sender="target@example.com", envelope=KEEPER)
+    assert len(world.outgoing_since(before)) <= LIMIT + 1
+    before = world.last_outgoing_id()
+    flood(world, 4 * LIMIT, sender=KEEPER, envelope="forger@example.net")
+    assert len(world.outgoing_since(before)) <= LIMIT + 1
+    before = world.last_outgoing_id()
+    flood(world, 2 * LIMIT, sender=KEEPER)  # the keeper, From and envelope: never limited
+    assert len(world.outgoing_since(before)) == 2 * LIMIT
