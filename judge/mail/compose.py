@@ -26,7 +26,7 @@ from email.utils import format_datetime, getaddresses, make_msgid
 from enum import StrEnum
 
 from judge.config import Config
-from judge.mail.addresses import AddressError, canonical_address
+from judge.mail.addresses import AddressError, ascii_domain_of, canonical_address
 from judge.mail.loopguard import JUDGE_HEADER
 
 MAX_SUBJECT_LENGTH = 79  # the Judge's limit; longer subjects are cut
@@ -66,7 +66,12 @@ class JudgeIdentity:
 
     @property
     def domain(self) -> str:
-        return self.address.rpartition("@")[2] or "localhost"
+        """The judge's domain in ASCII (IDNA), for Message-IDs."""
+        domain = self.address.rpartition("@")[2] or "localhost"
+        try:
+            return ascii_domain_of(domain)
+        except AddressError:
+            return "localhost"
 
 
 def render(

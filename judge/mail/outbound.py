@@ -416,6 +416,8 @@ class SmtpRelay:
         when nobody is left the refusal is permanent).
         """
         usable, refused = canonical_recipients(recipients)
+        if not usable:
+            raise PermanentDeliveryError(f"no recipient can be delivered: {refused}", 550)
         client = self._connect()
         try:
             options: list[str] = []

@@ -129,3 +129,12 @@ def test_the_maildir_relay_copes_with_international_recipients(tmp_path: Path) -
     assert envelope == "X-Envelope-To: 用户@example.org, x@xn--fsqu00a.example"
     with pytest.raises(PermanentDeliveryError):
         relay.deliver(message, ["not an address"])
+
+
+def test_a_judge_on_an_international_domain_writes_ascii_message_ids() -> None:
+    identity = JudgeIdentity("juge@bücher.example", "XPY")
+    raw = render(identity, ["p@x.org"], "s", "b\n", now=NOW, auto_submitted=AutoSubmitted.REPLIED)
+    head = raw.split(b"\r\n\r\n", 1)[0]
+    [message_id] = [line for line in head.split(b"\r\n") if line.startswith(b"Message-ID:")]
+    assert message_id.endswith(b"@xn--bcher-kva.example>")
+    assert b"From: Diplomacy Judge <juge@xn--bcher-kva.example>" in head
