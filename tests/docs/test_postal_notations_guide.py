@@ -67,3 +67,22 @@ def test_the_french_guides_mar_example_is_the_army_in_marseilles() -> None:
     position = Position("standard", Phase.parse("S1901M"), (Unit("FRANCE", UnitType.ARMY, "MAR"),), {})
     read = read_order("A MAR - ESP", standard, french=True)
     assert str(settle_by_board(read, position, "FRANCE", standard)[0].order) == "A MAR - SPA"
+
+
+PROSE = [
+    ("player-guide.md", "F Spa (s) - Mao", False, "F SPA/SC - MAO"),
+    ("player-guide.md", "F Bul (s) S A Rum - Bla", False, "F BUL/SC S A RUM - BLA"),
+    ("player-guide.md", "A Mun S French A Bur - Par", False, "A MUN S A BUR - PAR"),
+    ("player-guide.md", "Remove F(HOL)", False, "REMOVE F HOL"),
+    ("fr/guide-joueur.md", "F Esp (s) - Mao", True, "F SPA/SC - MAO"),
+    ("fr/guide-joueur.md", "F Bul (s) S A Rou - Noi", True, "F BUL/SC S A RUM - BLA"),
+    ("fr/guide-joueur.md", "A Munich S France A Bourgogne - Paris", True, "A MUN S A BUR - PAR"),
+    ("fr/guide-joueur.md", "retirer F(HOL)", True, "REMOVE F HOL"),
+]
+
+
+@pytest.mark.parametrize(("page", "written", "french", "read_as"), PROSE, ids=[f"{p}:{w}" for p, w, _, _ in PROSE])
+def test_the_notations_quoted_in_the_text_read_as_the_guide_says(page: str, written: str, french: bool, read_as: str) -> None:
+    text = " ".join((DOCS / page).read_text(encoding="utf-8").split())
+    assert f"`{written}`" in text, f"{page} no longer quotes {written!r}"
+    assert str(read_order(written, load_map("standard"), french=french).order) == read_as
