@@ -592,6 +592,19 @@ def _game_attacks() -> list[Case]:
             check=france_record_unchanged,
         ),
         Case(
+            "keeper_in_from_answer_elsewhere_reads_no_private_field",
+            lambda: mail(f"From: {KEEPER}", f"Reply-To: {INTRUDER}", body=f"WHOIS {FRANCE}\n"),
+            answered(INTRUDER, says=(), never_says=(SECRET_PHONE, SECRET_STREET)),
+            envelope=INTRUDER,
+            setup=france_has_private_details,
+        ),
+        Case(
+            "forged_from_of_a_player_is_answered_to_that_player_only",
+            lambda: mail(f"From: {FRANCE}", body="REGISTER\nName: Evil Twin\nEND\nWHOIS france\n"),
+            answered(FRANCE, says=(), people_may_change=True),
+            envelope="forger@example.net",
+        ),
+        Case(
             "whois_reads_someone_elses_details",
             lambda: signed(INTRUDER, f"WHOIS {FRANCE}\n"),
             answered(INTRUDER, says=(), never_says=(SECRET_PHONE, SECRET_STREET)),
