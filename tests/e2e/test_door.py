@@ -153,7 +153,7 @@ def _read_until_closed(sock: socket.socket) -> bytes:
 
 
 def test_idle_connections_past_the_per_client_cap_are_refused_421_and_others_still_served(
-    judge_factory: JudgeFactory,
+    judge_factory: JudgeFactory, caplog: pytest.LogCaptureFixture
 ) -> None:
     judge = judge_factory(
         JUDGE_SMTP_MAX_CONNECTIONS_PER_CLIENT="3", JUDGE_SMTP_IDLE_TIMEOUT_SECONDS="2"
@@ -167,6 +167,9 @@ def test_idle_connections_past_the_per_client_cap_are_refused_421_and_others_sti
             answer = _read_until_closed(sock)
             assert answer.startswith(b"421 4.7.0 Too many connections from your address"), answer
             sock.close()
+        # Five refusals, at most one log line (the rest are counted, not written).
+        refusals = [r for r in caplog.records if "refused an SMTP connection" in r.getMessage()]
+        assert len(refusals) <= 1
         # Another client (127.0.0.2 is loopback too) still gets its mail accepted.
         message = build_mail("other@example.net", "VERSION\n")
         with smtplib.SMTP(
