@@ -308,6 +308,18 @@ def _forged_senders() -> list[Case]:
             lambda: from_stranger(f"Reply-To: {VICTIM}", "Reply-To: other@example.com"),
             answered("other@example.com"),
         ),
+        Case(
+            "reply_to_lists_two_mailboxes",
+            lambda: from_stranger(f"Reply-To: other@example.com, {VICTIM}"),
+            answered("other@example.com"),
+        ),
+        Case("address_beside_a_comment_naming_victim", lambda: mail(f"From: {bad} ({VICTIM})"), answered(bad), envelope=bad),
+        Case(
+            "victim_in_a_group_of_from",
+            lambda: mail(f"From: {bad}", f"Cc: friends: {VICTIM};"),
+            answered(bad),
+            envelope=bad,
+        ),
         Case("sender_header_names_victim", lambda: from_stranger(f"Sender: {VICTIM}"), answered(STRANGER)),
         Case("envelope_names_victim", lambda: from_stranger(), answered(STRANGER), envelope=VICTIM),
         Case(
