@@ -32,6 +32,7 @@ from sqlalchemy.orm import joinedload, object_session
 
 from judge.app import outbox
 from judge.app.alarms import MAIL_FAILED, alarm_keeper
+from judge.app.blocking import BLOCKED_REASON, is_blocked
 from judge.app.dispatch import run_commands
 from judge.app.notify import reader_language
 from judge.app.reply import Reply, cap_text
@@ -169,6 +170,9 @@ def _process(
         return
     sender = decoded.sender
     person = _sender_person(uow, sender)
+    if is_blocked(person):  # `judge person block`: kept for the operator, never answered
+        uow.mail_in.mark_ignored(uow.mail_in.get(mail_id), BLOCKED_REASON, now)
+        return
     language = reader_language(person)
     if verdict.verdict is Verdict.WARN_FLOOD:
         _ = translation(language).gettext
