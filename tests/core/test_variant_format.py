@@ -204,3 +204,13 @@ def test_the_docs_table_is_the_shipped_variants() -> None:
             f"{game_map.win_centers} | {opening_position(game_map).phase} | {rules} |"
         )
         assert row in docs, f"docs/variants.md lacks or misstates: {row}"
+
+
+def test_a_power_code_has_the_same_names_in_every_shipped_variant() -> None:
+    # Reports name a power without its game's map at hand (judge.core.variants.power_names_of):
+    # that is right only while no two variants give one power code different names.
+    seen: dict[str, tuple[str, object]] = {}
+    for name in available_variants():
+        for power, names in load_map(name).power_names.items():
+            first = seen.setdefault(power, (name, names))
+            assert first[1] == names, f"{power} is named {first[1]} in {first[0]} but {names} in {name}"
