@@ -174,6 +174,16 @@ def orders_flood(count: int) -> bytes:
     return mail(f"From: {FRANCE}", body=body)
 
 
+HELP_FILES = ("info", "register", "syntax", "press", "draw", "master", "deadlines", "index")
+
+
+def help_files_order(n: int) -> list[str]:
+    """The n-th of many different orderings of the help files: each GET line asks a new question."""
+    files = list(HELP_FILES)
+    random.Random(n).shuffle(files)
+    return files
+
+
 def signed(sender: str, body: str) -> bytes:
     return mail(f"From: {sender}", body=body)
 
@@ -482,6 +492,17 @@ def _amplification() -> list[Case]:
             "get_info_3000_times",
             lambda: from_stranger(body="GET info\n" * 3_000),
             answered(STRANGER, says=(), says_once=(HELP_TITLE,), most_echoed_lines=COMMAND_LINE_CAP + 5),
+        ),
+        Case(
+            "get_files_in_3000_different_orders",
+            lambda: from_stranger(body="".join(f"GET {' '.join(help_files_order(n))}\n" for n in range(3_000))),
+            answered(STRANGER, says=(), most_echoed_lines=COMMAND_LINE_CAP + 5),
+        ),
+        Case(
+            "whois_3000_different_prefixes",
+            lambda: signed(INTRUDER, "".join(f"WHOIS {chr(97 + n % 26)}{n}\n" for n in range(3_000)) + "WHOIS f\n"),
+            answered(INTRUDER, says=(), most_echoed_lines=COMMAND_LINE_CAP + 5),
+            envelope=INTRUDER,
         ),
         Case(
             "list_3000_times",
