@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from judge.db.database import Database
+from judge.db.enums import InboundState
 from tests.conftest import TEST_PASSWORDS
 from tests.hostile.corpus import CORPUS, Case
 from tests.hostile.harness import World, check_judge_still_answers, check_outgoing
@@ -37,6 +38,8 @@ def run_case(world: World, case: Case) -> None:
 
     state = world.state_of(mail_id)
     assert state is expect.state, f"ended {state}, expected {expect.state}: {world.error_of(mail_id)}"
+    if state is InboundState.IGNORED:  # stored, and the operator can read why it was not answered
+        assert world.error_of(mail_id), "an ignored mail without the reason"
     outgoing = world.outgoing_since(last)
     check_outgoing(world, outgoing, set(expect.reply_to or ()) | set(expect.also_to))
     if expect.reply_to is None:
