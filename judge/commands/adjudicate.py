@@ -14,7 +14,10 @@ position written by hand. The contract (fixed; tests hold it):
 
 Order lines are read as English first; a line that does not read in English
 is read again with the French names and keywords ("A Paris - Bourgogne"),
-so a position may mix both. The formats are in :mod:`judge.core.serialization`;
+so a position may mix both. The ``variant`` field chooses the map (any
+shipped variant, docs/variants.md) and its province codes; powers are read
+in any case and spacing and written back as the variant file spells them.
+The formats are in :mod:`judge.core.serialization`;
 the ruling itself is :mod:`judge.ruling` (shared with the judge's phase processing).
 """
 
@@ -42,6 +45,11 @@ input:  {"variant": "standard", "phase": "S1901M",
          "orders": {"ENGLAND": ["F NTH - PIC"]}, "rules": {}}
 output: {"phase": "S1901M", "next_phase": "F1901M", "units": [...],
          "dislodged": [...], "centers": {...}, "results": [...], "winner": null}
+
+"variant" is any shipped variant (judge variant lists them), with its own
+province codes; a power may be written in any case, with or without spaces
+and hyphens ("FROZEN-ANTARCTICA", "Frozen Antarctica"); output writes it as
+the variant file does. Neutral units have the power "NEUTRAL".
 """
 
 

@@ -142,3 +142,11 @@ def test_judge_variant_lists_the_shipped_variants(capsys: pytest.CaptureFixture[
     out = capsys.readouterr().out
     assert "colonial: Colonial Diplomacy; 7 powers (BCFHJRT), 58 centres, 30 to win, from S1870M; " \
         "rules: hong_kong, railway, suez_canal" in out
+
+
+def test_adjudicate_help_tells_how_variants_and_powers_are_written(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli_main(["adjudicate", "--help"])
+    out = capsys.readouterr().out
+    assert '"variant" is any shipped variant (judge variant lists them)' in out
+    assert '("FROZEN-ANTARCTICA", "Frozen Antarctica")' in out
