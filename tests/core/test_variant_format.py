@@ -216,3 +216,25 @@ def test_a_power_code_has_the_same_names_in_every_shipped_variant() -> None:
             shown = (names.name, names.adjective, names.french_name, names.french_adjective)
             first = seen.setdefault(power, (name, shown))
             assert first[1] == shown, f"{power} is written {first[1]} in {first[0]} but {shown} in {name}"
+
+
+def test_more_refusals_name_the_province() -> None:
+    data = tiny_data()
+    data["starting_units"]["SOUTH"] = ["A QQQ"]
+    assert "starting unit A QQQ of SOUTH stands in unknown province QQQ" in refused(data)
+    assert "a railway needs at least three provinces" in refused(
+        tiny_data(special_rules=[{"name": "railway", "power": "NORTH", "provinces": ["AAA", "BBB"]}])
+    )
+    assert "suez_canal joins KKK to AAA, but no fleet border lists it" in refused(
+        tiny_data(special_rules=[{"name": "suez_canal", "province": "KKK", "seas": ["AAA"]}])
+    )
+    assert "suez_canal names province AAA, which is not coastal" in refused(
+        tiny_data(special_rules=[{"name": "suez_canal", "province": "AAA", "seas": ["WWW"]}])
+    )
+    assert "needs_home must be true or false" in refused(
+        tiny_data(special_rules=[{"name": "build_any_owned_centre", "needs_home": "yes"}])
+    )
+    assert "centre DDD is owned by both NORTH and SOUTH" in refused(
+        tiny_data(centre_owners={"NORTH": ["AAA", "DDD"], "SOUTH": ["DDD"]})
+    )
+    assert "start.season must be spring or fall" in refused(tiny_data(start={"year": 1901, "season": "summer"}))
