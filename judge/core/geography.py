@@ -453,7 +453,7 @@ def default_letters(powers: Iterable[str], given: Mapping[str, str] | None = Non
     """Power -> one-letter code: the given ones, then the Judge's rule for the others.
 
     In map order, a power takes the first letter of its name not already
-    taken (Youngstown: ITALY is I, so INDIA takes N); a name all of whose
+    taken (ITALY before INDIA: ITALY is I, INDIA takes N); a name all of whose
     letters are taken takes the first free letter of the alphabet, then the
     first free digit (Chaos has 34 powers). O and M are never given: they
     are the observers' and the master's.
