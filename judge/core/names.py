@@ -23,13 +23,14 @@ that several places share with no rule to settle it raises
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final, Literal
+
+from rapidfuzz import fuzz
 
 from judge.core.errors import AmbiguousProvinceError, CoastError, UnknownProvinceError
 from judge.core.geography import GameMap
@@ -38,9 +39,9 @@ from judge.core.units import coast_of, province_of
 ReadingKind = Literal["code", "english", "french"]
 Language = Literal["en", "fr"]
 
-_MAX_SUGGESTIONS: Final = 3
-_SUGGESTION_CUTOFF: Final = 0.6  # difflib ratio below which a name is not "close"
-_SUGGESTION_SPREAD: Final = 0.1  # keep only matches this close to the best one
+_MAX_SUGGESTIONS: Final = 4
+_SUGGESTION_CUTOFF: Final = 60.0  # rapidfuzz ratio (0-100) below which a misspelling is not "close"
+_SUGGESTION_SPREAD: Final = 12.0  # misspellings: keep only those this close to the best one
 _MAX_TEXT: Final = 120  # longer text is no place name; do not spend time on it
 
 
@@ -301,39 +302,80 @@ def _coast_of_province(text: str, code: str, coast: str, game_map: GameMap) -> s
     raise CoastError(f"{name} has no {_COAST_DISPLAY['en'].get(coast, coast)} (coasts: {', '.join(coasts)}) -> {text}")
 
 
-@functools.lru_cache(maxsize=4096)
-def _suggest(key: str, game_map: GameMap, french: bool) -> tuple[str, ...]:
-    """Up to three province codes whose names are spelled closest to ``key``.
+def suggest_provinces(
+    text: str, game_map: GameMap, *, french: bool = False, near: frozenset[str] = frozenset()
+) -> tuple[str, ...]:
+    """Up to four province codes a player may have meant by the unknown name ``text``.
 
-    Only the cluster of best matches is kept (within ``_SUGGESTION_SPREAD`` of
-    the best score): "Pariss" suggests Paris, not every name sharing four
-    letters with it.
+    ``near`` lists the provinces the order makes plausible (those next to the
+    ordered unit): among equally good matches they come first, so that
+    ``F Bar - Nor`` suggests Norway and the Norwegian Sea before the North
+    Sea and North Africa.
+    """
+    return _suggest(name_key(text[:_MAX_TEXT]), game_map, french, near)
+
+
+# How a name matches what was typed, best first: the typed letters begin the
+# name ("Nor" for Norway), are an abbreviation of it (its letters in order,
+# from the first: "Nrth" for North Sea, "Mid Atl O"), or are a misspelling
+# of it (edit distance, rapidfuzz's normalised Indel ratio: "Livnia").
+_PREFIX: Final = 0
+_ABBREVIATION: Final = 1
+_MISSPELLING: Final = 2
+
+
+def _is_abbreviation(typed: str, name: str) -> bool:
+    """Whether ``typed`` is ``name``'s letters in order, starting with its first."""
+    if not typed or typed[0] != name[0]:
+        return False
+    position = 0
+    for letter in typed:
+        position = name.find(letter, position) + 1
+        if not position:
+            return False
+    return True
+
+
+@functools.lru_cache(maxsize=4096)
+def _suggest(key: str, game_map: GameMap, french: bool, near: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """The codes :func:`suggest_provinces` returns, for the folded key of the typed text.
+
+    Every name, French name, alias, abbreviation and code of the map is a
+    candidate. Only the best kind of match found is kept (a prefix beats an
+    abbreviation, which beats a misspelling), and among misspellings only
+    those within ``_SUGGESTION_SPREAD`` of the best: "Pariss" suggests Paris,
+    not every name sharing four letters with it.
     """
     if not key:
         return ()
     table = name_table(game_map)
-    matcher = difflib.SequenceMatcher()
-    matcher.set_seq2(key)
-    scored: list[tuple[float, str]] = []
+    best: dict[str, tuple[int, float, int]] = {}  # province -> (kind, -score, length)
     for candidate in table.keys:
-        matcher.set_seq1(candidate)
-        if matcher.real_quick_ratio() >= _SUGGESTION_CUTOFF and matcher.quick_ratio() >= _SUGGESTION_CUTOFF:
-            score = matcher.ratio()
-            if score >= _SUGGESTION_CUTOFF:
-                scored.append((score, candidate))
-    if not scored:
-        return ()
-    scored.sort(key=lambda item: (-item[0], item[1]))
-    floor = scored[0][0] - _SUGGESTION_SPREAD
-    suggestions: list[str] = []
-    for score, candidate in scored:
-        if score < floor:
-            break
+        if candidate == key:
+            continue
+        score = fuzz.ratio(key, candidate)
+        if len(key) >= 2 and candidate.startswith(key):
+            kind = _PREFIX
+        elif len(key) >= 2 and _is_abbreviation(key, candidate):
+            kind = _ABBREVIATION
+        elif score >= _SUGGESTION_CUTOFF:
+            kind = _MISSPELLING
+        else:
+            continue
         outcome = table.outcome(candidate, french)
         if outcome is None:
             continue
         places = (outcome.province,) if outcome.province is not None else outcome.alternatives
+        rank = (kind, -score, len(candidate))
         for place in places:
-            if place is not None and place not in suggestions:
-                suggestions.append(place)
-    return tuple(suggestions[:_MAX_SUGGESTIONS])
+            if place is not None and (place not in best or rank < best[place]):
+                best[place] = rank
+    if not best:
+        return ()
+    top_kind = min(rank[0] for rank in best.values())
+    kept = {place: rank for place, rank in best.items() if rank[0] == top_kind}
+    if top_kind == _MISSPELLING:
+        floor = -min(rank[1] for rank in kept.values()) - _SUGGESTION_SPREAD
+        kept = {place: rank for place, rank in kept.items() if -rank[1] >= floor}
+    ordered = sorted(kept, key=lambda place: (place not in near, kept[place], place))
+    return tuple(ordered[:_MAX_SUGGESTIONS])

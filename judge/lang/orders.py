@@ -28,6 +28,8 @@ from typing import Any, Final, TypeVar
 
 from lark import Lark, Token
 from lark.lexer import Lexer
+from rapidfuzz import fuzz
+from rapidfuzz.process import extractOne
 
 from judge.core.errors import (
     AmbiguousProvinceError,
@@ -38,7 +40,7 @@ from judge.core.errors import (
     UnknownProvinceError,
 )
 from judge.core.geography import GameMap
-from judge.core.names import NameReading, name_key, name_table, resolve_location
+from judge.core.names import NameReading, name_key, name_table, resolve_location, suggest_provinces
 from judge.core.orders import (
     Build,
     Convoy,
@@ -53,7 +55,7 @@ from judge.core.orders import (
     Waive,
 )
 from judge.core.phase import PhaseType
-from judge.core.units import UnitRef, UnitType
+from judge.core.units import UnitRef, UnitType, province_of
 from judge.lang.errors import N_, Message, Wording, english
 from judge.lang.nations import nation_named
 from judge.lang.preferences import is_list_head
@@ -350,7 +352,7 @@ class _Tokenizer:
         if nation_named(self._map, piece.text) is not None:
             out.append(_token("NATION", piece))
             return i + 1
-        if "-" in piece.text.strip("-"):
+        if "-" in piece.text.strip("-") and self._joins_names(pieces, i):
             # "LON-ENG-MAO-BRE" is no name: read it as names joined by dashes.
             pieces[i : i + 1] = _split_hyphens(piece)
             return i
@@ -358,6 +360,28 @@ class _Tokenizer:
         word.error = None
         out.append(word)
         return i + 1
+
+    def _joins_names(self, pieces: list[_Piece], i: int) -> bool:
+        """Whether a hyphenated word is names joined by dashes ("Par-Bur", "LON-ENG-MAO").
+
+        It is when every part is a name or keyword the map knows, or when it
+        is no close misspelling of a longer name. Otherwise it is one misspelt
+        name ("Mid-Atlantc Ocean", "Saint-Petrsbourg"), kept whole so that
+        the reply quotes it and suggests the right place.
+        """
+        parts = [part for part in pieces[i].text.split("-") if part]
+        if all(_lookup(self._map, part, self._french) is not None or _fold(part) in self._keywords for part in parts):
+            return True
+        keys = name_table(self._map).keys
+        end = i + 1
+        while end <= len(pieces) and end - i <= _LONGEST_NAME:
+            run = pieces[i:end]
+            if any(p.kind != "word" or (k and not p.spaced) for k, p in enumerate(run)):
+                break
+            if extractOne(name_key(" ".join(p.text for p in run)), keys, scorer=fuzz.ratio, score_cutoff=_CLOSE_NAME):
+                return False
+            end += 1
+        return True
 
     def _keyword_at(self, pieces: list[_Piece], i: int) -> tuple[str, int] | None:
         first = pieces[i].folded
@@ -481,6 +505,10 @@ def _word_run(pieces: list[_Piece], i: int, length: int) -> list[_Piece] | None:
 
 def _fold_phrase(run: Sequence[_Piece]) -> str:
     return " ".join(p.folded for p in run)
+
+
+# A hyphenated word this close (rapidfuzz ratio) to a name is that name misspelt.
+_CLOSE_NAME: Final = 85.0
 
 
 def _split_hyphens(piece: _Piece) -> list[_Piece]:
@@ -841,7 +869,8 @@ class _Builder:
             elif isinstance(error, CoastError):
                 message = Message(N_("Invalid coast -> {error}"), error=error.translatable or str(error))
             else:
-                suggestions = _suggestions(self._map, written, self._french)
+                near = frozenset() if self.unit is None else self._map.province_neighbours(province_of(self.unit.location))
+                suggestions = _suggestions(self._map, written, self._french, near)
                 if suggestions:
                     message = Message(_ROLE_MESSAGES[role][1], written=written, suggestions=suggestions)
                 else:
@@ -934,16 +963,23 @@ _ROLE_MESSAGES: Final[dict[str, tuple[str, str, str]]] = {
 }
 
 
-def _suggestions(game_map: GameMap, written: str, french: bool) -> Listing | None:
-    """The names the tables suggest for an unknown name ("X or Y"), or None."""
+def _suggestions(game_map: GameMap, written: str, french: bool, near: frozenset[str]) -> Listing | None:
+    """The names suggested for an unknown name ("X or Y"), those ``near`` first, or None.
+
+    A name written with a coast ("Nrth Sea/nc") is matched without it.
+    """
     try:
         resolve_location(written, game_map, french=french)
     except UnknownProvinceError as error:
-        if error.suggestions:
-            return Listing(tuple(error.suggestions), N_(" or "))
+        if not error.suggestions:
+            return None
     except CoreError:
-        pass
-    return None
+        return None
+    else:
+        return None
+    name = re.split(r"[/(]", written, maxsplit=1)[0]
+    suggestions = suggest_provinces(name, game_map, french=french, near=near)
+    return Listing(suggestions, N_(" or ")) if suggestions else None
 
 
 def _location(game_map: GameMap, reading: NameReading, given: str | None) -> str | None:
