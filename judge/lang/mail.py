@@ -218,7 +218,10 @@ class _MailReader:
             return
         first_match = _FIRST_WORD.match(stripped)
         first = first_match.group().lower() if first_match else ""
-        if _is_command(first, stripped):
+        if self.stack and stripped.lower().rstrip(".") == "end":
+            # Players close an IF with a bare END; nothing else in an order block can mean it.
+            self._conditional(number, text, "endif", None)
+        elif _is_command(first, stripped):
             self._command(number, text, first.rstrip(":"), source)
         else:
             self._orders(number, text, first)

@@ -109,3 +109,19 @@ def test_a_long_chain_evaluates_without_recursion_limits() -> None:
     for _ in range(5_000):
         condition = Or(condition, UnitPresent("BER"))
     assert holds(condition, UNITS) is True
+
+
+def test_a_bare_end_closes_an_if_block_as_endif() -> None:
+    """Issue 13: players close a block with END; the orders after it are outside the block."""
+    from judge.lang import commands as c
+
+    result = parse_mail(
+        "SIGNON Fdemo secret\nIF French Army Burgundy\nA Burgundy - Munich\nEND\nA Paris - Gascony\n", STANDARD
+    )
+    assert result.ok, result.errors
+    conditional = next(command for command in result.commands if isinstance(command, c.Conditional))
+    assert conditional.closed
+    assert len(conditional.branches[0].body) == 1
+    assert isinstance(result.commands[-1], c.OrderCommand)
+    last = result.commands[-1]
+    assert last.read is not None and last.read.text == "A Paris - Gascony"
