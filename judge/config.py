@@ -156,6 +156,8 @@ class Config:
     """Delivery attempts of one outgoing mail before it is marked failed and the keeper told."""
     outbound_retry_seconds: float = DEFAULT_OUTBOUND_RETRY_SECONDS
     """Wait before the first retry of an outgoing mail; doubled at each retry, up to an hour."""
+    metrics_port: int = 0
+    """The loopback port (127.0.0.1) where `judge serve` publishes its counters for Prometheus; 0: off."""
 
     @property
     def own_addresses(self) -> frozenset[str]:
@@ -194,6 +196,7 @@ _ENV_NAMES: dict[str, str] = {
     "smtp_idle_timeout_seconds": "JUDGE_SMTP_IDLE_TIMEOUT_SECONDS",
     "outbound_max_attempts": "JUDGE_OUTBOUND_MAX_ATTEMPTS",
     "outbound_retry_seconds": "JUDGE_OUTBOUND_RETRY_SECONDS",
+    "metrics_port": "JUDGE_METRICS_PORT",
 }
 
 
@@ -305,6 +308,7 @@ def _build(raw: Mapping[str, _Raw]) -> Config:
         public_whois=_flag(raw["public_whois"], "public_whois") if "public_whois" in raw else False,
         **_mail_edge_settings(raw),
         **_guard_settings(raw),
+        **({"metrics_port": _port(raw["metrics_port"], "metrics_port")} if "metrics_port" in raw else {}),
     )
 
 

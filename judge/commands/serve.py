@@ -9,7 +9,9 @@ roles only, for several processes sharing one PostgreSQL database.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 NAME = "serve"
 HELP = "run the judge: SMTP in, commands, deadlines, mail out"
@@ -65,12 +67,35 @@ def run(args: argparse.Namespace) -> int:
         return 2
     roles = frozenset(Role(name) for name in args.only) if args.only else ALL_ROLES
     services = build_services(config, database, SystemClock())
+    metrics = None
     try:
-        healthy = asyncio.run(serve(services, roles=roles))
-    except OSError as error:  # typically: the SMTP port is taken
+        if config.metrics_port:
+            from judge.app.metrics import start_metrics
+
+            metrics = start_metrics(database, services.clock.now, config.metrics_port)
+        healthy = asyncio.run(serve(services, roles=roles, ready=_say_where(config, metrics)))
+    except OSError as error:  # typically: the SMTP port (or the metrics port) is taken
         log_event(log, "server.failed", level=logging.ERROR, error=str(error))
         print(f"judge serve: {error}", file=sys.stderr)
         return 1
     finally:
+        if metrics is not None:
+            metrics.close()
         database.dispose()
     return 0 if healthy else 1
+
+
+def _say_where(config: Any, metrics: Any) -> Callable[[Any], None]:
+    """Print, once the roles are up, one readable line: where the judge listens, its database,
+    where replies go (judge.app.startup_line), beside the structured log."""
+
+    def ready(server: Any) -> None:
+        from judge.app.server import Role
+        from judge.app.startup_line import startup_line
+
+        listening = f"{server.host}:{server.port}" if Role.INBOUND in server.running_roles else None
+        line = startup_line(config, listening=listening, roles=[r.value for r in server.running_roles],
+                            metrics_port=metrics.port if metrics is not None else None)
+        print(line, flush=True)
+
+    return ready
