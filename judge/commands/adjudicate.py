@@ -42,7 +42,7 @@ input:  {"variant": "standard", "phase": "S1901M",
          "units": [{"power": "ENGLAND", "type": "F", "loc": "NTH"}],
          "centers": {"ENGLAND": ["LON", "EDI", "LVP"]},
          "dislodged": [], "standoffs": [],
-         "orders": {"ENGLAND": ["F NTH - PIC"]}, "rules": {}}
+         "orders": {"ENGLAND": ["F NTH - BEL"]}, "rules": {}}
 output: {"phase": "S1901M", "next_phase": "F1901M", "units": [...],
          "dislodged": [...], "centers": {...}, "results": [...], "winner": null}
 

@@ -394,3 +394,14 @@ def test_position_round_trip() -> None:
     assert position_from_json(again)[:3] == (position, orders, rules)
     assert again["centers"] == {"FRANCE": ["BRE", "MAR", "PAR"], "RUSSIA": ["STP"]}
     assert again["dislodged"][0]["attacker_via_convoy"] is True
+
+
+def test_the_help_example_is_a_legal_order_that_succeeds() -> None:
+    """Issue 13: the `judge adjudicate --help` example must rule as the reader would expect."""
+    from judge.commands.adjudicate import _EPILOG
+    from judge.ruling import rule_on
+
+    example = json.loads(_EPILOG.split("input:", 1)[1].split("output:", 1)[0])
+    results = rule_on(example)["results"]
+    assert [result["outcome"] for result in results] == ["succeeds"], results
+    assert results[0]["order"] == example["orders"]["ENGLAND"][0]
