@@ -254,3 +254,15 @@ def test_with_needs_home_builds_go_anywhere_only_while_a_home_centre_is_owned() 
     without_home = play(game_map, "W1901A", units, {N: ["BUILD A DDD"]}, {N: frozenset({"FFF", "DDD"})})
     assert (N, "DDD") not in units_of(without_home)
     assert without_home.results[0].outcome is Outcome.INVALID
+
+
+# ------------------------------------------------------------------ suez_canal
+
+
+def test_a_fleet_crosses_the_canal_province_by_the_maps_own_borders() -> None:
+    game_map = tiny_map(special_rules=[{"name": "suez_canal", "province": "KKK", "seas": ["WWW"]}])
+    assert game_map.special.suez_canal is not None and game_map.special.suez_canal.seas == ("WWW",)
+    into = play(game_map, "S1901M", [Unit(N, UnitType.FLEET, "WWW")], {N: ["F WWW - KKK"]})
+    assert (N, "KKK") in units_of(into)
+    out = play(game_map, "S1901M", [Unit(N, UnitType.FLEET, "KKK")], {N: ["F KKK - WWW"]})
+    assert (N, "WWW") in units_of(out)
