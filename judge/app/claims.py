@@ -35,8 +35,9 @@ KEPT = timedelta(days=30)  # expired claims are kept a while (the audit trail ke
 ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and retyped
 GROUPS, GROUP_LENGTH = 4, 4
 
-IAMALSO = "iamalso"
-REGISTER = "register"
+IAMALSO = "iamalso"  # link the requester to the registration that owns the claimed address
+REGISTER = "register"  # the same, and apply the REGISTER form kept in the payload
+ADDRESS = "address"  # link the claimed address to the requester's registration (REGISTER Email:)
 
 
 class TooManyPending(Exception):
@@ -98,10 +99,16 @@ def _mail_code(session: MailSession, claim: AddressClaim, person: Person, token:
             "judge {code}, with IAMALSO. Once linked, mail from {requester} would be read as "
             "yours (it gives no game password)."
         )
-    else:
+    elif claim.kind == REGISTER:
         what = _(
             "The address {requester} sent a REGISTER form that would change your registration "
             "({name}) on the judge {code} and link {requester} to it."
+        )
+    else:
+        what = _(
+            "The address {requester} asks to add this address to the registration of {name} on "
+            "the judge {code}: the judge's mail for that person would come here, and mail from "
+            "here would be read as theirs."
         )
     lines = [
         what.format(requester=claim.requester, name=person.name, code=config.code),

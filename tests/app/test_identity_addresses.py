@@ -38,6 +38,9 @@ def test_register_refuses_a_non_ascii_broken_address_with_a_sentence(harness: Ha
 
 def test_register_stores_an_international_domain_in_its_ascii_form(harness: Harness) -> None:
     register(harness, "ana@example.org", "Name: Ana", "Country: Spain", "Email: Ana@Bücher.example")
+    [code_mail] = [m for m in harness.others if m["To"] == "ana@xn--bcher-kva.example"]
+    code = body(code_mail).split("CONFIRM ")[1].split()[0]
+    harness.exchange("ana@xn--bcher-kva.example", f"CONFIRM {code}\n")
     stored = person(harness, "ana@xn--bcher-kva.example")
     assert stored is not None
     assert stored.primary == "ana@xn--bcher-kva.example"

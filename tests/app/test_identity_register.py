@@ -47,20 +47,47 @@ def test_a_first_registration_is_recorded_and_echoed_field_by_field(harness: Har
     assert audit(harness, AuditKind.REGISTRATION) == [(JEANNE, "registered")]
 
 
-def test_the_email_field_is_the_primary_address_and_its_owner_is_told(harness: Harness) -> None:
+def _code_sent_to(harness: Harness, address: str) -> str:
+    [mail] = [m for m in harness.others if m["To"] == address]
+    return body(mail).split("CONFIRM ")[1].split()[0]
+
+
+def test_an_email_address_is_linked_only_when_confirmed_from_it(harness: Harness) -> None:
     reply = register(harness, "work@example.com", "Name: Jeanne", "Country: France", f"Email: {JEANNE}")
-    assert "Registration recorded for Jeanne <jeanne@example.org>." in body(reply)
+    text = body(reply)
+    assert "Registration recorded for Jeanne <work@example.com>." in text
+    assert (
+        f"> Email: {JEANNE}\n"
+        "A confirmation code has been mailed to jeanne@example.org: it becomes an address of this "
+        "registration only when CONFIRM <code> comes back from it, within 3 days.\n"
+    ) in text
     stored = person(harness, "work@example.com")
-    assert stored is not None
-    assert stored.primary == JEANNE
-    assert stored.addresses == ["jeanne@example.org", "work@example.com"]
-    [notice] = harness.others
-    assert notice["To"] == JEANNE
-    assert body(notice) == (
-        "The address jeanne@example.org was added to the registration of Jeanne on the judge XPY, "
-        "by a mail from work@example.com. Mail about that person's games may now be sent here.\n\n"
-        "If you did not ask for this, write to the judge keeper at keeper@example.org.\n"
+    assert stored is not None and stored.addresses == ["work@example.com"]
+    assert person(harness, JEANNE) is None
+    [code_mail] = harness.others
+    assert code_mail["To"] == JEANNE
+    assert body(code_mail).startswith(
+        "The address work@example.com asks to add this address to the registration of Jeanne on "
+        "the judge XPY: the judge's mail for that person would come here, and mail from here would "
+        "be read as theirs.\n"
     )
+    code = _code_sent_to(harness, JEANNE)
+    confirmed = harness.exchange(JEANNE, f"CONFIRM {code}\n")
+    assert "Confirmed: jeanne@example.org is now an address of Jeanne's registration." in body(confirmed)
+    [told] = harness.others
+    assert told["To"] == "work@example.com"
+    assert body(told) == "jeanne@example.org confirmed: it is now an address of your registration on the judge XPY.\n"
+    stored = person(harness, JEANNE)
+    assert stored is not None
+    assert stored.primary == JEANNE  # the first Email address, once confirmed
+    assert stored.addresses == ["jeanne@example.org", "work@example.com"]
+
+
+def test_an_email_address_nobody_confirms_stays_free(harness: Harness) -> None:
+    register(harness, "mallory@example.net", "Name: Mallory", "Country: X", f"Email: {JEANNE}")
+    harness.clock.advance(hours=73)
+    reply = register(harness, JEANNE, "Name: Jeanne", "Country: France")
+    assert "Registration recorded for Jeanne <jeanne@example.org>." in body(reply)
 
 
 def test_a_form_without_name_or_country_is_refused_and_nothing_is_recorded(harness: Harness) -> None:
@@ -149,10 +176,15 @@ def test_registering_again_with_nothing_new_says_so(harness: Harness) -> None:
 def test_an_update_may_move_the_primary_address(harness: Harness) -> None:
     register(harness, JEANNE, "Name: Jeanne", "Country: France")
     register(harness, JEANNE, "Email: new@example.org")
+    assert person(harness, "new@example.org") is None  # not before its confirmation
+    harness.exchange("new@example.org", f"CONFIRM {_code_sent_to(harness, 'new@example.org')}\n")
     stored = person(harness, "new@example.org")
     assert stored is not None
     assert stored.primary == "new@example.org"
     assert stored.addresses == ["jeanne@example.org", "new@example.org"]
+    register(harness, "new@example.org", f"Email: {JEANNE}")  # an address already hers: at once
+    again = person(harness, JEANNE)
+    assert again is not None and again.primary == JEANNE
 
 
 def test_someone_elses_address_is_never_taken(harness: Harness) -> None:

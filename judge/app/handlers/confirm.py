@@ -1,5 +1,10 @@
 """CONFIRM code: the owner of a claimed address says yes (see :mod:`judge.app.claims`).
 
+Three kinds of claim: IAMALSO and a REGISTER naming someone's address
+link the address that asked to the registration (the REGISTER's form is
+applied too); a REGISTER Email: line links the confirming address itself to
+the registration that named it.
+
 Who may run it: anyone, but it does something only when the mail comes
 *from* the address the code was mailed to, with a code that is right,
 unused and unexpired. Every other case (wrong code, used, expired, sent
@@ -16,7 +21,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from judge.app.claims import IAMALSO, MAX_ATTEMPTS, token_hash
+from judge.app.claims import ADDRESS, IAMALSO, MAX_ATTEMPTS, token_hash
 from judge.app.errors import CommandRefused
 from judge.app.registry import Next, handles
 from judge.app.session import MailSession, Outgoing
@@ -49,6 +54,8 @@ def handle(command: Confirm, session: MailSession) -> Next:
     assert claim is not None
     claim.used_at = session.now
     person = uow.people.get(claim.person_id)
+    if claim.kind == ADDRESS:
+        return _link_claimed_address(command, session, claim, person)
     holder = uow.people.by_address(claim.requester)
     if holder is not None and holder.id != person.id:
         raise CommandRefused(
@@ -78,6 +85,48 @@ def handle(command: Confirm, session: MailSession) -> Next:
     session.reply.ok(command.line, *messages)
     _tell_requester(session, claim, person)
     return Next.CONTINUE
+
+
+def _link_claimed_address(
+    command: Confirm, session: MailSession, claim: AddressClaim, person: Person
+) -> Next:
+    """REGISTER Email: the confirming address joins the registration that named it."""
+    _ = session.gettext
+    uow = session.uow
+    address = claim.confirm_address
+    holder = uow.people.by_address(address)
+    if holder is not None and holder.id != person.id:
+        raise CommandRefused(
+            _("This address already belongs to another registration. Nothing was changed.")
+        )
+    uow.people.add_address(person, address, session.now)
+    if claim.payload.get("primary"):
+        for link in person.addresses:
+            link.is_primary = link.address == address
+        uow.flush()
+    uow.audit.record(
+        AuditKind.NEW_ADDRESS, session.now, person=person, actor=address,
+        new_value=address, detail=f"REGISTER Email: confirmed by {address}",
+    )  # fmt: skip
+    session.person = person
+    session.reply.ok(
+        command.line,
+        _("Confirmed: {address} is now an address of {name}'s registration.").format(
+            address=address, name=person.name
+        ),
+    )
+    _tell_registrant(session, claim, person)
+    return Next.CONTINUE
+
+
+def _tell_registrant(session: MailSession, claim: AddressClaim, person: Person) -> None:
+    """The address whose REGISTER named the confirmed one learns it is now linked."""
+    _ = translation(person.language).gettext
+    config = session.services.config
+    body = _(
+        "{address} confirmed: it is now an address of your registration on the judge {code}."
+    ).format(address=claim.confirm_address, code=config.code)
+    session.send(Outgoing((claim.requester,), f"{config.code} CONFIRM", body + "\n"))
 
 
 def _usable(claim: AddressClaim | None, sender: str, session: MailSession) -> bool:

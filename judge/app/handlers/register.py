@@ -10,16 +10,16 @@ Choices where the Judge's documents and code disagree or are silent:
 
 * required for a first registration: Name and Country; Email may be left
   out, and then the sender's address is the registration's address;
-* the first address of Email becomes the primary one (where game mail goes);
-  the sender's own address is always linked too, because it is the address
-  the judge recognises the person by;
+* the sender's own address is the registration's; every other Email address
+  is linked only when CONFIRM comes back from it with the code the judge
+  mails it (:mod:`judge.app.claims`), and the first of them then becomes
+  the primary one (where game mail goes); an address already the person's
+  that comes first becomes the primary one at once;
 * an address that belongs to another registration is never taken over;
   a form from an unregistered address that names someone's registered
   address changes nothing: the judge mails a code to that address, and
   CONFIRM from there applies the form and links the sender
   (:mod:`judge.app.claims`); nothing of the registration is shown before;
-* an address other than the sender's that is newly linked is told so by mail,
-  so that nobody can quietly attach someone else's address to a registration;
 * an unknown Level is read as Amateur, as the Judge did; a Birthdate that
   cannot be read is left out (day before month in numeric dates, as in
   Europe); every such correction is reported under the field's line;
@@ -36,17 +36,17 @@ from typing import Any
 
 from judge.app import helpfiles
 from judge.app.address_text import read_address, reason, shown
+from judge.app.claims import ADDRESS as ADDRESS_CLAIM
 from judge.app.claims import LIFETIME, TooManyPending, open_claim
 from judge.app.claims import REGISTER as REGISTER_CLAIM
 from judge.app.errors import CommandRefused
 from judge.app.notify import choose_language
 from judge.app.registry import Next, handles
 from judge.app.reports.person import LEVELS, whois_record
-from judge.app.session import MailSession, Outgoing
+from judge.app.session import MailSession
 from judge.db.enums import AuditKind
 from judge.db.models import Person
 from judge.db.repositories.people import Registration, normalise_address
-from judge.i18n import translation
 from judge.lang.commands import Register, RegisterField
 from judge.lang.powers import fold
 from judge.mail.addresses import AddressError
@@ -294,14 +294,14 @@ def handle(command: Register, session: MailSession) -> Next:
         )
     emails = [a for a in reading.emails if a not in taken]
     if person is None:
-        person, new_addresses = _register(session, reading, emails, sender, _)
+        person = _register(session, reading, sender, _)
         headline = _("Registration recorded for {name} <{address}>.").format(
             name=person.name, address=person.primary_address
         )
         changed: dict[str, Any] = dict(reading.values)
         first_time = True
     else:
-        changed, new_addresses = _update(session, person, reading, emails)
+        changed = _update(session, person, reading, emails)
         headline = (
             _("Registration updated: {fields}.").format(fields=", ".join(sorted(changed)))
             if changed
@@ -317,11 +317,43 @@ def handle(command: Register, session: MailSession) -> Next:
         choose_language(person, person.language)
     session.person = person
     session.language = person.language
+    _ask_new_addresses(session, person, reading, emails, email_line, _)
     _write_reply(command, session, person, reading, headline, first_time, session.gettext)
-    for address in new_addresses:
-        if address != sender:
-            _tell_new_address(session, person, address)
     return Next.CONTINUE
+
+
+def _ask_new_addresses(
+    session: MailSession, person: Person, reading: _Reading, emails: list[str], line: int, _: Gettext
+) -> None:
+    """Each Email address not yet the person's gets a code; CONFIRM from it links it.
+
+    Nothing is linked before: nobody can attach an address they do not
+    read to their registration (and so keep its owner from registering).
+    The first address of the line, once confirmed, becomes the primary one.
+    """
+    known = {a.address for a in person.addresses}
+    for address in emails:
+        if address in known:
+            continue
+        primary = address == emails[0]
+        try:
+            open_claim(
+                session, kind=ADDRESS_CLAIM, confirm_address=address, person=person,
+                payload={"primary": primary},
+            )  # fmt: skip
+        except TooManyPending:
+            reading.problem(
+                line,
+                _("Codes already wait for an answer from {address}; it was left out.").format(address=address),
+            )
+            continue
+        reading.note(
+            line,
+            _(
+                "A confirmation code has been mailed to {address}: it becomes an address of this "
+                "registration only when CONFIRM <code> comes back from it, within {days} days."
+            ).format(address=address, days=LIFETIME.days),
+        )
 
 
 def _claim_existing(
@@ -377,8 +409,8 @@ def _claim_existing(
 
 
 def _register(
-    session: MailSession, reading: _Reading, emails: list[str], sender: str, _: Gettext
-) -> tuple[Person, list[str]]:
+    session: MailSession, reading: _Reading, sender: str, _: Gettext
+) -> Person:
     missing = [LABELS[f] for f in REQUIRED if TEXT_COLUMNS[f][0] not in reading.values]
     if missing:
         raise CommandRefused(
@@ -401,38 +433,24 @@ def _register(
         wants_package=values.pop("wants_package", False),
         extra=reading.extra,
     )
-    primary = emails[0] if emails else sender
-    person = session.uow.people.register(registration, primary, session.now)
-    linked = [primary]
-    for address in [*emails[1:], sender]:
-        if address not in linked:
-            session.uow.people.add_address(person, address, session.now)
-            linked.append(address)
-    return person, linked
+    return session.uow.people.register(registration, sender, session.now)
 
 
 def _update(
     session: MailSession, person: Person, reading: _Reading, emails: list[str]
-) -> tuple[dict[str, Any], list[str]]:
+) -> dict[str, Any]:
     changes: dict[str, Any] = dict(reading.values)
     if reading.extra:
         changes["extra"] = {**(person.extra or {}), **reading.extra}
     changed = session.uow.people.update_registration(person, changes, session.now)
     result: dict[str, Any] = {key: new for key, (_old, new) in changed.items()}
     known = {a.address for a in person.addresses}
-    new_addresses: list[str] = []
-    for address in emails:
-        if address not in known:
-            session.uow.people.add_address(person, address, session.now)
-            new_addresses.append(address)
-    if emails and person.primary_address != emails[0]:
+    if emails and emails[0] in known and person.primary_address != emails[0]:
         for link in person.addresses:
             link.is_primary = link.address == emails[0]
         session.uow.flush()
         result["primary_address"] = emails[0]
-    if new_addresses:
-        result["addresses"] = new_addresses
-    return result, new_addresses
+    return result
 
 
 def _write_reply(
@@ -481,18 +499,3 @@ def _package_text(language: str, _: Gettext) -> list[str]:
         found = helpfiles.find(name, language)
         lines += ["", f"----- {found.name} -----", found.text.rstrip()]
     return [*lines, ""]
-
-
-def _tell_new_address(session: MailSession, person: Person, address: str) -> None:
-    """Mail an address linked by someone else's form, so that nobody can claim it unseen."""
-    _ = translation(person.language).gettext
-    config = session.services.config
-    body = _(
-        "The address {address} was added to the registration of {name} on the judge {code}, "
-        "by a mail from {sender}. Mail about that person's games may now be sent here.\n\n"
-        "If you did not ask for this, write to the judge keeper at {admin}."
-    ).format(
-        address=address, name=person.name, code=config.code, sender=session.sender,
-        admin=config.admin or config.address,
-    )  # fmt: skip
-    session.send(Outgoing((address,), f"{config.code} REGISTER", body + "\n"))
