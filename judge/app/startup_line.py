@@ -39,7 +39,7 @@ def startup_line(
     """``listening``: "host:port" of the SMTP door, or None when this process does not run it."""
     door = f"listening for mail on {listening}" if listening else "not listening for mail (no inbound role)"
     parts = [
-        f"judge serve: {door}",
+        f"The judge is up: {door}",
         f"database {shown_database(config.database_url)}",
         f"replies {shown_relay(config)}",
         f"roles {', '.join(sorted(roles))}",

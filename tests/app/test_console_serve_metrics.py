@@ -45,7 +45,7 @@ def test_serve_says_where_it_is_and_publishes_its_counters(database_url: str, tm
     try:
         process.start()
         line = wait_until(
-            lambda: next((x for x in process.log_path.read_text().splitlines() if x.startswith("judge serve:")), None),
+            lambda: next((x for x in process.log_path.read_text().splitlines() if x.startswith("The judge is up:")), None),
             what="the start-up line",
         )
         assert f"listening for mail on 127.0.0.1:{process.port}" in line
@@ -95,5 +95,5 @@ def test_the_line_hides_passwords(tmp_path: Path) -> None:
     assert "s3cret" not in line and "hunter2" not in line
     assert "database postgresql+psycopg://judge:***@db.example.org/judge" in line
     assert "replies sent through the relay smtp+starttls://mailer@relay.example.org:587" in line
-    assert line.startswith("judge serve: listening for mail on 0.0.0.0:25;")
+    assert line.startswith("The judge is up: listening for mail on 0.0.0.0:25;")
     assert "not listening for mail" in startup_line(config, listening=None, roles=["worker"])
