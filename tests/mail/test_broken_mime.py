@@ -4,6 +4,8 @@ be read (before, a 1,000-deep multipart was dropped without a word)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from judge.db.enums import InboundState
 from judge.mail.decode import MAX_LINE_LENGTH, Unreadable, decode_mail
@@ -114,3 +116,27 @@ def test_the_sentences_exist_in_french() -> None:
     assert len(french) == len(english) == len(Unreadable)
     assert all(f != e for f, e in zip(french, english, strict=True))
     assert "32 niveaux" in french[1]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["multipart/mixed", "message/rfc822", "multipart/alternative"]),
+        max_size=200,
+    )
+)
+def test_any_nesting_of_containers_decodes_without_raising(kinds: list[str]) -> None:
+    inner = TEXT
+    for level, kind in enumerate(kinds):
+        if kind == "message/rfc822":
+            inner = b"Content-Type: message/rfc822\r\n\r\n" + inner
+        else:
+            boundary = f"b{level}".encode()
+            inner = (
+                b"Content-Type: " + kind.encode() + b'; boundary="' + boundary + b'"\r\n\r\n--'
+                + boundary + b"\r\n" + inner + b"\r\n--" + boundary + b"--\r\n"
+            )  # fmt: skip
+    mail = decode_mail(HEAD + inner)
+    assert mail.sender == "deep@example.net"
+    assert mail.body in ("VERSION\n", "")
+    assert (mail.body == "") == (Unreadable.TOO_DEEP in mail.unreadable)
