@@ -66,7 +66,11 @@ class TransactionalOutbox:
             row.next_attempt_at = None
             row.last_error = error
             log.warning("outbox mail %s to %s failed: %s", id, list(row.recipients), error)
-            alarm_failed_delivery(uow, self.services, row, error, now)
+            try:
+                with uow.session.begin_nested():  # a failing alarm must not undo the mark
+                    alarm_failed_delivery(uow, self.services, row, error, now)
+            except Exception:
+                log.exception("could not queue the alarm about outbox mail %s", id)
         self.services.on_outbox()
 
 

@@ -151,3 +151,19 @@ def test_an_unusable_recipient_is_left_out_when_queueing(mail_harness: MailHarne
     _queue(mail_harness, 1, to="not an address")
     _queue(mail_harness, 1, to="Zoë@Bücher.example")
     assert [list(row.recipients) for row in _rows(mail_harness)] == [["zoë@xn--bcher-kva.example"]]
+
+
+def test_a_failing_alarm_does_not_undo_the_failed_mark(
+    mail_harness: MailHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from judge.app import sender
+
+    def broken(*_args: object, **_kwargs: object) -> bool:
+        raise RuntimeError("alarm path broken")
+
+    monkeypatch.setattr(sender, "alarm_failed_delivery", broken)
+    _queue(mail_harness, 1)
+    relay = Relay(mail_harness)
+    relay.failure = PermanentDeliveryError("no such user", 550)
+    drain_once(TransactionalOutbox(mail_harness.services), relay, mail_harness.clock.now())
+    assert [row.state for row in _rows(mail_harness)] == [OutboundState.FAILED]
