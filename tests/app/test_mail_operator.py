@@ -133,9 +133,11 @@ def test_purge_deletes_mail_done_with_and_keeps_what_points_at_it(
     monkeypatch.undo()
     with harness.db.unit_of_work() as uow:
         everything = list(uow.session.scalars(select(OutboundMail)))
-        for mail in everything[:-1]:
-            uow.outbox.mark_sent(mail, harness.clock.now())  # the last one stays pending
-        pending = everything[-1].id
+        [reply] = [m for m in everything if m.in_reply_to_id == orders]
+        for mail in everything:
+            if mail is not reply:
+                uow.outbox.mark_sent(mail, harness.clock.now())
+        pending = reply.id  # the reply to the orders is not delivered yet: it stays
 
     status, out, _ = _cli(capsys, "db", "--url", harness.db.url, "purge", "--older-than", "3650")
     assert status == 0 and "0 inbound and 0 outbound mails deleted" in out
@@ -144,7 +146,8 @@ def test_purge_deletes_mail_done_with_and_keeps_what_points_at_it(
     with harness.db.unit_of_work(readonly=True) as uow:
         left = {m.id: m.state for m in uow.mail_in.listing()}
         assert left == {quarantined: InboundState.QUARANTINED}  # failed mail stays until handled
-        assert [m.id for m in uow.session.scalars(select(OutboundMail))] == [pending]
+        [kept_reply] = uow.session.scalars(select(OutboundMail))
+        assert kept_reply.id == pending and kept_reply.in_reply_to_id is None  # its mail is gone
         assert uow.outbox.count(OutboundState.PENDING) == 1
         kept = list(uow.session.scalars(select(OrderSubmission)))
         assert kept and all(s.mail_in_id is None for s in kept)  # the orders outlive their mail
