@@ -111,8 +111,12 @@ def run(args: argparse.Namespace) -> int:
         services.db.dispose()
 
 
-def _game(uow: Any, name: str) -> Any:
-    game = uow.games.by_name(name)
+def _game(uow: Any, name: str, *, lock: bool = False) -> Any:
+    """The game; with ``lock``, under its row lock as a mail signing on to it would be
+    (a change from the console then never interleaves with a mail or the scheduler)."""
+    from judge.app.games import find_game
+
+    game = find_game(uow, name, lock=lock)
     if game is None:
         raise LookupError(f"there is no game {name!r}")
     return game
@@ -196,7 +200,7 @@ def _act(services: Any, args: argparse.Namespace) -> int:
         line, expected = master_line(action, *words), (CONSOLE_ACTIONS[action],)
     now = services.clock.now()
     with services.db.unit_of_work() as uow:
-        game = _game(uow, args.name)
+        game = _game(uow, args.name, lock=True)
         outcome = run_as_master(uow, services, game, line, operator, now, expected=expected)
     print(outcome.reply.rstrip("\n"))
     told = f"; {outcome.queued} mail(s) queued for the players" if outcome.queued else ""
@@ -218,7 +222,7 @@ def _master(services: Any, args: argparse.Namespace) -> int:
     now = services.clock.now()
     password = secrets.token_urlsafe(9)
     with services.db.unit_of_work() as uow:
-        game = _game(uow, args.name)
+        game = _game(uow, args.name, lock=True)
         person = uow.people.by_address(address)
         if person is None:
             raise LookupError(f"nobody registered writes from {address}: a master must be registered")

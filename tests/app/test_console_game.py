@@ -92,6 +92,12 @@ def test_pause_resume_set_eject_process_terminate_are_the_masters_commands(
     assert status == 1 and "a player's own" in err
     status, _, err = _cli(capsys, "game", "--url", url, "set", "demo", "FROBNICATE", "--as", "bob")
     assert status == 1
+    # one command per console call: a second line smuggled into the words is refused, nothing done
+    status, _, err = _cli(capsys, "game", "--url", url, "set", "demo", "NO NMR\nPROCESS", "--as", "bob")
+    assert status == 1 and "must be one command" in err
+    status, _, err = _cli(capsys, "game", "--url", url, "eject", "demo", "F\nTERMINATE", "--as", "bob")
+    assert status == 1 and "must be one command" in err
+    assert _game(harness)["nmr"] is True and _game(harness)["phase"] == "S1901M"
 
     status, out, _ = _cli(capsys, "game", "--url", url, "eject", "demo", "F", "--as", "bob")
     assert status == 0
