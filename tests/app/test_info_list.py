@@ -59,7 +59,8 @@ def test_list_without_games(harness: Harness) -> None:
 def test_the_brief_list_shows_listed_games_and_your_own(harness: Harness) -> None:
     _forming(harness, "public", "alice@example.net")
     _forming(harness, "private", "bob@example.net")
-    _change(harness, "public", listed=True, comment="friendly game")
+    _change(harness, "public", comment="friendly game")
+    _change(harness, "private", listed=False)
     legend = (
         "Press: W = white, G = grey, WG = white with grey allowed, GW = grey with white allowed, "
         "- = no press; P = partial press allowed, F = fake press allowed."
@@ -75,6 +76,15 @@ def test_the_brief_list_shows_listed_games_and_your_own(harness: Harness) -> Non
     assert "  public       forming" in bob
     assert "* private      forming  Standard             WP    1/7" in bob
     assert bob.endswith("* = a game you play in, observe or master.\n")
+
+
+def test_a_created_game_is_listed_until_set_nolist(harness: Harness) -> None:
+    """Issue 13: the Judge lists a game unless SET NOLIST (seed 004); a new player's CREATE showed nothing."""
+    _forming(harness, "fresh", "alice@example.net")
+    assert "  fresh        forming  Standard" in body(harness.exchange(OUTSIDER, "LIST\n"))
+    reply = harness.exchange("alice@example.net", "SIGNON ?fresh pw\nSET NOLIST\n")
+    assert "[Error Flag]" not in reply["Subject"], body(reply)
+    assert "fresh" not in body(harness.exchange(OUTSIDER, "LIST\n"))
 
 
 def test_the_report_of_a_forming_game(harness: Harness) -> None:
@@ -97,7 +107,7 @@ def test_the_report_of_a_game_under_way(harness: Harness) -> None:
         "Deadline of the phase: Mon Nov 30 2026 23:30:00 +0000\n"
     )
     assert "Waiting for orders from: Austria, England, Germany, Italy, Russia, Turkey.\n" in text
-    assert "  Flags: Unmoderated, Rated, NoNMR, DIAS, Concessions, Unlisted, HomeCentres, MaxAbsence 15.\n" in text
+    assert "  Flags: Unmoderated, Rated, NoNMR, DIAS, Concessions, Listed, HomeCentres, MaxAbsence 15.\n" in text
     assert "  Press settings: White, Partial, NoFake, ObserverAny.\n" in text
     assert "  Power   Status    Units Centres Late Dedication  Player\n" in text
     assert f"  France  orders        3       3    0          0  {france}\n" in text
@@ -131,8 +141,7 @@ def test_list_full_reports_every_listed_game(harness: Harness) -> None:
     _forming(harness, "one", "alice@example.net")
     _forming(harness, "two", "bob@example.net")
     _forming(harness, "hidden", "carol@example.net")
-    _change(harness, "one", listed=True)
-    _change(harness, "two", listed=True)
+    _change(harness, "hidden", listed=False)
     text = body(harness.exchange(OUTSIDER, "LIST FULL\n"))
     assert "Game 'one' (Standard) is forming" in text
     assert "Game 'two' (Standard) is forming" in text

@@ -27,15 +27,15 @@ def test_master_sets_nmr_and_the_game_is_told_with_the_parameter_block(harness: 
 
 def test_several_sets_in_one_mail_make_one_announcement(harness: Harness) -> None:
     moderated_game(harness)
-    as_master(harness, "SET NMR, GREY\nSET NO DIAS\nSET LIST\n")
+    as_master(harness, "SET NMR, GREY\nSET NO DIAS\nSET NOLIST\n")
     announcements = [m for m in harness.others if "Parameter Change" in m["Subject"]]
     assert len(announcements) == 1
     body = read(announcements[0])
     for line in ("Missed orders: NoNMR -> NMR", "Press:         White -> Grey", "Draws:         DIAS -> NoDIAS",
-                 "Listing:       Unlisted -> Listed"):
+                 "Listing:       Listed -> Unlisted"):
         assert line in body, body
     state = state_of(harness)
-    assert (state.columns["press_mode"], state.columns["dias"], state.columns["listed"]) == ("grey", False, True)
+    assert (state.columns["press_mode"], state.columns["dias"], state.columns["listed"]) == ("grey", False, False)
 
 
 def test_a_player_of_a_moderated_game_is_refused_and_nothing_changes(harness: Harness) -> None:

@@ -439,7 +439,9 @@ def test_due_games(database: Database) -> None:
             "idle",
             "late",
         ]
-        assert uow.games.list(listed_only=True) == []
+        assert len(uow.games.list(listed_only=True)) == 3  # listed unless SET NOLIST
+        claimed.listed = False
+        assert len(uow.games.list(listed_only=True)) == 2
 
 
 def test_times_come_back_in_utc(database: Database) -> None:

@@ -95,7 +95,7 @@ class Game(Base):
     # Conduct and visibility.
     moderated: Mapped[bool] = mapped_column(default=False)
     rated: Mapped[bool] = mapped_column(default=True)
-    listed: Mapped[bool] = mapped_column(default=False)
+    listed: Mapped[bool] = mapped_column(default=True)  # the Judge lists a game unless SET NOLIST
     quiet: Mapped[bool] = mapped_column(default=False)
     show_setter: Mapped[bool] = mapped_column(default=True)
     reveal: Mapped[bool] = mapped_column(default=True)
