@@ -5,8 +5,9 @@ Python, where the trick is clearer than in a stored .eml), the envelope
 sender, and what the judge must do with it according to issue 12 (not what
 it happened to do on the day the case was written):
 
-- ``state``: processed (read and answered), ignored (stored, never
-  answered: robots, loops, nobody to answer), or failed;
+- ``state``: processed (read and answered) or ignored (stored, never
+  answered: robots, loops, nobody to answer); no case of the corpus may end
+  failed, since a failure is a bug the per-mail guard caught;
 - ``reply_to``: the exact recipients of the one reply, or ``None`` for no
   mail at all;
 - ``also_to``: other addresses this mail may legitimately cause mail to (a
@@ -26,10 +27,10 @@ from __future__ import annotations
 import base64
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from judge.db.enums import InboundState, SeatStatus
-from judge.db.models import Person, Seat
+from judge.db.models import Person
 from tests.hostile.harness import (
     INTRUDER,
     JUDGE,
@@ -88,7 +89,6 @@ class Case:
     envelope: str = STRANGER
     setup: Callable[[World], None] | None = None
     check: Callable[[World, int], None] | None = None
-    tags: frozenset[str] = field(default_factory=frozenset)
 
     def raw(self) -> bytes:
         return self.make()
@@ -255,7 +255,6 @@ def germany_still_held_by_its_player(world: World, _mail_id: int) -> None:
         seat = next(s for s in game.seats if s.power == "GERMANY")
         holder = uow.session.get(Person, seat.person_id) if seat.person_id else None
         assert holder is not None and GERMANY in {a.address for a in holder.addresses}
-        assert isinstance(seat, Seat)
 
 
 # --- the corpus ----------------------------------------------------------------------
@@ -633,7 +632,7 @@ def _game_attacks() -> list[Case]:
         ),
         Case(
             "forged_from_of_a_player_is_answered_to_that_player_only",
-            lambda: mail(f"From: {FRANCE}", body="REGISTER\nName: Evil Twin\nEND\nWHOIS france\n"),
+            lambda: mail(f"From: {FRANCE}", body="REGISTER\nName: France\nPhone: 0\nEND\nWHOIS france\n"),
             answered(FRANCE, says=(), people_may_change=True),
             envelope="forger@example.net",
         ),
