@@ -15,11 +15,13 @@ be played under rules the adjudicator silently ignores.
   for that power's builds or victory.
 * ``railway`` (Colonial's Trans-Siberian Railroad, ``"power"``,
   ``"provinces"`` in line order): an army of that power may move in one turn
-  from one province of the line to any other, provided every province in
-  between is, at the start of the turn, empty or held by that power, and no
-  province in between is a supply centre that power does not own. Such a
-  move cannot dislodge a unit and cannot cut a support; it can bounce others
-  and be supported to enter an empty province. One army per turn.
+  from one province of the line to any other. The line must be clear once
+  the turn's moves are made: no province in between holds a unit of another
+  power, and each supply centre in between that the power does not own
+  holds one of its units; otherwise the train stops (fails, and bounces no
+  one at its destination). Such a move cannot dislodge a unit and cannot cut
+  a support; it can bounce others and be supported to enter an empty
+  province. One army per turn.
 * ``suez_canal`` (Colonial, ``"province"``, ``"seas"``): a fleet in that
   province may move to and from each of the listed seas (an extra fleet
   crossing; the adjacency itself must be in the map).

@@ -11,7 +11,8 @@ from __future__ import annotations
 from judge.core.adjudicator import Outcome
 from judge.core.special_rules import NEUTRAL
 from judge.core.units import Unit, UnitType
-from tests.core.tiny_variant import play, tiny_map
+from judge.core.variants import parse_map
+from tests.core.tiny_variant import play, tiny_data, tiny_map
 
 A = UnitType.ARMY
 N, S, X = "NORTH", "SOUTH", "FROZEN-ANTARCTICA"
@@ -119,12 +120,44 @@ def test_railway_carries_an_army_along_empty_line() -> None:
     assert units_of(result) == {(N, "EEE")}
 
 
-def test_railway_blocked_by_a_foreign_unit_on_the_way() -> None:
+def test_railway_bounces_on_a_foreign_unit_that_stays_on_the_way() -> None:
     game_map = tiny_map(special_rules=[RAILWAY])
     result = play(game_map, "S1901M", [Unit(N, A, "AAA"), Unit(S, A, "BBB")], {N: ["A AAA - CCC"]})
-    assert outcome(result, N, "AAA") is Outcome.INVALID
-    assert "blocked in Bravo" in next(r.reason for r in result.results if r.power == N)
+    assert outcome(result, N, "AAA") is Outcome.FAILS
     assert (N, "AAA") in units_of(result)
+
+
+def test_railway_passes_when_the_foreign_unit_on_the_way_leaves() -> None:
+    game_map = tiny_map(special_rules=[RAILWAY])
+    units = [Unit(N, A, "AAA"), Unit(S, A, "BBB")]
+    result = play(game_map, "S1901M", units, {N: ["A AAA - CCC"], S: ["A BBB - KKK"]})
+    assert units_of(result) == {(N, "CCC"), (S, "KKK")}
+
+
+def test_railway_passes_when_two_armies_bounce_on_the_way() -> None:
+    data = tiny_data(special_rules=[RAILWAY])
+    data["provinces"]["LLL"] = {"name": "Lima", "terrain": "land", "army": ["CCC"]}
+    data["provinces"]["CCC"]["army"].append("LLL")
+    game_map = parse_map(data)
+    units = [Unit(N, A, "AAA"), Unit(S, A, "LLL"), Unit(X, A, "GGG")]
+    orders = {N: ["A AAA - EEE"], S: ["A LLL - CCC"], X: ["A GGG - CCC"]}
+    result = play(game_map, "S1901M", units, orders, {N: frozenset({"AAA", "DDD"})})
+    assert units_of(result) == {(N, "EEE"), (S, "LLL"), (X, "GGG")}
+
+
+def test_railway_bounces_when_a_foreign_army_enters_the_way() -> None:
+    game_map = tiny_map(special_rules=[RAILWAY])
+    units = [Unit(N, A, "AAA"), Unit(X, A, "GGG")]
+    result = play(game_map, "S1901M", units, {N: ["A AAA - DDD"], X: ["A GGG - CCC"]})
+    assert outcome(result, N, "AAA") is Outcome.FAILS
+    assert units_of(result) == {(N, "AAA"), (X, "CCC")}
+
+
+def test_a_stopped_train_does_not_bounce_others_at_its_destination() -> None:
+    game_map = tiny_map(special_rules=[RAILWAY])
+    units = [Unit(N, A, "AAA"), Unit(S, A, "BBB"), Unit(X, A, "GGG")]
+    result = play(game_map, "S1901M", units, {N: ["A AAA - CCC"], X: ["A GGG - CCC"]})
+    assert units_of(result) == {(N, "AAA"), (S, "BBB"), (X, "CCC")}
 
 
 def test_railway_passes_through_an_own_unit() -> None:
@@ -136,9 +169,22 @@ def test_railway_passes_through_an_own_unit() -> None:
 def test_railway_cannot_pass_an_unowned_supply_centre() -> None:
     game_map = tiny_map(special_rules=[RAILWAY])
     result = play(game_map, "S1901M", [Unit(N, A, "AAA")], {N: ["A AAA - EEE"]}, HOMES)
-    assert outcome(result, N, "AAA") is Outcome.INVALID
+    assert outcome(result, N, "AAA") is Outcome.FAILS
     owned = play(game_map, "S1901M", [Unit(N, A, "AAA")], {N: ["A AAA - EEE"]}, {N: frozenset({"AAA", "DDD"})})
     assert units_of(owned) == {(N, "EEE")}
+
+
+def test_railway_passes_an_unowned_supply_centre_its_own_army_holds() -> None:
+    game_map = tiny_map(special_rules=[RAILWAY])
+    units = [Unit(N, A, "AAA"), Unit(N, A, "DDD")]
+    holding = play(game_map, "S1901M", units, {N: ["A AAA - EEE"]}, HOMES)
+    assert units_of(holding) == {(N, "EEE"), (N, "DDD")}
+    leaving = play(game_map, "S1901M", units, {N: ["A AAA - EEE", "A DDD - GGG"]}, HOMES)
+    assert outcome(leaving, N, "AAA") is Outcome.FAILS
+    bounced = play(
+        game_map, "S1901M", [*units, Unit(X, A, "GGG")], {N: ["A AAA - EEE", "A DDD - GGG"]}, HOMES
+    )
+    assert (N, "EEE") in units_of(bounced)  # the army meant to leave the centre stayed: the line is clear
 
 
 def test_railway_may_leave_and_enter_an_unowned_supply_centre() -> None:

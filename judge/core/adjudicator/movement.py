@@ -64,6 +64,8 @@ class MovementResolver:
         "protected",
         "prov",
         "rail",
+        "rail_path",
+        "rail_unowned",
         "res",
         "rules",
         "seas",
@@ -96,6 +98,8 @@ class MovementResolver:
         self.target = [-1] * n
         self.convoyed = [False] * n
         self.rail = [False] * n
+        self.rail_path: list[tuple[str, ...]] = [()] * n
+        self.rail_unowned: list[frozenset[str]] = [frozenset()] * n
         for i, order in enumerate(orders):
             if order is None or order.kind not in _KIND_CODE:
                 continue
@@ -107,6 +111,8 @@ class MovementResolver:
                 self.target[i] = self.unit_at[where[order.other.location]]
             self.convoyed[i] = order.via_convoy
             self.rail[i] = order.via_rail
+            self.rail_path[i] = order.rail_path
+            self.rail_unowned[i] = order.rail_unowned
         self._link(rules, topo.fleet)
         self.state = [_UNRESOLVED] * n
         self.res = [False] * n
@@ -304,6 +310,8 @@ class MovementResolver:
             return False
         destination = self.dest[i]
         if self.rail[i]:
+            if not self._rail_clear(i):
+                return False
             # A move by railway never dislodges: it enters only a province left empty.
             j = self.unit_at.get(destination, -1)
             if j >= 0 and not (self.kind[j] == K_MOVE and self._resolve(j)):
@@ -368,6 +376,29 @@ class MovementResolver:
                     frontier.append(g)
         return False
 
+    def _rail_clear(self, i: int) -> bool:
+        """Whether the line is clear for train ``i``: after the turn's moves, no province it passes
+        holds a unit of another power, and each supply centre it does not own holds one of its own
+        (special rule railway)."""
+        me = self.power[i]
+        for province in self.rail_path[i]:
+            there = self._power_after(province)
+            if there is not None and there != me:
+                return False
+            if province in self.rail_unowned[i] and there != me:
+                return False
+        return True
+
+    def _power_after(self, province: str) -> str | None:
+        """The power whose unit stands in ``province`` once the moves are made (None: empty)."""
+        for k in self.moves_to.get(province, ()):
+            if self._resolve(k):
+                return self.power[k]
+        j = self.unit_at.get(province, -1)
+        if j < 0 or (self.kind[j] == K_MOVE and self._resolve(j)):
+            return None
+        return self.power[j]
+
     def _support_count(self, supporters: list[int], excluded_power: str | None = None) -> int:
         count = 0
         for s in supporters:
@@ -397,6 +428,8 @@ class MovementResolver:
     def _prevent_strength(self, k: int) -> int:
         if self.convoyed[k] and not self.path(k):
             return 0
+        if self.rail[k] and not self._rail_clear(k):
+            return 0  # a train stopped on the way never reaches its destination
         opponent = self.h2h[k]
         if opponent >= 0 and self._resolve(opponent):
             return 0

@@ -115,6 +115,8 @@ class Interpreted(NamedTuple):
     via_convoy: bool = False
     build_type: UnitType | None = None
     via_rail: bool = False
+    rail_path: tuple[str, ...] = ()
+    rail_unowned: frozenset[str] = frozenset()
 
 
 def validate(
@@ -219,8 +221,13 @@ def _move(board: Board, power: str, order: Move, rules: Rules) -> Interpreted:
         wants_convoy = order.via_convoy or bool(order.route)
         if adjacent and not wants_convoy:
             return Interpreted(power, order, MOVE, unit, destination)
-        if not adjacent and not wants_convoy and _on_railway(board, power, source, destination):
-            return Interpreted(power, order, MOVE, unit, destination, via_rail=True)
+        rail_path = None if adjacent or wants_convoy else _railway_path(board, power, source, destination)
+        if rail_path is not None:
+            owned = board.position.centers.get(power, frozenset())
+            unowned = frozenset(p for p in rail_path if game_map.is_supply_center(p) and p not in owned)
+            return Interpreted(
+                power, order, MOVE, unit, destination, via_rail=True, rail_path=rail_path, rail_unowned=unowned
+            )
         if not can_be_convoyed_between(game_map, source, destination):
             raise NotAdjacentError(_place(board, unit.location), _place(board, destination))
         if not route_exists(game_map, source, destination, board.fleet_provinces()):
@@ -234,33 +241,17 @@ def _move(board: Board, power: str, order: Move, rules: Rules) -> Interpreted:
     return Interpreted(power, order, MOVE, unit, target)
 
 
-def _on_railway(board: Board, power: str, source: str, destination: str) -> bool:
-    """Whether an army of ``power`` may take the variant's railway from ``source`` to ``destination``.
+def _railway_path(board: Board, power: str, source: str, destination: str) -> tuple[str, ...] | None:
+    """The provinces an army of ``power`` passes on the variant's railway from ``source``, or None.
 
-    Both ends on the line, the power the railway's, and every province in
-    between, at the start of the turn, empty or held by that power and not a
-    supply centre it does not own (special rule ``railway``). Raises
-    :class:`NotAdjacentError` naming the blocking province when the line is
-    the only way and it is blocked.
+    None unless both ends are on the line and the railway is ``power``'s
+    (special rule ``railway``). Whether the line is clear is decided with the
+    other orders of the turn (:mod:`judge.core.adjudicator.movement`).
     """
     railway = board.game_map.special.railway
     if railway is None or railway.power != power:
-        return False
-    between = railway.path_between(source, destination)
-    if between is None:
-        return False
-    owned = board.position.centers.get(power, frozenset())
-    for province in between:
-        unit = board.unit_at.get(province)
-        blocked = unit is not None and unit.power != power
-        if blocked or (board.game_map.is_supply_center(province) and province not in owned):
-            raise NotAdjacentError(
-                _place(board, source), _place(board, destination),
-                Message(N_("The railway from {source} to {destination} is blocked in {blocker}."),
-                        source=_place(board, source), destination=_place(board, destination),
-                        blocker=_place(board, province)),
-            )
-    return True
+        return None
+    return railway.path_between(source, destination)
 
 
 def _fleet_target(board: Board, source: str, written: str, destination: str, rules: Rules) -> str:
