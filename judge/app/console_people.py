@@ -114,7 +114,8 @@ def merge_people(uow: UnitOfWork, keep: Person, gone: Person, operator: str, now
     """Make ``gone`` part of ``keep``: addresses, seats, masterships, history and record; ``gone`` is deleted.
 
     Refused when both play in the same game (one person cannot hold two
-    seats of a game). A mastership of a game both master is kept once.
+    seats of a game) or one plays where the other is master. A mastership of
+    a game both master is kept once.
     Returns the addresses moved.
     """
     if keep.id == gone.id:
@@ -124,6 +125,10 @@ def merge_people(uow: UnitOfWork, keep: Person, gone: Person, operator: str, now
         if seat.game_id in kept_games:
             raise PersonRefusal(f"both play in game {seat.game.name}: eject one first")
     kept_masters = {m.game_id for m in uow.session.scalars(select(GameMaster).where(GameMaster.person_id == keep.id))}
+    gone_games = {s.game_id for s in uow.session.scalars(select(Seat).where(Seat.person_id == gone.id))}
+    gone_masters = {m.game_id for m in uow.session.scalars(select(GameMaster).where(GameMaster.person_id == gone.id))}
+    if (kept_games & gone_masters) or (gone_games & kept_masters):
+        raise PersonRefusal("one plays in a game the other masters: a master plays no power")
     for master in list(uow.session.scalars(select(GameMaster).where(GameMaster.person_id == gone.id))):
         if master.game_id in kept_masters:
             uow.session.delete(master)

@@ -91,6 +91,8 @@ def test_merge(harness: Harness, capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 1 and "both play in game demo" in err
     status, _, err = _cli(capsys, "person", "--url", url, "merge", address("FRANCE"), "old2@example.org")
     assert status == 1 and "already the same person" in err
+    status, _, err = _cli(capsys, "person", "--url", url, "merge", "master@example.net", address("ITALY"))
+    assert status == 1 and "a master plays no power" in err
     assert ("bob", "person.merge") in _admin_audit(harness)
 
 
