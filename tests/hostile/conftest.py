@@ -1,4 +1,5 @@
-"""Fixtures of the attack tests: a world (a judge with a game in play) on a fresh database."""
+"""Fixtures of the attack tests: a world (a judge with a game in play) on a fresh SQLite database,
+and the whole judge on loopback for the corpus over SMTP."""
 
 from __future__ import annotations
 
@@ -9,6 +10,10 @@ import pytest
 
 from judge.db.database import Database
 from tests.conftest import TEST_PASSWORDS
+
+# The whole judge on loopback (SMTP door, worker, outbound sender) with a capture relay,
+# from the end-to-end tests: the corpus is sent over real SMTP too.
+from tests.e2e.conftest import judge, judge_factory, loop_thread, relay  # noqa: F401
 from tests.hostile.harness import World
 
 
@@ -20,14 +25,3 @@ def sqlite_world(sqlite_database_url: str, tmp_path: Path) -> Iterator[World]:
         yield World(db, tmp_path)
     finally:
         db.dispose()
-
-
-@pytest.fixture
-def world(database: Database, tmp_path: Path) -> World:
-    """A world on each engine under test (SQLite, and PostgreSQL when CI sets it up)."""
-    return World(database, tmp_path)
-
-
-# The whole judge on loopback (SMTP door, worker, outbound sender) with a capture relay,
-# from the end-to-end tests: the corpus is sent over real SMTP too.
-from tests.e2e.conftest import judge, judge_factory, loop_thread, relay  # noqa: E402, F401
