@@ -88,3 +88,16 @@ def test_rollback_refusals_leave_the_game_alone(harness: Harness) -> None:
     body = read(as_power(harness, "FRANCE", "ROLLBACK 1\n"))
     assert "Only a master of game 'modo' may use ROLLBACK" in body
     assert phase_rows(harness) == before
+
+
+def test_predict_counts_the_orders_given_before_it_in_the_same_mail(harness: Harness) -> None:
+    """Issue 13: PREDICT used only the orders on file, while PROCESS used the mail's own orders too."""
+    moderated_game(harness)
+    reply = as_master(harness, "BECOME F\nA PAR-BUR\nA MAR-SPA\nF BRE-MAO\nPREDICT\n")
+    body = read(reply)
+    assert "PREDICTION, NOT DEFINITIVE" in body
+    assert "France:  Army Paris -> Burgundy." in body
+    assert "France:  Fleet Brest -> Mid-Atlantic Ocean." in body
+    assert phase_rows(harness)[-1]["name"] == "S1901M"  # nothing processed
+    # The orders themselves are stored when the mail ends, as if PREDICT had not been given.
+    assert "France:  Army Paris -> Burgundy." in read(as_master(harness, "PREDICT\n"))

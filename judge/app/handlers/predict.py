@@ -5,12 +5,13 @@ the orders on file, inside a savepoint that is then rolled back: the ruling,
 the new phase, the results mails it would queue, all undone. Only the
 results text in the master's language is kept, and put in the master's
 reply, marked as a prediction (the Judge's PREDICT, master only). Orders
-given earlier in the same mail are stored when the mail ends, so they are
-not in the prediction yet: send them first.
+given earlier in the same mail (after BECOME) count, as for PROCESS: they
+are stored inside the savepoint, and stored for good when the mail ends.
 """
 
 from __future__ import annotations
 
+from judge.app import order_mail
 from judge.app.errors import CommandRefused
 from judge.app.masters import require_master
 from judge.app.processing import NotProcessable, process_phase
@@ -27,13 +28,18 @@ def handle(command: Predict, session: MailSession) -> Next:
     if game.state is not GameState.ACTIVE or game.current_phase is None or game.paused_at is not None:
         raise CommandRefused(_("Game '{game}' has no phase to predict now.").format(game=game.name))
     phase = game.current_phase
+    mail_orders = session.area_state.get(order_mail.AREA)
     savepoint = session.uow.session.begin_nested()
     try:
+        order_mail.settle(session)  # this mail's orders so far, undone with the rest
         processed = process_phase(session.uow, session.services, game, session.now, reason="predict")
     except NotProcessable:
         raise CommandRefused(_("Game '{game}' has no phase to predict now.").format(game=game.name)) from None
     finally:
         savepoint.rollback()
+        if isinstance(mail_orders, order_mail.OrderMail):
+            mail_orders.settled = False  # stored for good, and acknowledged, when the mail ends
+            session.area_state[order_mail.AREA] = mail_orders
     report = processed.reports.get(session.language) or processed.reports.get("en", "")
     session.reply.ok(
         command.line,
