@@ -238,9 +238,19 @@ def _movement(rng: random.Random, game_map: GameMap, position: Position) -> dict
     by_province = {u.province: u for u in units}
     intent: dict[Unit, Order] = {}
     moving_to: dict[Unit, str] = {}
+    railway = game_map.special.railway
     for unit in units:
         targets = _moves(game_map, unit)
-        if targets and rng.random() < 0.6:
+        on_the_line = (
+            railway is not None
+            and unit.power == railway.power
+            and unit.type is UnitType.ARMY
+            and unit.province in railway.provinces
+        )
+        if on_the_line and railway is not None and rng.random() < 0.4:
+            moving_to[unit] = rng.choice([p for p in railway.provinces if p != unit.province])
+            intent[unit] = Move(_ref(unit), moving_to[unit])  # by rail when it is not a border
+        elif targets and rng.random() < 0.6:
             moving_to[unit] = rng.choice(targets)
             intent[unit] = Move(_ref(unit), moving_to[unit])
         else:
@@ -398,3 +408,83 @@ def test_chaos_opens_with_the_winter_1900_builds() -> None:
     )
     assert {f"{u.power} {u}" for u in built.position.units} == {"LONDON F LON", "MUNICH A MUN"}
     assert built.next_phase == Phase.parse("S1901M")
+
+
+# ------------------------------------------------------------------ special rules on the real maps
+# Hand cases in the DATC's style, the expected outcome written from each rule's text.
+
+
+def _play(variant: str, phase: str, units: list[str], orders: dict[str, list[str]], centres: dict[str, set[str]]) -> tuple[set[str], dict[str, frozenset[str]]]:
+    from judge.lang.orders import read_order
+
+    game_map = load_map(variant)
+    board = tuple(Unit(u.split()[0], UnitType(u.split()[1]), u.split()[2]) for u in units)
+    position = Position(variant, Phase.parse(phase), board, {p: frozenset(c) for p, c in centres.items()})
+    kind = position.phase.type
+    parsed = {p: [read_order(line, game_map, phase_type=kind).order for line in lines] for p, lines in orders.items()}
+    result = adjudicate(position, parsed, Rules(), game_map)
+    return {f"{u.power} {u.type.value} {u.location}" for u in result.position.units}, dict(result.position.centers)
+
+
+COLONIAL_HOMES = {p: set(c) for p, c in load_map("colonial").home_centers.items()}
+
+
+def test_colonial_hong_kong_is_no_centre_for_china() -> None:
+    # A Chinese army takes Hong Kong from Britain in the fall: Britain loses it, China does not gain it.
+    units, centres = _play("colonial", "F1870M", ["CHINA A CAN"], {"CHINA": ["A CAN - HON"]}, COLONIAL_HOMES)
+    assert units == {"CHINA A HON"}
+    assert "HON" not in centres["BRITAIN"]
+    assert centres["CHINA"] == COLONIAL_HOMES["CHINA"]
+
+
+def test_colonial_hong_kong_is_a_centre_for_the_other_powers() -> None:
+    # A French fleet takes Hong Kong from Britain in the fall: it is France's.
+    units, centres = _play("colonial", "F1870M", ["FRANCE F SCS"], {"FRANCE": ["F SCS - HON"]}, COLONIAL_HOMES)
+    assert units == {"FRANCE F HON"}
+    assert "HON" in centres["FRANCE"] and "HON" not in centres["BRITAIN"]
+
+
+def test_colonial_railway_carries_a_russian_army_through_its_own_army() -> None:
+    # Moscow to Irkutsk: Perm and Krasnoyarsk empty, Omsk held by a Russian army.
+    units, _ = _play(
+        "colonial", "S1870M", ["RUSSIA A MOS", "RUSSIA A OMS"], {"RUSSIA": ["A MOS - IRK", "A OMS H"]}, COLONIAL_HOMES
+    )
+    assert units == {"RUSSIA A IRK", "RUSSIA A OMS"}
+
+
+def test_colonial_railway_is_blocked_by_a_foreign_army_on_the_line() -> None:
+    units, _ = _play(
+        "colonial", "S1870M", ["RUSSIA A MOS", "CHINA A KRA"], {"RUSSIA": ["A MOS - IRK"], "CHINA": ["A KRA H"]},
+        COLONIAL_HOMES,
+    )
+    assert units == {"RUSSIA A MOS", "CHINA A KRA"}
+
+
+def test_colonial_railway_is_russia_s_alone() -> None:
+    units, _ = _play("colonial", "S1870M", ["CHINA A KRA"], {"CHINA": ["A KRA - PRM"]}, COLONIAL_HOMES)
+    assert units == {"CHINA A KRA"}
+
+
+def test_colonial_suez_fleets_pass_egypt_between_the_mediterranean_and_the_red_sea() -> None:
+    units, _ = _play("colonial", "S1870M", ["TURKEY F MED"], {"TURKEY": ["F MED - EGY"]}, COLONIAL_HOMES)
+    assert units == {"TURKEY F EGY"}
+    units, _ = _play("colonial", "F1870M", ["TURKEY F EGY"], {"TURKEY": ["F EGY - RED"]}, COLONIAL_HOMES)
+    assert units == {"TURKEY F RED"}
+
+
+def test_chaos_builds_in_any_owned_centre() -> None:
+    # London owns Paris and has one unit: it builds an army in Paris, not in a centre it does not own.
+    centres = {"LONDON": {"LON", "PAR"}}
+    units, _ = _play("chaos", "W1901A", ["LONDON F NTH"], {"LONDON": ["BUILD A PAR"]}, centres)
+    assert units == {"LONDON F NTH", "LONDON A PAR"}
+    units, _ = _play("chaos", "W1901A", ["LONDON F NTH"], {"LONDON": ["BUILD A BUR"]}, centres)
+    assert units == {"LONDON F NTH"}
+
+
+def test_1898_a_power_builds_only_in_home_centres_it_owns() -> None:
+    # France owns Brest and Belgium, has one unit: Paris is home but not owned, Brest is free.
+    centres = {"FRANCE": {"BRE", "BEL"}}
+    units, _ = _play("1898", "W1899A", ["FRANCE A BEL"], {"FRANCE": ["BUILD A PAR"]}, centres)
+    assert units == {"FRANCE A BEL"}
+    units, _ = _play("1898", "W1899A", ["FRANCE A BEL"], {"FRANCE": ["BUILD F BRE"]}, centres)
+    assert units == {"FRANCE A BEL", "FRANCE F BRE"}
