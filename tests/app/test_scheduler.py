@@ -117,3 +117,31 @@ def test_run_scheduler_processes_a_due_game_then_sleeps_until_stopped(harness: H
 
     asyncio.run(scenario())
     assert game.state()["phase"] == "F1901M"
+
+
+def test_a_clean_mail_without_orders_clears_the_error_flag(harness: Harness) -> None:
+    """Issue 13: the guide says the flag stays "until a mail without errors arrives"; any such mail."""
+    game = start_game(harness)
+    harness.clock.advance(hours=13)
+    orders = dict(OPENINGS)
+    orders["FRANCE"] += "A PAR - MOS\n"
+    send_all(game, orders)
+    harness.clock.advance(hours=2)
+    process_due(harness.services)
+    assert game.state()["phase"] == "S1901M"
+    reply = game.orders("FRANCE", "")
+    assert "[Error Flag]" not in str(reply["Subject"])
+    harness.clock.advance(minutes=30)
+    process_due(harness.services)
+    assert game.state()["phase"] == "F1901M"
+
+
+def test_a_mail_whose_only_error_is_no_order_sets_the_error_flag(harness: Harness) -> None:
+    """The Judge's rule: the flag follows the last mail signed on as the power, wherever its error was."""
+    game = start_game(harness)
+    harness.clock.advance(hours=13)
+    send_all(game, OPENINGS)
+    game.orders("FRANCE", "SET NOSUCHTHING\n")
+    harness.clock.advance(hours=1)
+    process_due(harness.services)
+    assert game.state()["phase"] == "S1901M"  # France's orders no longer count as complete

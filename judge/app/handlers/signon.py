@@ -24,7 +24,7 @@ wrong password.
 
 from __future__ import annotations
 
-from judge.app import throttle
+from judge.app import error_flag, throttle
 from judge.app.errors import CommandRefused
 from judge.app.games import (
     AlreadyInGame,
@@ -123,6 +123,8 @@ def _player_to_tell(seat: Seat | None) -> list[tuple[str, str]]:
 def _signed_on(session: MailSession, game: Game, seat: Seat | None, role: Role) -> None:
     session.game, session.seat, session.role = game, seat, role
     session.acting_power = seat.power if seat is not None else None
+    if role is Role.POWER and seat is not None and seat.power is not None:
+        error_flag.settle_when_the_mail_ends(session, game, seat.power)
 
 
 # -- SIGNON Fgame pw ------------------------------------------------------------------------------
