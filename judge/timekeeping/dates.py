@@ -226,6 +226,23 @@ def parse_judge_date(
     return when
 
 
+def names_a_day(text: str) -> bool:
+    """Whether a free-form date names its day (a week day, a day, a month or a year), not a time alone.
+
+    A time alone ("13:51") means the next such time: today's, or tomorrow's
+    once today's has passed; a reply then says which day was taken. An ISO
+    8601 date always names its day.
+    """
+    stripped = text.strip()
+    if _ISO.match(stripped):
+        return True
+    try:
+        parts = _read_parts(stripped)
+    except DateSyntaxError:
+        return False
+    return any(field is not None for field in (parts.weekday, parts.day, parts.month, parts.year))
+
+
 def _in_past(when: datetime, now: datetime, role: DateRole, time_given: bool) -> bool:
     """Is ``when`` over? An absence given by its day alone may start today: that day is not over."""
     if role is DateRole.ABSENCE_START and not time_given:

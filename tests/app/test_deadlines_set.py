@@ -139,3 +139,17 @@ def test_no_signon_no_deadline(harness: Harness) -> None:
     register(harness, "loner@example.org")
     reply = body(harness.exchange("loner@example.org", "SET DEADLINE Fri 20:00\n"))
     assert "SET DEADLINE needs a SIGNON to a game first." in reply
+
+
+def test_a_time_already_past_today_says_plainly_that_tomorrow_was_taken(harness: Harness) -> None:
+    """Issue 13: SET START 13:51 sent at 13:51:50 became tomorrow 13:51 without a word."""
+    game = start_game(harness)
+    advance_to(harness, datetime(2026, 11, 23, 13, 51, 50, tzinfo=UTC))
+    reply = body(game.master("SET START 13:51\n"))
+    assert (
+        "> SET START 13:51\n"
+        "'13:51' has already passed today: the same time tomorrow, Tue Nov 24 2026 13:51:00 +0000, was taken.\n"
+    ) in reply
+    assert times(game).start == datetime(2026, 11, 24, 13, 51, tzinfo=UTC)
+    later_today = body(game.master("SET START 20:00\n"))
+    assert "already passed" not in later_today

@@ -35,7 +35,7 @@ from judge.core.phase import Phase
 from judge.db.models import Game
 from judge.lang.commands import DeadlineKind, SetDeadline
 from judge.mail.compose import judge_date
-from judge.timekeeping.dates import DateRole
+from judge.timekeeping.dates import DateRole, names_a_day
 from judge.timekeeping.deadlines import PhaseTimes, set_deadline, set_grace, set_start
 from judge.timekeeping.errors import PhaseTimesError
 
@@ -56,6 +56,14 @@ def handle(command: SetDeadline, session: MailSession) -> Next:
     zone = session.services.config.timezone
     schedule = game_schedule(game).for_phase(Phase.parse(game.current_phase).type)
     when = read_date(session, command.date.text, DateRole.DEADLINE, clock=schedule.clock)
+    notes: list[str] = []
+    if not names_a_day(command.date.text) and when.astimezone(zone).date() != session.now.astimezone(zone).date():
+        # "SET START 13:51" sent at 13:51:50: today's 13:51 is over, so tomorrow's was taken; say so.
+        notes.append(
+            _("'{text}' has already passed today: the same time tomorrow, {date}, was taken.").format(
+                text=command.date.text.strip(), date=judge_date(when, zone)
+            )
+        )
     try:
         if command.which is DeadlineKind.DEADLINE:
             new = set_deadline(times, when, schedule, zone, strict_grace=game.strict_grace)
@@ -73,7 +81,7 @@ def handle(command: SetDeadline, session: MailSession) -> Next:
     set_times(session.uow, game, new)
     replan(session, game)
     lines = _lines(new, zone)
-    session.reply.ok(command.line, *(line(_) for line in lines))
+    session.reply.ok(command.line, *notes, *(line(_) for line in lines))
     event = "Grace Adjustment" if command.which is DeadlineKind.GRACE else "Deadline Adjustment"
 
     def body(_: Callable[[str], str], language: str) -> str:
