@@ -253,3 +253,14 @@ def test_claims_expired_a_month_ago_are_forgotten(harness: Harness) -> None:
     _claim(harness, "other@work.example")
     with harness.db.unit_of_work(readonly=True) as uow:
         assert [row.requester for row in uow.session.query(AddressClaim).all()] == ["other@work.example"]
+
+
+def test_an_unconfirmed_claimer_cannot_rewrite_the_registration(harness: Harness) -> None:
+    register(harness, JEANNE, "Name: Jeanne", "Country: France", "Phone: 555 1234")
+    harness.exchange("mallory@evil.example", f"IAMALSO {JEANNE}\n")
+    reply = register(harness, "mallory@evil.example", "Name: Mallory", "Phone: 0", f"Email: {JEANNE}")
+    assert "555 1234" not in body(reply)
+    jeanne = person(harness, JEANNE)
+    assert jeanne is not None
+    assert (jeanne.name, jeanne.phone, jeanne.addresses) == ("Jeanne", "555 1234", [JEANNE])
+    assert person(harness, "mallory@evil.example") is None
