@@ -17,12 +17,9 @@ PACKAGE = Path(__file__).resolve().parents[1] / "judge"
 
 LEGACY_CIRCLE = frozenset(
     {
-        "judge.app.games",
-        "judge.app.lateness",
         "judge.app.order_mail",
         "judge.app.processing",
         "judge.app.scheduler",
-        "judge.app.timekeeping",
     }
 )
 

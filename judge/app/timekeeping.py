@@ -274,13 +274,6 @@ def open_phase(uow: UnitOfWork, game: Game) -> tuple[PhaseRecord, Position] | No
         return None
 
 
-def replan(session: MailSession, game: Game) -> None:
-    """The game's clock changed: the scheduler's due time is computed again."""
-    from judge.app.scheduler import plan
-
-    plan(session.uow, session.services, game, session.now)
-
-
 @dataclass(frozen=True)
 class AbsenceOwner:
     """Whose absence a SET ABSENCE declares: a power (its player's), or the master's own."""

@@ -135,13 +135,3 @@ def test_a_clean_mail_without_orders_clears_the_error_flag(harness: Harness) -> 
     process_due(harness.services)
     assert game.state()["phase"] == "F1901M"
 
-
-def test_a_mail_whose_only_error_is_no_order_sets_the_error_flag(harness: Harness) -> None:
-    """The Judge's rule: the flag follows the last mail signed on as the power, wherever its error was."""
-    game = start_game(harness)
-    harness.clock.advance(hours=13)
-    send_all(game, OPENINGS)
-    game.orders("FRANCE", "SET NOSUCHTHING\n")
-    harness.clock.advance(hours=1)
-    process_due(harness.services)
-    assert game.state()["phase"] == "S1901M"  # France's orders no longer count as complete

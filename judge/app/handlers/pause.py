@@ -16,8 +16,9 @@ from collections.abc import Callable
 from judge.app.errors import CommandRefused
 from judge.app.masters import announce_to_game, require_moderator, setter_name
 from judge.app.registry import Next, handles
+from judge.app.replanning import replan
 from judge.app.session import MailSession
-from judge.app.timekeeping import clear_pause_notices, open_phase, replan
+from judge.app.timekeeping import clear_pause_notices, open_phase
 from judge.db.enums import AuditKind
 from judge.lang.commands import Pause
 from judge.mail.compose import judge_date

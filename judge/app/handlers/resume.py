@@ -17,12 +17,12 @@ from judge.app.errors import CommandRefused
 from judge.app.masters import announce_to_game, require_master, setter_name, signed_on_game
 from judge.app.processing import owing_powers
 from judge.app.registry import Next, handles
+from judge.app.replanning import replan
 from judge.app.session import MailSession, Role
 from judge.app.timekeeping import (
     clear_pause_notices,
     fresh_times,
     open_phase,
-    replan,
     set_times,
     stored_times,
 )

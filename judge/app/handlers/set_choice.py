@@ -15,10 +15,10 @@ from judge.app.errors import CommandRefused
 from judge.app.handlers.set_variant import change_rules, options_text
 from judge.app.masters import change_setting, check_may_set, is_master, signed_on_game
 from judge.app.registry import Next, handles
+from judge.app.replanning import replan
 from judge.app.session import MailSession, Role
 from judge.app.settings import ALL_PRESS, CHOICES, RULE_OPTIONS, BadRuleOption, read_rule_word
 from judge.app.signon import start_if_ready
-from judge.app.timekeeping import replan
 from judge.lang.commands import SetChoice
 
 

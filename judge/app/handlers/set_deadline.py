@@ -22,12 +22,12 @@ from zoneinfo import ZoneInfo
 from judge.app.errors import CommandRefused
 from judge.app.masters import announce_to_game, require_moderator, setter_name
 from judge.app.registry import Next, handles
+from judge.app.replanning import replan
 from judge.app.session import MailSession
 from judge.app.timekeeping import (
     game_schedule,
     open_phase,
     read_date,
-    replan,
     set_times,
     stored_times,
 )

@@ -22,9 +22,9 @@ from judge.app.errors import CommandRefused
 from judge.app.handlers.set_variant_rule import set_variant_rule
 from judge.app.masters import change_setting, check_may_set, is_master, signed_on_game
 from judge.app.registry import Next, handles
+from judge.app.replanning import replan
 from judge.app.session import MailSession, Role
 from judge.app.settings import FLAGS, NO_BROADCAST, REFUSED_WHEN_ON, UNSUPPORTED_FLAGS
-from judge.app.timekeeping import replan
 from judge.app.variant_rules import RULE_OF_FLAG as VARIANT_RULE_FLAGS
 from judge.lang.commands import SetFlag
 

@@ -18,8 +18,9 @@ from __future__ import annotations
 from judge.app.errors import CommandRefused
 from judge.app.masters import Change, note_change, require_moderator
 from judge.app.registry import Next, handles
+from judge.app.replanning import replan
 from judge.app.session import MailSession
-from judge.app.timekeeping import game_schedule, replan, store_schedule
+from judge.app.timekeeping import game_schedule, store_schedule
 from judge.db.enums import AuditKind, GameState
 from judge.i18n import N_
 from judge.lang.commands import SetSchedule
