@@ -407,6 +407,7 @@ def take_over(
         zone,
         previous=previous,
         strict_grace=game.strict_grace,
+        same_phase=True,
     )
     game.deadline_at = times.deadline
     game.grace_at = times.grace

@@ -146,11 +146,16 @@ def fresh_times(
     *,
     previous: PhaseTimes | None,
     owing: Iterable[str],
+    same_phase: bool = False,
 ) -> PhaseTimes:
-    """Start, deadline and grace of a phase (re)starting at ``now``, out of the absences that count."""
+    """Start, deadline and grace of a phase (re)starting at ``now``, out of the absences that count.
+
+    ``same_phase``: the open phase gets new times (RESUME), so its grace is never shortened.
+    """
     return next_phase_times(
         now, game_schedule(game).for_phase(phase_type), zone, previous=previous,
         absences=deadline_absences(uow, game, now, owing), strict_grace=game.strict_grace,
+        same_phase=same_phase,
     )  # fmt: skip
 
 

@@ -149,14 +149,19 @@ def next_phase_times(
     absences: Iterable[Absence] = (),
     strict_grace: bool = False,
     game_start: bool = False,
+    same_phase: bool = False,
 ) -> PhaseTimes:
     """Start, deadline and grace of a phase beginning at ``now``.
 
     ``previous`` is the times of the phase just processed (or of the current
-    phase, on RESUME or after a takeover): neither deadline nor grace will be
-    earlier than its. ``absences`` are those that count (see
-    absences.counting_absences). ``game_start`` doubles ``next``, as the Judge
-    does for the first deadline of a press game, to leave time to talk.
+    phase, on RESUME or after a takeover, with ``same_phase``): the deadline
+    will not be earlier than its, so early processing does not shorten the
+    calendar. The grace is the new phase's own (a retreat's 71 hours after a
+    movement's week, issue 13); only when the same phase gets new times
+    (``same_phase``) is it never earlier than the grace it had. ``absences``
+    are those that count (see absences.counting_absences). ``game_start``
+    doubles ``next``, as the Judge does for the first deadline of a press
+    game, to leave time to talk.
     """
     require_aware(now, "now")
     now = now.astimezone(UTC)
@@ -167,7 +172,7 @@ def next_phase_times(
         earliest = max(earliest, previous.deadline)
     deadline = snap_deadline(earliest, schedule, zone, absences)
     grace = grace_end(deadline, schedule, zone, strict_grace=strict_grace)
-    if previous is not None:
+    if previous is not None and same_phase:
         grace = max(grace, previous.grace)
     return PhaseTimes(start=start, deadline=deadline, grace=grace)
 

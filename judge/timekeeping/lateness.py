@@ -418,7 +418,7 @@ def takeover(clock: PhaseClock, power: str, *, now: datetime, schedule: PhaseSch
     if any(p.abandoned for p in clock.powers):
         return TakeoverResult(clock, deadline_recomputed=False)
     times = next_phase_times(now, schedule, zone, previous=clock.times, absences=absences,
-                             strict_grace=strict_grace)
+                             strict_grace=strict_grace, same_phase=True)
     powers = tuple(replace(p, wait=True) if not p.civil_disorder else p for p in clock.powers)
     fresh = replace(clock, times=times, powers=powers, reminder_sent=False, late_notices_sent=0,
                     last_late_notice_at=None, abandoned_this_phase=frozenset(),
@@ -439,7 +439,7 @@ def resume(clock: PhaseClock, *, now: datetime, schedule: PhaseSchedule, zone: Z
     """RESUME: a fresh deadline from now (never earlier than the one before the pause)."""
     require_aware(now, "now")
     times = next_phase_times(now, schedule, zone, previous=clock.times, absences=absences,
-                             strict_grace=strict_grace)
+                             strict_grace=strict_grace, same_phase=True)
     return replace(clock, times=times, paused_since=None, last_pause_notice_at=None,
                    reminder_sent=False, late_notices_sent=0, last_late_notice_at=None,
                    abandoned_this_phase=frozenset(), last_replacement_notice_at=None)

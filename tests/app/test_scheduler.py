@@ -135,3 +135,25 @@ def test_a_clean_mail_without_orders_clears_the_error_flag(harness: Harness) -> 
     process_due(harness.services)
     assert game.state()["phase"] == "F1901M"
 
+
+
+
+def test_a_retreat_phase_has_its_own_end_of_grace(harness: Harness) -> None:
+    """Issue 13: the end of grace shown never moved, even in a retreat phase with a different grace.
+
+    A phase processed early keeps the deadline of the phase before (the
+    calendar is not shortened), but its grace is its own: the retreat's 71
+    hours from that deadline, not the movement's week.
+    """
+    from tests.app.test_processing_results import fall_position
+
+    game = start_game(harness, position=fall_position())
+    moved_grace = deadline_and_grace(game)
+    game.orders("ITALY", "A VEN - TRI\nA TYR S A VEN - TRI\nF NAP H\n")
+    game.orders("AUSTRIA", "F TRI H\nA VIE H\nA BUD H\n")
+    game.master("PROCESS\n")
+    assert game.state()["phase"] == "F1901R"
+    deadline, grace = deadline_and_grace(game)
+    assert deadline == moved_grace[0]  # never earlier than the deadline before
+    assert grace - deadline < timedelta(hours=72)  # the retreat grace, not the movement's week
+    assert grace < moved_grace[1]

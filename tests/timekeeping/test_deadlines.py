@@ -109,7 +109,12 @@ def test_never_earlier_than_the_previous_deadline() -> None:
     # Early processing on Monday: retreats would be due Tuesday, but the calendar is not shortened.
     times = next_phase_times(paris(2026, 11, 16, 22, 0), DEFAULT_RETREAT, PARIS, previous=previous)
     assert times.deadline == previous.deadline
-    assert times.grace == previous.grace  # the retreat grace would be shorter: never earlier
+    # The new phase's own grace (issue 13): the retreat's 71 hours from that deadline (a Sunday,
+    # slid to Monday noon, "m" in -mTWTF-), not the week of the phase before.
+    assert times.grace == paris(2026, 11, 23, 12, 0)
+    # The same phase given new times (RESUME, a takeover) never has its grace shortened.
+    again = next_phase_times(paris(2026, 11, 16, 22, 0), DEFAULT_RETREAT, PARIS, previous=previous, same_phase=True)
+    assert again.grace == previous.grace
 
 
 # -- grace ------------------------------------------------------------------------------------------

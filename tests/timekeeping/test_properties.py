@@ -72,23 +72,24 @@ def allowed(when: datetime, days: WeekDays, zone: ZoneInfo) -> bool:
 
 @settings(max_examples=300, deadline=None)
 @given(now=instants, schedule=schedules(), zone=zones, spans=absences(), strict=st.booleans(),
-       previous_offset=st.one_of(st.none(), st.integers(-200, 400)))
+       previous_offset=st.one_of(st.none(), st.integers(-200, 400)), same_phase=st.booleans())
 def test_next_deadline_rules_hold(now: datetime, schedule: PhaseSchedule, zone: ZoneInfo,
                                   spans: list[Absence], strict: bool,
-                                  previous_offset: int | None) -> None:
+                                  previous_offset: int | None, same_phase: bool) -> None:
     previous = None
     if previous_offset is not None:
         deadline = now + timedelta(hours=previous_offset)
         previous = PhaseTimes(deadline, deadline, deadline + timedelta(hours=50))
     times = next_phase_times(now, schedule, zone, previous=previous, absences=spans,
-                             strict_grace=strict)
-    # never earlier than the previous deadline or grace, nor than now + next / min
+                             strict_grace=strict, same_phase=same_phase)
+    # never earlier than the previous deadline (nor its grace, for the same phase), nor than now + next / min
     assert times.deadline >= now + schedule.next
     assert times.deadline >= times.start == now + schedule.minimum
     if previous is not None:
         assert times.deadline >= previous.deadline
-        assert times.grace >= previous.grace
-    assert times.grace >= times.deadline + (schedule.grace if previous is None else timedelta())
+        if same_phase:
+            assert times.grace >= previous.grace
+    assert times.grace >= times.deadline + (schedule.grace if previous is None or not same_phase else timedelta())
     # always on an allowed day, after noon on a lower-case day
     assert allowed(times.deadline, schedule.days, zone)
     # never inside an absence that counts

@@ -47,7 +47,7 @@ def handle(command: Resume, session: MailSession) -> Next:
     zone = session.services.config.timezone
     times = fresh_times(
         session.uow, game, session.now, position.phase.type, zone,
-        previous=stored_times(game), owing=owing_powers(game, position, load_map(game.variant)),
+        previous=stored_times(game), owing=owing_powers(game, position, load_map(game.variant)), same_phase=True,
     )  # fmt: skip
     session.uow.audit.record(
         AuditKind.SETTING, session.now, game=game, person=session.person, actor=session.sender,
