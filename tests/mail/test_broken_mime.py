@@ -140,3 +140,28 @@ def test_any_nesting_of_containers_decodes_without_raising(kinds: list[str]) -> 
     assert mail.sender == "deep@example.net"
     assert mail.body in ("VERSION\n", "")
     assert (mail.body == "") == (Unreadable.TOO_DEEP in mail.unreadable)
+
+
+@pytest.mark.parametrize("markup", ["<!--", "<!x", "<?x", "<![CDATA[", "<"])
+def test_unterminated_html_markup_costs_linear_work(
+    markup: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stdlib parser searched the rest of the mail for the end of EACH unterminated `<!--`:
+    a 400 KB mail of them held the worker for minutes. Counted, not timed."""
+    from html.parser import HTMLParser
+
+    from judge.mail.html_text import html_to_text
+
+    searches = 0
+    for name in ("parse_comment", "parse_html_declaration", "parse_pi", "parse_bogus_comment"):
+        original = getattr(HTMLParser, name)
+
+        def counting(self: HTMLParser, i: int, *args: object, _original: object = original) -> int:
+            nonlocal searches
+            searches += 1
+            return _original(self, i, *args)  # type: ignore[operator,no-any-return]
+
+        monkeypatch.setattr(HTMLParser, name, counting)
+    text = html_to_text("<p>VERSION</p>" + markup * 5000)
+    assert text.startswith("VERSION")
+    assert searches <= 2
