@@ -341,7 +341,14 @@ def start_game(
 
 
 def first_phase_times(uow: UnitOfWork, game: Game, now: datetime, zone: ZoneInfo) -> PhaseTimes:
-    """Start, deadline and grace of S1901M: ``next`` doubled unless the game has no press."""
+    """Start, deadline and grace of the first phase, from the game's ``next``, ``clock`` and days.
+
+    The same rule as every later phase, so the first deadline is the one the
+    schedule shown in LIST announces (issue 13: the Judge's doubling of
+    ``next`` for a press game's first phase put the deadline days after it;
+    a master who wants more time for the first orders sets SET MOVE NEXT or
+    SET DEADLINE).
+    """
     schedule = phase_schedule(game, opening_position(game_map(game)).phase.type)
     return next_phase_times(
         now,
@@ -349,7 +356,6 @@ def first_phase_times(uow: UnitOfWork, game: Game, now: datetime, zone: ZoneInfo
         zone,
         absences=_absences(uow, game, now),
         strict_grace=game.strict_grace,
-        game_start=game.press_mode != "none",
     )
 
 

@@ -50,8 +50,8 @@ def test_set_move_is_announced_with_old_and_new_values_and_shapes_the_next_deadl
     fall = times(game)
     # +48 h is Wednesday 21:30; the clock (1200 minutes: 20:00) takes it to Thursday 20:00; only Friday is allowed.
     assert fall.deadline == datetime(2026, 11, 27, 20, 0, tzinfo=UTC)
-    # deadline + 167 h would be Friday Dec 4 19:00, but a grace never ends before the last one did.
-    assert fall.grace == before.grace == datetime(2026, 12, 7, 22, 30, tzinfo=UTC)
+    # The new phase's own grace (issue 13): deadline + 167 h, Friday Dec 4 19:00, not the spring's.
+    assert fall.grace == datetime(2026, 12, 4, 19, 0, tzinfo=UTC) != before.grace
     results = mail(harness, "XPY:demo - S1901M Results")
     assert "Fri Nov 27 2026 20:00:00 +0000" in body(results[address("FRANCE")])
 

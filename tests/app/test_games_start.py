@@ -99,7 +99,7 @@ def test_the_seventh_player_starts_the_game(harness: Harness) -> None:
     powers = powers_of(harness, "demo")
     assert sorted(powers.values()) == sorted(POWERS)
     assert f"The game has started: you are playing {powers[player(6)].title()}." in body
-    assert ":: Deadline: S1901M Mon Nov 30 2026 23:30:00 +0000" in body
+    assert ":: Deadline: S1901M Thu Nov 26 2026 23:30:00 +0000" in body
     assert reply["Subject"].startswith("Re: XPY:demo - S1901M")
     starting = [m for m in harness.others if "Game Starting" in m["Subject"]]
     assert sorted(str(m["To"]) for m in starting) == sorted([*addresses, player(6)])
@@ -118,7 +118,7 @@ def test_game_starting_mail_names_the_power_players_units_and_deadline(harness: 
     assert "   France:  p0@example.net" in body
     assert "   Russia: Fleet St Petersburg (south coast)." in body
     assert "   Turkey: Army Smyrna." in body
-    assert "The deadline for the first orders (S1901M) is Mon Nov 30 2026 23:30:00 +0000." in body
+    assert "The deadline for the first orders (S1901M) is Thu Nov 26 2026 23:30:00 +0000." in body
     assert "not before Mon Nov 23 2026 21:00:00 +0000." in body
 
 
@@ -166,7 +166,8 @@ def test_first_phase_is_opened_on_the_opening_position_with_times(harness: Harne
         assert game.started_at is not None
         assert game.started_at.replace(tzinfo=UTC) == datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
         assert game.deadline_at is not None and game.grace_at is not None
-        assert game.deadline_at.replace(tzinfo=UTC) == datetime(2026, 11, 30, 23, 30, tzinfo=UTC)
+        # Mon 09:00 + next 71 h, on the 23:30 clock: Thursday, as for every phase (issue 13: not next doubled)
+        assert game.deadline_at.replace(tzinfo=UTC) == datetime(2026, 11, 26, 23, 30, tzinfo=UTC)
         assert game.grace_at > game.deadline_at
         assert game.next_due_at is not None and game.next_due_at < game.deadline_at
         person = uow.people.by_address(player(0))
