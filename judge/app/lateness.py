@@ -140,7 +140,10 @@ def _remind(mailer: _Mailer, event: Reminder) -> None:
     position = from_json(record.position_before)
     game_map = load_map(game.variant)
     submissions = kept.current_submissions(mailer.uow, game, position.phase)
-    hours = max(0, round((event.deadline - mailer.now).total_seconds() / 3600))
+    # Whole minutes left, rounded up: a reminder sent late (a deadline set close by hand, a judge
+    # that was down) says "in 20 minutes", never "in 0 hours" (issue 13).
+    minutes = max(1, -(-int((event.deadline - mailer.now).total_seconds()) // 60))
+    hours = round(minutes / 60)
     subject = mailer.subject(REMINDER_EVENT)
     for power in sorted(event.powers):
         groups = audience(game, powers=[power], masters=False, observers=False)
@@ -148,10 +151,13 @@ def _remind(mailer: _Mailer, event: Reminder) -> None:
         lines = sheet.lines()
 
         def body(_: Gettext, language: str, power: str = power, lines: list[str] = lines) -> str:
+            if minutes >= 120:
+                when = _("Reminder: the deadline for {phase} in game '{game}' is {deadline}, in {hours} hours.")
+            else:
+                when = _("Reminder: the deadline for {phase} in game '{game}' is {deadline}, in {minutes} minutes.")
             text = [
-                _("Reminder: the deadline for {phase} in game '{game}' is {deadline}, in {hours} hours.").format(
-                    phase=game.current_phase, game=game.name, deadline=mailer.date(event.deadline), hours=hours
-                ),
+                when.format(phase=game.current_phase, game=game.name, deadline=mailer.date(event.deadline),
+                            hours=hours, minutes=minutes),
                 _("The orders of {power} are not complete yet.").format(power=power_name(power, language)),
                 "",
             ]

@@ -227,3 +227,17 @@ def test_grace_running_out_while_the_judge_is_down_is_caught_up_once_after_the_r
     assert [str(m["To"]) for m in sent if str(m["Subject"]) == LATE_SUBJECT] == [address("TURKEY")]
     assert game.state()["phase"] == "F1901M"
     assert seat_status(game, "TURKEY") is SeatStatus.CIVIL_DISORDER
+
+
+def test_a_reminder_sent_close_to_the_deadline_counts_minutes_not_zero_hours(harness: Harness) -> None:
+    """Issue 13: a reminder that goes out late (the judge was down, a deadline set close) said "in 0 hours"."""
+    game = start_game(harness)
+    send_orders(game, all_but("TURKEY"))
+    harness.new_mail()
+    deadline = times(game).deadline
+    advance_to(harness, deadline - timedelta(minutes=20))
+    run_scheduler(harness)
+    [reminder] = harness.new_mail()
+    assert body(reminder).startswith(
+        "Reminder: the deadline for S1901M in game 'demo' is Mon Nov 30 2026 23:30:00 +0000, in 20 minutes.\n"
+    )
