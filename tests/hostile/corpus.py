@@ -430,6 +430,7 @@ def _size_and_structure() -> list[Case]:
         Case("multipart_never_closed", lambda: from_stranger(body=b"--open\r\nContent-Type: text/plain\r\n\r\nVERSION\r\n", content_type='multipart/mixed; boundary="open"'), answered(STRANGER)),
         Case("html_only", lambda: from_stranger(body="<html><body><p>VERSION</p></body></html>\n", content_type="text/html; charset=utf-8"), answered(STRANGER)),
         Case("html_nested_10000_deep", lambda: from_stranger(body="<div>" * 10_000 + "VERSION" + "</div>" * 10_000, content_type="text/html"), answered(STRANGER, says=())),
+        Case("html_unterminated_tags", lambda: from_stranger(body="<p>VERSION</p>\n" + "<a" * 150_000, content_type="text/html"), answered(STRANGER, says=())),
         Case("html_entity_flood", lambda: from_stranger(body="<p>VERSION</p>" + "&amp;&#x0;&#xD;&#10;" * 50_000, content_type="text/html"), answered(STRANGER)),
         Case("attachment_only", lambda: from_stranger(body=b"--a\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment\r\nContent-Transfer-Encoding: base64\r\n\r\nAAAA\r\n--a--\r\n", content_type='multipart/mixed; boundary="a"'), answered(STRANGER, says=("HELP",))),
         Case("content_type_garbage", lambda: from_stranger(content_type=';;;===; charset="'), answered(STRANGER)),
