@@ -103,6 +103,11 @@ def _status(ack: Acknowledgement, _: Gettext) -> list[str]:
     lines: list[str] = []
     if not done.owes:
         lines.append(_("You have no orders to give in this phase."))
+    elif done.complete and ack.error_flag and ack.position.phase.type is PhaseType.ADJUSTMENT:
+        lines.append(
+            _("Every build or removal is given, but this mail had errors: the error flag is set and your "
+              "orders do not count as complete until a mail without errors arrives.")
+        )
     elif done.complete and ack.error_flag:
         lines.append(
             _("Every unit has an order, but this mail had errors: the error flag is set and your "
