@@ -404,8 +404,6 @@ def _claim_existing(
             "{days} days. If nobody does, nothing changes."
         ).format(address=address, sender=normalise_address(session.sender), days=LIFETIME.days),
     )
-    for item in command.fields:
-        session.reply.echo_only(item.line)
 
 
 def _register(
@@ -480,13 +478,14 @@ def _write_reply(
     notes: dict[int, list[tuple[str, bool]]] = {}
     for line, message, is_error in reading.notes:
         notes.setdefault(line, []).append((message, is_error))
+    # A field line is echoed only with something to say under it (issue 13: the form echoed
+    # bare after the summary said nothing); the summary above shows what was recorded.
     for item in command.fields:
         for message, is_error in notes.pop(item.line, []):
             if is_error:
                 reply.error(item.line, message)
             else:
                 reply.ok(item.line, message)
-        reply.echo_only(item.line)
     if reading.values.get("wants_package"):
         reply.epilogue += _package_text(session.language, _)
 
