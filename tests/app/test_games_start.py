@@ -225,3 +225,16 @@ def test_start_with_fewer_players_leaves_the_other_powers_open(harness: Harness)
     register(harness, "new@example.net")
     body = read(harness.exchange("new@example.net", "SIGNON ?demo any\n"))
     assert "You have taken over Austria in game 'demo'." in body
+
+
+def test_the_seventh_players_preference_in_the_same_mail_counts(harness: Harness) -> None:
+    """Issue 13: the powers are dealt after the whole mail is read, so SET PREFERENCE after SIGNON counts."""
+    addresses = form_game(harness, players=6)
+    register(harness, player(6))
+    reply = harness.exchange(player(6), "SIGNON ?demo pw6\nSET PREFERENCE T\n")
+    body = read(reply)
+    assert "[Error Flag]" not in reply["Subject"], body
+    assert "The game has all its players: the powers are dealt once this whole mail has been read." in body
+    assert "The game has started: you are playing Turkey. See the Game Starting mail." in body
+    assert powers_of(harness, "demo")[player(6)] == "TURKEY"
+    assert len(addresses) == 6

@@ -39,6 +39,7 @@ from judge.app.games import (
     next_forming_game,
     players_needed,
     power_name,
+    ready_to_start,
     take_over,
 )
 from judge.app.registry import Next, handles
@@ -395,14 +396,10 @@ def _join(command: Signon, session: MailSession) -> Next:
     messages = [
         _("You have joined game '{game}' ({variant}).").format(game=game.name, variant=describe_variant(game))
     ]
-    started = start_if_ready(session, game)
-    if started is not None:
-        session.acting_power = seat.power
-        messages.append(
-            _("The game has started: you are playing {power}. See the Game Starting mail.").format(
-                power=power_name(seat.power or "", session.language)
-            )
-        )
+    if ready_to_start(game):
+        # Dealt once the whole mail has been read, so that a SET PREFERENCE below counts (issue 13).
+        session.finishers.append(lambda: _start_when_the_mail_ends(command, session, game, seat))
+        messages.append(_("The game has all its players: the powers are dealt once this whole mail has been read."))
     elif players_needed(game) == 0:
         messages.append(_("The game has all its players; its master will start it."))
         _tell_masters_ready(session, game)
@@ -413,6 +410,20 @@ def _join(command: Signon, session: MailSession) -> Next:
         messages.append(_("You may now send SET PREFERENCE with the powers you would like, best first."))
     session.reply.ok(command.line, *messages)
     return Next.CONTINUE
+
+
+def _start_when_the_mail_ends(command: Signon, session: MailSession, game: Game, seat: Seat) -> None:
+    """Start the game the mail's sign-on filled, with the preferences the rest of the mail gave."""
+    _ = session.gettext
+    if start_if_ready(session, game) is None:
+        return
+    session.acting_power = seat.power
+    session.reply.ok(
+        command.line,
+        _("The game has started: you are playing {power}. See the Game Starting mail.").format(
+            power=power_name(seat.power or "", session.language)
+        ),
+    )
 
 
 def _rejoin(command: Signon, session: MailSession, game: Game, seat: Seat) -> Next:
