@@ -106,7 +106,9 @@ class RateLimiter:
         if now.tzinfo is None:
             raise ValueError("RateLimiter needs timezone-aware datetimes")
         keys = list(dict.fromkeys(k for k in (_key(address), *map(_key, also)) if k))
-        if self.limit <= 0 or any(key in self.exempt for key in keys):
+        # Exempt only when every key is: an envelope sender or a From line is anyone's
+        # to write, so naming the keeper in one of them must not lift the limit.
+        if self.limit <= 0 or all(key in self.exempt for key in keys):
             return RateDecision.ALLOW
         self._calls += 1
         if self._calls % 1024 == 0:
