@@ -652,6 +652,9 @@ class CommandBuilder(Transformer[Token, Any]):
     def clear(self, _: list[Token]) -> list[c.Command]:
         return [c.Clear(self.line)]
 
+    def show_orders(self, _: list[Token]) -> list[c.Command]:
+        return [c.ShowOrders(self.line)]
+
     def if_line(self, children: list[Any]) -> tuple[str, Condition]:
         return ("if", children[0])
 

@@ -259,6 +259,13 @@ class Clear(Command):
     KIND: ClassVar[str] = "clear"
 
 
+@dataclass(frozen=True, slots=True)
+class ShowOrders(Command):
+    """ORDERS: the power's orders as the judge holds them, with those kept for later phases."""
+
+    KIND: ClassVar[str] = "show_orders"
+
+
 # ---------------------------------------------------------------- press
 
 
@@ -607,7 +614,7 @@ class Admin(Command):
 AnyCommand = (
     Register | IAmAlso | Signon | Create | Signoff | SenderHeader
     | Help | Get | ListGames | Summary | History | Whois | Whogame | InfoPlayer | Version
-    | OrderCommand | Conditional | PhaseCommand | Clear | Press | Diary
+    | OrderCommand | Conditional | PhaseCommand | Clear | ShowOrders | Press | Diary
     | SetWait | SetDraw | SetConcede | SetPassword | SetAddress | SetPreference | SetAbsence
     | SetNoAbsence | SetDeadline | SetSchedule | SetComment | SetVariant | SetNumber | SetChoice
     | SetFlag | SetInvitation | SetApproved | SetIdentifier | SetLanguage
