@@ -7,11 +7,11 @@ needs the scheduler, which itself reads the clock through
 
 from __future__ import annotations
 
-from judge.app.scheduler import plan
+from judge.app import scheduler
 from judge.app.session import MailSession
 from judge.db.models import Game
 
 
 def replan(session: MailSession, game: Game) -> None:
     """The game's clock changed: the scheduler's due time is computed again."""
-    plan(session.uow, session.services, game, session.now)
+    scheduler.plan(session.uow, session.services, game, session.now)
