@@ -21,6 +21,7 @@ from judge.db.engine import make_engine, writer
 from judge.db.passwords import DEFAULT_HASHING, PasswordHashing
 from judge.db.repositories import (
     AuditRepository,
+    CouncilRepository,
     GameRepository,
     InboundMailRepository,
     OrderRepository,
@@ -53,6 +54,7 @@ class UnitOfWork:
         self.mail_in = InboundMailRepository(session)
         self.outbox = OutboxRepository(session)
         self.audit = AuditRepository(session)
+        self.councils = CouncilRepository(session, passwords)
 
     def flush(self) -> None:
         self.session.flush()

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from judge.db.models.audit import AuditEvent
 from judge.db.models.base import Base
+from judge.db.models.councils import (
+    CouncilAccusation,
+    CouncilElection,
+    CouncilMember,
+    CouncilVote,
+)
 from judge.db.models.games import DeadlineSchedule, Game, GameMaster, GameObserver, Seat, SeatTenure
 from judge.db.models.identity import AddressClaim, SignonFailure, SignonLockout, TakeoverRequest
 from judge.db.models.mail import InboundMail, OutboundMail
@@ -15,6 +21,10 @@ __all__ = [
     "AddressClaim",
     "AuditEvent",
     "Base",
+    "CouncilAccusation",
+    "CouncilElection",
+    "CouncilMember",
+    "CouncilVote",
     "DeadlineSchedule",
     "DiaryEntry",
     "DrawVote",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from judge.db.repositories.audit import AuditRepository
+from judge.db.repositories.councils import CouncilRepository
 from judge.db.repositories.games import GameRepository
 from judge.db.repositories.mail import InboundMailRepository, OutboxRepository
 from judge.db.repositories.orders import OrderRepository
@@ -13,6 +14,7 @@ from judge.db.repositories.seats import SeatRepository
 
 __all__ = [
     "AuditRepository",
+    "CouncilRepository",
     "GameRepository",
     "InboundMailRepository",
     "OrderRepository",
