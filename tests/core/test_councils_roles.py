@@ -1,0 +1,92 @@
+"""Seed 003, rules 1 and 3: who on a council may order, vote, concede and press whom."""
+
+from __future__ import annotations
+
+from judge.core.councils.roles import (
+    Member,
+    PressRequest,
+    Refusal,
+    may_concede,
+    may_order,
+    may_press,
+    may_vote_draw,
+    press_readers,
+)
+
+GENERAL = Member(1, "FRANCE", "general", 0)
+AMB1 = Member(2, "FRANCE", "ambassador", 1)
+AMB2 = Member(3, "FRANCE", "ambassador", 2)
+E_GEN = Member(4, "ENGLAND", "general", 0)
+E1 = Member(5, "ENGLAND", "ambassador", 1)
+E2 = Member(6, "ENGLAND", "ambassador", 2)
+G_GEN = Member(7, "GERMANY", "general", 0)
+G1 = Member(8, "GERMANY", "ambassador", 1)
+G2 = Member(9, "GERMANY", "ambassador", 2)
+COUNCILS = {
+    "FRANCE": [GENERAL, AMB1, AMB2],
+    "ENGLAND": [E_GEN, E1, E2],
+    "GERMANY": [G_GEN, G1, G2],
+}
+
+
+def test_only_the_general_orders_votes_draws_and_concedes() -> None:
+    assert may_order(GENERAL) is None
+    assert may_vote_draw(GENERAL) is None
+    assert may_concede(GENERAL) is None
+    assert may_order(AMB1) is Refusal.ORDERS_GENERAL_ONLY
+    assert may_vote_draw(AMB2) is Refusal.DRAW_GENERAL_ONLY
+    assert may_concede(AMB1) is Refusal.CONCEDE_GENERAL_ONLY
+
+
+def test_a_member_cut_off_by_an_accusation_may_do_nothing() -> None:
+    accused = Member(3, "FRANCE", "ambassador", 2, status="accused")
+    assert may_press(accused, PressRequest(powers=("ENGLAND",))) is Refusal.CUT_OFF
+    assert may_press(accused, PressRequest(own_council=True)) is Refusal.CUT_OFF
+    assert may_order(Member(1, "FRANCE", "general", 0, status="arrested")) is Refusal.CUT_OFF
+
+
+def test_the_general_writes_only_to_his_own_ambassadors() -> None:
+    assert may_press(GENERAL, PressRequest(own_council=True)) is None
+    assert (
+        may_press(GENERAL, PressRequest(powers=("ENGLAND",)))
+        is Refusal.GENERAL_PRESS_OWN_AMBASSADORS_ONLY
+    )
+    assert (
+        may_press(GENERAL, PressRequest(broadcast=True))
+        is Refusal.GENERAL_PRESS_OWN_AMBASSADORS_ONLY
+    )
+    assert (
+        may_press(GENERAL, PressRequest(own_council=True, powers=("ENGLAND",)))
+        is Refusal.GENERAL_PRESS_OWN_AMBASSADORS_ONLY
+    )
+    assert may_press(GENERAL, PressRequest(masters=True)) is None  # the referee is always reachable
+    readers = press_readers(GENERAL, PressRequest(own_council=True), COUNCILS)
+    assert readers == (AMB1, AMB2)
+
+
+def test_ambassadors_press_reaches_ambassadors_never_generals() -> None:
+    assert may_press(AMB1, PressRequest(powers=("ENGLAND",))) is None
+    bilateral = press_readers(AMB1, PressRequest(powers=("ENGLAND",)), COUNCILS)
+    assert bilateral == (E1, E2)
+    everyone = press_readers(AMB1, PressRequest(broadcast=True), COUNCILS)
+    assert set(everyone) == {E1, E2, G1, G2}
+    assert not {E_GEN, G_GEN, GENERAL} & set(everyone)
+
+
+def test_one_ambassador_per_nation_on_a_multi_party_thread() -> None:
+    readers = press_readers(AMB2, PressRequest(powers=("ENGLAND", "GERMANY")), COUNCILS)
+    assert readers == (E1, G1)
+    nations = [m.power for m in readers]
+    assert len(nations) == len(set(nations))
+
+
+def test_a_multi_party_thread_skips_an_ambassador_who_is_cut_off() -> None:
+    councils = {
+        **COUNCILS,
+        "ENGLAND": [E_GEN, Member(5, "ENGLAND", "ambassador", 1, "accused"), E2],
+    }
+    assert press_readers(AMB1, PressRequest(powers=("ENGLAND", "GERMANY")), councils) == (E2, G1)
+
+
+def test_the_council_room_reaches_general_and_fellow_ambassador() -> None:
+    assert press_readers(AMB1, PressRequest(own_council=True), COUNCILS) == (GENERAL, AMB2)
