@@ -352,36 +352,76 @@ class _Tokenizer:
         if nation_named(self._map, piece.text) is not None:
             out.append(_token("NATION", piece))
             return i + 1
-        if "-" in piece.text.strip("-") and self._joins_names(pieces, i):
-            # "LON-ENG-MAO-BRE" is no name: read it as names joined by dashes.
-            pieces[i : i + 1] = _split_hyphens(piece)
-            return i
+        if "-" in piece.text.strip("-"):
+            cut = self._cut_hyphens(pieces, i)
+            if cut is not None:
+                # "LON-ENG-MAO-BRE" is no name: read it as names joined by dashes.
+                pieces[i : i + 1] = cut
+                return i
         word = _subtoken(_WordToken, "WORD", piece.text, piece.start)
         word.error = None
         out.append(word)
         return i + 1
 
-    def _joins_names(self, pieces: list[_Piece], i: int) -> bool:
-        """Whether a hyphenated word is names joined by dashes ("Par-Bur", "LON-ENG-MAO").
+    def _cut_hyphens(self, pieces: list[_Piece], i: int) -> list[_Piece] | None:
+        """How to cut a hyphenated word that is no name, or None to keep it whole.
 
-        It is when every part is a name or keyword the map knows, or when it
-        is no close misspelling of a longer name. Otherwise it is one misspelt
-        name ("Mid-Atlantc Ocean", "Saint-Petrsbourg"), kept whole so that
-        the reply quotes it and suggests the right place.
+        Names joined by dashes are cut at every dash ("LON-ENG-MAO-BRE",
+        "Par-Bur"); names followed by a hyphenated name only before it
+        ("Bre-Mid-Atlantic Ocean": Brest, then Mid-Atlantic Ocean). A word
+        that is a close misspelling of one hyphenated name is kept whole
+        ("Mid-Atlantc Ocean", "St-Petrsburg"), so that the reply quotes it
+        and suggests the right place; anything else is cut at every dash.
         """
-        parts = [part for part in pieces[i].text.split("-") if part]
-        if all(_lookup(self._map, part, self._french) is not None or _fold(part) in self._keywords for part in parts):
-            return True
-        keys = name_table(self._map).keys
-        end = i + 1
-        while end <= len(pieces) and end - i <= _LONGEST_NAME:
-            run = pieces[i:end]
-            if any(p.kind != "word" or (k and not p.spaced) for k, p in enumerate(run)):
+        piece = pieces[i]
+        parts = piece.text.split("-")
+        if all(self._known_word(part) for part in parts if part):
+            return _split_hyphens(piece)
+        following = self._spaced_words(pieces, i + 1)
+        best_score, best_cut = self._place_score(piece.text, following), 0
+        for k in range(1, len(parts)):
+            head, tail = "-".join(parts[:k]), "-".join(parts[k:])
+            if head and tail and all(self._known_word(part) for part in parts[:k] if part):
+                score = self._place_score(tail, following)
+                if score > best_score:
+                    best_score, best_cut = score, k
+        if not best_score:
+            return _split_hyphens(piece)
+        if not best_cut:
+            return None
+        head, tail = "-".join(parts[:best_cut]), "-".join(parts[best_cut:])
+        tail_start = piece.start + len(head) + 1
+        return [
+            *_split_hyphens(_Piece("word", head, piece.start, piece.spaced, _fold(head))),
+            _Piece("dash", "-", tail_start - 1, False),
+            _Piece("word", tail, tail_start, False, _fold(tail)),
+        ]
+
+    def _known_word(self, word: str) -> bool:
+        return _lookup(self._map, word, self._french) is not None or _fold(word) in self._keywords
+
+    @staticmethod
+    def _spaced_words(pieces: list[_Piece], start: int) -> list[str]:
+        words: list[str] = []
+        for piece in pieces[start : start + _LONGEST_NAME - 1]:
+            if piece.kind != "word" or not piece.spaced:
                 break
-            if extractOne(name_key(" ".join(p.text for p in run)), keys, scorer=fuzz.ratio, score_cutoff=_CLOSE_NAME):
-                return False
-            end += 1
-        return True
+            words.append(piece.text)
+        return words
+
+    def _place_score(self, text: str, following: list[str]) -> float:
+        """How well ``text``, alone or with words after it, names a place: 100 for a name, else
+        its closest misspelling's rapidfuzz ratio (0 when none is within ``_CLOSE_NAME``)."""
+        keys = name_table(self._map).keys
+        best = 0.0
+        for count in range(len(following) + 1):
+            name = " ".join([text, *following[:count]])
+            if _lookup(self._map, name, self._french) is not None:
+                return 100.0
+            close = extractOne(name_key(name), keys, scorer=fuzz.ratio, score_cutoff=_CLOSE_NAME)
+            if close is not None:
+                best = max(best, float(close[1]))
+        return best
 
     def _keyword_at(self, pieces: list[_Piece], i: int) -> tuple[str, int] | None:
         first = pieces[i].folded

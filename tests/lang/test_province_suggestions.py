@@ -48,3 +48,14 @@ def test_an_abbreviation_and_a_misspelling_find_their_province() -> None:
 
 def test_nothing_close_suggests_nothing() -> None:
     assert suggest_provinces("Qqqqqqqq", load_map()) == ()
+
+
+def test_a_name_before_a_hyphenated_name_is_cut_off_only_there() -> None:
+    [read] = read_order_line("F Bre-Mid-Atlantic Ocean", load_map())
+    assert not isinstance(read, OrderSyntaxError)
+    assert (read.order.unit.location, read.order.destination) == ("BRE", "MAO")  # type: ignore[attr-defined]
+    assert _error("F Bre-Mid-Atlantc Ocean") == (
+        "Unrecognized destination province -> Mid-Atlantc Ocean (did you mean MAO?)"
+    )
+    [read] = read_order_line("A Mos-St-Petersburg", load_map())
+    assert not isinstance(read, OrderSyntaxError)
