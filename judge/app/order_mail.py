@@ -27,8 +27,8 @@ from judge.core.geography import GameMap
 from judge.core.orders import Order
 from judge.core.phase import Phase
 from judge.core.position import Position
-from judge.db.enums import GameState, SeatStatus
-from judge.db.models import Game, PhaseRecord, Seat
+from judge.db.enums import GameState, OrderBlockKind, SeatStatus
+from judge.db.models import Game, OrderSubmission, PhaseRecord, Seat
 from judge.lang.commands import Conditional, OrderCommand
 
 AREA = "orders"
@@ -230,12 +230,56 @@ def finish(session: MailSession, state: OrderMail) -> None:
     """Store what changed, set the error flags, acknowledge, and re-plan the game's next due time."""
     if state.settled:
         return
+    replan = _may_move_due_time(session, state)
     _store(session, state)
     for power in state.drafts:
         session.reply.epilogue += ["", *acknowledgement(session, state, power)]
-    from judge.app.scheduler import plan
+    if replan:
+        from judge.app.scheduler import plan
 
-    plan(session.uow, session.services, state.game, session.now)
+        plan(session.uow, session.services, state.game, session.now)
+
+
+def _may_move_due_time(session: MailSession, state: OrderMail) -> bool:
+    """Whether this mail's orders can change when the game is next due (call before storing them).
+
+    Orders move the due time only through "all orders are in" (early processing, the
+    delay after the last orders). While another power that owes orders has none at all,
+    the set is incomplete before and after this mail, so the times stay those of the
+    deadline, reminders and late notices, which orders do not move, unless this mail
+    makes a power's complete orders incomplete (an error, a change that leaves a unit
+    out). Otherwise the scheduler's plan is computed again (issue 14: re-planning every
+    order mail was a third of the worker).
+    """
+    if state.phase != state.position.phase:
+        return True
+    flagged = session.reply.errors > 0
+    flags = kept.error_flags(state.game)
+    for power, draft in state.drafts.items():
+        if draft.touched and _counts_complete(state, power, draft.stored.current, power in flags):
+            after = kept.completeness(state.position, power, draft.sheet.effective(state.position), state.game_map)
+            if flagged or not after.complete:
+                return True
+    submitted = set(state.drafts)
+    for draft in state.drafts.values():
+        submitted |= draft.stored.submitted
+    for seat in state.game.seats:
+        other = seat.power
+        if other is None or other in submitted or seat.status in GONE or seat.status is SeatStatus.CIVIL_DISORDER:
+            continue
+        if kept.completeness(state.position, other, (), state.game_map).owes:
+            return False
+    return True
+
+
+def _counts_complete(state: OrderMail, power: str, stored: OrderSubmission | None, flagged: bool) -> bool:
+    """Whether the power's stored orders counted as complete before this mail (as the scheduler sees them)."""
+    if stored is None:
+        return False
+    if stored.kind is OrderBlockKind.FUTURE:
+        return True
+    sheet = kept.sheet_of(stored, state.game_map, state.phase)
+    return kept.completeness(state.position, power, sheet.effective(state.position), state.game_map).complete and not flagged
 
 
 def _store(session: MailSession, state: OrderMail) -> None:
@@ -245,7 +289,8 @@ def _store(session: MailSession, state: OrderMail) -> None:
     for power, draft in state.drafts.items():
         if draft.changed:
             kept.store(uow, state.game, draft.seat, state.phase, draft.sheet, session.now,
-                       future=False, mail_id=session.mail_id, person_id=person_id)
+                       future=False, mail_id=session.mail_id, person_id=person_id,
+                       current=draft.stored.current)
         for phase in sorted(draft.changed_futures):
             kept.store(uow, state.game, draft.seat, phase, draft.futures[phase], session.now,
                        future=True, mail_id=session.mail_id, person_id=person_id)

@@ -311,8 +311,10 @@ def store(
     future: bool,
     mail_id: int | None = None,
     person_id: int | None = None,
+    current: OrderSubmission | None = None,
 ) -> OrderSubmission:
-    """Store a new version of the seat's whole sheet for ``phase``."""
+    """Store a new version of the seat's whole sheet for ``phase`` (``current``: the version in
+    force, when the caller has read it, which spares the repository reading it again)."""
     if future:
         kind = OrderBlockKind.FUTURE
     else:
@@ -320,7 +322,7 @@ def store(
     lines = sheet.lines()
     return uow.orders.submit(
         game, seat, str(phase), "\n".join(lines), lines, now,
-        kind=kind, mail_in_id=mail_id, submitted_by_id=person_id,
+        kind=kind, mail_in_id=mail_id, submitted_by_id=person_id, current=current,
     )  # fmt: skip
 
 
@@ -336,6 +338,9 @@ class SeatOrders:
 
     current: OrderSubmission | None
     later: tuple[tuple[Phase, OrderSubmission], ...]
+    submitted: frozenset[str] = frozenset()
+    """Every power with orders that count for the current phase (read in the same query): an
+    order mail needs no re-planning while another power still owes all of its orders."""
 
     def pending(self) -> list[tuple[Phase, OrderSubmission]]:
         """The blocks for later phases still in force, soonest first (as :func:`pending_blocks`)."""
@@ -362,7 +367,7 @@ def seat_orders(uow: UnitOfWork, game: Game, seat: Seat, phase: Phase) -> SeatOr
             OrderSubmission.epoch == game.epoch,
             OrderSubmission.superseded_at.is_(None),
             or_(
-                and_(OrderSubmission.phase == name, OrderSubmission.power == seat.power),
+                OrderSubmission.phase == name,
                 and_(
                     OrderSubmission.seat_id == seat.id,
                     OrderSubmission.phase != name,
@@ -374,15 +379,18 @@ def seat_orders(uow: UnitOfWork, game: Game, seat: Seat, phase: Phase) -> SeatOr
     )
     current: OrderSubmission | None = None
     later: list[tuple[Phase, OrderSubmission]] = []
+    submitted: set[str] = set()
     for row in rows:
         if row.phase == name:
-            current = row
+            submitted.add(row.power)
+            if row.power == seat.power:
+                current = row
             continue
         row_phase = Phase.parse(row.phase)
         if row_phase > phase:
             later.append((row_phase, row))
     later.sort(key=lambda pair: (pair[0], pair[1].id))
-    return SeatOrders(current, tuple(later))
+    return SeatOrders(current, tuple(later), frozenset(submitted))
 
 
 def pending_blocks(uow: UnitOfWork, game: Game, seat: Seat, after: Phase) -> list[tuple[Phase, OrderSubmission]]:
@@ -416,11 +424,14 @@ def error_flags(game: Game) -> frozenset[str]:
 
 
 def set_error_flag(game: Game, power: str, flagged: bool) -> None:
-    powers = set(error_flags(game))
+    before = error_flags(game)
+    powers = set(before)
     if flagged:
         powers.add(power)
     else:
         powers.discard(power)
+    if powers == before:  # already so: no rewrite of the game row
+        return
     game.extra_settings = {
         **game.extra_settings,
         ERROR_FLAGS: {"phase": game.current_phase, "powers": sorted(powers)},

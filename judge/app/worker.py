@@ -135,13 +135,14 @@ def _take(services: Services, now: datetime) -> tuple[int, int, str | None] | No
 def _process_taken(services: Services, mail_id: int, now: datetime) -> bool:
     """Process a taken mail in one transaction; returns whether a game's due time moved."""
     with services.db.unit_of_work() as uow:
-        mail = uow.mail_in.lock_taken(mail_id)
-        if mail is None:  # another worker finished it after our lease ran out
+        # Locked and marked now, in one statement and in the same transaction as everything
+        # the mail does: nobody sees the mark before the commit; a mail set aside as a loop
+        # or flood is marked ignored instead.
+        taken = uow.mail_in.start_processing(mail_id, now)
+        if taken is None:  # another worker finished it after our lease ran out
             return False
-        # Marked now, in the same transaction as everything the mail does: nobody sees the
-        # mark before the commit; a mail set aside as a loop or flood is marked ignored instead.
-        uow.mail_in.mark_processed(mail, now)
-        _process(uow, services, mail_id, mail.raw, mail.mail_from, now)
+        raw, mail_from = taken
+        _process(uow, services, mail_id, raw, mail_from, now)
         return bool(uow.session.info.pop(DUE_CHANGED, False))
 
 
@@ -251,7 +252,9 @@ def _parse(uow: UnitOfWork, body: str, person: Person | None) -> tuple[ParseResu
     signon = next((c for c in first.commands if isinstance(c, Signon | Create)), None)
     if signon is None or signon.game is None:
         return first, language
-    game = uow.games.by_name(signon.game)
+    # Locked now, before anything of the game is read (see judge.app.games.find_game): the
+    # sign-on's own look-up and lock, and the scheduler's plan, then find it held, no query.
+    game = uow.games.lock_by_name(signon.game)
     if game is None:
         return first, language
     language = reader_language(person, game)

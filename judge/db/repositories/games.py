@@ -29,6 +29,9 @@ from judge.db.passwords import PasswordHashing
 from judge.db.repositories.audit import json_value
 from judge.db.repositories.people import normalise_address
 
+_HELD_GAMES = "judge_held_games"
+"""``Session.info`` key: the games whose row lock this transaction holds (see ``_held``)."""
+
 # Columns of Game that are not settings: changed by the judge itself, never by SET.
 _NOT_SETTINGS = frozenset(
     {
@@ -99,9 +102,49 @@ class GameRepository:
         return game
 
     def by_name(self, name: str) -> Game | None:
-        return self.session.scalars(
-            select(Game).where(Game.name == normalise_game_name(name))
+        key = normalise_game_name(name)
+        held = self._held().get(key)
+        if held is not None and held.name == key:  # locked in this transaction: cannot have changed
+            return held
+        return self.session.scalars(select(Game).where(Game.name == key)).one_or_none()
+
+    def lock_by_name(self, name: str) -> Game | None:
+        """The game called ``name``, its row locked to the commit (as :meth:`lock`), in one query."""
+        key = normalise_game_name(name)
+        held = self._held().get(key)
+        if held is not None and held.name == key:
+            return held
+        game = self.session.scalars(
+            select(Game)
+            .where(Game.name == key)
+            .with_for_update()
+            .execution_options(populate_existing=True)
         ).one_or_none()
+        if game is not None:
+            self._hold(game)
+        return game
+
+    def _held(self) -> dict[str, Game]:
+        """Games whose row this transaction locked outside any savepoint, by name.
+
+        Such a lock lasts to the commit (only a savepoint's rollback gives a row lock
+        back, hence the outside), so the row cannot change under us and a second
+        :meth:`lock` or :meth:`by_name` of the game needs no query. The map lives in the
+        session's ``info``, tied to the session's outermost transaction: it ends with it.
+        """
+        root = self.session.get_transaction()
+        while root is not None and root.parent is not None:
+            root = root.parent
+        kept = self.session.info.get(_HELD_GAMES)
+        if kept is None or kept[0] is not root:
+            kept = (root, {})
+            self.session.info[_HELD_GAMES] = kept
+        held: dict[str, Game] = kept[1]
+        return held
+
+    def _hold(self, game: Game) -> None:
+        if not self.session.in_nested_transaction():
+            self._held()[game.name] = game
 
     def require(self, name: str) -> Game:
         game = self.by_name(name)
@@ -120,6 +163,7 @@ class GameRepository:
         return list(self.session.scalars(query.order_by(Game.name)))
 
     def delete(self, game: Game) -> None:
+        self._held().pop(game.name, None)
         self.session.delete(game)
         self.session.flush()
 
@@ -212,6 +256,9 @@ class GameRepository:
 
     def lock(self, game_id: int) -> Game:
         """The game's row, locked (waiting for other holders), re-read after the wait."""
+        for held in self._held().values():
+            if held.id == game_id:
+                return held
         game = self.session.scalars(
             select(Game)
             .where(Game.id == game_id)
@@ -220,6 +267,7 @@ class GameRepository:
         ).one_or_none()
         if game is None:
             raise NotFoundError("game", game_id)
+        self._hold(game)
         return game
 
     # -- masters and observers ---------------------------------------------------------

@@ -127,6 +127,24 @@ class InboundMailRepository:
             .execution_options(populate_existing=True)
         ).one_or_none()
 
+    def start_processing(self, mail_id: int, now: datetime) -> tuple[bytes, str] | None:
+        """Mark a taken mail processed and return its raw bytes and envelope sender, in one statement.
+
+        The worker's hot path: :meth:`lock_taken` and :meth:`mark_processed` in one
+        ``UPDATE ... RETURNING``. The UPDATE locks the row to the commit (PostgreSQL waits
+        for another holder and checks the state again after the wait), so a mail another
+        worker finished meanwhile gives None and is never processed twice. Nobody sees the
+        mark before the commit, which also commits everything the mail does.
+        """
+        row = self.session.execute(
+            update(InboundMail)
+            .where(InboundMail.id == mail_id, InboundMail.state.in_(PENDING_STATES))
+            .values(state=InboundState.PROCESSED, processed_at=now, error=None, next_attempt_at=None)
+            .returning(InboundMail.raw, InboundMail.mail_from)
+            .execution_options(synchronize_session=False)
+        ).one_or_none()
+        return None if row is None else (bytes(row[0]), str(row[1]))
+
     def mark_processed(self, mail: InboundMail, now: datetime) -> None:
         mail.state = InboundState.PROCESSED
         mail.processed_at = now

@@ -28,6 +28,7 @@ class OrderRepository:
         kind: OrderBlockKind = OrderBlockKind.CURRENT,
         mail_in_id: int | None = None,
         submitted_by_id: int | None = None,
+        current: OrderSubmission | None = None,
     ) -> OrderSubmission:
         """Store a new version of ``seat``'s orders for ``phase``; earlier versions are superseded.
 
@@ -39,8 +40,22 @@ class OrderRepository:
         if seat.power is None:
             raise ValueError("a seat without a power cannot submit orders")
         # The newest version is the only one that can still be current: every
-        # submission supersedes all before it, and CLEAR supersedes them all.
-        latest = self.session.scalars(
+        # submission supersedes all before it, and CLEAR supersedes them all. So the
+        # version in force that the caller read in this transaction (under the game's
+        # lock) is the newest, and needs no second read.
+        if (
+            current is not None and current.superseded_at is None and current.game_id == game.id
+            and current.epoch == game.epoch and current.phase == phase and current.power == seat.power
+        ):
+            latest: OrderSubmission | None = current
+        else:
+            latest = self._latest(game, seat, phase)
+        if latest is not None and latest.superseded_at is None:
+            latest.superseded_at = now
+        return self._add_version(game, seat, phase, text, canonical, now, latest, kind, mail_in_id, submitted_by_id)
+
+    def _latest(self, game: Game, seat: Seat, phase: str) -> OrderSubmission | None:
+        return self.session.scalars(
             select(OrderSubmission)
             .where(
                 OrderSubmission.game_id == game.id,
@@ -51,8 +66,12 @@ class OrderRepository:
             .order_by(OrderSubmission.version.desc())
             .limit(1)
         ).one_or_none()
-        if latest is not None and latest.superseded_at is None:
-            latest.superseded_at = now
+
+    def _add_version(
+        self, game: Game, seat: Seat, phase: str, text: str, canonical: Sequence[str], now: datetime,
+        latest: OrderSubmission | None, kind: OrderBlockKind, mail_in_id: int | None,
+        submitted_by_id: int | None,
+    ) -> OrderSubmission:
         submission = OrderSubmission(
             game_id=game.id,
             seat_id=seat.id,

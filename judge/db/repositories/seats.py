@@ -6,7 +6,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from sqlalchemy import delete, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
+from sqlalchemy.orm.attributes import set_committed_value
 
 from judge.db.enums import AuditKind, SeatStatus
 from judge.db.errors import DuplicateError
@@ -76,9 +77,25 @@ class SeatRepository:
         self.session.flush()
 
     def by_power(self, game: Game, power: str) -> Seat | None:
-        return self.session.scalars(
-            select(Seat).where(Seat.game_id == game.id, Seat.power == power)
-        ).one_or_none()
+        """The seat playing ``power``, from the game's seats (one query loads them all, once per
+        transaction: a sign-on, its order checks and the scheduler's plan all read them)."""
+        found = [seat for seat in self.of_game(game) if seat.power == power]
+        return found[0] if found else None
+
+    def of_game(self, game: Game) -> list[Seat]:
+        """``game.seats``, loaded (when not yet) with their players and the players' addresses in
+        one query: a sign-on compares addresses, press and broadcasts address every player."""
+        if "seats" not in game.__dict__ and game.id is not None and game not in self.session.new:
+            seats = list(
+                self.session.scalars(
+                    select(Seat)
+                    .where(Seat.game_id == game.id)
+                    .order_by(Seat.id)
+                    .options(joinedload(Seat.person).joinedload(Person.addresses))
+                ).unique()
+            )
+            set_committed_value(game, "seats", seats)
+        return list(game.seats)
 
     def of_person(self, game: Game, person: Person) -> Seat | None:
         return self.session.scalars(
