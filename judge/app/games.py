@@ -28,6 +28,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from judge.app.assignment import Preference, assign_powers
+from judge.app.councils.formation import form_councils
 from judge.app.game_facts import OPEN_FOR_TAKEOVER as OPEN_FOR_TAKEOVER  # re-exported
 from judge.app.game_facts import audience as audience
 from judge.app.game_facts import game_map as game_map
@@ -42,6 +43,7 @@ from judge.core.variants import available_variants
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, SeatStatus
 from judge.db.models import Game, Person, Seat
+from judge.db.repositories.councils import councils_enabled
 from judge.lang.powers import power_letters
 from judge.timekeeping.absences import Absence, counting_absences
 from judge.timekeeping.deadlines import PhaseTimes, next_phase_times
@@ -306,7 +308,12 @@ def start_game(
     seats = waiting_seats(game)
     seed = rng.getrandbits(63)
     preferences = {seat.id: parse_preference(seat.preferences, letters) for seat in seats}
-    deal = assign_powers(preferences, the_map.powers, random.Random(seed))
+    if councils_enabled(game):  # seed 003: several players per power (judge.app.councils)
+        deal = form_councils(
+            uow, game, seats, preferences, the_map.powers, seed, now, first_year=position.phase.year
+        )
+    else:
+        deal = assign_powers(preferences, the_map.powers, random.Random(seed))
     by_id = {seat.id: seat for seat in seats}
     for seat_id, power in sorted(deal.items()):
         seat = by_id[seat_id]

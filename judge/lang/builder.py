@@ -412,6 +412,8 @@ class CommandBuilder(Transformer[Token, Any]):
         return [c.SetChoice(self.line, meaning.option, meaning.value)]
 
     def _special(self, meaning: Special, last: Token, rest: list[Token]) -> list[c.Command]:
+        if meaning.name == "COUNCILS":
+            return [self._councils(meaning.enabled, last, rest)]
         if meaning.name in ("END YEAR", "CD AFTER"):
             if len(rest) != 1:
                 raise CommandError(Message(N_("SET {option} needs a number."), option=meaning.name), _column(last))
@@ -436,6 +438,31 @@ class CommandBuilder(Transformer[Token, Any]):
         if meaning.name == "DRAW":
             return [c.SetDraw(self.line, meaning.enabled, None)]
         return [c.SetConcede(self.line, None)]
+
+    def _councils(self, enabled: bool, last: Token, rest: list[Token]) -> c.Command:
+        """``SET COUNCILS [size] [YEARS|ANS n]``; ``SET NO COUNCILS`` takes nothing."""
+        if not enabled:
+            if rest:
+                raise CommandError(Message(N_("Unexpected words after the option -> {word}"), word=rest[0]), _column(rest[0]))
+            return c.SetCouncils(self.line, False)
+        size: int | None = None
+        years: int | None = None
+        words = list(rest)
+        if words and str(words[0]).isdigit():
+            size = self._bounded("COUNCILS", words.pop(0), 2, 7)
+        if words and str(words[0]).lower() in ("years", "year", "ans", "an", "annees", "années"):
+            marker = words.pop(0)
+            if not words:
+                raise CommandError(Message(N_("SET {option} needs a number."), option="COUNCILS YEARS"), _column(marker))
+            years = self._bounded("COUNCILS YEARS", words.pop(0), 1, 100)
+        if words:
+            raise CommandError(Message(N_("Unexpected words after the option -> {word}"), word=words[0]), _column(words[0]))
+        return c.SetCouncils(self.line, True, size, years)
+
+    def _bounded(self, option: str, token: Token, low: int, high: int) -> int:
+        number = self._number(option, int, token, low, high)
+        assert isinstance(number, c.SetNumber)
+        return int(number.value)
 
     def set_deadline(self, children: list[Token]) -> list[c.Command]:
         return [c.SetDeadline(self.line, c.DeadlineKind.DEADLINE, self._date(children, "SET DEADLINE"))]

@@ -343,6 +343,20 @@ class SetConcede(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class SetCouncils(Command):
+    """SET COUNCILS [size] [YEARS n] / SET NO COUNCILS: each power held by a council (issue 17).
+
+    ``size`` (None: keep the default of 3) is the number of players per
+    council; ``years`` (None: unchanged) the number of game years played.
+    """
+
+    KIND: ClassVar[str] = "set_councils"
+    enabled: bool = True
+    size: int | None = None
+    years: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class SetPassword(Command):
     KIND: ClassVar[str] = "set_password"
     password: str = ""

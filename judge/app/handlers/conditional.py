@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from judge.app import order_mail
+from judge.app.councils.permissions import check_order
 from judge.app.registry import Next, handles
 from judge.app.session import MailSession
 from judge.lang.commands import Conditional
@@ -10,5 +11,6 @@ from judge.lang.commands import Conditional
 
 @handles(Conditional)
 def handle(command: Conditional, session: MailSession) -> Next:
+    check_order(session)  # councils: the General alone (no query in other games)
     order_mail.add_block(session, command)
     return Next.CONTINUE

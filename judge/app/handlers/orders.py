@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from judge.app import order_mail, postal_orders
+from judge.app.councils.permissions import check_order
 from judge.app.registry import Next, handles
 from judge.app.session import MailSession
 from judge.lang.commands import OrderCommand
@@ -10,6 +11,7 @@ from judge.lang.commands import OrderCommand
 
 @handles(OrderCommand)
 def handle(command: OrderCommand, session: MailSession) -> Next:
+    check_order(session)  # councils: the General alone (no query in other games)
     prepared = postal_orders.prepare(session, command)  # postal habits first (issue 18)
     if prepared is not None:
         order_mail.add_order(session, prepared)

@@ -7,14 +7,19 @@ now and holding postal press for the results.
 
 from __future__ import annotations
 
+from judge.app.councils.permissions import is_council_game
+from judge.app.councils.press_routing import send_council_press
 from judge.app.press import hold_postal_press, plan_press, send_press
 from judge.app.registry import Next, handles
-from judge.app.session import MailSession
+from judge.app.session import MailSession, Role
 from judge.lang.commands import Press
 
 
 @handles(Press)
 def handle(command: Press, session: MailSession) -> Next:
+    if session.role is Role.POWER and is_council_game(session.game):  # seed 003: Ambassadors to Ambassadors
+        send_council_press(session, command)
+        return Next.CONTINUE
     if command.postal:
         hold_postal_press(command, session)
     else:

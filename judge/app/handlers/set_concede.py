@@ -9,6 +9,7 @@ concession lasts one phase and is secret until it passes.
 
 from __future__ import annotations
 
+from judge.app.councils.permissions import check_concede
 from judge.app.draws import settle, strictly_largest, voter
 from judge.app.errors import CommandRefused
 from judge.app.games import power_letter, power_name
@@ -20,6 +21,7 @@ from judge.lang.commands import SetConcede
 
 @handles(SetConcede)
 def handle(command: SetConcede, session: MailSession) -> Next:
+    check_concede(session)  # councils: the General alone (no query in other games)
     _ = session.gettext
     ballot = voter(session, "SET CONCEDE" if command.power is not None else "SET NO CONCEDE")
     game, language = ballot.game, session.language

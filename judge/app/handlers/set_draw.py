@@ -8,6 +8,7 @@ everyone with the final summary (:mod:`judge.app.endgame`).
 
 from __future__ import annotations
 
+from judge.app.councils.permissions import check_draw
 from judge.app.draws import MAX_DRAW_LETTERS, Agreement, letters_to_powers, settle, voter
 from judge.app.errors import CommandRefused
 from judge.app.games import power_letter
@@ -20,6 +21,7 @@ from judge.lang.commands import SetDraw
 
 @handles(SetDraw)
 def handle(command: SetDraw, session: MailSession) -> Next:
+    check_draw(session)  # councils: the General alone (no query in other games)
     _ = session.gettext
     ballot = voter(session, "SET NO DRAW" if not command.vote else "SET DRAW")
     game, language = ballot.game, session.language

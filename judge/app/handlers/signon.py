@@ -25,6 +25,7 @@ wrong password.
 from __future__ import annotations
 
 from judge.app import error_flag, throttle
+from judge.app.councils.member_signon import council_signon, signon_message
 from judge.app.errors import CommandRefused
 from judge.app.games import (
     AlreadyInGame,
@@ -63,6 +64,7 @@ from judge.app.takeover import (
 )
 from judge.db.enums import AuditKind, GameState, SeatStatus
 from judge.db.models import Game, Person, Seat
+from judge.db.repositories.councils import councils_enabled
 from judge.i18n import translation
 from judge.lang.commands import Signon, SignonRole
 from judge.lang.powers import power_letters
@@ -134,6 +136,8 @@ def _signed_on(session: MailSession, game: Game, seat: Seat | None, role: Role) 
 def _power(command: Signon, session: MailSession) -> Next:
     _ = session.gettext
     game = find_game(session.uow, command.game or "", lock=True)
+    if game is not None and councils_enabled(game):  # seed 003: each council member's own password
+        return _council_member(command, session, game)
     target = _target_seat(session, game, command.power_letter or "")
     counted = game if target is not None else None
     counted_power = target.power if target is not None else None
@@ -161,6 +165,16 @@ def _power(command: Signon, session: MailSession) -> Next:
     if found.returning:
         messages.append(_("Welcome back: {power} is no longer left without a player.").format(power=power))
     session.reply.ok(command.line, *messages)
+    return Next.CONTINUE
+
+
+def _council_member(command: Signon, session: MailSession, game: Game) -> Next:
+    member = council_signon(session, game, command.power_letter or "", command.password)
+    if member is None:
+        return _refused(session, command)
+    if member.role == "general" and session.seat is not None:
+        _signed_on(session, game, session.seat, Role.POWER)
+    session.reply.ok(command.line, signon_message(session, game, member))
     return Next.CONTINUE
 
 

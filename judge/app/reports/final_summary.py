@@ -15,12 +15,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from judge.app.councils.summary import council_summary_lines
 from judge.app.game_facts import power_name
 from judge.app.reports.history import published_diaries
 from judge.app.reports.summary import summary_lines
 from judge.app.scoring import SYSTEMS
 from judge.db.database import UnitOfWork
 from judge.db.models import Game
+from judge.db.repositories.councils import councils_enabled
 
 Gettext = Callable[[str], str]
 
@@ -91,6 +93,8 @@ def final_summary_lines(
         table = score_table(outcome, language, _)
         if table:
             lines += ["", *table]
+    if councils_enabled(game):  # seed 003: every spy revealed, the winners named
+        lines += council_summary_lines(uow, game, outcome, language, _)
     diaries = published_diaries(uow, game, language, _)
     if diaries:
         lines += ["", _("The diaries of the game, now published:"), "", *diaries]

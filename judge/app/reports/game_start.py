@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from zoneinfo import ZoneInfo
 
+from judge.app.councils.formation import queue_council_notices
 from judge.app.games import game_map, is_gunboat, power_name
 from judge.app.notify import reader_language, seat_addresses
 from judge.app.positions import opening_position
@@ -20,6 +21,7 @@ from judge.core.names import province_display_name
 from judge.core.phase import Phase, Season
 from judge.core.units import UnitType
 from judge.db.models import Game, Person, Seat
+from judge.db.repositories.councils import councils_enabled
 from judge.i18n import translation
 from judge.mail.compose import game_subject, judge_date
 
@@ -100,4 +102,6 @@ def queue_game_starting(session: MailSession, game: Game) -> int:
             sent.update(a.lower() for a in fresh)
             session.send(Outgoing(fresh, subject, body, game_id=game.id))
             count += 1
+    if councils_enabled(game):  # each member's place, each spy's secret, the master's full list
+        queue_council_notices(session, game)
     return count

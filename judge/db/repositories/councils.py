@@ -161,6 +161,10 @@ class CouncilRepository:
                 return member
         return None
 
+    def person_of(self, member: CouncilMember) -> Person | None:
+        """The member's registration (None if it was deleted)."""
+        return self.session.get(Person, member.person_id) if member.person_id is not None else None
+
     def spies(self, game: Game) -> list[CouncilMember]:
         return [m for m in self.members(game) if m.true_power is not None]
 

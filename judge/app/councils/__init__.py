@@ -1,0 +1,11 @@
+"""Application use cases of the councils variant (seed 003, issue 17).
+
+``formation`` turns the players who joined a council game into councils at
+the start (seeded, recorded) and draws the spies; ``permissions`` is what
+the order, draw, concede and press handlers ask before acting for a council
+member; ``press_routing`` delivers press between council members. Modules
+of the elections and treason rules live here too.
+
+Every check starts with :func:`judge.db.repositories.councils.councils_enabled`,
+a look at the game's settings, so ordinary games pay no query.
+"""

@@ -1,0 +1,241 @@
+"""Forming the councils at the start of a council game, and drawing the spies (seed 003, rules 1-2).
+
+The players join a council game like any other (``SIGNON ?game pw``), the
+game wanting ``size`` players per power (SET COUNCILS). At the start:
+
+1. **Councils** are dealt with the judge's own power assignment
+   (:func:`judge.app.assignment.assign_powers`), each power offered as
+   ``size`` places: a player's preference list ranks the places of a power
+   as it ranks the power, and players without a preference are placed at
+   random. With no preferences at all (the seed's "réunis au hasard") the
+   councils are a pure random draw.
+2. In each council the members are put in a random order: the first is the
+   provisional General-in-chief (rank 0) until the council's first
+   election, the others its Ambassadors (ranks 1, 2...).
+3. **Spies** are drawn (:func:`judge.core.councils.spies.draw_spies`): one
+   per council, each secretly working for another power.
+
+Everything comes from one seed drawn from the start's random generator and
+recorded in ``games.extra_settings["councils"]["seed"]``, so
+:func:`form_councils` replays the very same councils and spies from it.
+
+Each member keeps the password they joined with as their own council
+password. One :class:`~judge.db.models.Seat` per power stays: the power's
+seat for orders, press and reports, held by the General, with every
+member's address as its report addresses (so every member gets the game's
+reports); the other members' joining seats are removed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from judge.app.assignment import Preference, assign_powers
+from judge.app.game_facts import power_letter, power_name
+from judge.app.notify import person_address
+from judge.app.session import MailSession, Outgoing
+from judge.app.settings import END_YEAR_KEY
+from judge.core.councils.roles import AMBASSADOR, GENERAL
+from judge.core.councils.spies import draw_spies
+from judge.db.database import UnitOfWork
+from judge.db.models import CouncilMember, Game, Seat
+from judge.db.models.base import ADDRESS_LENGTH
+from judge.db.repositories.councils import SETTINGS_KEY, council_settings
+from judge.i18n import translation
+from judge.mail.compose import game_subject
+
+SLOT_SEPARATOR = "#"
+SCORING_KEY = "scoring"
+"""``extra_settings`` key of the scoring system (as judge.app.endgame reads it)."""
+REPORT_ADDRESS_LENGTH = 2 * ADDRESS_LENGTH + 1
+
+
+@dataclass(frozen=True)
+class FormedCouncils:
+    """What the formation did: each power's members (seat ids, General first) and the seed."""
+
+    councils: dict[str, tuple[int, ...]]
+    seed: int
+
+
+def _slots(powers: Sequence[str], size: int) -> list[str]:
+    return [f"{power}{SLOT_SEPARATOR}{k}" for power in powers for k in range(size)]
+
+
+def _expand(preference: Preference, size: int) -> Preference:
+    """A player's wishes for powers as wishes for the places of those powers."""
+    groups = tuple(
+        frozenset(f"{power}{SLOT_SEPARATOR}{k}" for power in group for k in range(size))
+        for group in preference.groups
+    )
+    return Preference(groups=groups, random_order=preference.random_order)
+
+
+def deal_councils(
+    preferences: Mapping[int, Preference], powers: Sequence[str], size: int, seed: int
+) -> FormedCouncils:
+    """Which seat sits on which council, General first; a pure function of its arguments."""
+    rng = random.Random(seed)
+    slots = _slots(powers, size)
+    deal = assign_powers({seat: _expand(preferences[seat], size) for seat in sorted(preferences)}, slots, rng)
+    councils: dict[str, list[int]] = {}
+    for seat_id, slot in sorted(deal.items()):
+        councils.setdefault(slot.split(SLOT_SEPARATOR)[0], []).append(seat_id)
+    ordered: dict[str, tuple[int, ...]] = {}
+    for power in powers:
+        members = sorted(councils.get(power, []))
+        rng.shuffle(members)
+        if members:
+            ordered[power] = tuple(members)
+    return FormedCouncils(ordered, seed)
+
+
+def form_councils(
+    uow: UnitOfWork,
+    game: Game,
+    seats: Sequence[Seat],
+    preferences: Mapping[int, Preference],
+    powers: Sequence[str],
+    seed: int,
+    now: datetime,
+    *,
+    first_year: int | None = None,
+) -> dict[int, str]:
+    """Create the councils and spies of a starting game; return the seats that hold powers.
+
+    Returns ``{seat id: power}`` for the one seat kept per power (its
+    General's); :func:`judge.app.games.start_game` assigns those like any
+    deal. Powers nobody sits on are left out (the start leaves them open).
+    """
+    settings = council_settings(game)
+    assert settings is not None
+    size = int(settings["size"])
+    formed = deal_councils(preferences, powers, size, seed)
+    by_id = {seat.id: seat for seat in seats}
+    kept: dict[int, str] = {}
+    member_ids: dict[str, list[int]] = {}
+    for power, seat_ids in formed.councils.items():
+        for rank, seat_id in enumerate(seat_ids):
+            seat = by_id[seat_id]
+            member = uow.councils.add_member(
+                game, power, seat.person, now,
+                role=GENERAL if rank == 0 else AMBASSADOR, rank=rank,
+                password_hash=seat.password_hash, extra={"joined_seat": seat_id},
+            )  # fmt: skip
+            member_ids.setdefault(power, []).append(member.id)
+        general_seat = by_id[seat_ids[0]]
+        general_seat.report_address = _report_addresses([by_id[s] for s in seat_ids])
+        kept[general_seat.id] = power
+        for seat_id in seat_ids[1:]:
+            seat = by_id[seat_id]
+            if seat.person is not None:
+                uow.people.add_to_record(seat.person, games_started=1)
+            game.seats.remove(seat)
+    spies_seed = random.Random(seed).getrandbits(63)
+    for spy in draw_spies(member_ids, spies_seed):
+        spy_member = uow.councils.member(spy.member)
+        assert spy_member is not None
+        spy_member.true_power = spy.true_power
+    extra = {
+        **game.extra_settings,
+        SETTINGS_KEY: {**game.extra_settings.get(SETTINGS_KEY, {}), "seed": seed, "formed": True},
+    }
+    extra.setdefault(SCORING_KEY, "c-diplo")  # seed 003, rule 9: scored by C-Diplo unless SET SCORING said
+    years = settings.get("years")
+    if years and first_year is not None and not extra.get(END_YEAR_KEY):
+        # seed 003, rule 10: "La partie sera jouée en 7 ans" -- the house rule SET END YEAR ends it
+        extra[END_YEAR_KEY] = first_year + int(years) - 1
+    game.extra_settings = extra
+    uow.flush()
+    return kept
+
+
+def _report_addresses(seats: Sequence[Seat]) -> str:
+    """Every member's address, as many as the column holds (the first ones always)."""
+    chosen: list[str] = []
+    for seat in seats:
+        address = person_address(seat.person)
+        if not address:
+            continue
+        candidate = ",".join([*chosen, address])
+        if len(candidate) > REPORT_ADDRESS_LENGTH:
+            break
+        chosen.append(address)
+    return ",".join(chosen)
+
+
+# -- telling each member their place, the spies their mission, the master everything ----------------
+
+
+def role_text(member: CouncilMember, language: str) -> str:
+    _ = translation(language).gettext
+    if member.role == GENERAL:
+        return _("General-in-chief")
+    return _("Ambassador {rank}").format(rank=member.rank)
+
+
+def queue_council_notices(session: MailSession, game: Game) -> None:
+    """One private mail per member (their council and role; a spy alone learns their mission),
+    and the whole picture, spies included, to each master."""
+    uow = session.uow
+    config = session.services.config
+    members = uow.councils.members(game)
+    by_power: dict[str, list[CouncilMember]] = {}
+    for member in members:
+        by_power.setdefault(member.power, []).append(member)
+    people = {p.id: p for p in (uow.people.get(m.person_id) for m in members if m.person_id) if p is not None}
+    for member in members:
+        person = people.get(member.person_id or 0)
+        address = person_address(person)
+        if person is None or not address:
+            continue
+        language = person.language
+        _ = translation(language).gettext
+        lines = [
+            _("Game '{game}' is played by councils. You sit on the council of {power} as its {role}.").format(
+                game=game.name, power=power_name(member.power, language), role=role_text(member, language)
+            ),
+            "",
+            _("Your council:"),
+        ]
+        for fellow in by_power[member.power]:
+            fellow_person = people.get(fellow.person_id or 0)
+            lines.append(f"   {role_text(fellow, language)}: {person_address(fellow_person) or '-'}")
+        lines += [
+            "",
+            _("Sign on with SIGNON {letter}{game} followed by the password you joined with.").format(
+                letter=power_letter(game, member.power), game=game.name
+            ),
+        ]
+        if member.true_power is not None:
+            lines += [
+                "",
+                _(
+                    "SECRET: you are a spy. You really play for {true}; your aim is the victory of {true}, "
+                    "whatever becomes of {power}. Nobody but you and the master knows it."
+                ).format(
+                    true=power_name(member.true_power, language), power=power_name(member.power, language)
+                ),
+            ]
+        subject = game_subject(config.code, game.name, _("Your council"), game.current_phase)
+        session.send(Outgoing((address,), subject, "\n".join(lines) + "\n", game_id=game.id))
+    for master in game.masters:
+        address = person_address(master.person)
+        if not address:
+            continue
+        language = master.person.language if master.person is not None else "en"
+        _ = translation(language).gettext
+        lines = [_("The councils of game '{game}', spies included (for the master only):").format(game=game.name)]
+        for power, council in by_power.items():
+            lines += ["", power_name(power, language) + ":"]
+            for member in council:
+                person = people.get(member.person_id or 0)
+                note = ""
+                if member.true_power is not None:
+                    note = "  " + _("SPY for {true}").format(true=power_name(member.true_power, language))
+                lines.append(f"   {role_text(member, language)}: {person_address(person) or '-'}{note}")
+        subject = game_subject(config.code, game.name, _("Councils and spies"), game.current_phase)
+        session.send(Outgoing((address,), subject, "\n".join(lines) + "\n", game_id=game.id))

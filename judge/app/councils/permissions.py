@@ -1,0 +1,136 @@
+"""What a signed-on council member may do, asked by the ordinary handlers.
+
+The sign-on of a council member (``SIGNON <letter><game> <own password>``)
+stores the member on the mail's session (:func:`remember_member`). The
+order, draw, concede and press handlers then call :func:`check_order`,
+:func:`check_draw`, :func:`check_concede` or :func:`press_refusal`; in a game
+without councils these return at once, without touching the database.
+Refusals carry the rule's reason in the sender's language.
+"""
+
+from __future__ import annotations
+
+from judge.app.errors import CommandRefused
+from judge.app.session import MailSession, Role
+from judge.core.councils.roles import (
+    Member,
+    PressRequest,
+    Refusal,
+    may_concede,
+    may_order,
+    may_press,
+    may_vote_draw,
+)
+from judge.db.models import CouncilMember, Game
+from judge.db.repositories.councils import councils_enabled
+from judge.i18n import N_
+
+AREA = "councils"
+"""Key of this area's per-mail state in ``MailSession.area_state``."""
+
+REASONS: dict[Refusal, str] = {
+    Refusal.ORDERS_GENERAL_ONLY: N_(
+        "Only your council's General-in-chief submits orders for {power} (councils, rule 1); "
+        "Ambassadors negotiate but do not order. Nothing was recorded."
+    ),
+    Refusal.DRAW_GENERAL_ONLY: N_(
+        "Only your council's General-in-chief proposes and votes draws for {power} (councils, rule 1). "
+        "Your vote was not recorded."
+    ),
+    Refusal.CONCEDE_GENERAL_ONLY: N_(
+        "Only your council's General-in-chief may concede for {power} (councils, rule 10). "
+        "Nothing was recorded."
+    ),
+    Refusal.GENERAL_PRESS_OWN_AMBASSADORS_ONLY: N_(
+        "The General-in-chief may write only to the Ambassadors of his own council (councils, rule 1): "
+        "send PRESS TO {letter} (your own power's letter). The press was not sent."
+    ),
+    Refusal.CUT_OFF: N_(
+        "You are under accusation and cut off from your council and from negotiation (councils, rule 6). "
+        "Nothing was done."
+    ),
+    Refusal.PRESS_TO_OBSERVERS: N_(
+        "In a council game Ambassadors negotiate with Ambassadors: press to observers is not allowed. "
+        "The press was not sent."
+    ),
+}
+
+
+def remember_member(session: MailSession, member: CouncilMember) -> None:
+    """The sign-on found ``member``: later commands of the mail act for this member."""
+    session.area_state[AREA] = member
+
+
+def signed_on_member(session: MailSession) -> CouncilMember | None:
+    found = session.area_state.get(AREA)
+    return found if isinstance(found, CouncilMember) else None
+
+
+def as_rule_member(member: CouncilMember) -> Member:
+    return Member(member.id, member.power, member.role, member.rank, member.status)
+
+
+def _acting_member(session: MailSession) -> CouncilMember | None:
+    """The council member a player's command speaks for; None when the rules do not apply.
+
+    Masters (also after BECOME) and observers are not council members; games
+    without councils stop at the first test, reading no table.
+    """
+    game = session.game
+    if game is None or not councils_enabled(game) or session.role is not Role.POWER:
+        return None
+    return signed_on_member(session)
+
+
+def _refuse(session: MailSession, refusal: Refusal, power: str) -> CommandRefused:
+    from judge.app.game_facts import power_name
+
+    _ = session.gettext
+    return CommandRefused(_(REASONS[refusal]).format(power=power_name(power, session.language), letter=""))
+
+
+def _check(session: MailSession, rule: str) -> None:
+    member = _acting_member(session)
+    if member is None:
+        game = session.game
+        if game is not None and councils_enabled(game) and session.role is Role.POWER:
+            # a council game signed on without a member (cannot happen through SIGNON): refuse safely
+            raise _refuse(session, Refusal.ORDERS_GENERAL_ONLY, session.acting_power or "")
+        return
+    checks = {"order": may_order, "draw": may_vote_draw, "concede": may_concede}
+    refusal = checks[rule](as_rule_member(member))
+    if refusal is not None:
+        raise _refuse(session, refusal, member.power)
+
+
+def check_order(session: MailSession) -> None:
+    """Refuse orders from anyone but the General of a council game."""
+    _check(session, "order")
+
+
+def check_draw(session: MailSession) -> None:
+    """Refuse draw votes from anyone but the General of a council game."""
+    _check(session, "draw")
+
+
+def check_concede(session: MailSession) -> None:
+    """Refuse concessions from anyone but the General of a council game."""
+    _check(session, "concede")
+
+
+def press_refusal(session: MailSession, member: CouncilMember, request: PressRequest) -> str | None:
+    """The sentence refusing ``request`` from ``member``, or None when it may go."""
+    refusal = may_press(as_rule_member(member), request)
+    if refusal is None:
+        return None
+    from judge.app.game_facts import power_letter, power_name
+
+    _ = session.gettext
+    game = session.game
+    letter = power_letter(game, member.power) if game is not None else ""
+    return _(REASONS[refusal]).format(power=power_name(member.power, session.language), letter=letter)
+
+
+def is_council_game(game: Game | None) -> bool:
+    """No query: the game's settings say whether councils play it."""
+    return game is not None and councils_enabled(game)

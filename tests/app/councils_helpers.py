@@ -1,0 +1,99 @@
+"""Helpers for the council tests (issue 17): a Standard game of 21 players formed by mail.
+
+The creator CREATEs the game and sends SET COUNCILS; a master is added; the
+other twenty join with SIGNON ?game. The start's random generator is
+seeded so a test can replay the draw.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+
+from judge.db.models import CouncilMember
+from tests.app.conftest import Harness, text
+from tests.app.games_helpers import player, register
+
+MASTER = "referee@example.net"
+LETTER = {"AUSTRIA": "A", "ENGLAND": "E", "FRANCE": "F", "GERMANY": "G", "ITALY": "I", "RUSSIA": "R", "TURKEY": "T"}
+
+
+@dataclass(frozen=True)
+class Seated:
+    """One council member as a test needs it."""
+
+    address: str
+    password: str
+    power: str
+    role: str
+    rank: int
+    true_power: str | None
+
+    @property
+    def signon(self) -> str:
+        return f"SIGNON {LETTER[self.power]}demo {self.password}"
+
+
+def seed_starts(harness: Harness, seed: int = 7) -> None:
+    harness.services = replace(harness.services, rng_factory=lambda: random.Random(seed))
+
+
+def form_council_game(
+    harness: Harness, *, seed: int = 7, languages: dict[int, str] | None = None,
+    preferences: dict[int, str] | None = None, years: int | None = None,
+) -> list[str]:  # fmt: skip
+    """21 players join ``demo`` (councils of 3), which starts; returns their addresses."""
+    seed_starts(harness, seed)
+    languages = languages or {}
+    preferences = preferences or {}
+    addresses = [player(n) for n in range(21)]
+    for n, address in enumerate(addresses):
+        register(harness, address, language=languages.get(n, "en"))
+    register(harness, MASTER, name="Referee")
+    extra = f" YEARS {years}" if years else ""
+    reply = harness.exchange(addresses[0], f"CREATE ?demo pw0\nSET COUNCILS 3{extra}\n")
+    assert "21 players" in text(reply), text(reply)
+    with harness.db.unit_of_work() as uow:
+        game = uow.games.require("demo")
+        person = uow.people.by_address(MASTER)
+        assert person is not None
+        uow.games.add_master(game, person, "masterpw", harness.clock.now())
+    for n, address in enumerate(addresses[1:], start=1):
+        lines = [f"SIGNON ?demo pw{n}"]
+        if n in preferences:
+            lines.append(f"SET PREFERENCE {preferences[n]}")
+        harness.exchange(address, "\n".join(lines) + "\n")
+    return addresses
+
+
+def seated(harness: Harness) -> list[Seated]:
+    """Every member of ``demo``'s councils, by power then rank."""
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("demo")
+        out = []
+        for member in uow.councils.members(game):
+            person = uow.councils.person_of(member)
+            assert person is not None
+            address = person.primary_address or ""
+            out.append(
+                Seated(address, f"pw{int(address[1:].split('@')[0])}", member.power, member.role, member.rank,
+                       member.true_power)
+            )  # fmt: skip
+        return out
+
+
+def member_rows(harness: Harness) -> list[CouncilMember]:
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("demo")
+        rows = uow.councils.members(game)
+        for row in rows:
+            uow.session.expunge(row)
+        return rows
+
+
+def general(members: list[Seated], power: str) -> Seated:
+    return next(m for m in members if m.power == power and m.role == "general")
+
+
+def ambassador(members: list[Seated], power: str, rank: int = 1) -> Seated:
+    return next(m for m in members if m.power == power and m.role == "ambassador" and m.rank == rank)

@@ -1,0 +1,122 @@
+"""SET COUNCILS, the forming of councils at the start, the spies' secret draw, member sign-on (issue 17)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from judge.app.councils.formation import deal_councils
+from judge.app.games import parse_preference
+from judge.core.councils.spies import draw_spies
+from judge.lang.powers import power_letters
+from judge.core.variants import load_map
+from tests.app.conftest import Harness, text
+from tests.app.councils_helpers import MASTER, ambassador, form_council_game, general, member_rows, seated
+from tests.app.games_helpers import player, register
+
+POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+
+
+def test_only_the_creator_or_a_master_sets_councils_and_only_before_the_start(harness: Harness) -> None:
+    for n in range(3):
+        register(harness, player(n))
+    harness.exchange(player(0), "CREATE ?demo pw0\n")
+    refused = text(harness.exchange(player(1), "SIGNON ?demo pw1\nSET COUNCILS 3\n"))
+    assert "Only a master of game 'demo' or its creator may set councils." in refused
+    accepted = text(harness.exchange(player(0), "SIGNON ?demo pw0\nSET COUNCILS 3 YEARS 7\n"))
+    assert "played by councils of 3 players: 21 players in all (7 powers)" in accepted
+    assert "The game ends after 7 game years." in accepted
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("demo")
+        assert game.players_count == 21
+        assert uow.councils.settings(game)["size"] == 3  # type: ignore[index]
+    back = text(harness.exchange(player(0), "SIGNON ?demo pw0\nSET NO COUNCILS\n"))
+    assert "no longer played by councils" in back
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("demo")
+        assert game.players_count is None and not uow.councils.enabled(game)
+
+
+def test_set_councils_is_refused_once_the_game_has_started(harness: Harness) -> None:
+    form_council_game(harness)
+    reply = text(harness.exchange(MASTER, "SIGNON Mdemo masterpw\nSET COUNCILS 4\n"))
+    assert "Councils can only be set before the game starts." in reply
+
+
+def test_twenty_one_players_fill_seven_councils_of_three(harness: Harness) -> None:
+    form_council_game(harness, years=7)
+    members = seated(harness)
+    assert Counter(m.power for m in members) == dict.fromkeys(POWERS, 3)
+    for power in POWERS:
+        council = [m for m in members if m.power == power]
+        assert sorted(m.rank for m in council) == [0, 1, 2]
+        assert [m.role for m in council if m.rank == 0] == ["general"]
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("demo")
+        assert game.state.value == "active"
+        assert sorted(s.power or "" for s in game.seats) == sorted(POWERS)  # one seat per power
+        assert game.extra_settings["end_year"] == 1907  # seven years: 1901-1907
+        assert game.extra_settings["scoring"] == "c-diplo"
+
+
+def test_the_councils_and_spies_replay_from_the_recorded_seed(harness: Harness) -> None:
+    form_council_game(harness, seed=11)
+    rows = member_rows(harness)
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("demo")
+        seed = game.extra_settings["councils"]["seed"]
+    joined = {row.extra["joined_seat"]: row for row in rows}
+    letters = dict(power_letters(load_map("standard")))
+    replay = deal_councils({seat: parse_preference("", letters) for seat in joined}, POWERS, 3, seed)
+    for power, seat_ids in replay.councils.items():
+        assert [joined[s].power for s in seat_ids] == [power] * 3
+        assert [joined[s].rank for s in seat_ids] == [0, 1, 2]
+    import random
+
+    members = {power: [joined[s].id for s in seat_ids] for power, seat_ids in replay.councils.items()}
+    spies = draw_spies(members, random.Random(seed).getrandbits(63))
+    assert {(s.member, s.true_power) for s in spies} == {(r.id, r.true_power) for r in rows if r.true_power}
+
+
+def test_one_spy_per_council_each_working_for_another_power(harness: Harness) -> None:
+    form_council_game(harness)
+    spies = [m for m in seated(harness) if m.true_power is not None]
+    assert sorted(s.power for s in spies) == sorted(POWERS)
+    assert sorted(s.true_power or "" for s in spies) == sorted(POWERS)
+    assert all(s.true_power != s.power for s in spies)
+
+
+def test_preferences_fill_councils(harness: Harness) -> None:
+    form_council_game(harness, preferences={4: "F", 9: "F", 13: "F"})
+    members = seated(harness)
+    france = {m.address for m in members if m.power == "FRANCE"}
+    assert france == {player(4), player(9), player(13)}
+
+
+def test_each_member_signs_on_with_their_own_password(harness: Harness) -> None:
+    form_council_game(harness)
+    members = seated(harness)
+    amb = ambassador(members, "FRANCE", 2)
+    reply = text(harness.exchange(amb.address, amb.signon + "\n"))
+    assert "Signed on as France in game 'demo': you are its Ambassador 2." in reply
+    gen = general(members, "FRANCE")
+    reply = text(harness.exchange(gen.address, gen.signon + "\n"))
+    assert "you are its General-in-chief" in reply
+    other = general(members, "ENGLAND")
+    wrong = text(harness.exchange(other.address, f"SIGNON Fdemo {other.password}\n"))
+    assert "Invalid password or power, or no such game." in wrong
+
+
+def test_the_spy_alone_is_told_and_the_master_sees_every_spy(harness: Harness) -> None:
+    form_council_game(harness)
+    members = seated(harness)
+    told: dict[str, str] = {}
+    for message in harness.outbox():
+        if "Your council" in str(message["Subject"]):
+            told[str(message["To"])] = text(message)
+    assert set(told) == {m.address for m in members}
+    for member in members:
+        secret = "SECRET: you are a spy" in told[member.address]
+        assert secret == (member.true_power is not None)
+    master = [text(m) for m in harness.outbox() if str(m["To"]) == MASTER and "Councils and spies" in str(m["Subject"])]
+    assert len(master) == 1
+    assert master[0].count("SPY for") == 7
