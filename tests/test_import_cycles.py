@@ -15,13 +15,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "judge"
 
-LEGACY_CIRCLE = frozenset(
-    {
-        "judge.app.order_mail",
-        "judge.app.processing",
-        "judge.app.scheduler",
-    }
-)
+LEGACY_CIRCLE: frozenset[str] = frozenset()
 
 
 def _module_name(path: Path) -> str:

@@ -9,10 +9,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
+
+from sqlalchemy import insert
 
 from judge.app.services import Services
 from judge.db.database import UnitOfWork
+from judge.db.enums import OutboundState
+from judge.db.models import OutboundMail
 from judge.mail.addresses import AddressError, canonical_address, printable
 from judge.mail.compose import AutoSubmitted, render, render_reply
 
@@ -66,6 +72,47 @@ def queue(
         game_id=game_id,
         in_reply_to_id=in_reply_to_mail_id,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Letter:
+    """One mail of a batch for :func:`queue_many`: its recipients, subject and body."""
+
+    to: Sequence[str]
+    subject: str
+    body: str
+
+
+def queue_many(
+    uow: UnitOfWork, services: Services, letters: Sequence[Letter], now: datetime, *, game_id: int | None = None
+) -> int:
+    """Render mails and put them all in the outbox with one multi-row INSERT; returns how many.
+
+    For what one event sends to many readers (a phase's results: one mail
+    per player, master and observer): one statement instead of one INSERT
+    and flush per mail. Recipients are handled as :func:`queue` does; the
+    mails are generated ones (``Auto-Submitted: auto-generated``), not replies.
+    """
+    identity = services.identity
+    rows: list[dict[str, Any]] = []
+    for letter in letters:
+        recipients = usable_recipients(letter.to)
+        if not recipients:
+            continue
+        message = render(
+            identity, recipients, letter.subject, letter.body, now=now, auto_submitted=AutoSubmitted.GENERATED
+        )
+        rows.append(
+            {
+                "created_at": now, "mail_from": identity.address, "recipients": recipients,
+                "message": bytes(message), "state": OutboundState.PENDING, "attempts": 0,
+                "next_attempt_at": now, "last_error": None, "sent_at": None, "game_id": game_id,
+                "in_reply_to_id": None,
+            }
+        )  # fmt: skip
+    if rows:
+        uow.session.execute(insert(OutboundMail.__table__).values(rows))  # type: ignore[arg-type]
+    return len(rows)
 
 
 def usable_recipients(to: Sequence[str]) -> list[str]:

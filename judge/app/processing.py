@@ -31,15 +31,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.orm import selectinload
-
 from judge.app import orders as kept
 from judge.app import outbox
+from judge.app.game_rules import game_rules
 from judge.app.house_rules import civil_disorder_after_missed, ends_after
-from judge.app.notify import ACTIVE, person_address, reader_language, seat_addresses
-from judge.app.order_mail import game_rules
-from judge.app.positions import current, to_json
+from judge.app.notify import ACTIVE
+from judge.app.planning import OpenPhase, current_times, plan, read_open_phase
+from judge.app.positions import to_json
+from judge.app.reports.audience import results_audience
 from judge.app.reports.results import ABANDONED, CIVIL_DISORDER, ResultsReport, render_results
 from judge.app.services import Services
 from judge.app.timekeeping import fresh_times
@@ -50,7 +49,8 @@ from judge.core.position import Position
 from judge.core.serialization import position_to_json
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, SeatStatus
-from judge.db.models import Game, Person, PhaseRecord, Seat
+from judge.db.models import Game
+from judge.db.repositories.councils import councils_enabled
 from judge.i18n import translation
 from judge.mail.compose import game_subject
 from judge.ruling import rule
@@ -77,16 +77,6 @@ class NotProcessable(Exception):
     """The game has no open phase to process (not started, finished, or paused)."""
 
 
-def current_times(game: Game, record: PhaseRecord, now: datetime) -> PhaseTimes | None:
-    """The open phase's start, deadline and grace as stored on the game (None if it has no deadline)."""
-    deadline = game.deadline_at or record.deadline_at
-    if deadline is None:
-        return None
-    start = min(game.earliest_at or record.opened_at, deadline)
-    grace = max(game.grace_at or deadline, deadline)
-    return PhaseTimes(start=start, deadline=deadline, grace=grace)
-
-
 def process_phase(
     uow: UnitOfWork,
     services: Services,
@@ -95,6 +85,7 @@ def process_phase(
     *,
     reason: str,
     civil_disorder: Iterable[str] = (),
+    opened: OpenPhase | None = None,
 ) -> Processed:
     """Adjudicate the open phase of ``game`` and open the next one (see the module's steps).
 
@@ -102,19 +93,28 @@ def process_phase(
     seats are marked so). Raises :class:`NotProcessable` when there is no
     open phase, and the repositories' StaleStateError if another process
     processed it first (the caller abandons its unit of work).
+
+    ``opened``: the open phase and its orders as the caller read them in
+    this transaction, under the game's row lock (the scheduler), so they are
+    not read again. The ruling, the new phase and the game's new state go
+    to the database in one flush at the end, the results mails in one
+    multi-row INSERT.
     """
     started = time.perf_counter()
     if game.state is not GameState.ACTIVE or game.paused_at is not None:
         raise NotProcessable(game.name)
-    record = uow.phases.current(game)
-    if record is None:
-        raise NotProcessable(game.name)
-    record, position = current(uow, game)
+    if opened is None:
+        # Not the scheduler's path (a master's PROCESS): hold the game's row lock before reading.
+        uow.flush()
+        uow.games.lock(game.id)
+        opened = read_open_phase(uow, game)
+        if opened is None:
+            raise NotProcessable(game.name)
+    record, position, submissions = opened.record, opened.position, opened.submissions
     game_map = game_map_of(game)
     rules = game_rules(game)
     zone = services.config.timezone
 
-    submissions = kept.current_submissions(uow, game, position.phase)
     received: dict[str, Any] = {}
     lines: dict[str, list[str]] = {}
     for power, submission in sorted(submissions.items()):
@@ -128,6 +128,9 @@ def process_phase(
     ruling = rule(position, lines, rules, game_map)
     result = ruling.result
     after = result.position
+    with uow.session.no_autoflush:  # nothing of this transaction concerns the orders
+        # Orders already kept for the phase that opens next (PHASE blocks): its clock needs them.
+        next_submissions = kept.current_submissions(uow, game, after.phase)
 
     newly_cd = civil_disorder_after_missed(
         game, position, owing_powers(game, position, game_map), submissions, civil_disorder
@@ -150,10 +153,11 @@ def process_phase(
         game.deadline_at = game.grace_at = game.earliest_at = None
         uow.games.set_next_due(game, None)
     else:
-        next_times = fresh_times(
-            uow, game, now, after.phase.type, zone,
-            previous=current_times(game, record, now), owing=owing_powers(game, after, game_map),
-        )  # fmt: skip
+        with uow.session.no_autoflush:  # absences are not what this transaction changes
+            next_times = fresh_times(
+                uow, game, now, after.phase.type, zone,
+                previous=current_times(game, record, now), owing=owing_powers(game, after, game_map),
+            )  # fmt: skip
     statuses = {
         seat.power: (CIVIL_DISORDER if seat.status is SeatStatus.CIVIL_DISORDER else ABANDONED)
         for seat in game.seats
@@ -164,7 +168,7 @@ def process_phase(
         winner=winner, next_deadline=next_times.deadline if next_times else None, zone=zone,
         game_over=finished,
     )  # fmt: skip
-    audience = _audience(uow, game)
+    audience = results_audience(uow, game)
     reports = {
         language: render_results(report, game_map, language, translation(language).gettext)
         for language in sorted({"en", *audience.values()})
@@ -179,20 +183,34 @@ def process_phase(
         processed_at=now,
         processing_ms=round((time.perf_counter() - started) * 1000),
     )
+    new_record = None
     if next_times is not None:
-        uow.phases.open(game, str(after.phase), to_json(after), now, deadline_at=next_times.deadline)
+        new_record = uow.phases.open_after(
+            game, record, str(after.phase), to_json(after), now, deadline_at=next_times.deadline
+        )
         game.deadline_at = next_times.deadline
         game.grace_at = next_times.grace
         game.earliest_at = next_times.start
     game.last_processed_at = now
     game.failed_attempts = 0
     for seat in game.seats:
-        seat.wait = False
+        if seat.wait:
+            seat.wait = False
+    if new_record is not None:
+        if councils_enabled(game):  # the game's settings: no SQL for other games
+            from judge.app.councils.elections import after_phase_opened
+
+            after_phase_opened(uow, services, game, now, position.phase, after.phase)
+        # The new phase's clock from what is in hand: no query; the due time goes in with the rest.
+        plan(uow, services, game, now, opened=OpenPhase(new_record, after, next_submissions))
+    uow.phases.flush_opened(game)  # one flush: the new phase, the game, the seats
     uow.press.clear_votes(game)
 
     subject = game_subject(services.config.code, game.name, RESULTS_EVENT, str(position.phase))
-    for address, language in audience.items():
-        outbox.queue(uow, services, [address], subject, reports[language], now, game_id=game.id)
+    outbox.queue_many(
+        uow, services, [outbox.Letter([address], subject, reports[language]) for address, language in audience.items()],
+        now, game_id=game.id,
+    )  # fmt: skip
     # Postal press goes out with the results; a finished game's notices and summary follow them.
     from judge.app.press import release_postal_press
 
@@ -201,10 +219,6 @@ def process_phase(
         from judge.app.endgame import after_processing
 
         after_processing(uow, services, game, now, after, winner)
-    if not finished:
-        from judge.app.scheduler import plan
-
-        plan(uow, services, game, now)
     return Processed(
         phase=position.phase,
         next_phase=None if finished else after.phase,
@@ -238,30 +252,6 @@ def _eliminate(uow: UnitOfWork, game: Game, after: Position, now: datetime, phas
             uow.seats.leave(seat, now, SeatStatus.ELIMINATED, phase=phase)
             out.append(seat.power)
     return out
-
-
-def _audience(uow: UnitOfWork, game: Game) -> dict[str, str]:
-    """Every address that gets the results, with the language its reader chose."""
-    # Players and their addresses in two queries, rather than two lazy loads per seat.
-    uow.session.scalars(
-        select(Seat)
-        .where(Seat.game_id == game.id)
-        .options(selectinload(Seat.person).selectinload(Person.addresses))
-    ).all()
-    audience: dict[str, str] = {}
-    for seat in game.seats:
-        if seat.status in ACTIVE or seat.status is SeatStatus.ELIMINATED:
-            language = reader_language(seat.person, game)
-            for address in seat_addresses(seat):
-                audience.setdefault(address, language)
-    for master in game.masters:
-        master_address = person_address(master.person)
-        if master_address:
-            audience.setdefault(master_address, reader_language(master.person, game))
-    for observer in game.observers:
-        reader = observer.person or uow.people.by_address(observer.address)
-        audience.setdefault(observer.address, reader_language(reader, game))
-    return audience
 
 
 def owing_powers(game: Game, position: Position, game_map: GameMap) -> list[str]:

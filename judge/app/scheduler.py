@@ -9,7 +9,8 @@ several judge processes share the work and never do one thing twice), does
 what is due and stores the next due time in the same transaction. A restart
 needs nothing but the database.
 
-What is carried out here: processing — early, once every power that owes
+The phase's clock and :func:`plan` live in :mod:`judge.app.planning` (re-exported
+here). What is carried out here: processing — early, once every power that owes
 orders has complete orders (no error flag) and nobody has WAIT, ``delay``
 after the last orders and never before the phase's start; at the deadline
 when everything is in; at the end of grace in NMR games with the late powers
@@ -29,24 +30,18 @@ import contextlib
 import logging
 from datetime import UTC, datetime, timedelta
 
-from judge.app import orders as kept
 from judge.app.lateness import apply_dedication, carry_out
-from judge.app.positions import from_json
-from judge.app.processing import NotProcessable, current_times, process_phase
+from judge.app.planning import phase_clock, plan, read_open_phase
+from judge.app.processing import NotProcessable, process_phase
 from judge.app.services import Services
-from judge.app.timekeeping import phase_schedule, save_book, with_book
-from judge.core.variants import load_map
+from judge.app.timekeeping import save_book
 from judge.db.database import UnitOfWork
-from judge.db.enums import GameState, OrderBlockKind, SeatStatus
 from judge.db.errors import StaleStateError
 from judge.db.models import Game
-from judge.timekeeping.lateness import (
-    PhaseClock,
-    PowerStatus,
-    Process,
-    next_wakeup,
-    tick,
-)
+from judge.db.repositories.councils import councils_enabled
+from judge.timekeeping.lateness import Process, tick
+
+__all__ = ["earliest_due", "handle_due", "phase_clock", "plan", "process_due", "run_scheduler"]
 
 log = logging.getLogger(__name__)
 
@@ -55,85 +50,6 @@ ALARM = "next-due"
 MAX_STEPS_PER_CALL = 10_000
 RETRY_AFTER = timedelta(minutes=5)
 MAX_RETRY = timedelta(hours=6)
-
-
-# ------------------------------------------------------------------ the phase's clock
-
-
-def phase_clock(uow: UnitOfWork, game: Game) -> PhaseClock | None:
-    """What the time-keeping rules need to know about the game's open phase (None: nothing to keep)."""
-    if game.state is not GameState.ACTIVE or game.current_phase is None:
-        return None
-    record = uow.phases.current(game)
-    if record is None:
-        return None
-    times = current_times(game, record, record.opened_at)
-    if times is None:
-        return None
-    position = from_json(record.position_before)
-    game_map = load_map(game.variant)
-    submissions = kept.current_submissions(uow, game, position.phase)
-    flags = kept.error_flags(game)
-    powers: list[PowerStatus] = []
-    for seat in game.seats:
-        if seat.power is None or seat.power in (p.power for p in powers):
-            continue
-        submission = submissions.get(seat.power)
-        sheet = kept.sheet_of(submission, game_map, position.phase)
-        done = kept.completeness(position, seat.power, sheet.effective(position), game_map)
-        kept_from_before = submission is not None and submission.kind is OrderBlockKind.FUTURE
-        powers.append(
-            PowerStatus(
-                seat.power,
-                owes_orders=done.owes and seat.status not in (SeatStatus.RESIGNED, SeatStatus.ELIMINATED),
-                complete=kept_from_before or (done.complete and seat.power not in flags),
-                all_units_ordered=done.complete,
-                wait=seat.wait,
-                civil_disorder=seat.status is SeatStatus.CIVIL_DISORDER,
-                abandoned=seat.status is SeatStatus.ABANDONED,
-            )
-        )
-    last = max((s.submitted_at for s in submissions.values()), default=None)
-    clock = PhaseClock(
-        times=times,
-        powers=tuple(powers),
-        delay=phase_schedule(game, position.phase.type).delay,
-        nmr=game.nmr,
-        strict_wait=game.strict_wait,
-        paused_since=game.paused_at,
-        last_orders_at=last,
-    )
-    return with_book(clock, game, record)
-
-
-def plan(uow: UnitOfWork, services: Services, game: Game, now: datetime) -> datetime | None:
-    """Set (and return) when the scheduler must next look at ``game``; wakes the scheduler.
-
-    The game's row is locked first (PostgreSQL: ``FOR UPDATE``, waiting for
-    any other holder) and the orders are read after the lock: two players'
-    last orders arriving together in two processes are then planned one after
-    the other, the second seeing the first's, so early processing is never
-    missed. Changes of this transaction are flushed before the lock.
-    """
-    uow.flush()
-    uow.games.lock(game.id)
-    clock = phase_clock(uow, game)
-    due_at = None if clock is None else next_wakeup(clock, now)
-    if due_at is not None and game.manual_process and _only_processing(clock, due_at):
-        due_at = None  # MANUAL PROCESS: the master processes with PROCESS
-    if due_at != game.next_due_at:
-        uow.games.set_next_due(game, due_at)
-        services.on_schedule()
-    return due_at
-
-
-def _only_processing(clock: PhaseClock | None, at: datetime) -> bool:
-    from judge.timekeeping.lateness import due
-
-    if clock is None:
-        return False
-    events = due(clock, at)
-    return bool(events) and all(isinstance(event, Process) for event in events)
 
 
 # ------------------------------------------------------------------ doing what is due
@@ -165,12 +81,17 @@ def process_due(services: Services) -> int:
 
 def handle_due(uow: UnitOfWork, services: Services, game: Game, now: datetime) -> None:
     """Carry out what the time-keeping rules say is due in ``game`` at ``now``; store the next due time."""
-    clock = phase_clock(uow, game)
-    if clock is None:
+    if councils_enabled(game):  # the game's settings: no SQL for other games
+        from judge.app.councils.elections import close_due
+
+        close_due(uow, services, game, now)
+    opened = read_open_phase(uow, game)  # the open phase and its orders, read once
+    clock = None if opened is None else phase_clock(uow, game, opened)
+    if clock is None or opened is None:
         uow.games.set_next_due(game, None)
         return
     step = tick(clock, now)
-    record = uow.phases.current(game)
+    record = opened.record
     processed = False
     held = game.manual_process
     events = tuple(e for e in step.events if not (held and isinstance(e, Process)))
@@ -182,7 +103,7 @@ def handle_due(uow: UnitOfWork, services: Services, game: Game, now: datetime) -
             save_book(game, step.after, record)
             try:
                 process_phase(uow, services, game, now, reason=event.reason.value,
-                              civil_disorder=event.newly_in_civil_disorder)
+                              civil_disorder=event.newly_in_civil_disorder, opened=opened)
             except NotProcessable:
                 uow.games.set_next_due(game, None)
             processed = True
@@ -194,6 +115,10 @@ def handle_due(uow: UnitOfWork, services: Services, game: Game, now: datetime) -
     wake_at = step.wake_at
     if wake_at is not None and wake_at <= now:
         wake_at = None  # only MANUAL PROCESS processing is left: the master's to do
+    if councils_enabled(game):
+        from judge.app.councils.elections import wake_at as election_wake
+
+        wake_at = election_wake(uow, game, wake_at)
     uow.games.set_next_due(game, wake_at)
 
 

@@ -40,7 +40,7 @@ from judge.core.position import Position
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState
 from judge.db.models import Absence as AbsenceRow
-from judge.db.models import DeadlineSchedule, Game, Person, PhaseRecord
+from judge.db.models import DeadlineSchedule, Game, GameMaster, Person, PhaseRecord
 from judge.mail.compose import judge_date
 from judge.timekeeping.absences import MASTER, Absence, counting_absences
 from judge.timekeeping.dates import DateRole, parse_judge_date
@@ -102,21 +102,19 @@ def game_absences(uow: UnitOfWork, game: Game, now: datetime) -> list[tuple[Abse
     for seat in game.seats:
         if seat.person_id is not None:
             owners.setdefault(seat.person_id, seat.power or f"#{seat.person_id}")
-    for master in game.masters:
-        owners.setdefault(master.person_id, MASTER)
-    if not owners:
-        return []
+    # The masters by a subquery, not by loading game.masters: one statement either way.
+    masters = select(GameMaster.person_id).where(GameMaster.game_id == game.id)
     rows = uow.session.scalars(
         select(AbsenceRow)
         .where(
-            AbsenceRow.person_id.in_(owners),
+            AbsenceRow.person_id.in_(owners) | AbsenceRow.person_id.in_(masters),
             AbsenceRow.ends_at > now,
             (AbsenceRow.game_id == game.id) | AbsenceRow.game_id.is_(None),
         )
         .order_by(AbsenceRow.starts_at, AbsenceRow.id)
     )
     return [
-        (Absence(owners[row.person_id], row.starts_at, row.ends_at, set_by_master=row.set_by_master), row)
+        (Absence(owners.get(row.person_id, MASTER), row.starts_at, row.ends_at, set_by_master=row.set_by_master), row)
         for row in rows
     ]
 

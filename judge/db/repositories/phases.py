@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import func, select
+from sqlalchemy import Table, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from judge.db.enums import AuditKind, PhaseState
 from judge.db.errors import NotFoundError, StaleStateError
@@ -45,6 +46,44 @@ class PhaseRepository:
             )
         )
         return self._insert(game, (last_turn or 0) + 1, name, position, now, deadline_at)
+
+    def open_after(
+        self,
+        game: Game,
+        previous: PhaseRecord,
+        name: str,
+        position: Mapping[str, Any],
+        now: datetime,
+        *,
+        deadline_at: datetime | None = None,
+    ) -> PhaseRecord:
+        """Open the phase after ``previous`` (the open phase just processed, the timeline's last turn).
+
+        For processing, which holds the game's row lock: no query for the
+        last turn and no flush here (the row goes in with the rest of the
+        transaction's changes). A duplicate turn fails at that flush with
+        the unique (game, epoch, turn) constraint; the unit of work is then
+        abandoned (see :meth:`flush_opened`).
+        """
+        record = PhaseRecord(
+            game_id=game.id,
+            epoch=game.epoch,
+            turn=previous.turn + 1,
+            name=name,
+            opened_at=now,
+            deadline_at=deadline_at,
+            position_before=dict(position),
+        )
+        game.current_phase = name
+        self.session.add(record)
+        return record
+
+    def flush_opened(self, game: Game) -> None:
+        """Flush, turning a duplicate turn (someone else opened it) into StaleStateError."""
+        try:
+            self.session.flush()
+        except IntegrityError as error:
+            raise StaleStateError(f"the next turn of {game.name} was opened by someone else") from error
 
     def _insert(
         self,
@@ -99,18 +138,31 @@ class PhaseRepository:
 
         Raises StaleStateError if it is not open any more: someone else processed
         or rolled it back since it was read (the caller should hold the game lock).
+        One conditional UPDATE both checks and writes (no re-read of the state);
+        it goes out at once, ahead of the transaction's pending ORM changes. The
+        JSON is the judge's own (built from stored, checked rows), so it is not
+        walked again by the flush-time text check.
         """
-        self.session.refresh(phase, attribute_names=["state"])
-        if phase.state != PhaseState.OPEN:
-            raise StaleStateError(f"phase {phase.name} is already {phase.state.value}")
-        phase.orders_received = dict(orders_received)
-        phase.orders_adjudicated = dict(orders_adjudicated)
-        phase.results = dict(results)
-        phase.position_after = dict(position_after)
-        phase.processed_at = processed_at
-        phase.processing_ms = processing_ms
-        phase.state = PhaseState.PROCESSED
-        self.session.flush()
+        values: dict[str, Any] = {
+            "orders_received": dict(orders_received),
+            "orders_adjudicated": dict(orders_adjudicated),
+            "results": dict(results),
+            "position_after": dict(position_after),
+            "processed_at": processed_at,
+            "processing_ms": processing_ms,
+            "state": PhaseState.PROCESSED,
+        }
+        # One statement checks and writes: only a phase still open is marked processed.
+        table = cast(Table, PhaseRecord.__table__)
+        done = self.session.execute(
+            update(table)
+            .where(table.c.id == phase.id, table.c.state == PhaseState.OPEN.value)
+            .values(**values)
+        )
+        if done.rowcount != 1:  # type: ignore[attr-defined]
+            raise StaleStateError(f"phase {phase.name} is no longer open")
+        for key, value in values.items():
+            set_committed_value(phase, key, value)
 
     def history(self, game: Game) -> list[PhaseRecord]:
         """The phases of the current timeline, oldest first."""

@@ -1,0 +1,75 @@
+"""The SQL statements of processing one due phase: a budget, counted with an engine event listener.
+
+Issue 14: a due game cost 42 statements (nine single-row outbox INSERTs, the
+open phase read five times, the clock computed twice, the audience loaded
+piecemeal). Statement counts are deterministic, so the budget is a proper
+test: it fails when a change adds round trips to the scheduler's hot path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import event
+
+from judge.app.guarded_scheduler import process_due
+from judge.db.enums import PhaseState
+from judge.db.models import OutboundMail, PhaseRecord
+from tests.app.conftest import Harness
+from tests.app.orders_helpers import POWERS, start_game
+
+BUDGET_PER_GAME = 15
+"""Statements for claiming, processing and re-planning one due game (BEGIN/COMMIT not counted)."""
+ROUND_END = 1
+"""The scheduler's round ends with one claim that finds nothing more due."""
+
+OPENINGS = {
+    "AUSTRIA": "A VIE - GAL\nA BUD - SER\nF TRI - ALB\n",
+    "ENGLAND": "F LON - NTH\nF EDI - NWG\nA LVP - YOR\n",
+    "FRANCE": "A PAR - BUR\nA MAR S A PAR - BUR\nF BRE - MAO\n",
+    "GERMANY": "A BER - KIE\nA MUN - BUR\nF KIE - DEN\n",
+    "ITALY": "A ROM - APU\nA VEN H\nF NAP - ION\n",
+    "RUSSIA": "A WAR - GAL\nA MOS - UKR\nF SEV - BLA\nF STP/SC - BOT\n",
+    "TURKEY": "F ANK - BLA\nA CON - BUL\nA SMY - ARM\n",
+}
+
+
+@contextmanager
+def counted(harness: Harness) -> Iterator[list[str]]:
+    """Every SQL statement the engine executes inside the block (executemany counts once)."""
+    statements: list[str] = []
+
+    def note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement)
+
+    engine = harness.db.engine
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        yield statements
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+
+
+def due_game_with_all_orders(harness: Harness, name: str = "demo") -> None:
+    game = start_game(harness, name)
+    harness.clock.advance(hours=13)  # past the phase's start
+    for power, body in OPENINGS.items():
+        game.orders(power, body)
+    harness.clock.advance(minutes=30)  # the delay after the last orders
+
+
+def test_processing_one_due_phase_stays_within_the_statement_budget(harness: Harness) -> None:
+    due_game_with_all_orders(harness)
+    with harness.db.unit_of_work(readonly=True) as uow:
+        queued_before = uow.session.query(OutboundMail).count()
+    with counted(harness) as statements:
+        assert process_due(harness.services) == 1
+    with harness.db.unit_of_work(readonly=True) as uow:
+        queued = uow.session.query(OutboundMail).count() - queued_before
+        phases = [(p.name, p.state) for p in uow.session.query(PhaseRecord)]
+    assert ("S1901M", PhaseState.PROCESSED) in phases  # the work was done
+    assert queued == len(POWERS) + 2  # seven players, the master, the observer
+    work = [s for s in statements if s.split()[0].upper() not in ("BEGIN", "COMMIT", "ROLLBACK")]
+    assert len(work) <= BUDGET_PER_GAME + ROUND_END, "\n".join(work)
