@@ -52,7 +52,7 @@ def form_council_game(
     register(harness, MASTER, name="Referee")
     extra = f" YEARS {years}" if years else ""
     reply = harness.exchange(addresses[0], f"CREATE ?demo pw0\nSET COUNCILS 3{extra}\n")
-    assert "21 players" in text(reply), text(reply)
+    assert ": 21 " in text(reply), text(reply)  # "21 players in all" / "21 joueurs en tout"
     with harness.db.unit_of_work() as uow:
         game = uow.games.require("demo")
         person = uow.people.by_address(MASTER)

@@ -7,10 +7,17 @@ from collections import Counter
 from judge.app.councils.formation import deal_councils
 from judge.app.games import parse_preference
 from judge.core.councils.spies import draw_spies
-from judge.lang.powers import power_letters
 from judge.core.variants import load_map
+from judge.lang.powers import power_letters
 from tests.app.conftest import Harness, text
-from tests.app.councils_helpers import MASTER, ambassador, form_council_game, general, member_rows, seated
+from tests.app.councils_helpers import (
+    MASTER,
+    ambassador,
+    form_council_game,
+    general,
+    member_rows,
+    seated,
+)
 from tests.app.games_helpers import player, register
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")

@@ -125,7 +125,7 @@ def press_readers(
     room reaches the other active members of his council (General and
     Ambassadors); a press to one power reaches all its Ambassadors; to
     several powers, the first Ambassador of each (one per nation on a
-    multi-party room); a broadcast, every Ambassador of the other powers.
+    multi-party room); a broadcast, every Ambassador (the sender's fellows too).
     """
     chosen: list[Member] = []
     if request.own_council:
@@ -133,9 +133,8 @@ def press_readers(
             m for m in councils.get(sender.power, ()) if m.id != sender.id and m.status == ACTIVE
         ]
     if request.broadcast:
-        for power, members in councils.items():
-            if power != sender.power:
-                chosen += _ambassadors(members)
+        for members in councils.values():
+            chosen += _ambassadors(members)
     elif len(request.powers) == 1:
         chosen += _ambassadors(councils.get(request.powers[0], ()))
     else:
