@@ -1,0 +1,449 @@
+"""Election phases of a council game (seed 003, rule 4): opening, ballots, counting, results.
+
+* :func:`open_first_elections` opens the first election of every council
+  before the first turn; :func:`after_phase_opened` (one line in
+  :func:`judge.app.processing.process_phase`) opens the yearly one when the
+  game leaves the fall (between the fall retreats and the adjustments). An
+  election has its own deadline (``election_hours`` of the game's council
+  settings, 24 by default), and the phase it precedes starts only then:
+  its start, deadline and grace move back by as much, so the elected
+  General has the phase's whole time to order.
+* :func:`cast` records a ``VOTE`` (a member, or ABSTAIN with an optional
+  anonymous influence vote in another power's election).
+* :func:`close_due` (called by the scheduler) and :func:`close` count an
+  election with :mod:`judge.core.councils.elections`, seat the General,
+  and mail the result to each member of the council and to the masters.
+  Influence votes are never attributed: a result says only that influence
+  decided, never who cast it nor how many.
+* :func:`wake_at` tells the scheduler when the next election closes.
+
+Every entry point starts from :func:`is_council_game` (a look at the game's
+settings), so ordinary games read no council table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from judge.app import outbox
+from judge.app.game_facts import power_name
+from judge.app.notify import person_address, reader_language
+from judge.app.services import Services
+from judge.core.councils import elections as rules
+from judge.core.councils.roles import Member
+from judge.core.phase import Phase, PhaseType, Season
+from judge.db.database import UnitOfWork
+from judge.db.enums import SeatStatus
+from judge.db.models import CouncilElection, CouncilMember, Game, Person
+from judge.db.repositories.councils import council_settings, councils_enabled
+from judge.i18n import N_, translation
+from judge.mail.compose import game_subject
+
+INFLUENCE_KEY = "influence_candidate"
+"""``council_votes.extra`` key: the candidate an abstaining voter's influence vote names."""
+ELECTION_EVENT = "Election"
+
+
+def is_council_game(game: Game | None) -> bool:
+    return game is not None and councils_enabled(game)
+
+
+def rule_member(member: CouncilMember) -> Member:
+    return Member(member.id, member.power, member.role, member.rank, member.status)
+
+
+def person_of(uow: UnitOfWork, member: CouncilMember) -> Person | None:
+    return uow.people.get(member.person_id) if member.person_id is not None else None
+
+
+def member_label(uow: UnitOfWork, member: CouncilMember) -> str:
+    """How a member is named to his council: his registered name and the number VOTE takes."""
+    person = person_of(uow, member)
+    name = (person.name if person is not None else None) or f"#{member.id}"
+    return f"{name} ({member.id})"
+
+
+# ------------------------------------------------------------------ opening
+
+
+def _powers_with_councils(uow: UnitOfWork, game: Game) -> list[str]:
+    return sorted({m.power for m in uow.councils.seated(game)})
+
+
+def open_elections(
+    uow: UnitOfWork, services: Services, game: Game, now: datetime, *, year: int, kind: str
+) -> list[CouncilElection]:
+    """Open an election of ``kind`` for every seated council (none twice for the same year and kind)."""
+    settings = council_settings(game)
+    if settings is None:
+        return []
+    deadline = now + timedelta(hours=int(settings.get("election_hours") or 24))
+    existing = {(e.power, e.year, e.kind) for e in uow.councils.elections(game)}
+    opened = [
+        uow.councils.open_election(game, power, year, kind, now, deadline)
+        for power in _powers_with_councils(uow, game)
+        if (power, year, kind) not in existing
+    ]
+    if opened:
+        _hold_phase(game, now, deadline)
+        for election in opened:
+            _announce(uow, services, game, election, now)
+    return opened
+
+
+def open_first_elections(uow: UnitOfWork, services: Services, game: Game, now: datetime, year: int) -> None:
+    """The first election of every council, before the first turn (call once the councils are formed)."""
+    if is_council_game(game):
+        open_elections(uow, services, game, now, year=year, kind=rules.FIRST)
+
+
+def is_yearly_election_point(before: Phase, after: Phase) -> bool:
+    """True when the game leaves the fall: the adjustments open, or the next year if they are skipped."""
+    if after.year > before.year:
+        return True
+    return before.season is Season.FALL and after.type is PhaseType.ADJUSTMENT
+
+
+def after_phase_opened(uow: UnitOfWork, services: Services, game: Game, now: datetime, before: Phase, after: Phase) -> None:
+    """Called when processing opens ``after``: open the yearly elections when the fall is over."""
+    if not is_council_game(game) or not is_yearly_election_point(before, after):
+        return
+    open_elections(uow, services, game, now, year=before.year, kind=rules.REGULAR)
+
+
+def _hold_phase(game: Game, now: datetime, election_deadline: datetime) -> None:
+    """Move the open phase's start, deadline and grace back so it starts when the election closes."""
+    start = game.earliest_at or now
+    shift = election_deadline - start if election_deadline > start else timedelta(0)
+    if shift <= timedelta(0):
+        return
+    game.earliest_at = start + shift
+    if game.deadline_at is not None:
+        game.deadline_at = game.deadline_at + shift
+    if game.grace_at is not None:
+        game.grace_at = game.grace_at + shift
+
+
+# ------------------------------------------------------------------ ballots
+
+
+class BallotRefused(Exception):
+    """A ballot the rules refuse; ``reason`` is an English message (gettext id) with ``{...}`` fields."""
+
+    def __init__(self, reason: str, **fields: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.fields = fields
+
+
+REFUSALS: dict[rules.VoteRefusal, str] = {
+    rules.VoteRefusal.NOT_A_VOTER: N_(
+        "You have no vote in this election: only members sitting on the council vote, and an accused "
+        "member loses his vote (councils, rules 4 and 6). Nothing was recorded."
+    ),
+    rules.VoteRefusal.NOT_A_CANDIDATE: N_(
+        "{candidate} is not a member of your council who may be elected (councils, rule 4). "
+        "Nothing was recorded."
+    ),
+    rules.VoteRefusal.INFLUENCE_NEEDS_ABSTENTION: N_(
+        "An influence vote in another country needs you to abstain at home: VOTE ABSTAIN <power> <member> "
+        "(councils, rule 4). Nothing was recorded."
+    ),
+    rules.VoteRefusal.INFLUENCE_OWN_COUNCIL: N_(
+        "An influence vote goes to another country's election, not your own (councils, rule 4). "
+        "Nothing was recorded."
+    ),
+    rules.VoteRefusal.INFLUENCE_NOT_OPEN: N_(
+        "{power} holds no open election for you to influence. Nothing was recorded."
+    ),
+    rules.VoteRefusal.INFLUENCE_ONLY_REGULAR: N_(
+        "{power}'s early election names a substitute: it takes no influence vote. Nothing was recorded."
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Cast:
+    """What :func:`cast` recorded."""
+
+    election: CouncilElection
+    candidate: CouncilMember | None
+    influence: CouncilElection | None
+    influence_candidate: CouncilMember | None
+    closed: bool
+
+
+def open_election_of(uow: UnitOfWork, game: Game, power: str) -> CouncilElection | None:
+    """The open election of ``power``'s council (the newest one)."""
+    elections = uow.councils.open_elections(game, power=power)
+    return elections[-1] if elections else None
+
+
+def find_member(uow: UnitOfWork, game: Game, power: str, word: str) -> CouncilMember | None:
+    """The seated member of ``power``'s council that ``word`` names: his number, name or address."""
+    wanted = word.strip().lstrip("#").casefold()
+    seated = uow.councils.seated(game, power=power)
+    for member in seated:
+        if wanted == str(member.id):
+            return member
+    matches = []
+    for member in seated:
+        person = person_of(uow, member)
+        names = {person.name or "", person.primary_address or ""} if person is not None else set()
+        if wanted in {n.casefold() for n in names if n}:
+            matches.append(member)
+    return matches[0] if len(matches) == 1 else None
+
+
+def cast(
+    uow: UnitOfWork,
+    services: Services,
+    game: Game,
+    voter: CouncilMember,
+    candidate_word: str | None,
+    now: datetime,
+    *,
+    influence_power: str | None = None,
+    influence_word: str | None = None,
+) -> Cast:
+    """Record ``voter``'s ballot (``candidate_word`` None: abstain), with an optional influence vote.
+
+    Raises :class:`BallotRefused` with the rule's reason. The election
+    closes at once when every voter has voted and nobody is tied (a tie waits
+    for the deadline, for influence votes from abroad).
+    """
+    election = open_election_of(uow, game, voter.power)
+    if election is None:
+        raise BallotRefused(N_("Your council holds no election now. Nothing was recorded."))
+    council = uow.councils.seated(game, power=voter.power)
+    candidate = None
+    if candidate_word is not None:
+        candidate = find_member(uow, game, voter.power, candidate_word)
+        if candidate is None:
+            raise BallotRefused(REFUSALS[rules.VoteRefusal.NOT_A_CANDIDATE], candidate=candidate_word)
+    refusal = rules.vote_refusal(
+        rule_member(voter), rule_member(candidate) if candidate else None, [rule_member(m) for m in council]
+    )
+    if refusal is not None:
+        raise BallotRefused(REFUSALS[refusal], candidate=candidate_word or "")
+    influence = influence_candidate = None
+    if influence_power is not None:
+        influence = open_election_of(uow, game, influence_power)
+        refusal = rules.influence_refusal(
+            rule_member(voter),
+            candidate.id if candidate else None,
+            influence_power,
+            influence is not None,
+            influence.kind if influence is not None else rules.REGULAR,
+        )
+        if refusal is not None:
+            raise BallotRefused(REFUSALS[refusal], power=influence_power, candidate=influence_word or "")
+        assert influence is not None
+        influence_candidate = find_member(uow, game, influence_power, influence_word or "")
+        if influence_candidate is None or influence_candidate.status != "active":
+            raise BallotRefused(
+                N_("{candidate} is not a member of {power}'s council who may be elected. Nothing was recorded."),
+                candidate=influence_word or "",
+                power=influence_power,
+            )
+    vote = uow.councils.cast_vote(election, voter, candidate, now, influence=influence)
+    extra = dict(vote.extra or {})
+    if influence_candidate is not None:
+        extra[INFLUENCE_KEY] = influence_candidate.id
+    else:
+        extra.pop(INFLUENCE_KEY, None)
+    vote.extra = extra
+    uow.flush()
+    closed = False
+    result = _count(uow, election, council)
+    if rules.everyone_voted([rule_member(m) for m in council], (v.voter_member_id for v in uow.councils.votes(election))) and not result.tied:
+        close(uow, services, game, election, now)
+        closed = True
+    return Cast(election, candidate, influence, influence_candidate, closed)
+
+
+# ------------------------------------------------------------------ counting
+
+
+def _count(uow: UnitOfWork, election: CouncilElection, council: Sequence[CouncilMember]) -> rules.Result:
+    ballots = [rules.Ballot(v.voter_member_id, v.candidate_member_id) for v in uow.councils.votes(election)]
+    influence = [
+        int(v.extra[INFLUENCE_KEY])
+        for v in uow.councils.influence_votes(election)
+        if isinstance(v.extra, dict) and v.extra.get(INFLUENCE_KEY) is not None and _still_abstains(v)
+    ]
+    outgoing = election.extra.get("outgoing") if isinstance(election.extra, dict) else None
+    if outgoing is None and election.kind != rules.FIRST:
+        general = next((m for m in council if m.role == "general"), None)
+        outgoing = general.id if general is not None else None
+    return rules.count(
+        [rule_member(m) for m in council],
+        ballots,
+        influence,
+        outgoing=outgoing,
+        first=election.kind == rules.FIRST,
+    )
+
+
+def _still_abstains(vote: object) -> bool:
+    return getattr(vote, "candidate_member_id", None) is None
+
+
+def close(uow: UnitOfWork, services: Services, game: Game, election: CouncilElection, now: datetime) -> rules.Result:
+    """Count ``election``, seat the General it names, and mail the result to the council and masters."""
+    council = uow.councils.seated(game, power=election.power)
+    result = _count(uow, election, council)
+    winner = next((m for m in council if m.id == result.winner), None)
+    uow.councils.close_election(election, now, outcome=result.outcome, winner=winner)
+    _seat_general(uow, game, election.power, council, winner, civil_disorder=result.civil_disorder)
+    _mail_result(uow, services, game, election, council, result, now)
+    return result
+
+
+def _seat_general(
+    uow: UnitOfWork,
+    game: Game,
+    power: str,
+    council: Sequence[CouncilMember],
+    winner: CouncilMember | None,
+    *,
+    civil_disorder: bool,
+) -> None:
+    """The winner becomes General (rank 0); the outgoing General takes the winner's Ambassador rank."""
+    outgoing = next((m for m in council if m.role == "general"), None)
+    if winner is not None and outgoing is not winner:
+        old_rank = winner.rank
+        uow.councils.set_role(winner, "general", 0)
+        if outgoing is not None:
+            uow.councils.set_role(outgoing, "ambassador", old_rank)
+    elif winner is None and outgoing is not None:
+        uow.councils.set_role(outgoing, "ambassador", max(m.rank for m in council) + 1)
+    seat = next((s for s in game.seats if s.power == power), None)
+    if seat is None:
+        return
+    if civil_disorder and seat.status is SeatStatus.PLAYING:
+        uow.seats.set_status(seat, SeatStatus.CIVIL_DISORDER)
+    elif winner is not None and seat.status is SeatStatus.CIVIL_DISORDER:
+        uow.seats.set_status(seat, SeatStatus.PLAYING)
+
+
+def close_due(uow: UnitOfWork, services: Services, game: Game, now: datetime) -> int:
+    """Close every open election whose deadline has come (the scheduler calls this); returns how many."""
+    if not is_council_game(game):
+        return 0
+    due = [e for e in uow.councils.open_elections(game) if _aware(e.deadline_at) <= now]
+    for election in due:
+        close(uow, services, game, election, now)
+    return len(due)
+
+
+def wake_at(uow: UnitOfWork, game: Game, planned: datetime | None) -> datetime | None:
+    """``planned``, or the next election deadline if it comes first."""
+    if not is_council_game(game):
+        return planned
+    deadlines = [_aware(e.deadline_at) for e in uow.councils.open_elections(game)]
+    if not deadlines:
+        return planned
+    first = min(deadlines)
+    return first if planned is None or first < planned else planned
+
+
+def _aware(moment: datetime) -> datetime:
+    from datetime import UTC
+
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+# ------------------------------------------------------------------ mail
+
+
+def _recipients(uow: UnitOfWork, game: Game, members: Iterable[CouncilMember]) -> dict[str, str]:
+    """Address -> language of the active members given and of every master."""
+    audience: dict[str, str] = {}
+    for member in members:
+        if member.status != "active" or member.person_id is None:
+            continue
+        person = person_of(uow, member)
+        address = person_address(person)
+        if address:
+            audience.setdefault(address, reader_language(person, game))
+    for master in game.masters:
+        address = person_address(master.person)
+        if address:
+            audience.setdefault(address, reader_language(master.person, game))
+    return audience
+
+
+def _announce(uow: UnitOfWork, services: Services, game: Game, election: CouncilElection, now: datetime) -> None:
+    council = uow.councils.seated(game, power=election.power)
+    candidates = ", ".join(member_label(uow, m) for m in council if m.status == "active")
+    for address, language in _recipients(uow, game, council).items():
+        _ = translation(language).gettext
+        body = _(
+            "{power}'s council elects its General-in-chief ({kind}, year {year}).\n"
+            "Vote by mail before {deadline}: VOTE <number or name>, or VOTE ABSTAIN.\n"
+            "A member who abstains may add an anonymous influence vote in another country, counted only "
+            "to break a tie there: VOTE ABSTAIN <power> <number or name>.\n"
+            "Candidates: {candidates}.\n"
+        ).format(
+            power=power_name(election.power, language),
+            kind=_(KIND_NAMES[election.kind]),
+            year=election.year,
+            deadline=election.deadline_at.strftime("%Y-%m-%d %H:%M UTC"),
+            candidates=candidates,
+        )
+        subject = game_subject(services.config.code, game.name, ELECTION_EVENT)
+        outbox.queue(uow, services, [address], subject, body, now, game_id=game.id)
+
+
+KIND_NAMES = {
+    rules.FIRST: N_("first election"),
+    rules.REGULAR: N_("yearly election"),
+    rules.EARLY: N_("early election"),
+}
+OUTCOMES = {
+    rules.ELECTED: N_("{winner} is elected General-in-chief."),
+    rules.RE_ELECTED_TIE: N_("Tie: the outgoing General-in-chief, {winner}, stays in office."),
+    rules.CIVIL_DISORDER_TIE: N_(
+        "Tie with no General to keep: {power} has no General-in-chief and stays in civil disorder "
+        "until the next election."
+    ),
+}
+
+
+def result_text(
+    uow: UnitOfWork,
+    language: str, game: Game, election: CouncilElection, council: Sequence[CouncilMember], result: rules.Result
+) -> str:
+    """The result as the council and the masters read it: home votes per member, never who influenced."""
+    _ = translation(language).gettext
+    names = {m.id: member_label(uow, m) for m in council}
+    winner = names.get(result.winner, "") if result.winner is not None else ""
+    lines = [
+        _("Result of {power}'s {kind} (year {year}):").format(
+            power=power_name(election.power, language), kind=_(KIND_NAMES[election.kind]), year=election.year
+        )
+    ]
+    for member_id, votes in sorted(result.counts.items(), key=lambda item: (-item[1], item[0])):
+        lines.append(_("  {member}: {votes} vote(s)").format(member=names.get(member_id, f"#{member_id}"), votes=votes))
+    lines.append(_(OUTCOMES[result.outcome]).format(winner=winner, power=power_name(election.power, language)))
+    if result.influence_decided:
+        lines.append(_("The tie was broken by anonymous influence votes from other councils."))
+    return "\n".join(lines) + "\n"
+
+
+def _mail_result(
+    uow: UnitOfWork,
+    services: Services,
+    game: Game,
+    election: CouncilElection,
+    council: Sequence[CouncilMember],
+    result: rules.Result,
+    now: datetime,
+) -> None:
+    subject = game_subject(services.config.code, game.name, ELECTION_EVENT + " result")
+    for address, language in _recipients(uow, game, council).items():
+        body = result_text(uow, language, game, election, council, result)
+        outbox.queue(uow, services, [address], subject, body, now, game_id=game.id)
