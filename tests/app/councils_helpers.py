@@ -15,7 +15,15 @@ from tests.app.conftest import Harness, text
 from tests.app.games_helpers import player, register
 
 MASTER = "referee@example.net"
-LETTER = {"AUSTRIA": "A", "ENGLAND": "E", "FRANCE": "F", "GERMANY": "G", "ITALY": "I", "RUSSIA": "R", "TURKEY": "T"}
+LETTER = {
+    "AUSTRIA": "A",
+    "ENGLAND": "E",
+    "FRANCE": "F",
+    "GERMANY": "G",
+    "ITALY": "I",
+    "RUSSIA": "R",
+    "TURKEY": "T",
+}
 
 
 @dataclass(frozen=True)
@@ -96,4 +104,6 @@ def general(members: list[Seated], power: str) -> Seated:
 
 
 def ambassador(members: list[Seated], power: str, rank: int = 1) -> Seated:
-    return next(m for m in members if m.power == power and m.role == "ambassador" and m.rank == rank)
+    return next(
+        m for m in members if m.power == power and m.role == "ambassador" and m.rank == rank
+    )

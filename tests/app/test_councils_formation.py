@@ -23,7 +23,9 @@ from tests.app.games_helpers import player, register
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
 
-def test_only_the_creator_or_a_master_sets_councils_and_only_before_the_start(harness: Harness) -> None:
+def test_only_the_creator_or_a_master_sets_councils_and_only_before_the_start(
+    harness: Harness,
+) -> None:
     for n in range(3):
         register(harness, player(n))
     harness.exchange(player(0), "CREATE ?demo pw0\n")
@@ -73,15 +75,21 @@ def test_the_councils_and_spies_replay_from_the_recorded_seed(harness: Harness) 
         seed = game.extra_settings["councils"]["seed"]
     joined = {row.extra["joined_seat"]: row for row in rows}
     letters = dict(power_letters(load_map("standard")))
-    replay = deal_councils({seat: parse_preference("", letters) for seat in joined}, POWERS, 3, seed)
+    replay = deal_councils(
+        {seat: parse_preference("", letters) for seat in joined}, POWERS, 3, seed
+    )
     for power, seat_ids in replay.councils.items():
         assert [joined[s].power for s in seat_ids] == [power] * 3
         assert [joined[s].rank for s in seat_ids] == [0, 1, 2]
     import random
 
-    members = {power: [joined[s].id for s in seat_ids] for power, seat_ids in replay.councils.items()}
+    members = {
+        power: [joined[s].id for s in seat_ids] for power, seat_ids in replay.councils.items()
+    }
     spies = draw_spies(members, random.Random(seed).getrandbits(63))
-    assert {(s.member, s.true_power) for s in spies} == {(r.id, r.true_power) for r in rows if r.true_power}
+    assert {(s.member, s.true_power) for s in spies} == {
+        (r.id, r.true_power) for r in rows if r.true_power
+    }
 
 
 def test_one_spy_per_council_each_working_for_another_power(harness: Harness) -> None:
@@ -124,6 +132,10 @@ def test_the_spy_alone_is_told_and_the_master_sees_every_spy(harness: Harness) -
     for member in members:
         secret = "SECRET: you are a spy" in told[member.address]
         assert secret == (member.true_power is not None)
-    master = [text(m) for m in harness.outbox() if str(m["To"]) == MASTER and "Councils and spies" in str(m["Subject"])]
+    master = [
+        text(m)
+        for m in harness.outbox()
+        if str(m["To"]) == MASTER and "Councils and spies" in str(m["Subject"])
+    ]
     assert len(master) == 1
     assert master[0].count("SPY for") == 7

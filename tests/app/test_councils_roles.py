@@ -15,7 +15,9 @@ def test_an_ambassador_may_not_order_and_is_told_why(harness: Harness) -> None:
     members = seated(harness)
     amb = ambassador(members, "FRANCE")
     reply = text(harness.exchange(amb.address, f"{amb.signon}\nA Par-Bur\n"))
-    assert "Only your council's General-in-chief submits orders for France (councils, rule 1)" in reply
+    assert (
+        "Only your council's General-in-chief submits orders for France (councils, rule 1)" in reply
+    )
     gen = general(members, "FRANCE")
     reply = text(harness.exchange(gen.address, f"{gen.signon}\nA Par-Bur\n"))
     assert "General-in-chief submits orders" not in reply
@@ -52,13 +54,19 @@ def test_the_general_writes_only_to_his_own_ambassadors(harness: Harness) -> Non
     form_council_game(harness)
     members = seated(harness)
     gen = general(members, "FRANCE")
-    refused = text(harness.exchange(gen.address, f"{gen.signon}\nPRESS TO E\nLet us ally.\nENDPRESS\n"))
+    refused = text(
+        harness.exchange(gen.address, f"{gen.signon}\nPRESS TO E\nLet us ally.\nENDPRESS\n")
+    )
     assert "The General-in-chief may write only to the Ambassadors of his own council" in refused
     assert "PRESS TO F" in refused
     assert not [m for m in harness.others if "Press" in str(m["Subject"])]
-    refused = text(harness.exchange(gen.address, f"{gen.signon}\nBROADCAST\nHello all.\nENDPRESS\n"))
+    refused = text(
+        harness.exchange(gen.address, f"{gen.signon}\nBROADCAST\nHello all.\nENDPRESS\n")
+    )
     assert "may write only to the Ambassadors of his own council" in refused
-    harness.exchange(gen.address, f"{gen.signon}\nPRESS TO F\nHold Burgundy at all costs.\nENDPRESS\n")
+    harness.exchange(
+        gen.address, f"{gen.signon}\nPRESS TO F\nHold Burgundy at all costs.\nENDPRESS\n"
+    )
     own = {ambassador(members, "FRANCE", 1).address, ambassador(members, "FRANCE", 2).address}
     assert _readers(harness) == own | {MASTER}
 
@@ -67,7 +75,9 @@ def test_ambassadors_reach_ambassadors_never_a_general(harness: Harness) -> None
     form_council_game(harness)
     members = seated(harness)
     amb = ambassador(members, "FRANCE")
-    reply = text(harness.exchange(amb.address, f"{amb.signon}\nPRESS TO E\nShall we talk?\nENDPRESS\n"))
+    reply = text(
+        harness.exchange(amb.address, f"{amb.signon}\nPRESS TO E\nShall we talk?\nENDPRESS\n")
+    )
     assert "Press sent: 2 council members read it" in reply
     english = {ambassador(members, "ENGLAND", 1).address, ambassador(members, "ENGLAND", 2).address}
     assert _readers(harness) == english | {MASTER}
@@ -89,7 +99,9 @@ def test_a_broadcast_reaches_every_ambassador_and_no_general(harness: Harness) -
     form_council_game(harness)
     members = seated(harness)
     amb = ambassador(members, "TURKEY")
-    harness.exchange(amb.address, f"{amb.signon}\nBROADCAST\nThe tower of Babel is open.\nENDPRESS\n")
+    harness.exchange(
+        amb.address, f"{amb.signon}\nBROADCAST\nThe tower of Babel is open.\nENDPRESS\n"
+    )
     expected = {m.address for m in members if m.role == "ambassador" and m.address != amb.address}
     assert _readers(harness) - {MASTER} == expected
 

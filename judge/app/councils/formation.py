@@ -80,7 +80,9 @@ def deal_councils(
     """Which seat sits on which council, General first; a pure function of its arguments."""
     rng = random.Random(seed)
     slots = _slots(powers, size)
-    deal = assign_powers({seat: _expand(preferences[seat], size) for seat in sorted(preferences)}, slots, rng)
+    deal = assign_powers(
+        {seat: _expand(preferences[seat], size) for seat in sorted(preferences)}, slots, rng
+    )
     councils: dict[str, list[int]] = {}
     for seat_id, slot in sorted(deal.items()):
         councils.setdefault(slot.split(SLOT_SEPARATOR)[0], []).append(seat_id)
@@ -143,7 +145,9 @@ def form_councils(
         **game.extra_settings,
         SETTINGS_KEY: {**game.extra_settings.get(SETTINGS_KEY, {}), "seed": seed, "formed": True},
     }
-    extra.setdefault(SCORING_KEY, "c-diplo")  # seed 003, rule 9: scored by C-Diplo unless SET SCORING said
+    extra.setdefault(
+        SCORING_KEY, "c-diplo"
+    )  # seed 003, rule 9: scored by C-Diplo unless SET SCORING said
     years = settings.get("years")
     if years and first_year is not None and not extra.get(END_YEAR_KEY):
         # seed 003, rule 10: "La partie sera jouée en 7 ans" -- the house rule SET END YEAR ends it
@@ -186,7 +190,11 @@ def queue_council_notices(session: MailSession, game: Game) -> None:
     by_power: dict[str, list[CouncilMember]] = {}
     for member in members:
         by_power.setdefault(member.power, []).append(member)
-    people = {p.id: p for p in (uow.people.get(m.person_id) for m in members if m.person_id) if p is not None}
+    people = {
+        p.id: p
+        for p in (uow.people.get(m.person_id) for m in members if m.person_id)
+        if p is not None
+    }
     for member in members:
         person = people.get(member.person_id or 0)
         address = person_address(person)
@@ -195,20 +203,26 @@ def queue_council_notices(session: MailSession, game: Game) -> None:
         language = person.language
         _ = translation(language).gettext
         lines = [
-            _("Game '{game}' is played by councils. You sit on the council of {power} as its {role}.").format(
-                game=game.name, power=power_name(member.power, language), role=role_text(member, language)
+            _(
+                "Game '{game}' is played by councils. You sit on the council of {power} as its {role}."
+            ).format(
+                game=game.name,
+                power=power_name(member.power, language),
+                role=role_text(member, language),
             ),
             "",
             _("Your council:"),
         ]
         for fellow in by_power[member.power]:
             fellow_person = people.get(fellow.person_id or 0)
-            lines.append(f"   {role_text(fellow, language)}: {person_address(fellow_person) or '-'}")
+            lines.append(
+                f"   {role_text(fellow, language)}: {person_address(fellow_person) or '-'}"
+            )
         lines += [
             "",
-            _("Sign on with SIGNON {letter}{game} followed by the password you joined with.").format(
-                letter=power_letter(game, member.power), game=game.name
-            ),
+            _(
+                "Sign on with SIGNON {letter}{game} followed by the password you joined with."
+            ).format(letter=power_letter(game, member.power), game=game.name),
         ]
         if member.true_power is not None:
             lines += [
@@ -217,7 +231,8 @@ def queue_council_notices(session: MailSession, game: Game) -> None:
                     "SECRET: you are a spy. You really play for {true}; your aim is the victory of {true}, "
                     "whatever becomes of {power}. Nobody but you and the master knows it."
                 ).format(
-                    true=power_name(member.true_power, language), power=power_name(member.power, language)
+                    true=power_name(member.true_power, language),
+                    power=power_name(member.power, language),
                 ),
             ]
         subject = game_subject(config.code, game.name, _("Your council"), game.current_phase)
@@ -228,14 +243,22 @@ def queue_council_notices(session: MailSession, game: Game) -> None:
             continue
         language = master.person.language if master.person is not None else "en"
         _ = translation(language).gettext
-        lines = [_("The councils of game '{game}', spies included (for the master only):").format(game=game.name)]
+        lines = [
+            _("The councils of game '{game}', spies included (for the master only):").format(
+                game=game.name
+            )
+        ]
         for power, council in by_power.items():
             lines += ["", power_name(power, language) + ":"]
             for member in council:
                 person = people.get(member.person_id or 0)
                 note = ""
                 if member.true_power is not None:
-                    note = "  " + _("SPY for {true}").format(true=power_name(member.true_power, language))
-                lines.append(f"   {role_text(member, language)}: {person_address(person) or '-'}{note}")
+                    note = "  " + _("SPY for {true}").format(
+                        true=power_name(member.true_power, language)
+                    )
+                lines.append(
+                    f"   {role_text(member, language)}: {person_address(person) or '-'}{note}"
+                )
         subject = game_subject(config.code, game.name, _("Councils and spies"), game.current_phase)
         session.send(Outgoing((address,), subject, "\n".join(lines) + "\n", game_id=game.id))

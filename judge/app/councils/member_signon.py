@@ -21,10 +21,16 @@ from judge.db.models import CouncilMember, Game
 from judge.lang.powers import power_letters
 
 
-def council_signon(session: MailSession, game: Game, letter: str, password: str) -> CouncilMember | None:
+def council_signon(
+    session: MailSession, game: Game, letter: str, password: str
+) -> CouncilMember | None:
     """The member this sign-on opens (the session then speaks for them), or None (refused, counted)."""
     uow = session.uow
-    power = power_letters(game_map(game)).get(letter.upper()) if game.state is not GameState.FORMING else None
+    power = (
+        power_letters(game_map(game)).get(letter.upper())
+        if game.state is not GameState.FORMING
+        else None
+    )
     members = uow.councils.seated(game, power=power) if power is not None else []
     holders = [a for m in members for a in [person_address(uow.councils.person_of(m))] if a]
     if throttle.sender_shut_out(session) or (
@@ -36,7 +42,11 @@ def council_signon(session: MailSession, game: Game, letter: str, password: str)
     if not opened:
         throttle.count_failure(session, game if power else None, power)
         return None
-    own = [m for m in opened if (p := uow.councils.person_of(m)) is not None and owns_address(p, session.sender)]
+    own = [
+        m
+        for m in opened
+        if (p := uow.councils.person_of(m)) is not None and owns_address(p, session.sender)
+    ]
     member = (own or opened)[0]
     seat = uow.seats.by_power(game, member.power)
     session.game, session.seat, session.role = game, seat, Role.POWER
@@ -55,5 +65,7 @@ def signon_message(session: MailSession, game: Game, member: CouncilMember) -> s
 
     _ = session.gettext
     return _("Signed on as {power} in game '{game}': you are its {role}.").format(
-        power=power_name(member.power, session.language), game=game.name, role=role_text(member, session.language)
+        power=power_name(member.power, session.language),
+        game=game.name,
+        role=role_text(member, session.language),
     )

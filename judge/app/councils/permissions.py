@@ -86,7 +86,9 @@ def _refuse(session: MailSession, refusal: Refusal, power: str) -> CommandRefuse
     from judge.app.game_facts import power_name
 
     _ = session.gettext
-    return CommandRefused(_(REASONS[refusal]).format(power=power_name(power, session.language), letter=""))
+    return CommandRefused(
+        _(REASONS[refusal]).format(power=power_name(power, session.language), letter="")
+    )
 
 
 def _check(session: MailSession, rule: str) -> None:
@@ -128,7 +130,9 @@ def press_refusal(session: MailSession, member: CouncilMember, request: PressReq
     _ = session.gettext
     game = session.game
     letter = power_letter(game, member.power) if game is not None else ""
-    return _(REASONS[refusal]).format(power=power_name(member.power, session.language), letter=letter)
+    return _(REASONS[refusal]).format(
+        power=power_name(member.power, session.language), letter=letter
+    )
 
 
 def is_council_game(game: Game | None) -> bool:

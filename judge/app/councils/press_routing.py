@@ -28,7 +28,9 @@ from judge.lang.powers import MASTER_LETTER
 from judge.mail.compose import game_subject
 
 
-def _request(session: MailSession, game: Game, member: CouncilMember, command: Press) -> PressRequest:
+def _request(
+    session: MailSession, game: Game, member: CouncilMember, command: Press
+) -> PressRequest:
     if command.recipients is None:
         return PressRequest(broadcast=True)
     targets = resolve(command.recipients, session, game, drop_own=False)
@@ -47,9 +49,13 @@ def send_council_press(session: MailSession, command: Press) -> None:
     game = session.game
     member = signed_on_member(session)
     if game is None or member is None:
-        raise CommandRefused(_("Press needs a SIGNON first: to which game? The press was not sent."))
+        raise CommandRefused(
+            _("Press needs a SIGNON first: to which game? The press was not sent.")
+        )
     if command.postal:
-        raise CommandRefused(_("Postal press is not played in a council game. The press was not sent."))
+        raise CommandRefused(
+            _("Postal press is not played in a council game. The press was not sent.")
+        )
     request = _request(session, game, member, command)
     refusal = press_refusal(session, member, request)
     if refusal is not None:
@@ -68,7 +74,11 @@ def send_council_press(session: MailSession, command: Press) -> None:
     to_letters = "".join(power_letter(game, p) for p in request.powers)
     if request.own_council:
         to_letters = sender_letter + to_letters
-    event = "Broadcast" if request.broadcast else f"Press from {sender_letter} to {to_letters or MASTER_LETTER}"
+    event = (
+        "Broadcast"
+        if request.broadcast
+        else f"Press from {sender_letter} to {to_letters or MASTER_LETTER}"
+    )
     subject = game_subject(session.services.config.code, game.name, event, game.current_phase)
     body = command.body.rstrip()
     mails: dict[str, list[str]] = {}
@@ -111,19 +121,27 @@ def _header(game: Game, member: CouncilMember, request: PressRequest, language: 
     from judge.app.councils.formation import role_text
 
     _ = translation(language).gettext
-    sender = _("{role} of {power}").format(role=role_text(member, language), power=power_name(member.power, language))
+    sender = _("{role} of {power}").format(
+        role=role_text(member, language), power=power_name(member.power, language)
+    )
     if request.broadcast:
         return _("Broadcast from the {sender} to every Ambassador:").format(sender=sender)
     names = [power_name(p, language) for p in request.powers]
     if request.own_council:
-        names.insert(0, _("the council of {power}").format(power=power_name(member.power, language)))
+        names.insert(
+            0, _("the council of {power}").format(power=power_name(member.power, language))
+        )
     if request.masters:
         names.append(_("the master"))
-    return _("Press from the {sender} to {readers}:").format(sender=sender, readers=", ".join(names))
+    return _("Press from the {sender} to {readers}:").format(
+        sender=sender, readers=", ".join(names)
+    )
 
 
 def _delivered(session: MailSession, game: Game, request: PressRequest, count: int) -> str:
     _ = session.gettext
     if request.broadcast:
-        return _("Broadcast sent to every Ambassador ({count} readers) and the master.").format(count=count)
+        return _("Broadcast sent to every Ambassador ({count} readers) and the master.").format(
+            count=count
+        )
     return _("Press sent: {count} council members read it, and the master.").format(count=count)

@@ -66,7 +66,9 @@ def council_summary_lines(
     for member in members:
         note = ""
         if member.true_power is not None:
-            note = " - " + _("spy working for {power}").format(power=power_name(member.true_power, language))
+            note = " - " + _("spy working for {power}").format(
+                power=power_name(member.true_power, language)
+            )
         lines.append(
             f"   {power_name(member.power, language)}, {role_text(member, language)}: {who(member)}{note}"
         )

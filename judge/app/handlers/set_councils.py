@@ -34,7 +34,9 @@ def handle(command: SetCouncils, session: MailSession) -> Next:
     game = signed_on_game(session, "SET COUNCILS")
     if not (is_master(session) or _is_creator(session, game)):
         raise CommandRefused(
-            _("Only a master of game '{game}' or its creator may set councils.").format(game=game.name)
+            _("Only a master of game '{game}' or its creator may set councils.").format(
+                game=game.name
+            )
         )
     if game.state is not GameState.FORMING:
         raise CommandRefused(_("Councils can only be set before the game starts."))
@@ -42,12 +44,21 @@ def handle(command: SetCouncils, session: MailSession) -> Next:
     powers = len(game_map(game).powers)
     if not command.enabled:
         uow.games.change_setting(
-            game, "extra:" + SETTINGS_KEY, None, session.now, actor=session.sender, person=session.person
+            game,
+            "extra:" + SETTINGS_KEY,
+            None,
+            session.now,
+            actor=session.sender,
+            person=session.person,
         )
-        uow.games.change_setting(game, "players_count", None, session.now, actor=session.sender, person=session.person)
+        uow.games.change_setting(
+            game, "players_count", None, session.now, actor=session.sender, person=session.person
+        )
         session.reply.ok(
             command.line,
-            _("Game '{game}' is no longer played by councils: one player per power.").format(game=game.name),
+            _("Game '{game}' is no longer played by councils: one player per power.").format(
+                game=game.name
+            ),
         )
         return Next.CONTINUE
     current = council_settings(game) or dict(DEFAULT_SETTINGS)
@@ -61,13 +72,27 @@ def handle(command: SetCouncils, session: MailSession) -> Next:
                 count=joined, size=size, wanted=wanted
             )
         )
-    value = {**{k: v for k, v in current.items() if k in DEFAULT_SETTINGS}, "enabled": True, "size": size, "years": years}
-    uow.games.change_setting(game, "extra:" + SETTINGS_KEY, value, session.now, actor=session.sender, person=session.person)
-    uow.games.change_setting(game, "players_count", wanted, session.now, actor=session.sender, person=session.person)
+    value = {
+        **{k: v for k, v in current.items() if k in DEFAULT_SETTINGS},
+        "enabled": True,
+        "size": size,
+        "years": years,
+    }
+    uow.games.change_setting(
+        game,
+        "extra:" + SETTINGS_KEY,
+        value,
+        session.now,
+        actor=session.sender,
+        person=session.person,
+    )
+    uow.games.change_setting(
+        game, "players_count", wanted, session.now, actor=session.sender, person=session.person
+    )
     messages = [
-        _("Game '{game}' will be played by councils of {size} players: {wanted} players in all ({powers} powers).").format(
-            game=game.name, size=size, wanted=wanted, powers=powers
-        )
+        _(
+            "Game '{game}' will be played by councils of {size} players: {wanted} players in all ({powers} powers)."
+        ).format(game=game.name, size=size, wanted=wanted, powers=powers)
     ]
     if years:
         messages.append(_("The game ends after {years} game years.").format(years=years))
