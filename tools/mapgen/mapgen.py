@@ -78,7 +78,12 @@ class Layout:
         self.land: list[bool] | None = None
         self.landish: list[bool] = []
 
-    def grow(self, seeds: list[tuple[float, float]], weights: list[float]) -> list[int]:
+    def grow(
+        self,
+        seeds: list[tuple[float, float]],
+        weights: list[float],
+        more: list[tuple[int, float, float]] = (),
+    ) -> list[int]:
         """Grow every province from its seed (Dijkstra on path cost: crossing the
         wrong terrain of the land mask costs ``PENALTY`` times more), under the
         neighbour rule."""
@@ -87,7 +92,7 @@ class Layout:
         wet = self.landish
         owner = [VOID] * (cols * rows)
         heap: list[tuple[float, int, int]] = []
-        for p, (x, y) in enumerate(seeds):
+        for p, x, y in [(p, x, y) for p, (x, y) in enumerate(seeds)] + list(more):
             i = min(cols - 1, max(0, int(x / cs)))
             j = min(rows - 1, max(0, int(y / cs)))
             heapq.heappush(heap, (0.0, j * cols + i, p))
@@ -502,6 +507,12 @@ def generate(variant: str, target_width: int = 1200, cell: int = 5, rounds: int 
         neighbours[b].add(a)
     raw = place_seeds(variant, codes, neighbours, provinces)
     pos, width, height, transform = fit(raw, target_width)
+    minx, miny, scale, ox, oy = transform
+    more = []
+    for code, points in seed_tables.extra(variant).items():
+        for lat, lon in points:
+            x, y = project(lat, lon)
+            more.append((codes.index(code), (x - minx) * scale + ox, (y - miny) * scale + oy))
     layout = Layout(codes, neighbours, width, height, cell)
     if seed_tables.positions(variant, provinces):
         layout.land = land_mask(layout, transform)
@@ -514,7 +525,7 @@ def generate(variant: str, target_width: int = 1200, cell: int = 5, rounds: int 
     }
     best = None
     for round_ in range(rounds):
-        owner = layout.grow(seeds, weights)
+        owner = layout.grow(seeds, weights, more)
         missing = wanted - layout.contacts(owner)
         print(f"  round {round_}: {len(missing)} missing", file=sys.stderr)
         if best is None or len(missing) < best[0]:
