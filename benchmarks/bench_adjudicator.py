@@ -8,7 +8,14 @@ reading the order text, and how often the two engines left identical boards
 (a sanity check that both did the same work, not a verdict: on a
 disagreement the DATC decides).
 
-    .venv/bin/python benchmarks/bench_adjudicator.py [--games 20] [--years 10] [--seed 1]
+    .venv/bin/python benchmarks/bench_adjudicator.py [--games 20] [--years 10] [--seed 1] [--batch-runs 5]
+
+The batch figure: every phase's starting position and orders written as the
+``judge adjudicate`` input (JSON Lines), fed to ``judge adjudicate --jsonl``
+in a fresh process; its wall time (start-up, JSON in and out, reading the
+orders, adjudicating: everything) against the package's ``set_orders`` +
+``process()`` time on the same phases (median of ``--batch-runs`` runs). The
+last line is ``batch ratio X.XX``.
 
 Figures only; nothing here is asserted (timings do not belong in tests).
 """
@@ -16,7 +23,11 @@ Figures only; nothing here is asserted (timings do not belong in tests).
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -33,6 +44,7 @@ from judge.core.adjudicator.rules import Rules
 from judge.core.orders import Order
 from judge.core.phase import PhaseType
 from judge.core.position import Position
+from judge.core.serialization import position_to_json
 from judge.core.units import Unit
 from judge.core.variants import load_map
 from judge.lang.orders import clear_reading_cache, read_order
@@ -57,6 +69,8 @@ class Totals:
     adjudicate_seconds: float = 0.0
     misread: int = 0
     records: list[list[PhaseRecord]] = field(default_factory=list)
+    batch: list[str] = field(default_factory=list)
+    """Every phase as one line of ``judge adjudicate --jsonl`` input."""
 
 
 def board(units: Sequence[Unit]) -> frozenset[tuple[str, str]]:
@@ -76,6 +90,7 @@ def play_ours(games: int, years: int, seed: int) -> Totals:
         while position.phase.year <= last_year:
             orders = maker.orders(position, retreats)
             texts = {power: [str(o) for o in these] for power, these in orders.items()}
+            totals.batch.append(json.dumps(position_to_json(position, orders=texts)))
             phase_type = position.phase.type
 
             started = time.perf_counter()
@@ -200,6 +215,23 @@ def uncached_reading_us(records: list[list[PhaseRecord]], rounds: int = 3) -> tu
     return best / len(distinct) * 1e6, len(distinct)
 
 
+def batch_seconds(lines: Sequence[str], runs: int) -> tuple[float, int]:
+    """Median wall time of ``judge adjudicate --jsonl`` over ``lines`` in a fresh process; and the errors."""
+    judge = Path(sys.executable).with_name("judge")
+    command = [str(judge)] if judge.exists() else [sys.executable, "-m", "judge.cli"]
+    payload = ("\n".join(lines) + "\n").encode("utf-8")
+    times = []
+    errors = 0
+    for _ in range(runs):
+        started = time.perf_counter()
+        done = subprocess.run([*command, "adjudicate", "--jsonl"], input=payload, capture_output=True, check=True)
+        times.append(time.perf_counter() - started)
+        out = done.stdout.decode("utf-8").splitlines()
+        assert len(out) == len(lines), (len(out), len(lines), done.stderr[-2000:])
+        errors = sum('"error"' in line[:12] for line in out)
+    return statistics.median(times), errors
+
+
 def _phase_type(phase: str) -> PhaseType:
     from judge.core.phase import Phase
 
@@ -211,6 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--years", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--batch-runs", type=int, default=5)
     args = parser.parse_args(argv)
 
     import diplomacy  # fail early with a clear message if the bench extra is missing
@@ -254,6 +287,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{theirs.diverged_games} games stopped where the phase sequences differed; "
         f"orders misread by our reader: {ours.misread}"
     )
+    batch, errors = batch_seconds(ours.batch, args.batch_runs)
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"judge adjudicate --jsonl: {len(ours.batch)} phases in {batch:.3f} s "
+        f"({batch / len(ours.batch) * 1e3:.3f} ms a phase, start-up included, {errors} errors), "
+        f"diplomacy set_orders + process {theirs.seconds:.3f} s "
+        f"({theirs.seconds / max(theirs.phases, 1) * 1e3:.3f} ms a phase)"
+    )
+    print(f"read+adjudicate ratio {full_rate / their_rate:.2f}")
+    print(f"batch ratio {theirs.seconds / theirs.phases * len(ours.batch) / batch:.2f}")
     return 0
 
 

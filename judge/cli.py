@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -27,20 +28,39 @@ def command_modules() -> list[ModuleType]:
     return sorted(modules, key=lambda m: str(m.NAME))
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(modules: Sequence[ModuleType] | None = None) -> argparse.ArgumentParser:
+    """The whole command line (``modules``: only these sub-commands; default: every one)."""
     parser = argparse.ArgumentParser(prog="judge", description="An email judge for Diplomacy.")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     sub = parser.add_subparsers(dest="command")
-    for module in command_modules():
+    for module in command_modules() if modules is None else modules:
         sub_parser = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
         module.add_arguments(sub_parser)
         sub_parser.set_defaults(_module=module)
     return parser
 
 
+def _named_command(argv: Sequence[str]) -> ModuleType | None:
+    """The sub-command module the command line names, imported alone (None: not a command).
+
+    ``judge adjudicate`` and the like then start without importing every
+    other command (the database layer, the mail server...): start-up is
+    most of a short batch's time.
+    """
+    name = next((arg for arg in argv if not arg.startswith("-")), None)
+    if name is None or not name.isidentifier() or name.startswith("_"):
+        return None
+    if importlib.util.find_spec(f"judge.commands.{name}") is None:
+        return None
+    module = importlib.import_module(f"judge.commands.{name}")
+    return module if getattr(module, "NAME", None) == name else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    named = _named_command(arguments)
+    parser = build_parser([named] if named is not None else None)
+    args = parser.parse_args(arguments)
     if args.version:
         from judge import __version__
 

@@ -30,6 +30,8 @@ import sys
 from collections.abc import Mapping
 from typing import IO, Any
 
+import orjson
+
 from judge.ruling import rule_on, rule_on_text
 
 __all__ = ["rule_on", "rule_on_text"]
@@ -100,7 +102,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write(stream: IO[str], data: Mapping[str, Any]) -> None:
-    stream.write(json.dumps(data, ensure_ascii=False) + "\n")
+    """One result as one line of JSON (UTF-8 as is, no escapes), encoded by orjson (several times faster)."""
+    try:
+        text = orjson.dumps(data).decode("utf-8")
+    except TypeError:  # nothing the ruling returns today; the standard library as the last word
+        text = json.dumps(data, ensure_ascii=False)
+    stream.write(text + "\n")
 
 
 def _utf8(stream: Any) -> None:

@@ -256,6 +256,8 @@ def _power(value: object, game_map: GameMap, where: str, *, neutral: bool = Fals
     """
     if not isinstance(value, str):
         raise PositionError(f'{where}: power must be a string such as "ENGLAND"')
+    if value in _power_codes(game_map):  # written as the variant file does (the usual case)
+        return value
     power = power_by_key(game_map).get(_power_key(value))
     if power is None and neutral and _power_key(value) == _power_key(NEUTRAL):
         return NEUTRAL
@@ -271,6 +273,11 @@ def _power_key(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=16)
+def _power_codes(game_map: GameMap) -> frozenset[str]:
+    return frozenset(game_map.powers)
+
+
+@functools.lru_cache(maxsize=16)
 def power_by_key(game_map: GameMap) -> Mapping[str, str]:
     """Folded power code or English name -> the power's code (built once per map)."""
     table: dict[str, str] = {}
@@ -282,6 +289,10 @@ def power_by_key(game_map: GameMap) -> Mapping[str, str]:
 
 
 def _province_code(value: object, game_map: GameMap, where: str) -> str:
+    if isinstance(value, str):
+        known = _known_province(game_map, value)
+        if known is not None:
+            return known
     if not isinstance(value, str) or not value.strip():
         raise PositionError(f'{where}: a province code such as "PAR" is needed')
     code = value.strip().upper()
@@ -290,14 +301,43 @@ def _province_code(value: object, game_map: GameMap, where: str) -> str:
     return code
 
 
+@functools.lru_cache(maxsize=4096)
+def _known_province(game_map: GameMap, value: str) -> str | None:
+    """The code ``value`` names on the map, read once (pure, so never stale); None if it names none."""
+    code = value.strip().upper()
+    return code if code and game_map.is_province(province_of(code)) else None
+
+
 def _unit(entry: object, game_map: GameMap, where: str) -> Unit:
     data = _object(entry, where)
-    power = _power(data.get("power"), game_map, where, neutral=True)
-    type_text = data.get("type")
+    power_text, type_text, loc_text = data.get("power"), data.get("type"), data.get("loc")
+    if isinstance(power_text, str) and isinstance(type_text, str) and isinstance(loc_text, str):
+        known = _known_unit(game_map, power_text, type_text, loc_text)
+        if known is not None:
+            return known
+    return _read_unit(game_map, power_text, type_text, loc_text, where)
+
+
+@functools.lru_cache(maxsize=16384)
+def _known_unit(game_map: GameMap, power_text: str, type_text: str, loc_text: str) -> Unit | None:
+    """A valid unit written this way, read once (a batch repeats the same few hundred); None if invalid.
+
+    A pure function of its arguments (maps are immutable), so the cache can
+    never be stale; an invalid unit is read again by :func:`_read_unit`,
+    which says why with the entry's place in the input.
+    """
+    try:
+        return _read_unit(game_map, power_text, type_text, loc_text, "")
+    except PositionError:
+        return None
+
+
+def _read_unit(game_map: GameMap, power_text: object, type_text: object, loc_text: object, where: str) -> Unit:
+    power = _power(power_text, game_map, where, neutral=True)
     if not isinstance(type_text, str) or type_text.strip().upper() not in ("A", "F"):
         raise PositionError(f'{where}: type must be "A" or "F", not {_json_type(type_text)}')
     unit_type = UnitType(type_text.strip().upper())
-    location = _province_code(data.get("loc"), game_map, where)
+    location = _province_code(loc_text, game_map, where)
     label = f"{where} ({power} {unit_type.value} {location})"
     if not game_map.is_location(location):
         raise PositionError(f"{label}: {game_map.province(location).name} has no such coast")
