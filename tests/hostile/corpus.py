@@ -625,6 +625,12 @@ def _game_attacks() -> list[Case]:
             check=france_record_unchanged,
         ),
         Case(
+            "keeper_tools_by_mail_from_the_keepers_address",
+            lambda: mail(f"From: {KEEPER}", body="ADJUST 1 5\nRECORD 1\nFIXID 5 Home\nNOCONTROL\n"),
+            answered(KEEPER, says=(), error_flag=True),
+            envelope=KEEPER,
+        ),
+        Case(
             "keeper_in_from_answer_elsewhere_reads_no_private_field",
             lambda: mail(f"From: {KEEPER}", f"Reply-To: {INTRUDER}", body=f"WHOIS {FRANCE}\n"),
             answered(INTRUDER, says=(), never_says=(SECRET_PHONE, SECRET_STREET)),
