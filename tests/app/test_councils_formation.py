@@ -139,3 +139,25 @@ def test_the_spy_alone_is_told_and_the_master_sees_every_spy(harness: Harness) -
     ]
     assert len(master) == 1
     assert master[0].count("SPY for") == 7
+
+
+def test_a_member_changes_his_own_password_and_no_one_elses(harness: Harness) -> None:
+    form_council_game(harness)
+    members = seated(harness)
+    amb = ambassador(members, "FRANCE")
+    gen = general(members, "FRANCE")
+    harness.exchange(amb.address, f"{amb.signon}\nSET PASSWORD newsecret\n")
+    reply = text(harness.exchange(amb.address, "SIGNON Fdemo newsecret\n"))
+    assert "you are its Ambassador 1" in reply
+    assert "Invalid password" in text(harness.exchange(amb.address, f"{amb.signon}\n"))
+    assert "General-in-chief" in text(harness.exchange(gen.address, f"{gen.signon}\n"))
+
+
+def test_signon_question_mark_on_a_started_council_game_takes_over_nothing(harness: Harness) -> None:
+    form_council_game(harness)
+    amb = ambassador(seated(harness), "ENGLAND")
+    reply = text(harness.exchange(amb.address, "SIGNON ?demo whatever\n"))
+    assert "is played by councils: a member signs on with SIGNON <letter>demo" in reply
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("demo")
+        assert len(game.seats) == 7

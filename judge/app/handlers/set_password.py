@@ -5,6 +5,7 @@ Only the hash is stored. The change is not announced (the Judge's rule).
 
 from __future__ import annotations
 
+from judge.app.councils.permissions import signed_on_member
 from judge.app.errors import CommandRefused
 from judge.app.registry import Next, handles
 from judge.app.session import MailSession, Role
@@ -17,7 +18,10 @@ def handle(command: SetPassword, session: MailSession) -> Next:
     if not command.password:
         raise CommandRefused(_("SET PASSWORD needs the new password."))
     uow = session.uow
-    if session.role is Role.POWER and session.seat is not None:
+    member = signed_on_member(session)  # councils: each member's own password (no query)
+    if session.role is Role.POWER and member is not None:
+        uow.councils.set_password(member, command.password)
+    elif session.role is Role.POWER and session.seat is not None:
         uow.seats.set_password(session.seat, command.password)
     elif session.role is Role.MASTER and session.master is not None:
         session.master.password_hash = uow.games.passwords.hash(command.password)

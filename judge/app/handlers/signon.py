@@ -475,6 +475,12 @@ def _rejoin(command: Signon, session: MailSession, game: Game, seat: Seat) -> Ne
 def _join_started(command: Signon, session: MailSession, game: Game) -> Next:
     """``SIGNON ?game`` on a started game: take over its first open power."""
     _ = session.gettext
+    if councils_enabled(game):  # seed 003: members sign on to their council; the master places newcomers
+        raise CommandRefused(
+            _("Game '{game}' is played by councils: a member signs on with SIGNON <letter>{game} and "
+              "his own password; newcomers are placed by the master.").format(game=game.name),
+            stop=True,
+        )
     seats = open_seats(game)
     if not seats:
         raise CommandRefused(
