@@ -190,13 +190,23 @@ class Layout:
                 o = owner[m]
                 if o in (a, b):
                     continue
-                step = 1.0 if o == VOID else 4.0
+                step = 1.0 if o == VOID else (2.0 if self.on_edge(owner, m) else 6.0)
                 nd = d + step
                 if nd < dist.get(m, math.inf) and self.legal_path(owner, m, a, prev, k):
                     dist[m] = nd
                     prev[m] = k
                     heapq.heappush(heap, (nd, m))
         return None
+
+    def on_edge(self, owner: list[int], m: int) -> bool:
+        """Whether cell ``m`` lies on its province's edge (a corridor there splits nothing)."""
+        cols, rows = self.cols, self.rows
+        i, j = m % cols, m // cols
+        for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            x, y = i + di, j + dj
+            if not (0 <= x < cols and 0 <= y < rows) or owner[y * cols + x] != owner[m]:
+                return True
+        return False
 
     def legal_path(self, owner: list[int], m: int, a: int, prev: dict[int, int], k: int) -> bool:
         """Cell ``m`` may become ``a``: its neighbours are ``a``, neighbours of ``a``, or cells that
@@ -263,12 +273,20 @@ def components_of(owner: list[int], cols: int, rows: int, p: int, start: int) ->
     return seen
 
 
+PROJECTION = "mercator"
+VARIANT = ""
+
+
 def project(lat: float, lon: float) -> tuple[float, float]:
+    if PROJECTION == "plate":
+        return math.radians(lon), -math.radians(lat)
     lat = max(-80.0, min(80.0, lat))
     return math.radians(lon), -math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))
 
 
 def unproject(x: float, y: float) -> tuple[float, float]:
+    if PROJECTION == "plate":
+        return math.degrees(-y), math.degrees(x)
     return math.degrees(2 * math.atan(math.exp(-y)) - math.pi / 2), math.degrees(x)
 
 
@@ -288,9 +306,11 @@ def land_mask(
         for i in range(layout.cols):
             x = ((i + 0.5) * layout.cell - ox) / scale + minx
             y = ((j + 0.5) * layout.cell - oy) / scale + miny
-            lat, lon = unproject(x, y)
+            lat, lon = seed_tables.unwarp(VARIANT, *unproject(x, y))
+            lat = max(-89.9, min(89.9, lat))
             lon = (lon + 180.0) % 360.0 - 180.0
-            out.append(bool(globe.is_land(lat, lon)))
+            lake = any(a <= lat <= b and c <= lon <= d for a, b, c, d in seed_tables.LAKES)
+            out.append(bool(globe.is_land(lat, lon)) and not lake)
     return out
 
 
@@ -298,7 +318,7 @@ def place_seeds(
     variant: str, codes: list[str], neighbours: dict[str, set[str]], provinces: dict
 ) -> dict[str, tuple[float, float]]:
     table = seed_tables.positions(variant, provinces)
-    known = {c: project(*table[c]) for c in codes if c in table}
+    known = {c: project(*seed_tables.warp(variant, *table[c])) for c in codes if c in table}
     if not known:
         # no geography (Pure): a circle
         n = len(codes)
@@ -497,7 +517,7 @@ def anchors(
     return result
 
 
-def generate(variant: str, target_width: int = 1200, cell: int = 5, rounds: int = 1) -> dict:
+def generate(variant: str, target_width: int = 1200, cell: int = 5, rounds: int = 4) -> dict:
     provinces, edges = read_variant(variant)
     codes = sorted(provinces)
     neighbours: dict[str, set[str]] = {c: set() for c in codes}
@@ -511,7 +531,7 @@ def generate(variant: str, target_width: int = 1200, cell: int = 5, rounds: int 
     more = []
     for code, points in seed_tables.extra(variant).items():
         for lat, lon in points:
-            x, y = project(lat, lon)
+            x, y = project(*seed_tables.warp(variant, lat, lon))
             more.append((codes.index(code), (x - minx) * scale + ox, (y - miny) * scale + oy))
     layout = Layout(codes, neighbours, width, height, cell)
     if seed_tables.positions(variant, provinces):
@@ -526,13 +546,16 @@ def generate(variant: str, target_width: int = 1200, cell: int = 5, rounds: int 
     best = None
     for round_ in range(rounds):
         owner = layout.grow(seeds, weights, more)
+        owner = layout.repair(owner, wanted)
+        owner = layout.repair(owner, wanted)
         missing = wanted - layout.contacts(owner)
         print(f"  round {round_}: {len(missing)} missing", file=sys.stderr)
-        if best is None or len(missing) < best[0]:
-            best = (len(missing), owner, list(seeds))
+        if best is None or len(missing) < len(best[0]):
+            best = (missing, owner)
         if not missing:
             break
-        step = 0.12
+        # move the seeds of the pairs still apart towards each other, and grow again
+        step = 0.1
         moves: dict[int, list[float]] = {}
         for a, b in missing:
             (ax, ay), (bx, by) = seeds[a], seeds[b]
@@ -546,11 +569,7 @@ def generate(variant: str, target_width: int = 1200, cell: int = 5, rounds: int 
             x, y = seeds[p]
             seeds[p] = (min(width - 1, max(1, x + dx)), min(layout.height - 1, max(1, y + dy)))
     assert best is not None
-    _, owner, seeds = best
-    missing = wanted - layout.contacts(owner)
-    owner = layout.repair(owner, wanted)
-    owner = layout.repair(owner, wanted)
-    missing = wanted - layout.contacts(owner)
+    missing, owner = best
     crossings = sorted(sorted((codes[a], codes[b])) for a, b in missing)
     return {
         "variant": variant,
@@ -607,7 +626,10 @@ def write(result: dict) -> None:
 
 def main(argv: list[str]) -> int:
     names = argv or sorted(p.stem for p in VARIANTS.glob("*.json"))
+    global PROJECTION, VARIANT
     for name in names:
+        VARIANT = name
+        PROJECTION = seed_tables.projection(name)
         result = generate(name, **seed_tables.canvas(name))
         write(result)
         print(f"{name}: {len(result['codes'])} provinces, crossings: {result['crossings']}")
