@@ -10,10 +10,22 @@ address) with the reader's language settings.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import Boolean, Integer, and_, func, literal, null, select, union_all
+from sqlalchemy import (
+    Boolean,
+    Integer,
+    Select,
+    and_,
+    bindparam,
+    func,
+    literal,
+    null,
+    select,
+    union_all,
+)
 from sqlalchemy.orm import aliased
 
 from judge.app.notify import ACTIVE, DEFAULT_LANGUAGE, LANGUAGE_CHOSEN, game_language
@@ -40,52 +52,7 @@ def results_audience(uow: UnitOfWork, game: Game) -> dict[str, str]:
     language of the person who has that address, if any). An address met
     twice keeps its first reader's language.
     """
-    seat_address = aliased(PersonAddress)
-    seats = (
-        select(
-            literal(_SEAT, Integer).label("kind"), Seat.id.label("key"), Seat.status.label("status"),
-            Seat.report_address.label("report"), Person.language, Person.extra,
-            seat_address.address.label("address"), seat_address.is_primary, seat_address.id.label("address_id"),
-        )
-        .select_from(Seat)
-        .outerjoin(Person, Person.id == Seat.person_id)
-        .outerjoin(seat_address, seat_address.person_id == Person.id)
-        .where(Seat.game_id == game.id)
-    )  # fmt: skip
-    master_person = aliased(Person)
-    master_address = aliased(PersonAddress)
-    masters = (
-        select(
-            literal(_MASTER, Integer), GameMaster.id, null(), null(), master_person.language, master_person.extra,
-            master_address.address, master_address.is_primary, master_address.id,
-        )
-        .select_from(GameMaster)
-        .join(master_person, master_person.id == GameMaster.person_id)
-        .outerjoin(master_address, master_address.person_id == master_person.id)
-        .where(GameMaster.game_id == game.id)
-    )  # fmt: skip
-    observer_person = aliased(Person)
-    known = aliased(PersonAddress)
-    by_address = select(known.person_id).where(known.address == GameObserver.address).scalar_subquery()
-    observers = (
-        select(
-            literal(_OBSERVER, Integer), GameObserver.id, null(), null(), observer_person.language,
-            observer_person.extra, GameObserver.address, literal(True, Boolean), literal(0, Integer),
-        )
-        .select_from(GameObserver)
-        .outerjoin(
-            observer_person,
-            and_(
-                GameObserver.game_id == game.id,
-                observer_person.id == func.coalesce(GameObserver.person_id, by_address),
-            ),
-        )
-        .where(GameObserver.game_id == game.id)
-    )  # fmt: skip
-    everyone = union_all(seats, masters, observers).subquery()
-    rows = uow.session.execute(
-        select(everyone).order_by(everyone.c.kind, everyone.c.key, everyone.c.address_id)
-    ).all()
+    rows = uow.session.execute(_audience_query(), {"game_id": game.id}).all()
 
     readers: dict[tuple[int, int], list[Any]] = {}
     for row in rows:
@@ -119,3 +86,55 @@ def _primary(lines: list[Any]) -> list[str]:
         return []
     primary = [address for address, is_primary in addresses if is_primary]
     return [primary[0] if primary else addresses[0][0]]
+
+
+@functools.cache
+def _audience_query() -> Select[Any]:
+    """The audience's UNION ALL, built once (``:game_id`` bound at each run): building it anew,
+    with its aliases, cost more than running it."""
+    game_id = bindparam("game_id", type_=Integer)
+    seat_address = aliased(PersonAddress)
+    seats = (
+        select(
+            literal(_SEAT, Integer).label("kind"), Seat.id.label("key"), Seat.status.label("status"),
+            Seat.report_address.label("report"), Person.language, Person.extra,
+            seat_address.address.label("address"), seat_address.is_primary, seat_address.id.label("address_id"),
+        )
+        .select_from(Seat)
+        .outerjoin(Person, Person.id == Seat.person_id)
+        .outerjoin(seat_address, seat_address.person_id == Person.id)
+        .where(Seat.game_id == game_id)
+    )  # fmt: skip
+    master_person = aliased(Person)
+    master_address = aliased(PersonAddress)
+    masters = (
+        select(
+            literal(_MASTER, Integer), GameMaster.id, null(), null(), master_person.language, master_person.extra,
+            master_address.address, master_address.is_primary, master_address.id,
+        )
+        .select_from(GameMaster)
+        .join(master_person, master_person.id == GameMaster.person_id)
+        .outerjoin(master_address, master_address.person_id == master_person.id)
+        .where(GameMaster.game_id == game_id)
+    )  # fmt: skip
+    observer_person = aliased(Person)
+    known = aliased(PersonAddress)
+    by_address = select(known.person_id).where(known.address == GameObserver.address).scalar_subquery()
+    observers = (
+        select(
+            literal(_OBSERVER, Integer), GameObserver.id, null(), null(), observer_person.language,
+            observer_person.extra, GameObserver.address, literal(True, Boolean), literal(0, Integer),
+        )
+        .select_from(GameObserver)
+        .outerjoin(
+            observer_person,
+            and_(
+                GameObserver.game_id == game_id,
+                observer_person.id == func.coalesce(GameObserver.person_id, by_address),
+            ),
+        )
+        .where(GameObserver.game_id == game_id)
+    )  # fmt: skip
+    everyone = union_all(seats, masters, observers).subquery()
+    return select(everyone).order_by(everyone.c.kind, everyone.c.key, everyone.c.address_id)
+
