@@ -534,7 +534,7 @@ def generate(variant: str, target_width: int = 1200, cell: int = 5, rounds: int 
             x, y = project(*seed_tables.warp(variant, lat, lon))
             more.append((codes.index(code), (x - minx) * scale + ox, (y - miny) * scale + oy))
     layout = Layout(codes, neighbours, width, height, cell)
-    if seed_tables.positions(variant, provinces):
+    if seed_tables.uses_land_mask(variant):
         layout.land = land_mask(layout, transform)
     layout.landish = [provinces[c]["terrain"] != "water" for c in codes]
     seeds = [pos[c] for c in codes]

@@ -62,11 +62,16 @@ LAKES: list[tuple[float, float, float, float]] = [
 
 def positions(variant: str, provinces: dict) -> dict[str, tuple[float, float]]:
     if variant == "pure":
-        return {}
+        return {code: STANDARD[code] for code in provinces}
     table = dict(TABLES.get(variant, {}))
     if variant in SHARED_STANDARD:
         return dict(STANDARD)
     return table
+
+
+def uses_land_mask(variant: str) -> bool:
+    """Pure has no seas: its seven capitals share the continent among themselves."""
+    return variant != "pure"
 
 
 def weight(variant: str, code: str, entry: dict) -> float:
