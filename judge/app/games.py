@@ -344,6 +344,10 @@ def start_game(
         strict_wait=game.strict_wait,
     )
     uow.games.set_next_due(game, next_wakeup(clock, now))
+    if councils_enabled(game):  # seed 003, rule 4: the first election, before the first turn
+        from judge.app.councils.elections import open_first_elections
+
+        open_first_elections(uow, game, now, position.phase.year)
     return StartedGame(powers=dict(deal), seed=seed, times=times, dummies=dummies)
 
 

@@ -100,6 +100,8 @@ def handle_due(uow: UnitOfWork, services: Services, game: Game, now: datetime) -
         if isinstance(event, Process):
             if game.manual_process:
                 continue
+            if councils_enabled(game) and _council_holds(uow, services, game, now):
+                continue  # seed 003: a General's orders are drafts until released (grace, early election)
             save_book(game, step.after, record)
             try:
                 process_phase(uow, services, game, now, reason=event.reason.value,
@@ -120,6 +122,12 @@ def handle_due(uow: UnitOfWork, services: Services, game: Game, now: datetime) -
 
         wake_at = election_wake(uow, game, wake_at)
     uow.games.set_next_due(game, wake_at)
+
+
+def _council_holds(uow: UnitOfWork, services: Services, game: Game, now: datetime) -> bool:
+    from judge.app.councils.releases import hold_processing
+
+    return hold_processing(uow, services, game, now)
 
 
 def _postpone(services: Services, game_id: int, now: datetime) -> None:

@@ -722,6 +722,54 @@ class CommandBuilder(Transformer[Token, Any]):
             raise CommandError(Message(N_("Unknown power -> {word}"), word=str(children[0])), _column(children[0]))
         return power
 
+    # ------------------------------------------------------------ councils (issue 17)
+
+    def council_vote(self, children: list[Token]) -> list[c.Command]:
+        words = [str(w) for w in children]
+        if not words:
+            raise CommandError(Message(N_("VOTE needs a member of your council, or ABSTAIN.")))
+        if words[0].lower() not in ("abstain", "abstention", "blanc"):
+            return [c.CouncilVote(self.line, " ".join(words))]
+        if len(words) == 1:
+            return [c.CouncilVote(self.line, None)]
+        power = power_by_letter_or_name(words[1], self.map)
+        if power is None:
+            raise CommandError(Message(N_("Unknown power -> {word}"), word=words[1]), _column(children[1]))
+        if len(words) < 3:
+            raise CommandError(Message(N_("An influence vote names a power and one of its council's members.")))
+        return [c.CouncilVote(self.line, None, power, " ".join(words[2:]))]
+
+    def council_ready(self, children: list[Token]) -> list[c.Command]:
+        if children and str(children[0]).lower() not in ("hold", "holds"):
+            raise CommandError(Message(N_("Unexpected words after the option -> {word}"), word=str(children[0])), _column(children[0]))
+        return [c.CouncilReady(self.line, bool(children))]
+
+    def council_accuse(self, children: list[Token]) -> list[c.Command]:
+        words = [str(w) for w in children]
+        withdraw = bool(words) and words[0].lower() == "withdraw"
+        if withdraw:
+            words = words[1:]
+        if not words:
+            raise CommandError(Message(N_("ACCUSE needs the member you accuse (ACCUSE <name or number>).")))
+        return [c.CouncilAccuse(self.line, " ".join(words), withdraw)]
+
+    def council_escape(self, children: list[Token]) -> list[c.Command]:
+        words = [str(w).lower() for w in children]
+        if words not in (["leave"], ["waitlist"], ["waiting", "list"]):
+            raise CommandError(Message(N_("ESCAPE needs LEAVE or WAITLIST.")))
+        return [c.CouncilEscape(self.line, words[0] != "leave")]
+
+    def council_master(self, children: list[Token]) -> list[c.Command]:
+        words = [str(w) for w in children]
+        if not words or words[0].lower() not in ("onr", "replace"):
+            raise CommandError(Message(N_("COUNCIL needs ONR or REPLACE <power>.")))
+        return [c.CouncilMaster(self.line, words[0].lower(), tuple(words[1:]))]
+
+    def council_tribunal(self, children: list[Token]) -> list[c.Command]:
+        if not children or not str(children[0]).strip():
+            raise CommandError(Message(N_("TRIBUNAL needs the text of your plea or answer.")))
+        return [c.CouncilTribunal(self.line, str(children[0]).strip())]
+
     def resign(self, _: list[Token]) -> list[c.Command]:
         return [c.Resign(self.line)]
 

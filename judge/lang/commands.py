@@ -625,6 +625,66 @@ class Admin(Command):
     arguments: tuple[str, ...] = ()
 
 
+# ---------------------------------------------------------------- councils (issue 17)
+
+
+@dataclass(frozen=True, slots=True)
+class CouncilVote(Command):
+    """VOTE <member> / VOTE ABSTAIN [<power> <member>]: a ballot in one's council's election.
+
+    ``candidate`` None is an abstention; ``influence_power`` and
+    ``influence_candidate`` are an abstaining voter's anonymous influence
+    vote in another power's election.
+    """
+
+    KIND: ClassVar[str] = "council_vote"
+    candidate: str | None = None
+    influence_power: str | None = None
+    influence_candidate: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CouncilReady(Command):
+    """READY [HOLD]: the General releases his orders (HOLD confirms orders that all hold)."""
+
+    KIND: ClassVar[str] = "council_ready"
+    confirm_hold: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CouncilAccuse(Command):
+    """ACCUSE <member> / ACCUSE WITHDRAW <member>: accuse the second Ambassador of treason, or take it back."""
+
+    KIND: ClassVar[str] = "council_accuse"
+    member: str = ""
+    withdraw: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CouncilEscape(Command):
+    """ESCAPE LEAVE / ESCAPE WAITLIST: after a year under arrest, leave the game or join the waiting list."""
+
+    KIND: ClassVar[str] = "council_escape"
+    waitlist: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CouncilMaster(Command):
+    """COUNCIL ONR / COUNCIL REPLACE <power>: the master's council bookkeeping."""
+
+    KIND: ClassVar[str] = "council_master"
+    action: str = ""
+    arguments: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CouncilTribunal(Command):
+    """TRIBUNAL <text>: one line of the tribunal channel between an accused member and his council."""
+
+    KIND: ClassVar[str] = "council_tribunal"
+    text: str = ""
+
+
 AnyCommand = (
     Register | IAmAlso | Signon | Create | Signoff | SenderHeader
     | Help | Get | ListGames | Summary | History | Whois | Whogame | InfoPlayer | Version
@@ -634,4 +694,5 @@ AnyCommand = (
     | SetFlag | SetInvitation | SetApproved | SetIdentifier | SetLanguage
     | Resign | BecomeMaster | Become | Eject | Promote | Process | Predict | Rollback | Unstart
     | ForceBegin | Pause | Resume | Terminate | Admin | Confirm | TakeoverDecision
+    | CouncilVote | CouncilReady | CouncilAccuse | CouncilEscape | CouncilMaster | CouncilTribunal
 )  # fmt: skip

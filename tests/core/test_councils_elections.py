@@ -159,3 +159,9 @@ def test_placement_needs_no_veto_and_a_year() -> None:
                                 current_year=1903) is tr.WaitlistRefusal.VETOED
     assert tr.placement_refusal(power="ITALY", allowed=["GERMANY"], vetoed_by=[], left_in_year=1900,
                                 current_year=1903) is tr.WaitlistRefusal.NOT_TRUE_NATION
+
+
+def test_an_excluded_member_votes_but_cannot_be_elected() -> None:
+    result = el.count(COUNCIL, ballots((1, 1), (2, 1), (3, 2)), [], outgoing=None, first=False, excluded=[1])
+    assert (result.outcome, result.winner) == (el.ELECTED, 2)
+    assert result.counts == {2: 1, 3: 0}

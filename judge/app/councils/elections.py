@@ -31,6 +31,7 @@ from judge.app import outbox
 from judge.app.game_facts import power_name
 from judge.app.notify import person_address, reader_language
 from judge.app.services import Services
+from judge.app.session import MailSession
 from judge.core.councils import elections as rules
 from judge.core.councils.roles import Member
 from judge.core.phase import Phase, PhaseType, Season
@@ -41,6 +42,8 @@ from judge.db.repositories.councils import council_settings, councils_enabled
 from judge.i18n import N_, translation
 from judge.mail.compose import game_subject
 
+RELEASE_KEY = "council_release"
+"""``games.extra_settings`` key of the open phase's release state (:mod:`judge.app.councils.releases`)."""
 INFLUENCE_KEY = "influence_candidate"
 """``council_votes.extra`` key: the candidate an abstaining voter's influence vote names."""
 ELECTION_EVENT = "Election"
@@ -73,9 +76,19 @@ def _powers_with_councils(uow: UnitOfWork, game: Game) -> list[str]:
 
 
 def open_elections(
-    uow: UnitOfWork, services: Services, game: Game, now: datetime, *, year: int, kind: str
+    uow: UnitOfWork,
+    services: Services | None,
+    game: Game,
+    now: datetime,
+    *,
+    year: int,
+    kind: str,
 ) -> list[CouncilElection]:
-    """Open an election of ``kind`` for every seated council (none twice for the same year and kind)."""
+    """Open an election of ``kind`` for every seated council (none twice for the same year and kind).
+
+    With ``services`` None (the game's start, which mails through the
+    session) nothing is mailed: :func:`queue_first_election_notices` does it.
+    """
     settings = council_settings(game)
     if settings is None:
         return []
@@ -88,15 +101,30 @@ def open_elections(
     ]
     if opened:
         _hold_phase(game, now, deadline)
-        for election in opened:
-            _announce(uow, services, game, election, now)
+        if services is not None:
+            for election in opened:
+                announce(uow, services, game, election, now)
     return opened
 
 
-def open_first_elections(uow: UnitOfWork, services: Services, game: Game, now: datetime, year: int) -> None:
-    """The first election of every council, before the first turn (call once the councils are formed)."""
-    if is_council_game(game):
-        open_elections(uow, services, game, now, year=year, kind=rules.FIRST)
+def open_first_elections(uow: UnitOfWork, game: Game, now: datetime, year: int) -> None:
+    """The first election of every council, before the first turn (the game's start calls this).
+
+    Nothing is mailed here: the start's notices go through the mail's
+    session (:func:`queue_first_election_notices`). The game is due again
+    at the elections' deadline at the latest.
+    """
+    if not is_council_game(game):
+        return
+    if open_elections(uow, None, game, now, year=year, kind=rules.FIRST):
+        uow.games.set_next_due(game, wake_at(uow, game, game.next_due_at))
+
+
+def queue_first_election_notices(session: MailSession, game: Game) -> None:
+    """Mail each council the announcement of its first election (with the start's other notices)."""
+    for election in session.uow.councils.open_elections(game):
+        if election.kind == rules.FIRST:
+            announce(session.uow, session.services, game, election, session.now)
 
 
 def is_yearly_election_point(before: Phase, after: Phase) -> bool:
@@ -226,6 +254,8 @@ def cast(
     refusal = rules.vote_refusal(
         rule_member(voter), rule_member(candidate) if candidate else None, [rule_member(m) for m in council]
     )
+    if candidate is not None and candidate.id in ((election.extra or {}).get("excluded") or []):
+        refusal = rules.VoteRefusal.NOT_A_CANDIDATE
     if refusal is not None:
         raise BallotRefused(REFUSALS[refusal], candidate=candidate_word or "")
     influence = influence_candidate = None
@@ -278,12 +308,14 @@ def _count(uow: UnitOfWork, election: CouncilElection, council: Sequence[Council
     if outgoing is None and election.kind != rules.FIRST:
         general = next((m for m in council if m.role == "general"), None)
         outgoing = general.id if general is not None else None
+    excluded = set((election.extra or {}).get("excluded") or [])
     return rules.count(
         [rule_member(m) for m in council],
         ballots,
         influence,
         outgoing=outgoing,
         first=election.kind == rules.FIRST,
+        excluded=excluded,
     )
 
 
@@ -344,6 +376,9 @@ def wake_at(uow: UnitOfWork, game: Game, planned: datetime | None) -> datetime |
     if not is_council_game(game):
         return planned
     deadlines = [_aware(e.deadline_at) for e in uow.councils.open_elections(game)]
+    hold = (game.extra_settings or {}).get(RELEASE_KEY)
+    if isinstance(hold, dict) and hold.get("phase") == game.current_phase and hold.get("until"):
+        deadlines.append(_aware(datetime.fromisoformat(str(hold["until"]))))
     if not deadlines:
         return planned
     first = min(deadlines)
@@ -376,7 +411,8 @@ def _recipients(uow: UnitOfWork, game: Game, members: Iterable[CouncilMember]) -
     return audience
 
 
-def _announce(uow: UnitOfWork, services: Services, game: Game, election: CouncilElection, now: datetime) -> None:
+def announce(uow: UnitOfWork, services: Services, game: Game, election: CouncilElection, now: datetime) -> None:
+    """Mail the council and the masters that ``election`` is open, with the candidates and how to vote."""
     council = uow.councils.seated(game, power=election.power)
     candidates = ", ".join(member_label(uow, m) for m in council if m.status == "active")
     for address, language in _recipients(uow, game, council).items():
@@ -446,4 +482,17 @@ def _mail_result(
     subject = game_subject(services.config.code, game.name, ELECTION_EVENT + " result")
     for address, language in _recipients(uow, game, council).items():
         body = result_text(uow, language, game, election, council, result)
+        outbox.queue(uow, services, [address], subject, body, now, game_id=game.id)
+
+
+def mail_council(
+    uow: UnitOfWork, services: Services, game: Game, power: str, now: datetime, message: str, **fields: datetime | str
+) -> None:
+    """Mail ``message`` (an English id, with ``{power}`` and ``fields``) to the council's active members and masters."""
+    council = uow.councils.seated(game, power=power)
+    subject = game_subject(services.config.code, game.name, ELECTION_EVENT)
+    for address, language in _recipients(uow, game, council).items():
+        _ = translation(language).gettext
+        shown = {k: (v.strftime("%Y-%m-%d %H:%M UTC") if isinstance(v, datetime) else v) for k, v in fields.items()}
+        body = _(message).format(power=power_name(power, language), **shown) + "\n"
         outbox.queue(uow, services, [address], subject, body, now, game_id=game.id)

@@ -104,4 +104,7 @@ def queue_game_starting(session: MailSession, game: Game) -> int:
             count += 1
     if councils_enabled(game):  # each member's place, each spy's secret, the master's full list
         queue_council_notices(session, game)
+        from judge.app.councils.elections import queue_first_election_notices
+
+        queue_first_election_notices(session, game)
     return count

@@ -123,6 +123,7 @@ def count(
     *,
     outgoing: int | None,
     first: bool,
+    excluded: Iterable[int] = (),
 ) -> Result:
     """Count an election of ``council`` (see the module's rules).
 
@@ -130,13 +131,16 @@ def count(
     not, are ignored (a member accused after voting loses his vote).
     ``influence`` lists the candidate ids named by influence votes from other
     councils. ``outgoing`` is the General before the election (None at the
-    first election or when the post is vacant).
+    first election or when the post is vacant). ``excluded`` members vote
+    but may not be elected (a General the master removed, rule 5).
     """
-    seated = [m.id for m in eligible(council)]
+    voters = {m.id for m in eligible(council)}
+    barred = set(excluded)
+    seated = [m.id for m in eligible(council) if m.id not in barred]
     seated_set = set(seated)
     counts: dict[int, int] = dict.fromkeys(seated, 0)
     for ballot in ballots:
-        if ballot.voter in seated_set and ballot.candidate in seated_set:
+        if ballot.voter in voters and ballot.candidate in seated_set:
             counts[ballot.candidate] += 1
     leaders = _leaders(counts, seated)
     if len(leaders) == 1:

@@ -1,0 +1,222 @@
+"""Orders not given (ONR), the release of orders and early elections (seed 003, rules 4 and 5).
+
+* A General's orders are drafts until he releases them with ``READY``
+  (:func:`release`); orders in which every unit holds need ``READY HOLD``,
+  the explicit confirmation rule 5c asks for.
+* :func:`hold_processing` (one line in the scheduler, before a phase is
+  processed): before the deadline, a council game is processed early only
+  when every General who owes orders has released them; at the deadline,
+  each General who has not is counted an ONR (``council_members.onr_count``)
+  and a grace opens (``release_grace_hours``, 24 by default): the phase's
+  deadline moves to its end, and an early election of a substitute opens
+  for that council, closing half-way through the grace so the substitute
+  has the rest of it to prepare orders. A release by the incumbent during
+  the grace cancels his council's early election. At the end of the grace
+  the phase is processed with the orders on file.
+* :func:`onr_counts` is what the master's ``COUNCIL ONR`` shows;
+  :func:`master_replacement` is ``COUNCIL REPLACE``: the General steps down
+  and an early election names his successor.
+
+The state of the phase's release and grace is kept in
+``games.extra_settings["council_release"]`` (phase, until, powers in
+grace) and each General's release in ``council_members.extra["released"]``.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from judge.app import orders as kept
+from judge.app.councils.elections import (
+    RELEASE_KEY,
+    is_council_game,
+    open_election_of,
+    rule_member,
+)
+from judge.app.councils.elections import (
+    announce as announce_election,
+)
+from judge.app.councils.elections import (
+    mail_council as mail_council,
+)
+from judge.app.positions import from_json
+from judge.app.services import Services
+from judge.app.variant_rules import game_map_of
+from judge.core.councils import elections as election_rules
+from judge.core.councils.roles import may_order
+from judge.core.orders import Hold
+from judge.core.phase import Phase, PhaseType
+from judge.db.database import UnitOfWork
+from judge.db.enums import SeatStatus
+from judge.db.models import CouncilMember, Game
+from judge.db.repositories.councils import council_settings
+from judge.i18n import N_
+
+RELEASED_KEY = "released"
+
+
+class ReleaseRefused(Exception):
+    def __init__(self, reason: str, **fields: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.fields = fields
+
+
+def _state(game: Game) -> dict[str, Any]:
+    raw = (game.extra_settings or {}).get(RELEASE_KEY)
+    if isinstance(raw, dict) and raw.get("phase") == game.current_phase:
+        return dict(raw)
+    return {}
+
+
+def _store(game: Game, state: dict[str, Any]) -> None:
+    from sqlalchemy.orm.attributes import flag_modified
+
+    game.extra_settings = {**(game.extra_settings or {}), RELEASE_KEY: state}
+    flag_modified(game, "extra_settings")
+
+
+def is_released(member: CouncilMember | None, phase: str | None) -> bool:
+    return member is not None and (member.extra or {}).get(RELEASED_KEY) == phase
+
+
+def _all_hold(uow: UnitOfWork, game: Game, power: str) -> bool:
+    """True when the power has units to order this movement phase and every order on file holds."""
+    record = uow.phases.current(game)
+    if record is None:
+        return False
+    position = from_json(record.position_before)
+    if position.phase.type is not PhaseType.MOVEMENT or not any(u.power == power for u in position.units):
+        return False
+    game_map = game_map_of(game)
+    submission = kept.current_submissions(uow, game, position.phase).get(power)
+    orders = kept.sheet_of(submission, game_map, position.phase).effective(position)
+    return all(isinstance(order, Hold) for order in orders)
+
+
+def release(
+    uow: UnitOfWork, services: Services, game: Game, member: CouncilMember, confirm_hold: bool, now: datetime
+) -> bool:
+    """The General releases his orders for the open phase; returns True if an early election was cancelled."""
+    if may_order(rule_member(member)) is not None:
+        raise ReleaseRefused(
+            N_("Only your council's General-in-chief releases its orders (councils, rule 5). Nothing was done.")
+        )
+    if _all_hold(uow, game, member.power) and not confirm_hold:
+        raise ReleaseRefused(
+            N_("Every unit of {power} holds: confirm that this is deliberate with READY HOLD (councils, rule 5c). "
+               "The orders are not released."),
+            power=member.power,
+        )
+    member.extra = {**(member.extra or {}), RELEASED_KEY: game.current_phase}
+    cancelled = False
+    election = open_election_of(uow, game, member.power)
+    if election is not None and election.kind == election_rules.EARLY and not (election.extra or {}).get("by_master"):
+        uow.councils.close_election(election, now, outcome=election_rules.CANCELLED, state="cancelled")
+        mail_council(uow, services, game, member.power, now, EARLY_CANCELLED)
+        cancelled = True
+    uow.flush()
+    return cancelled
+
+
+EARLY_CANCELLED = N_(
+    "{power}'s General-in-chief released his orders during the grace: the early election is cancelled "
+    "(councils, rule 4)."
+)
+GRACE_OPENED = N_(
+    "{power}'s General-in-chief did not release his orders by the deadline (an ONR, councils, rule 5). "
+    "A grace runs until {until}: an early election names a substitute (vote with VOTE before {deadline}), "
+    "who then prepares the orders; a release by the General (READY) before then cancels the election. "
+    "At the end of the grace the phase is processed."
+)
+
+
+def _unreleased(uow: UnitOfWork, game: Game) -> list[str]:
+    """Powers that owe orders whose General (if any) has not released them this phase."""
+    record = uow.phases.current(game)
+    if record is None:
+        return []
+    position = from_json(record.position_before)
+    game_map = game_map_of(game)
+    out = []
+    for seat in game.seats:
+        if seat.power is None or seat.status is not SeatStatus.PLAYING:
+            continue
+        if not kept.owes_orders(position, seat.power, game_map):
+            continue
+        general = uow.councils.general(game, seat.power)
+        if general is not None and not is_released(general, game.current_phase):
+            out.append(seat.power)
+    return out
+
+
+def hold_processing(uow: UnitOfWork, services: Services, game: Game, now: datetime) -> bool:
+    """True when the phase must not be processed now (see the module's rules); opens the grace if due."""
+    if not is_council_game(game):
+        return False
+    state = _state(game)
+    if state.get("grace"):
+        until = datetime.fromisoformat(state["until"])
+        if now >= until:
+            return False  # the end of the grace: processed with the orders on file
+        return bool(set(state.get("powers", [])) & set(_unreleased(uow, game)))
+    late = _unreleased(uow, game)
+    if not late:
+        return False
+    deadline = game.deadline_at
+    if deadline is not None and deadline.tzinfo is None:
+        deadline = deadline.replace(tzinfo=UTC)
+    if deadline is not None and now < deadline:
+        _store(game, {"phase": game.current_phase, "until": deadline.isoformat(), "grace": False})
+        return True
+    _open_grace(uow, services, game, now, late)
+    return True
+
+
+def _open_grace(uow: UnitOfWork, services: Services, game: Game, now: datetime, late: list[str]) -> None:
+    settings = council_settings(game) or {}
+    grace = timedelta(hours=int(settings.get("release_grace_hours") or 24))
+    until = now + grace
+    vote_by = now + grace / 2
+    year = Phase.parse(game.current_phase or "S1901M").year
+    for power in late:
+        general = uow.councils.general(game, power)
+        if general is not None:
+            general.onr_count += 1
+        election = uow.councils.open_election(
+            game, power, year, election_rules.EARLY, now, vote_by,
+            extra={"outgoing": general.id if general is not None else None, "phase": game.current_phase},
+        )  # fmt: skip
+        mail_council(uow, services, game, power, now, GRACE_OPENED, until=until, deadline=vote_by)
+        announce_election(uow, services, game, election, now)
+    game.deadline_at = until
+    game.grace_at = until
+    _store(game, {"phase": game.current_phase, "until": until.isoformat(), "grace": True, "powers": late})
+    uow.flush()
+
+
+def onr_counts(uow: UnitOfWork, game: Game) -> list[tuple[str, CouncilMember]]:
+    """Every member who has missed a release, with his power, most first."""
+    members = [m for m in uow.councils.members(game) if m.onr_count > 0]
+    return [(m.power, m) for m in sorted(members, key=lambda m: (-m.onr_count, m.power, m.id))]
+
+
+def master_replacement(uow: UnitOfWork, services: Services, game: Game, power: str, now: datetime) -> CouncilMember:
+    """The master requires a new General: the incumbent steps down and an early election opens."""
+    general = uow.councils.general(game, power)
+    if general is None:
+        raise ReleaseRefused(N_("{power} has no General-in-chief to replace. Nothing was done."), power=power)
+    if open_election_of(uow, game, power) is not None:
+        raise ReleaseRefused(N_("{power}'s council is already holding an election. Nothing was done."), power=power)
+    ranks = [m.rank for m in uow.councils.seated(game, power=power)]
+    uow.councils.set_role(general, "ambassador", max(ranks) + 1)
+    settings = council_settings(game) or {}
+    deadline = now + timedelta(hours=int(settings.get("election_hours") or 24))
+    year = Phase.parse(game.current_phase or "S1901M").year
+    election = uow.councils.open_election(
+        game, power, year, election_rules.EARLY, now, deadline,
+        extra={"by_master": True, "excluded": [general.id]},
+    )  # fmt: skip
+    announce_election(uow, services, game, election, now)
+    return general

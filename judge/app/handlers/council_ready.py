@@ -1,0 +1,41 @@
+"""READY / READY HOLD: the General releases his orders for the phase (seed 003, rule 5).
+
+Who may: the General-in-chief of a council, signed on with his own
+password (Ambassadors and the accused are refused with the rule's reason).
+Orders in which every unit holds need READY HOLD. What it reveals: the
+reply confirms the release; if it cancels an early election during the
+grace, the council's active members and the masters are told so. No
+other council learns anything.
+"""
+
+from __future__ import annotations
+
+from judge.app.councils import releases
+from judge.app.errors import CommandRefused
+from judge.app.game_facts import power_name
+from judge.app.handlers.council_vote import council_member_or_refuse
+from judge.app.registry import Next, handles
+from judge.app.replanning import replan
+from judge.app.session import MailSession
+from judge.lang.commands import CouncilReady
+
+
+@handles(CouncilReady)
+def handle(command: CouncilReady, session: MailSession) -> Next:
+    _ = session.gettext
+    member = council_member_or_refuse(session, "READY")
+    game = session.game
+    assert game is not None
+    try:
+        cancelled = releases.release(session.uow, session.services, game, member, command.confirm_hold, session.now)
+    except releases.ReleaseRefused as refused:
+        fields = dict(refused.fields)
+        if "power" in fields:
+            fields["power"] = power_name(fields["power"], session.language)
+        raise CommandRefused(_(refused.reason).format(**fields)) from None
+    said = _("Your orders for {phase} are released to the judge.").format(phase=game.current_phase or "")
+    if cancelled:
+        said += " " + _("The early election of your council is cancelled.")
+    session.reply.ok(command.line, said)
+    replan(session, game)
+    return Next.CONTINUE
