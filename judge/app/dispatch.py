@@ -39,6 +39,9 @@ WRITES_NOTHING_BEFORE_REFUSING: tuple[type[Command], ...] = (c.OrderCommand, c.C
 mail's sheet in memory and stored once at its end): a refusal has nothing to undo, so they run
 without a savepoint of their own (two statements less per command, issue 14). Any other
 exception still rolls the whole mail back."""
+OWN_SAVEPOINTS: tuple[type[Command], ...] = (c.Signon,)
+"""Commands whose handler takes a savepoint itself around what may refuse after writing
+(judge/app/handlers/signon.py: a power's sign-on, the most common command, needs none)."""
 
 
 def _question(command: Command) -> str:
@@ -78,7 +81,7 @@ def run_commands(session: MailSession, parsed: ParseResult) -> None:
             )
             continue
         try:
-            if isinstance(item, WRITES_NOTHING_BEFORE_REFUSING):
+            if isinstance(item, WRITES_NOTHING_BEFORE_REFUSING + OWN_SAVEPOINTS):
                 outcome = handler(item, session)
             else:
                 with session.uow.session.begin_nested():

@@ -290,7 +290,7 @@ def _store(session: MailSession, state: OrderMail) -> None:
         if draft.changed:
             kept.store(uow, state.game, draft.seat, state.phase, draft.sheet, session.now,
                        future=False, mail_id=session.mail_id, person_id=person_id,
-                       current=draft.stored.current)
+                       stored=draft.stored)
         for phase in sorted(draft.changed_futures):
             kept.store(uow, state.game, draft.seat, phase, draft.futures[phase], session.now,
                        future=True, mail_id=session.mail_id, person_id=person_id)

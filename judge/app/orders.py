@@ -28,7 +28,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import Select, and_, bindparam, func, or_, select
+from sqlalchemy.orm import aliased
+from sqlalchemy.sql.elements import BindParameter
 
 from judge.app.conditions import applied_orders, block_lines
 from judge.core.adjudicator.validation import builds_owed
@@ -311,10 +313,10 @@ def store(
     future: bool,
     mail_id: int | None = None,
     person_id: int | None = None,
-    current: OrderSubmission | None = None,
+    stored: SeatOrders | None = None,
 ) -> OrderSubmission:
-    """Store a new version of the seat's whole sheet for ``phase`` (``current``: the version in
-    force, when the caller has read it, which spares the repository reading it again)."""
+    """Store a new version of the seat's whole sheet for ``phase`` (``stored``: what
+    :func:`seat_orders` read for that phase in this transaction, which spares a second read)."""
     if future:
         kind = OrderBlockKind.FUTURE
     else:
@@ -322,7 +324,8 @@ def store(
     lines = sheet.lines()
     return uow.orders.submit(
         game, seat, str(phase), "\n".join(lines), lines, now,
-        kind=kind, mail_in_id=mail_id, submitted_by_id=person_id, current=current,
+        kind=kind, mail_in_id=mail_id, submitted_by_id=person_id,
+        known=(stored.current, stored.newest_version) if stored is not None else None,
     )  # fmt: skip
 
 
@@ -341,6 +344,9 @@ class SeatOrders:
     submitted: frozenset[str] = frozenset()
     """Every power with orders that count for the current phase (read in the same query): an
     order mail needs no re-planning while another power still owes all of its orders."""
+    newest_version: int = 0
+    """The seat's power's newest version for the current phase, superseded or not (0: none):
+    the next one stored is this plus one, with no second read."""
 
     def pending(self) -> list[tuple[Phase, OrderSubmission]]:
         """The blocks for later phases still in force, soonest first (as :func:`pending_blocks`)."""
@@ -352,6 +358,43 @@ class SeatOrders:
         return rows[-1] if rows else None
 
 
+@functools.cache
+def _seat_orders_statement() -> Select[tuple[int | None, OrderSubmission]]:
+    """:func:`seat_orders`'s query, built once (building it cost more CPU than running it)."""
+    versions = aliased(OrderSubmission)
+    game_id: BindParameter[int] = bindparam("so_game")
+    epoch: BindParameter[int] = bindparam("so_epoch")
+    name: BindParameter[str] = bindparam("so_phase")
+    power: BindParameter[str] = bindparam("so_power")
+    seat_id: BindParameter[int] = bindparam("so_seat")
+    newest = (  # always one row, so the outer join below gives it even without any orders
+        select(func.max(versions.version).label("version"))
+        .where(versions.game_id == game_id, versions.epoch == epoch, versions.phase == name, versions.power == power)
+        .subquery()
+    )
+    return (
+        select(newest.c.version, OrderSubmission)
+        .select_from(newest)
+        .outerjoin(
+            OrderSubmission,
+            and_(
+                OrderSubmission.game_id == game_id,
+                OrderSubmission.epoch == epoch,
+                OrderSubmission.superseded_at.is_(None),
+                or_(
+                    OrderSubmission.phase == name,
+                    and_(
+                        OrderSubmission.seat_id == seat_id,
+                        OrderSubmission.phase != name,
+                        OrderSubmission.kind != OrderBlockKind.CURRENT,
+                    ),
+                ),
+            ),
+        )
+        .order_by(OrderSubmission.id)
+    )
+
+
 def seat_orders(uow: UnitOfWork, game: Game, seat: Seat, phase: Phase) -> SeatOrders:
     """The seat's current sheet for ``phase`` and its pending later blocks, in one query.
 
@@ -360,23 +403,12 @@ def seat_orders(uow: UnitOfWork, game: Game, seat: Seat, phase: Phase) -> SeatOr
     merge into, and to acknowledge).
     """
     name = str(phase)
-    rows = uow.session.scalars(
-        select(OrderSubmission)
-        .where(
-            OrderSubmission.game_id == game.id,
-            OrderSubmission.epoch == game.epoch,
-            OrderSubmission.superseded_at.is_(None),
-            or_(
-                OrderSubmission.phase == name,
-                and_(
-                    OrderSubmission.seat_id == seat.id,
-                    OrderSubmission.phase != name,
-                    OrderSubmission.kind != OrderBlockKind.CURRENT,
-                ),
-            ),
-        )
-        .order_by(OrderSubmission.id)
-    )
+    found = uow.session.execute(
+        _seat_orders_statement(),
+        {"so_game": game.id, "so_epoch": game.epoch, "so_phase": name, "so_power": seat.power, "so_seat": seat.id},
+    ).all()
+    newest_version = int(found[0][0] or 0) if found else 0
+    rows = [row for _version, row in found if row is not None]
     current: OrderSubmission | None = None
     later: list[tuple[Phase, OrderSubmission]] = []
     submitted: set[str] = set()
@@ -390,7 +422,7 @@ def seat_orders(uow: UnitOfWork, game: Game, seat: Seat, phase: Phase) -> SeatOr
         if row_phase > phase:
             later.append((row_phase, row))
     later.sort(key=lambda pair: (pair[0], pair[1].id))
-    return SeatOrders(current, tuple(later), frozenset(submitted))
+    return SeatOrders(current, tuple(later), frozenset(submitted), newest_version)
 
 
 def pending_blocks(uow: UnitOfWork, game: Game, seat: Seat, after: Phase) -> list[tuple[Phase, OrderSubmission]]:

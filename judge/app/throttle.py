@@ -58,6 +58,19 @@ def power_locked(session: MailSession, game: Game, power: str, holders: Iterable
     return normalise_address(session.sender) not in {normalise_address(a) for a in holders}
 
 
+def refused(session: MailSession, game: Game | None, power: str | None, holders: Iterable[str]) -> bool:
+    """:func:`sender_shut_out`, or else :func:`power_locked` when a power is named, in one query."""
+    if game is None or power is None:
+        return sender_shut_out(session)
+    sender = normalise_address(session.sender)
+    failures, until = session.uow.seats.failures_and_lockout(sender, session.now - WINDOW, game, power)
+    if failures >= SENDER_LIMIT:
+        return True
+    if until is None or until <= session.now:
+        return False
+    return sender not in {normalise_address(a) for a in holders}
+
+
 def count_failure(
     session: MailSession,
     game: Game | None,

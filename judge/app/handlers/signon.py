@@ -83,13 +83,14 @@ def handle(command: Signon, session: MailSession) -> Next:
     if session.signed_on:
         raise CommandRefused(_("Only one sign-on per mail: this one was ignored."))
     if command.role is SignonRole.POWER:
-        return _power(command, session)
-    if command.role is SignonRole.MASTER:
-        return _master(command, session)
-    if command.role is SignonRole.OBSERVER:
-        _observer(command, session)
-    else:
-        return _join(command, session)
+        return _power(command, session)  # takes its own savepoints (see judge.app.dispatch)
+    with session.uow.session.begin_nested():
+        if command.role is SignonRole.MASTER:
+            return _master(command, session)
+        if command.role is SignonRole.OBSERVER:
+            _observer(command, session)
+        else:
+            return _join(command, session)
     return Next.CONTINUE
 
 
@@ -134,17 +135,19 @@ def _signed_on(session: MailSession, game: Game, seat: Seat | None, role: Role) 
 
 
 def _power(command: Signon, session: MailSession) -> Next:
+    """A power's sign-on. Run without the dispatcher's savepoint (issue 14: the most common
+    command): until the password is checked it only reads, a failure is recorded and answered
+    without raising, and past the check nothing refuses; the takeover and council paths, which
+    may refuse after writing, take a savepoint of their own."""
     _ = session.gettext
     game = find_game(session.uow, command.game or "", lock=True)
     if game is not None and councils_enabled(game):  # seed 003: each council member's own password
-        return _council_member(command, session, game)
+        with session.uow.session.begin_nested():
+            return _council_member(command, session, game)
     target = _target_seat(session, game, command.power_letter or "")
     counted = game if target is not None else None
     counted_power = target.power if target is not None else None
-    if throttle.sender_shut_out(session) or (
-        game is not None and target is not None
-        and throttle.power_locked(session, game, target.power or "", _player_addresses(target))
-    ):
+    if throttle.refused(session, counted, counted_power or "", _player_addresses(target)):
         throttle.count_failure(session, counted, counted_power)
         return _refused(session, command)
     try:
@@ -156,7 +159,8 @@ def _power(command: Signon, session: MailSession) -> Next:
     seat = found.seat
     power = power_name(seat.power or "", session.language)
     if found.takeover:
-        return _take_over(command, session, game, seat)
+        with session.uow.session.begin_nested():  # may refuse after writing
+            return _take_over(command, session, game, seat)
     if found.returning:
         session.uow.seats.set_status(seat, SeatStatus.PLAYING)
     _signed_on(session, game, seat, Role.POWER)

@@ -14,11 +14,12 @@ database is locked for writing, which is coarser but just as safe.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from judge.core.phase import PhaseType
@@ -28,6 +29,13 @@ from judge.db.models import AuditEvent, DeadlineSchedule, Game, GameMaster, Game
 from judge.db.passwords import PasswordHashing
 from judge.db.repositories.audit import json_value
 from judge.db.repositories.people import normalise_address
+
+
+@functools.cache
+def _lock_by_name_statement() -> Select[tuple[Game]]:
+    """:meth:`GameRepository.lock_by_name`'s query, built once (the worker's hot path)."""
+    return select(Game).where(Game.name == bindparam("game_name")).with_for_update()
+
 
 _HELD_GAMES = "judge_held_games"
 """``Session.info`` key: the games whose row lock this transaction holds (see ``_held``)."""
@@ -115,10 +123,7 @@ class GameRepository:
         if held is not None and held.name == key:
             return held
         game = self.session.scalars(
-            select(Game)
-            .where(Game.name == key)
-            .with_for_update()
-            .execution_options(populate_existing=True)
+            _lock_by_name_statement(), {"game_name": key}, execution_options={"populate_existing": True}
         ).one_or_none()
         if game is not None:
             self._hold(game)

@@ -9,10 +9,11 @@ sender drains the due ones, with retries at times the caller chooses.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import Update, bindparam, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
@@ -108,11 +109,11 @@ class InboundMailRepository:
         lease keeps other workers off it while it is processed (and, after a
         crash, until the lease runs out).
         """
-        mail = self.claim_next(now)
-        if mail is not None:
-            mail.next_attempt_at = lease_until
-            self.session.flush()
-        return mail
+        return self.session.scalars(
+            _take_statement(),
+            {"take_now": now, "take_lease": lease_until},
+            execution_options={"populate_existing": True, "synchronize_session": False},
+        ).one_or_none()
 
     def lock_taken(self, mail_id: int) -> InboundMail | None:
         """The mail taken with :meth:`take_next`, locked for processing; None if it was done meanwhile.
@@ -137,11 +138,8 @@ class InboundMailRepository:
         mark before the commit, which also commits everything the mail does.
         """
         row = self.session.execute(
-            update(InboundMail)
-            .where(InboundMail.id == mail_id, InboundMail.state.in_(PENDING_STATES))
-            .values(state=InboundState.PROCESSED, processed_at=now, error=None, next_attempt_at=None)
-            .returning(InboundMail.raw, InboundMail.mail_from)
-            .execution_options(synchronize_session=False)
+            _start_statement(), {"start_id": mail_id, "start_now": now},
+            execution_options={"synchronize_session": False},
         ).one_or_none()
         return None if row is None else (bytes(row[0]), str(row[1]))
 
@@ -242,6 +240,60 @@ class InboundMailRepository:
             )
             or 0
         )
+
+
+@functools.cache
+def _take_statement() -> Update:
+    """:meth:`InboundMailRepository.take_next` in one statement, built once (issue 14: building
+    it cost more CPU than running it): the claim of :meth:`~InboundMailRepository.claim_next` as
+    the UPDATE's subquery. The subquery locks the candidate row (PostgreSQL: ``FOR UPDATE SKIP
+    LOCKED``), so the UPDATE in the same statement finds it as the subquery saw it."""
+    candidate = aliased(InboundMail)
+    earlier = aliased(InboundMail)
+    now = bindparam("take_now", type_=InboundMail.__table__.c.next_attempt_at.type)
+    oldest_of_sender = (
+        select(func.min(earlier.id))
+        .where(earlier.sender_key == candidate.sender_key, earlier.state.in_(PENDING_STATES))
+        .correlate(candidate)
+        .scalar_subquery()
+    )
+    chosen = (
+        select(candidate.id)
+        .where(
+            candidate.state.in_(PENDING_STATES),
+            candidate.id == oldest_of_sender,
+            or_(candidate.next_attempt_at.is_(None), candidate.next_attempt_at <= now),
+        )
+        .order_by(candidate.id)
+        .limit(1)
+        .with_for_update(skip_locked=True)
+        .correlate_except(candidate)
+        .scalar_subquery()
+    )
+    return (
+        update(InboundMail)
+        .where(InboundMail.id == chosen)
+        .values(
+            attempts=InboundMail.attempts + 1,
+            next_attempt_at=bindparam("take_lease", type_=InboundMail.__table__.c.next_attempt_at.type),
+        )
+        .returning(InboundMail)
+    )
+
+
+@functools.cache
+def _start_statement() -> Update:
+    """:meth:`InboundMailRepository.start_processing`'s statement, built once."""
+    when = InboundMail.__table__.c.processed_at.type
+    return (
+        update(InboundMail)
+        .where(InboundMail.id == bindparam("start_id"), InboundMail.state.in_(PENDING_STATES))
+        .values(
+            state=InboundState.PROCESSED, processed_at=bindparam("start_now", type_=when),
+            error=None, next_attempt_at=None,
+        )
+        .returning(InboundMail.raw, InboundMail.mail_from)
+    )
 
 
 class OutboxRepository:

@@ -28,7 +28,7 @@ class OrderRepository:
         kind: OrderBlockKind = OrderBlockKind.CURRENT,
         mail_in_id: int | None = None,
         submitted_by_id: int | None = None,
-        current: OrderSubmission | None = None,
+        known: tuple[OrderSubmission | None, int] | None = None,
     ) -> OrderSubmission:
         """Store a new version of ``seat``'s orders for ``phase``; earlier versions are superseded.
 
@@ -40,19 +40,20 @@ class OrderRepository:
         if seat.power is None:
             raise ValueError("a seat without a power cannot submit orders")
         # The newest version is the only one that can still be current: every
-        # submission supersedes all before it, and CLEAR supersedes them all. So the
-        # version in force that the caller read in this transaction (under the game's
-        # lock) is the newest, and needs no second read.
-        if (
-            current is not None and current.superseded_at is None and current.game_id == game.id
-            and current.epoch == game.epoch and current.phase == phase and current.power == seat.power
-        ):
-            latest: OrderSubmission | None = current
+        # submission supersedes all before it, and CLEAR supersedes them all.
+        # ``known``: (the version in force, the newest version number) as the caller read
+        # them in this transaction, under the game's lock: no second read.
+        if known is not None:
+            current, newest_version = known
+            if current is not None and current.superseded_at is None:
+                current.superseded_at = now
+            version = newest_version + 1
         else:
             latest = self._latest(game, seat, phase)
-        if latest is not None and latest.superseded_at is None:
-            latest.superseded_at = now
-        return self._add_version(game, seat, phase, text, canonical, now, latest, kind, mail_in_id, submitted_by_id)
+            if latest is not None and latest.superseded_at is None:
+                latest.superseded_at = now
+            version = latest.version + 1 if latest is not None else 1
+        return self._add_version(game, seat, phase, text, canonical, now, version, kind, mail_in_id, submitted_by_id)
 
     def _latest(self, game: Game, seat: Seat, phase: str) -> OrderSubmission | None:
         return self.session.scalars(
@@ -69,7 +70,7 @@ class OrderRepository:
 
     def _add_version(
         self, game: Game, seat: Seat, phase: str, text: str, canonical: Sequence[str], now: datetime,
-        latest: OrderSubmission | None, kind: OrderBlockKind, mail_in_id: int | None,
+        version: int, kind: OrderBlockKind, mail_in_id: int | None,
         submitted_by_id: int | None,
     ) -> OrderSubmission:
         submission = OrderSubmission(
@@ -78,7 +79,7 @@ class OrderRepository:
             power=seat.power,
             phase=phase,
             epoch=game.epoch,
-            version=latest.version + 1 if latest is not None else 1,
+            version=version,
             kind=kind,
             text=text,
             canonical=list(canonical),

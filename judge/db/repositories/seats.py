@@ -3,9 +3,10 @@ requests awaiting a master, and the record of failed sign-ons (kept here so a re
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import Select, bindparam, delete, func, select
 from sqlalchemy.orm import Session, joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -86,14 +87,7 @@ class SeatRepository:
         """``game.seats``, loaded (when not yet) with their players and the players' addresses in
         one query: a sign-on compares addresses, press and broadcasts address every player."""
         if "seats" not in game.__dict__ and game.id is not None and game not in self.session.new:
-            seats = list(
-                self.session.scalars(
-                    select(Seat)
-                    .where(Seat.game_id == game.id)
-                    .order_by(Seat.id)
-                    .options(joinedload(Seat.person).joinedload(Person.addresses))
-                ).unique()
-            )
+            seats = list(self.session.scalars(_seats_statement(), {"seats_game": game.id}).unique())
             set_committed_value(game, "seats", seats)
         return list(game.seats)
 
@@ -246,6 +240,17 @@ class SeatRepository:
             or 0
         )
 
+    def failures_and_lockout(
+        self, sender: str, since: datetime, game: Game, power: str
+    ) -> tuple[int, datetime | None]:
+        """:meth:`failures_from` and the ``until`` of :meth:`lockout`, in one query (every power
+        sign-on asks both)."""
+        row = self.session.execute(
+            _throttle_statement(),
+            {"th_sender": sender, "th_since": since, "th_game": game.id, "th_power": power},
+        ).one()
+        return int(row[0] or 0), row[1]
+
     def lockout(self, game: Game, power: str) -> SignonLockout | None:
         return self.session.scalars(
             select(SignonLockout).where(SignonLockout.game_id == game.id, SignonLockout.power == power)
@@ -270,3 +275,33 @@ class SeatRepository:
         """Forget failed sign-ons older than ``before`` (the counts only look an hour back)."""
         result = self.session.execute(delete(SignonFailure).where(SignonFailure.at < before))
         return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+@functools.cache
+def _seats_statement() -> Select[tuple[Seat]]:
+    """:meth:`SeatRepository.of_game`'s query, built once (the worker's hot path)."""
+    return (
+        select(Seat)
+        .where(Seat.game_id == bindparam("seats_game"))
+        .order_by(Seat.id)
+        .options(joinedload(Seat.person).joinedload(Person.addresses))
+    )
+
+
+@functools.cache
+def _throttle_statement() -> Select[tuple[int, datetime | None]]:
+    """:meth:`SeatRepository.failures_and_lockout`'s query, built once (every power sign-on)."""
+    failures = (
+        select(func.count(SignonFailure.id))
+        .where(
+            SignonFailure.sender == bindparam("th_sender"),
+            SignonFailure.at >= bindparam("th_since", type_=SignonFailure.__table__.c.at.type),
+        )
+        .scalar_subquery()
+    )
+    until = (
+        select(SignonLockout.until)
+        .where(SignonLockout.game_id == bindparam("th_game"), SignonLockout.power == bindparam("th_power"))
+        .scalar_subquery()
+    )
+    return select(failures, until)
