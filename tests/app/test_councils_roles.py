@@ -123,3 +123,16 @@ def test_a_game_without_councils_reads_no_council_table(harness: Harness) -> Non
         event.remove(harness.db.engine, "before_cursor_execute", seen)
     assert statements
     assert not [s for s in statements if "council_" in s]
+
+
+def test_an_observers_press_reaches_the_ambassadors_not_the_general(harness: Harness) -> None:
+    form_council_game(harness)
+    members = seated(harness)
+    harness.exchange("watcher@example.net", "OBSERVE demo watchpw\n")
+    harness.exchange(
+        "watcher@example.net",
+        "SIGNON Odemo watchpw\nPRESS TO E\nGreetings from the gallery.\nENDPRESS\n",
+    )
+    english = {m.address for m in members if m.power == "ENGLAND" and m.role == "ambassador"}
+    assert _readers(harness) == english | {MASTER}
+    assert general(members, "ENGLAND").address not in _readers(harness)

@@ -145,3 +145,57 @@ def _delivered(session: MailSession, game: Game, request: PressRequest, count: i
             count=count
         )
     return _("Press sent: {count} council members read it, and the master.").format(count=count)
+
+
+def send_observer_press(session: MailSession, command: Press) -> None:
+    """An observer's press in a council game: the game's rules as usual, but powers are read by
+    their Ambassadors only (a General talks to nobody but his own council, seed 003 rule 1)."""
+    from judge.app.game_facts import game_map
+    from judge.app.press import echo_lines, header, stored_recipients
+
+    game = session.game
+    assert game is not None
+    plan = plan_press(command, session)
+    real = plan.real
+    powers = tuple(game_map(game).powers) if real is None else real.powers
+    uow = session.uow
+    mails: dict[str, list[str]] = {}
+    sent: set[str] = {session.sender.lower()}
+
+    def add(language: str, address: str | None) -> None:
+        if address and address.lower() not in sent:
+            sent.add(address.lower())
+            mails.setdefault(language, []).append(address)
+
+    for member in uow.councils.seated(game):
+        if member.power in powers and member.role != "general" and member.status == "active":
+            person = uow.councils.person_of(member)
+            if person is not None:
+                add(person.language, person_address(person))
+    everyone_else = audience(
+        game,
+        powers=(),
+        masters=True,
+        observers=real is None or real.observers,
+        broadcast=real is None,
+    )
+    for language, addresses in everyone_else.items():
+        for address in addresses:
+            add(language, address)
+    body = command.body.rstrip()
+    subject = game_subject(
+        session.services.config.code,
+        game.name,
+        "Broadcast" if real is None else "Press",
+        game.current_phase,
+    )
+    for language, addresses in mails.items():
+        text = header(game, plan, language, truth=False) + "\n\n" + body + "\n"
+        session.send(Outgoing(tuple(addresses), subject, text, game_id=game.id))
+    uow.press.post(
+        game, command.body, session.now,
+        kind=PressKind.BROADCAST if real is None else PressKind.PRESS,
+        sender_role=session.role.value if session.role else "observer", sender_address=session.sender,
+        recipients=[] if real is None else stored_recipients(real), grey=plan.grey, mail_in_id=session.mail_id,
+    )  # fmt: skip
+    session.reply.ok(command.line, *echo_lines(game, plan, session.language), "", body)
