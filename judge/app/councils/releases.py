@@ -24,6 +24,7 @@ grace) and each General's release in ``council_members.extra["released"]``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -95,14 +96,23 @@ def _all_hold(uow: UnitOfWork, game: Game, power: str) -> bool:
     return all(isinstance(order, Hold) for order in orders)
 
 
+NOT_GENERAL = N_("Only your council's General-in-chief releases its orders (councils, rule 5). Nothing was done.")
+
+
+def check_may_release(member: CouncilMember, gettext: Callable[[str], str]) -> None:
+    """Refuse at once (CommandRefused, in the reader's language) anyone but an active General."""
+    if may_order(rule_member(member)) is not None:
+        from judge.app.errors import CommandRefused
+
+        raise CommandRefused(gettext(NOT_GENERAL))
+
+
 def release(
     uow: UnitOfWork, services: Services, game: Game, member: CouncilMember, confirm_hold: bool, now: datetime
 ) -> bool:
     """The General releases his orders for the open phase; returns True if an early election was cancelled."""
     if may_order(rule_member(member)) is not None:
-        raise ReleaseRefused(
-            N_("Only your council's General-in-chief releases its orders (councils, rule 5). Nothing was done.")
-        )
+        raise ReleaseRefused(NOT_GENERAL)
     if _all_hold(uow, game, member.power) and not confirm_hold:
         raise ReleaseRefused(
             N_("Every unit of {power} holds: confirm that this is deliberate with READY HOLD (councils, rule 5c). "

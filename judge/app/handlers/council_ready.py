@@ -11,31 +11,38 @@ other council learns anything.
 from __future__ import annotations
 
 from judge.app.councils import releases
-from judge.app.errors import CommandRefused
 from judge.app.game_facts import power_name
 from judge.app.handlers.council_vote import council_member_or_refuse
 from judge.app.registry import Next, handles
 from judge.app.replanning import replan
 from judge.app.session import MailSession
+from judge.db.models import CouncilMember, Game
 from judge.lang.commands import CouncilReady
 
 
 @handles(CouncilReady)
 def handle(command: CouncilReady, session: MailSession) -> Next:
-    _ = session.gettext
     member = council_member_or_refuse(session, "READY")
     game = session.game
     assert game is not None
+    releases.check_may_release(member, session.gettext)
+    # Orders in the same mail are stored once the whole mail is read: release after them.
+    session.finishers.append(lambda: _release(command, session, member, game))
+    return Next.CONTINUE
+
+
+def _release(command: CouncilReady, session: MailSession, member: CouncilMember, game: Game) -> None:
+    _ = session.gettext
     try:
         cancelled = releases.release(session.uow, session.services, game, member, command.confirm_hold, session.now)
     except releases.ReleaseRefused as refused:
         fields = dict(refused.fields)
         if "power" in fields:
             fields["power"] = power_name(fields["power"], session.language)
-        raise CommandRefused(_(refused.reason).format(**fields)) from None
+        session.reply.error(command.line, _(refused.reason).format(**fields))
+        return
     said = _("Your orders for {phase} are released to the judge.").format(phase=game.current_phase or "")
     if cancelled:
         said += " " + _("The early election of your council is cancelled.")
     session.reply.ok(command.line, said)
     replan(session, game)
-    return Next.CONTINUE
