@@ -161,3 +161,11 @@ def test_signon_question_mark_on_a_started_council_game_takes_over_nothing(harne
     with harness.db.unit_of_work(readonly=True) as uow:
         game = uow.games.require("demo")
         assert len(game.seats) == 7
+
+
+def test_list_tells_who_would_join_that_the_game_is_played_by_councils(harness: Harness) -> None:
+    for n in range(2):
+        register(harness, player(n))
+    harness.exchange(player(0), "CREATE ?demo pw0\nSET COUNCILS 3\n")
+    listing = text(harness.exchange(player(1), "LIST demo\n"))
+    assert "Played by councils of 3 players per power: a General-in-chief, Ambassadors and a secret spy." in listing

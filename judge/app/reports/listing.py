@@ -38,6 +38,7 @@ from judge.core.special_rules import NEUTRAL
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, OrderBlockKind, SeatStatus
 from judge.db.models import Game, Seat
+from judge.db.repositories.councils import council_settings
 from judge.i18n import N_, Language
 from judge.lang.powers import fold
 from judge.mail.compose import judge_date
@@ -253,6 +254,10 @@ def parameter_lines(game: Game, _: Gettext) -> list[str]:
     house = house_rule_words(game, _)
     if house:
         lines.append("  " + " ".join(house))
+    councils = council_settings(game)  # seed 003 (no query: the game's settings)
+    if councils is not None:
+        lines.append("  " + _("Played by councils of {size} players per power: a General-in-chief, "
+                              "Ambassadors and a secret spy.").format(size=councils["size"]))
     if game.comment:
         lines.append("  " + _("Game comment: {comment}").format(comment=game.comment))
     if game.comment_full:
