@@ -37,6 +37,8 @@ sys.path.insert(0, str(HERE))
 import seeds as seed_tables  # noqa: E402
 
 PENALTY = 6.0
+SMOOTHING = 0.8  # cells: how far a simplified border may stray from the cells' staircase
+CACHE = Path("/tmp/mapgen-cache")
 OUTSIDE = -2
 VOID = -1
 STYLE = (
@@ -357,8 +359,17 @@ def fit(pos: dict[str, tuple[float, float]], target_width: int):
     return out, target_width, height, (minx, miny, scale, ox, oy)
 
 
-def trace(owner: list[int], cols: int, rows: int, cell: int, p: int) -> list[list[tuple[int, int]]]:
-    """Closed loops (grid points) around the cells of ``p``, keeping only turning and junction points."""
+def trace(
+    owner: list[int],
+    cols: int,
+    rows: int,
+    cell: int,
+    p: int,
+    keep: set[tuple[int, int]] | None = None,
+) -> list[list[tuple[int, int]]]:
+    """Closed loops (grid points) around the cells of ``p``, keeping only the points in ``keep``
+    (the simplified border chains' points, the same for both sides of a border), or without
+    ``keep`` the turning and junction points."""
 
     def lab(i: int, j: int) -> int:
         if 0 <= i < cols and 0 <= j < rows:
@@ -396,10 +407,108 @@ def trace(owner: list[int], cols: int, rows: int, cell: int, p: int) -> list[lis
                 break
             loop.append(nxt)
             cur = nxt
-        pts = [v for v in loop if kept(*v)]
+        pts = [v for v in loop if (v in keep if keep is not None else kept(*v))]
         if len(pts) >= 3:
             loops.append([(x * cell, y * cell) for x, y in pts])
     return loops
+
+
+def border_points(owner: list[int], cols: int, rows: int, tolerance: float) -> set[tuple[int, int]]:
+    """The grid points every outline keeps: junctions (three regions or more meet, or a pinch),
+    and the points Douglas-Peucker keeps on each border chain between junctions. Both sides of a
+    border simplify the same chain, so neighbours keep sharing exactly the same vertices."""
+
+    def lab(i: int, j: int) -> int:
+        if 0 <= i < cols and 0 <= j < rows:
+            return owner[j * cols + i]
+        return OUTSIDE
+
+    links: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for y in range(rows + 1):
+        for x in range(cols + 1):
+            if x < cols and lab(x, y - 1) != lab(x, y):
+                links.setdefault((x, y), []).append((x + 1, y))
+                links.setdefault((x + 1, y), []).append((x, y))
+            if y < rows and lab(x - 1, y) != lab(x, y):
+                links.setdefault((x, y), []).append((x, y + 1))
+                links.setdefault((x, y + 1), []).append((x, y))
+    nodes: set[tuple[int, int]] = set()
+    for (x, y), nbs in links.items():
+        a, b, c, d = lab(x - 1, y - 1), lab(x, y - 1), lab(x - 1, y), lab(x, y)
+        if len(nbs) != 2 or len({a, b, c, d}) >= 3:
+            nodes.add((x, y))
+        elif x in (0, cols) and y in (0, rows):
+            nodes.add((x, y))  # the frame's corners stay where they are
+    seen: set[tuple[tuple[int, int], tuple[int, int]]] = set()
+    keep = set(nodes)
+
+    def walk(start: tuple[int, int], nxt: tuple[int, int]) -> list[tuple[int, int]]:
+        chain = [start]
+        prev, cur = start, nxt
+        seen.add((start, nxt))
+        seen.add((nxt, start))
+        while True:
+            chain.append(cur)
+            if cur in nodes:
+                return chain
+            options = [v for v in links[cur] if v != prev and (cur, v) not in seen]
+            if not options:
+                return chain
+            prev, cur = cur, options[0]
+            seen.add((prev, cur))
+            seen.add((cur, prev))
+
+    def straight(x: int, y: int) -> bool:
+        a, b, c, d = lab(x - 1, y - 1), lab(x, y - 1), lab(x - 1, y), lab(x, y)
+        return (a == b and c == d) or (a == c and b == d)
+
+    def sides(u: tuple[int, int], v: tuple[int, int]) -> set[int]:
+        (x1, y1), (x2, y2) = u, v
+        if y1 == y2:
+            x = min(x1, x2)
+            return {lab(x, y1 - 1), lab(x, y1)}
+        y = min(y1, y2)
+        return {lab(x1 - 1, y), lab(x1, y)}
+
+    def simplify(chain: list[tuple[int, int]]) -> None:
+        if VOID in sides(chain[0], chain[1]):
+            # a void line between non-neighbours stays a staircase: smoothed, both its sides
+            # could fold onto one straight segment between the same two corners
+            keep.update(v for v in chain if not straight(*v))
+            return
+        stack = [(0, len(chain) - 1)]
+        while stack:
+            i, j = stack.pop()
+            if j <= i + 1:
+                continue
+            (x1, y1), (x2, y2) = chain[i], chain[j]
+            dx, dy = x2 - x1, y2 - y1
+            norm = math.hypot(dx, dy)
+            best, best_d = -1, -1.0
+            for k in range(i + 1, j):
+                px, py = chain[k]
+                if norm == 0:
+                    d = math.hypot(px - x1, py - y1)
+                else:
+                    d = abs(dx * (y1 - py) - dy * (x1 - px)) / norm
+                if d > best_d:
+                    best, best_d = k, d
+            if best_d > tolerance or (norm == 0 and j - i > 1 and best_d > 0):
+                keep.add(chain[best])
+                stack.append((i, best))
+                stack.append((best, j))
+
+    for node in sorted(nodes):
+        for nb in links[node]:
+            if (node, nb) not in seen:
+                simplify(walk(node, nb))
+    for start in sorted(links):
+        for nb in links[start]:
+            if (start, nb) not in seen:
+                nodes.add(start)
+                keep.add(start)
+                simplify(walk(start, nb))
+    return keep
 
 
 def components(owner: list[int], cols: int, rows: int, value: int) -> list[list[int]]:
@@ -593,20 +702,21 @@ def write(result: dict) -> None:
         f"<style>{STYLE}</style>",
         f'<rect x="0" y="0" width="{W}" height="{H}" fill="#9c9a92"/>',
     ]
+    keep = border_points(owner, cols, rows, SMOOTHING)
 
     def d_of(loops: list[list[tuple[int, int]]]) -> str:
         return " ".join("M" + " L".join(f"{x} {y}" for x, y in loop) + " Z" for loop in loops)
 
     for p, code in enumerate(codes):
         cls = "sea" if provinces[code]["terrain"] == "water" else "land"
-        loops = trace(owner, cols, rows, cell, p)
+        loops = trace(owner, cols, rows, cell, p, keep)
         lines.append(f'<path id="p-{code}" class="{cls}" fill-rule="evenodd" d="{d_of(loops)}"/>')
     for n, comp in enumerate(components(owner, cols, rows, VOID)):
         mark = list(owner)
         marker = len(codes) + 10
         for k in comp:
             mark[k] = marker
-        loops = trace(mark, cols, rows, cell, marker)
+        loops = trace(mark, cols, rows, cell, marker, keep)
         if loops:
             lines.append(f'<path id="x-{n}" class="void" fill-rule="evenodd" d="{d_of(loops)}"/>')
     lines.append("</svg>")
@@ -625,12 +735,45 @@ def write(result: dict) -> None:
 
 
 def main(argv: list[str]) -> int:
+    """``--cached`` redraws from the last grown regions (kept in /tmp) without growing again."""
+    reuse = "--cached" in argv
+    argv = [a for a in argv if a != "--cached"]
     names = argv or sorted(p.stem for p in VARIANTS.glob("*.json"))
     global PROJECTION, VARIANT
     for name in names:
         VARIANT = name
         PROJECTION = seed_tables.projection(name)
-        result = generate(name, **seed_tables.canvas(name))
+        cached = CACHE / f"{name}.json"
+        if reuse and cached.exists():
+            saved = json.loads(cached.read_text())
+            provinces, _ = read_variant(name)
+            codes = sorted(provinces)
+            layout = Layout(
+                codes, {c: set() for c in codes}, saved["width"], saved["height"], saved["cell"]
+            )
+            result = {
+                "variant": name,
+                "codes": codes,
+                "provinces": provinces,
+                "owner": saved["owner"],
+                "layout": layout,
+                "crossings": saved["crossings"],
+            }
+        else:
+            canvas = seed_tables.canvas(name)
+            result = generate(name, **canvas)
+            CACHE.mkdir(exist_ok=True)
+            cached.write_text(
+                json.dumps(
+                    {
+                        "width": result["layout"].width,
+                        "height": result["layout"].height,
+                        "cell": canvas["cell"],
+                        "owner": result["owner"],
+                        "crossings": result["crossings"],
+                    }
+                )
+            )
         write(result)
         print(f"{name}: {len(result['codes'])} provinces, crossings: {result['crossings']}")
     return 0

@@ -44,7 +44,7 @@ TABLES: dict[str, dict[str, tuple[float, float]]] = {}
 
 
 def extra(variant: str) -> dict[str, list[tuple[float, float]]]:
-    if variant in SHARED_STANDARD:
+    if variant in SHARED_STANDARD or variant == "youngstown":
         return EXTRA_STANDARD
     return dict(EXTRAS.get(variant, {}))
 
@@ -245,7 +245,7 @@ YOUNGSTOWN_EAST = {
     "ECS": (29, 125), "EGY": (27, 30), "EIO": (-3, 85), "ETH": (8.5, 39.5), "FEZ": (26, 14),
     "FOR": (23.7, 121), "FUJ": (35.4, 138.7), "HAN": (30.6, 114.3), "HOK": (43.2, 142.5),
     "IMO": (42, 112), "IRA": (32.5, 53.5), "JAP": (40, 135), "JAV": (-7.5, 110), "JOH": (2, 103.5),
-    "JOR": (31, 36.5), "KAN": (36, 103.8), "KAR": (50, 142.7), "KAS": (34.1, 75.5), "KLU": (3, 101.5),
+    "JOR": (31, 36.5), "KAN": (36, 103.8), "KAR": (50, 142.7), "KAS": (34.1, 75.5), "KLU": (46.8, 23.6),
     "KOR": (37.5, 127.5), "KYO": (35.2, 135.8), "KYU": (33, 131), "LAO": (19, 102.5), "LIB": (30.5, 20),
     "MAD": (13, 80), "MAL": (4, 99), "MAN": (45.5, 126.5), "MOG": (2, 45.3), "NEJ": (24, 45),
     "NEP": (28, 84), "NPO": (35, 160), "OKH": (54, 148), "OMO": (47, 103), "OMS": (55, 73.4),
