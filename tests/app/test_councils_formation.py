@@ -153,7 +153,9 @@ def test_a_member_changes_his_own_password_and_no_one_elses(harness: Harness) ->
     assert "General-in-chief" in text(harness.exchange(gen.address, f"{gen.signon}\n"))
 
 
-def test_signon_question_mark_on_a_started_council_game_takes_over_nothing(harness: Harness) -> None:
+def test_signon_question_mark_on_a_started_council_game_takes_over_nothing(
+    harness: Harness,
+) -> None:
     form_council_game(harness)
     amb = ambassador(seated(harness), "ENGLAND")
     reply = text(harness.exchange(amb.address, "SIGNON ?demo whatever\n"))
@@ -168,4 +170,29 @@ def test_list_tells_who_would_join_that_the_game_is_played_by_councils(harness: 
         register(harness, player(n))
     harness.exchange(player(0), "CREATE ?demo pw0\nSET COUNCILS 3\n")
     listing = text(harness.exchange(player(1), "LIST demo\n"))
-    assert "Played by councils of 3 players per power: a General-in-chief, Ambassadors and a secret spy." in listing
+    assert (
+        "Played by councils of 3 players per power: a General-in-chief and Ambassadors, "
+        "one of them secretly working for another power." in listing
+    )
+
+
+def test_force_begin_with_fewer_players_fills_the_councils_evenly(harness: Harness) -> None:
+    from tests.app.councils_helpers import seed_starts
+
+    seed_starts(harness, 3)
+    for n in range(15):
+        register(harness, player(n))
+    register(harness, MASTER)
+    harness.exchange(player(0), "CREATE ?demo pw0\nSET COUNCILS 3\n")
+    with harness.db.unit_of_work() as uow:
+        game = uow.games.require("demo")
+        person = uow.people.by_address(MASTER)
+        assert person is not None
+        uow.games.add_master(game, person, "masterpw", harness.clock.now())
+    for n in range(1, 15):
+        harness.exchange(player(n), f"SIGNON ?demo pw{n}\n")
+    reply = text(harness.exchange(MASTER, "SIGNON Mdemo masterpw\nFORCE BEGIN\n"))
+    assert "has started" in reply
+    sizes = Counter(m.power for m in seated(harness))
+    assert sorted(sizes.values()) == [2, 2, 2, 2, 2, 2, 3]
+    assert len(sizes) == 7

@@ -65,13 +65,26 @@ def _slots(powers: Sequence[str], size: int) -> list[str]:
     return [f"{power}{SLOT_SEPARATOR}{k}" for power in powers for k in range(size)]
 
 
-def _expand(preference: Preference, size: int) -> Preference:
-    """A player's wishes for powers as wishes for the places of those powers."""
-    groups = tuple(
+def _expand(preference: Preference, size: int, powers: Sequence[str]) -> Preference:
+    """A player's wishes for powers as wishes for the places of those powers.
+
+    The powers a player named keep their order, every place of each; the
+    others (all of them for a player without wishes) follow in layers, the
+    first places of every council before the second ones, so that with
+    fewer players than places (FORCE BEGIN) the councils fill evenly.
+    """
+    groups = [] if preference.random_order else [
         frozenset(f"{power}{SLOT_SEPARATOR}{k}" for power in group for k in range(size))
         for group in preference.groups
-    )
-    return Preference(groups=groups, random_order=preference.random_order)
+    ]  # fmt: skip
+    named = {
+        power for group in ([] if preference.random_order else preference.groups) for power in group
+    }
+    rest = [power for power in powers if power not in named]
+    for k in range(size):
+        if rest:
+            groups.append(frozenset(f"{power}{SLOT_SEPARATOR}{k}" for power in rest))
+    return Preference(groups=tuple(groups))
 
 
 def deal_councils(
@@ -81,7 +94,7 @@ def deal_councils(
     rng = random.Random(seed)
     slots = _slots(powers, size)
     deal = assign_powers(
-        {seat: _expand(preferences[seat], size) for seat in sorted(preferences)}, slots, rng
+        {seat: _expand(preferences[seat], size, powers) for seat in sorted(preferences)}, slots, rng
     )
     councils: dict[str, list[int]] = {}
     for seat_id, slot in sorted(deal.items()):

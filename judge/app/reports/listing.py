@@ -256,8 +256,8 @@ def parameter_lines(game: Game, _: Gettext) -> list[str]:
         lines.append("  " + " ".join(house))
     councils = council_settings(game)  # seed 003 (no query: the game's settings)
     if councils is not None:
-        lines.append("  " + _("Played by councils of {size} players per power: a General-in-chief, "
-                              "Ambassadors and a secret spy.").format(size=councils["size"]))
+        lines.append("  " + _("Played by councils of {size} players per power: a General-in-chief and "
+                              "Ambassadors, one of them secretly working for another power.").format(size=councils["size"]))
     if game.comment:
         lines.append("  " + _("Game comment: {comment}").format(comment=game.comment))
     if game.comment_full:
