@@ -564,9 +564,28 @@ def depth_map(owner: list[int], cols: int, rows: int, p: int) -> dict[int, int]:
     return depth
 
 
+def inside(point: tuple[float, float], loops: list[list[tuple[int, int]]]) -> bool:
+    """Even-odd rule, as the paths are filled."""
+    x, y = point
+    count = 0
+    for loop in loops:
+        for n, (x1, y1) in enumerate(loop):
+            x2, y2 = loop[(n + 1) % len(loop)]
+            if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+                count += 1
+    return count % 2 == 1
+
+
 def anchors(
-    owner: list[int], cols: int, rows: int, cell: int, codes: list[str], provinces: dict
+    owner: list[int],
+    cols: int,
+    rows: int,
+    cell: int,
+    codes: list[str],
+    provinces: dict,
+    outlines: dict[str, list[list[tuple[int, int]]]],
 ) -> dict:
+    """Anchor points, each a cell centre inside the province's drawn (simplified) outline."""
     index = {c: i for i, c in enumerate(codes)}
     result = {}
 
@@ -591,6 +610,21 @@ def anchors(
         p = index[code]
         entry = provinces[code]
         depth = depth_map(owner, cols, rows, p)
+        loops = outlines[code]
+        within = {k: d for k, d in depth.items() if inside(tuple(xy(k)), loops)}
+        if not within:
+            spot = next(
+                [float(x), float(y)]
+                for y in range(0, rows * cell, 1)
+                for x in range(0, cols * cell, 1)
+                if inside((x + 0.25, y + 0.25), loops)
+            )
+            spot = [spot[0] + 0.25, spot[1] + 0.25]
+            coasts = {name: spot for name in entry.get("coasts", {})}
+            centre_spot = spot if entry.get("supply_center") else None
+            result[code] = {"label": spot, "unit": spot, "coasts": coasts, "centre": centre_spot}
+            continue
+        depth = within
         unit = max(depth, key=lambda k: (depth[k], -k))
         label = far_from(depth, [unit], 16.0)
         centre = far_from(depth, [unit, label], 11.0) if entry.get("supply_center") else None
@@ -707,9 +741,11 @@ def write(result: dict) -> None:
     def d_of(loops: list[list[tuple[int, int]]]) -> str:
         return " ".join("M" + " L".join(f"{x} {y}" for x, y in loop) + " Z" for loop in loops)
 
+    outlines: dict[str, list[list[tuple[int, int]]]] = {}
     for p, code in enumerate(codes):
         cls = "sea" if provinces[code]["terrain"] == "water" else "land"
         loops = trace(owner, cols, rows, cell, p, keep)
+        outlines[code] = loops
         lines.append(f'<path id="p-{code}" class="{cls}" fill-rule="evenodd" d="{d_of(loops)}"/>')
     for n, comp in enumerate(components(owner, cols, rows, VOID)):
         mark = list(owner)
@@ -726,7 +762,7 @@ def write(result: dict) -> None:
     sidecar = {
         "width": W,
         "height": H,
-        "provinces": anchors(owner, cols, rows, cell, codes, provinces),
+        "provinces": anchors(owner, cols, rows, cell, codes, provinces, outlines),
         "crossings": result["crossings"],
     }
     (MAPS / f"{variant}.json").write_text(

@@ -108,7 +108,7 @@ def canvas(variant: str) -> dict[str, int]:
     if variant in ("world", "youngstown"):
         return {"target_width": 1800, "cell": 5, "rounds": 1}
     if variant in ("modern", "colonial"):
-        return {"target_width": 1600, "cell": 5, "rounds": 2}
+        return {"target_width": 1600, "cell": 5, "rounds": 4}
     if variant == "pure":
         return {"target_width": 600, "cell": 5}
     return {"target_width": 1200, "cell": 5}
