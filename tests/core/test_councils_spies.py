@@ -46,3 +46,12 @@ def test_every_member_can_be_drawn() -> None:
 
 def test_a_single_council_has_no_spy() -> None:
     assert draw_spies({"FRANCE": [1, 2, 3]}, seed=1) == ()
+
+
+def test_a_council_of_one_hosts_no_spy_and_has_none_working_for_it() -> None:
+    councils = {**COUNCILS, "TURKEY": [99]}
+    for seed in range(30):
+        spies = draw_spies(councils, seed)
+        assert "TURKEY" not in {s.infiltrated for s in spies}
+        assert "TURKEY" not in {s.true_power for s in spies}
+        assert len(spies) == 6

@@ -17,6 +17,9 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+MIN_COUNCIL_FOR_SPY = 2
+"""A spy needs at least one loyal member beside him on his council."""
+
 
 @dataclass(frozen=True, slots=True)
 class Spy:
@@ -47,11 +50,14 @@ def draw_spies(councils: Mapping[str, Sequence[int]], seed: int) -> tuple[Spy, .
 
     ``councils`` maps each power to its members' keys (ids), in a stable
     order; powers are taken in sorted order so the result depends on the
-    seed and the councils only. Councils with no member get no spy, and
-    the powers they would have spied for get none either.
+    seed and the councils only. A council of fewer than two members (a
+    game begun short of players) hosts no spy, lest a power be played by
+    its spy alone, and has none working for it.
     """
     rng = random.Random(seed)
-    powers = sorted(power for power, members in councils.items() if members)
+    powers = sorted(
+        power for power, members in councils.items() if len(members) >= MIN_COUNCIL_FOR_SPY
+    )
     if len(powers) < 2:
         return ()
     works_for = derangement(powers, rng)
