@@ -136,3 +136,11 @@ def test_an_observers_press_reaches_the_ambassadors_not_the_general(harness: Har
     english = {m.address for m in members if m.power == "ENGLAND" and m.role == "ambassador"}
     assert _readers(harness) == english | {MASTER}
     assert general(members, "ENGLAND").address not in _readers(harness)
+
+
+def test_press_to_observers_from_an_ambassador_is_refused(harness: Harness) -> None:
+    form_council_game(harness)
+    amb = ambassador(seated(harness), "AUSTRIA")
+    reply = text(harness.exchange(amb.address, f"{amb.signon}\nPRESS TO O\nHello gallery.\nENDPRESS\n"))
+    assert "press to observers is not allowed" in reply
+    assert not [m for m in harness.others if "Press" in str(m["Subject"])]

@@ -90,3 +90,8 @@ def test_a_multi_party_thread_skips_an_ambassador_who_is_cut_off() -> None:
 
 def test_the_council_room_reaches_general_and_fellow_ambassador() -> None:
     assert press_readers(AMB1, PressRequest(own_council=True), COUNCILS) == (GENERAL, AMB2)
+
+
+def test_ambassadors_do_not_write_to_observers() -> None:
+    assert may_press(AMB1, PressRequest(observers=True)) is Refusal.PRESS_TO_OBSERVERS
+    assert may_press(AMB1, PressRequest(powers=("ENGLAND",), observers=True)) is Refusal.PRESS_TO_OBSERVERS
