@@ -141,6 +141,8 @@ def test_an_observers_press_reaches_the_ambassadors_not_the_general(harness: Har
 def test_press_to_observers_from_an_ambassador_is_refused(harness: Harness) -> None:
     form_council_game(harness)
     amb = ambassador(seated(harness), "AUSTRIA")
-    reply = text(harness.exchange(amb.address, f"{amb.signon}\nPRESS TO O\nHello gallery.\nENDPRESS\n"))
+    reply = text(
+        harness.exchange(amb.address, f"{amb.signon}\nPRESS TO O\nHello gallery.\nENDPRESS\n")
+    )
     assert "press to observers is not allowed" in reply
     assert not [m for m in harness.others if "Press" in str(m["Subject"])]

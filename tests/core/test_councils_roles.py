@@ -94,4 +94,7 @@ def test_the_council_room_reaches_general_and_fellow_ambassador() -> None:
 
 def test_ambassadors_do_not_write_to_observers() -> None:
     assert may_press(AMB1, PressRequest(observers=True)) is Refusal.PRESS_TO_OBSERVERS
-    assert may_press(AMB1, PressRequest(powers=("ENGLAND",), observers=True)) is Refusal.PRESS_TO_OBSERVERS
+    assert (
+        may_press(AMB1, PressRequest(powers=("ENGLAND",), observers=True))
+        is Refusal.PRESS_TO_OBSERVERS
+    )
