@@ -139,6 +139,10 @@ def process_phase(
         if seat.power in newly_cd and seat.status in ACTIVE:
             uow.seats.set_status(seat, SeatStatus.CIVIL_DISORDER)
     eliminated = _eliminate(uow, game, after, now, str(position.phase))
+    if eliminated and councils_enabled(game):  # seed 003, rule 7: councils of fallen powers, unmasked spies
+        from judge.app.councils.replacements import after_eliminations
+
+        after_eliminations(uow, services, game, now, eliminated)
     winner = winner_of(after, game.winning_centers)
     finished = (
         winner is not None

@@ -761,8 +761,9 @@ class CommandBuilder(Transformer[Token, Any]):
 
     def council_master(self, children: list[Token]) -> list[c.Command]:
         words = [str(w) for w in children]
-        if not words or words[0].lower() not in ("onr", "replace"):
-            raise CommandError(Message(N_("COUNCIL needs ONR or REPLACE <power>.")))
+        if not words or words[0].lower() not in ("onr", "replace", "expel", "waitlist", "veto", "seat"):
+            raise CommandError(Message(N_("COUNCIL needs ONR, REPLACE <power>, EXPEL, WAITLIST or VETO <member>, "
+                                          "or SEAT <member> <power>.")))
         return [c.CouncilMaster(self.line, words[0].lower(), tuple(words[1:]))]
 
     def council_tribunal(self, children: list[Token]) -> list[c.Command]:

@@ -670,7 +670,7 @@ class CouncilEscape(Command):
 
 @dataclass(frozen=True, slots=True)
 class CouncilMaster(Command):
-    """COUNCIL ONR / COUNCIL REPLACE <power>: the master's council bookkeeping."""
+    """COUNCIL ONR | REPLACE <power> | EXPEL, WAITLIST, VETO <member> | SEAT <member> <power>: the master's council bookkeeping."""
 
     KIND: ClassVar[str] = "council_master"
     action: str = ""

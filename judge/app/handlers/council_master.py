@@ -1,15 +1,18 @@
-"""COUNCIL ONR / COUNCIL REPLACE <power>: the master's council bookkeeping (seed 003, rule 5).
+"""COUNCIL ONR / REPLACE / EXPEL / WAITLIST / VETO / SEAT: the master's council bookkeeping (seed 003, rules 5, 7, 8).
 
 Who may: a master of the council game, signed on as master. What it
 reveals: COUNCIL ONR lists, to the master alone, each member's count of
 orders not released as General; COUNCIL REPLACE makes the General step
 down and opens an early election in which he may not be elected (the
-council and the masters are told by the election's notice).
+council and the masters are told by the election's notice). EXPEL,
+WAITLIST, VETO and SEAT carry out what the seed leaves to the referee for
+eliminations and replacements (:mod:`judge.app.councils.replacements`);
+their replies go to the master alone (the waiting list is secret).
 """
 
 from __future__ import annotations
 
-from judge.app.councils import releases
+from judge.app.councils import releases, replacements
 from judge.app.councils.elections import is_council_game, member_label
 from judge.app.errors import CommandRefused
 from judge.app.game_facts import power_name
@@ -18,6 +21,7 @@ from judge.app.registry import Next, handles
 from judge.app.replanning import replan
 from judge.app.session import MailSession
 from judge.app.variant_rules import game_map_of
+from judge.db.models import Game
 from judge.lang.commands import CouncilMaster
 from judge.lang.powers import power_by_letter_or_name
 
@@ -42,6 +46,9 @@ def handle(command: CouncilMaster, session: MailSession) -> Next:
             ]
             session.reply.ok(command.line, _("Orders not released (ONR), per member:") + "\n" + "\n".join(lines))
         return Next.CONTINUE
+    if command.action in ("expel", "waitlist", "veto", "seat"):
+        _member_action(command, session, game)
+        return Next.CONTINUE
     power = power_by_letter_or_name(command.arguments[0], game_map_of(game)) if command.arguments else None
     if power is None:
         raise CommandRefused(_("COUNCIL REPLACE needs the power whose General you replace (COUNCIL REPLACE F)."))
@@ -56,3 +63,42 @@ def handle(command: CouncilMaster, session: MailSession) -> Next:
     )
     replan(session, game)
     return Next.CONTINUE
+
+
+def _member_action(command: CouncilMaster, session: MailSession, game: Game) -> None:
+    """COUNCIL EXPEL / WAITLIST / VETO <member> and COUNCIL SEAT <member> <power> (seed 003, rules 7-8)."""
+    _ = session.gettext
+    uow = session.uow
+    member = replacements.find_any_member(uow, game, command.arguments[0]) if command.arguments else None
+    if member is None:
+        raise CommandRefused(_("COUNCIL {action} needs a member's number (see the election notices).").format(
+            action=command.action.upper()))
+    label = member_label(uow, member)
+    try:
+        if command.action == "expel":
+            replacements.expel(uow, game, member, session.now)
+            said = _("{member} leaves {power}'s council.").format(
+                member=label, power=power_name(member.power, session.language))
+        elif command.action == "waitlist":
+            entry = replacements.add_to_waitlist(uow, game, member, session.now)
+            said = _("{member} is on the waiting list, for {powers}, from {year}.").format(
+                member=label, year=entry["from_year"],
+                powers=", ".join(power_name(p, session.language) for p in entry["powers"]) or "-")
+        elif command.action == "veto":
+            replacements.veto(uow, game, member)
+            said = _("{power} vetoes {member}'s place on the waiting list.").format(
+                member=label, power=power_name(member.power, session.language))
+        else:
+            power = (power_by_letter_or_name(command.arguments[1], game_map_of(game))
+                     if len(command.arguments) > 1 else None)  # fmt: skip
+            if power is None:
+                raise CommandRefused(_("COUNCIL SEAT needs a member's number and a power (COUNCIL SEAT 12 G)."))
+            new = replacements.seat(uow, game, member, power, session.now)
+            said = _("{member} takes a seat on {power}'s council as an Ambassador (member {number}).").format(
+                member=label, power=power_name(power, session.language), number=new.id)
+    except replacements.ReplacementRefused as refused:
+        fields = dict(refused.fields)
+        if "power" in fields:
+            fields["power"] = power_name(fields["power"], session.language)
+        raise CommandRefused(_(refused.reason).format(**fields)) from None
+    session.reply.ok(command.line, said)
