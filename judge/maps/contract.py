@@ -1,0 +1,83 @@
+"""Pictures from the `judge adjudicate` contract: a position JSON and, optionally, its result JSON.
+
+The result's entries name orders as text (``"A PAR - BUR"``); they are read
+back with the judge's order reader so the picture is drawn from exactly what
+the ruling said. Entries that cannot be read (an unreadable line) are left
+off the picture; the position itself is checked as ``judge adjudicate`` does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from judge.core.adjudicator.results import OrderResult, Outcome
+from judge.core.errors import PositionError
+from judge.core.geography import GameMap
+from judge.core.orders import Order
+from judge.core.position import DislodgedUnit, Position
+from judge.core.serialization import position_from_json
+from judge.core.units import Unit, UnitType
+from judge.maps.render import OrdersDrawn, render_svg
+
+
+def _unit(text: object, power: str) -> Unit | None:
+    if not isinstance(text, str) or " " not in text:
+        return None
+    kind, _, location = text.strip().partition(" ")
+    if kind not in ("A", "F"):
+        return None
+    return Unit(power, UnitType(kind), location.strip().upper())
+
+
+def _order(text: object, game_map: GameMap, position: Position) -> Order | None:
+    from judge.lang.orders import OrderSyntaxError, read_order_line
+
+    if not isinstance(text, str):
+        return None
+    read = read_order_line(text, game_map, phase_type=position.phase.type)
+    if len(read) != 1 or isinstance(read[0], OrderSyntaxError):
+        return None
+    return read[0].order
+
+
+def orders_from_result(result: Mapping[str, Any], position: Position, game_map: GameMap) -> OrdersDrawn:
+    """The drawing of a result in the contract's format, over the position it was ruled on."""
+    if not isinstance(result, Mapping):
+        raise PositionError("the result must be a JSON object")
+    if "error" in result:
+        raise PositionError(f"the result is an error: {result['error']}")
+    entries: list[OrderResult] = []
+    for entry in result.get("results") or []:
+        if not isinstance(entry, Mapping):
+            continue
+        power = str(entry.get("power") or "")
+        try:
+            outcome = Outcome(str(entry.get("outcome")))
+        except ValueError:
+            continue
+        entries.append(
+            OrderResult(power, _unit(entry.get("unit"), power), _order(entry.get("order"), game_map, position), outcome, str(entry.get("reason") or ""))
+        )
+    dislodged: list[DislodgedUnit] = []
+    retreats: dict[Unit, tuple[str, ...]] = {}
+    for entry in result.get("dislodged") or []:
+        if not isinstance(entry, Mapping):
+            continue
+        unit = _unit(f"{entry.get('type')} {entry.get('loc')}", str(entry.get("power") or ""))
+        if unit is None:
+            continue
+        dislodged.append(DislodgedUnit(unit, str(entry.get("attacker_from") or ""), bool(entry.get("attacker_via_convoy"))))
+        retreats[unit] = tuple(str(r) for r in entry.get("retreats") or ())
+    return OrdersDrawn(tuple(entries), tuple(dislodged), retreats)
+
+
+def svg_from_contract(position_data: object, result_data: object | None = None, *, title: str | None = None) -> str:
+    """The SVG of a position in the contract's format (with its result drawn over it, if given)."""
+    given = position_from_json(position_data)
+    drawn = None
+    if result_data is not None:
+        if not isinstance(result_data, Mapping):
+            raise PositionError("the result must be a JSON object")
+        drawn = orders_from_result(result_data, given.position, given.game_map)
+    return render_svg(given.game_map, given.position, drawn, title=title)
