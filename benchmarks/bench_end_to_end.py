@@ -277,7 +277,8 @@ def idle(db: Database) -> bool:
 
 
 def judge_rate(
-    loop: LoopThread, url: str, count: int, clients: int, hashing: PasswordHashing, work: Path
+    loop: LoopThread, url: str, count: int, clients: int, hashing: PasswordHashing, work: Path,
+    workers: int = 1,
 ) -> tuple[float, float, float, float]:
     """(mails accepted per second, mails answered per second, CPU seconds of this process per
     mail, commit latency in seconds)."""
@@ -293,7 +294,7 @@ def judge_rate(
     config = load_config(env)
     db = open_database(url, passwords=hashing)
     services = Services(db=db, config=config, clock=SystemClock())
-    server = JudgeServer(services, tuning=ServerTuning())
+    server = JudgeServer(services, tuning=ServerTuning(workers=workers))
     loop.run(server.start())
     try:
         start_game(server.port, db)
@@ -322,7 +323,7 @@ class Figures:
     ratio: float
 
 
-def run(engine: str, url: str, count: int, clients: int, hashing_name: str) -> Figures:
+def run(engine: str, url: str, count: int, clients: int, hashing_name: str, workers: int = 1) -> Figures:
     hashing = CHEAP if hashing_name == "cheap" else DEFAULT_HASHING
     load = os.getloadavg()[0]
     loop = LoopThread()
@@ -332,15 +333,19 @@ def run(engine: str, url: str, count: int, clients: int, hashing_name: str) -> F
         raw, raw_cpu = raw_rate(loop, orders, clients)
         with tempfile.TemporaryDirectory() as directory:
             accepted, answered_rate, judge_cpu, commit = judge_rate(
-                loop, url, count, clients, hashing, Path(directory)
+                loop, url, count, clients, hashing, Path(directory), workers
             )
     finally:
         loop.close()
     figures = Figures(
         raw, accepted, answered_rate, raw_cpu, judge_cpu, commit, load, answered_rate / raw
     )
-    print(f"{engine:<10}  passwords={hashing_name:<10}  {count} mails, {clients} clients:  {describe(engine, figures)}")
+    print(f"{label(engine, hashing_name, workers)}  {count} mails, {clients} clients:  {describe(engine, figures)}")
     return figures
+
+
+def label(engine: str, hashing: str, workers: int) -> str:
+    return f"{engine:<10}  passwords={hashing:<10}  workers={workers}"
 
 
 def bound(engine: str, commit: float) -> float:
@@ -383,28 +388,34 @@ def main() -> None:
         default="both",
     )
     parser.add_argument("--postgres-url", default=os.environ.get("JUDGE_TEST_POSTGRES_URL", ""))
+    parser.add_argument(
+        "--workers", default="1,4",
+        help="worker counts to try on PostgreSQL, comma-separated (judge serve --workers; default 1,4); "
+        "SQLite runs one worker (its write lock takes them in turn)",
+    )
     args = parser.parse_args()
     os.environ["JUDGE_RATE_LIMIT_MESSAGES"] = "0"
     hashings = (
         ["production", "cheap"] if args.password_hashing == "both" else [args.password_hashing]
     )
     print(f"{os.cpu_count()} CPUs; load average at start {os.getloadavg()[0]:.2f}")
-    results: dict[tuple[str, str], list[Figures]] = {}
+    worker_counts = [int(n) for n in args.workers.split(",") if n.strip()]
+    results: dict[tuple[str, str, int], list[Figures]] = {}
     for _ in range(args.runs):
         for hashing in hashings:
             with sqlite_url() as url:
-                results.setdefault(("sqlite", hashing), []).append(
+                results.setdefault(("sqlite", hashing, 1), []).append(
                     run("sqlite", url, args.mails, args.clients, hashing)
                 )
             if args.postgres_url:
-                with postgres_url(args.postgres_url) as url:
-                    results.setdefault(("postgresql", hashing), []).append(
-                        run("postgresql", url, args.mails, args.clients, hashing)
-                    )
-    if args.runs > 1:
-        print(f"medians of {args.runs} runs:")
-        for (engine, hashing), runs in results.items():
-            print(f"{engine:<10}  passwords={hashing:<10}  {describe(engine, median_figures(runs))}")
+                for workers in worker_counts:
+                    with postgres_url(args.postgres_url) as url:
+                        results.setdefault(("postgresql", hashing, workers), []).append(
+                            run("postgresql", url, args.mails, args.clients, hashing, workers)
+                        )
+    print(f"medians of {args.runs} run(s):")
+    for (engine, hashing, workers), runs in results.items():
+        print(f"{label(engine, hashing, workers)}  {describe(engine, median_figures(runs))}")
     if not args.postgres_url:
         print("postgresql  (skipped: give --postgres-url or set JUDGE_TEST_POSTGRES_URL)")
     best = max(statistics.median(r.ratio for r in runs) for runs in results.values())

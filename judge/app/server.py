@@ -28,15 +28,13 @@ import inspect
 import logging
 import signal
 from collections.abc import Awaitable, Callable, Collection, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from judge.app.housekeeping import DailyPurge
-from judge.app.sender import TransactionalOutbox
 from judge.app.services import Services
-from judge.app.worker import run_worker
 from judge.config import Config
 from judge.db.database import Database
 from judge.logs import log_event
@@ -86,6 +84,11 @@ class ServerTuning:
 
     worker_poll_seconds: float = 2.0
     """An idle worker looks for mail this often (mail from another process's door)."""
+    workers: int = 1
+    """Workers in this process (``judge serve --workers N``), each answering one mail at a time
+    in its own transaction. The claim gives each worker a different sender's oldest mail
+    (PostgreSQL: ``FOR UPDATE SKIP LOCKED``; a mail taken is leased), so each sender's mail is
+    still answered in order. On SQLite the write lock takes the workers in turn: keep 1."""
     outbound_poll_seconds: float = 2.0
     """An idle sender looks for due mail this often (retries, other processes' mail)."""
     scheduler_poll_seconds: float = 30.0
@@ -172,6 +175,8 @@ class JudgeServer:
     async def start(self) -> None:
         """Start every role; returns once the SMTP door (if any) is listening."""
         self._loop = asyncio.get_running_loop()
+        if self.tuning.workers > 1:  # each worker holds a thread while it answers a mail
+            self._loop.set_default_executor(ThreadPoolExecutor(max_workers=self.tuning.workers + 6))
         self.services = dataclasses.replace(
             self._base_services,
             on_outbox=self._wake_soon(self._outbound_wake, self._base_services.on_outbox),
@@ -183,14 +188,15 @@ class JudgeServer:
             running.add(Role.INBOUND)
         if Role.WORKER in self.roles:
             self._spawn(Role.WORKER, self._run_worker())
+            for number in range(2, self.tuning.workers + 1):
+                self._spawn(Role.WORKER, self._run_worker(purge=False), name=f"{Role.WORKER.value}-{number}")
             running.add(Role.WORKER)
         if Role.OUTBOUND in self.roles:
             relay = self.relay or relay_from_config(self.services.config)
             self._spawn(Role.OUTBOUND, self._run_outbound(relay))
             running.add(Role.OUTBOUND)
         if Role.SCHEDULER in self.roles:
-            scheduler = _load_scheduler()
-            if scheduler is None:
+            if not scheduler_available():
                 log_event(
                     log,
                     "server.role_unavailable",
@@ -199,7 +205,7 @@ class JudgeServer:
                     reason=f"{SCHEDULER_MODULE} is not installed",
                 )
             else:
-                self._spawn(Role.SCHEDULER, self._run_scheduler(scheduler))
+                self._spawn(Role.SCHEDULER, self._run_scheduler())
                 running.add(Role.SCHEDULER)
         self.running_roles = frozenset(running)
         log_event(
@@ -292,13 +298,17 @@ class JudgeServer:
         self._set_threadsafe(self._worker_wake)
         return mail_id
 
-    async def _run_worker(self) -> None:
-        await run_worker(
+    async def _run_worker(self, *, purge: bool = True) -> None:
+        # Imported here, in a thread, once the door listens (issue 14: start-up under 1.5 s):
+        # the commands, their grammar and handlers are most of the judge's import time.
+        worker = await asyncio.to_thread(importlib.import_module, "judge.app.worker")
+        housekeeping = await asyncio.to_thread(importlib.import_module, "judge.app.housekeeping")
+        await worker.run_worker(
             self.services,
             self._stop,
             self._worker_wake,
             idle_seconds=self.tuning.worker_poll_seconds,
-            on_idle=DailyPurge(self.services),
+            on_idle=housekeeping.DailyPurge(self.services) if purge else None,  # the first worker purges
         )
 
     async def _run_outbound(self, relay: Relay) -> None:
@@ -333,6 +343,8 @@ class JudgeServer:
 
     def _drain_batch(self, relay: Relay) -> DrainReport:
         """Up to a batch of mails, each claimed, sent and recorded in commits of its own."""
+        from judge.app.sender import TransactionalOutbox  # in the sender's thread, after start-up
+
         return drain_once(
             TransactionalOutbox(self.services),
             relay,
@@ -341,7 +353,12 @@ class JudgeServer:
             policy=self.tuning.backoff,
         )
 
-    async def _run_scheduler(self, run_scheduler: Callable[..., Awaitable[None]]) -> None:
+    async def _run_scheduler(self) -> None:
+        run_scheduler = await asyncio.to_thread(_load_scheduler)  # imported after start-up, in a thread
+        if run_scheduler is None:
+            log_event(log, "server.role_unavailable", level=logging.WARNING,
+                      role=Role.SCHEDULER.value, reason=f"{SCHEDULER_MODULE} has no run_scheduler")
+            return
         options: dict[str, float] = {}
         accepted = inspect.signature(run_scheduler).parameters
         for name in ("max_sleep", "idle_seconds", "poll_seconds"):
@@ -352,8 +369,9 @@ class JudgeServer:
 
     # --- plumbing -------------------------------------------------------------
 
-    def _spawn(self, role: Role, work: Coroutine[Any, Any, None]) -> None:
-        self._tasks[role.value] = asyncio.create_task(work, name=f"judge-{role.value}")
+    def _spawn(self, role: Role, work: Coroutine[Any, Any, None], *, name: str | None = None) -> None:
+        name = name or role.value
+        self._tasks[name] = asyncio.create_task(work, name=f"judge-{name}")
 
     def _set_threadsafe(self, event: asyncio.Event) -> None:
         loop = self._loop

@@ -33,6 +33,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="run only this role (inbound, worker, outbound or scheduler); repeatable",
     )
     parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="answer mail with N workers in this process (PostgreSQL; each sender's mail "
+        "stays in order; default 1)",
+    )
+    parser.add_argument(
         "--no-migrate",
         action="store_true",
         help="do not upgrade the database schema; refuse to start unless it is current "
@@ -42,11 +50,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import asyncio
+    import dataclasses
     import logging
     import os
     import sys
 
-    from judge.app.server import ALL_ROLES, Role, build_services, serve
+    from judge.app.server import ALL_ROLES, Role, build_services, serve, tuning_from_config
     from judge.config import ConfigError, load_config
     from judge.db.database import open_database
     from judge.db.errors import SchemaError
@@ -73,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
             from judge.app.metrics import start_metrics
 
             metrics = start_metrics(database, services.clock.now, config.metrics_port)
-        healthy = asyncio.run(serve(services, roles=roles, ready=_say_where(config, metrics)))
+        tuning = dataclasses.replace(tuning_from_config(config), workers=max(1, args.workers))
+        healthy = asyncio.run(serve(services, roles=roles, tuning=tuning, ready=_say_where(config, metrics)))
     except OSError as error:  # typically: the SMTP port (or the metrics port) is taken
         log_event(log, "server.failed", level=logging.ERROR, error=str(error))
         print(f"judge serve: {error}", file=sys.stderr)
