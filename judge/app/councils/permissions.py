@@ -10,6 +10,8 @@ Refusals carry the rule's reason in the sender's language.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from judge.app.errors import CommandRefused
 from judge.app.session import MailSession, Role
 from judge.core.councils.roles import (
@@ -21,6 +23,7 @@ from judge.core.councils.roles import (
     may_press,
     may_vote_draw,
 )
+from judge.db.enums import GameState
 from judge.db.models import CouncilMember, Game
 from judge.db.repositories.councils import councils_enabled
 from judge.i18n import N_
@@ -91,33 +94,36 @@ def _refuse(session: MailSession, refusal: Refusal, power: str) -> CommandRefuse
     )
 
 
-def _check(session: MailSession, rule: str) -> None:
+RuleCheck = Callable[[Member], Refusal | None]
+
+
+def _check(session: MailSession, rule: RuleCheck, refusal_without_member: Refusal) -> None:
     member = _acting_member(session)
     if member is None:
         game = session.game
-        if game is not None and councils_enabled(game) and session.role is Role.POWER:
-            # a council game signed on without a member (cannot happen through SIGNON): refuse safely
-            raise _refuse(session, Refusal.ORDERS_GENERAL_ONLY, session.acting_power or "")
+        started = game is not None and game.state is not GameState.FORMING
+        if started and game is not None and councils_enabled(game) and session.role is Role.POWER:
+            # a started council game signed on without a member (SIGNON never does this): refuse
+            raise _refuse(session, refusal_without_member, session.acting_power or "")
         return
-    checks = {"order": may_order, "draw": may_vote_draw, "concede": may_concede}
-    refusal = checks[rule](as_rule_member(member))
+    refusal = rule(as_rule_member(member))
     if refusal is not None:
         raise _refuse(session, refusal, member.power)
 
 
 def check_order(session: MailSession) -> None:
     """Refuse orders from anyone but the General of a council game."""
-    _check(session, "order")
+    _check(session, may_order, Refusal.ORDERS_GENERAL_ONLY)
 
 
 def check_draw(session: MailSession) -> None:
     """Refuse draw votes from anyone but the General of a council game."""
-    _check(session, "draw")
+    _check(session, may_vote_draw, Refusal.DRAW_GENERAL_ONLY)
 
 
 def check_concede(session: MailSession) -> None:
     """Refuse concessions from anyone but the General of a council game."""
-    _check(session, "concede")
+    _check(session, may_concede, Refusal.CONCEDE_GENERAL_ONLY)
 
 
 def press_refusal(session: MailSession, member: CouncilMember, request: PressRequest) -> str | None:
