@@ -150,7 +150,8 @@ def render_svg(
         f'<rect x="0" y="0" width="{art.width:g}" height="{height:g}" fill="#ffffff"/>',
         _text(heading, art.width / 2, 31, 20, "middle", css="title", width=2.4),
         f'<g transform="translate(0 {_TITLE_BAND:g})">',
-        art.body,
+        # Province borders without anti-aliasing: a PNG a third the size, borders still clean.
+        f'<g shape-rendering="crispEdges">{art.body}</g>',
         labels,
         *canvas.layers(),
         "</g>",
