@@ -44,7 +44,7 @@ VOID = -1
 STYLE = (
     ".land{fill:#eee2c0;stroke:#7a6a48;stroke-width:1;stroke-linejoin:round}"
     ".sea{fill:#a8c8e6;stroke:#5f84ad;stroke-width:1;stroke-linejoin:round}"
-    ".void{fill:#9c9a92;stroke:none}"
+    ".void{fill:#cfcbbf;stroke:none}"
 )
 
 
@@ -257,6 +257,59 @@ class Layout:
                     missing = now
                     break
         return owner
+
+
+def hollow_out(layout: Layout, owner: list[int], wanted: set[tuple[int, int]]) -> list[int]:
+    """Land that sea provinces took (islands that are no province: Ireland, Iceland...) and water
+    that land provinces took (lakes) become void, one piece at a time, when the piece is enclosed
+    by provinces of its owner's kind (not a strip along a coast), and voiding it loses no contact
+    and leaves its province in one piece."""
+    land = layout.land
+    if land is None:
+        return owner
+    cols, rows = layout.cols, layout.rows
+    before = wanted - layout.contacts(owner)
+    odd = {k for k, o in enumerate(owner) if o >= 0 and land[k] != layout.landish[o]}
+    seen: set[int] = set()
+    for start in sorted(odd):
+        if start in seen:
+            continue
+        p = owner[start]
+        piece = [start]
+        seen.add(start)
+        queue = deque([start])
+        while queue:
+            c = queue.popleft()
+            i, j = c % cols, c // cols
+            for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                x, y = i + di, j + dj
+                if 0 <= x < cols and 0 <= y < rows:
+                    m = y * cols + x
+                    if m in odd and m not in seen and owner[m] == p:
+                        seen.add(m)
+                        piece.append(m)
+                        queue.append(m)
+        members = set(piece)
+        enclosed = True
+        for c in piece:
+            i, j = c % cols, c // cols
+            for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                x, y = i + di, j + dj
+                if 0 <= x < cols and 0 <= y < rows:
+                    m = y * cols + x
+                    o = owner[m]
+                    if m in members or m in odd or o < 0:
+                        continue
+                    if layout.landish[o] != layout.landish[p]:
+                        enclosed = False
+        if len(piece) < 10 or not enclosed:
+            continue  # a strip along a coast, not an island or a lake
+        trial = list(owner)
+        for c in piece:
+            trial[c] = VOID
+        if layout.connected(trial, p) and wanted - layout.contacts(trial) == before:
+            owner = trial
+    return owner
 
 
 def components_of(owner: list[int], cols: int, rows: int, p: int, start: int) -> set[int]:
@@ -713,6 +766,7 @@ def generate(variant: str, target_width: int = 1200, cell: int = 5, rounds: int 
             seeds[p] = (min(width - 1, max(1, x + dx)), min(layout.height - 1, max(1, y + dy)))
     assert best is not None
     missing, owner = best
+    owner = hollow_out(layout, owner, wanted)
     crossings = sorted(sorted((codes[a], codes[b])) for a, b in missing)
     return {
         "variant": variant,
@@ -734,7 +788,7 @@ def write(result: dict) -> None:
     lines = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}">',
         f"<style>{STYLE}</style>",
-        f'<rect x="0" y="0" width="{W}" height="{H}" fill="#9c9a92"/>',
+        f'<rect x="0" y="0" width="{W}" height="{H}" fill="#cfcbbf"/>',
     ]
     keep = border_points(owner, cols, rows, SMOOTHING)
 
