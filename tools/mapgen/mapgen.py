@@ -40,6 +40,7 @@ PENALTY = 6.0
 SMOOTHING = 0.8  # cells: how far a simplified border may stray from the cells' staircase
 CACHE = Path("/tmp/mapgen-cache")
 OUTSIDE = -2
+BLOCKED = -3  # land that is no province, kept out of the growth (Ireland on the Standard map)
 VOID = -1
 STYLE = (
     ".land{fill:#eee2c0;stroke:#7a6a48;stroke-width:1;stroke-linejoin:round}"
@@ -78,6 +79,7 @@ class Layout:
         self.width = self.cols * cell
         self.height = self.rows * cell
         self.land: list[bool] | None = None
+        self.blocked: set[int] = set()
         self.landish: list[bool] = []
 
     def grow(
@@ -93,6 +95,8 @@ class Layout:
         land = self.land
         wet = self.landish
         owner = [VOID] * (cols * rows)
+        for k in self.blocked:
+            owner[k] = BLOCKED
         heap: list[tuple[float, int, int]] = []
         for p, x, y in [(p, x, y) for p, (x, y) in enumerate(seeds)] + list(more):
             i = min(cols - 1, max(0, int(x / cs)))
@@ -190,7 +194,7 @@ class Layout:
                     continue
                 m = y * cols + x
                 o = owner[m]
-                if o in (a, b):
+                if o in (a, b) or o == BLOCKED:
                     continue
                 step = 1.0 if o == VOID else (2.0 if self.on_edge(owner, m) else 6.0)
                 nd = d + step
@@ -290,7 +294,8 @@ def hollow_out(layout: Layout, owner: list[int], wanted: set[tuple[int, int]]) -
                         piece.append(m)
                         queue.append(m)
         members = set(piece)
-        enclosed = True
+        around = 0
+        foreign = 0
         for c in piece:
             i, j = c % cols, c // cols
             for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
@@ -300,9 +305,11 @@ def hollow_out(layout: Layout, owner: list[int], wanted: set[tuple[int, int]]) -
                     o = owner[m]
                     if m in members or m in odd or o < 0:
                         continue
+                    around += 1
                     if layout.landish[o] != layout.landish[p]:
-                        enclosed = False
-        if len(piece) < 10 or not enclosed:
+                        foreign += 1
+        # enclosed by provinces of its owner's kind (a strait may let it touch the other kind)
+        if len(piece) < 10 or foreign > 0.15 * around:
             continue  # a strip along a coast, not an island or a lake
         trial = list(owner)
         for c in piece:
@@ -733,6 +740,20 @@ def generate(variant: str, target_width: int = 1200, cell: int = 5, rounds: int 
     if seed_tables.uses_land_mask(variant):
         layout.land = land_mask(layout, transform)
     layout.landish = [provinces[c]["terrain"] != "water" for c in codes]
+    if layout.land is not None:
+        for j in range(layout.rows):
+            for i in range(layout.cols):
+                k = j * layout.cols + i
+                if not layout.land[k]:
+                    continue
+                x = ((i + 0.5) * cell - ox) / scale + minx
+                y = ((j + 0.5) * cell - oy) / scale + miny
+                lat, lon = seed_tables.unwarp(variant, *unproject(x, y))
+                if any(
+                    a <= lat <= b and c <= lon <= d
+                    for a, b, c, d in seed_tables.no_province(variant)
+                ):
+                    layout.blocked.add(k)
     seeds = [pos[c] for c in codes]
     weights = [seed_tables.weight(variant, c, provinces[c]) for c in codes]
     wanted = {
@@ -780,7 +801,8 @@ def generate(variant: str, target_width: int = 1200, cell: int = 5, rounds: int 
 
 def write(result: dict) -> None:
     layout: Layout = result["layout"]
-    owner = result["owner"]
+    owner = [VOID if o == BLOCKED else o for o in result["owner"]]
+    result = {**result, "owner": owner}
     codes = result["codes"]
     provinces = result["provinces"]
     cols, rows, cell = layout.cols, layout.rows, layout.cell

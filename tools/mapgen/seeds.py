@@ -63,6 +63,13 @@ LAKES: list[tuple[float, float, float, float]] = [
 ]
 
 
+def no_province(variant: str) -> list[tuple[float, float, float, float]]:
+    """Land that is no province, kept void (lat, lat, lon, lon boxes; only land cells count)."""
+    if variant in SHARED_STANDARD:
+        return [(51.3, 55.5, -10.7, -5.9)]  # Ireland
+    return []
+
+
 def positions(variant: str, provinces: dict) -> dict[str, tuple[float, float]]:
     if variant == "pure":
         return {code: STANDARD[code] for code in provinces}
