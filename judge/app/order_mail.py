@@ -251,8 +251,6 @@ def _may_move_due_time(session: MailSession, state: OrderMail) -> bool:
     out). Otherwise the scheduler's plan is computed again (issue 14: re-planning every
     order mail was a third of the worker).
     """
-    if state.phase != state.position.phase:
-        return True
     flagged = session.reply.errors > 0
     flags = kept.error_flags(state.game)
     for power, draft in state.drafts.items():

@@ -325,7 +325,8 @@ def store(
     return uow.orders.submit(
         game, seat, str(phase), "\n".join(lines), lines, now,
         kind=kind, mail_in_id=mail_id, submitted_by_id=person_id,
-        known=(stored.current, stored.newest_version) if stored is not None else None,
+        known=(stored.current, stored.newest_version)
+        if stored is not None and stored.epoch == game.epoch and not future else None,
     )  # fmt: skip
 
 
@@ -347,6 +348,8 @@ class SeatOrders:
     newest_version: int = 0
     """The seat's power's newest version for the current phase, superseded or not (0: none):
     the next one stored is this plus one, with no second read."""
+    epoch: int | None = None
+    """The game's timeline when this was read (a ROLLBACK later in the mail starts another)."""
 
     def pending(self) -> list[tuple[Phase, OrderSubmission]]:
         """The blocks for later phases still in force, soonest first (as :func:`pending_blocks`)."""
@@ -422,7 +425,7 @@ def seat_orders(uow: UnitOfWork, game: Game, seat: Seat, phase: Phase) -> SeatOr
         if row_phase > phase:
             later.append((row_phase, row))
     later.sort(key=lambda pair: (pair[0], pair[1].id))
-    return SeatOrders(current, tuple(later), frozenset(submitted), newest_version)
+    return SeatOrders(current, tuple(later), frozenset(submitted), newest_version, game.epoch)
 
 
 def pending_blocks(uow: UnitOfWork, game: Game, seat: Seat, after: Phase) -> list[tuple[Phase, OrderSubmission]]:
