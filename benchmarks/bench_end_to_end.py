@@ -260,6 +260,7 @@ def start_game(judge_port: int, db: Database) -> None:
         body = f"{verb}bench pw{letter}\n"
         if index < len(PLAYERS) - 1:
             body += f"SET PREFERENCE {letter}\n"
+        wait(lambda: idle(db))  # with several workers, different senders' mail runs in any order
         send_all(judge_port, [(address, mail(address, body))], 1)
 
     def started() -> bool:
