@@ -49,6 +49,16 @@ STYLE = (
 )
 
 
+def read_neighbours(name: str) -> dict[str, set[str]]:
+    provinces, edges = read_variant(name)
+    out: dict[str, set[str]] = {c: set() for c in provinces}
+    for e in edges:
+        a, b = tuple(e)
+        out[a].add(b)
+        out[b].add(a)
+    return out
+
+
 def read_variant(name: str) -> tuple[dict[str, dict], set[frozenset[str]]]:
     data = json.loads((VARIANTS / f"{name}.json").read_text(encoding="utf-8"))
     provinces = data["provinces"]
@@ -473,7 +483,9 @@ def trace(
     return loops
 
 
-def border_points(owner: list[int], cols: int, rows: int, tolerance: float) -> set[tuple[int, int]]:
+def border_points(
+    owner: list[int], cols: int, rows: int, tolerance: float, smooth_void: bool = True
+) -> set[tuple[int, int]]:
     """The grid points every outline keeps: junctions (three regions or more meet, or a pinch),
     and the points Douglas-Peucker keeps on each border chain between junctions. Both sides of a
     border simplify the same chain, so neighbours keep sharing exactly the same vertices."""
@@ -530,8 +542,22 @@ def border_points(owner: list[int], cols: int, rows: int, tolerance: float) -> s
         y = min(y1, y2)
         return {lab(x1 - 1, y), lab(x1, y)}
 
+    def open_void(chain: list[tuple[int, int]]) -> bool:
+        """Whether the void along ``chain`` is an island or a lake rather than a line: away from
+        the chain's ends, none of its cells touches two provinces."""
+        if not smooth_void or len(chain) < 6:
+            return False
+        for x, y in chain[2:-2]:
+            for i, j in ((x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y)):
+                if lab(i, j) != VOID:
+                    continue
+                left, right, up, down = lab(i - 1, j), lab(i + 1, j), lab(i, j - 1), lab(i, j + 1)
+                if len({o for o in (left, right, up, down) if o >= 0}) > 1:
+                    return False
+        return True
+
     def simplify(chain: list[tuple[int, int]]) -> None:
-        if VOID in sides(chain[0], chain[1]):
+        if VOID in sides(chain[0], chain[1]) and not open_void(chain):
             # a void line between non-neighbours stays a staircase: smoothed, both its sides
             # could fold onto one straight segment between the same two corners
             keep.update(v for v in chain if not straight(*v))
@@ -569,6 +595,21 @@ def border_points(owner: list[int], cols: int, rows: int, tolerance: float) -> s
                 keep.add(start)
                 simplify(walk(start, nb))
     return keep
+
+
+def folded(owner, cols, rows, cell, keep, codes, neighbours) -> bool:  # type: ignore[no-untyped-def]
+    """Whether two provinces that are no neighbours share a segment of the simplified outlines."""
+    by_segment: dict[frozenset[tuple[int, int]], set[int]] = {}
+    for p in range(len(codes)):
+        for loop in trace(owner, cols, rows, cell, p, keep):
+            for n, a in enumerate(loop):
+                by_segment.setdefault(frozenset((a, loop[(n + 1) % len(loop)])), set()).add(p)
+    for sharing in by_segment.values():
+        for a in sharing:
+            for b in sharing:
+                if a < b and codes[b] not in neighbours[codes[a]]:
+                    return True
+    return False
 
 
 def components(owner: list[int], cols: int, rows: int, value: int) -> list[list[int]]:
@@ -791,6 +832,7 @@ def generate(variant: str, target_width: int = 1200, cell: int = 5, rounds: int 
     crossings = sorted(sorted((codes[a], codes[b])) for a, b in missing)
     return {
         "variant": variant,
+        "neighbours": neighbours,
         "codes": codes,
         "provinces": provinces,
         "owner": owner,
@@ -813,6 +855,8 @@ def write(result: dict) -> None:
         f'<rect x="0" y="0" width="{W}" height="{H}" fill="#cfcbbf"/>',
     ]
     keep = border_points(owner, cols, rows, SMOOTHING)
+    if folded(owner, cols, rows, cell, keep, codes, result["neighbours"]):
+        keep = border_points(owner, cols, rows, SMOOTHING, smooth_void=False)
 
     def d_of(loops: list[list[tuple[int, int]]]) -> str:
         return " ".join("M" + " L".join(f"{x} {y}" for x, y in loop) + " Z" for loop in loops)
@@ -864,6 +908,7 @@ def main(argv: list[str]) -> int:
                 codes, {c: set() for c in codes}, saved["width"], saved["height"], saved["cell"]
             )
             result = {
+                "neighbours": read_neighbours(name),
                 "variant": name,
                 "codes": codes,
                 "provinces": provinces,

@@ -89,11 +89,14 @@ def weight(variant: str, code: str, entry: dict) -> float:
 
 
 def warp(variant: str, lat: float, lon: float) -> tuple[float, float]:
-    """Youngstown's board gives Europe more room than Asia, as the published board does."""
+    """Youngstown's board gives Europe and the Far East more room than inner Asia, as the
+    published board does."""
     if variant != "youngstown":
         return lat, lon
-    if lon > 35:
-        lon = 35 + (lon - 35) * 0.5
+    if lon > 100:
+        lon = 35 + 65 * 0.45 + (lon - 100) * 0.8
+    elif lon > 35:
+        lon = 35 + (lon - 35) * 0.45
     if lat > 55:
         lat = 55 + (lat - 55) * 0.5
     return lat, lon
@@ -102,8 +105,10 @@ def warp(variant: str, lat: float, lon: float) -> tuple[float, float]:
 def unwarp(variant: str, lat: float, lon: float) -> tuple[float, float]:
     if variant != "youngstown":
         return lat, lon
-    if lon > 35:
-        lon = 35 + (lon - 35) * 2
+    if lon > 35 + 65 * 0.45:
+        lon = 100 + (lon - 35 - 65 * 0.45) / 0.8
+    elif lon > 35:
+        lon = 35 + (lon - 35) / 0.45
     if lat > 55:
         lat = 55 + (lat - 55) * 2
     return lat, lon
