@@ -20,7 +20,7 @@ from judge.db.database import UnitOfWork
 from judge.db.enums import OutboundState
 from judge.db.models import OutboundMail
 from judge.mail.addresses import AddressError, canonical_address, printable
-from judge.mail.compose import AutoSubmitted, render, render_reply
+from judge.mail.compose import Attachment, AutoSubmitted, render, render_reply
 
 log = logging.getLogger(__name__)
 
@@ -38,8 +38,11 @@ def queue(
     references: Sequence[str] = (),
     in_reply_to_mail_id: int | None = None,
     extra_headers: Sequence[tuple[str, str]] = (),
+    attachment: Attachment | None = None,
 ) -> None:
     """Render one mail and put it in the outbox (a reply when it answers a message id).
+
+    ``attachment`` (a map) makes it multipart/mixed; the text stays whole.
 
     Recipients are canonicalised (IDNA domains); one that is no usable
     address is left out with a log line, and a mail left with nobody is not
@@ -58,11 +61,12 @@ def queue(
             now=now,
             original_message_id=reply_to_message_id,
             original_references=references,
+            attachment=attachment,
         )
     else:
         message = render(
             identity, recipients, subject, body, now=now, auto_submitted=AutoSubmitted.GENERATED,
-            extra_headers=extra_headers,
+            extra_headers=extra_headers, attachment=attachment,
         )  # fmt: skip
     uow.outbox.enqueue(
         recipients,
@@ -81,6 +85,8 @@ class Letter:
     to: Sequence[str]
     subject: str
     body: str
+    attachment: Attachment | None = None
+    """A file sent with the text (the results' map), or none."""
 
 
 def queue_many(
@@ -100,8 +106,9 @@ def queue_many(
         if not recipients:
             continue
         message = render(
-            identity, recipients, letter.subject, letter.body, now=now, auto_submitted=AutoSubmitted.GENERATED
-        )
+            identity, recipients, letter.subject, letter.body, now=now, auto_submitted=AutoSubmitted.GENERATED,
+            attachment=letter.attachment,
+        )  # fmt: skip
         rows.append(
             {
                 "created_at": now, "mail_from": identity.address, "recipients": recipients,

@@ -211,8 +211,15 @@ def process_phase(
     uow.press.clear_votes(game)
 
     subject = game_subject(services.config.code, game.name, RESULTS_EVENT, str(position.phase))
+    # The board as a picture for every reader who did not SET MAP OFF (issue 16); the text stays whole.
+    from judge.app.maps import map_off_addresses, results_attachment
+
+    no_map = map_off_addresses(game)
+    picture = results_attachment(game, position, result) if set(audience) - no_map else None
     outbox.queue_many(
-        uow, services, [outbox.Letter([address], subject, reports[language]) for address, language in audience.items()],
+        uow, services,
+        [outbox.Letter([address], subject, reports[language], None if address.lower() in no_map else picture)
+         for address, language in audience.items()],
         now, game_id=game.id,
     )  # fmt: skip
     # Postal press goes out with the results; a finished game's notices and summary follow them.

@@ -21,6 +21,7 @@ from judge.core.phase import Phase
 from judge.db.database import UnitOfWork
 from judge.db.models import Game, GameMaster, GameObserver, Person, Seat
 from judge.i18n import translation
+from judge.mail.compose import Attachment
 from judge.mail.decode import DecodedMail
 
 
@@ -64,6 +65,8 @@ class MailSession:
     """The master record signed on as (SIGNON M), for SET PASSWORD."""
     observer: GameObserver | None = None
     """The observer record signed on as (SIGNON O, OBSERVE, WATCH)."""
+    reply_attachment: Attachment | None = None
+    """A file sent with the reply (MAP's picture); the reply's text stays whole without it."""
     reply_copies: list[str] = field(default_factory=list)
     """Other addresses that get a copy of the reply (the real player, on a sign-on from elsewhere)."""
     outgoing: list[Outgoing] = field(default_factory=list)

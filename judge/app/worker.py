@@ -309,6 +309,7 @@ def _queue_reply(session: MailSession, mail_id: int) -> None:
         reply_to_message_id=session.decoded.message_id,
         references=session.decoded.references,
         in_reply_to_mail_id=mail_id,
+        attachment=session.reply_attachment,
     )
 
 

@@ -40,6 +40,7 @@ MAX_PREFERENCE_GROUPS = 40
 MAX_CONDITION_DEPTH = 16
 
 _GAME_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
+_MAP_PHASE = re.compile(r"[SUFW]\d{4}[MRBA]", re.IGNORECASE)
 _SCHEDULE_PHASES = {
     "move": PhaseType.MOVEMENT, "moves": PhaseType.MOVEMENT, "movement": PhaseType.MOVEMENT,
     "retreat": PhaseType.RETREAT, "retreats": PhaseType.RETREAT,
@@ -253,8 +254,28 @@ class CommandBuilder(Transformer[Token, Any]):
     def version(self, words: list[Token]) -> list[c.Command]:
         return [c.Version(self.line, str(words[0]) if words else None)]
 
-    def map_request(self, _: list[Token]) -> list[c.Command]:
-        raise CommandError(Message(N_("MAP is not available: this judge sends no maps (LIST shows the board).")))
+    def map_request(self, children: list[Token]) -> list[c.Command]:
+        """MAP [game] [phase] [SVG], in any order: a phase is S1901M-like, SVG is the word, the rest a game."""
+        game: str | None = None
+        phase: str | None = None
+        svg = False
+        if children:
+            rest = children[0]
+            offset = 0
+            for word in str(rest).split(" "):
+                if not word:
+                    offset += 1
+                    continue
+                if word.upper() == "SVG" and not svg:
+                    svg = True
+                elif phase is None and _MAP_PHASE.fullmatch(word):
+                    phase = word.upper()
+                elif game is None:
+                    game = self._game(word, rest, offset)
+                else:
+                    raise CommandError(Message(N_("Unexpected words after the option -> {word}"), word=word), _column(rest) + offset)
+                offset += len(word) + 1
+        return [c.MapRequest(self.line, game, phase, svg)]
 
     # ------------------------------------------------------------ SET
 
@@ -376,6 +397,12 @@ class CommandBuilder(Transformer[Token, Any]):
         if not words:
             raise CommandError(Message(N_("SET {kind} needs the number."), kind=kind), _column(children[0]))
         return [c.SetIdentifier(self.line, kind, " ".join(words))]
+
+    def set_map(self, children: list[Token]) -> list[c.Command]:
+        word = str(children[0]).upper() if children else ""
+        if word not in ("ON", "OFF", "OUI", "NON"):
+            raise CommandError(Message(N_("SET MAP needs ON or OFF.")), _column(children[0]) if children else 0)
+        return [c.SetMap(self.line, word in ("ON", "OUI"))]
 
     def set_language(self, children: list[Token]) -> list[c.Command]:
         if not children:

@@ -208,6 +208,24 @@ class Version(Command):
     level: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class MapRequest(Command):
+    """MAP [game] [phase] [SVG]: a picture of the board (issue 16); ``phase`` as written (``S1901M``)."""
+
+    KIND: ClassVar[str] = "map"
+    game: str | None = None
+    phase: str | None = None
+    svg: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SetMap(Command):
+    """SET MAP ON|OFF: whether the sender's results mails carry the map (on unless turned off)."""
+
+    KIND: ClassVar[str] = "set_map"
+    enabled: bool = True
+
+
 # ---------------------------------------------------------------- orders
 
 

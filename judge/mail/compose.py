@@ -45,6 +45,15 @@ _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _NEEDS_QUOTES = re.compile(r'[][\\()<>@,:;".]')
 
 
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    """One file sent with a mail (a map): its name, MIME type and bytes."""
+
+    filename: str
+    content_type: str
+    data: bytes
+
+
 class AutoSubmitted(StrEnum):
     """RFC 3834: a reply to a person's mail, or a mail the judge sends on its own."""
 
@@ -86,6 +95,7 @@ def render(
     references: Sequence[str] = (),
     message_id: str | None = None,
     extra_headers: Sequence[tuple[str, str]] = (),
+    attachment: Attachment | None = None,
 ) -> bytes:
     """One outgoing mail in wire form (CRLF), ready for the outbox and any relay.
 
@@ -100,6 +110,9 @@ def render(
     SMTPUTF8 (the sender refuses it otherwise). Nothing here raises on an
     odd address: what cannot be canonicalised is written cleaned of spaces
     and control characters, and the relay refuses it.
+
+    With ``attachment`` the mail is multipart/mixed: the same text part
+    first (complete on its own), then the file in base64.
     """
     if now.tzinfo is None:
         raise ValueError("compose needs a timezone-aware datetime")
@@ -125,20 +138,49 @@ def render(
         ("Auto-Submitted", auto_submitted.value),
         ("X-Auto-Response-Suppress", "All"),  # asks Exchange not to answer with vacation notices
         ("MIME-Version", "1.0"),
-        ("Content-Type", 'text/plain; charset="utf-8"'),
     ]
+    text_headers, payload = _text_part(body)
+    if attachment is not None:
+        boundary = f"=_judge_{binascii.hexlify(make_msgid().encode())[:24].decode()}"
+        headers.append(("Content-Type", f'multipart/mixed; boundary="{boundary}"'))
+        head = "\r\n".join(_fold(name, value) for name, value in headers)
+        part_head = "\r\n".join(f"{name}: {value}" for name, value in text_headers)
+        return (
+            head.encode("utf-8", "replace") + b"\r\n\r\nThis is a MIME message with an attachment.\r\n"
+            + f"--{boundary}\r\n{part_head}\r\n\r\n".encode("ascii") + payload.replace(b"\n", b"\r\n")
+            + f"\r\n--{boundary}\r\n".encode("ascii") + _attachment_part(attachment)
+            + f"\r\n--{boundary}--\r\n".encode("ascii")
+        )  # fmt: skip
+    headers += text_headers
+    head = "\r\n".join(_fold(name, value) for name, value in headers)
+    # "replace": a lone surrogate (bytes that were never UTF-8) becomes "?", never an error.
+    return head.encode("utf-8", "replace") + b"\r\n\r\n" + payload.replace(b"\n", b"\r\n")
+
+
+def _text_part(body: str) -> tuple[list[tuple[str, str]], bytes]:
+    """The text's Content-Type and transfer-encoding headers and its encoded bytes (LF line ends)."""
+    headers = [("Content-Type", 'text/plain; charset="utf-8"')]
     text = body.replace("\r\n", "\n").replace("\r", "\n")
     if not text.endswith("\n"):
         text += "\n"
     if text.isascii() and all(len(line) <= _SMTP_LINE_LIMIT for line in text.split("\n")):
         headers.append(("Content-Transfer-Encoding", "7bit"))
-        payload = text.encode("ascii")
-    else:
-        headers.append(("Content-Transfer-Encoding", "quoted-printable"))
-        payload = binascii.b2a_qp(text.encode("utf-8", "replace"), quotetabs=False, istext=True)
-    head = "\r\n".join(_fold(name, value) for name, value in headers)
-    # "replace": a lone surrogate (bytes that were never UTF-8) becomes "?", never an error.
-    return head.encode("utf-8", "replace") + b"\r\n\r\n" + payload.replace(b"\n", b"\r\n")
+        return headers, text.encode("ascii")
+    headers.append(("Content-Transfer-Encoding", "quoted-printable"))
+    return headers, binascii.b2a_qp(text.encode("utf-8", "replace"), quotetabs=False, istext=True)
+
+
+def _attachment_part(attachment: Attachment) -> bytes:
+    """The file's MIME part in base64, lines of 76 characters; the name kept to safe characters."""
+    name = re.sub(r"[^A-Za-z0-9._-]", "_", attachment.filename)[:60] or "attachment"
+    kind = re.sub(r"[^a-z0-9./+-]", "", attachment.content_type.lower()) or "application/octet-stream"
+    encoded = binascii.b2a_base64(attachment.data, newline=False)
+    lines = b"\r\n".join(encoded[i : i + 76] for i in range(0, len(encoded), 76))
+    head = (
+        f'Content-Type: {kind}; name="{name}"\r\nContent-Transfer-Encoding: base64\r\n'
+        f'Content-Disposition: attachment; filename="{name}"\r\n\r\n'
+    )
+    return head.encode("ascii") + lines
 
 
 def compose(
@@ -172,6 +214,7 @@ def render_reply(
     now: datetime,
     original_message_id: str | None,
     original_references: Sequence[str] = (),
+    attachment: Attachment | None = None,
 ) -> bytes:
     """The answer to a person's mail: threaded under it and marked ``auto-replied``."""
     return render(
@@ -183,6 +226,7 @@ def render_reply(
         auto_submitted=AutoSubmitted.REPLIED,
         in_reply_to=original_message_id,
         references=original_references,
+        attachment=attachment,
     )
 
 

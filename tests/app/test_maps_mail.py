@@ -1,0 +1,124 @@
+"""Maps by mail (issue 16): MAP answers with a picture, results mails carry one, SET MAP OFF stops it.
+
+Who may run MAP (anyone, as HISTORY) and what it reveals: no orders of the
+phase being played, no player of a gunboat game, only what the results
+mails already told everyone for processed phases.
+"""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+
+from judge.app.scheduler import process_due
+from judge.maps.png import png_size
+from tests.app.conftest import Harness
+from tests.app.orders_helpers import MASTER, OBSERVER, POWERS, address, plain, start_game
+from tests.app.test_processing_results import OPENINGS, results_mail, send_all
+
+
+def attachments(message: EmailMessage) -> list[EmailMessage]:
+    return [part for part in message.iter_attachments()]  # type: ignore[misc]
+
+
+
+def test_map_answers_with_a_png_of_the_phase_being_played_without_any_orders(harness: Harness) -> None:
+    game = start_game(harness)
+    game.orders("FRANCE", "A PAR - BUR\n")
+    reply = harness.exchange("stranger@example.org", "MAP demo\n")
+    body = plain(reply)
+    assert "The map of demo, S1901M, is attached (demo-S1901M.png)" in body
+    (picture,) = attachments(reply)
+    assert picture.get_content_type() == "image/png"
+    data = picture.get_content()
+    assert png_size(data)[0] == 1200
+    svg_reply = harness.exchange("stranger@example.org", "MAP demo SVG\n")
+    (svg_part,) = attachments(svg_reply)
+    svg = svg_part.get_content()
+    svg = svg.decode() if isinstance(svg, bytes) else svg
+    assert 'class="order ' not in svg  # France's order is not shown before processing
+    assert svg.count('class="unit"') == 22
+    assert reply["X-Judge"] and reply["Auto-Submitted"] == "auto-replied"
+
+
+def test_map_of_a_processed_phase_shows_its_orders_and_results(harness: Harness) -> None:
+    game = start_game(harness)
+    harness.clock.advance(hours=13)
+    send_all(game, OPENINGS)
+    harness.clock.advance(hours=1)
+    assert process_due(harness.services) == 1
+    reply = harness.exchange(address("ITALY"), "MAP demo S1901M SVG\n")
+    assert "with its orders and results" in plain(reply)
+    (part,) = attachments(reply)
+    svg = part.get_content()
+    svg = svg.decode() if isinstance(svg, bytes) else svg
+    assert 'class="order move fails"' in svg  # A VIE - GAL bounced
+    assert 'class="order support-move succeeds"' in svg
+    current = plain(harness.exchange(address("ITALY"), "MAP demo F1901M\n"))
+    assert "orders are shown once the phase is processed" in current
+
+
+def test_map_refusals_say_why(harness: Harness) -> None:
+    start_game(harness)
+    assert "There is no game called 'nosuch'" in plain(harness.exchange("x@example.org", "MAP nosuch\n"))
+    assert "demo has no phase F1905M: it has S1901M to S1901M." in plain(harness.exchange("x@example.org", "MAP demo F1905M\n"))
+    assert "MAP needs a game name before SIGNON" in plain(harness.exchange("x@example.org", "MAP\n"))
+    two = harness.exchange("x@example.org", "MAP demo\nMAP demo SVG\n")
+    assert "One map per mail" in plain(two) and len(attachments(two)) == 1
+
+
+def test_results_mails_carry_the_map_and_set_map_off_stops_it_for_that_reader_only(harness: Harness) -> None:
+    game = start_game(harness)
+    off = plain(game.orders("FRANCE", "SET MAP OFF\n"))
+    assert "MAP OFF: your results mails for demo come without the map" in off
+    observer = plain(harness.exchange(OBSERVER, "SIGNON Odemo watchpw\nSET MAP OFF\n"))
+    assert "MAP OFF" in observer
+    harness.clock.advance(hours=13)
+    send_all(game, OPENINGS)
+    harness.clock.advance(hours=1)
+    assert process_due(harness.services) == 1
+    mails = results_mail(harness, "S1901M")
+    assert set(mails) == {*(address(p) for p in POWERS), MASTER, OBSERVER}
+    for recipient, mail in mails.items():
+        pictures = attachments(mail)
+        assert "France:  Army Paris -> Burgundy." in plain(mail)  # the text is whole either way
+        if recipient in (address("FRANCE"), OBSERVER):
+            assert pictures == [], recipient
+        else:
+            (picture,) = pictures
+            assert picture.get_filename() == "demo-S1901M.png"
+            assert png_size(picture.get_content())[0] == 1200
+    assert "MAP ON" in plain(game.orders("FRANCE", "SET MAP ON\n"))
+    position = game.position()
+    for power in POWERS:
+        game.orders(power, "".join(f"{unit} H\n" for unit in position.units if unit.power == power))
+    harness.clock.advance(days=1)
+    assert process_due(harness.services) == 1
+    fall = results_mail(harness, "F1901M")
+    assert len(attachments(fall[address("FRANCE")])) == 1
+
+
+def test_set_map_needs_a_sign_on(harness: Harness) -> None:
+    start_game(harness)
+    assert "SET MAP is for a player, master or observer signed on" in plain(harness.exchange("x@example.org", "SET MAP OFF\n"))
+    assert "SET MAP needs ON or OFF" in plain(harness.exchange("x@example.org", "SET MAP maybe\n"))
+
+
+def test_a_gunboat_games_map_reveals_no_player(harness: Harness) -> None:
+    game = start_game(harness, "gb", settings={})
+    with harness.db.unit_of_work() as uow:
+        uow.games.by_name("gb").rule_options = ["gunboat"]  # type: ignore[union-attr]
+    harness.clock.advance(hours=13)
+    for power, body in OPENINGS.items():
+        game.orders(power, body)
+    harness.clock.advance(hours=1)
+    assert process_due(harness.services) == 1
+    reply = harness.exchange(address("ENGLAND"), "MAP gb S1901M SVG\n")
+    (part,) = attachments(reply)
+    svg = part.get_content()
+    svg = (svg.decode() if isinstance(svg, bytes) else svg).lower()
+    for power in POWERS:
+        assert address(power) not in svg and "example.net" not in svg
+        assert f'data-text="{power.title().lower()} ' in svg  # powers are named, in the legend
+    assert "master" not in svg
+    results = [m for m in harness.outbox() if m["Subject"] == "XPY:gb - S1901M Results"]
+    assert results and all(len(attachments(m)) == 1 for m in results)
