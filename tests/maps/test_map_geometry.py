@@ -99,12 +99,9 @@ def _segments(loops: Iterable[Loop]) -> Iterable[tuple[Point, Point]]:
                 yield a, b
 
 
-def touching_pairs(paths: Mapping[str, tuple[str, list[Loop]]]) -> set[frozenset[str]]:
-    """Pairs of provinces whose outlines share a stretch of border of positive length.
-
-    Segments are grouped by the straight line they lie on; on each line, two provinces touch when
-    their intervals overlap by more than a hair (a shared point alone is not a border).
-    """
+def _overlaps(paths: Mapping[str, tuple[str, list[Loop]]]) -> Iterable[tuple[str, str, bool]]:
+    """Each pair of segments of two provinces lying on one line and overlapping by more than a
+    hair (a shared point alone is no border), with whether the two segments are the same one."""
     by_line: dict[tuple[float, float, float], list[tuple[float, float, str]]] = defaultdict(list)
     for code, (_, loops) in paths.items():
         for (x1, y1), (x2, y2) in _segments(loops):
@@ -117,16 +114,30 @@ def touching_pairs(paths: Mapping[str, tuple[str, list[Loop]]]) -> set[frozenset
             key = (round(ux, 6), round(uy, 6), round(offset, 3))
             t1, t2 = x1 * ux + y1 * uy, x2 * ux + y2 * uy
             by_line[key].append((min(t1, t2), max(t1, t2), code))
-    pairs: set[frozenset[str]] = set()
     for intervals in by_line.values():
         intervals.sort()
-        for i, (_, end, code) in enumerate(intervals):
+        for i, (start, end, code) in enumerate(intervals):
             for other_start, other_end, other in intervals[i + 1 :]:
                 if other_start >= end - 1e-6:
                     break
                 if other != code and min(end, other_end) - other_start > 1e-6:
-                    pairs.add(frozenset((code, other)))
-    return pairs
+                    same = abs(start - other_start) < 1e-6 and abs(end - other_end) < 1e-6
+                    yield code, other, same
+
+
+def touching_pairs(paths: Mapping[str, tuple[str, list[Loop]]]) -> set[frozenset[str]]:
+    """Pairs of provinces whose outlines share a stretch of border of positive length.
+
+    Segments are grouped by the straight line they lie on; on each line, two provinces touch when
+    their intervals overlap by more than a hair, wherever their vertices lie.
+    """
+    return {frozenset((code, other)) for code, other, _ in _overlaps(paths)}
+
+
+def unshared_vertices(paths: Mapping[str, tuple[str, list[Loop]]]) -> set[frozenset[str]]:
+    """Pairs of provinces whose common border is not drawn with the same vertices on both sides
+    (the contract: neighbours share exactly the same boundary vertices)."""
+    return {frozenset((code, other)) for code, other, same in _overlaps(paths) if not same}
 
 
 def inside(point: Point, loops: list[Loop]) -> bool:
@@ -172,6 +183,9 @@ def problems(game_map: GameMap, drawing: Drawing) -> list[str]:
     for pair in sorted(touching - neighbours, key=sorted):
         first, second = sorted(pair)
         found.append(f"{first} and {second} touch but are not neighbours")
+    for pair in sorted(unshared_vertices(drawing.paths), key=sorted):
+        first, second = sorted(pair)
+        found.append(f"{first} and {second} share a border but not its vertices")
     for pair in sorted(crossings - neighbours, key=sorted):
         found.append(f"crossing {'-'.join(sorted(pair))} is not a game adjacency")
     anchors = drawing.sidecar.get("provinces", {})  # type: ignore[attr-defined]
@@ -311,6 +325,8 @@ def test_a_broken_small_drawing_fails_with_every_fault_named() -> None:
     assert found == [
         "neighbours BBB and CCC do not touch and are no declared crossing",
         "AAA and SSS touch but are not neighbours",
+        "AAA and SSS share a border but not its vertices",
+        "BBB and SSS share a border but not its vertices",
         "centre AAA has no anchor",
         "CCC: unit anchor [15, 6] is outside the province",
         "province SSS has no anchors",
@@ -330,6 +346,12 @@ def test_a_point_contact_is_no_border() -> None:
         "B": [[(10.0, 10.0), (20.0, 10.0), (20.0, 20.0), (10.0, 20.0)]],
     }
     assert touching_pairs({code: ("land", loops) for code, loops in paths.items()}) == set()
+
+
+def test_a_border_drawn_with_different_vertices_on_each_side_is_named() -> None:
+    paths = dict(GOOD_PATHS, BBB="M10 0 L20 0 L20 10 L10 10 L10 5 Z")
+    found = problems(small_map(), parse_drawing(small_svg(paths), json.dumps(GOOD_SIDECAR)))
+    assert found == ["AAA and BBB share a border but not its vertices"]
 
 
 def test_a_missing_province_is_named() -> None:
