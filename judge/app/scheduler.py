@@ -83,8 +83,10 @@ def handle_due(uow: UnitOfWork, services: Services, game: Game, now: datetime) -
     """Carry out what the time-keeping rules say is due in ``game`` at ``now``; store the next due time."""
     if councils_enabled(game):  # the game's settings: no SQL for other games
         from judge.app.councils.elections import close_due
+        from judge.app.councils.releases import end_of_grace
 
         close_due(uow, services, game, now)
+        end_of_grace(uow, game, now)  # before the orders are read: unreleased drafts set aside
     opened = read_open_phase(uow, game)  # the open phase and its orders, read once
     clock = None if opened is None else phase_clock(uow, game, opened)
     if clock is None or opened is None:

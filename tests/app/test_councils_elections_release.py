@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from judge.app.scheduler import process_due
 from tests.app.conftest import Harness, text
-from tests.app.councils_helpers import MASTER, Seated, ambassador, form_council_game, general, seated
+from tests.app.councils_helpers import (
+    MASTER,
+    Seated,
+    ambassador,
+    form_council_game,
+    general,
+    seated,
+)
 
 OPENINGS = {
     "AUSTRIA": "A VIE - GAL\nA BUD - SER\nF TRI - ALB",
@@ -131,3 +138,26 @@ def test_the_master_replaces_a_general(harness: Harness) -> None:
         harness, ambassador(members, "FRANCE"), f"VOTE {_id(harness, old.address)}")
     player = text(harness.exchange(old.address, f"{old.signon}\nCOUNCIL REPLACE F\n"))
     assert "master" in player.lower()
+
+
+def test_an_incumbent_who_never_releases_gives_no_orders(harness: Harness) -> None:
+    form_council_game(harness)
+    members = _elect_everyone(harness)
+    for power, orders in OPENINGS.items():
+        _mail(harness, general(members, power), orders if power == "FRANCE" else orders + "\nREADY")
+    with harness.db.unit_of_work(readonly=True) as uow:
+        deadline = uow.games.require("demo").deadline_at
+    harness.clock.set(deadline)
+    process_due(harness.services)  # the grace opens; nobody votes in the early election
+    harness.clock.advance(hours=25)
+    process_due(harness.services)
+    process_due(harness.services)
+    assert _phase(harness) == "F1901M"
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("demo")
+        record = uow.phases.current(game)
+        assert record is not None
+        french = sorted(u["location"] if isinstance(u, dict) and "location" in u else str(u)
+                        for u in record.position_before["units"] if "FRANCE" in str(u))  # fmt: skip
+        # the drafts (A PAR - BUR, F BRE - MAO) were set aside: France's units held
+        assert any("par" in u.lower() for u in french) and any("bre" in u.lower() for u in french)

@@ -169,7 +169,7 @@ def hold_processing(uow: UnitOfWork, services: Services, game: Game, now: dateti
     if state.get("grace"):
         until = datetime.fromisoformat(state["until"])
         if now >= until:
-            return False  # the end of the grace: processed with the orders on file
+            return False  # the end of the grace: processed with the orders on file (see end_of_grace)
         return bool(set(state.get("powers", [])) & set(_unreleased(uow, game)))
     late = _unreleased(uow, game)
     if not late:
@@ -202,8 +202,52 @@ def _open_grace(uow: UnitOfWork, services: Services, game: Game, now: datetime, 
         announce_election(uow, services, game, election, now)
     game.deadline_at = until
     game.grace_at = until
-    _store(game, {"phase": game.current_phase, "until": until.isoformat(), "grace": True, "powers": late})
+    onr = {}
+    for power in late:
+        general = uow.councils.general(game, power)
+        if general is not None:
+            onr[power] = general.id
+    _store(game, {"phase": game.current_phase, "until": until.isoformat(), "grace": True, "powers": late,
+                  "onr_members": onr})  # fmt: skip
     uow.flush()
+
+
+DRAFTS_DISCARDED = "(orders not released by the General: drafts set aside, councils rule 5)"
+
+
+def end_of_grace(uow: UnitOfWork, game: Game, now: datetime) -> None:
+    """Called by the scheduler before it reads the orders: at the grace's end, set unreleased drafts aside."""
+    if not is_council_game(game):
+        return
+    state = _state(game)
+    if not state.get("grace") or state.get("drafts_checked"):
+        return
+    if now < datetime.fromisoformat(state["until"]):
+        return
+    _discard_drafts(uow, game, state, now)
+    _store(game, {**state, "drafts_checked": True})
+    uow.flush()
+
+
+def _discard_drafts(uow: UnitOfWork, game: Game, state: dict[str, Any], now: datetime) -> None:
+    """At the end of the grace, an incumbent who never released gave no orders: his drafts do not count.
+
+    A substitute's orders count as the seed says (handed in at the end of
+    the grace), released or not; so do orders released by the incumbent.
+    """
+    for power, member_id in (state.get("onr_members") or {}).items():
+        general = uow.councils.general(game, power)
+        if general is None or general.id != member_id or is_released(general, game.current_phase):
+            continue
+        seat = uow.seats.by_power(game, power)
+        record = uow.phases.current(game)
+        if seat is None or record is None or game.current_phase is None:
+            continue
+        position = from_json(record.position_before)
+        if position.phase.type is not PhaseType.MOVEMENT:
+            continue  # retreats and adjustments: the judge's own rules for missing orders apply
+        holds = [f"{unit.type} {unit.location} H" for unit in position.units if unit.power == power]
+        uow.orders.submit(game, seat, game.current_phase, DRAFTS_DISCARDED, holds, now)
 
 
 def onr_counts(uow: UnitOfWork, game: Game) -> list[tuple[str, CouncilMember]]:
