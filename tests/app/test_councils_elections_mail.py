@@ -101,3 +101,12 @@ def test_replies_in_french(harness: Harness) -> None:
     members = seated(harness)
     reply = _vote(harness, general(members, "FRANCE"), "VOTE ABSTAIN")
     assert "vous vous abstenez" in reply
+
+
+def test_no_vote_without_an_open_election(harness: Harness) -> None:
+    form_council_game(harness)
+    members = seated(harness)
+    france = [m for m in members if m.power == "FRANCE"]
+    for member in france:
+        _vote(harness, member, f"VOTE {_member_id(harness, france[0].address)}")
+    assert "holds no election now" in _vote(harness, france[0], "VOTE ABSTAIN")

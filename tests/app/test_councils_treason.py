@@ -130,3 +130,11 @@ def test_escape_after_a_year_under_arrest(harness: Harness) -> None:
 def _id_any(uow, game, address: str) -> int:  # type: ignore[no-untyped-def]
     person = uow.people.by_address(address)
     return next(m.id for m in uow.councils.members(game) if m.person_id == person.id)
+
+
+def test_refusals_in_french(harness: Harness) -> None:
+    form_council_game(harness, languages={n: "fr" for n in range(21)})
+    members = seated(harness)
+    g, a1 = general(members, "FRANCE"), ambassador(members, "FRANCE", 1)
+    assert "ne peut pas être mis en accusation" in _mail(harness, a1, f"ACCUSE {_id(harness, g.address)}")
+    assert "Seul le Général en chef de votre Conseil rend ses ordres" in _mail(harness, a1, "READY")
