@@ -18,6 +18,7 @@ who wants no picture without another query.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -31,6 +32,7 @@ from judge.maps.png import svg_to_png
 from judge.maps.render import OrdersDrawn, drawn_from, phase_title, render_svg
 
 MAPS_OFF = "maps_off"
+log = logging.getLogger(__name__)
 
 
 def map_off_addresses(game: Game) -> frozenset[str]:
@@ -74,10 +76,18 @@ def phase_svg(game: Game, record: PhaseRecord) -> str:
     return render_svg(game_map, position, drawn, title=picture_title(game, position))
 
 
-def results_attachment(game: Game, position: Position, result: AdjudicationResult) -> Attachment:
-    """The results mail's picture: the phase just adjudicated, its orders and what became of them."""
-    svg = render_svg(game_map_of(game), position, drawn_from(result), title=picture_title(game, position))
-    return Attachment(file_name(game, str(position.phase), "png"), "image/png", svg_to_png(svg))
+def results_attachment(game: Game, position: Position, result: AdjudicationResult) -> Attachment | None:
+    """The results mail's picture: the phase just adjudicated, its orders and what became of them.
+
+    None (and a log line) when it cannot be drawn: a picture never stops a
+    phase from being processed, and the results' text is complete without it.
+    """
+    try:
+        svg = render_svg(game_map_of(game), position, drawn_from(result), title=picture_title(game, position))
+        return Attachment(file_name(game, str(position.phase), "png"), "image/png", svg_to_png(svg))
+    except Exception:
+        log.exception("no map for %s %s", game.name, position.phase)
+        return None
 
 
 def file_name(game: Game, phase: str, extension: str) -> str:

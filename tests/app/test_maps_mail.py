@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from email.message import EmailMessage
 
+import pytest
+
 from judge.app.scheduler import process_due
 from judge.maps.png import png_size
 from tests.app.conftest import Harness
@@ -122,3 +124,20 @@ def test_a_gunboat_games_map_reveals_no_player(harness: Harness) -> None:
     assert "master" not in svg
     results = [m for m in harness.outbox() if m["Subject"] == "XPY:gb - S1901M Results"]
     assert results and all(len(attachments(m)) == 1 for m in results)
+
+
+def test_a_map_that_cannot_be_drawn_never_stops_the_results(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    import judge.app.maps
+
+    def broken(*_args: object, **_kwargs: object) -> str:
+        raise ValueError("no drawing")
+
+    monkeypatch.setattr(judge.app.maps, "render_svg", broken)
+    game = start_game(harness)
+    harness.clock.advance(hours=13)
+    send_all(game, OPENINGS)
+    harness.clock.advance(hours=1)
+    assert process_due(harness.services) == 1
+    mails = results_mail(harness, "S1901M")
+    assert len(mails) == 9 and all(attachments(m) == [] for m in mails.values())
+    assert "France:  Army Paris -> Burgundy." in plain(mails[address("FRANCE")])
