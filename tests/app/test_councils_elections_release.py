@@ -161,3 +161,19 @@ def test_an_incumbent_who_never_releases_gives_no_orders(harness: Harness) -> No
                         for u in record.position_before["units"] if "FRANCE" in str(u))  # fmt: skip
         # the drafts (A PAR - BUR, F BRE - MAO) were set aside: France's units held
         assert any("par" in u.lower() for u in french) and any("bre" in u.lower() for u in french)
+
+
+def test_orders_changed_to_all_hold_after_ready_need_the_confirmation(harness: Harness) -> None:
+    form_council_game(harness)
+    members = _elect_everyone(harness)
+    for power, orders in OPENINGS.items():
+        _mail(harness, general(members, power), orders + "\nREADY")
+    _mail(harness, general(members, "FRANCE"), "A PAR H\nA MAR H\nF BRE H")  # all hold now, no READY HOLD
+    with harness.db.unit_of_work(readonly=True) as uow:
+        deadline = uow.games.require("demo").deadline_at
+    harness.clock.set(deadline)
+    process_due(harness.services)
+    assert _phase(harness) == "S1901M"  # an ONR: the grace opens
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("demo")
+        assert [e.power for e in uow.councils.open_elections(game) if e.kind == "early"] == ["FRANCE"]

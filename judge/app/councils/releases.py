@@ -55,6 +55,7 @@ from judge.db.repositories.councils import council_settings
 from judge.i18n import N_
 
 RELEASED_KEY = "released"
+HOLD_KEY = "hold_confirmed"
 
 
 class ReleaseRefused(Exception):
@@ -119,7 +120,7 @@ def release(
                "The orders are not released."),
             power=member.power,
         )
-    member.extra = {**(member.extra or {}), RELEASED_KEY: game.current_phase}
+    member.extra = {**(member.extra or {}), RELEASED_KEY: game.current_phase, HOLD_KEY: confirm_hold}
     cancelled = False
     election = open_election_of(uow, game, member.power)
     if election is not None and election.kind == election_rules.EARLY and not (election.extra or {}).get("by_master"):
@@ -156,8 +157,12 @@ def _unreleased(uow: UnitOfWork, game: Game) -> list[str]:
         if not kept.owes_orders(position, seat.power, game_map):
             continue
         general = uow.councils.general(game, seat.power)
-        if general is not None and not is_released(general, game.current_phase):
+        if general is None:
+            continue
+        if not is_released(general, game.current_phase):
             out.append(seat.power)
+        elif not (general.extra or {}).get(HOLD_KEY) and _all_hold(uow, game, seat.power):
+            out.append(seat.power)  # rule 5c: orders changed to all-hold after READY need READY HOLD
     return out
 
 
