@@ -10,6 +10,7 @@ concede to Russia: the final summary names the winners.
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from email.message import EmailMessage
 
@@ -164,4 +165,16 @@ def test_a_council_game_by_mail(judge: E2EJudge) -> None:
                          what="the final summary")  # fmt: skip
     assert "spy working for" in text(summary[-1])
     assert _game(judge).state.value == "finished"
+    # no mail before the final summary revealed a spy to anyone but that spy and the master
+    with judge.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("demo")
+        spies = {uow.councils.person_of(m).primary_address for m in uow.councils.spies(game)}  # type: ignore[union-attr]
+    secret_mails = 0
+    for captured in judge.relay.received:
+        body = text(captured.message)
+        if re.search(r"\bspy\b|\bspies\b|\bespion", body, re.IGNORECASE) is None or "Winners (" in body:
+            continue
+        secret_mails += 1
+        assert set(captured.rcpt_tos) <= {MASTER, *spies}, (captured.rcpt_tos, str(captured.message["Subject"]))
+    assert secret_mails >= len(spies)  # each spy was told, and only he (and the master)
     assert CODE
