@@ -358,6 +358,7 @@ class JudgeServer:
         if run_scheduler is None:
             log_event(log, "server.role_unavailable", level=logging.WARNING,
                       role=Role.SCHEDULER.value, reason=f"{SCHEDULER_MODULE} has no run_scheduler")
+            await self._stop.wait()  # not a failure of the server: the other roles go on
             return
         options: dict[str, float] = {}
         accepted = inspect.signature(run_scheduler).parameters

@@ -118,19 +118,21 @@ def _take(services: Services, now: datetime) -> tuple[int, int, str | None] | No
     time), the reason it is now quarantined instead.
     """
     with services.db.unit_of_work() as uow:
-        mail = uow.mail_in.take_next(now, now + CLAIM_LEASE)
-        if mail is None:
+        taken = uow.mail_in.take_next_row(now, now + CLAIM_LEASE)
+        if taken is None:
             return None
+        mail_id, attempts, error = taken
         limit = services.config.mail_max_attempts
-        if mail.attempts <= limit:
-            return mail.id, mail.attempts, None
+        if attempts <= limit:
+            return mail_id, attempts, None
         reason = f"the judge stopped while processing this mail ({limit} attempts without an end)"
-        if mail.error:
-            reason += f"; before that: {mail.error}"
+        if error:
+            reason += f"; before that: {error}"
         reason = reason[:MAX_ERROR_CHARS]
+        mail = uow.mail_in.get(mail_id)
         uow.mail_in.quarantine(mail, reason, now)
         mail.attempts = limit
-        return mail.id, limit, reason
+        return mail_id, limit, reason
 
 
 def _process_taken(services: Services, mail_id: int, now: datetime) -> bool:

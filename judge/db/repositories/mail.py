@@ -115,6 +115,16 @@ class InboundMailRepository:
             execution_options={"populate_existing": True, "synchronize_session": False},
         ).one_or_none()
 
+    def take_next_row(self, now: datetime, lease_until: datetime) -> tuple[int, int, str | None] | None:
+        """:meth:`take_next` for the worker's hot path: the mail's id, attempts and last error
+        only (no ORM object: the mail is read again, locked, by :meth:`start_processing`)."""
+        row = self.session.execute(
+            _take_statement(columns=True),
+            {"take_now": now, "take_lease": lease_until},
+            execution_options={"synchronize_session": False},
+        ).one_or_none()
+        return None if row is None else (int(row[0]), int(row[1]), row[2])
+
     def lock_taken(self, mail_id: int) -> InboundMail | None:
         """The mail taken with :meth:`take_next`, locked for processing; None if it was done meanwhile.
 
@@ -243,7 +253,7 @@ class InboundMailRepository:
 
 
 @functools.cache
-def _take_statement() -> Update:
+def _take_statement(*, columns: bool = False) -> Update:
     """:meth:`InboundMailRepository.take_next` in one statement, built once (issue 14: building
     it cost more CPU than running it): the claim of :meth:`~InboundMailRepository.claim_next` as
     the UPDATE's subquery. The subquery locks the candidate row (PostgreSQL: ``FOR UPDATE SKIP
@@ -277,8 +287,7 @@ def _take_statement() -> Update:
             attempts=InboundMail.attempts + 1,
             next_attempt_at=bindparam("take_lease", type_=InboundMail.__table__.c.next_attempt_at.type),
         )
-        .returning(InboundMail)
-    )
+    ).returning(*((InboundMail.id, InboundMail.attempts, InboundMail.error) if columns else (InboundMail,)))
 
 
 @functools.cache
