@@ -108,6 +108,11 @@ def phase_title(phase: Phase) -> str:
     return f"{season} {phase.year} {kind[phase.type]} ({phase})"
 
 
+def _short_title(game_map: GameMap) -> str:
+    """``Standard Diplomacy``, ``Ancient Mediterranean``: the variant's title without its notes in brackets."""
+    return (game_map.title or game_map.name).split(" (")[0]
+
+
 def render_svg(
     variant: str | GameMap,
     position: Position,
@@ -134,7 +139,7 @@ def render_svg(
     for entry in dislodged:
         canvas.dislodged(entry.unit, retreats.get(entry.unit))
     labels = canvas.labels(game_map)
-    heading = title if title is not None else f"{game_map.name.replace('_', ' ').title()}: {phase_title(position.phase)}"
+    heading = title if title is not None else f"{_short_title(game_map)}: {phase_title(position.phase)}"
     legend_rows = (len(game_map.powers) + 3) // 4
     height = art.height + _TITLE_BAND + legend_rows * _ROW + 12
     parts = [

@@ -69,7 +69,7 @@ def test_the_legend_lists_each_power_with_its_colour_and_centre_count() -> None:
         assert f'data-power="{power}" x=' in svg
         count = len(POSITION["centers"].get(power, ()))
         assert f'data-text="{STANDARD.power_names[power].name} {count}"' in svg
-    assert 'data-text="Standard: Fall 1902 movement (F1902M)"' in svg
+    assert 'data-text="Standard Diplomacy: Fall 1902 movement (F1902M)"' in svg
 
 
 def test_each_kind_of_order_and_result_is_drawn_apart() -> None:
