@@ -64,8 +64,12 @@ def picture_title(game: Game, position: Position) -> str:
     return f"{game.name}: {phase_title(position.phase)}"
 
 
-def phase_svg(game: Game, record: PhaseRecord) -> str:
-    """The picture of one phase record: with its orders and results only once it is processed."""
+def phase_svg(game: Game, record: PhaseRecord, previous: PhaseRecord | None = None) -> str:
+    """The picture of one phase record: with its orders and results only once it is processed.
+
+    A retreat phase's dislodged units get the retreat options that the
+    ``previous`` (movement) phase's results announced to everyone.
+    """
     from judge.core.serialization import position_from_json
 
     game_map = game_map_of(game)
@@ -73,6 +77,9 @@ def phase_svg(game: Game, record: PhaseRecord) -> str:
     drawn: OrdersDrawn | None = None
     if record.processed_at is not None and record.results:
         drawn = orders_from_result(record.results, position, game_map)
+    if position.dislodged and previous is not None and previous.results:
+        announced = orders_from_result(previous.results, position, game_map)
+        drawn = OrdersDrawn(drawn.results if drawn else (), announced.dislodged, announced.retreats)
     return render_svg(game_map, position, drawn, title=picture_title(game, position))
 
 

@@ -141,3 +141,37 @@ def test_a_map_that_cannot_be_drawn_never_stops_the_results(harness: Harness, mo
     mails = results_mail(harness, "S1901M")
     assert len(mails) == 9 and all(attachments(m) == [] for m in mails.values())
     assert "France:  Army Paris -> Burgundy." in plain(mails[address("FRANCE")])
+
+
+def test_a_retreat_phase_map_shows_the_dislodged_unit_and_the_retreats_the_results_announced(harness: Harness) -> None:
+    from judge.core.phase import Phase
+    from judge.core.position import Position
+    from judge.core.units import Unit, UnitType
+    from judge.core.variants import load_map
+
+    units = (
+        Unit("FRANCE", UnitType.ARMY, "BUR"),
+        Unit("GERMANY", UnitType.ARMY, "RUH"),
+        Unit("GERMANY", UnitType.ARMY, "MUN"),
+    )
+    start = Position("standard", Phase.parse("S1901M"), units, load_map("standard").starting_centers)
+    game = start_game(harness, position=start)
+    harness.clock.advance(hours=13)
+    game.orders("FRANCE", "A BUR H\n")
+    game.orders("GERMANY", "A RUH - BUR\nA MUN S A RUH - BUR\n")
+    harness.clock.advance(hours=1)
+    assert process_due(harness.services) == 1
+    reply = harness.exchange(address("ITALY"), "MAP demo SVG\n")
+    assert "demo, S1901R, is attached" in plain(reply)
+    (part,) = attachments(reply)
+    svg = part.get_content()
+    svg = svg.decode() if isinstance(svg, bytes) else svg
+    assert svg.count('class="unit dislodged"') == 1 and 'data-loc="BUR" fill' in svg
+    options = set(re_findall(r'class="retreat-option" data-loc="BUR" data-to="([A-Z/]+)"', svg))
+    assert options and "RUH" not in options and options <= {"PAR", "PIC", "GAS", "MAR", "BEL"}
+
+
+def re_findall(pattern: str, text: str) -> list[str]:
+    import re
+
+    return re.findall(pattern, text)

@@ -26,8 +26,8 @@ def handle(command: MapRequest, session: MailSession) -> Next:
     game = requested_game(session, command.game, "MAP")
     if session.reply_attachment is not None:
         raise CommandRefused(_("One map per mail: this mail already has one. Send another mail for another map."))
-    record = _record(session, game, command.phase)
-    svg = phase_svg(game, record)
+    record, previous = _record(session, game, command.phase)
+    svg = phase_svg(game, record, previous)
     if command.svg:
         attachment = Attachment(file_name(game, record.name, "svg"), "image/svg+xml", svg.encode("utf-8"))
     else:
@@ -43,19 +43,20 @@ def handle(command: MapRequest, session: MailSession) -> Next:
     return Next.CONTINUE
 
 
-def _record(session: MailSession, game: Game, phase: str | None) -> PhaseRecord:
-    """The phase asked for (by name, the latest of that name), else the latest of the game."""
+def _record(session: MailSession, game: Game, phase: str | None) -> tuple[PhaseRecord, PhaseRecord | None]:
+    """The phase asked for (by name, the latest of that name), else the latest; and the one before it."""
     _ = session.gettext
     records = session.uow.phases.history(game)
     if not records:
         raise CommandRefused(_("{game} has not started: there is no board to draw yet.").format(game=game.name))
     if phase is None:
-        return records[-1]
-    matching = [r for r in records if r.name.upper() == phase.upper()]
+        return records[-1], records[-2] if len(records) > 1 else None
+    matching = [k for k, r in enumerate(records) if r.name.upper() == phase.upper()]
     if not matching:
         raise CommandRefused(
             _("{game} has no phase {phase}: it has {first} to {last}.").format(
                 game=game.name, phase=phase, first=records[0].name, last=records[-1].name
             )
         )
-    return matching[-1]
+    index = matching[-1]
+    return records[index], records[index - 1] if index > 0 else None
