@@ -189,3 +189,25 @@ def test_judge_map_on_the_command_line_writes_png_and_svg(tmp_path: Path) -> Non
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert bad.returncode == 1 and "phase" in bad.stderr
+
+
+def test_an_arrow_runs_from_the_unit_to_its_destination_and_an_invalid_order_is_grey() -> None:
+    from judge.ruling import rule_on
+
+    position = {
+        "variant": "standard", "phase": "S1901M",
+        "units": [{"power": "FRANCE", "type": "F", "loc": "BRE"}, {"power": "FRANCE", "type": "A", "loc": "PAR"}],
+        "centers": {"FRANCE": ["BRE", "PAR", "MAR"]},
+        "orders": {"FRANCE": ["F BRE - MAO", "A PAR - MOS"]},
+    }  # fmt: skip
+    result = rule_on(position)
+    svg = svg_from_contract(position, result)
+    art = load_art("standard")
+    (move,) = re.findall(r'<path class="order move succeeds" d="M([\d.]+) ([\d.]+)L([\d.]+) ([\d.]+)"', svg)
+    x1, y1, x2, y2 = (float(v) for v in move)
+    (bx, by), (mx, my) = art.where("BRE"), art.where("MAO")
+    assert abs(x1 - bx) + abs(y1 - by) < 30 and abs(x2 - mx) + abs(y2 - my) < 30
+    assert (x2 - x1) * (mx - bx) + (y2 - y1) * (my - by) > 0  # pointing the right way
+    invalid = re.findall(r'<path class="order move invalid"[^>]*>', svg)
+    assert len(invalid) == 1 and 'stroke="#808080"' in invalid[0]
+    assert 'class="cross invalid"' in svg
