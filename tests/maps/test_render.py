@@ -140,6 +140,23 @@ def test_the_png_has_the_svg_size() -> None:
     width, height = (int(float(v)) for v in re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg).groups())  # type: ignore[union-attr]
     png = svg_to_png(svg)
     assert png_size(png) == (width, height)
+    # Decoded with the standard library: every chunk's CRC holds, the pixels inflate to one
+    # filter byte and width pixels per row (8-bit RGBA, colour type 6, or RGB, type 2).
+    import struct
+    import zlib
+
+    offset, idat, colour = 8, b"", None
+    while offset < len(png):
+        (length,) = struct.unpack(">I", png[offset : offset + 4])
+        kind, data = png[offset + 4 : offset + 8], png[offset + 8 : offset + 8 + length]
+        assert struct.unpack(">I", png[offset + 8 + length : offset + 12 + length])[0] == zlib.crc32(kind + data)
+        if kind == b"IHDR":
+            colour = data[9]
+        if kind == b"IDAT":
+            idat += data
+        offset += 12 + length
+    channels = {6: 4, 2: 3}[colour]  # type: ignore[index]
+    assert len(zlib.decompress(idat)) == height * (1 + width * channels)
     with pytest.raises(ValueError):
         png_size(b"GIF89a" + png[6:])
 
