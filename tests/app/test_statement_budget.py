@@ -133,3 +133,39 @@ def test_a_signon_mail_stays_within_its_statement_budget(harness: Harness) -> No
     counter = one_mail(harness, address("FRANCE"), game.signon("FRANCE"))
     assert counter.commits == 2
     assert len(counter.counted) <= SIGNON_MAIL, "\n".join(counter.counted)
+
+
+def fresh_due(harness: Harness, game: StartedGame) -> tuple[object, object]:
+    """(the due time stored, the one a full re-plan computes now), the re-plan rolled back."""
+    from judge.app.planning import plan
+
+    with harness.db.unit_of_work() as uow:
+        stored = game.game(uow).next_due_at
+        computed = plan(uow, harness.services, game.game(uow), harness.clock.now())
+        uow.session.rollback()
+    return stored, computed
+
+
+def test_an_order_mail_skips_re_planning_only_when_the_due_time_cannot_move(harness: Harness) -> None:
+    """The plan is skipped while another power owes all its orders; the due time is then
+    still what a full re-plan gives, through complete, broken, partial and last orders."""
+    from tests.app.orders_helpers import POWERS
+
+    game = start_game(harness)
+    openings = {
+        "AUSTRIA": "A VIE - GAL\nA BUD - SER\nF TRI - ALB\n",
+        "ENGLAND": "F LON - NTH\nF EDI - NWG\nA LVP - YOR\n",
+        "FRANCE": "A PAR - BUR\nA MAR S A PAR - BUR\nF BRE - MAO\n",
+        "GERMANY": "A MUN - RUH\nA BER - KIE\nF KIE - DEN\n",
+        "ITALY": "A VEN H\nA ROM - APU\nF NAP - ION\n",
+        "RUSSIA": "A MOS - UKR\nA WAR - GAL\nF SEV - BLA\nF STP/SC - BOT\n",
+        "TURKEY": "A CON - BUL\nA SMY - CON\nF ANK - BLA\n",
+    }
+    steps = [("FRANCE", openings["FRANCE"]), ("FRANCE", "A PAR - MUN\n"),  # complete, then broken
+             ("FRANCE", openings["FRANCE"]), ("ENGLAND", "F LON - NTH\n")]  # fixed; partial
+    steps += [(power, openings[power]) for power in POWERS if power not in ("FRANCE", "TURKEY")]
+    steps += [("TURKEY", openings["TURKEY"])]  # the last orders: early processing is planned
+    for power, orders in steps:
+        game.orders(power, orders)
+        stored, computed = fresh_due(harness, game)
+        assert stored == computed, (power, orders)
