@@ -731,7 +731,9 @@ def anchors(
         centre = far_from(depth, [unit, label], 11.0) if entry.get("supply_center") else None
         coasts = {}
         for coast_name, reach in entry.get("coasts", {}).items():
-            seas = {index[r.split("/")[0]] for r in reach}
+            reached = {r.split("/")[0] for r in reach}
+            water = {r for r in reached if provinces[r]["terrain"] == "water"}
+            seas = {index[r] for r in (water or reached)}  # the coast faces its seas
             touching = []
             for k in depth:
                 i, j = k % cols, k // cols
