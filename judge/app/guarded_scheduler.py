@@ -16,9 +16,8 @@ import circle, so the guard adds nothing to that circle.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 
 from judge.app import scheduler
 from judge.app.alarms import GAME_FAILED, alarm_keeper
@@ -69,9 +68,7 @@ def record_failure(services: Services, game_id: int, error: BaseException, now: 
         with services.db.unit_of_work() as uow:
             game = uow.games.get(game_id)
             game.failed_attempts += 1
-            delay = min(
-                scheduler.RETRY_AFTER * 2 ** min(game.failed_attempts - 1, 10), scheduler.MAX_RETRY
-            )
+            delay = scheduler.retry_delay(game.failed_attempts)
             uow.games.set_next_due(game, now + delay)
             uow.audit.record(
                 AuditKind.FAILURE, now, game=game, actor="scheduler",
@@ -95,44 +92,18 @@ def record_failure(services: Services, game_id: int, error: BaseException, now: 
     return True
 
 
+def guarded_round(services: Services) -> datetime | None:
+    """:func:`process_due`, then the earliest due time; a failing round is logged, never fatal."""
+    try:
+        process_due(services)
+        return scheduler.earliest_due(services)
+    except Exception:
+        log.exception("the scheduler's round failed; trying again shortly")
+        return None
+
+
 async def run_scheduler(
     services: Services, stop: asyncio.Event, wake: asyncio.Event, *, max_sleep: float = 60.0
 ) -> None:
     """As :func:`judge.app.scheduler.run_scheduler`, but a failing round is logged, never fatal."""
-    from apscheduler.schedulers.asyncio import AsyncIOScheduler
-
-    async def ring() -> None:  # a coroutine: APScheduler runs it on this loop, where ``wake`` lives
-        wake.set()
-
-    alarm = AsyncIOScheduler(timezone=UTC)
-    alarm.start()
-    try:
-        while not stop.is_set():
-            wake.clear()
-            try:
-                await asyncio.to_thread(process_due, services)
-                earliest = await asyncio.to_thread(scheduler.earliest_due, services)
-            except Exception:
-                log.exception("the scheduler's round failed; trying again shortly")
-                earliest = None
-            if earliest is not None:
-                # The judge's clock may be offset from the machine's (tests): the alarm counts real seconds.
-                delay = max(0.0, (earliest - services.clock.now()).total_seconds())
-                if delay < max_sleep:
-                    alarm.add_job(
-                        ring, "date", run_date=datetime.now(UTC) + timedelta(seconds=delay),
-                        id=scheduler.ALARM, replace_existing=True, misfire_grace_time=None,
-                    )  # fmt: skip
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(_first(stop, wake), timeout=max_sleep)
-    finally:
-        alarm.shutdown(wait=False)
-
-
-async def _first(*events: asyncio.Event) -> None:
-    tasks = [asyncio.create_task(event.wait()) for event in events]
-    try:
-        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for task in tasks:
-            task.cancel()
+    await scheduler.run_scheduler(services, stop, wake, max_sleep=max_sleep, one_round=guarded_round)

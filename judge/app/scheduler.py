@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from judge.app.lateness import apply_dedication, carry_out
@@ -137,8 +138,13 @@ def _postpone(services: Services, game_id: int, now: datetime) -> None:
     with services.db.unit_of_work() as uow:
         game = uow.games.get(game_id)
         game.failed_attempts += 1
-        delay = min(RETRY_AFTER * 2 ** min(game.failed_attempts - 1, 10), MAX_RETRY)
-        uow.games.set_next_due(game, now + delay)
+        uow.games.set_next_due(game, now + retry_delay(game.failed_attempts))
+
+
+def retry_delay(failed_attempts: int) -> timedelta:
+    """How long a game that failed ``failed_attempts`` times in a row waits: doubling, capped."""
+    delay: timedelta = RETRY_AFTER * 2 ** min(failed_attempts - 1, 10)
+    return min(delay, MAX_RETRY)
 
 
 # ------------------------------------------------------------------ running
@@ -149,8 +155,19 @@ def earliest_due(services: Services) -> datetime | None:
         return uow.games.earliest_due()
 
 
+def run_round(services: Services) -> datetime | None:
+    """One round of the scheduler: do what is due, then say when the next game falls due."""
+    process_due(services)
+    return earliest_due(services)
+
+
 async def run_scheduler(
-    services: Services, stop: asyncio.Event, wake: asyncio.Event, *, max_sleep: float = 60.0
+    services: Services,
+    stop: asyncio.Event,
+    wake: asyncio.Event,
+    *,
+    max_sleep: float = 60.0,
+    one_round: Callable[[Services], datetime | None] = run_round,
 ) -> None:
     """Process due games until ``stop`` is set; sleep until the earliest due time or ``wake``.
 
@@ -171,8 +188,7 @@ async def run_scheduler(
     try:
         while not stop.is_set():
             wake.clear()
-            await asyncio.to_thread(process_due, services)
-            earliest = await asyncio.to_thread(earliest_due, services)
+            earliest = await asyncio.to_thread(one_round, services)
             if earliest is not None:
                 # The judge's clock may be offset from the machine's (tests): the alarm counts real seconds.
                 delay = max(0.0, (earliest - services.clock.now()).total_seconds())
