@@ -30,8 +30,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from rapidfuzz import fuzz
-
 from judge.core.errors import AmbiguousProvinceError, CoastError, UnknownProvinceError
 from judge.core.geography import GameMap
 from judge.core.units import coast_of, province_of
@@ -348,6 +346,8 @@ def _suggest(key: str, game_map: GameMap, french: bool, near: frozenset[str] = f
     """
     if not key:
         return ()
+    from rapidfuzz import fuzz  # here, not at the top: only a misspelt name needs it (start-up)
+
     table = name_table(game_map)
     best: dict[str, tuple[int, float, int]] = {}  # province -> (kind, -score, length)
     for candidate in table.keys:

@@ -24,12 +24,7 @@ import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any, Final, TypeVar
-
-from lark import Lark, Token
-from lark.lexer import Lexer
-from rapidfuzz import fuzz
-from rapidfuzz.process import extractOne
+from typing import Any, Final, Self, TypeVar
 
 from judge.core.errors import (
     AmbiguousProvinceError,
@@ -253,6 +248,31 @@ def _pieces(text: str) -> list[_Piece]:
 # Step 2: abstract tokens.
 
 
+class Token(str):
+    """A grammar token: the text as written, its ``type`` (``PLACE``, ``_MOVE``...) and offset.
+
+    The reader's own, in place of Lark's: Lark is needed only to build the
+    LALR tables (:func:`_tables`), so ``judge adjudicate`` and the fast path
+    never import it (start-up is most of a short batch). Same attribute
+    names as ``lark.Token`` (``type``, ``value``, ``start_pos``).
+    """
+
+    __slots__ = ("start_pos", "type", "value")
+    type: str
+    value: str
+    start_pos: int | None
+
+    def __new__(cls, type: str, value: str, start_pos: int | None = None) -> Self:
+        token = str.__new__(cls, value)
+        token.type = type
+        token.value = value
+        token.start_pos = start_pos
+        return token
+
+    def __repr__(self) -> str:
+        return f"Token({self.type!r}, {self.value!r})"
+
+
 class _PlaceToken(Token):
     """A ``PLACE`` token that carries the name reading it was read as.
 
@@ -272,21 +292,16 @@ class _WordToken(Token):
     error: CoreError | None
 
 
-# Token() without its deprecation shim: the reader makes a token per word.
-_new_token: Callable[..., Token] = Token._future_new
-
-
 _T = TypeVar("_T", bound=Token)
 
 
 def _subtoken(cls: type[_T], kind: str, value: str, start: int) -> _T:
-    token: _T = cls._future_new(kind, value, start, None, start + 1)  # type: ignore[no-untyped-call]
-    return token
+    return cls(kind, value, start)
 
 
 def _token(kind: str, piece: _Piece, text: str | None = None) -> Token:
     value = piece.text if text is None else text
-    return _new_token(kind, value, piece.start, None, piece.start + 1)
+    return Token(kind, value, piece.start)
 
 
 class _Tokenizer:
@@ -412,6 +427,9 @@ class _Tokenizer:
     def _place_score(self, text: str, following: list[str]) -> float:
         """How well ``text``, alone or with words after it, names a place: 100 for a name, else
         its closest misspelling's rapidfuzz ratio (0 when none is within ``_CLOSE_NAME``)."""
+        from rapidfuzz import fuzz
+        from rapidfuzz.process import extractOne
+
         keys = name_table(self._map).keys
         best = 0.0
         for count in range(len(following) + 1):
@@ -619,16 +637,6 @@ _READINGS: dict[int, tuple[GameMap, dict[tuple[str, bool], NameReading | None]]]
 # Step 3: shape and meaning.
 
 
-class _ListLexer(Lexer):
-    """Lets Lark build the tables of a grammar whose tokens come from elsewhere."""
-
-    def __init__(self, lexer_conf: Any) -> None:
-        del lexer_conf
-
-    def lex(self, data: Any) -> Iterator[Token]:  # type: ignore[override]
-        return iter(data)
-
-
 # A parse node: (rule or alias name, children). Tokens are the leaves.
 _Node = tuple[str, tuple[Any, ...]]
 
@@ -668,7 +676,18 @@ def _tables() -> _Tables:
     """The tables, built once on first use (no on-disk cache: installs may be read-only)."""
     from importlib.resources import files
 
+    from lark import Lark
+    from lark.lexer import Lexer
     from lark.parsers.lalr_analysis import Shift
+
+    class _ListLexer(Lexer):
+        """Lets Lark build the tables of a grammar whose tokens come from elsewhere."""
+
+        def __init__(self, lexer_conf: Any) -> None:
+            del lexer_conf
+
+        def lex(self, data: Any) -> Iterator[Any]:  # type: ignore[override]
+            return iter(data)
 
     grammar = files("judge").joinpath("grammar", "orders.lark").read_text(encoding="utf-8")
     lark = Lark(grammar, parser="lalr", lexer=_ListLexer)
