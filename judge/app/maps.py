@@ -19,17 +19,20 @@ who wants no picture without another query.
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from sqlalchemy import select
+
 from judge.app.variant_rules import game_map_of
-from judge.core.adjudicator.results import AdjudicationResult
 from judge.core.position import Position
+from judge.db.database import UnitOfWork
 from judge.db.models import Game, PhaseRecord
 from judge.mail.compose import Attachment
 from judge.maps.contract import orders_from_result
 from judge.maps.png import svg_to_png
-from judge.maps.render import OrdersDrawn, drawn_from, phase_title, render_svg
+from judge.maps.render import OrdersDrawn, phase_title, render_svg
 
 MAPS_OFF = "maps_off"
 log = logging.getLogger(__name__)
@@ -83,17 +86,56 @@ def phase_svg(game: Game, record: PhaseRecord, previous: PhaseRecord | None = No
     return render_svg(game_map, position, drawn, title=picture_title(game, position))
 
 
-def results_attachment(game: Game, position: Position, result: AdjudicationResult) -> Attachment | None:
-    """The results mail's picture: the phase just adjudicated, its orders and what became of them.
+class ResultsPictures:
+    """The results mails' pictures, drawn by the sender when it delivers them, once per phase.
 
-    None (and a log line) when it cannot be drawn: a picture never stops a
-    phase from being processed, and the results' text is complete without it.
+    A phase's results go to every player, master and observer in separate
+    mails that all carry the same picture; the sender delivers them one
+    after another, so a few recent pictures are kept. The key is the phase
+    record's id and its processing time: a processed record never changes,
+    and a rollback that deletes it (its id may be reused on SQLite) gives
+    the new record another processing time, so a kept picture cannot be
+    shown for the wrong phase.
     """
+
+    def __init__(self, keep: int = 8) -> None:
+        self._keep = keep
+        self._pictures: OrderedDict[tuple[int, object], Attachment | None] = OrderedDict()
+
+    def picture(self, uow: UnitOfWork, phase_id: int) -> Attachment | None:
+        """The PNG of processed phase ``phase_id`` with its orders and results, or None.
+
+        None (and a log line) when the phase is gone or the picture cannot be
+        drawn: a picture never stops a results mail, whose text is complete.
+        """
+        record = uow.session.get(PhaseRecord, phase_id)
+        if record is None or record.processed_at is None:
+            return None
+        key = (phase_id, record.processed_at)
+        if key in self._pictures:
+            self._pictures.move_to_end(key)
+            return self._pictures[key]
+        picture = _draw_results(uow, record)
+        self._pictures[key] = picture
+        while len(self._pictures) > self._keep:
+            self._pictures.popitem(last=False)
+        return picture
+
+
+def _draw_results(uow: UnitOfWork, record: PhaseRecord) -> Attachment | None:
     try:
-        svg = render_svg(game_map_of(game), position, drawn_from(result), title=picture_title(game, position))
-        return Attachment(file_name(game, str(position.phase), "png"), "image/png", svg_to_png(svg))
+        game = record.game
+        # The phase before it in its timeline: the newest record of the turn before, made before it.
+        previous = uow.session.scalars(
+            select(PhaseRecord)
+            .where(PhaseRecord.game_id == game.id, PhaseRecord.turn == record.turn - 1, PhaseRecord.id < record.id)
+            .order_by(PhaseRecord.id.desc())
+            .limit(1)
+        ).first()
+        svg = phase_svg(game, record, previous)
+        return Attachment(file_name(game, record.name, "png"), "image/png", svg_to_png(svg))
     except Exception:
-        log.exception("no map for %s %s", game.name, position.phase)
+        log.exception("no map for phase record %s", record.id)
         return None
 
 

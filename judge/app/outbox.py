@@ -86,7 +86,10 @@ class Letter:
     subject: str
     body: str
     attachment: Attachment | None = None
-    """A file sent with the text (the results' map), or none."""
+    """A file sent with the text, or none."""
+    map_phase_id: int | None = None
+    """The processed phase whose map the sender attaches when it delivers the mail (the results'
+    picture, drawn at delivery so the processing transaction stays short), or none."""
 
 
 def queue_many(
@@ -114,7 +117,7 @@ def queue_many(
                 "created_at": now, "mail_from": identity.address, "recipients": recipients,
                 "message": bytes(message), "state": OutboundState.PENDING, "attempts": 0,
                 "next_attempt_at": now, "last_error": None, "sent_at": None, "game_id": game_id,
-                "in_reply_to_id": None,
+                "in_reply_to_id": None, "map_phase_id": letter.map_phase_id,
             }
         )  # fmt: skip
     if rows:

@@ -212,13 +212,15 @@ def process_phase(
 
     subject = game_subject(services.config.code, game.name, RESULTS_EVENT, str(position.phase))
     # The board as a picture for every reader who did not SET MAP OFF (issue 16); the text stays whole.
-    from judge.app.maps import map_off_addresses, results_attachment
+    # The sender draws it when it delivers the mail (judge.app.maps.ResultsPictures), once per phase:
+    # drawing takes tens of milliseconds, too long to hold this transaction and the game's row lock.
+    from judge.app.maps import map_off_addresses
 
     no_map = map_off_addresses(game)
-    picture = results_attachment(game, position, result) if set(audience) - no_map else None
     outbox.queue_many(
         uow, services,
-        [outbox.Letter([address], subject, reports[language], None if address.lower() in no_map else picture)
+        [outbox.Letter([address], subject, reports[language],
+                       map_phase_id=None if address.lower() in no_map else record.id)
          for address, language in audience.items()],
         now, game_id=game.id,
     )  # fmt: skip

@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from datetime import datetime
 
 from judge.app.alarms import alarm_keeper
+from judge.app.maps import ResultsPictures
 from judge.app.services import Services
 from judge.db.database import UnitOfWork
 from judge.db.enums import OutboundState
 from judge.db.models import OutboundMail
 from judge.mail.addresses import AddressError, canonical_address, printable
+from judge.mail.compose import with_attachment
 from judge.mail.outbound import OutgoingMail
 
 log = logging.getLogger(__name__)
@@ -33,6 +36,7 @@ class TransactionalOutbox:
 
     def __init__(self, services: Services) -> None:
         self.services = services
+        self.pictures = ResultsPictures()
 
     def claim_next(self, now: datetime, lease: Callable[[int], datetime]) -> OutgoingMail | None:
         with self.services.db.unit_of_work() as uow:
@@ -43,7 +47,15 @@ class TransactionalOutbox:
             row.attempts += 1
             row.next_attempt_at = lease(row.attempts)
             uow.session.flush()
-            return OutgoingMail(row.id, bytes(row.message), tuple(row.recipients), row.attempts)
+            mail = OutgoingMail(row.id, bytes(row.message), tuple(row.recipients), row.attempts)
+            map_phase_id = row.map_phase_id
+        if map_phase_id is None:
+            return mail
+        # The results' map, drawn now (after the claim's commit, in a read-only transaction), not
+        # when the phase was processed; a mail whose picture cannot be drawn goes out as text.
+        return replace(
+            mail, message_bytes=deliverable_message(self.services, self.pictures, mail.message_bytes, map_phase_id)
+        )
 
     def mark_sent(self, id: int, now: datetime, refused: Mapping[str, str]) -> None:
         with self.services.db.unit_of_work() as uow:
@@ -72,6 +84,19 @@ class TransactionalOutbox:
             except Exception:
                 log.exception("could not queue the alarm about outbox mail %s", id)
         self.services.on_outbox()
+
+
+def deliverable_message(services: Services, pictures: ResultsPictures, message: bytes, map_phase_id: int | None) -> bytes:
+    """The outbox message as it goes out: with its phase's map attached when it asks for one."""
+    if map_phase_id is None:
+        return message
+    try:
+        with services.db.unit_of_work(readonly=True) as uow:
+            picture = pictures.picture(uow, map_phase_id)
+    except Exception:  # a picture never keeps the results' text from going out
+        log.exception("could not read phase %s to draw its map", map_phase_id)
+        return message
+    return message if picture is None else with_attachment(message, picture)
 
 
 def _row(uow: UnitOfWork, id: int) -> OutboundMail:

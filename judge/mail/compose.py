@@ -140,21 +140,46 @@ def render(
         ("MIME-Version", "1.0"),
     ]
     text_headers, payload = _text_part(body)
-    if attachment is not None:
-        boundary = f"=_judge_{binascii.hexlify(make_msgid().encode())[:24].decode()}"
-        headers.append(("Content-Type", f'multipart/mixed; boundary="{boundary}"'))
-        head = "\r\n".join(_fold(name, value) for name, value in headers)
-        part_head = "\r\n".join(f"{name}: {value}" for name, value in text_headers)
-        return (
-            head.encode("utf-8", "replace") + b"\r\n\r\nThis is a MIME message with an attachment.\r\n"
-            + f"--{boundary}\r\n{part_head}\r\n\r\n".encode("ascii") + payload.replace(b"\n", b"\r\n")
-            + f"\r\n--{boundary}\r\n".encode("ascii") + _attachment_part(attachment)
-            + f"\r\n--{boundary}--\r\n".encode("ascii")
-        )  # fmt: skip
     headers += text_headers
     head = "\r\n".join(_fold(name, value) for name, value in headers)
     # "replace": a lone surrogate (bytes that were never UTF-8) becomes "?", never an error.
-    return head.encode("utf-8", "replace") + b"\r\n\r\n" + payload.replace(b"\n", b"\r\n")
+    message = head.encode("utf-8", "replace") + b"\r\n\r\n" + payload.replace(b"\n", b"\r\n")
+    return message if attachment is None else with_attachment(message, attachment)
+
+
+_TEXT_PART_HEADERS = (b"content-type:", b"content-transfer-encoding:")
+
+
+def with_attachment(message: bytes, attachment: Attachment) -> bytes:
+    """A single-part text mail made by :func:`render`, turned into multipart/mixed with ``attachment``.
+
+    The text part comes first, unchanged and complete on its own, then the
+    file in base64. Used by :func:`render` and by the sender, which attaches
+    a results mail's map when it delivers the mail rather than when the
+    phase is processed (drawing is too slow for the processing transaction).
+    A message that is not what :func:`render` writes (already multipart, no
+    header block) is returned as it is.
+    """
+    head, separator, payload = message.partition(b"\r\n\r\n")
+    if not separator:
+        return message
+    kept: list[bytes] = []
+    moved: list[bytes] = []
+    target = kept
+    for line in head.split(b"\r\n"):
+        if line[:1] not in (b" ", b"\t"):  # a folded line stays with the header it continues
+            target = moved if line.lower().startswith(_TEXT_PART_HEADERS) else kept
+        target.append(line)
+    if not moved or any(b"multipart/" in line.lower() for line in moved):
+        return message
+    boundary = f"=_judge_{binascii.hexlify(make_msgid().encode())[:24].decode()}"
+    kept.append(f'Content-Type: multipart/mixed; boundary="{boundary}"'.encode("ascii"))
+    return (
+        b"\r\n".join(kept) + b"\r\n\r\nThis is a MIME message with an attachment.\r\n"
+        + f"--{boundary}\r\n".encode("ascii") + b"\r\n".join(moved) + b"\r\n\r\n" + payload
+        + f"\r\n--{boundary}\r\n".encode("ascii") + _attachment_part(attachment)
+        + f"\r\n--{boundary}--\r\n".encode("ascii")
+    )  # fmt: skip
 
 
 def _text_part(body: str) -> tuple[list[tuple[str, str]], bytes]:

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from judge.app.maps import ResultsPictures
+from judge.app.sender import deliverable_message
 from judge.app.services import Services
 from judge.app.worker import process_next_mail
 from judge.config import load_config
@@ -31,6 +33,7 @@ class Harness:
         self.services = services
         self.clock = clock
         self._seen = 0
+        self._pictures = ResultsPictures()
         self._count = 0
 
     @property
@@ -54,10 +57,14 @@ class Harness:
         return processed
 
     def outbox(self) -> list[EmailMessage]:
-        """Every message queued so far, oldest first."""
+        """Every message queued so far, oldest first, as the sender would deliver it (a results
+        mail with its map attached, drawn as the sender draws it)."""
         with self.db.unit_of_work(readonly=True) as uow:
-            rows = uow.session.query(OutboundMail).order_by(OutboundMail.id).all()
-            return [message_from_bytes(row.message, policy=policy.default) for row in rows]  # type: ignore[misc]
+            rows = [(bytes(row.message), row.map_phase_id) for row in uow.session.query(OutboundMail).order_by(OutboundMail.id)]
+        return [
+            message_from_bytes(deliverable_message(self.services, self._pictures, message, phase), policy=policy.default)  # type: ignore[misc]
+            for message, phase in rows
+        ]
 
     def new_mail(self) -> list[EmailMessage]:
         """Messages queued since the last call."""

@@ -78,6 +78,9 @@ class OutboundMail(Base):
     in_reply_to_id: Mapped[int | None] = mapped_column(
         ForeignKey("mail_in.id", ondelete="SET NULL"), index=True, default=None
     )
+    map_phase_id: Mapped[int | None] = mapped_column(ForeignKey("phases.id", ondelete="SET NULL"), default=None)
+    """The processed phase whose map the sender attaches when it delivers this mail (a results
+    mail whose reader wants the picture), drawn then rather than in the processing transaction."""
 
 
 class SenderFlood(Base):
