@@ -111,43 +111,63 @@ def rule(
 
     phase_type = position.phase.type
     lines = tuple(read_lines(orders, game_map, phase_type))
-    # Shared names settled by the board, postal preference lists chosen on it (issue 18).
-    lines = tuple(
-        (power, settle_by_board(read, position, power, game_map, rules)[0] if not isinstance(read, Exception) else read)
-        for power, read in lines
-    )
+    # Shared names settled by the board, postal preference lists chosen on it (issue 18). Only an
+    # order with a name read more than one way can change (settle_by_board returns the others as
+    # they are), so only those are asked.
+    if any(not isinstance(read, Exception) and read.readings for _, read in lines):
+        lines = tuple(
+            (power, settle_by_board(read, position, power, game_map, rules)[0] if not isinstance(read, Exception) else read)
+            for power, read in lines
+        )
     lines = _preferences_chosen(lines, position, rules, game_map)
     typed: dict[str, list[Order]] = {}
     for power, read in lines:
         if not isinstance(read, Exception):
-            typed.setdefault(power, []).append(read.order)
+            if power in typed:
+                typed[power].append(read.order)
+            else:
+                typed[power] = [read.order]
     result = adjudicate(position, typed, rules, game_map)
-    units = position.units + tuple(d.unit for d in position.dislodged)
+    units = position.units + tuple(d.unit for d in position.dislodged) if position.dislodged else position.units
 
     # One entry per line given, in the order given, then the engine's entries
     # for units that got no order (and anything else it has to report).
-    # Each line takes the first result not yet taken with its power and order (an index, not a
-    # scan of the results for every line: that was quadratic in the number of orders).
+    # Each line takes the first result not yet taken with its power and order. The engine reports
+    # the orders it was given in the order given, the very order objects, so the next result is
+    # nearly always that one (checked by identity, no hashing of orders); from the first line for
+    # which it is not, an index of the results by (power, order) finds it (not a scan of the results
+    # for every line: that was quadratic in the number of orders).
     pending = result.results
-    slots: dict[tuple[str, Any], list[int]] = {}
-    for k, r in enumerate(pending):
-        slots.setdefault((r.power, r.order), []).append(k)
+    count = len(pending)
+    slots: dict[tuple[str, Any], list[int]] | None = None
     taken: set[int] = set()
+    nxt = 0  # the lockstep: every result before it is taken
     entries: list[dict[str, Any]] = []
     for power, read in lines:
         if isinstance(read, Exception):
             entries.append(_unreadable(power, read, units))
             continue
-        match = next((k for k in slots.get((power, read.order), ()) if k not in taken), None)
+        order = read.order
+        match: int | None
+        if slots is None and nxt < count and pending[nxt].order is order and pending[nxt].power == power:
+            match = nxt
+            nxt += 1
+        else:
+            if slots is None:
+                slots = {}
+                for k in range(nxt, count):
+                    r = pending[k]
+                    slots.setdefault((r.power, r.order), []).append(k)
+            match = next((k for k in slots.get((power, order), ()) if k not in taken), None)
         if match is None:
             entries.append(
-                {"power": power, "unit": None, "order": str(read.order), "outcome": "invalid",
+                {"power": power, "unit": None, "order": str(order), "outcome": "invalid",
                  "reason": "the adjudicator gave no result for this order"}
             )  # fmt: skip
         else:
             taken.add(match)
-            entries.append(_named_unit(order_result_to_json(pending[match]), read.order, units))
-    entries.extend(order_result_to_json(r) for k, r in enumerate(pending) if k not in taken)
+            entries.append(_named_unit(order_result_to_json(pending[match]), order, units))
+    entries.extend(order_result_to_json(pending[k]) for k in range(nxt, count) if k not in taken)
     return Ruling(result, lines, tuple(entries))
 
 
@@ -212,10 +232,17 @@ def read_lines(
     orders: Mapping[str, Sequence[str]], game_map: GameMap, phase_type: PhaseType
 ) -> Iterable[tuple[str, ReadOrder | OrderSyntaxError]]:
     """Every order of every power, read; a line in French is read again as French."""
-    from judge.lang.orders import OrderSyntaxError, read_order_line
+    from judge.lang.orders import OrderSyntaxError, read_order, read_order_line
 
     for power in sorted(orders):
         for line in orders[power]:
+            if "," not in line and ";" not in line and line and not line.isspace():
+                # One order (read_order_line's own first case), its reading usually cached.
+                try:
+                    yield power, read_order(line, game_map, phase_type=phase_type)
+                    continue
+                except OrderSyntaxError:
+                    pass
             read = read_order_line(line, game_map, phase_type=phase_type)
             if any(isinstance(r, OrderSyntaxError) for r in read):
                 french = read_order_line(line, game_map, phase_type=phase_type, french=True)

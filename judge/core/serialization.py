@@ -79,10 +79,13 @@ def position_from_json(data: object) -> PositionInput:
     phase_text = root.get("phase")
     if not isinstance(phase_text, str):
         raise PositionError('phase is missing: give e.g. "phase": "S1901M"')
-    phase = Phase.parse(phase_text)
+    phase = _PHASES.get(phase_text)
+    if phase is None:
+        phase = Phase.parse(phase_text)
+        if len(_PHASES) < 4096:
+            _PHASES[phase_text] = phase
 
-    units = tuple(_units(root.get("units"), game_map, "units"))
-    _check_one_per_province(units, "units")
+    units = _board_units(root.get("units"), game_map)
     centers = _centers(root.get("centers"), game_map)
 
     dislodged_data = root.get("dislodged") or []
@@ -115,7 +118,7 @@ def phase_to_json(phase: Phase) -> str:
 
 
 def unit_to_json(unit: Unit) -> dict[str, Any]:
-    return {"power": unit.power, "type": unit.type.value, "loc": unit.location}
+    return {"power": unit.power, "type": unit.type._value_, "loc": unit.location}
 
 
 def dislodged_to_json(
@@ -133,8 +136,13 @@ def dislodged_to_json(
 def units_to_json(units: Iterable[Unit]) -> list[dict[str, Any]]:
     """Units in a stable order: by power, then location."""
     return [
-        unit_to_json(u) for u in sorted(units, key=lambda u: (u.power, u.location, u.type.value))
+        {"power": u.power, "type": u.type._value_, "loc": u.location}
+        for u in sorted(units, key=_unit_order)
     ]
+
+
+def _unit_order(u: Unit) -> tuple[str, str, str]:
+    return (u.power, u.location, u.type._value_)
 
 
 def centers_to_json(centers: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
@@ -174,13 +182,14 @@ def order_result_to_json(result: OrderResult) -> dict[str, Any]:
     a build names the unit it creates, since it has no unit before the phase.
     """
     unit: str | None = str(result.unit) if result.unit is not None else None
-    if unit is None and isinstance(result.order, Build):
-        unit = f"{result.order.type.value} {result.order.location}"
+    order = result.order
+    if unit is None and isinstance(order, Build):
+        unit = f"{order.type.value} {order.location}"
     return {
         "power": result.power,
         "unit": unit,
-        "order": str(result.order) if result.order is not None else None,
-        "outcome": str(result.outcome),
+        "order": str(order) if order is not None else None,
+        "outcome": result.outcome._value_,
         "reason": result.reason,
     }
 
@@ -358,6 +367,73 @@ def _why_not_there(game_map: GameMap, unit_type: UnitType, location: str) -> str
     return f"a fleet in {province.name} must name its coast ({coasts})"
 
 
+# Phase text -> Phase: a batch names the same few dozen phases (Phase is immutable, the parse pure).
+_PHASES: dict[str, Phase] = {}
+
+
+def _board_units(value: object, game_map: GameMap) -> tuple[Unit, ...]:
+    """The ``units`` of a position, one per province, as :func:`_units` and
+    :func:`_check_one_per_province` read and check them.
+
+    The fast path: each entry written as a valid unit was written before is
+    one dictionary lookup (see :func:`_valid_units`); when any entry is not,
+    or two units share a province, the entries are read again one by one,
+    which finds the first problem and words it as always.
+    """
+    if type(value) is list:
+        known = _valid_units(game_map)
+        units: list[Unit] = []
+        provinces: set[str] = set()
+        for entry in value:
+            if type(entry) is not dict:
+                break
+            try:
+                found = known.get((entry.get("power"), entry.get("type"), entry.get("loc")))
+            except TypeError:  # a list or an object where a string belongs: unhashable
+                break
+            if found is None:
+                found = _remember_unit(known, game_map, entry)
+                if found is None:
+                    break
+            units.append(found[0])
+            provinces.add(found[1])
+        else:
+            if len(provinces) == len(units):
+                return tuple(units)
+    units_read = tuple(_units(value, game_map, "units"))
+    _check_one_per_province(units_read, "units")
+    return units_read
+
+
+@functools.lru_cache(maxsize=16)
+def _valid_units(game_map: GameMap) -> dict[tuple[object, object, object], tuple[Unit, str]]:
+    """(power, type, loc) as written -> the unit and its province, for entries read and found valid.
+
+    One table per map object (maps are immutable and compared by identity),
+    filled as entries are met and emptied when it grows past
+    ``_MAX_VALID_UNITS``: a pure function's memo, never stale.
+    """
+    return {}
+
+
+_MAX_VALID_UNITS = 16_384
+
+
+def _remember_unit(
+    known: dict[tuple[object, object, object], tuple[Unit, str]], game_map: GameMap, entry: Mapping[str, Any]
+) -> tuple[Unit, str] | None:
+    power_text, type_text, loc_text = entry.get("power"), entry.get("type"), entry.get("loc")
+    if not (isinstance(power_text, str) and isinstance(type_text, str) and isinstance(loc_text, str)):
+        return None
+    unit = _known_unit(game_map, power_text, type_text, loc_text)
+    if unit is None:
+        return None
+    if len(known) >= _MAX_VALID_UNITS:
+        known.clear()
+    found = known[(power_text, type_text, loc_text)] = (unit, unit.province)
+    return found
+
+
 def _units(value: object, game_map: GameMap, what: str) -> Iterable[Unit]:
     for index, entry in enumerate(_list(value, what)):
         yield _unit(entry, game_map, f"{what} {index + 1}")
@@ -378,6 +454,52 @@ def _centers(value: object, game_map: GameMap) -> Mapping[str, frozenset[str]]:
     if value is None:
         return {power: frozenset(owned) for power, owned in game_map.starting_centers.items()}
     data = _object(value, "centers")
+    fast = _known_centers(data, game_map)
+    if fast is not None:
+        return fast
+    return _read_centers(data, game_map)
+
+
+def _known_centers(data: Mapping[str, Any], game_map: GameMap) -> dict[str, frozenset[str]] | None:
+    """The centres as :func:`_read_centers` reads them when every power's list was read valid
+    before (one lookup a power) and no centre has two owners; else None (read them in full)."""
+    known = _valid_centers(game_map)
+    centers: dict[str, frozenset[str]] = {}
+    total = 0
+    for raw_power, codes in data.items():
+        if type(codes) is not list:
+            return None
+        try:
+            key = (raw_power, tuple(codes))
+            found = known.get(key)
+        except TypeError:  # unhashable entries: the full reading words the error
+            return None
+        if found is None:
+            try:
+                found = _read_centers({raw_power: codes}, game_map).popitem()
+            except PositionError:
+                return None
+            if len(known) >= _MAX_VALID_UNITS:
+                known.clear()
+            known[key] = found
+        power, owned = found
+        if power in centers:  # one power written twice ("ENGLAND", "England"): merged by the full reading
+            return None
+        centers[power] = owned
+        total += len(owned)
+    if total and len(frozenset().union(*centers.values())) != total:
+        return None  # a centre owned twice: the full reading says which
+    return centers
+
+
+@functools.lru_cache(maxsize=16)
+def _valid_centers(game_map: GameMap) -> dict[tuple[str, tuple[Any, ...]], tuple[str, frozenset[str]]]:
+    """(power as written, centres as written) -> (power, centres), for lists read and found valid;
+    per map object, a pure function's memo like :func:`_valid_units`."""
+    return {}
+
+
+def _read_centers(data: Mapping[str, Any], game_map: GameMap) -> dict[str, frozenset[str]]:
     owner: dict[str, str] = {}
     centers: dict[str, frozenset[str]] = {}
     for raw_power, codes in data.items():

@@ -42,7 +42,7 @@ class Unit:
         return province_of(self.location)
 
     def __str__(self) -> str:
-        return f"{self.type.value} {self.location}"
+        return self.type._value_ + " " + self.location  # _value_: the enum's plain attribute, not its property
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,4 +62,4 @@ class UnitRef:
         return province_of(self.location)
 
     def __str__(self) -> str:
-        return self.location if self.type is None else f"{self.type.value} {self.location}"
+        return self.location if self.type is None else self.type._value_ + " " + self.location
