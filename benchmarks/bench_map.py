@@ -2,7 +2,7 @@
 
 Each shipped variant's opening position is drawn, and Standard's mid-game
 fixture (tests/maps) with its orders and results; the median of ``--runs``
-runs is printed for the SVG alone and for SVG + PNG (wall and CPU time), with the PNG's size.
+runs is printed for the SVG alone and for SVG + PNG (wall and CPU time), with the PNG's size in bytes and pixels.
 
     .venv/bin/python benchmarks/bench_map.py [--runs 7]
 
@@ -20,7 +20,7 @@ from pathlib import Path
 from judge.core.position import Position
 from judge.core.variants import available_variants, load_map
 from judge.maps.contract import svg_from_contract
-from judge.maps.png import svg_to_png
+from judge.maps.png import png_size, svg_to_png
 from judge.maps.render import render_svg
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "maps"
@@ -48,14 +48,15 @@ def main() -> None:
         opening = Position(name, game_map.first_phase, game_map.opening_units, game_map.starting_centers)
         cases.append((f"{name} opening", lambda m=game_map, p=opening: render_svg(m, p)))
     # Wall time suffers from a loaded machine; the CPU time of the process is the steadier figure.
-    print(f"{'map':32} {'svg ms':>8} {'svg+png ms':>11} {'cpu ms':>8} {'png KB':>8}")
+    print(f"{'map':32} {'svg ms':>8} {'svg+png ms':>11} {'cpu ms':>8} {'png KB':>8} {'pixels':>10}")
     for label, draw in cases:
         svg = draw()  # type: ignore[operator]
         svg_ms = _median_ms(draw, args.runs)
         png_ms = _median_ms(lambda d=draw: svg_to_png(d()), args.runs)  # type: ignore[misc]
         cpu_ms = _median_ms(lambda d=draw: svg_to_png(d()), args.runs, time.process_time)  # type: ignore[misc]
-        size = len(svg_to_png(svg))
-        print(f"{label:32} {svg_ms:8.1f} {png_ms:11.1f} {cpu_ms:8.1f} {size / 1024:8.1f}")
+        png = svg_to_png(svg)
+        width, height = png_size(png)
+        print(f"{label:32} {svg_ms:8.1f} {png_ms:11.1f} {cpu_ms:8.1f} {len(png) / 1024:8.1f} {f'{width}x{height}':>10}")
 
 
 if __name__ == "__main__":

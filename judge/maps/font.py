@@ -1,6 +1,6 @@
 """A small stroke font of our own, so labels need no font file on the machine.
 
-resvg draws ``<text>`` only with fonts it can find, and a fresh server may have
+An SVG renderer draws ``<text>`` only with fonts it can find, and a fresh server may have
 none; drawing each letter as a few strokes makes every map readable anywhere
 and keeps the PNG byte-for-byte the same on every machine. Glyphs live on a
 4 x 6 grid (y down, baseline at 6); lower case is drawn as upper case.
