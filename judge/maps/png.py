@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import struct
 
-import pyvips
+import pyvips  # type: ignore[import-untyped]  # no stubs
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _COMPRESSION = 3
