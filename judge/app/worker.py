@@ -77,6 +77,11 @@ def _note_due_change(target: Game, value: object, old: object, _initiator: objec
         session.info[DUE_CHANGED] = True
 
 
+TAKE_AHEAD = 8
+"""Mails one guard commit holds when several are waiting (:func:`process_waiting_mail`): the
+first's attempt is counted there, each next one's in the commit of the mail before it."""
+
+
 def process_next_mail(services: Services) -> bool:
     """Answer the oldest waiting mail; False when there was none (or the queue cannot be read).
 
@@ -86,67 +91,143 @@ def process_next_mail(services: Services) -> bool:
     assigned through the ORM), rather than after every mail: a scheduler round
     is a transaction of its own, and on SQLite one more turn at the write lock per mail.
     """
+    return process_waiting_mail(services, limit=1) > 0
+
+
+def process_waiting_mail(
+    services: Services, limit: int = TAKE_AHEAD, *, stop: Callable[[], bool] | None = None
+) -> int:
+    """Answer up to ``limit`` waiting mails (different senders' oldest, one after another);
+    how many were answered (0: none waiting, or the queue cannot be read). Never raises on
+    account of a mail.
+
+    The guard, with fewer commits when mail is waiting (issue 14): one short commit counts
+    the first mail's attempt and holds the others (:meth:`~judge.db.repositories.mail.
+    InboundMailRepository.lease_more`); each mail is still processed in a transaction of its
+    own, and that transaction also counts the attempt of the next mail held. So every
+    mail's attempt is committed before the mail is processed, as with one guard commit per
+    mail, and a crash charges no attempt to a mail that was only held (its hold runs out and
+    it is taken again). When a mail fails (its transaction rolled back), the next one's
+    attempt is counted in a commit of its own. ``stop``: checked between mails; mails still
+    held are taken again when their hold runs out.
+    """
     now = services.clock.now()
     try:
-        taken = _take(services, now)
+        taken = _take(services, now, limit)
     except Exception:
         log.exception("could not take the next mail from the queue")
-        return False
+        return 0
     if taken is None:
-        return False
-    mail_id, attempts, quarantined_error = taken
-    due_changed = False
-    if quarantined_error is not None:
-        _tell_about_failure(services, mail_id, attempts, quarantined_error, now, final=True)
-    else:
+        return 0
+    (mail_id, attempts, quarantined_error), held = taken
+    answered = 0
+    while True:
+        following = held.pop(0) if held else None
+        due_changed = False
+        counted: tuple[int, str | None] | None = None
+        if quarantined_error is not None:
+            _tell_about_failure(services, mail_id, attempts, quarantined_error, now, final=True)
+        else:
+            try:
+                due_changed, counted = _process_taken(services, mail_id, now, following)
+            except Exception as error:
+                log.exception("mail %s failed (attempt %s)", mail_id, attempts)
+                _record_failure(services, mail_id, attempts, error, now)
+        _wake(services.on_outbox)
+        if due_changed:
+            _wake(services.on_schedule)
+        answered += 1
+        next_mail = _next_held(services, following, counted, held, stop)
+        if next_mail is None:
+            return answered
+        now, mail_id, attempts, quarantined_error = next_mail
+
+
+def _next_held(
+    services: Services, following: int | None, counted: tuple[int, str | None] | None,
+    held: list[int], stop: Callable[[], bool] | None,
+) -> tuple[datetime, int, int, str | None] | None:
+    """The next held mail to process, its attempt counted: (now, id, attempts, quarantine
+    reason or None); None when there is none left (or the worker is stopping)."""
+    while following is not None:
+        if stop is not None and stop():
+            return None
+        now = services.clock.now()
         try:
-            due_changed = _process_taken(services, mail_id, now)
-        except Exception as error:
-            log.exception("mail %s failed (attempt %s)", mail_id, attempts)
-            _record_failure(services, mail_id, attempts, error, now)
-    _wake(services.on_outbox)
-    if due_changed:
-        _wake(services.on_schedule)
-    return True
+            if counted is None:  # the mail before it failed: its attempt in a commit of its own
+                with services.db.unit_of_work() as uow:
+                    counted = uow.mail_in.count_attempt(following, now + CLAIM_LEASE)
+            if counted is not None:
+                attempts, error = counted
+                if attempts <= services.config.mail_max_attempts:
+                    return now, following, attempts, None
+                with services.db.unit_of_work() as uow:
+                    limit, reason = _quarantine_stalled(uow, services, following, attempts, error, now)
+                return now, following, limit, reason
+        except Exception:
+            log.exception("could not take held mail %s; its hold runs out", following)
+            return None
+        following = held.pop(0) if held else None  # finished by another worker meanwhile
+        counted = None
+    return None
 
 
-def _take(services: Services, now: datetime) -> tuple[int, int, str | None] | None:
-    """Count one attempt at the next mail and hold it, in a commit of its own.
+def _take(
+    services: Services, now: datetime, limit: int = 1
+) -> tuple[tuple[int, int, str | None], list[int]] | None:
+    """Count one attempt at the next mail and hold it, and up to ``limit - 1`` more mails of
+    other senders (not counted), in a commit of its own.
 
     Returns the mail's id, its attempts, and, when the mail had already been
     tried ``mail_max_attempts`` times without an end (the process died each
-    time), the reason it is now quarantined instead.
+    time), the reason it is now quarantined instead; and the ids of the mails held too.
     """
     with services.db.unit_of_work() as uow:
         taken = uow.mail_in.take_next_row(now, now + CLAIM_LEASE)
         if taken is None:
             return None
         mail_id, attempts, error = taken
-        limit = services.config.mail_max_attempts
-        if attempts <= limit:
-            return mail_id, attempts, None
-        reason = f"the judge stopped while processing this mail ({limit} attempts without an end)"
-        if error:
-            reason += f"; before that: {error}"
-        reason = reason[:MAX_ERROR_CHARS]
-        mail = uow.mail_in.get(mail_id)
-        uow.mail_in.quarantine(mail, reason, now)
-        mail.attempts = limit
-        return mail_id, limit, reason
+        if attempts <= services.config.mail_max_attempts:
+            held = uow.mail_in.lease_more(now, now + CLAIM_LEASE, limit - 1) if limit > 1 else []
+            return (mail_id, attempts, None), held
+        limit_reached, reason = _quarantine_stalled(uow, services, mail_id, attempts, error, now)
+        return (mail_id, limit_reached, reason), []
 
 
-def _process_taken(services: Services, mail_id: int, now: datetime) -> bool:
-    """Process a taken mail in one transaction; returns whether a game's due time moved."""
+def _quarantine_stalled(
+    uow: UnitOfWork, services: Services, mail_id: int, attempts: int, error: str | None, now: datetime
+) -> tuple[int, str]:
+    """Quarantine a mail tried ``mail_max_attempts`` times without an end; (its attempts, the reason)."""
+    limit = services.config.mail_max_attempts
+    reason = f"the judge stopped while processing this mail ({limit} attempts without an end)"
+    if error:
+        reason += f"; before that: {error}"
+    reason = reason[:MAX_ERROR_CHARS]
+    mail = uow.mail_in.get(mail_id)
+    uow.mail_in.quarantine(mail, reason, now)
+    mail.attempts = limit
+    return limit, reason
+
+
+def _process_taken(
+    services: Services, mail_id: int, now: datetime, following: int | None = None
+) -> tuple[bool, tuple[int, str | None] | None]:
+    """Process a taken mail in one transaction; returns whether a game's due time moved, and
+    the attempts and last error of the ``following`` held mail, whose attempt the same
+    commit counts (None: no following mail, or it is no longer pending)."""
     with services.db.unit_of_work() as uow:
         # Locked and marked now, in one statement and in the same transaction as everything
         # the mail does: nobody sees the mark before the commit; a mail set aside as a loop
         # or flood is marked ignored instead.
         taken = uow.mail_in.start_processing(mail_id, now)
-        if taken is None:  # another worker finished it after our lease ran out
-            return False
-        raw, mail_from = taken
-        _process(uow, services, mail_id, raw, mail_from, now)
-        return bool(uow.session.info.pop(DUE_CHANGED, False))
+        if taken is not None:  # None: another worker finished it after our lease ran out
+            raw, mail_from = taken
+            _process(uow, services, mail_id, raw, mail_from, now)
+        counted = (
+            uow.mail_in.count_attempt(following, services.clock.now() + CLAIM_LEASE)
+            if following is not None else None
+        )
+        return bool(uow.session.info.pop(DUE_CHANGED, False)), counted
 
 
 def _wake(callback: Callable[[], None]) -> None:
@@ -434,15 +515,16 @@ def _envelope_address(mail_from: str, own: frozenset[str]) -> str | None:
 
 async def run_worker(
     services: Services, stop: asyncio.Event, wake: asyncio.Event, *, idle_seconds: float = 5.0,
-    on_idle: Callable[[], None] | None = None,
+    on_idle: Callable[[], None] | None = None, take_ahead: int = TAKE_AHEAD,
 ) -> None:
     """Process mail until ``stop`` is set; ``wake`` is set by the SMTP door when mail arrives.
 
     ``on_idle`` (say, the daily purge) runs in a thread whenever the queue is empty.
+    ``take_ahead``: mails held by one guard commit (:func:`process_waiting_mail`).
     """
     while not stop.is_set():
         try:
-            worked = await asyncio.to_thread(process_next_mail, services)
+            worked = await asyncio.to_thread(process_waiting_mail, services, take_ahead, stop=stop.is_set)
         except Exception:  # process_next_mail guards every mail; this is the last net
             log.exception("the worker failed; going on")
             worked = False

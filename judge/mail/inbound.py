@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -67,6 +68,92 @@ class FunctionStore:
         self, raw: bytes, mail_from: str, rcpt_tos: list[str], received_at: datetime, peer: str
     ) -> int:
         return self.function(raw, mail_from, rcpt_tos, received_at, peer)
+
+
+Received = tuple[bytes, str, list[str], datetime, str]
+"""One received mail as the door hands it on: raw bytes, envelope sender, recipients, time, peer."""
+
+
+class _Waiting:
+    __slots__ = ("error", "lead", "mail", "mail_id", "ready")
+
+    def __init__(self, mail: Received) -> None:
+        self.mail = mail
+        self.ready = threading.Event()
+        self.lead = False
+        self.mail_id: int | None = None
+        self.error: BaseException | None = None
+
+
+class GroupCommitStore:
+    """An :class:`InboundStore` that commits the mails arriving together in one transaction
+    (group commit, issue 14): the door's store threads queue their mail; one of them (the
+    leader) commits everything queued so far with ``store_many``, in one transaction and one
+    durable commit, then hands over to the next waiting thread. Each call still returns only
+    once its own mail is committed (the 250 waits for it), and no mail waits for mail that
+    came after it. If a group's transaction fails, each of its mails is stored again alone,
+    so one bad mail costs only its own 451.
+    """
+
+    def __init__(self, store_many: Callable[[list[Received]], list[int]]) -> None:
+        self.store_many = store_many
+        self._lock = threading.Lock()
+        self._queue: list[_Waiting] = []
+        self._leading = False
+
+    def store_inbound(
+        self, raw: bytes, mail_from: str, rcpt_tos: list[str], received_at: datetime, peer: str
+    ) -> int:
+        waiting = _Waiting((raw, mail_from, rcpt_tos, received_at, peer))
+        with self._lock:
+            self._queue.append(waiting)
+            if not self._leading:
+                self._leading = waiting.lead = True
+        if not waiting.lead:
+            waiting.ready.wait()
+        if waiting.lead:  # from the start, or handed over by the leader before
+            self._commit_queued()
+        if waiting.error is not None:
+            raise waiting.error
+        assert waiting.mail_id is not None
+        return waiting.mail_id
+
+    def _commit_queued(self) -> None:
+        with self._lock:
+            group, self._queue = self._queue, []
+        try:
+            self._commit(group)
+        finally:
+            with self._lock:
+                successor = self._queue[0] if self._queue else None
+                if successor is None:
+                    self._leading = False
+                else:
+                    successor.lead = True
+            for member in group:
+                member.ready.set()
+            if successor is not None:
+                successor.ready.set()
+
+    def _commit(self, group: list[_Waiting]) -> None:
+        try:
+            ids = self.store_many([member.mail for member in group])
+        except Exception as error:
+            if len(group) == 1:
+                group[0].error = error
+                return
+            for member in group:  # one bad mail must not cost the others their 250
+                try:
+                    member.mail_id = self.store_many([member.mail])[0]
+                except Exception as alone:
+                    member.error = alone
+            return
+        except BaseException as error:
+            for member in group:
+                member.error = error
+            raise
+        for member, mail_id in zip(group, ids, strict=True):
+            member.mail_id = mail_id
 
 
 def _utc_now() -> datetime:

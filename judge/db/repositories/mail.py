@@ -125,6 +125,33 @@ class InboundMailRepository:
         ).one_or_none()
         return None if row is None else (int(row[0]), int(row[1]), row[2])
 
+    def lease_more(self, now: datetime, lease_until: datetime, limit: int) -> list[int]:
+        """Hold up to ``limit`` more mails for this worker, each its sender's oldest still
+        pending and not held back, oldest first, in the guard's transaction (after
+        :meth:`take_next_row`, whose mail, now held, holds back its sender's later mail).
+
+        Their attempts are not counted here: each is counted just before the mail is
+        processed (:meth:`count_attempt`, in the commit of the mail processed before it), so
+        a crash never charges an attempt to a mail that was only held.
+        """
+        if limit <= 0:
+            return []
+        rows = self.session.execute(
+            _lease_statement(),
+            {"lease_now": now, "lease_until": lease_until, "lease_limit": limit},
+            execution_options={"synchronize_session": False},
+        ).all()
+        return sorted(int(row[0]) for row in rows)
+
+    def count_attempt(self, mail_id: int, lease_until: datetime) -> tuple[int, str | None] | None:
+        """Count one attempt at a held mail and renew its hold; its attempts and last error, or
+        None when it is no longer pending (another worker finished it after the hold ran out)."""
+        row = self.session.execute(
+            _count_statement(), {"count_id": mail_id, "count_lease": lease_until},
+            execution_options={"synchronize_session": False},
+        ).one_or_none()
+        return None if row is None else (int(row[0]), row[1])
+
     def lock_taken(self, mail_id: int) -> InboundMail | None:
         """The mail taken with :meth:`take_next`, locked for processing; None if it was done meanwhile.
 
@@ -288,6 +315,53 @@ def _take_statement(*, columns: bool = False) -> Update:
             next_attempt_at=bindparam("take_lease", type_=InboundMail.__table__.c.next_attempt_at.type),
         )
     ).returning(*((InboundMail.id, InboundMail.attempts, InboundMail.error) if columns else (InboundMail,)))
+
+
+@functools.cache
+def _lease_statement() -> Update:
+    """:meth:`InboundMailRepository.lease_more`'s statement, built once: the candidates of
+    :func:`_take_statement` (PostgreSQL: locked, skipping those another worker holds), up to a limit."""
+    candidate = aliased(InboundMail)
+    earlier = aliased(InboundMail)
+    when = InboundMail.__table__.c.next_attempt_at.type
+    now = bindparam("lease_now", type_=when)
+    oldest_of_sender = (
+        select(func.min(earlier.id))
+        .where(earlier.sender_key == candidate.sender_key, earlier.state.in_(PENDING_STATES))
+        .correlate(candidate)
+        .scalar_subquery()
+    )
+    chosen = (
+        select(candidate.id)
+        .where(
+            candidate.state.in_(PENDING_STATES),
+            candidate.id == oldest_of_sender,
+            or_(candidate.next_attempt_at.is_(None), candidate.next_attempt_at <= now),
+        )
+        .order_by(candidate.id)
+        .limit(bindparam("lease_limit"))
+        .with_for_update(skip_locked=True)
+        .correlate_except(candidate)
+    )
+    return (
+        update(InboundMail)
+        .where(InboundMail.id.in_(chosen))
+        .values(next_attempt_at=bindparam("lease_until", type_=when))
+    ).returning(InboundMail.id)
+
+
+@functools.cache
+def _count_statement() -> Update:
+    """:meth:`InboundMailRepository.count_attempt`'s statement, built once."""
+    return (
+        update(InboundMail)
+        .where(InboundMail.id == bindparam("count_id"), InboundMail.state.in_(PENDING_STATES))
+        .values(
+            attempts=InboundMail.attempts + 1,
+            next_attempt_at=bindparam("count_lease", type_=InboundMail.__table__.c.next_attempt_at.type),
+        )
+        .returning(InboundMail.attempts, InboundMail.error)
+    )
 
 
 @functools.cache
