@@ -30,34 +30,54 @@ log = logging.getLogger(__name__)
 MAX_ERROR_CHARS = 4000
 
 
+BATCH = 8
+"""Due games claimed and handled in one transaction when several are due at once (a deadline
+shared by many games): one claim and one commit for them all instead of one each."""
+
+
 def process_due(services: Services) -> int:
-    """Do what is due in every due game, one game per transaction; returns how many were handled.
+    """Do what is due in every due game; returns how many were handled.
+
+    Games due together are handled :data:`BATCH` at a time, in one
+    transaction. If anything in a batch fails, the whole batch is rolled
+    back and the rest of the round goes one game per transaction, so the
+    failing game is found, recorded and backed off while the others are
+    handled: each game's work is still all or nothing, and done once.
 
     Never raises: a game that fails is recorded and backed off; if even that
     cannot be written, or no game can be claimed, the round ends and the
     next one tries again.
     """
     handled = 0
+    batch = BATCH
     while handled < scheduler.MAX_STEPS_PER_CALL:
         now = services.clock.now()
-        game_id: int | None = None
+        game_ids: list[int] = []
         try:
             with services.db.unit_of_work() as uow:
-                game = uow.games.claim_due(now)
-                if game is None:
+                games = uow.games.claim_due_many(now, min(batch, scheduler.MAX_STEPS_PER_CALL - handled))
+                if not games:
                     return handled
-                game_id = game.id
-                scheduler.handle_due(uow, services, game, now)
+                game_ids = [game.id for game in games]
+                for game in games:
+                    scheduler.handle_due(uow, services, game, now)
         except StaleStateError:
-            log.info("game %s was handled by another process", game_id)
+            log.info("game(s) %s handled by another process", game_ids)
+            if len(game_ids) > 1:
+                batch = 1
+                continue
         except Exception as error:
-            if game_id is None:
+            if not game_ids:
                 log.exception("the scheduler could not claim a due game; trying again later")
                 return handled
-            log.exception("scheduler failed on game %s", game_id)
-            if not record_failure(services, game_id, error, now):
+            if len(game_ids) > 1:  # rolled back: find the failing game one per transaction
+                log.info("a batch of %d due games failed; handling them one by one", len(game_ids))
+                batch = 1
+                continue
+            log.exception("scheduler failed on game %s", game_ids[0])
+            if not record_failure(services, game_ids[0], error, now):
                 return handled  # the game is still due: stop here rather than fail on it again
-        handled += 1
+        handled += max(1, len(game_ids))
     return handled
 
 

@@ -13,7 +13,8 @@ of reading them again. Nothing is cached beyond the caller's unit of work.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from judge.app import orders as kept
@@ -38,6 +39,13 @@ class OpenPhase:
     record: PhaseRecord
     position: Position
     submissions: dict[str, OrderSubmission]
+    coming: Mapping[str, dict[str, OrderSubmission]] = field(default_factory=dict)
+    """Orders already kept for the phases of the year that follows (PHASE blocks), by phase name,
+    read with the open phase's so that processing knows the next phase's without a query."""
+
+    def kept_for(self, phase: str) -> dict[str, OrderSubmission] | None:
+        """The orders kept for ``phase`` if it was read with the open phase (None: not read)."""
+        return self.coming.get(phase)
 
 
 def read_open_phase(uow: UnitOfWork, game: Game) -> OpenPhase | None:
@@ -48,7 +56,14 @@ def read_open_phase(uow: UnitOfWork, game: Game) -> OpenPhase | None:
     if record is None:
         return None
     position = from_json(record.position_before)
-    return OpenPhase(record, position, kept.current_submissions(uow, game, position.phase))
+    # The open phase and the five after it (a whole year: the phase after adjudication is one of
+    # them, whatever the variant skips) in one query.
+    phase, names = position.phase, [str(position.phase)]
+    for _ in range(5):
+        phase = phase.following()
+        names.append(str(phase))
+    found = uow.orders.current_by_phase(game, names)
+    return OpenPhase(record, position, found.pop(names[0]), found)
 
 
 def current_times(game: Game, record: PhaseRecord, now: datetime) -> PhaseTimes | None:

@@ -128,9 +128,11 @@ def process_phase(
     ruling = rule(position, lines, rules, game_map)
     result = ruling.result
     after = result.position
-    with uow.session.no_autoflush:  # nothing of this transaction concerns the orders
-        # Orders already kept for the phase that opens next (PHASE blocks): its clock needs them.
-        next_submissions = kept.current_submissions(uow, game, after.phase)
+    # Orders already kept for the phase that opens next (PHASE blocks): its clock needs them.
+    next_submissions = opened.kept_for(str(after.phase))
+    if next_submissions is None:
+        with uow.session.no_autoflush:  # nothing of this transaction concerns the orders
+            next_submissions = kept.current_submissions(uow, game, after.phase)
 
     newly_cd = civil_disorder_after_missed(
         game, position, owing_powers(game, position, game_map), submissions, civil_disorder
@@ -172,7 +174,8 @@ def process_phase(
         winner=winner, next_deadline=next_times.deadline if next_times else None, zone=zone,
         game_over=finished,
     )  # fmt: skip
-    audience = results_audience(uow, game)
+    with uow.session.no_autoflush:  # who reads the results does not depend on what is pending
+        audience = results_audience(uow, game)
     reports = {
         language: render_results(report, game_map, language, translation(language).gettext)
         for language in sorted({"en", *audience.values()})

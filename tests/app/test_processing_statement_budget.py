@@ -12,17 +12,21 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from sqlalchemy import event
 
 from judge.app.guarded_scheduler import process_due
 from judge.db.enums import PhaseState
 from judge.db.models import OutboundMail, PhaseRecord
+from tests.app import orders_helpers
 from tests.app.conftest import Harness
 from tests.app.orders_helpers import POWERS, start_game
 
 BUDGET_PER_GAME = 15
 """Statements for claiming, processing and re-planning one due game (BEGIN/COMMIT not counted)."""
 ROUND_END = 1
+IN_A_BATCH = 12
+"""Statements per game once the claim is shared by the games of a batch (and the commit too)."""
 """The scheduler's round ends with one claim that finds nothing more due."""
 
 OPENINGS = {
@@ -73,3 +77,24 @@ def test_processing_one_due_phase_stays_within_the_statement_budget(harness: Har
     assert queued == len(POWERS) + 2  # seven players, the master, the observer
     work = [s for s in statements if s.split()[0].upper() not in ("BEGIN", "COMMIT", "ROLLBACK")]
     assert len(work) <= BUDGET_PER_GAME + ROUND_END, "\n".join(work)
+
+
+def test_games_due_together_share_the_claim_and_the_commit(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three games due at once are claimed together and handled in one transaction: the claim is
+    counted once for the three (judge.app.guarded_scheduler.BATCH)."""
+    for name in ("one", "two", "three"):
+        # Each game its own seven players (an address belongs to one person).
+        monkeypatch.setattr(orders_helpers, "address", lambda power, n=name: f"{power.lower()}.{n}@example.net")
+        game = start_game(harness, name, with_master=False, with_observer=False)
+        for power, body in OPENINGS.items():
+            game.orders(power, body)
+    harness.clock.advance(hours=13, minutes=30)
+    with counted(harness) as statements:
+        assert process_due(harness.services) == 3
+    with harness.db.unit_of_work(readonly=True) as uow:
+        processed = [p.game_id for p in uow.session.query(PhaseRecord) if p.state is PhaseState.PROCESSED]
+    assert len(processed) == 3
+    work = [s for s in statements if s.split()[0].upper() not in ("BEGIN", "COMMIT", "ROLLBACK")]
+    claims = [s for s in work if s.startswith("SELECT games.") and " LIMIT " in " ".join(s.split()).upper()]
+    assert len(claims) == 2  # one claim for the three games, and the round's last (finding nothing)
+    assert len(work) <= 2 + 3 * IN_A_BATCH, "\n".join(work)

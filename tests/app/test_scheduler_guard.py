@@ -127,3 +127,30 @@ def test_the_guarded_scheduler_still_does_the_real_work(harness: Harness) -> Non
     assert _game(harness, ids["forming"]) == (0, None)  # nothing to keep: no longer due
     harness.clock.advance(timedelta(days=1))
     assert guarded_scheduler.process_due(harness.services) == 0
+
+
+def test_a_failure_inside_a_batch_rolls_the_batch_back_and_each_game_is_done_once(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Games due together are handled several per transaction; a failing one sends the batch
+    back one game per transaction: the others' work is kept exactly once, the failure recorded."""
+    ids = _due_games(harness, "fine1", "broken", "fine2")
+    handled: list[str] = []
+
+    def handle_due(uow: UnitOfWork, services: Services, game: Game, now: object) -> None:
+        if game.name == "broken":
+            raise RuntimeError("a bug in game broken")
+        handled.append(game.name)
+        uow.audit.record(AuditKind.FAILURE, harness.clock.now(), game=game, actor="test", detail="handled")
+        uow.games.set_next_due(game, None)
+
+    monkeypatch.setattr(scheduler, "handle_due", handle_due)
+    assert guarded_scheduler.BATCH >= 3
+    assert guarded_scheduler.process_due(harness.services) == 3
+    assert handled == ["fine1", "fine1", "fine2"]  # fine1 in the batch (rolled back), then alone
+    with harness.db.unit_of_work(readonly=True) as uow:
+        for name in ("fine1", "fine2"):
+            game = uow.games.get(ids[name])
+            assert game.next_due_at is None
+            assert len(uow.audit.for_game(game, kind=AuditKind.FAILURE)) == 1  # kept once
+    assert _game(harness, ids["broken"]) == (1, harness.clock.now() + scheduler.RETRY_AFTER)

@@ -259,6 +259,19 @@ class GameRepository:
             .execution_options(populate_existing=True)
         ).one_or_none()
 
+    def claim_due_many(self, now: datetime, limit: int) -> list[Game]:
+        """Up to ``limit`` games due at ``now`` that no other transaction holds, as :meth:`claim_due`."""
+        return list(
+            self.session.scalars(
+                select(Game)
+                .where(Game.next_due_at <= now)
+                .order_by(Game.next_due_at, Game.id)
+                .limit(limit)
+                .with_for_update(skip_locked=True)
+                .execution_options(populate_existing=True)
+            )
+        )
+
     def lock(self, game_id: int) -> Game:
         """The game's row, locked (waiting for other holders), re-read after the wait."""
         for held in self._held().values():

@@ -103,6 +103,21 @@ class OrderRepository:
         )
         return {row.power: row for row in rows}
 
+    def current_by_phase(self, game: Game, phases: Sequence[str]) -> dict[str, dict[str, OrderSubmission]]:
+        """:meth:`current` for several phases in one query: {phase: {power: newest submission}}."""
+        found: dict[str, dict[str, OrderSubmission]] = {phase: {} for phase in phases}
+        rows = self.session.scalars(
+            select(OrderSubmission).where(
+                OrderSubmission.game_id == game.id,
+                OrderSubmission.epoch == game.epoch,
+                OrderSubmission.phase.in_(list(phases)),
+                OrderSubmission.superseded_at.is_(None),
+            )
+        )
+        for row in rows:
+            found[row.phase][row.power] = row
+        return found
+
     def versions(self, game: Game, phase: str, power: str) -> list[OrderSubmission]:
         """Every submission of ``power`` for ``phase`` in this timeline, oldest first."""
         return list(
