@@ -677,6 +677,14 @@ def inside(point: tuple[float, float], loops: list[list[tuple[int, int]]]) -> bo
     return count % 2 == 1
 
 
+def clearly_inside(point: list[float], loops: list[list[tuple[int, int]]]) -> bool:
+    """Inside ``loops``, and so are the points half a pixel around it."""
+    x, y = point
+    return all(
+        inside((x + dx, y + dy), loops) for dx, dy in ((0, 0), (0.5, 0), (-0.5, 0), (0, 0.5), (0, -0.5))
+    )
+
+
 def anchors(
     owner: list[int],
     cols: int,
@@ -712,7 +720,8 @@ def anchors(
         entry = provinces[code]
         depth = depth_map(owner, cols, rows, p)
         loops = outlines[code]
-        within = {k: d for k, d in depth.items() if inside(tuple(xy(k)), loops)}
+        # clearly inside: a point on a simplified border would be in or out by a rounding
+        within = {k: d for k, d in depth.items() if clearly_inside(xy(k), loops)}
         if not within:
             spot = next(
                 [float(x), float(y)]
@@ -727,8 +736,8 @@ def anchors(
             continue
         depth = within
         unit = max(depth, key=lambda k: (depth[k], -k))
-        label = far_from(depth, [unit], 16.0)
-        centre = far_from(depth, [unit, label], 11.0) if entry.get("supply_center") else None
+        label = far_from(depth, [unit], 24.0)
+        centre = far_from(depth, [unit, label], 14.0) if entry.get("supply_center") else None
         coasts = {}
         for coast_name, reach in entry.get("coasts", {}).items():
             reached = {r.split("/")[0] for r in reach}
@@ -843,14 +852,20 @@ def generate(variant: str, target_width: int = 1200, cell: int = 5, rounds: int 
     }
 
 
-def write(result: dict) -> None:
+def write(result: dict, scale: float = 1.0) -> None:
+    """Write the drawing, every coordinate multiplied by ``scale`` (a board grown on a fine grid
+    written smaller: the same map, fewer pixels to render; a uniform scale keeps every shared
+    border shared)."""
     layout: Layout = result["layout"]
     owner = [VOID if o == BLOCKED else o for o in result["owner"]]
     result = {**result, "owner": owner}
     codes = result["codes"]
     provinces = result["provinces"]
     cols, rows, cell = layout.cols, layout.rows, layout.cell
-    W, H = layout.width, layout.height
+    W, H = round(layout.width * scale), round(layout.height * scale)
+
+    def num(v: float) -> str:
+        return f"{round(v * scale, 2):g}"
     lines = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}">',
         f"<style>{STYLE}</style>",
@@ -861,7 +876,9 @@ def write(result: dict) -> None:
         keep = border_points(owner, cols, rows, SMOOTHING, smooth_void=False)
 
     def d_of(loops: list[list[tuple[int, int]]]) -> str:
-        return " ".join("M" + " L".join(f"{x} {y}" for x, y in loop) + " Z" for loop in loops)
+        return " ".join(
+            "M" + " L".join(f"{num(x)} {num(y)}" for x, y in loop) + " Z" for loop in loops
+        )
 
     outlines: dict[str, list[list[tuple[int, int]]]] = {}
     for p, code in enumerate(codes):
@@ -881,10 +898,20 @@ def write(result: dict) -> None:
     MAPS.mkdir(parents=True, exist_ok=True)
     variant = result["variant"]
     (MAPS / f"{variant}.svg").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    points = anchors(owner, cols, rows, cell, codes, provinces, outlines)
+    if scale != 1.0:
+
+        def scaled(p: list[float] | None) -> list[float] | None:
+            return None if p is None else [round(v * scale, 1) for v in p]
+
+        for entry in points.values():
+            entry["label"], entry["unit"] = scaled(entry["label"]), scaled(entry["unit"])
+            entry["centre"] = scaled(entry["centre"])
+            entry["coasts"] = {name: scaled(p) for name, p in entry["coasts"].items()}
     sidecar = {
         "width": W,
         "height": H,
-        "provinces": anchors(owner, cols, rows, cell, codes, provinces, outlines),
+        "provinces": points,
         "crossings": result["crossings"],
     }
     (MAPS / f"{variant}.json").write_text(
@@ -920,7 +947,7 @@ def main(argv: list[str]) -> int:
             }
         else:
             canvas = seed_tables.canvas(name)
-            result = generate(name, **canvas)
+            result = generate(name, **{k: v for k, v in canvas.items() if k != "scale"})
             CACHE.mkdir(exist_ok=True)
             cached.write_text(
                 json.dumps(
@@ -933,7 +960,7 @@ def main(argv: list[str]) -> int:
                     }
                 )
             )
-        write(result)
+        write(result, seed_tables.canvas(name).get("scale", 1.0))
         print(f"{name}: {len(result['codes'])} provinces, crossings: {result['crossings']}")
     return 0
 

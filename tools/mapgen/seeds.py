@@ -7,6 +7,8 @@ A province without an entry is placed at the average of its neighbours
 
 from __future__ import annotations
 
+import math
+
 # Europe, the codes of the Standard map (also 1898, Chaos, Fleet Rome; most of Youngstown).
 # fmt: off
 STANDARD: dict[str, tuple[float, float]] = {
@@ -101,9 +103,46 @@ def weight(variant: str, code: str, entry: dict) -> float:
     return 1.15 if entry.get("terrain") == "water" else 1.0
 
 
+# A fisheye for the Standard board (as the published board does, Central Europe gets the room
+# the Atlantic, the Arctic and Russia do not need) and for Modern's: on the Mercator plane, a
+# point at elliptic distance r from the centre (radii RX, RY, in radians) moves along its ray to
+# r (1 + A) / (1 + A r).
+# Smooth and monotone along every ray, so it keeps every border and every contact; the centre is
+# enlarged 1 + A times, the edges shrunk.
+FISHEYE: dict[str, tuple[float, float, float, float, float]] = {
+    # variant: (centre latitude, centre longitude, RX, RY, A)
+    **{name: (47.5, 13.0, 0.6, 0.35, 1.5) for name in ("standard", "1898", "chaos", "fleet_rome")},
+    "modern": (46.0, 16.0, 0.9, 0.5, 1.0),
+}
+
+
+def _fisheye(variant: str, lat: float, lon: float, inverse: bool) -> tuple[float, float]:
+    lat0, lon0, rx, ry, a = FISHEYE[variant]
+
+    def merc(phi: float) -> float:
+        phi = max(-89.0, min(89.0, phi))
+        return math.log(math.tan(math.pi / 4 + math.radians(phi) / 2))
+
+    x0, y0 = math.radians(lon0), merc(lat0)
+    dx, dy = math.radians(lon) - x0, merc(lat) - y0
+    r = math.hypot(dx / rx, dy / ry)
+    if r == 0:
+        return lat, lon
+    if inverse:
+        # r = r' / (1 + A - A r'); beyond r' = (1 + A) / A lies nothing: a far point
+        den = 1 + a - a * r
+        scale = 1 / den if den > 1e-3 else 1e3
+    else:
+        scale = (1 + a) / (1 + a * r)
+    x, y = x0 + dx * scale, y0 + dy * scale
+    return math.degrees(2 * math.atan(math.exp(y)) - math.pi / 2), math.degrees(x)
+
+
 def warp(variant: str, lat: float, lon: float) -> tuple[float, float]:
     """Youngstown's board gives Europe and the Far East more room than inner Asia, as the
-    published board does."""
+    published board does; the Standard and Modern boards enlarge Central Europe (``FISHEYE``)."""
+    if variant in FISHEYE:
+        return _fisheye(variant, lat, lon, inverse=False)
     if variant != "youngstown":
         return lat, lon
     if lon > 100:
@@ -116,6 +155,8 @@ def warp(variant: str, lat: float, lon: float) -> tuple[float, float]:
 
 
 def unwarp(variant: str, lat: float, lon: float) -> tuple[float, float]:
+    if variant in FISHEYE:
+        return _fisheye(variant, lat, lon, inverse=True)
     if variant != "youngstown":
         return lat, lon
     if lon > 35 + 65 * 0.45:
@@ -132,11 +173,17 @@ def projection(variant: str) -> str:
     return "plate" if variant == "world" else "mercator"
 
 
-def canvas(variant: str) -> dict[str, int]:
-    if variant in ("world", "youngstown"):
-        return {"target_width": 1800, "cell": 5, "rounds": 1}
-    if variant in ("modern", "colonial"):
-        return {"target_width": 1600, "cell": 5, "rounds": 4}
+def canvas(variant: str) -> dict[str, float]:
+    # Widths keep a board near 1.2 million pixels: the PNG's time and size grow with its pixels.
+    if variant == "world":  # grown as wide as before (its contacts), written at 1512 wide
+        return {"target_width": 1800, "cell": 5, "rounds": 1, "scale": 0.84}
+    if variant == "youngstown":  # grown as wide as before (its contacts), written at 1400 wide
+        return {"target_width": 1800, "cell": 5, "rounds": 1, "scale": 7 / 9}
+    # (a finer grid where the width shrank, to keep room for the small provinces' contacts)
+    if variant == "modern":
+        return {"target_width": 1200, "cell": 4, "rounds": 6}
+    if variant == "colonial":  # grown as wide as before (its contacts), written at 1280 wide
+        return {"target_width": 1600, "cell": 5, "rounds": 4, "scale": 0.8}
     if variant == "pure":
         return {"target_width": 600, "cell": 5}
     return {"target_width": 1200, "cell": 5}
