@@ -11,6 +11,7 @@ Binary columns (raw mail) are not checked: bytes are stored as they are.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from sqlalchemy import JSON, String, event
@@ -36,6 +37,32 @@ def check_text(table: str, column: str, value: str, limit: int | None) -> None:
 
 
 def check_json(table: str, column: str, value: Any) -> None:
+    """Check every key and string of a JSON document.
+
+    The document is written out once by the C encoder, which escapes every
+    NUL as ``\\u0000`` and keeps lone surrogates, which UTF-8 then refuses:
+    a document with neither passes at once. Only a suspect one (or one the
+    encoder cannot write) is walked, to name the problem as before. The
+    judge's own documents (positions, rulings, reports) are large, and this
+    runs at every flush that changes one.
+    """
+    try:
+        written = _encode(value)
+    except (TypeError, ValueError):
+        written = None
+    if written is not None and "\\u0000" not in written:
+        try:
+            written.encode("utf-8")
+            return
+        except UnicodeEncodeError:
+            pass
+    _walk_json(table, column, value)
+
+
+_encode = json.JSONEncoder(ensure_ascii=False).encode
+
+
+def _walk_json(table: str, column: str, value: Any) -> None:
     """Walk a JSON document and check every key and string in it."""
     if isinstance(value, str):
         check_text(table, column, value, None)
@@ -43,10 +70,10 @@ def check_json(table: str, column: str, value: Any) -> None:
         for key, item in value.items():
             if isinstance(key, str):
                 check_text(table, column, key, None)
-            check_json(table, column, item)
+            _walk_json(table, column, item)
     elif isinstance(value, list | tuple):
         for item in value:
-            check_json(table, column, item)
+            _walk_json(table, column, item)
 
 
 def check_row(obj: object) -> None:

@@ -13,6 +13,7 @@ from judge.db.errors import InvalidTextError, TextTooLongError
 from judge.db.models import Person
 from judge.db.repositories import Registration
 from judge.db.types import NaiveDatetimeError
+from judge.db.validation import check_json
 from tests.db.helpers import T0, at, game_with_seats, person
 
 NASTY_NAMES = [
@@ -142,3 +143,23 @@ def test_any_bytes_round_trip_as_raw_mail(database: Database, raw: bytes) -> Non
     mail_id = database.store_inbound_mail(raw, "x@example.org", ["judge@example.org"], T0)
     with database.unit_of_work(readonly=True) as uow:
         assert uow.mail_in.get(mail_id).raw == raw
+
+
+@pytest.mark.parametrize(
+    ("document", "problem"),
+    [
+        ({"a": ["x", {"b": "NUL\x00here"}]}, "NUL"),
+        ({"key\x00": 1}, "NUL"),
+        (["ok", b"caf\xe9".decode("utf-8", errors="surrogateescape")], "Unicode"),
+        ({"nested": [[["\udc80"]]]}, "Unicode"),
+        ({"not json": {1, 2}, "inside": "\x00"}, "NUL"),  # the encoder cannot write it: walked
+    ],
+)
+def test_json_documents_are_checked_to_the_last_string(document: object, problem: str) -> None:
+    """The quick check (the document written once) never lets through what the walk refuses."""
+    with pytest.raises(InvalidTextError, match=problem):
+        check_json("phases", "results", document)
+
+
+def test_a_json_document_with_text_that_merely_looks_escaped_passes() -> None:
+    check_json("phases", "results", {"press": "a literal \\u0000 typed by a player", "n": [1, 2.5, None, True]})
