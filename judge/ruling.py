@@ -107,7 +107,6 @@ def rule(
     """
     from judge.core.adjudicator import adjudicate
     from judge.core.serialization import order_result_to_json
-    from judge.lang.board import settle_by_board
 
     phase_type = position.phase.type
     lines = tuple(read_lines(orders, game_map, phase_type))
@@ -115,8 +114,12 @@ def rule(
     # order with a name read more than one way can change (settle_by_board returns the others as
     # they are), so only those are asked.
     if any(not isinstance(read, Exception) and read.readings for _, read in lines):
+        from judge.lang.board import settle_by_board
+
         lines = tuple(
-            (power, settle_by_board(read, position, power, game_map, rules)[0] if not isinstance(read, Exception) else read)
+            (power, settle_by_board(read, position, power, game_map, rules)[0])
+            if not isinstance(read, Exception) and read.readings
+            else (power, read)
             for power, read in lines
         )
     lines = _preferences_chosen(lines, position, rules, game_map)
@@ -204,11 +207,12 @@ def _preferences_chosen(
 
 
 def _rule_on(data: object) -> dict[str, Any]:
-    from judge.core.adjudicator.rules import Rules
+    from judge.core.adjudicator.rules import DEFAULT_RULES, Rules
     from judge.core.serialization import position_from_json
 
     given = position_from_json(data)
-    return rule(given.position, given.orders, Rules.from_mapping(given.rules), given.game_map).to_json()
+    rules = Rules.from_mapping(given.rules) if given.rules else DEFAULT_RULES  # the same value, made once
+    return rule(given.position, given.orders, rules, given.game_map).to_json()
 
 
 def _named_unit(entry: dict[str, Any], order: Order, units: Sequence[Unit]) -> dict[str, Any]:

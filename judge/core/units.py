@@ -63,3 +63,22 @@ class UnitRef:
 
     def __str__(self) -> str:
         return self.location if self.type is None else self.type._value_ + " " + self.location
+
+
+# A frozen dataclass's __init__ sets each field through object.__setattr__, which costs more
+# than the rest of moving a unit; the engine makes a unit for every successful move, so
+# unit_of fills the slots directly. Same object, same invariants: each field set once,
+# before anyone sees the unit.
+_NEW = object.__new__
+_SET_POWER = Unit.__dict__["power"].__set__
+_SET_TYPE = Unit.__dict__["type"].__set__
+_SET_LOCATION = Unit.__dict__["location"].__set__
+
+
+def unit_of(power: str, unit_type: UnitType, location: str) -> Unit:
+    """``Unit(power, unit_type, location)``, built without the frozen-init overhead."""
+    unit: Unit = _NEW(Unit)
+    _SET_POWER(unit, power)
+    _SET_TYPE(unit, unit_type)
+    _SET_LOCATION(unit, location)
+    return unit

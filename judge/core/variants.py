@@ -7,8 +7,9 @@ checks every field's type, and hands the content to :meth:`GameMap.build`,
 which checks the geography itself. Maps are cached: one object per variant
 for the life of the process, so identity-keyed caches elsewhere stay valid.
 
-The only I/O in the core is reading variant files: the package's (through
-:mod:`importlib.resources`, so it works from a wheel or a zip too) and, for
+The only I/O in the core is reading variant files: the package's (straight
+from its directory when it is one, else through :mod:`importlib.resources`,
+so it works from a wheel or a zip too) and, for
 an author checking a new file, one whose path the caller gives
 (:func:`load_map_file`, behind ``judge variant FILE``). The file format is
 documented in docs/variants.md; the special rules are read by
@@ -19,16 +20,19 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 from collections.abc import Mapping
-from importlib import resources
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from judge.core.errors import VariantError
 from judge.core.geography import GameMap, PowerNames, Province, Terrain
 from judge.core.phase import Season
 from judge.core.special_rules import NEUTRAL, read_special_rules
 from judge.core.units import Unit, UnitType
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 _PACKAGE = "judge.variants"
 _SUFFIX = ".json"
@@ -52,12 +56,37 @@ def available_variants() -> tuple[str, ...]:
 def _shipped_variants() -> tuple[str, ...]:
     """Read once: the package's files do not change under a running judge, and
     :func:`load_map` asks on every call (several times per mail)."""
+    directory = _package_directory()
+    if directory is not None:
+        return tuple(
+            sorted(
+                name[: -len(_SUFFIX)]
+                for name in os.listdir(directory)
+                if name.endswith(_SUFFIX) and os.path.isfile(os.path.join(directory, name))
+            )
+        )
+    from importlib import resources
+
     names = (
         entry.name[: -len(_SUFFIX)]
         for entry in resources.files(_PACKAGE).iterdir()
         if entry.name.endswith(_SUFFIX) and entry.is_file()
     )
     return tuple(sorted(names))
+
+
+@functools.cache
+def _package_directory() -> str | None:
+    """The directory of the variants package when it is a plain one (a source tree, an
+    unpacked install), else None: then :mod:`importlib.resources` reads the files (a zip).
+    Read straight, the files cost no import of importlib.resources and pathlib at start-up."""
+    import judge.variants
+
+    file = getattr(judge.variants, "__file__", None)
+    if file is None:
+        return None
+    directory = os.path.dirname(file)
+    return directory if os.path.isfile(os.path.join(directory, "standard" + _SUFFIX)) else None
 
 
 def register_map(game_map: GameMap) -> None:
@@ -76,6 +105,8 @@ def unregister_map(name: str) -> None:
 
 def load_map_file(path: str | Path) -> GameMap:
     """Read and check a variant file outside the package (for authors checking a new file)."""
+    from pathlib import Path
+
     source = Path(path)
     try:
         data = json.loads(source.read_text(encoding="utf-8"))
@@ -104,7 +135,14 @@ def load_map(name: str = "standard") -> GameMap:
 
 @functools.cache
 def _load_cached(key: str) -> GameMap:
-    text = resources.files(_PACKAGE).joinpath(key + _SUFFIX).read_text(encoding="utf-8")
+    directory = _package_directory()
+    if directory is not None:
+        with open(os.path.join(directory, key + _SUFFIX), encoding="utf-8") as handle:
+            text = handle.read()
+    else:
+        from importlib import resources
+
+        text = resources.files(_PACKAGE).joinpath(key + _SUFFIX).read_text(encoding="utf-8")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:

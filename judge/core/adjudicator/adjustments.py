@@ -39,7 +39,7 @@ def adjudicate_adjustments(
     results: list[OrderResult] = []
     removed: set[Unit] = set()
     built: list[Unit] = []
-    owing = sorted({u.power for u in position.units if u.power != NEUTRAL and board.owed(u.power) < 0})
+    owing = sorted({p for p in {u.power for u in position.units} if p != NEUTRAL and board.owed(p) < 0})
     powers = list(orders) + [p for p in owing if p not in orders]
     for power in powers:
         owed = board.owed(power)
@@ -86,7 +86,8 @@ def adjudicate_adjustments(
                 removed.add(unit)
                 results.append(OrderResult(power, unit, None, Outcome.FAILS, "removed in civil disorder"))
 
-    units = tuple(u for u in position.units if u not in removed) + tuple(built)
+    kept = tuple(u for u in position.units if u not in removed) if removed else position.units
+    units = kept + tuple(built) if built else kept
     next_position = settle(position.phase, units, position.centers, position.variant, game_map)
     return AdjudicationResult(
         phase=position.phase,

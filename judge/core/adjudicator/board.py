@@ -24,18 +24,23 @@ _COAST_NAMES = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "W
 class Board:
     """Units by province, dislodged units by province, and place names."""
 
-    __slots__ = ("_fleets", "_owed", "dislodged_at", "game_map", "phase_type", "position", "topo", "unit_at")
+    __slots__ = ("_fleets", "_owed", "dislodged_at", "game_map", "phase_type", "position", "topo", "unit_at", "where")
 
     def __init__(self, position: Position, game_map: GameMap) -> None:
         self.position = position
         self.phase_type = position.phase.type
         self.game_map = game_map
         self.topo = topo = topology(game_map)
-        where = topo.province
-        self.unit_at: dict[str, Unit] = {
-            where.get(unit.location) or province_of(unit.location): unit for unit in position.units
-        }
-        self.dislodged_at: dict[str, DislodgedUnit] = {d.unit.province: d for d in position.dislodged}
+        self.where = where = topo.province
+        """Location -> province, for every location of the map (``topo.province``)."""
+        unit_at: dict[str, Unit] = {}
+        for unit in position.units:
+            location = unit.location
+            unit_at[where.get(location) or province_of(location)] = unit
+        self.unit_at = unit_at
+        self.dislodged_at: dict[str, DislodgedUnit] = (
+            {d.unit.province: d for d in position.dislodged} if position.dislodged else {}
+        )
         self._fleets: frozenset[str] | None = None
         self._owed: dict[str, int] | None = None
 
@@ -51,7 +56,7 @@ class Board:
 
     def province(self, location: str) -> str:
         """The province of a location, by table lookup when the location is known."""
-        return self.topo.province.get(location) or province_of(location)
+        return self.where.get(location) or province_of(location)
 
     def name(self, location: str) -> str:
         """``"SPA/NC"`` -> ``"Spain (north coast)"``; unknown codes are returned as given."""

@@ -43,6 +43,10 @@ _RESOLVED = 2
 
 _KIND_CODE = {MOVE: K_MOVE, SUPPORT_HOLD: K_SUPPORT_HOLD, SUPPORT_MOVE: K_SUPPORT_MOVE, CONVOY: K_CONVOY}
 
+# The supports or convoy fleets of a unit that has none: one shared empty list, never appended
+# to (a unit's list is replaced by a new one when it gets its first), so most units cost no list.
+_NONE: list[int] = []
+
 
 class MovementResolver:
     """Resolves every decision of one movement phase; read the answers from the public lists."""
@@ -90,39 +94,47 @@ class MovementResolver:
         where = topo.province
         self.seas = topo.seas
         self.power = [u.power for u in units]
-        self.prov = [where[u.location] for u in units]
-        self.unit_at = {p: i for i, p in enumerate(self.prov)}
-        self.kind = [K_HOLD] * n
-        self.dest: list[str] = [""] * n
-        self.dest_loc: list[str] = [""] * n
-        self.target = [-1] * n
-        self.convoyed = [False] * n
-        self.rail = [False] * n
+        self.prov = prov = [where[u.location] for u in units]
+        self.unit_at = unit_at = {p: i for i, p in enumerate(prov)}
+        self.kind = kind = [K_HOLD] * n
+        self.dest = dest = [""] * n
+        self.dest_loc = dest_loc = [""] * n
+        self.target = target = [-1] * n
+        self.convoyed = convoyed = [False] * n
+        self.rail = rail = [False] * n
         self.rail_path: list[tuple[str, ...]] = [()] * n
         self.rail_unowned: list[frozenset[str]] = [frozenset()] * n
+        kind_code = _KIND_CODE
         for i, order in enumerate(orders):
-            if order is None or order.kind not in _KIND_CODE:
+            if order is None:
                 continue
-            self.kind[i] = _KIND_CODE[order.kind]
-            if order.target is not None:
-                self.dest_loc[i] = order.target
-                self.dest[i] = where.get(order.target) or province_of(order.target)
-            if order.other is not None:
-                self.target[i] = self.unit_at[where[order.other.location]]
-            self.convoyed[i] = order.via_convoy
-            self.rail[i] = order.via_rail
-            self.rail_path[i] = order.rail_path
-            self.rail_unowned[i] = order.rail_unowned
+            code = kind_code.get(order.kind)
+            if code is None:
+                continue
+            kind[i] = code
+            location = order.target
+            if location is not None:
+                dest_loc[i] = location
+                dest[i] = where.get(location) or province_of(location)
+            other = order.other
+            if other is not None:
+                target[i] = unit_at[where[other.location]]
+            if order.via_convoy:
+                convoyed[i] = True
+            if order.via_rail:
+                rail[i] = True
+                self.rail_path[i] = order.rail_path
+                self.rail_unowned[i] = order.rail_unowned
         self._link(rules, topo.fleet)
-        self.state = [_UNRESOLVED] * n
-        self.res = [False] * n
+        self.state = state = [_UNRESOLVED] * n
+        self.res = res = [False] * n
         # Supports and convoys that nobody attacks are given: settle them now, saving most
         # of the recursion in a typical phase.
         moves_to = self.moves_to
-        for i, (k, p) in enumerate(zip(self.kind, self.prov, strict=True)):
-            if k >= K_SUPPORT_HOLD and p not in moves_to:
-                self.state[i] = _RESOLVED
-                self.res[i] = True
+        for i in range(n):
+            if kind[i] >= K_SUPPORT_HOLD and prov[i] not in moves_to:
+                state[i] = _RESOLVED
+                res[i] = True
         self.dep: list[int] = []
         self.protected: set[tuple[int, int]] = set()
 
@@ -144,45 +156,53 @@ class MovementResolver:
                     and power[a] == power[f]
                 ):
                     self.convoyed[a] = True
-        self.move_supports: list[list[int]] = [[] for _ in range(n)]
-        self.hold_supports: list[list[int]] = [[] for _ in range(n)]
-        self.convoy_fleets: list[list[int]] = [[] for _ in range(n)]
-        self.matched = [False] * n
-        self.moves_to: dict[str, list[int]] = {}
+        self.move_supports = move_supports = [_NONE] * n
+        self.hold_supports = hold_supports = [_NONE] * n
+        self.convoy_fleets = convoy_fleets = [_NONE] * n
+        self.matched = matched = [False] * n
+        moves_to: dict[str, list[int]] = {}
+        self.moves_to = moves_to
+        dest_loc, convoyed = self.dest_loc, self.convoyed
         for i in range(n):
             k = kind[i]
             if k == K_MOVE:
-                self.moves_to.setdefault(dest[i], []).append(i)
+                if dest[i] in moves_to:
+                    moves_to[dest[i]].append(i)
+                else:
+                    moves_to[dest[i]] = [i]
+                continue
+            if k == K_HOLD:
                 continue
             t = target[i]
             if k == K_SUPPORT_HOLD:
                 if kind[t] != K_MOVE:
-                    self.hold_supports[t].append(i)
-                    self.matched[i] = True
+                    hold_supports[t] = [*hold_supports[t], i]
+                    matched[i] = True
             elif k == K_SUPPORT_MOVE:
-                coast_ok = self.dest_loc[i] == dest[i] or self.dest_loc[i] == self.dest_loc[t]
+                coast_ok = dest_loc[i] == dest[i] or dest_loc[i] == dest_loc[t]
                 if (
                     coast_ok
                     and rules.foreign_coast_support == "named"
-                    and self.dest_loc[i] != self.dest_loc[t]
+                    and dest_loc[i] != dest_loc[t]
                     and power[i] != power[t]
                     and self._coasts_in_reach(t, fleet_moves) > 1
                 ):
                     # Seed 002: a foreign support must name the coast the fleet attacks.
                     coast_ok = False
                 if kind[t] == K_MOVE and dest[t] == dest[i] and coast_ok:
-                    self.move_supports[t].append(i)
-                    self.matched[i] = True
-            elif k == K_CONVOY and kind[t] == K_MOVE and dest[t] == dest[i] and self.convoyed[t]:
-                self.convoy_fleets[t].append(i)
-                self.matched[i] = True
-        self.h2h = [-1] * n
+                    move_supports[t] = [*move_supports[t], i]
+                    matched[i] = True
+            elif k == K_CONVOY and kind[t] == K_MOVE and dest[t] == dest[i] and convoyed[t]:
+                convoy_fleets[t] = [*convoy_fleets[t], i]
+                matched[i] = True
+        self.h2h = h2h = [-1] * n
+        rail, prov, unit_at = self.rail, self.prov, self.unit_at
         for i in range(n):
-            if kind[i] != K_MOVE or self.convoyed[i] or self.rail[i]:
+            if kind[i] != K_MOVE or convoyed[i] or rail[i]:
                 continue
-            j = self.unit_at.get(dest[i], -1)
-            if j >= 0 and kind[j] == K_MOVE and dest[j] == self.prov[i] and not self.convoyed[j] and not self.rail[j]:
-                self.h2h[i] = j
+            j = unit_at.get(dest[i], -1)
+            if j >= 0 and kind[j] == K_MOVE and dest[j] == prov[i] and not convoyed[j] and not rail[j]:
+                h2h[i] = j
 
     def _coasts_in_reach(self, t: int, fleet_moves: Mapping[str, frozenset[str]]) -> int:
         """How many coasts of its destination province moving unit ``t`` could reach (0 for an army)."""

@@ -21,7 +21,7 @@ from judge.core.geography import GameMap
 from judge.core.orders import Order
 from judge.core.position import DislodgedUnit, Position
 from judge.core.special_rules import NEUTRAL
-from judge.core.units import Unit, UnitRef
+from judge.core.units import Unit, UnitRef, unit_of
 
 # Enum members read through the class cost ~0.2 us each on Python 3.11: bind them once.
 _SUCCEEDS = Outcome.SUCCEEDS
@@ -37,15 +37,25 @@ def adjudicate_movement(
     if game_map.special.railway is not None:
         _one_train(board, order_set)
     units = position.units
-    where = board.topo.province
-    provinces = [where[unit.location] for unit in units]
-    chosen: list[Interpreted | None] = [order_set.by_province.get(p) for p in provinces]
+    where = board.where
+    by_province = order_set.by_province
+    chosen: list[Interpreted | None] = [by_province.get(where[unit.location]) for unit in units]
     resolver = MovementResolver(game_map, units, chosen, rules)
     resolver.resolve_all()
 
-    n = len(units)
-    index_of = {p: i for i, p in enumerate(provinces)}
-    attacker = [resolver.dislodged_by(i) for i in range(n)]
+    provinces = resolver.prov
+    index_of = resolver.unit_at
+    kind, res, moves_to, matched = resolver.kind, resolver.res, resolver.moves_to, resolver.matched
+    # Who dislodged each unit (-1: nobody), as resolver.dislodged_by says, for every unit at once.
+    attacker: list[int] = []
+    for i, province in enumerate(provinces):
+        k = -1
+        if not (kind[i] == K_MOVE and res[i]):
+            for m in moves_to.get(province, ()):
+                if res[m]:
+                    k = m
+                    break
+        attacker.append(k)
     results: list[OrderResult] = []
     tried: set[tuple[str, str]] | None = None
     for entry in order_set.entries:
@@ -53,7 +63,11 @@ def adjudicate_movement(
             results.append(order_result(entry.power, entry.unit, entry.order, _INVALID, entry.dropped or ""))
             continue
         i = index_of[where[entry.unit.location]]
-        outcome, reason = _judge(resolver, i, attacker[i] >= 0)
+        k = kind[i]
+        if res[i] and attacker[i] < 0 and (k == K_MOVE or (k != K_CONVOY and matched[i])):
+            outcome, reason = _SUCCEEDS, ""  # a move that went through, a support given (as _judge says)
+        else:
+            outcome, reason = _judge(resolver, i, attacker[i] >= 0)
         if entry.completed:  # seed 002: the order was completed from its power's support or convoy
             reason = f"{COMPLETED}, {reason}" if reason else COMPLETED
         results.append(order_result(entry.power, entry.unit, entry.order, outcome, reason))
@@ -68,13 +82,13 @@ def adjudicate_movement(
 
     staying: list[Unit] = []
     dislodged: list[DislodgedUnit] = []
-    kind, res, dest_loc = resolver.kind, resolver.res, resolver.dest_loc
+    dest_loc = resolver.dest_loc
     for i, unit in enumerate(units):
         k = attacker[i]
         if k >= 0:
-            dislodged.append(DislodgedUnit(unit, resolver.prov[k], resolver.convoyed[k]))
+            dislodged.append(DislodgedUnit(unit, provinces[k], resolver.convoyed[k]))
         elif kind[i] == K_MOVE and res[i]:
-            staying.append(Unit(unit.power, unit.type, dest_loc[i]))
+            staying.append(unit_of(unit.power, unit.type, dest_loc[i]))
         else:
             staying.append(unit)
     new_units = tuple(staying)

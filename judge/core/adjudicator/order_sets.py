@@ -60,30 +60,36 @@ class OrderSet:
 def collect(board: Board, orders: Mapping[str, Sequence[Order]], rules: Rules) -> OrderSet:
     """Interpret every order and keep one legal order per unit (movement and retreat phases)."""
     result = OrderSet()
+    entries_out = result.entries
+    by_province = result.by_province
     per_unit: dict[str, list[Entry]] = {}
+    where = board.where
     for power, power_orders in orders.items():
         for order in power_orders:
-            entry = Entry(power, order)
-            result.entries.append(entry)
             try:
-                entry.interpreted = interpret(board, power, order, rules)
+                interpreted = interpret(board, power, order, rules)
             except OrderError as error:
-                entry.dropped = str(error)
-                entry.unit = named_unit(board, order)
-                entry.incomplete = isinstance(error, AmbiguousCoastError)
+                entries_out.append(
+                    Entry(power, order, None, named_unit(board, order), str(error), isinstance(error, AmbiguousCoastError))
+                )
                 continue
-            unit = entry.unit = entry.interpreted.unit
+            unit = interpreted.unit
+            entry = Entry(power, order, interpreted, unit)
+            entries_out.append(entry)
             if unit is not None:
-                province = board.topo.province[unit.location]
+                province = where[unit.location]
                 if province in per_unit:
                     per_unit[province].append(entry)
                 else:
                     per_unit[province] = [entry]
     for province, entries in per_unit.items():
+        if len(entries) == 1:  # the usual case: one order for the unit
+            by_province[province] = entries[0].interpreted  # type: ignore[assignment]
+            continue
         chosen = _choose(entries, rules)
         if chosen is not None:
             assert chosen.interpreted is not None
-            result.by_province[province] = chosen.interpreted
+            by_province[province] = chosen.interpreted
     if rules.complete_from_support and board.phase_type is PhaseType.MOVEMENT:
         _complete_from_own_orders(board, result, rules, per_unit)
     return result

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from judge.core.adjudicator.topology import topology
 from judge.core.geography import GameMap
 from judge.core.phase import Phase, PhaseType, Season
 from judge.core.position import Position
@@ -47,8 +48,9 @@ def update_centers(
             owner[center] = power
     changed = False
     supply_centers = game_map.supply_centers
+    where = topology(game_map).province
     for unit in units:
-        province = unit.province
+        province = where.get(unit.location) or unit.province
         if province in supply_centers and owner.get(province) != unit.power:
             if not game_map.counts_as_centre(province, unit.power):
                 # Neutral units own nothing. Under hong_kong, the power the centre is no
@@ -69,9 +71,11 @@ def update_centers(
 
 def adjustments_needed(position: Position, game_map: GameMap) -> bool:
     """Whether some power must remove a unit, or may build one in a free home centre it owns."""
-    occupied = {unit.province for unit in position.units}
+    where = topology(game_map).province
+    occupied: set[str] = set()
     count: dict[str, int] = {}
     for unit in position.units:
+        occupied.add(where.get(unit.location) or unit.province)
         if unit.power != NEUTRAL:
             count[unit.power] = count.get(unit.power, 0) + 1
     for power in set(count) | set(position.centers):

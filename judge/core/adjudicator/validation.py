@@ -161,6 +161,16 @@ def _unit(board: Board, unit: Unit, *, capital: bool = False) -> Message:
 
 
 def _movement(board: Board, power: str, order: Order, rules: Rules) -> Interpreted:
+    kind = type(order)
+    if kind is Move:
+        return _move(board, power, order, rules)  # type: ignore[arg-type]
+    if kind is Hold:
+        return Interpreted(power, order, HOLD, _own_unit(board, power, order.unit))  # type: ignore[union-attr]
+    if kind is SupportMove:
+        return _support_move(board, power, order)  # type: ignore[arg-type]
+    if kind is SupportHold:
+        return _support_hold(board, power, order)  # type: ignore[arg-type]
+    # Subclasses (none in the judge; the classes are open) and the other kinds, the long way.
     if isinstance(order, Move):
         return _move(board, power, order, rules)
     if isinstance(order, SupportMove):
@@ -176,7 +186,8 @@ def _movement(board: Board, power: str, order: Order, rules: Rules) -> Interpret
 
 def _own_unit(board: Board, power: str, ref: UnitRef) -> Unit:
     """The unit an order names: the coast and unit type written are not checked (DATC 4.B.5, 4.C.2)."""
-    province = board.province(ref.location)
+    location = ref.location
+    province = board.where.get(location) or province_of(location)
     unit = board.unit_at.get(province)
     if unit is None:
         raise NoSuchUnitError(_place(board, province))
@@ -186,7 +197,8 @@ def _own_unit(board: Board, power: str, ref: UnitRef) -> Unit:
 
 
 def _other_unit(board: Board, ref: UnitRef, role: str) -> Unit:
-    province = board.province(ref.location)
+    location = ref.location
+    province = board.where.get(location) or province_of(location)
     unit = board.unit_at.get(province)
     if unit is None:
         raise NoSuchUnitError(_place(board, province), Message(_ROLES[role], location=_place(board, province)))
@@ -194,7 +206,7 @@ def _other_unit(board: Board, ref: UnitRef, role: str) -> Unit:
 
 
 def _known_province(board: Board, source: Unit, destination: str) -> str:
-    province = board.province(destination)
+    province = board.where.get(destination) or province_of(destination)
     if province not in board.topo.terrain:
         raise NotAdjacentError(
             _place(board, source.location), destination,
