@@ -31,7 +31,7 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from judge.app.errors import CommandRefused
 from judge.app.session import MailSession, Role
@@ -102,21 +102,25 @@ def game_absences(uow: UnitOfWork, game: Game, now: datetime) -> list[tuple[Abse
     for seat in game.seats:
         if seat.person_id is not None:
             owners.setdefault(seat.person_id, seat.power or f"#{seat.person_id}")
-    # The masters by a subquery, not by loading game.masters: one statement either way.
-    masters = select(GameMaster.person_id).where(GameMaster.game_id == game.id)
-    rows = uow.session.scalars(
-        select(AbsenceRow)
-        .where(
-            AbsenceRow.person_id.in_(owners) | AbsenceRow.person_id.in_(masters),
-            AbsenceRow.ends_at > now,
-            (AbsenceRow.game_id == game.id) | AbsenceRow.game_id.is_(None),
-        )
-        .order_by(AbsenceRow.starts_at, AbsenceRow.id)
-    )
+    rows = uow.session.scalars(_GAME_ABSENCES, {"people": list(owners), "game_id": game.id, "now": now})
     return [
         (Absence(owners.get(row.person_id, MASTER), row.starts_at, row.ends_at, set_by_master=row.set_by_master), row)
         for row in rows
     ]
+
+
+# Built once (this runs at every processing): the masters by a subquery, not by loading
+# game.masters, so one statement either way.
+_GAME_ABSENCES = (
+    select(AbsenceRow)
+    .where(
+        AbsenceRow.person_id.in_(bindparam("people", expanding=True))
+        | AbsenceRow.person_id.in_(select(GameMaster.person_id).where(GameMaster.game_id == bindparam("game_id"))),
+        AbsenceRow.ends_at > bindparam("now"),
+        (AbsenceRow.game_id == bindparam("game_id")) | AbsenceRow.game_id.is_(None),
+    )
+    .order_by(AbsenceRow.starts_at, AbsenceRow.id)
+)
 
 
 def person_owner(person: Person) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import Session
 
 from judge.db.enums import OrderBlockKind
@@ -106,14 +106,7 @@ class OrderRepository:
     def current_by_phase(self, game: Game, phases: Sequence[str]) -> dict[str, dict[str, OrderSubmission]]:
         """:meth:`current` for several phases in one query: {phase: {power: newest submission}}."""
         found: dict[str, dict[str, OrderSubmission]] = {phase: {} for phase in phases}
-        rows = self.session.scalars(
-            select(OrderSubmission).where(
-                OrderSubmission.game_id == game.id,
-                OrderSubmission.epoch == game.epoch,
-                OrderSubmission.phase.in_(list(phases)),
-                OrderSubmission.superseded_at.is_(None),
-            )
-        )
+        rows = self.session.scalars(_CURRENT_BY_PHASE, {"game_id": game.id, "epoch": game.epoch, "phases": list(phases)})
         for row in rows:
             found[row.phase][row.power] = row
         return found
@@ -164,3 +157,12 @@ class OrderRepository:
             .values(superseded_at=now)
         )
         return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+_CURRENT_BY_PHASE = select(OrderSubmission).where(
+    OrderSubmission.game_id == bindparam("game_id"),
+    OrderSubmission.epoch == bindparam("epoch"),
+    OrderSubmission.phase.in_(bindparam("phases", expanding=True)),
+    OrderSubmission.superseded_at.is_(None),
+)
+"""The orders that count for several phases of a game (built once: read at every processing)."""

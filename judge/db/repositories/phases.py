@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, func, select, update
+from sqlalchemy import Table, bindparam, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -116,12 +116,7 @@ class PhaseRepository:
 
     def current(self, game: Game) -> PhaseRecord | None:
         """The open phase of the game, if any."""
-        return self.session.scalars(
-            select(PhaseRecord)
-            .where(PhaseRecord.game_id == game.id, PhaseRecord.state == PhaseState.OPEN)
-            .order_by(PhaseRecord.turn.desc())
-            .limit(1)
-        ).one_or_none()
+        return self.session.scalars(_OPEN_PHASE, {"game_id": game.id}).one_or_none()
 
     def record_processing(
         self,
@@ -233,3 +228,12 @@ class PhaseRepository:
                 .order_by(OrderSubmission.power)
             )
         )
+
+
+_OPEN_PHASE = (
+    select(PhaseRecord)
+    .where(PhaseRecord.game_id == bindparam("game_id"), PhaseRecord.state == PhaseState.OPEN)
+    .order_by(PhaseRecord.turn.desc())
+    .limit(1)
+)
+"""The open phase of a game (built once: read at every order mail and every processing)."""
