@@ -40,6 +40,7 @@ from judge.app.reply import Reply, cap_text
 from judge.app.services import Services
 from judge.app.session import MailSession
 from judge.app.unreadable import note_unreadable
+from judge.core.errors import CoreError
 from judge.core.geography import GameMap
 from judge.core.phase import Phase, PhaseType
 from judge.core.variants import load_map
@@ -49,7 +50,7 @@ from judge.db.repositories.mail import SenderFloodRepository
 from judge.db.repositories.people import normalise_address
 from judge.i18n import translation
 from judge.lang.commands import Create, Signoff, Signon
-from judge.lang.mail import ParseResult, parse_mail
+from judge.lang.mail import ParseResult, SignonReading, parse_mail
 from judge.mail.compose import header_block, reply_subject
 from judge.mail.triage import Verdict, triage
 
@@ -332,27 +333,58 @@ def _sender_statement() -> Select[tuple[Person]]:
 
 
 def _parse(uow: UnitOfWork, body: str, person: Person | None) -> tuple[ParseResult, str]:
-    """Read the mail; read it again with the game's map and phase once the sign-on names a game.
+    """Read the mail, with the game's map, phase and language from its sign-on on.
 
     Also the language the reply is written in: the sender's own, or, when
-    they never chose one, the default of the game they sign on to.
+    they never chose one, the default of the game they sign on to. The mail is
+    read once (issue 14): at its SIGNON the reader asks for the game and reads
+    the rest with its map, phase type and language. Only when something came
+    before the sign-on (read without them) is the whole mail read again with
+    them, as it always was.
     """
     language = reader_language(person)
-    first = parse_mail(body, french=language == "fr")
-    signon = next((c for c in first.commands if isinstance(c, Signon | Create)), None)
-    if signon is None or signon.game is None:
-        return first, language
-    # Locked now, before anything of the game is read (see judge.app.games.find_game): the
-    # sign-on's own look-up and lock, and the scheduler's plan, then find it held, no query.
-    game = uow.games.lock_by_name(signon.game)
-    if game is None:
-        return first, language
+    found: list[Game] = []
+
+    def at_signon(command: Signon | Create) -> GameMap | SignonReading | None:
+        game = None
+        if isinstance(command, Signon | Create) and command.game is not None:
+            # Locked now, before anything of the game is read (see judge.app.games.find_game): the
+            # sign-on's own look-up and lock, and the scheduler's plan, then find it held, no query.
+            game = uow.games.lock_by_name(command.game)
+        if game is None:  # no game known: the map the sign-on names, as the reader itself does
+            return _variant_map(command.variant) if command.variant is not None else None
+        found.append(game)
+        return _reading(game, command, french=reader_language(person, game) == "fr")
+
+    parsed = parse_mail(body, french=language == "fr", map_for_signon=at_signon)
+    if not found:
+        return parsed, language
+    game = found[0]
     language = reader_language(person, game)
-    game_map: GameMap = load_map(game.variant)
-    phase_type: PhaseType | None = None
-    if game.current_phase:
-        phase_type = Phase.parse(game.current_phase).type
-    return parse_mail(body, game_map, phase_type=phase_type, french=language == "fr"), language
+    signon = next(c for c in parsed.commands if isinstance(c, Signon | Create))
+    if any(c.line < signon.line for c in parsed.commands) or any(e.line < signon.line for e in parsed.errors):
+        parsed = parse_mail(
+            body, load_map(game.variant), phase_type=_phase_type(game), french=language == "fr"
+        )
+    return parsed, language
+
+
+def _phase_type(game: Game) -> PhaseType | None:
+    return Phase.parse(game.current_phase).type if game.current_phase else None
+
+
+def _reading(game: Game, command: Signon | Create, *, french: bool) -> SignonReading:
+    """How the rest of the mail is read after its sign-on to ``game``: the game's map (or the
+    variant the sign-on names, as the reader itself would switch to), phase type and language."""
+    named = _variant_map(command.variant) if command.variant is not None else None
+    return SignonReading(named or load_map(game.variant), _phase_type(game), french)
+
+
+def _variant_map(variant: str) -> GameMap | None:
+    try:
+        return load_map(variant)
+    except CoreError:
+        return None
 
 
 def _queue_reply(session: MailSession, mail_id: int) -> None:

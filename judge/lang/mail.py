@@ -69,7 +69,19 @@ MAX_ERRORS = 100
 MAX_REGISTER_FIELDS = 50
 """Lines of one REGISTER form."""
 
-SignonMap = Callable[[c.Signon | c.Create], GameMap | None]
+
+
+@dataclass(frozen=True, slots=True)
+class SignonReading:
+    """How to read the rest of a mail after its sign-on, as the caller knows the game: its
+    map, the current phase's type and whether French forms are read (``map_for_signon``)."""
+
+    game_map: GameMap
+    phase_type: PhaseType | None
+    french: bool
+
+
+SignonMap = Callable[[c.Signon | c.Create], GameMap | SignonReading | None]
 
 _CONTROL = {code: " " for code in (*range(0x00, 0x09), *range(0x0A, 0x20), 0x7F, *range(0x80, 0xA0))}
 _FIRST_WORD = re.compile(r"[^\s(),]+")
@@ -119,7 +131,8 @@ def parse_mail(
     phase); ``french`` accepts the French order forms and names.
     ``map_for_signon`` lets the caller switch maps at the SIGNON line (it
     knows the game's variant; the parser does not): it gets the sign-on and
-    returns the game's map, or None to keep the current one. Without it, a
+    returns the game's map (or a :class:`SignonReading`: the map, phase type and
+    language for the rest of the mail), or None to keep the current one. Without it, a
     sign-on or CREATE that names a variant switches to that variant.
     """
     reader = _MailReader(game_map or load_map("standard"), phase_type, french, map_for_signon)
@@ -356,7 +369,12 @@ class _MailReader:
         self.commands.append(command)
         new_map: GameMap | None = None
         if self.map_for_signon is not None:
-            new_map = self.map_for_signon(command)
+            switched = self.map_for_signon(command)
+            if isinstance(switched, SignonReading):
+                self.phase_type, self.french = switched.phase_type, switched.french
+                new_map = switched.game_map
+            else:
+                new_map = switched
         elif command.variant is not None:
             try:
                 new_map = load_map(command.variant)
