@@ -11,19 +11,27 @@ keeps a Standard board near 120 KB for a fraction of the time of a harder level.
 from __future__ import annotations
 
 import struct
-
-import pyvips  # type: ignore[import-untyped]  # no stubs
+from functools import cache
+from typing import Any
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _COMPRESSION = 3
 
-# Each picture is drawn once: libvips' cache of operations would only hold old pictures in memory.
-pyvips.cache_set_max(0)
+
+@cache
+def _vips() -> Any:
+    """libvips, loaded at the first picture: loading it takes a good part of a second on a busy
+    machine, and neither ``judge serve``'s start-up nor the commands that draw nothing need it."""
+    import pyvips  # type: ignore[import-untyped]  # no stubs
+
+    # Each picture is drawn once: libvips' cache of operations would only hold old pictures in memory.
+    pyvips.cache_set_max(0)
+    return pyvips
 
 
 def svg_to_png(svg: str) -> bytes:
     """The PNG of ``svg`` at its own size."""
-    image = pyvips.Image.svgload_buffer(svg.encode("utf-8"))
+    image = _vips().Image.svgload_buffer(svg.encode("utf-8"))
     if image.hasalpha():
         image = image.flatten(background=[255, 255, 255])
     return bytes(image.pngsave_buffer(compression=_COMPRESSION, strip=True))

@@ -259,9 +259,9 @@ class GameRepository:
             .execution_options(populate_existing=True)
         ).one_or_none()
 
-    def claim_due_many(self, now: datetime, limit: int) -> list[Game]:
+    def claim_due_many(self, now: datetime, limit: int) -> tuple[Game, ...]:
         """Up to ``limit`` games due at ``now`` that no other transaction holds, as :meth:`claim_due`."""
-        return list(
+        return tuple(
             self.session.scalars(
                 select(Game)
                 .where(Game.next_due_at <= now)
