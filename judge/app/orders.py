@@ -36,7 +36,19 @@ from judge.app.conditions import applied_orders, block_lines
 from judge.core.adjudicator.validation import builds_owed
 from judge.core.errors import CoreError
 from judge.core.geography import GameMap
-from judge.core.orders import Build, Disband, Move, Order, Remove, Retreat, Waive
+from judge.core.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Waive,
+)
 from judge.core.phase import Phase, PhaseType
 from judge.core.position import Position
 from judge.core.units import Unit, province_of
@@ -81,6 +93,8 @@ def unit_key(order: Order | Preference) -> str | None:
     A retreat list is about its unit; a build or removal list about every
     adjustment (:data:`ADJUSTMENT_LIST`).
     """
+    if type(order) in _UNIT_ORDERS:  # the common case first (issue 14: called per order per merge)
+        return order.unit.province  # type: ignore[union-attr]
     if isinstance(order, Preference):
         unit = order.unit
         return ADJUSTMENT_LIST if unit is None else unit.province
@@ -91,12 +105,37 @@ def unit_key(order: Order | Preference) -> str | None:
     return order.unit.province
 
 
+_UNIT_ORDERS = frozenset({Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Remove})
+"""Order classes about their unit's province (exactly these classes, not subclasses)."""
+
+
 def merge(orders: Sequence[Order], order: Order) -> list[Order]:
     """``orders`` with ``order`` added last, replacing any earlier order for its unit."""
     key = unit_key(order)
     kept = [o for o in orders if key is None or unit_key(o) != key]
     kept.append(order)
     return kept
+
+
+class _Merged:
+    """:func:`merge` applied order after order in linear time: a later order for a unit
+    replaces the earlier one and goes last (WAIVEs, about no unit, are all kept)."""
+
+    __slots__ = ("_by_key",)
+
+    def __init__(self) -> None:
+        self._by_key: dict[object, Order] = {}
+
+    def add(self, order: Order) -> None:
+        key: object = unit_key(order)
+        if key is None:
+            key = object()
+        else:
+            self._by_key.pop(key, None)
+        self._by_key[key] = order
+
+    def orders(self) -> list[Order]:
+        return list(self._by_key.values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +181,7 @@ class OrderSheet:
     def effective(self, position: Position) -> list[Order]:
         """The orders that apply on ``position``: blocks decided, later orders replacing earlier ones."""
         phase_type = position.phase.type
-        chosen: list[Order] = []
+        merged = _Merged()
         lists: list[Preference] = []
         for item in self.items:
             if isinstance(item, Conditional):
@@ -150,11 +189,12 @@ class OrderSheet:
                     if command.read is not None and command.read.preferences:
                         lists.append(Preference(command.read.preferences))
                     elif command.read is not None:
-                        chosen = merge(chosen, adapt(command.read.order, phase_type))
+                        merged.add(adapt(command.read.order, phase_type))
             elif isinstance(item, Preference):
                 lists.append(item)
             else:
-                chosen = merge(chosen, adapt(item, phase_type))
+                merged.add(adapt(item, phase_type))
+        chosen = merged.orders()
         for preference in lists:  # after the plain orders: those count against the builds allowed
             for order in chosen_from(preference, position, chosen):
                 chosen = merge(chosen, adapt(order, phase_type))
