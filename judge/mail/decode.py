@@ -291,6 +291,15 @@ def raw_header_values(message: Message, name: str) -> list[str]:
     return values
 
 
+_ATEXT = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+_DOT_ATOM_ADDRESS = rf"{_ATEXT}(?:\.{_ATEXT})*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*"
+_SIMPLE_MAILBOX = re.compile(
+    rf"[ \t]*(?:(?P<bare>{_DOT_ATOM_ADDRESS})|(?:[A-Za-z0-9]+(?:[ \t]+[A-Za-z0-9]+)*[ \t]*)?<(?P<angled>{_DOT_ATOM_ADDRESS})>)[ \t]*"
+)
+"""One mailbox in its plainest forms (``a@b.c``, ``<a@b.c>``, ``Ann Lee <a@b.c>``: dot-atoms and a
+display name of plain words), whose address the RFC 5322 parser gives back unchanged."""
+
+
 def mailbox_addresses(value: str) -> list[str]:
     """The ``addr-spec`` of every well-formed mailbox in a raw address header, in order.
 
@@ -298,6 +307,9 @@ def mailbox_addresses(value: str) -> list[str]:
     ``email.policy.default``); mailboxes it finds malformed are skipped, and
     so is a value it cannot parse at all.
     """
+    simple = _SIMPLE_MAILBOX.fullmatch(value)
+    if simple is not None:  # the common case, answered as the parser would, without it (issue 14)
+        return [simple.group("bare") or simple.group("angled")]
     try:
         address_list, _rest = rfc5322.get_address_list(value)
         mailboxes = address_list.mailboxes
