@@ -12,6 +12,7 @@ scheduler when the game is next due (early processing once all orders are in).
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 
 from judge.app import orders as kept
@@ -65,6 +66,8 @@ class OrderMail:
     rules: Rules
     drafts: dict[str, PowerDraft] = field(default_factory=dict)
     phase_lines: set[int] = field(default_factory=set)
+    phase_starts: list[int] | None = None
+    """The numbers of the mail's lines that start with PHASE (found on first need)."""
     refused_phase: bool = False
     settled: bool = False
 
@@ -140,11 +143,14 @@ def target_phase(session: MailSession, state: OrderMail, line: int) -> Phase | N
 
 
 def _after_unread_phase(session: MailSession, state: OrderMail, line: int) -> bool:
-    for number in range(min(line, len(session.body_lines)) - 1, 0, -1):
-        words = session.body_lines[number - 1].split()
-        if words and words[0].lower() == "phase":
-            return number not in state.phase_lines
-    return False
+    """Whether the last line starting with PHASE before ``line`` was not accepted."""
+    if state.phase_starts is None:  # found once per mail (issue 14: was a scan back per order)
+        state.phase_starts = [
+            number for number, text in enumerate(session.body_lines, start=1)
+            if text.split(None, 1)[:1] and text.split(None, 1)[0].lower() == "phase"
+        ]
+    before = bisect.bisect_left(state.phase_starts, min(line, len(session.body_lines)))
+    return before > 0 and state.phase_starts[before - 1] not in state.phase_lines
 
 
 def add_order(session: MailSession, command: OrderCommand) -> None:
