@@ -185,12 +185,11 @@ def _preferences_chosen(
     A list with no legal choice keeps its first choice, which the engine then
     reports as illegal.
     """
+    if not any(not isinstance(read, Exception) and read.preferences for _, read in lines):
+        return lines
     from dataclasses import replace
 
     from judge.lang.preferences import choose
-
-    if not any(not isinstance(read, Exception) and read.preferences for _, read in lines):
-        return lines
     out: list[tuple[str, ReadOrder | OrderSyntaxError]] = []
     for power, read in lines:
         if isinstance(read, Exception) or not read.preferences:

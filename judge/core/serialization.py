@@ -23,6 +23,7 @@ input give byte-identical output.
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -92,9 +93,13 @@ def position_from_json(data: object) -> PositionInput:
     standoffs_data = root.get("standoffs") or []
     if phase.type is not PhaseType.RETREAT and (dislodged_data or standoffs_data):
         raise PositionError(f"dislodged units and standoffs belong to retreat phases, not {phase}")
-    dislodged = tuple(_dislodged(dislodged_data, game_map))
-    _check_one_per_province([d.unit for d in dislodged], "dislodged")
-    standoffs = frozenset(_provinces(standoffs_data, game_map, "standoffs"))
+    dislodged: tuple[DislodgedUnit, ...] = ()
+    if dislodged_data:
+        dislodged = tuple(_dislodged(dislodged_data, game_map))
+        _check_one_per_province([d.unit for d in dislodged], "dislodged")
+    standoffs: frozenset[str] = (
+        frozenset(_provinces(standoffs_data, game_map, "standoffs")) if standoffs_data else _NO_STANDOFFS
+    )
 
     position = Position(
         variant=game_map.name,
@@ -135,14 +140,14 @@ def dislodged_to_json(
 
 def units_to_json(units: Iterable[Unit]) -> list[dict[str, Any]]:
     """Units in a stable order: by power, then location."""
+    # By (power, location, type): the type is a str enum, which sorts as its value.
     return [
         {"power": u.power, "type": u.type._value_, "loc": u.location}
-        for u in sorted(units, key=_unit_order)
+        for u in sorted(units, key=_UNIT_ORDER)
     ]
 
 
-def _unit_order(u: Unit) -> tuple[str, str, str]:
-    return (u.power, u.location, u.type._value_)
+_UNIT_ORDER = operator.attrgetter("power", "location", "type")
 
 
 def centers_to_json(centers: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
@@ -369,6 +374,7 @@ def _why_not_there(game_map: GameMap, unit_type: UnitType, location: str) -> str
 
 # Phase text -> Phase: a batch names the same few dozen phases (Phase is immutable, the parse pure).
 _PHASES: dict[str, Phase] = {}
+_NO_STANDOFFS: frozenset[str] = frozenset()
 
 
 def _board_units(value: object, game_map: GameMap) -> tuple[Unit, ...]:
@@ -382,24 +388,21 @@ def _board_units(value: object, game_map: GameMap) -> tuple[Unit, ...]:
     """
     if type(value) is list:
         known = _valid_units(game_map)
-        units: list[Unit] = []
-        provinces: set[str] = set()
-        for entry in value:
-            if type(entry) is not dict:
-                break
-            try:
-                found = known.get((entry.get("power"), entry.get("type"), entry.get("loc")))
-            except TypeError:  # a list or an object where a string belongs: unhashable
-                break
-            if found is None:
-                found = _remember_unit(known, game_map, entry)
-                if found is None:
-                    break
-            units.append(found[0])
-            provinces.add(found[1])
-        else:
-            if len(provinces) == len(units):
-                return tuple(units)
+        get = known.get
+        try:
+            # A string or a list for an entry, a field missing, a list or an object for a field
+            # (unhashable): TypeError or KeyError, and the full reading says what is wrong.
+            found = [get((entry["power"], entry["type"], entry["loc"])) for entry in value]
+        except (KeyError, TypeError):
+            found = []
+        if len(found) == len(value) and None in found:
+            for k, hit in enumerate(found):
+                if hit is None:
+                    found[k] = _remember_unit(known, game_map, value[k])
+        if len(found) == len(value) and None not in found:
+            units = tuple([hit[0] for hit in found])  # type: ignore[index]
+            if len({hit[1] for hit in found}) == len(units):  # type: ignore[index]
+                return units
     units_read = tuple(_units(value, game_map, "units"))
     _check_one_per_province(units_read, "units")
     return units_read
@@ -542,17 +545,22 @@ def _orders(value: object, game_map: GameMap) -> Mapping[str, tuple[str, ...]]:
         return {}
     data = _object(value, "orders")
     orders: dict[str, tuple[str, ...]] = {}
+    codes = _power_codes(game_map)
     for raw_power, lines in data.items():
-        power = _power(raw_power, game_map, "orders")
-        if isinstance(lines, str):
-            lines = lines.splitlines()
-        texts = _list(lines, f"orders of {power}")
-        for line in texts:
-            if not isinstance(line, str):
-                raise PositionError(
-                    f"orders of {power}: each order must be a string, not {_json_type(line)}"
-                )
-        orders[power] = orders.get(power, ()) + tuple(texts)
+        power = raw_power if raw_power in codes else _power(raw_power, game_map, "orders")
+        if type(lines) is list and all(type(line) is str for line in lines):  # the usual case
+            texts = tuple(lines)
+        else:
+            if isinstance(lines, str):
+                lines = lines.splitlines()
+            listed = _list(lines, f"orders of {power}")
+            for line in listed:
+                if not isinstance(line, str):
+                    raise PositionError(
+                        f"orders of {power}: each order must be a string, not {_json_type(line)}"
+                    )
+            texts = tuple(listed)
+        orders[power] = orders[power] + texts if power in orders else texts
     return orders
 
 

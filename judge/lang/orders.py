@@ -53,7 +53,6 @@ from judge.core.phase import PhaseType
 from judge.core.units import UnitRef, UnitType, province_of
 from judge.lang.errors import N_, Message, Wording, english
 from judge.lang.nations import nation_named
-from judge.lang.preferences import is_list_head
 from judge.lang.substitution import other_readings
 
 __all__ = ["OrderSyntaxError", "ReadOrder", "clear_reading_cache", "read_order", "read_order_line"]
@@ -1462,6 +1461,8 @@ def read_order_line(
             return [read_order(line, game_map, phase_type=phase_type, french=french)]
         except OrderSyntaxError as error:
             return [error]
+    from judge.lang.preferences import is_list_head  # here: a line of one order never needs it
+
     results: list[ReadOrder | OrderSyntaxError] = []
     start = 0
     for match in [*_SEPARATORS.finditer(line), None]:

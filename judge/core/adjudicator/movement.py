@@ -130,9 +130,23 @@ class MovementResolver:
         self.res = res = [False] * n
         # Supports and convoys that nobody attacks are given: settle them now, saving most
         # of the recursion in a typical phase.
+        # So are moves by land into an empty province no other unit moves to: nothing can stop
+        # them (attack 1 or more against hold 0, nothing to prevent), and nothing they depend
+        # on can change that, so their value is final before any guess.
         moves_to = self.moves_to
         for i in range(n):
-            if kind[i] >= K_SUPPORT_HOLD and prov[i] not in moves_to:
+            k = kind[i]
+            if k >= K_SUPPORT_HOLD:
+                if prov[i] not in moves_to:
+                    state[i] = _RESOLVED
+                    res[i] = True
+            elif (
+                k == K_MOVE
+                and not convoyed[i]
+                and not rail[i]
+                and dest[i] not in unit_at
+                and len(moves_to[dest[i]]) == 1
+            ):
                 state[i] = _RESOLVED
                 res[i] = True
         self.dep: list[int] = []

@@ -21,6 +21,7 @@ from judge.core.adjudicator.validation import (
     SUPPORT_MOVE,
     Interpreted,
     interpret,
+    interpreter,
 )
 from judge.core.errors import AmbiguousCoastError, OrderError
 from judge.core.geography import Terrain
@@ -64,10 +65,11 @@ def collect(board: Board, orders: Mapping[str, Sequence[Order]], rules: Rules) -
     by_province = result.by_province
     per_unit: dict[str, list[Entry]] = {}
     where = board.where
+    read = interpreter(board.phase_type)  # interpret(), its phase chosen once
     for power, power_orders in orders.items():
         for order in power_orders:
             try:
-                interpreted = interpret(board, power, order, rules)
+                interpreted = read(board, power, order, rules)
             except OrderError as error:
                 entries_out.append(
                     Entry(power, order, None, named_unit(board, order), str(error), isinstance(error, AmbiguousCoastError))

@@ -15,6 +15,7 @@ a convoy actually carrying its army) is decided during adjudication.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from judge.core.adjudicator.board import Board
@@ -142,6 +143,15 @@ def interpret(board: Board, power: str, order: Order, rules: Rules) -> Interpret
     if phase_type is _RETREAT_PHASE:
         return _retreat(board, power, order, rules)
     return _adjustment(board, power, order, rules)
+
+
+def interpreter(phase_type: PhaseType) -> Callable[[Board, str, Order, Rules], Interpreted]:
+    """What :func:`interpret` does for every order of a board in a phase of ``phase_type``."""
+    if phase_type is _MOVEMENT_PHASE:
+        return _movement
+    if phase_type is _RETREAT_PHASE:
+        return _retreat
+    return _adjustment
 
 
 def _place(board: Board, location: str) -> Place:
