@@ -20,7 +20,7 @@ from judge.db.database import UnitOfWork
 from judge.db.enums import OutboundState
 from judge.db.models import OutboundMail
 from judge.mail.addresses import AddressError, canonical_address, printable
-from judge.mail.compose import Attachment, AutoSubmitted, render, render_reply
+from judge.mail.compose import Attachment, AutoSubmitted, SharedMail, render, render_reply
 
 log = logging.getLogger(__name__)
 
@@ -104,14 +104,23 @@ def queue_many(
     """
     identity = services.identity
     rows: list[dict[str, Any]] = []
+    shared: dict[tuple[str, str], SharedMail] = {}  # one text to many readers: written once
     for letter in letters:
         recipients = usable_recipients(letter.to)
         if not recipients:
             continue
-        message = render(
-            identity, recipients, letter.subject, letter.body, now=now, auto_submitted=AutoSubmitted.GENERATED,
-            attachment=letter.attachment,
-        )  # fmt: skip
+        if letter.attachment is None:
+            mail = shared.get((letter.subject, letter.body))
+            if mail is None:
+                mail = shared[letter.subject, letter.body] = SharedMail(
+                    identity, letter.subject, letter.body, now=now, auto_submitted=AutoSubmitted.GENERATED
+                )
+            message = mail.to(recipients)
+        else:
+            message = render(
+                identity, recipients, letter.subject, letter.body, now=now,
+                auto_submitted=AutoSubmitted.GENERATED, attachment=letter.attachment,
+            )  # fmt: skip
         rows.append(
             {
                 "created_at": now, "mail_from": identity.address, "recipients": recipients,

@@ -21,6 +21,8 @@ from judge.app import orders as kept
 from judge.app.positions import from_json
 from judge.app.services import Services
 from judge.app.timekeeping import phase_schedule, with_book
+from judge.core.geography import GameMap
+from judge.core.orders import Order
 from judge.core.position import Position
 from judge.core.variants import load_map
 from judge.db.database import UnitOfWork
@@ -43,9 +45,26 @@ class OpenPhase:
     """Orders already kept for the phases of the year that follows (PHASE blocks), by phase name,
     read with the open phase's so that processing knows the next phase's without a query."""
 
+    _effective: dict[str, tuple[GameMap, list[Order]]] = field(default_factory=dict, compare=False, repr=False)
+    """The orders that apply on the board, by power, as worked out once (the clock, then processing)."""
+
     def kept_for(self, phase: str) -> dict[str, OrderSubmission] | None:
         """The orders kept for ``phase`` if it was read with the open phase (None: not read)."""
         return self.coming.get(phase)
+
+    def effective(self, power: str, game_map: GameMap) -> list[Order]:
+        """The power's orders that apply on the open phase's board (its sheet read, IF blocks decided).
+
+        Worked out once per power and map in the transaction: the phase's clock and its
+        processing both need them. The list is shared: callers read it, never change it.
+        """
+        known = self._effective.get(power)
+        if known is not None and known[0] is game_map:
+            return known[1]
+        sheet = kept.sheet_of(self.submissions.get(power), game_map, self.position.phase)
+        orders = sheet.effective(self.position)
+        self._effective[power] = (game_map, orders)
+        return orders
 
 
 def read_open_phase(uow: UnitOfWork, game: Game) -> OpenPhase | None:
@@ -99,8 +118,7 @@ def phase_clock(uow: UnitOfWork, game: Game, opened: OpenPhase | None = None) ->
         if seat.power is None or seat.power in (p.power for p in powers):
             continue
         submission = submissions.get(seat.power)
-        sheet = kept.sheet_of(submission, game_map, position.phase)
-        done = kept.completeness(position, seat.power, sheet.effective(position), game_map)
+        done = kept.completeness(position, seat.power, opened.effective(seat.power, game_map), game_map)
         kept_from_before = submission is not None and submission.kind is OrderBlockKind.FUTURE
         powers.append(
             PowerStatus(

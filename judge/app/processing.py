@@ -118,11 +118,10 @@ def process_phase(
     received: dict[str, Any] = {}
     lines: dict[str, list[str]] = {}
     for power, submission in sorted(submissions.items()):
-        sheet = kept.sheet_of(submission, game_map, position.phase)
         received[power] = {
             "version": submission.version, "kind": str(submission.kind), "items": list(submission.canonical),
         }  # fmt: skip
-        effective = [str(order) for order in sheet.effective(position)]
+        effective = [str(order) for order in opened.effective(power, game_map)]
         if effective:
             lines[power] = effective
     ruling = rule(position, lines, rules, game_map)

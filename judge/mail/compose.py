@@ -125,6 +125,24 @@ def render(
         ("Date", format_datetime(now)),
         ("Message-ID", _one_line(message_id or make_msgid(domain=identity.domain))),
     ]
+    headers += _after_message_id(identity, auto_submitted, in_reply_to, references, extra_headers)
+    text_headers, payload = _text_part(body)
+    headers += text_headers
+    head = "\r\n".join(_fold(name, value) for name, value in headers)
+    # "replace": a lone surrogate (bytes that were never UTF-8) becomes "?", never an error.
+    message = head.encode("utf-8", "replace") + b"\r\n\r\n" + payload.replace(b"\n", b"\r\n")
+    return message if attachment is None else with_attachment(message, attachment)
+
+
+def _after_message_id(
+    identity: JudgeIdentity,
+    auto_submitted: AutoSubmitted,
+    in_reply_to: str | None,
+    references: Sequence[str],
+    extra_headers: Sequence[tuple[str, str]],
+) -> list[tuple[str, str]]:
+    """:func:`render`'s headers between the ``Message-ID`` and the text part's, in order."""
+    headers: list[tuple[str, str]] = []
     if in_reply_to:
         headers.append(("In-Reply-To", _one_line(in_reply_to)))
     chain = list(dict.fromkeys(_one_line(ref) for ref in (*references, in_reply_to) if ref))
@@ -139,12 +157,48 @@ def render(
         ("X-Auto-Response-Suppress", "All"),  # asks Exchange not to answer with vacation notices
         ("MIME-Version", "1.0"),
     ]
-    text_headers, payload = _text_part(body)
-    headers += text_headers
-    head = "\r\n".join(_fold(name, value) for name, value in headers)
-    # "replace": a lone surrogate (bytes that were never UTF-8) becomes "?", never an error.
-    message = head.encode("utf-8", "replace") + b"\r\n\r\n" + payload.replace(b"\n", b"\r\n")
-    return message if attachment is None else with_attachment(message, attachment)
+    return headers
+
+
+class SharedMail:
+    """:func:`render` for one text going to many readers, one mail each: what all the mails have
+    in common (sender, subject, date, the judge's headers, the encoded text) is written once;
+    :meth:`to` writes each reader's ``To`` and a fresh ``Message-ID``. The bytes are the ones
+    :func:`render` writes for the same arguments (the Message-ID aside, random in both).
+    """
+
+    __slots__ = ("_domain", "_from", "_middle", "_tail")
+
+    def __init__(
+        self, identity: JudgeIdentity, subject: str, body: str, *, now: datetime, auto_submitted: AutoSubmitted
+    ) -> None:
+        if now.tzinfo is None:
+            raise ValueError("compose needs a timezone-aware datetime")
+        self._domain = identity.domain
+        self._from = _fold("From", format_address(identity.display_name, identity.address)).encode("utf-8", "replace")
+        self._middle = "\r\n".join(
+            (_fold("Subject", _text_header("Subject", subject)), _fold("Date", format_datetime(now)))
+        ).encode("utf-8", "replace")
+        text_headers, payload = _text_part(body)
+        rest = _after_message_id(identity, auto_submitted, None, (), ()) + text_headers
+        self._tail = (
+            "\r\n".join(_fold(name, value) for name, value in rest).encode("utf-8", "replace")
+            + b"\r\n\r\n" + payload.replace(b"\n", b"\r\n")
+        )  # fmt: skip
+
+    def to(self, to: Sequence[str]) -> bytes:
+        """The mail for ``to`` in wire form."""
+        if not to:
+            raise ValueError("a mail needs at least one recipient")
+        return b"\r\n".join(
+            (
+                self._from,
+                _fold("To", _address_header(to)).encode("utf-8", "replace"),
+                self._middle,
+                _fold("Message-ID", _one_line(make_msgid(domain=self._domain))).encode("utf-8", "replace"),
+                self._tail,
+            )
+        )
 
 
 _TEXT_PART_HEADERS = (b"content-type:", b"content-transfer-encoding:")

@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Select, bindparam, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from judge.core.phase import PhaseType
 from judge.db.enums import AuditKind, GameState
@@ -35,6 +35,22 @@ from judge.db.repositories.people import normalise_address
 def _lock_by_name_statement() -> Select[tuple[Game]]:
     """:meth:`GameRepository.lock_by_name`'s query, built once (the worker's hot path)."""
     return select(Game).where(Game.name == bindparam("game_name")).with_for_update()
+
+
+@functools.cache
+def _claim_due_many_statement() -> Select[tuple[Game]]:
+    """:meth:`GameRepository.claim_due_many`'s query, built once. The claimed games' seats and
+    schedules, which handling a due game always reads, come with them in one query each for
+    the whole batch (``selectinload``) instead of one lazy load each per game."""
+    return (
+        select(Game)
+        .where(Game.next_due_at <= bindparam("now"))
+        .order_by(Game.next_due_at, Game.id)
+        .limit(bindparam("limit"))
+        .with_for_update(skip_locked=True)
+        .options(selectinload(Game.seats), selectinload(Game.schedules))
+        .execution_options(populate_existing=True)
+    )
 
 
 _HELD_GAMES = "judge_held_games"
@@ -261,16 +277,7 @@ class GameRepository:
 
     def claim_due_many(self, now: datetime, limit: int) -> tuple[Game, ...]:
         """Up to ``limit`` games due at ``now`` that no other transaction holds, as :meth:`claim_due`."""
-        return tuple(
-            self.session.scalars(
-                select(Game)
-                .where(Game.next_due_at <= now)
-                .order_by(Game.next_due_at, Game.id)
-                .limit(limit)
-                .with_for_update(skip_locked=True)
-                .execution_options(populate_existing=True)
-            )
-        )
+        return tuple(self.session.scalars(_claim_due_many_statement(), {"now": now, "limit": limit}))
 
     def lock(self, game_id: int) -> Game:
         """The game's row, locked (waiting for other holders), re-read after the wait."""

@@ -148,11 +148,8 @@ class PhaseRepository:
             "state": PhaseState.PROCESSED,
         }
         # One statement checks and writes: only a phase still open is marked processed.
-        table = cast(Table, PhaseRecord.__table__)
         done = self.session.execute(
-            update(table)
-            .where(table.c.id == phase.id, table.c.state == PhaseState.OPEN.value)
-            .values(**values)
+            _RECORD_PROCESSING, {"phase_id": phase.id, **{f"new_{key}": value for key, value in values.items()}}
         )
         if done.rowcount != 1:  # type: ignore[attr-defined]
             raise StaleStateError(f"phase {phase.name} is no longer open")
@@ -237,3 +234,14 @@ _OPEN_PHASE = (
     .limit(1)
 )
 """The open phase of a game (built once: read at every order mail and every processing)."""
+
+_PHASES = cast(Table, PhaseRecord.__table__)
+_PROCESSED_COLUMNS = (
+    "orders_received", "orders_adjudicated", "results", "position_after", "processed_at", "processing_ms", "state",
+)  # fmt: skip
+_RECORD_PROCESSING = (
+    update(_PHASES)
+    .where(_PHASES.c.id == bindparam("phase_id"), _PHASES.c.state == PhaseState.OPEN.value)
+    .values({_PHASES.c[name]: bindparam(f"new_{name}", type_=_PHASES.c[name].type) for name in _PROCESSED_COLUMNS})
+)
+""":meth:`PhaseRepository.record_processing`'s conditional UPDATE (built once: every processing)."""

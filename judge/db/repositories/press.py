@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.orm import Session
 
 from judge.db.enums import DrawVoteKind, PressKind
@@ -97,7 +97,7 @@ class PressRepository:
 
     def clear_votes(self, game: Game) -> int:
         """Votes last one phase: cleared at processing, RESUME and when DIAS is toggled."""
-        result = self.session.execute(delete(DrawVote).where(DrawVote.game_id == game.id))
+        result = self.session.execute(_CLEAR_VOTES, {"game_id": game.id})
         return int(result.rowcount)  # type: ignore[attr-defined]
 
     # -- diaries ------------------------------------------------------------------------
@@ -139,3 +139,7 @@ class PressRepository:
             raise NotFoundError("diary entry", entry_id)
         entry.deleted_at = now
         self.session.flush()
+
+
+_CLEAR_VOTES = delete(DrawVote).where(DrawVote.game_id == bindparam("game_id"))
+"""A game's draw votes (built once: cleared at every processing)."""
