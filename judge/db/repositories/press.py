@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
+from typing import cast
 
-from sqlalchemy import bindparam, delete, select
+from sqlalchemy import Table, bindparam, delete, select
 from sqlalchemy.orm import Session
 
 from judge.db.enums import DrawVoteKind, PressKind
@@ -97,7 +98,16 @@ class PressRepository:
 
     def clear_votes(self, game: Game) -> int:
         """Votes last one phase: cleared at processing, RESUME and when DIAS is toggled."""
-        result = self.session.execute(_CLEAR_VOTES, {"game_id": game.id})
+        session = self.session
+        if any(type(loaded) is DrawVote for loaded in session.identity_map.values()):
+            # Votes loaded in this session: the ORM statement removes them from it too.
+            result = session.execute(_CLEAR_VOTES, {"game_id": game.id})
+        else:
+            # None loaded (processing): the same DELETE on the table, without the ORM's bulk
+            # machinery; pending changes flushed first, as the ORM statement's autoflush would.
+            if session.autoflush:
+                session.flush()
+            result = session.execute(_CLEAR_VOTES_ON_TABLE, {"game_id": game.id})
         return int(result.rowcount)  # type: ignore[attr-defined]
 
     # -- diaries ------------------------------------------------------------------------
@@ -143,3 +153,5 @@ class PressRepository:
 
 _CLEAR_VOTES = delete(DrawVote).where(DrawVote.game_id == bindparam("game_id"))
 """A game's draw votes (built once: cleared at every processing)."""
+_VOTES = cast(Table, DrawVote.__table__)
+_CLEAR_VOTES_ON_TABLE = delete(_VOTES).where(_VOTES.c.game_id == bindparam("game_id"))
