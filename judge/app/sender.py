@@ -40,15 +40,25 @@ class TransactionalOutbox:
 
     def claim_next(self, now: datetime, lease: Callable[[int], datetime]) -> OutgoingMail | None:
         with self.services.db.unit_of_work() as uow:
-            rows = uow.outbox.claim_due(now, 1)
-            if not rows:
-                return None
-            row = rows[0]
-            row.attempts += 1
-            row.next_attempt_at = lease(row.attempts)
-            uow.session.flush()
-            mail = OutgoingMail(row.id, bytes(row.message), tuple(row.recipients), row.attempts)
-            map_phase_id = row.map_phase_id
+            claimed = uow.outbox.claim_one_row(now, lease)
+        return self._deliverable(claimed)
+
+    def mark_sent_and_claim_next(
+        self, id: int, now: datetime, refused: Mapping[str, str], lease: Callable[[int], datetime]
+    ) -> OutgoingMail | None:
+        """:meth:`mark_sent` and :meth:`claim_next` in one commit (issue 14: one commit per mail
+        sent instead of two): "sent" is committed as soon as the relay accepted (this is called
+        then), and the next mail's attempt and lease before the relay sees it."""
+        with self.services.db.unit_of_work() as uow:
+            uow.outbox.mark_sent_row(id, now, _sent_error(refused))
+            claimed = uow.outbox.claim_one_row(now, lease)
+        return self._deliverable(claimed)
+
+    def _deliverable(self, claimed: tuple[int, bytes, list[str], int, int | None] | None) -> OutgoingMail | None:
+        if claimed is None:
+            return None
+        id, message, recipients, attempts, map_phase_id = claimed
+        mail = OutgoingMail(id, message, tuple(recipients), attempts)
         if map_phase_id is None:
             return mail
         # The results' map, drawn now (after the claim's commit, in a read-only transaction), not
@@ -59,11 +69,7 @@ class TransactionalOutbox:
 
     def mark_sent(self, id: int, now: datetime, refused: Mapping[str, str]) -> None:
         with self.services.db.unit_of_work() as uow:
-            row = _row(uow, id)
-            row.state = OutboundState.SENT
-            row.sent_at = now
-            row.next_attempt_at = None
-            row.last_error = f"not delivered to: {_refusals(refused)}" if refused else None
+            uow.outbox.mark_sent_row(id, now, _sent_error(refused))
 
     def mark_retry(self, id: int, next_attempt: datetime, error: str) -> None:
         with self.services.db.unit_of_work() as uow:
@@ -154,6 +160,10 @@ def _subject_of(message: bytes) -> str:
         if line.lower().startswith("subject:"):
             return printable(line[len("subject:") :].strip(), 200)
     return "(none)"
+
+
+def _sent_error(refused: Mapping[str, str]) -> str | None:
+    return f"not delivered to: {_refusals(refused)}" if refused else None
 
 
 def _refusals(refused: Mapping[str, str]) -> str:

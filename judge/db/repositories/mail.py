@@ -10,7 +10,7 @@ sender drains the due ones, with retries at times the caller chooses.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import cast
 
@@ -23,6 +23,7 @@ from judge.db.enums import InboundState, OutboundState
 from judge.db.errors import NotFoundError
 from judge.db.models import InboundMail, OutboundMail
 from judge.db.models.mail import SenderFlood, Throttle
+from judge.db.validation import check_text
 
 PENDING_STATES = (InboundState.RECEIVED, InboundState.FAILED)
 """Inbound mail still to be processed: new, or failed fewer times than the limit."""
@@ -403,6 +404,53 @@ def _start_statement() -> Update:
     )
 
 
+def _outbound() -> Table:
+    return cast(Table, OutboundMail.__table__)
+
+
+@functools.cache
+def _claim_one_statement() -> Select[tuple[int, bytes, list[str], int, int | None]]:
+    table = _outbound()
+    return (
+        select(table.c.id, table.c.message, table.c.recipients, table.c.attempts, table.c.map_phase_id)
+        .where(
+            table.c.state == OutboundState.PENDING,
+            table.c.next_attempt_at <= bindparam("claim_now", type_=table.c.next_attempt_at.type),
+        )
+        .order_by(table.c.next_attempt_at, table.c.id)
+        .limit(1)
+        .with_for_update(skip_locked=True)
+    )
+
+
+@functools.cache
+def _claimed_statement() -> Update:
+    table = _outbound()
+    return (
+        update(table)
+        .where(table.c.id == bindparam("claimed_id"))
+        .values(
+            attempts=bindparam("claimed_attempts"),
+            next_attempt_at=bindparam("claimed_lease", type_=table.c.next_attempt_at.type),
+        )
+    )
+
+
+@functools.cache
+def _sent_statement() -> Update:
+    table = _outbound()
+    return (
+        update(table)
+        .where(table.c.id == bindparam("sent_id"))
+        .values(
+            state=OutboundState.SENT,
+            sent_at=bindparam("sent_now", type_=table.c.sent_at.type),
+            next_attempt_at=None,
+            last_error=bindparam("sent_error", type_=table.c.last_error.type),
+        )
+    )
+
+
 class OutboxRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -450,6 +498,34 @@ class OutboxRepository:
                 .execution_options(populate_existing=True)
             )
         )
+
+    def claim_one_row(
+        self, now: datetime, lease: Callable[[int], datetime]
+    ) -> tuple[int, bytes, list[str], int, int | None] | None:
+        """The sender's claim (:meth:`claim_due` of one) in Core: the oldest message due, locked
+        (skipping one another sender holds), its attempt counted and its next attempt moved to
+        ``lease(attempts)``; (id, message, recipients, attempts, map phase) or None. No ORM
+        object is made (issue 14: loading and flushing one cost more than the statements)."""
+        row = self.session.connection().execute(_claim_one_statement(), {"claim_now": now}).one_or_none()
+        if row is None:
+            return None
+        mail_id, message, recipients, attempts, map_phase_id = row
+        attempts = int(attempts) + 1
+        self.session.connection().execute(
+            _claimed_statement(), {"claimed_id": mail_id, "claimed_attempts": attempts, "claimed_lease": lease(attempts)}
+        )
+        return int(mail_id), bytes(message), list(recipients), attempts, map_phase_id
+
+    def mark_sent_row(self, mail_id: int, now: datetime, error: str | None) -> None:
+        """Mark a claimed message sent (``error``: the recipients the relay refused), in Core;
+        LookupError if it is gone."""
+        if error is not None:  # the flush-time check the ORM would make (judge.db.validation)
+            check_text("mail_out", "last_error", error, getattr(_outbound().c.last_error.type, "length", None))
+        done = self.session.connection().execute(
+            _sent_statement(), {"sent_id": mail_id, "sent_now": now, "sent_error": error}
+        )
+        if not done.rowcount:
+            raise LookupError(f"outbox mail {mail_id} is gone")
 
     def mark_sent(self, mail: OutboundMail, now: datetime) -> None:
         mail.state = OutboundState.SENT

@@ -1,0 +1,70 @@
+"""The sender spends one commit per mail sent (issue 14): the mail is marked sent and the
+next one claimed in the same commit, on each engine; what is stored is as before."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from sqlalchemy import event, select
+
+from judge.app.sender import TransactionalOutbox
+from judge.db.enums import OutboundState
+from judge.db.models import OutboundMail
+from judge.mail.outbound import drain_once
+from tests.app.conftest import Harness
+
+
+class Relay:
+    def __init__(self, refuse: str | None = None) -> None:
+        self.sent: list[tuple[str, ...]] = []
+        self.refuse = refuse
+
+    def deliver(self, message: bytes, recipients: Sequence[str]) -> Mapping[str, str]:
+        self.sent.append(tuple(recipients))
+        return {self.refuse: "550 no such user"} if self.refuse in recipients else {}
+
+
+def _rows(harness: Harness) -> list[OutboundMail]:
+    with harness.db.unit_of_work(readonly=True) as uow:
+        rows = list(uow.session.scalars(select(OutboundMail).order_by(OutboundMail.id)))
+        for row in rows:
+            uow.session.expunge(row)
+        return rows
+
+
+def test_each_mail_sent_costs_one_commit_and_is_marked_as_before(harness: Harness) -> None:
+    senders = [f"p{n}@example.net" for n in range(3)]
+    for sender in senders:
+        harness.send(sender, "VERSION\n")
+    harness.drain()
+    commits = [0]
+
+    def on_commit(_conn: object) -> None:
+        commits[0] += 1
+
+    event.listen(harness.db.engine, "commit", on_commit)
+    try:
+        relay = Relay()
+        report = drain_once(TransactionalOutbox(harness.services), relay, harness.clock.now(), limit=10)
+    finally:
+        event.remove(harness.db.engine, "commit", on_commit)
+    assert report.sent == 3 and report.claimed == 3
+    assert commits[0] == 1 + 3  # the first claim; then each mark with the next claim
+    assert sorted(r[0] for r in relay.sent) == senders
+    rows = _rows(harness)
+    assert all(r.state is OutboundState.SENT and r.attempts == 1 and r.sent_at is not None for r in rows)
+    assert all(r.next_attempt_at is None and r.last_error is None for r in rows)
+
+
+def test_a_refused_recipient_is_noted_and_the_limit_holds(harness: Harness) -> None:
+    for sender in ("p0@example.net", "p1@example.net", "p2@example.net"):
+        harness.send(sender, "VERSION\n")
+    harness.drain()
+    report = drain_once(
+        TransactionalOutbox(harness.services), Relay(refuse="p0@example.net"), harness.clock.now(), limit=2
+    )
+    assert report.claimed == 2 and report.sent == 2
+    rows = _rows(harness)
+    assert [r.state for r in rows] == [OutboundState.SENT, OutboundState.SENT, OutboundState.PENDING]
+    assert rows[2].attempts == 0  # never claimed: the pass stopped at its limit
+    assert "not delivered to: p0@example.net (550 no such user)" in (rows[0].last_error or "")
