@@ -29,8 +29,10 @@ in the process pays it, later ones hit the verified-password cache) or
 The durability bound, printed with each run. The door answers 250 only after
 the mail is committed, and the worker handles one mail per transaction
 (everything the mail does, its reply in the outbox, and the mail marked
-processed, committed together), so every mail costs two durable commits
-(fsync), plus the sender's commit per batch of replies. On SQLite all commits
+processed, committed together), so every mail costs up to two durable commits
+(fsync): the door's (mails arriving together share one, a group commit) and
+the worker's (whose guard commit holds up to 8 waiting senders' mails at once),
+plus the sender's one commit per mail sent. On SQLite all commits
 of the file take turns on one write lock, so answered/s can never exceed
 1 / (2 x commit latency); on PostgreSQL the door's commits overlap the
 worker's, but the worker's are one after another: at most 1 / commit latency.
