@@ -6,8 +6,8 @@ the roles only need to be *woken*, never to hand data to each other: the
 door stores a mail and wakes the worker; the worker queues replies and wakes
 the sender (and the scheduler, when a game's due time moved). When the roles
 run in separate processes (``judge serve --only ...`` on one PostgreSQL
-database) nobody wakes them and each polls the database instead; nothing
-else changes.
+database) they wake each other through the database instead (LISTEN/NOTIFY,
+:mod:`judge.db.wakeups`), and each still polls it; nothing else changes.
 
 Shutdown is graceful: the door stops accepting connections first (so no mail
 is half-accepted), mail being stored is committed, the worker finishes the
@@ -27,6 +27,7 @@ import importlib.util
 import inspect
 import logging
 import signal
+import threading
 from collections.abc import Awaitable, Callable, Collection, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ from typing import Any
 from judge.app.services import Services
 from judge.config import Config
 from judge.db.database import Database
+from judge.db.wakeups import Channel, PostgresWakeups, wakeups_for
 from judge.logs import log_event
 from judge.mail.inbound import (
     GroupCommitStore,
@@ -159,6 +161,10 @@ class JudgeServer:
         self._inbound: InboundServer | None = None
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._stopped = asyncio.Event()
+        self._wakeups: PostgresWakeups | None = None
+        self._listening = threading.Event()
+        """Set when the listener for other processes' wake-ups must stop."""
+        self._listener: threading.Thread | None = None
         self.running_roles: frozenset[Role] = frozenset()
         self.failed = False
         """True when a role stopped by itself (a bug): the process should exit non-zero."""
@@ -177,10 +183,16 @@ class JudgeServer:
         self._loop = asyncio.get_running_loop()
         if self.tuning.workers > 1:  # each worker holds a thread while it answers a mail
             self._loop.set_default_executor(ThreadPoolExecutor(max_workers=self.tuning.workers + 6))
+        if self.roles != ALL_ROLES:  # the other roles run in other processes: wake them there
+            self._wakeups = wakeups_for(self._base_services.db.engine)
         self.services = dataclasses.replace(
             self._base_services,
-            on_outbox=self._wake_soon(self._outbound_wake, self._base_services.on_outbox),
-            on_schedule=self._wake_soon(self._scheduler_wake, self._base_services.on_schedule),
+            on_outbox=self._wake_soon(
+                self._outbound_wake, self._base_services.on_outbox, Role.OUTBOUND, Channel.OUTBOX
+            ),
+            on_schedule=self._wake_soon(
+                self._scheduler_wake, self._base_services.on_schedule, Role.SCHEDULER, Channel.SCHEDULE
+            ),
         )
         running: set[Role] = set()
         if Role.INBOUND in self.roles:
@@ -208,6 +220,7 @@ class JudgeServer:
                 self._spawn(Role.SCHEDULER, self._run_scheduler())
                 running.add(Role.SCHEDULER)
         self.running_roles = frozenset(running)
+        self._start_listening()
         log_event(
             log,
             "server.started",
@@ -257,6 +270,7 @@ class JudgeServer:
                 if not task.cancelled() and task.exception() is not None:
                     self.failed = True
                     log.error("role %s failed", task.get_name(), exc_info=task.exception())
+        self._stop_listening()
         self._stopped.set()
         log_event(log, "server.stopped")
 
@@ -297,6 +311,8 @@ class JudgeServer:
         with self.services.db.unit_of_work() as uow:
             ids = [uow.mail_in.store(*mail).id for mail in mails]
         self._set_threadsafe(self._worker_wake)
+        if self._wakeups is not None and Role.WORKER not in self.roles:
+            self._wakeups.announce(Channel.MAIL_IN)
         return ids
 
     async def _run_worker(self, *, purge: bool = True) -> None:
@@ -384,14 +400,54 @@ class JudgeServer:
         with contextlib.suppress(RuntimeError):  # the loop closed under us: nothing to wake
             loop.call_soon_threadsafe(event.set)
 
-    def _wake_soon(self, event: asyncio.Event, also: Callable[[], None]) -> Callable[[], None]:
-        """A callback for :class:`Services` (called from worker threads) that wakes a role."""
+    def _wake_soon(
+        self, event: asyncio.Event, also: Callable[[], None], role: Role, channel: Channel
+    ) -> Callable[[], None]:
+        """A callback for :class:`Services` (called from worker threads) that wakes a role: in
+        this process when it runs here, through the database when it runs elsewhere."""
+        wakeups = self._wakeups if role not in self.roles else None
 
         def wake() -> None:
             self._set_threadsafe(event)
+            if wakeups is not None:
+                wakeups.announce(channel)
             also()
 
         return wake
+
+    def _start_listening(self) -> None:
+        """Hear the wake-ups other processes send to the roles running here (split roles on
+        PostgreSQL only), in a thread of its own."""
+        if self._wakeups is None:
+            return
+        events = {
+            Channel.MAIL_IN: (Role.WORKER, self._worker_wake),
+            Channel.OUTBOX: (Role.OUTBOUND, self._outbound_wake),
+            Channel.SCHEDULE: (Role.SCHEDULER, self._scheduler_wake),
+        }
+        channels = [channel for channel, (role, _) in events.items() if role in self.running_roles]
+        if not channels:
+            return
+        wakeups = self._wakeups
+
+        def on_wake(channel: Channel) -> None:
+            self._set_threadsafe(events[channel][1])
+
+        self._listener = threading.Thread(
+            target=wakeups.listen,
+            args=(channels, on_wake, self._listening),
+            name="judge-wakeups",
+            daemon=True,
+        )
+        self._listener.start()
+
+    def _stop_listening(self) -> None:
+        self._listening.set()
+        if self._listener is not None:
+            self._listener.join(timeout=5)
+            self._listener = None
+        if self._wakeups is not None:
+            self._wakeups.close()
 
 
 def _load_scheduler() -> Callable[..., Awaitable[None]] | None:
