@@ -52,8 +52,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import signal
 import smtplib
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -74,7 +76,7 @@ from argon2 import PasswordHasher
 from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.engine import make_url
 
-from judge.app.server import JudgeServer, ServerTuning
+from judge.app.server import ALL_ROLES, JudgeServer, Role, ServerTuning
 from judge.app.services import Services
 from judge.config import load_config
 from judge.db.database import Database, open_database
@@ -281,10 +283,15 @@ def idle(db: Database) -> bool:
 
 def judge_rate(
     loop: LoopThread, url: str, count: int, clients: int, hashing: PasswordHashing, work: Path,
-    workers: int = 1,
+    workers: int = 1, processes: int = 0,
 ) -> tuple[float, float, float, float]:
-    """(mails accepted per second, mails answered per second, CPU seconds of this process per
-    mail, commit latency in seconds)."""
+    """(mails accepted per second, mails answered per second, CPU seconds per mail of this
+    process and of the worker processes, commit latency in seconds).
+
+    With ``processes``, the roles are split as in a PostgreSQL deployment: this process runs
+    the door, the sender and the scheduler (``judge serve --only inbound --only outbound
+    --only scheduler``) and ``processes`` real ``judge serve --only worker`` processes answer
+    the mail, woken through the database (LISTEN/NOTIFY)."""
     env = {
         "JUDGE_ADDRESS": JUDGE,
         "JUDGE_CODE": "BNCH",
@@ -297,21 +304,60 @@ def judge_rate(
     config = load_config(env)
     db = open_database(url, passwords=hashing)
     services = Services(db=db, config=config, clock=SystemClock())
-    server = JudgeServer(services, tuning=ServerTuning(workers=workers))
+    roles = SPLIT_ROLES if processes else ALL_ROLES
+    server = JudgeServer(services, roles=roles, tuning=ServerTuning(workers=workers))
     loop.run(server.start())
+    children = [worker_process(env, work, number) for number in range(processes)]
     try:
         start_game(server.port, db)
         latency = commit_latency(url)
         before = answered(db)
         orders = order_mails(count)
+        children_cpu = sum(cpu_seconds(child.pid) for child in children)
         start, cpu = time.perf_counter(), time.process_time()
         accepted = send_all(server.port, orders, clients)
         wait(lambda: answered(db) >= before + count, interval=0.05)
         total, cpu = time.perf_counter() - start, time.process_time() - cpu
+        children_cpu = sum(cpu_seconds(child.pid) for child in children) - children_cpu
+        if children:
+            print(
+                f"  split roles: CPU per mail {(cpu * 1000 / count):.1f} ms in the door's process "
+                f"(clients, door, sender), {(children_cpu * 1000 / count):.1f} ms in the worker processes"
+            )
+        cpu += children_cpu
     finally:
+        for child in children:
+            child.send_signal(signal.SIGTERM)
+        for child in children:
+            child.wait(30)
         loop.run(server.stop())
         db.dispose()
     return count / accepted, count / total, cpu / count, latency
+
+
+SPLIT_ROLES = frozenset({Role.INBOUND, Role.OUTBOUND, Role.SCHEDULER})
+
+
+def worker_process(env: dict[str, str], work: Path, number: int) -> subprocess.Popen[bytes]:
+    """A real ``judge serve --only worker`` process on the same database; returns once it runs."""
+    judge = Path(sys.executable).with_name("judge")
+    log = (work / f"worker-{number}.log").open("wb")
+    child = subprocess.Popen(
+        [str(judge), "serve", "--only", "worker", "--no-migrate"],
+        env={**os.environ, **env},
+        stdout=subprocess.PIPE,
+        stderr=log,
+    )
+    assert child.stdout is not None
+    if not child.stdout.readline():  # the start-up line, printed once the role runs
+        sys.exit(f"the worker process did not start: see {work / f'worker-{number}.log'}")
+    return child
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU a process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 @dataclass(frozen=True)
@@ -326,7 +372,10 @@ class Figures:
     ratio: float
 
 
-def run(engine: str, url: str, count: int, clients: int, hashing_name: str, workers: int = 1) -> Figures:
+def run(
+    engine: str, url: str, count: int, clients: int, hashing_name: str, workers: int = 1,
+    processes: int = 0,
+) -> Figures:
     hashing = CHEAP if hashing_name == "cheap" else DEFAULT_HASHING
     load = os.getloadavg()[0]
     loop = LoopThread()
@@ -336,19 +385,20 @@ def run(engine: str, url: str, count: int, clients: int, hashing_name: str, work
         raw, raw_cpu = raw_rate(loop, orders, clients)
         with tempfile.TemporaryDirectory() as directory:
             accepted, answered_rate, judge_cpu, commit = judge_rate(
-                loop, url, count, clients, hashing, Path(directory), workers
+                loop, url, count, clients, hashing, Path(directory), workers, processes
             )
     finally:
         loop.close()
     figures = Figures(
         raw, accepted, answered_rate, raw_cpu, judge_cpu, commit, load, answered_rate / raw
     )
-    print(f"{label(engine, hashing_name, workers)}  {count} mails, {clients} clients:  {describe(engine, figures)}")
+    print(f"{label(engine, hashing_name, workers, processes)}  {count} mails, {clients} clients:  {describe(engine, figures)}")
     return figures
 
 
-def label(engine: str, hashing: str, workers: int) -> str:
-    return f"{engine:<10}  passwords={hashing:<10}  workers={workers}"
+def label(engine: str, hashing: str, workers: int, processes: int = 0) -> str:
+    setting = f"worker processes={processes}" if processes else f"workers={workers}"
+    return f"{engine:<10}  passwords={hashing:<10}  {setting:<19}"
 
 
 def bound(engine: str, commit: float) -> float:
@@ -396,6 +446,12 @@ def main() -> None:
         help="worker counts to try on PostgreSQL, comma-separated (judge serve --workers; default 1,4); "
         "SQLite runs one worker (its write lock takes them in turn)",
     )
+    parser.add_argument(
+        "--worker-processes", default="1,2",
+        help="on PostgreSQL, also split the roles: the door, sender and scheduler here and N "
+        "`judge serve --only worker` processes, comma-separated counts (default 1,2; 0 or empty: "
+        "none); their passwords are always production-hashed",
+    )
     args = parser.parse_args()
     os.environ["JUDGE_RATE_LIMIT_MESSAGES"] = "0"
     hashings = (
@@ -403,22 +459,28 @@ def main() -> None:
     )
     print(f"{os.cpu_count()} CPUs; load average at start {os.getloadavg()[0]:.2f}")
     worker_counts = [int(n) for n in args.workers.split(",") if n.strip()]
-    results: dict[tuple[str, str, int], list[Figures]] = {}
+    process_counts = [int(n) for n in args.worker_processes.split(",") if n.strip() and int(n) > 0]
+    results: dict[tuple[str, str, int, int], list[Figures]] = {}
     for _ in range(args.runs):
         for hashing in hashings:
             with sqlite_url() as url:
-                results.setdefault(("sqlite", hashing, 1), []).append(
+                results.setdefault(("sqlite", hashing, 1, 0), []).append(
                     run("sqlite", url, args.mails, args.clients, hashing)
                 )
             if args.postgres_url:
                 for workers in worker_counts:
                     with postgres_url(args.postgres_url) as url:
-                        results.setdefault(("postgresql", hashing, workers), []).append(
+                        results.setdefault(("postgresql", hashing, workers, 0), []).append(
                             run("postgresql", url, args.mails, args.clients, hashing, workers)
                         )
+                for processes in process_counts if hashing == "production" else []:
+                    with postgres_url(args.postgres_url) as url:
+                        results.setdefault(("postgresql", hashing, 1, processes), []).append(
+                            run("postgresql", url, args.mails, args.clients, hashing, 1, processes)
+                        )
     print(f"medians of {args.runs} run(s):")
-    for (engine, hashing, workers), runs in results.items():
-        print(f"{label(engine, hashing, workers)}  {describe(engine, median_figures(runs))}")
+    for (engine, hashing, workers, processes), runs in results.items():
+        print(f"{label(engine, hashing, workers, processes)}  {describe(engine, median_figures(runs))}")
     if not args.postgres_url:
         print("postgresql  (skipped: give --postgres-url or set JUDGE_TEST_POSTGRES_URL)")
     best = max(statistics.median(r.ratio for r in runs) for runs in results.values())
