@@ -60,10 +60,8 @@ import sys
 import tempfile
 import threading
 import time
-import uuid
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.policy import SMTP as SMTP_POLICY
@@ -73,8 +71,8 @@ from typing import Any, TypeVar
 
 from aiosmtpd.smtp import SMTP, Envelope, Session
 from argon2 import PasswordHasher
+from bench_repository import postgres_url, sqlite_url
 from sqlalchemy import create_engine, func, select, text
-from sqlalchemy.engine import make_url
 
 from judge.app.server import ALL_ROLES, JudgeServer, Role, ServerTuning
 from judge.app.services import Services
@@ -159,29 +157,6 @@ def wait(condition: Callable[[], bool], timeout: float = 600.0, interval: float 
         if time.monotonic() > deadline:
             sys.exit("timed out")
         time.sleep(interval)
-
-
-@contextmanager
-def sqlite_url() -> Iterator[str]:
-    with tempfile.TemporaryDirectory() as directory:
-        yield f"sqlite:///{Path(directory) / 'bench.sqlite3'}"
-
-
-@contextmanager
-def postgres_url(server: str) -> Iterator[str]:
-    url = make_url(server)
-    if url.drivername in ("postgresql", "postgres"):
-        url = url.set(drivername="postgresql+psycopg")
-    name = f"judge_bench_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f"CREATE DATABASE {name}"))
-    try:
-        yield url.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        admin.dispose()
 
 
 # --- the two measurements ----------------------------------------------------------------------
