@@ -289,21 +289,9 @@ def hollow_out(layout: Layout, owner: list[int], wanted: set[tuple[int, int]]) -
         if start in seen:
             continue
         p = owner[start]
-        piece = [start]
-        seen.add(start)
-        queue = deque([start])
-        while queue:
-            c = queue.popleft()
-            i, j = c % cols, c // cols
-            for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-                x, y = i + di, j + dj
-                if 0 <= x < cols and 0 <= y < rows:
-                    m = y * cols + x
-                    if m in odd and m not in seen and owner[m] == p:
-                        seen.add(m)
-                        piece.append(m)
-                        queue.append(m)
-        members = set(piece)
+        members = components_of(owner, cols, rows, p, start, within=odd)
+        seen |= members
+        piece = sorted(members)
         around = 0
         foreign = 0
         for c in piece:
@@ -329,7 +317,10 @@ def hollow_out(layout: Layout, owner: list[int], wanted: set[tuple[int, int]]) -
     return owner
 
 
-def components_of(owner: list[int], cols: int, rows: int, p: int, start: int) -> set[int]:
+def components_of(
+    owner: list[int], cols: int, rows: int, p: int, start: int, within: set[int] | None = None
+) -> set[int]:
+    """The cells of owner ``p`` joined to ``start`` side by side (only cells ``within``, if given)."""
     seen = {start}
     queue = deque([start])
     while queue:
@@ -339,7 +330,7 @@ def components_of(owner: list[int], cols: int, rows: int, p: int, start: int) ->
             x, y = i + di, j + dj
             if 0 <= x < cols and 0 <= y < rows:
                 m = y * cols + x
-                if m not in seen and owner[m] == p:
+                if m not in seen and owner[m] == p and (within is None or m in within):
                     seen.add(m)
                     queue.append(m)
     return seen
