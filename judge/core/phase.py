@@ -77,3 +77,19 @@ class Phase:
 
     def __str__(self) -> str:
         return f"{self.season.value}{self.year}{self.type.value}"
+
+
+# Phases are immutable values and a game names a few dozen: the engine asks for the next one
+# every phase, so each (year, index) is made once (bounded: a table of a few thousand at most).
+_MADE: dict[tuple[int, int], Phase] = {}
+
+
+def phase_of(year: int, index: int) -> Phase:
+    """``Phase(year, index)``, one shared value per phase."""
+    key = (year, index)
+    phase = _MADE.get(key)
+    if phase is None:
+        phase = Phase(year, index)
+        if len(_MADE) < 4096:
+            _MADE[key] = phase
+    return phase

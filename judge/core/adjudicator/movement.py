@@ -23,9 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from judge.core.adjudicator.rules import Rules
-from judge.core.adjudicator.topology import topology
+from judge.core.adjudicator.topology import Topology
 from judge.core.adjudicator.validation import CONVOY, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Interpreted
-from judge.core.geography import GameMap
 from judge.core.units import Unit, UnitType, province_of
 
 # Enum members read through the class cost ~0.2 us each on Python 3.11: bind them once.
@@ -57,11 +56,14 @@ class MovementResolver:
         "dep",
         "dest",
         "dest_loc",
+        "fleet_moves",
         "h2h",
+        "helpers",
         "hold_supports",
         "kind",
         "matched",
         "move_supports",
+        "movers",
         "moves_to",
         "n",
         "power",
@@ -77,55 +79,94 @@ class MovementResolver:
         "target",
         "unit_at",
         "units",
+        "where",
     )
 
     def __init__(
         self,
-        game_map: GameMap,
+        topo: Topology,
         units: Sequence[Unit],
-        orders: Sequence[Interpreted | None],
         rules: Rules,
+        prov: list[str],
+        unit_at: dict[str, int],
     ) -> None:
+        """Every unit holds until :meth:`set_order` (or the phase's fast reading) says otherwise.
+
+        ``prov`` is each unit's province, ``unit_at`` the index of the unit in a
+        province: the phase worked them out to read the orders, so they are shared.
+        """
         n = len(units)
         self.n = n
         self.units = units
         self.rules = rules
-        topo = topology(game_map)
-        where = topo.province
         self.seas = topo.seas
         self.power = [u.power for u in units]
-        self.prov = prov = [where[u.location] for u in units]
-        self.unit_at = unit_at = {p: i for i, p in enumerate(prov)}
-        self.kind = kind = [K_HOLD] * n
-        self.dest = dest = [""] * n
-        self.dest_loc = dest_loc = [""] * n
-        self.target = target = [-1] * n
-        self.convoyed = convoyed = [False] * n
-        self.rail = rail = [False] * n
-        self.rail_path: list[tuple[str, ...]] = [()] * n
-        self.rail_unowned: list[frozenset[str]] = [frozenset()] * n
-        kind_code = _KIND_CODE
-        for i, order in enumerate(orders):
-            if order is None:
-                continue
-            code = kind_code.get(order.kind)
-            if code is None:
-                continue
-            kind[i] = code
-            location = order.target
-            if location is not None:
-                dest_loc[i] = location
-                dest[i] = where.get(location) or province_of(location)
-            other = order.other
-            if other is not None:
-                target[i] = unit_at[where[other.location]]
-            if order.via_convoy:
-                convoyed[i] = True
-            if order.via_rail:
-                rail[i] = True
-                self.rail_path[i] = order.rail_path
-                self.rail_unowned[i] = order.rail_unowned
-        self._link(rules, topo.fleet)
+        self.prov = prov
+        self.unit_at = unit_at
+        self.kind = [K_HOLD] * n
+        self.dest = [""] * n
+        self.dest_loc = [""] * n
+        self.target = [-1] * n
+        self.convoyed = [False] * n
+        self.rail = [False] * n
+        # Special rule railway only: a train's provinces and the centres on them its power does not own.
+        self.rail_path: dict[int, tuple[str, ...]] = {}
+        self.rail_unowned: dict[int, frozenset[str]] = {}
+        self.where = topo.province
+        self.fleet_moves = topo.fleet
+        self.movers: list[int] = []
+        """The units ordered to move."""
+        self.helpers: list[int] = []
+        """The units ordered to support or convoy."""
+
+    def set_order(self, i: int, order: Interpreted) -> None:
+        """Unit ``i`` executes ``order`` (a legal order of a movement phase)."""
+        code = _KIND_CODE.get(order.kind)
+        if code is None:
+            return
+        self.kind[i] = code
+        (self.movers if code == K_MOVE else self.helpers).append(i)
+        location = order.target
+        if location is not None:
+            self.dest_loc[i] = location
+            self.dest[i] = self.where.get(location) or province_of(location)
+        other = order.other
+        if other is not None:
+            self.target[i] = self.unit_at[self.where[other.location]]
+        if order.via_convoy:
+            self.convoyed[i] = True
+        if order.via_rail:
+            self.rail[i] = True
+            self.rail_path[i] = order.rail_path
+            self.rail_unowned[i] = order.rail_unowned
+
+    def prepare(self) -> None:
+        """Once every order is set: match supports and convoys, settle what needs no guess."""
+        n = self.n
+        rules = self.rules
+        # In the units' order, as every list of movers below (the guesses are then made in one order).
+        self.movers.sort()
+        self.helpers.sort()
+        movers, helpers = self.movers, self.helpers
+        kind, dest, target, power, convoyed = self.kind, self.dest, self.target, self.power, self.convoyed
+        if rules.adjacent_convoy == "intent":
+            # An army ordered to an adjacent province goes by convoy when a fleet of
+            # its own power is (legally) ordered to convoy it there (DATC 4.A.3).
+            for f in helpers:
+                if kind[f] == K_CONVOY:
+                    a = target[f]
+                    if kind[a] == K_MOVE and dest[a] == dest[f] and power[a] == power[f]:
+                        convoyed[a] = True
+        moves_to: dict[str, list[int]] = {}
+        self.moves_to = moves_to
+        for i in movers:
+            movers_there = moves_to.get(dest[i])
+            if movers_there is None:
+                moves_to[dest[i]] = [i]
+            else:
+                movers_there.append(i)
+        self._link(rules, self.fleet_moves)
+        prov, rail, unit_at = self.prov, self.rail, self.unit_at
         self.state = state = [_UNRESOLVED] * n
         self.res = res = [False] * n
         # Supports and convoys that nobody attacks are given: settle them now, saving most
@@ -133,20 +174,12 @@ class MovementResolver:
         # So are moves by land into an empty province no other unit moves to: nothing can stop
         # them (attack 1 or more against hold 0, nothing to prevent), and nothing they depend
         # on can change that, so their value is final before any guess.
-        moves_to = self.moves_to
-        for i in range(n):
-            k = kind[i]
-            if k >= K_SUPPORT_HOLD:
-                if prov[i] not in moves_to:
-                    state[i] = _RESOLVED
-                    res[i] = True
-            elif (
-                k == K_MOVE
-                and not convoyed[i]
-                and not rail[i]
-                and dest[i] not in unit_at
-                and len(moves_to[dest[i]]) == 1
-            ):
+        for i in helpers:
+            if prov[i] not in moves_to:
+                state[i] = _RESOLVED
+                res[i] = True
+        for i in movers:
+            if not convoyed[i] and not rail[i] and dest[i] not in unit_at and len(moves_to[dest[i]]) == 1:
                 state[i] = _RESOLVED
                 res[i] = True
         self.dep: list[int] = []
@@ -158,35 +191,13 @@ class MovementResolver:
         """Match supports and convoys to the orders they name; note head-to-head pairs."""
         n = self.n
         kind, dest, target, power = self.kind, self.dest, self.target, self.power
-        if rules.adjacent_convoy == "intent":
-            # An army ordered to an adjacent province goes by convoy when a fleet of
-            # its own power is (legally) ordered to convoy it there (DATC 4.A.3).
-            for f in range(n):
-                a = target[f]
-                if (
-                    kind[f] == K_CONVOY
-                    and kind[a] == K_MOVE
-                    and dest[a] == dest[f]
-                    and power[a] == power[f]
-                ):
-                    self.convoyed[a] = True
         self.move_supports = move_supports = [_NONE] * n
         self.hold_supports = hold_supports = [_NONE] * n
         self.convoy_fleets = convoy_fleets = [_NONE] * n
         self.matched = matched = [False] * n
-        moves_to: dict[str, list[int]] = {}
-        self.moves_to = moves_to
         dest_loc, convoyed = self.dest_loc, self.convoyed
-        for i in range(n):
+        for i in self.helpers:
             k = kind[i]
-            if k == K_MOVE:
-                if dest[i] in moves_to:
-                    moves_to[dest[i]].append(i)
-                else:
-                    moves_to[dest[i]] = [i]
-                continue
-            if k == K_HOLD:
-                continue
             t = target[i]
             if k == K_SUPPORT_HOLD:
                 if kind[t] != K_MOVE:
@@ -211,8 +222,8 @@ class MovementResolver:
                 matched[i] = True
         self.h2h = h2h = [-1] * n
         rail, prov, unit_at = self.rail, self.prov, self.unit_at
-        for i in range(n):
-            if kind[i] != K_MOVE or convoyed[i] or rail[i]:
+        for i in self.movers:
+            if convoyed[i] or rail[i]:
                 continue
             j = unit_at.get(dest[i], -1)
             if j >= 0 and kind[j] == K_MOVE and dest[j] == prov[i] and not convoyed[j] and not rail[j]:
@@ -230,9 +241,10 @@ class MovementResolver:
 
     def resolve_all(self) -> None:
         """Resolve every decision; afterwards ``res`` holds each order's answer."""
+        kind, state, resolve = self.kind, self.state, self._resolve
         for i in range(self.n):
-            if self.kind[i] != K_HOLD:
-                self._resolve(i)
+            if kind[i] != K_HOLD and state[i] != _RESOLVED:
+                resolve(i)
 
     def _resolve(self, i: int) -> bool:
         state = self.state[i]

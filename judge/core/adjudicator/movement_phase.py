@@ -9,88 +9,128 @@ from judge.core.adjudicator.movement import (
     K_CONVOY,
     K_HOLD,
     K_MOVE,
+    K_SUPPORT_HOLD,
+    K_SUPPORT_MOVE,
     MovementResolver,
 )
-from judge.core.adjudicator.order_sets import COMPLETED, Entry, OrderSet, collect
+from judge.core.adjudicator.order_sets import COMPLETED, OrderSet, collect, named_unit
 from judge.core.adjudicator.phases import settle, winner
-from judge.core.adjudicator.results import AdjudicationResult, OrderResult, Outcome, order_result
+from judge.core.adjudicator.results import (
+    ORDER_RESULT_SETTERS,
+    AdjudicationResult,
+    OrderResult,
+    Outcome,
+    adjudication_result,
+    order_result,
+)
 from judge.core.adjudicator.retreat_options import retreat_options
 from judge.core.adjudicator.rules import Rules
-from judge.core.adjudicator.validation import Interpreted
+from judge.core.adjudicator.topology import topology
+from judge.core.adjudicator.validation import interpret
+from judge.core.errors import OrderError
 from judge.core.geography import GameMap
-from judge.core.orders import Order
-from judge.core.position import DislodgedUnit, Position
+from judge.core.orders import Hold, Move, Order, SupportHold, SupportMove
+from judge.core.position import DislodgedUnit, Position, position_of
 from judge.core.special_rules import NEUTRAL
-from judge.core.units import Unit, UnitRef, unit_of
+from judge.core.units import Unit, UnitRef, UnitType, province_of, unit_of
 
 # Enum members read through the class cost ~0.2 us each on Python 3.11: bind them once.
 _SUCCEEDS = Outcome.SUCCEEDS
 _FAILS = Outcome.FAILS
 _INVALID = Outcome.INVALID
+_ARMY = UnitType.ARMY
+_NEW = object.__new__
 
 
 def adjudicate_movement(
     position: Position, orders: Mapping[str, Sequence[Order]], rules: Rules, game_map: GameMap
 ) -> AdjudicationResult:
-    board = Board(position, game_map)
-    order_set = collect(board, orders, rules)
-    if game_map.special.railway is not None:
-        _one_train(board, order_set)
     units = position.units
-    where = board.where
-    by_province = order_set.by_province
-    chosen: list[Interpreted | None] = [by_province.get(where[unit.location]) for unit in units]
-    resolver = MovementResolver(game_map, units, chosen, rules)
+    n = len(units)
+    topo = topology(game_map)
+    where = topo.province
+    provinces = [where[unit.location] for unit in units]
+    index_of = {province: i for i, province in enumerate(provinces)}
+    resolver = MovementResolver(topo, units, rules, provinces, index_of)
+    read: _Read | None = None
+    if game_map.special.railway is None and not rules.complete_from_support:
+        read = _read_orders(resolver, position, orders, rules, game_map)
+        if read is None:  # two orders for one unit: the duplicate_orders rule, the general way
+            resolver = MovementResolver(topo, units, rules, provinces, index_of)
+    if read is None:
+        read = _collect_orders(resolver, position, orders, rules, game_map)
+    entries, refused, ordered, completed = read
+    resolver.prepare()
     resolver.resolve_all()
 
-    provinces = resolver.prov
-    index_of = resolver.unit_at
-    kind, res, moves_to, matched = resolver.kind, resolver.res, resolver.moves_to, resolver.matched
+    kind, res, matched = resolver.kind, resolver.res, resolver.matched
     # Who dislodged each unit (-1: nobody), as resolver.dislodged_by says, for every unit at once.
-    attacker: list[int] = []
-    for i, province in enumerate(provinces):
-        k = -1
-        if not (kind[i] == K_MOVE and res[i]):
-            for m in moves_to.get(province, ()):
+    attacker = [-1] * n
+    any_dislodged = False
+    for province, movers in resolver.moves_to.items():
+        i = index_of.get(province, -1)
+        if i >= 0 and not (kind[i] == K_MOVE and res[i]):
+            for m in movers:
                 if res[m]:
-                    k = m
+                    attacker[i] = m
+                    any_dislodged = True
                     break
-        attacker.append(k)
     results: list[OrderResult] = []
-    tried: set[tuple[str, str]] | None = None
-    for entry in order_set.entries:
-        if entry.dropped is not None or entry.interpreted is None or entry.unit is None:
-            results.append(order_result(entry.power, entry.unit, entry.order, _INVALID, entry.dropped or ""))
+    append = results.append
+    new = _NEW
+    set_power, set_unit, set_order, set_outcome, set_reason = ORDER_RESULT_SETTERS
+    refusals = iter(refused)
+    for power, order, i in entries:
+        # OrderResult(power, unit, order, outcome, reason), as results.order_result makes it.
+        result = new(OrderResult)
+        set_power(result, power)
+        set_order(result, order)
+        if i < 0:
+            unit, reason = next(refusals)
+            set_unit(result, unit)
+            set_outcome(result, _INVALID)
+            set_reason(result, reason)
+            append(result)
             continue
-        i = index_of[where[entry.unit.location]]
+        set_unit(result, units[i])
         k = kind[i]
-        if res[i] and attacker[i] < 0 and (k == K_MOVE or (k != K_CONVOY and matched[i])):
-            outcome, reason = _SUCCEEDS, ""  # a move that went through, a support given (as _judge says)
+        if attacker[i] < 0 and (k == K_HOLD or (res[i] and (k == K_MOVE or (k != K_CONVOY and matched[i])))):
+            # A hold or a move that went through, a support given (as _judge says).
+            set_outcome(result, _SUCCEEDS)
+            set_reason(result, "")
         else:
             outcome, reason = _judge(resolver, i, attacker[i] >= 0)
-        if entry.completed:  # seed 002: the order was completed from its power's support or convoy
-            reason = f"{COMPLETED}, {reason}" if reason else COMPLETED
-        results.append(order_result(entry.power, entry.unit, entry.order, outcome, reason))
+            set_outcome(result, outcome)
+            set_reason(result, reason)
+        append(result)
+    if completed:  # seed 002: orders completed from their power's support or convoy say so
+        for at in completed:
+            was = results[at]
+            reason = f"{COMPLETED}, {was.reason}" if was.reason else COMPLETED
+            results[at] = order_result(was.power, was.unit, was.order, was.outcome, reason)
+    tried: set[tuple[str, str]] | None = None
     for i, unit in enumerate(units):
-        if chosen[i] is None:
+        if not ordered[i]:
             if tried is None:
-                tried = _named_by_orders(board, order_set.entries)
+                tried = _named_by_orders(where, entries)
             first = "no order: holds (invalid order)" if (unit.power, provinces[i]) in tried else "no order: holds"
             hit = attacker[i] >= 0
             outcome = _FAILS if hit else _SUCCEEDS
-            results.append(order_result(unit.power, unit, None, outcome, f"{first}, dislodged" if hit else first))
+            append(order_result(unit.power, unit, None, outcome, f"{first}, dislodged" if hit else first))
 
-    staying: list[Unit] = []
     dislodged: list[DislodgedUnit] = []
     dest_loc = resolver.dest_loc
-    for i, unit in enumerate(units):
-        k = attacker[i]
-        if k >= 0:
-            dislodged.append(DislodgedUnit(unit, provinces[k], resolver.convoyed[k]))
-        elif kind[i] == K_MOVE and res[i]:
-            staying.append(unit_of(unit.power, unit.type, dest_loc[i]))
-        else:
-            staying.append(unit)
+    staying = list(units)
+    for i in resolver.movers:
+        if res[i]:
+            unit = units[i]
+            staying[i] = unit_of(unit.power, unit.type, dest_loc[i])
+    if any_dislodged:
+        convoyed = resolver.convoyed
+        for i, k in enumerate(attacker):
+            if k >= 0:
+                dislodged.append(DislodgedUnit(units[i], provinces[k], convoyed[k]))
+        staying = [unit for i, unit in enumerate(staying) if attacker[i] < 0]
     new_units = tuple(staying)
     retreats: dict[Unit, tuple[str, ...]] = {}
     can_retreat: tuple[DislodgedUnit, ...] = ()
@@ -104,7 +144,7 @@ def adjudicate_movement(
             and not any(res[k] for k in movers)
             and any(_bounced(resolver, k) for k in movers)
         )
-        after = Position(position.variant, position.phase, new_units, position.centers, (), standoffs)
+        after = position_of(position.variant, position.phase, new_units, position.centers, (), standoffs)
         after_board = Board(after, game_map)
         # A dislodged neutral unit is destroyed: it has nowhere to go (special rule neutral_units).
         retreats = {
@@ -112,20 +152,176 @@ def adjudicate_movement(
         }
         can_retreat = tuple(d for d in dislodged if retreats[d.unit])
     if can_retreat:
-        next_position = Position(
+        next_position = position_of(
             position.variant, position.phase.following(), new_units, position.centers, can_retreat, standoffs
         )
     else:
         next_position = settle(position.phase, new_units, position.centers, position.variant, game_map)
-    return AdjudicationResult(
-        phase=position.phase,
-        next_phase=next_position.phase,
-        position=next_position,
-        results=tuple(results),
-        dislodged=tuple(dislodged),
-        retreats=retreats,
-        winner=winner(next_position, game_map),
+    return adjudication_result(
+        position.phase,
+        next_position,
+        tuple(results),
+        tuple(dislodged),
+        retreats,
+        winner(next_position, game_map),
     )
+
+
+_Read = tuple[list[tuple[str, Order, int]], list[tuple["Unit | None", str]], list[bool], list[int]]
+"""The orders of a phase as read for the resolver:
+
+* every order as given: (power, order, index of the unit that executes it, or -1 when it is not used);
+* for each order not used, in the same order: (the unit it named, if any; why it is not used);
+* for each unit: whether it executes an order;
+* the places in the first list of the orders completed from their power's support or convoy.
+"""
+
+
+def _read_orders(
+    resolver: MovementResolver,
+    position: Position,
+    orders: Mapping[str, Sequence[Order]],
+    rules: Rules,
+    game_map: GameMap,
+) -> _Read | None:
+    """Every order given, read straight into the resolver's lists; None if a unit got two orders.
+
+    The usual orders (a hold, a move by land or to a plain coast, a support a
+    unit could give by itself) are recognised here with table lookups: when
+    they are legal, :func:`~judge.core.adjudicator.validation.interpret`
+    would read them just so. Anything else (a convoy, a move by convoy or to
+    a split coast, an order that may be illegal) is interpreted in full, so
+    errors and unusual readings come from the one place that knows them. Two
+    orders to one unit are left to :func:`_collect_orders` and the
+    ``duplicate_orders`` rule.
+    """
+    units = resolver.units
+    topo = topology(game_map)
+    where, army, fleet, fleet_reach, coasts = topo.province, topo.army, topo.fleet, topo.fleet_reach, topo.coasts
+    index_of, prov, power_of = resolver.unit_at, resolver.prov, resolver.power
+    kind, dest, dest_loc, target = resolver.kind, resolver.dest, resolver.dest_loc, resolver.target
+    movers, helpers = resolver.movers, resolver.helpers
+    ordered = [False] * len(units)
+    entries: list[tuple[str, Order, int]] = []
+    refused: list[tuple[Unit | None, str]] = []
+    append = entries.append
+    board: Board | None = None
+    army_type = _ARMY
+    for power, power_orders in orders.items():
+        for order in power_orders:
+            cls = type(order)
+            if cls is Move:
+                i = index_of.get(where.get(order.unit.location), -1)  # type: ignore[union-attr, arg-type]
+                if i >= 0 and power_of[i] == power and not order.via_convoy and not order.route:  # type: ignore[union-attr]
+                    d = where.get(order.destination)  # type: ignore[union-attr]
+                    if d is not None and d != prov[i]:
+                        unit = units[i]
+                        if d in army[prov[i]] if unit.type is army_type else (not coasts[d] and d in fleet[unit.location]):
+                            if ordered[i]:
+                                return None
+                            ordered[i] = True
+                            kind[i] = K_MOVE
+                            dest[i] = dest_loc[i] = d
+                            movers.append(i)
+                            append((power, order, i))
+                            continue
+            elif cls is Hold:
+                i = index_of.get(where.get(order.unit.location), -1)  # type: ignore[union-attr, arg-type]
+                if i >= 0 and power_of[i] == power:
+                    if ordered[i]:
+                        return None
+                    ordered[i] = True
+                    append((power, order, i))
+                    continue
+            elif cls is SupportHold or cls is SupportMove:
+                i = index_of.get(where.get(order.unit.location), -1)  # type: ignore[union-attr, arg-type]
+                j = index_of.get(where.get(order.supported.location), -1)  # type: ignore[union-attr, arg-type]
+                if i >= 0 and j >= 0 and i != j and power_of[i] == power:
+                    unit = units[i]
+                    reach = army if unit.type is army_type else fleet_reach
+                    if cls is SupportHold:
+                        d = prov[j]
+                        if d in reach.get(unit.location, ()):
+                            if ordered[i]:
+                                return None
+                            ordered[i] = True
+                            kind[i] = K_SUPPORT_HOLD
+                            dest[i] = dest_loc[i] = d
+                            target[i] = j
+                            helpers.append(i)
+                            append((power, order, i))
+                            continue
+                    else:
+                        d = where.get(order.destination)  # type: ignore[union-attr]
+                        other = units[j]
+                        if (
+                            d is not None
+                            and d != prov[j]
+                            and d in reach.get(unit.location, ())
+                            and (
+                                d in army.get(other.location, ())
+                                if other.type is army_type
+                                else d in fleet_reach.get(other.location, ()) and not coasts[d]
+                            )
+                        ):
+                            if ordered[i]:
+                                return None
+                            ordered[i] = True
+                            kind[i] = K_SUPPORT_MOVE
+                            dest[i] = dest_loc[i] = d
+                            target[i] = j
+                            helpers.append(i)
+                            append((power, order, i))
+                            continue
+            # The long way: the validator reads it, or says why it is illegal.
+            if board is None:
+                board = Board(position, game_map)
+            try:
+                reading = interpret(board, power, order, rules)
+            except OrderError as error:
+                append((power, order, -1))
+                refused.append((named_unit(board, order), str(error)))
+                continue
+            assert reading.unit is not None
+            i = index_of[where[reading.unit.location]]
+            if ordered[i]:
+                return None
+            ordered[i] = True
+            resolver.set_order(i, reading)
+            append((power, order, i))
+    return entries, refused, ordered, []
+
+
+def _collect_orders(
+    resolver: MovementResolver,
+    position: Position,
+    orders: Mapping[str, Sequence[Order]],
+    rules: Rules,
+    game_map: GameMap,
+) -> _Read:
+    """Every order given, through :func:`collect` (one order kept per unit by the game's rules,
+    orders completed under complete_from_support, one train a turn under railway)."""
+    board = Board(position, game_map)
+    order_set = collect(board, orders, rules)
+    if game_map.special.railway is not None:
+        _one_train(board, order_set)
+    index_of, where = resolver.unit_at, board.where
+    ordered = [False] * len(position.units)
+    for province, reading in order_set.by_province.items():
+        ordered[index_of[province]] = True
+        resolver.set_order(index_of[province], reading)
+    entries: list[tuple[str, Order, int]] = []
+    refused: list[tuple[Unit | None, str]] = []
+    completed: list[int] = []
+    for entry in order_set.entries:
+        if entry.completed:
+            completed.append(len(entries))
+        if entry.dropped is not None or entry.interpreted is None or entry.unit is None:
+            entries.append((entry.power, entry.order, -1))
+            refused.append((entry.unit, entry.dropped or ""))
+        else:
+            entries.append((entry.power, entry.order, index_of[where[entry.unit.location]]))
+    return entries, refused, ordered, completed
 
 
 def _one_train(board: Board, order_set: OrderSet) -> None:
@@ -147,12 +343,12 @@ def _one_train(board: Board, order_set: OrderSet) -> None:
         taken = True
 
 
-def _named_by_orders(board: Board, entries: Sequence[Entry]) -> set[tuple[str, str]]:
+def _named_by_orders(where: Mapping[str, str], entries: Sequence[tuple[str, Order, int]]) -> set[tuple[str, str]]:
     """(power, province) of every unit some order of that power tried to command."""
     return {
-        (entry.power, board.province(ref.location))
-        for entry in entries
-        if isinstance(ref := getattr(entry.order, "unit", None), UnitRef)
+        (power, where.get(ref.location) or province_of(ref.location))
+        for power, order, _ in entries
+        if isinstance(ref := getattr(order, "unit", None), UnitRef)
     }
 
 

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 
 from judge.core.adjudicator.topology import topology
 from judge.core.geography import GameMap
-from judge.core.phase import Phase, PhaseType, Season
-from judge.core.position import Position
+from judge.core.phase import Phase, PhaseType, Season, phase_of
+from judge.core.position import Position, position_of
 from judge.core.special_rules import NEUTRAL
 from judge.core.units import Unit
 
@@ -27,28 +27,43 @@ def settle(
     game_map: GameMap,
 ) -> Position:
     """The position after phase ``done`` when no retreat is pending."""
-    if done.type is PhaseType.ADJUSTMENT:
-        return Position(variant, Phase(done.year + 1, 0), units, centers)
-    if done.season is Season.SPRING:
-        return Position(variant, Phase.of(Season.FALL, done.year, PhaseType.MOVEMENT), units, centers)
+    index = done.index  # S M, S R, F M, F R, W A (phase._ORDER)
+    if index == _WINTER_ADJUSTMENT:
+        return position_of(variant, phase_of(done.year + 1, _SPRING_MOVEMENT), units, centers)
+    if index < _FALL_MOVEMENT:  # a spring phase
+        return position_of(variant, phase_of(done.year, _FALL_MOVEMENT), units, centers)
     owned = update_centers(units, centers, game_map)
-    winter = Position(variant, Phase.of(Season.WINTER, done.year, PhaseType.ADJUSTMENT), units, owned)
+    winter = position_of(variant, phase_of(done.year, _WINTER_ADJUSTMENT), units, owned)
     if adjustments_needed(winter, game_map):
         return winter
-    return Position(variant, Phase(done.year + 1, 0), units, owned)
+    return position_of(variant, phase_of(done.year + 1, _SPRING_MOVEMENT), units, owned)
+
+
+_SPRING_MOVEMENT = Phase.of(Season.SPRING, 1901, PhaseType.MOVEMENT).index
+_FALL_MOVEMENT = Phase.of(Season.FALL, 1901, PhaseType.MOVEMENT).index
+_WINTER_ADJUSTMENT = Phase.of(Season.WINTER, 1901, PhaseType.ADJUSTMENT).index
 
 
 def update_centers(
     units: tuple[Unit, ...], centers: Mapping[str, frozenset[str]], game_map: GameMap
 ) -> dict[str, frozenset[str]]:
     """Each supply centre goes to the power whose unit stands on it; empty centres keep their owner."""
+    supply_centers = game_map.supply_centers
+    where = topology(game_map).province
+    # Most Fall turns take no centre: every unit on a centre stands on one of its own power's.
+    for unit in units:
+        province = where.get(unit.location) or unit.province
+        if province in supply_centers:
+            owned = centers.get(unit.power)
+            if owned is None or province not in owned:
+                break
+    else:
+        return dict(centers)
     owner: dict[str, str] = {}
     for power, owned in centers.items():
         for center in owned:
             owner[center] = power
     changed = False
-    supply_centers = game_map.supply_centers
-    where = topology(game_map).province
     for unit in units:
         province = where.get(unit.location) or unit.province
         if province in supply_centers and owner.get(province) != unit.power:
@@ -71,33 +86,39 @@ def update_centers(
 
 def adjustments_needed(position: Position, game_map: GameMap) -> bool:
     """Whether some power must remove a unit, or may build one in a free home centre it owns."""
-    where = topology(game_map).province
-    occupied: set[str] = set()
+    units = position.units
+    centers = position.centers
     count: dict[str, int] = {}
-    for unit in position.units:
-        occupied.add(where.get(unit.location) or unit.province)
-        if unit.power != NEUTRAL:
-            count[unit.power] = count.get(unit.power, 0) + 1
-    for power in set(count) | set(position.centers):
-        owned = position.centers.get(power, frozenset())
+    for unit in units:
+        power = unit.power
+        if power != NEUTRAL:
+            count[power] = count.get(power, 0) + 1
+    occupied: set[str] | None = None
+    for power, owned in centers.items():
         owed = len(owned) - count.get(power, 0)
         if owed < 0:
             return True
-        if owed > 0 and any(
-            center not in occupied and game_map.can_build_in(center, power, owned) for center in owned
-        ):
-            return True
-    return False
+        if owed > 0:
+            if occupied is None:
+                where = topology(game_map).province
+                occupied = {where.get(unit.location) or unit.province for unit in units}
+            if any(center not in occupied and game_map.can_build_in(center, power, owned) for center in owned):
+                return True
+    # A power with units and no centres listed owes removals.
+    return any(power not in centers for power in count)
 
 
 def winner(position: Position, game_map: GameMap) -> str | None:
     """The power owning at least the variant's winning number of centres (alone at the top), if any."""
-    if not position.centers:
+    best = -1
+    leader: str | None = None
+    shared = False
+    for power, owned in position.centers.items():
+        size = len(owned)
+        if size > best:
+            best, leader, shared = size, power, False
+        elif size == best:
+            shared = True
+    if leader is None or best < game_map.win_centers or shared:
         return None
-    counts = sorted(((len(c), p) for p, c in position.centers.items()), reverse=True)
-    best, power = counts[0]
-    if best < game_map.win_centers:
-        return None
-    if len(counts) > 1 and counts[1][0] == best:
-        return None
-    return power
+    return leader

@@ -78,6 +78,12 @@ _SETTERS: tuple[Any, ...] = tuple(
 )
 
 
+ORDER_RESULT_SETTERS = _SETTERS
+"""The setters of OrderResult's fields, in order (power, unit, order, outcome, reason), for a loop
+that makes many results and cannot afford a call of :func:`order_result` for each (its use must
+set every field once, as :func:`order_result` does)."""
+
+
 def order_result(power: str, unit: Unit | None, order: Order | None, outcome: Outcome, reason: str) -> OrderResult:
     """``OrderResult(power, unit, order, outcome, reason)``, built without the frozen-init overhead."""
     result = _NEW(OrderResult)
@@ -87,4 +93,31 @@ def order_result(power: str, unit: Unit | None, order: Order | None, outcome: Ou
     set_order(result, order)
     set_outcome(result, outcome)
     set_reason(result, reason)
+    return result
+
+
+_ADJUDICATION_SETTERS: tuple[Any, ...] = tuple(
+    AdjudicationResult.__dict__[name].__set__
+    for name in ("phase", "next_phase", "position", "results", "dislodged", "retreats", "winner")
+)
+
+
+def adjudication_result(
+    phase: Phase,
+    position: Position,
+    results: tuple[OrderResult, ...],
+    dislodged: tuple[DislodgedUnit, ...],
+    retreats: Mapping[Unit, tuple[str, ...]],
+    winner: str | None,
+) -> AdjudicationResult:
+    """``AdjudicationResult(phase, position.phase, position, ...)``, built without the frozen-init overhead."""
+    result = _NEW(AdjudicationResult)
+    set_phase, set_next, set_position, set_results, set_dislodged, set_retreats, set_winner = _ADJUDICATION_SETTERS
+    set_phase(result, phase)
+    set_next(result, position.phase)
+    set_position(result, position)
+    set_results(result, results)
+    set_dislodged(result, dislodged)
+    set_retreats(result, retreats)
+    set_winner(result, winner)
     return result
