@@ -18,6 +18,7 @@ from judge.app.error_text import error_text
 from judge.app.errors import CommandRefused
 from judge.app.registry import Next, handler_for
 from judge.app.session import MailSession
+from judge.app.signon import PLAYERS_WANTED
 from judge.core.errors import CoreError
 from judge.core.geography import GameMap
 from judge.core.variants import load_map
@@ -44,6 +45,13 @@ OWN_SAVEPOINTS: tuple[type[Command], ...] = (c.Signon,)
 (judge/app/handlers/signon.py: a power's sign-on, the most common command, needs none)."""
 
 
+PLAYERS_NOT_READ: tuple[type[Command], ...] = (
+    c.Signon, c.Signoff, c.OrderCommand, c.Conditional, c.PhaseCommand, c.Clear,
+)
+"""Commands that read no player of the game but the one signed on as (the sender): a mail of
+these alone has its sign-on load the seats without their players (judge.app.signon.players_wanted)."""
+
+
 def _question(command: Command) -> str:
     """What a command asks, whatever line it is on: repeats compare equal."""
     return repr(dataclasses.replace(command, line=0))
@@ -51,6 +59,7 @@ def _question(command: Command) -> str:
 
 def run_commands(session: MailSession, parsed: ParseResult) -> None:
     _ = session.gettext
+    session.area_state[PLAYERS_WANTED] = not all(isinstance(command, PLAYERS_NOT_READ) for command in parsed.commands)
     answered: dict[str, int] = {}
     items: list[tuple[int, int, object]] = [
         (command.line, 1, command) for command in parsed.commands

@@ -354,19 +354,24 @@ def store(
     mail_id: int | None = None,
     person_id: int | None = None,
     stored: SeatOrders | None = None,
-) -> OrderSubmission:
+) -> None:
     """Store a new version of the seat's whole sheet for ``phase`` (``stored``: what
-    :func:`seat_orders` read for that phase in this transaction, which spares a second read)."""
+    :func:`seat_orders` read for that phase in this transaction, which spares a second read
+    and lets the version go in with Core statements, no ORM object: the worker's hot path)."""
     if future:
         kind = OrderBlockKind.FUTURE
     else:
         kind = OrderBlockKind.CONDITIONAL if sheet.blocks else OrderBlockKind.CURRENT
     lines = sheet.lines()
-    return uow.orders.submit(
-        game, seat, str(phase), "\n".join(lines), lines, now,
-        kind=kind, mail_in_id=mail_id, submitted_by_id=person_id,
-        known=(stored.current, stored.newest_version)
-        if stored is not None and stored.epoch == game.epoch and not future else None,
+    text = "\n".join(lines)
+    if stored is not None and stored.epoch == game.epoch and not future:
+        uow.orders.submit_row(
+            game, seat, str(phase), text, lines, now, current=stored.current, newest_version=stored.newest_version,
+            kind=kind, mail_in_id=mail_id, submitted_by_id=person_id,
+        )  # fmt: skip
+        return
+    uow.orders.submit(
+        game, seat, str(phase), text, lines, now, kind=kind, mail_in_id=mail_id, submitted_by_id=person_id,
     )  # fmt: skip
 
 

@@ -68,7 +68,7 @@ def queue(
             identity, recipients, subject, body, now=now, auto_submitted=AutoSubmitted.GENERATED,
             extra_headers=extra_headers, attachment=attachment,
         )  # fmt: skip
-    uow.outbox.enqueue(
+    uow.outbox.enqueue_row(  # Core: no ORM object made and flushed per mail (issue 14)
         recipients,
         message,
         now,

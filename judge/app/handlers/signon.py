@@ -24,6 +24,9 @@ wrong password.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
+
 from judge.app import error_flag, throttle
 from judge.app.councils.member_signon import council_signon, signon_message
 from judge.app.errors import CommandRefused
@@ -51,6 +54,7 @@ from judge.app.signon import (
     check_access,
     check_impersonation,
     master_signon,
+    players_wanted,
     power_signon,
     start_if_ready,
 )
@@ -76,6 +80,7 @@ from judge.timekeeping.errors import (
     SignOnRefused,
 )
 
+_T = TypeVar("_T")
 
 @handles(Signon)
 def handle(command: Signon, session: MailSession) -> Next:
@@ -147,13 +152,15 @@ def _power(command: Signon, session: MailSession) -> Next:
     target = _target_seat(session, game, command.power_letter or "")
     counted = game if target is not None else None
     counted_power = target.power if target is not None else None
-    if throttle.refused(session, counted, counted_power or "", _player_addresses(target)):
+    # The player's addresses are read only when the throttle looks at them (a lockout in force, or
+    # one starting): the seats may have been loaded without their players (see _target_seat).
+    if throttle.refused(session, counted, counted_power or "", _Later(lambda: _player_addresses(target))):
         throttle.count_failure(session, counted, counted_power)
         return _refused(session, command)
     try:
         found = power_signon(session.uow, game, command.power_letter or "", command.password)
     except InvalidSignon:
-        throttle.count_failure(session, counted, counted_power, _player_to_tell(target))
+        throttle.count_failure(session, counted, counted_power, _Later(lambda: _player_to_tell(target)))
         return _refused(session, command)
     assert game is not None
     seat = found.seat
@@ -164,6 +171,8 @@ def _power(command: Signon, session: MailSession) -> Next:
     if found.returning:
         session.uow.seats.set_status(seat, SeatStatus.PLAYING)
     _signed_on(session, game, seat, Role.POWER)
+    if seat.person_id is not None and (session.person is None or seat.person_id != session.person.id):
+        session.uow.seats.of_game(game)  # the holder is not the sender: the players, in one query
     check_impersonation(session, game, seat.person, power_name(seat.power or ""), seat=seat)
     messages = [_("Signed on as {power} in game '{game}'.").format(power=power, game=game.name)]
     if found.returning:
@@ -183,11 +192,29 @@ def _council_member(command: Signon, session: MailSession, game: Game) -> Next:
 
 
 def _target_seat(session: MailSession, game: Game | None, letter: str) -> Seat | None:
-    """The seat a power sign-on names, if the game and power exist (for counting failures)."""
+    """The seat a power sign-on names, if the game and power exist (for counting failures).
+
+    The game's seats are loaded here, with their players only when the mail goes on to
+    something that reads them (:func:`judge.app.signon.players_wanted`): a mail that only
+    gives orders reads no player but the sender, already loaded (issue 14)."""
     if game is None or game.state is GameState.FORMING:
         return None
     power = power_letters(game_map(game)).get(letter.upper())
-    return session.uow.seats.by_power(game, power) if power is not None else None
+    if power is None:
+        return None
+    return session.uow.seats.by_power(game, power, players=players_wanted(session))
+
+
+class _Later(Iterable[_T]):
+    """An iterable worked out when it is first iterated (each time): what the throttle may not read."""
+
+    __slots__ = ("_make",)
+
+    def __init__(self, make: Callable[[], Iterable[_T]]) -> None:
+        self._make = make
+
+    def __iter__(self) -> Iterator[_T]:
+        return iter(self._make())
 
 
 def _take_over(command: Signon, session: MailSession, game: Game, seat: Seat) -> Next:

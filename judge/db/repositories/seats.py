@@ -77,19 +77,47 @@ class SeatRepository:
         )
         self.session.flush()
 
-    def by_power(self, game: Game, power: str) -> Seat | None:
+    def by_power(self, game: Game, power: str, *, players: bool = True) -> Seat | None:
         """The seat playing ``power``, from the game's seats (one query loads them all, once per
-        transaction: a sign-on, its order checks and the scheduler's plan all read them)."""
-        found = [seat for seat in self.of_game(game) if seat.power == power]
+        transaction: a sign-on, its order checks and the scheduler's plan all read them).
+        ``players``: as :meth:`of_game`."""
+        found = [seat for seat in self.of_game(game, players=players) if seat.power == power]
         return found[0] if found else None
 
-    def of_game(self, game: Game) -> list[Seat]:
+    def of_game(self, game: Game, *, players: bool = True) -> list[Seat]:
         """``game.seats``, loaded (when not yet) with their players and the players' addresses in
-        one query: a sign-on compares addresses, press and broadcasts address every player."""
+        one query: a sign-on compares addresses, press and broadcasts address every player.
+
+        ``players=False``: the seats alone, when the caller reads no player but the one it
+        signed on as, who is the sender, already in the session (issue 14: a mail that only
+        gives orders; making every player's objects was most of the sign-on's CPU). A later
+        call that wants the players loads them then, all in one query (no lazy load per seat).
+        """
         if "seats" not in game.__dict__ and game.id is not None and game not in self.session.new:
-            seats = list(self.session.scalars(_seats_statement(), {"seats_game": game.id}).unique())
+            if players:
+                seats = list(self.session.scalars(_seats_statement(), {"seats_game": game.id}).unique())
+                self._bare().discard(game.id)
+            else:
+                seats = list(self.session.scalars(_bare_seats_statement(), {"seats_game": game.id}))
+                self._bare().add(game.id)
             set_committed_value(game, "seats", seats)
+        elif players and game.id in self.session.info.get(_BARE_SEATS, ()):
+            self._load_players(game)
         return list(game.seats)
+
+    def _bare(self) -> set[int]:
+        """The games whose seats this transaction loaded without their players."""
+        bare: set[int] = self.session.info.setdefault(_BARE_SEATS, set())
+        return bare
+
+    def _load_players(self, game: Game) -> None:
+        """The players of seats loaded bare, with their addresses, in one query."""
+        self._bare().discard(game.id)
+        seats = [seat for seat in game.seats if "person" not in seat.__dict__]
+        ids = sorted({seat.person_id for seat in seats if seat.person_id is not None})
+        people = {person.id: person for person in self.session.scalars(_players_statement(), {"player_ids": ids}).unique()} if ids else {}
+        for seat in seats:
+            set_committed_value(seat, "person", people.get(seat.person_id) if seat.person_id is not None else None)
 
     def of_person(self, game: Game, person: Person) -> Seat | None:
         return self.session.scalars(
@@ -286,6 +314,26 @@ def _seats_statement() -> Select[tuple[Seat]]:
         .order_by(Seat.id)
         .options(joinedload(Seat.person).joinedload(Person.addresses))
     )
+
+
+@functools.cache
+def _bare_seats_statement() -> Select[tuple[Seat]]:
+    """:meth:`SeatRepository.of_game`'s query without the players, built once."""
+    return select(Seat).where(Seat.game_id == bindparam("seats_game")).order_by(Seat.id)
+
+
+@functools.cache
+def _players_statement() -> Select[tuple[Person]]:
+    """The players of seats loaded bare (:meth:`SeatRepository.of_game`), with their addresses."""
+    return (
+        select(Person)
+        .where(Person.id.in_(bindparam("player_ids", expanding=True)))
+        .options(joinedload(Person.addresses))
+    )
+
+
+_BARE_SEATS = "judge_bare_seats"
+"""``Session.info`` key: ids of the games whose seats this transaction loaded without their players."""
 
 
 @functools.cache

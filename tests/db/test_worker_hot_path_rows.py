@@ -1,0 +1,127 @@
+"""The worker's hot-path writes and reads in Core (issue 14): the same rows and checks as the ORM's.
+
+``OrderRepository.submit_row`` and ``OutboxRepository.enqueue_row`` write with Core statements
+instead of an ORM object and a flush; they must store what ``submit``/``enqueue`` store, supersede
+the same version, and refuse the same text the flush's check refuses. ``SeatRepository.of_game``
+may load a game's seats without their players; a later call that wants them gets them all in one
+query, with their addresses.
+"""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import event, select
+
+from judge.db import Database
+from judge.db.enums import OrderBlockKind
+from judge.db.errors import InvalidTextError, TextTooLongError
+from judge.db.models import OrderSubmission, OutboundMail
+from tests.db.helpers import T0, at, game_with_seats
+
+
+def _versions(database: Database, power: str) -> list[tuple[int, str, list[str], bool]]:
+    with database.unit_of_work(readonly=True) as uow:
+        rows = uow.session.scalars(
+            select(OrderSubmission).where(OrderSubmission.power == power).order_by(OrderSubmission.version)
+        )
+        return [(row.version, row.text, list(row.canonical), row.superseded_at is None) for row in rows]
+
+
+def test_submit_row_stores_a_version_and_supersedes_the_one_in_force(database: Database) -> None:
+    with database.unit_of_work() as uow:
+        game, (england, *_) = game_with_seats(uow)
+        first = uow.orders.submit(game, england, "S1901M", "F LON - NTH", ["F LON - NTH"], at(1))
+    with database.unit_of_work() as uow:
+        game = uow.games.require("demo")
+        england = uow.seats.by_power(game, "E")
+        assert england is not None
+        current = uow.orders.current(game, "S1901M")["E"]
+        assert current.id == first.id
+        uow.orders.submit_row(
+            game, england, "S1901M", "F LON - ENG\nA LVP H", ["F LON - ENG", "A LVP H"], at(2),
+            current=current, newest_version=1, kind=OrderBlockKind.CONDITIONAL,
+        )  # fmt: skip
+        assert current.superseded_at == at(2)  # the session's object reads as the row now is
+        assert current not in uow.session.dirty  # and has nothing left to flush
+        now_in_force = uow.orders.current(game, "S1901M")["E"]
+        assert now_in_force.version == 2 and now_in_force.kind is OrderBlockKind.CONDITIONAL
+        assert now_in_force.submitted_at == at(2) and now_in_force.seat_id == england.id
+    assert _versions(database, "E") == [
+        (1, "F LON - NTH", ["F LON - NTH"], False),
+        (2, "F LON - ENG\nA LVP H", ["F LON - ENG", "A LVP H"], True),
+    ]
+
+
+def test_submit_row_without_orders_in_force_starts_at_version_one(database: Database) -> None:
+    with database.unit_of_work() as uow:
+        game, (england, *_) = game_with_seats(uow)
+        uow.orders.submit_row(game, england, "S1901M", "F LON H", ["F LON H"], at(1), current=None, newest_version=0)
+    assert _versions(database, "E") == [(1, "F LON H", ["F LON H"], True)]
+
+
+def test_submit_row_refuses_what_the_flush_refuses(database: Database) -> None:
+    with pytest.raises(InvalidTextError, match=r"orders\.canonical"), database.unit_of_work() as uow:
+        game, (england, *_) = game_with_seats(uow)
+        uow.orders.submit_row(
+            game, england, "S1901M", "F LON - NTH", ["F LON\x00 - NTH"], at(1), current=None, newest_version=0
+        )
+    with pytest.raises(InvalidTextError, match=r"orders\.text"), database.unit_of_work() as uow:
+        game, (england, *_) = game_with_seats(uow)
+        uow.orders.submit_row(
+            game, england, "S1901M", "F LON\x00", ["F LON H"], at(1), current=None, newest_version=0
+        )
+    with pytest.raises(TextTooLongError), database.unit_of_work() as uow:
+        game, (england, *_) = game_with_seats(uow)
+        uow.orders.submit_row(game, england, "S1901MXYZ", "F LON H", ["F LON H"], at(1), current=None, newest_version=0)
+    with database.unit_of_work(readonly=True) as uow:
+        assert uow.games.by_name("demo") is None  # each unit of work was rolled back whole
+
+
+def test_enqueue_row_queues_the_same_row_as_enqueue(database: Database) -> None:
+    with database.unit_of_work() as uow:
+        game, _seats = game_with_seats(uow)
+        uow.outbox.enqueue(["ann@example.org"], b"one", T0, mail_from="judge@example.org", game_id=game.id)
+        uow.outbox.enqueue_row(["ann@example.org", "bob@example.org"], b"two", T0, mail_from="judge@example.org", game_id=game.id)
+        with pytest.raises(ValueError):
+            uow.outbox.enqueue_row([], b"x", T0, mail_from="judge@example.org")
+    with database.unit_of_work(readonly=True) as uow:
+        one, two = uow.session.scalars(select(OutboundMail).order_by(OutboundMail.id))
+        columns = [c.key for c in OutboundMail.__table__.columns if c.key not in ("id", "message", "recipients")]
+        assert {key: getattr(two, key) for key in columns} == {key: getattr(one, key) for key in columns}
+        assert (bytes(two.message), two.recipients) == (b"two", ["ann@example.org", "bob@example.org"])
+        assert [m.id for m in uow.outbox.claim_due(at(1))] == [one.id, two.id]
+
+
+def test_enqueue_row_refuses_what_the_flush_refuses(database: Database) -> None:
+    with pytest.raises(InvalidTextError, match=r"mail_out\.recipients"), database.unit_of_work() as uow:
+        uow.outbox.enqueue_row(["ann\x00@example.org"], b"x", T0, mail_from="judge@example.org")
+    with pytest.raises(TextTooLongError), database.unit_of_work() as uow:
+        uow.outbox.enqueue_row(["ann@example.org"], b"x", T0, mail_from="j" * 400 + "@example.org")
+
+
+def test_seats_loaded_bare_get_their_players_in_one_query_when_wanted(database: Database) -> None:
+    with database.unit_of_work() as uow:
+        game_with_seats(uow)
+    with database.unit_of_work() as uow:
+        statements: list[str] = []
+
+        def count(*args: object) -> None:
+            statements.append(str(args[2]))
+
+        event.listen(database.engine, "before_cursor_execute", count)
+        try:
+            game = uow.games.require("demo")
+            before = len(statements)
+            england = uow.seats.by_power(game, "E", players=False)
+            assert england is not None and "person" not in england.__dict__
+            assert len(statements) == before + 1
+            assert uow.seats.by_power(game, "F", players=False) is not None  # no second query
+            assert len(statements) == before + 1
+            seats = uow.seats.of_game(game)  # the players now: one query for all
+            assert len(statements) == before + 2
+            addresses = [[a.address for a in seat.person.addresses] for seat in seats if seat.person is not None]
+            assert addresses == [["e@example.org"], ["f@example.org"], ["g@example.org"]]
+            uow.seats.of_game(game)
+            assert len(statements) == before + 2  # loaded once
+        finally:
+            event.remove(database.engine, "before_cursor_execute", count)
