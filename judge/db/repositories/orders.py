@@ -8,7 +8,6 @@ from typing import cast
 
 from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.orm import Session
-from sqlalchemy.orm.attributes import set_committed_value
 
 from judge.db.enums import OrderBlockKind
 from judge.db.models import Game, OrderSubmission, Seat
@@ -79,8 +78,8 @@ class OrderRepository:
         and no flush (issue 14: the object and its flush cost more than the statements).
 
         ``current`` and ``newest_version`` as :meth:`submit`'s ``known``: read by the caller in
-        this transaction, under the game's lock. ``current``, the session's own object, is
-        told of its ``superseded_at`` so that it reads as the row now is. The (game, epoch,
+        this transaction, under the game's lock. ``current``, the session's own object, reads its
+        ``superseded_at`` again from the row when next asked. The (game, epoch,
         phase, power, version) key is unique as before: a racing submission fails its
         transaction. The row's text is checked as the flush would check it
         (:mod:`judge.db.validation`).
@@ -93,9 +92,12 @@ class OrderRepository:
         check_text("orders", "text", text, None)
         check_json("orders", "canonical", lines)
         connection = self.session.connection()
-        if current is not None and current.superseded_at is None:
+        if current is not None:
+            # Superseded unless it already is (the row, not the object, says so: a savepoint rolled
+            # back since, PREDICT's, undid the UPDATE without the object hearing of it), and the
+            # object told to read it again when next asked.
             connection.execute(_SUPERSEDE, {"sup_id": current.id, "sup_at": now})
-            set_committed_value(current, "superseded_at", now)
+            self.session.expire(current, ["superseded_at"])
         connection.execute(
             _INSERT,
             {
@@ -220,7 +222,7 @@ _CURRENT_BY_PHASE = select(OrderSubmission).where(
 _ORDERS = cast(Table, OrderSubmission.__table__)
 _SUPERSEDE = (
     update(_ORDERS)
-    .where(_ORDERS.c.id == bindparam("sup_id"))
+    .where(_ORDERS.c.id == bindparam("sup_id"), _ORDERS.c.superseded_at.is_(None))
     .values(superseded_at=bindparam("sup_at", type_=_ORDERS.c.superseded_at.type))
 )
 """A version superseded (:meth:`OrderRepository.submit_row`), built once."""
