@@ -13,6 +13,8 @@ scheduler when the game is next due (early processing once all orders are in).
 from __future__ import annotations
 
 import bisect
+import functools
+import json
 from dataclasses import dataclass, field
 
 from judge.app import orders as kept
@@ -22,14 +24,16 @@ from judge.app.positions import from_json
 from judge.app.reports.acknowledgement import Acknowledgement, render_acknowledgement
 from judge.app.session import MailSession, Role
 from judge.app.variant_rules import game_map_of
-from judge.core.adjudicator import Rules, validate
+from judge.core.adjudicator import Rules
+from judge.core.adjudicator.board import Board
+from judge.core.adjudicator.validation import interpret
 from judge.core.errors import CoreError
 from judge.core.geography import GameMap
 from judge.core.orders import Order
 from judge.core.phase import Phase
 from judge.core.position import Position
 from judge.db.enums import GameState, OrderBlockKind, SeatStatus
-from judge.db.models import Game, OrderSubmission, PhaseRecord, Seat
+from judge.db.models import Game, OrderSubmission, Seat
 from judge.lang.commands import Conditional, OrderCommand
 
 AREA = "orders"
@@ -60,7 +64,8 @@ class PowerDraft:
 @dataclass
 class OrderMail:
     game: Game
-    record: PhaseRecord
+    turn: int
+    """The open phase's turn in the game's timeline."""
     position: Position
     game_map: GameMap
     rules: Rules
@@ -70,6 +75,8 @@ class OrderMail:
     """The numbers of the mail's lines that start with PHASE (found on first need)."""
     refused_phase: bool = False
     settled: bool = False
+    board: Board | None = None
+    """The position indexed for checking orders (made on first need, read-only)."""
 
     @property
     def phase(self) -> Phase:
@@ -87,14 +94,24 @@ def begin(session: MailSession) -> OrderMail:
         raise CommandRefused(_("Orders must follow a SIGNON."))
     if game.state is not GameState.ACTIVE:
         raise CommandRefused(_("Game '{game}' is not taking orders now.").format(game=game.name))
-    record = session.uow.phases.current(game)
-    if record is None:
+    board = session.uow.phases.open_board(game)
+    if board is None:
         raise CommandRefused(_("Game '{game}' is not taking orders now.").format(game=game.name))
-    position = from_json(record.position_before)
-    state = OrderMail(game, record, position, game_map_of(game), game_rules(game))
+    _phase_id, turn, stored = board
+    state = OrderMail(game, turn, _position(stored), game_map_of(game), game_rules(game))
     session.area_state[AREA] = state
     session.finishers.append(lambda: finish(session, state))
     return state
+
+
+@functools.lru_cache(maxsize=64)
+def _position(stored: str) -> Position:
+    """The board a phase's stored ``position_before`` text describes.
+
+    Kept per text (issue 14: read again for every order mail of a phase, the board was a tenth
+    of the worker's CPU with its query). The key is the whole text, so nothing can go stale: a
+    phase whose board differs has another text. Positions are immutable values."""
+    return from_json(json.loads(stored))
 
 
 def acting(session: MailSession) -> tuple[OrderMail, PowerDraft]:
@@ -204,11 +221,16 @@ def add_block(session: MailSession, block: Conditional) -> None:
 
 
 def _check(session: MailSession, state: OrderMail, draft: PowerDraft, order: Order, text: str) -> None:
+    """What :func:`judge.core.adjudicator.validate` says of the order, on the mail's one board
+    (issue 14: validate indexes the position again for every order; the board is read-only)."""
     power = draft.seat.power or ""
-    problem: CoreError | None
+    board = state.board
+    if board is None:
+        board = state.board = Board(state.position, state.game_map)
+    problem: CoreError | None = None
     try:
-        problem = validate(state.position, power, order, state.game_map, state.rules)
-    except CoreError as error:
+        interpret(board, power, order, state.rules)
+    except CoreError as error:  # an OrderError (what validate returns), or any other CoreError
         problem = error
     if problem is not None:
         raise CommandRefused(f"{text}: {error_text(problem, session.language, state.game_map)}")
@@ -316,7 +338,7 @@ def acknowledgement(session: MailSession, state: OrderMail, power: str) -> list[
     ]  # fmt: skip
     ack = Acknowledgement(
         game=state.game.name,
-        turn=state.record.turn,
+        turn=state.turn,
         power=power,
         position=state.position,
         orders=orders,

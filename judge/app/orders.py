@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import Select, and_, bindparam, func, or_, select
@@ -138,11 +138,25 @@ class _Merged:
         return list(self._by_key.values())
 
 
+_BLOCK = object()
+"""The key of an IF block in :attr:`OrderSheet.keys`: no order replaces a block."""
+
+
 @dataclass(frozen=True, slots=True)
 class OrderSheet:
     """A power's orders for one phase: plain orders and IF blocks, in the sequence given."""
 
     items: tuple[Item, ...] = ()
+    keys: tuple[object, ...] | None = field(default=None, compare=False, repr=False)
+    """Each item's :func:`unit_key` (an IF block's: :data:`_BLOCK`), carried from one
+    :meth:`with_order` to the next (issue 14: a mail's orders were merged in quadratic calls
+    of unit_key); None when not worked out yet. Not part of the sheet's value."""
+
+    def _keys(self) -> tuple[object, ...]:
+        keys = self.keys
+        if keys is None or len(keys) != len(self.items):
+            keys = tuple(_BLOCK if isinstance(item, Conditional) else unit_key(item) for item in self.items)
+        return keys
 
     def with_order(self, order: Order | Preference) -> OrderSheet:
         """A plain order (or list) replaces the earlier plain order or list of its unit and goes last.
@@ -153,15 +167,17 @@ class OrderSheet:
         """
         key = unit_key(order)
         adjusting = isinstance(order, Build | Remove | Waive)
-        kept = tuple(
-            item for item in self.items
-            if isinstance(item, Conditional)
-            or not (
-                (key is not None and unit_key(item) == key)
-                or (adjusting and unit_key(item) == ADJUSTMENT_LIST)
-            )
-        )  # fmt: skip
-        return OrderSheet((*kept, order))
+        items: list[Item] = []
+        keys: list[object] = []
+        for item, item_key in zip(self.items, self._keys(), strict=True):
+            if item_key is _BLOCK or not (
+                (key is not None and item_key == key) or (adjusting and item_key == ADJUSTMENT_LIST)
+            ):
+                items.append(item)
+                keys.append(item_key)
+        items.append(order)
+        keys.append(key)
+        return OrderSheet(tuple(items), tuple(keys))
 
     def with_block(self, block: Conditional) -> OrderSheet:
         return OrderSheet((*self.items, block))

@@ -9,6 +9,8 @@ query, with their addresses.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from sqlalchemy import event, select
 
@@ -16,7 +18,7 @@ from judge.db import Database
 from judge.db.enums import OrderBlockKind
 from judge.db.errors import InvalidTextError, TextTooLongError
 from judge.db.models import OrderSubmission, OutboundMail
-from tests.db.helpers import T0, at, game_with_seats
+from tests.db.helpers import T0, at, game_with_seats, position
 
 
 def _versions(database: Database, power: str) -> list[tuple[int, str, list[str], bool]]:
@@ -125,3 +127,22 @@ def test_seats_loaded_bare_get_their_players_in_one_query_when_wanted(database: 
             assert len(statements) == before + 2  # loaded once
         finally:
             event.remove(database.engine, "before_cursor_execute", count)
+
+
+def test_open_board_reads_the_open_phase_and_its_position_as_stored(database: Database) -> None:
+    with database.unit_of_work() as uow:
+        game, _seats = game_with_seats(uow)
+        assert uow.phases.open_board(game) is None
+        first = uow.phases.open(game, "S1901M", position(), T0)
+        phase_id, turn, stored = uow.phases.open_board(game) or (0, 0, "")
+        assert (phase_id, turn) == (first.id, 1)
+        assert json.loads(stored) == position()
+        # A phase opened in this transaction and not flushed yet is found, as the ORM query would.
+        uow.phases.record_processing(
+            first, orders_received={}, orders_adjudicated={}, results={}, position_after=position("F1901M"),
+            processed_at=at(1), processing_ms=1,
+        )  # fmt: skip
+        following = uow.phases.open_after(game, first, "F1901M", position("F1901M"), at(1))
+        found = uow.phases.open_board(game)
+        assert found is not None and found[:2] == (following.id, 2)
+        assert json.loads(found[2]) == position("F1901M")

@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, func, select, update
+from sqlalchemy import Table, Text, bindparam, func, select, update
+from sqlalchemy import cast as sql_cast
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -117,6 +118,17 @@ class PhaseRepository:
     def current(self, game: Game) -> PhaseRecord | None:
         """The open phase of the game, if any."""
         return self.session.scalars(_OPEN_PHASE, {"game_id": game.id}).one_or_none()
+
+    def open_board(self, game: Game) -> tuple[int, int, str] | None:
+        """:meth:`current` for the worker's hot path: the open phase's id, turn and position (its
+        ``position_before`` as the JSON text stored), or None; no ORM object, and the JSON left for
+        the caller to read, which can keep its reading of a text it has seen (issue 14).
+
+        Changes of this session are flushed first, as the ORM's own query would (a phase opened
+        earlier in the mail, a master's PROCESS, is then found)."""
+        self.session.flush()
+        row = self.session.connection().execute(_OPEN_BOARD, {"board_game": game.id}).one_or_none()
+        return None if row is None else (int(row[0]), int(row[1]), str(row[2]))
 
     def record_processing(
         self,
@@ -236,6 +248,13 @@ _OPEN_PHASE = (
 """The open phase of a game (built once: read at every order mail and every processing)."""
 
 _PHASES = cast(Table, PhaseRecord.__table__)
+_OPEN_BOARD = (
+    select(_PHASES.c.id, _PHASES.c.turn, sql_cast(_PHASES.c.position_before, Text))
+    .where(_PHASES.c.game_id == bindparam("board_game"), _PHASES.c.state == PhaseState.OPEN.value)
+    .order_by(_PHASES.c.turn.desc())
+    .limit(1)
+)
+""":meth:`PhaseRepository.open_board`'s query (built once): the position as the text stored."""
 _PROCESSED_COLUMNS = (
     "orders_received", "orders_adjudicated", "results", "position_after", "processed_at", "processing_ms", "state",
 )  # fmt: skip
