@@ -17,10 +17,13 @@ from judge.core.units import UnitRef, UnitType
 
 @dataclass(frozen=True, slots=True)
 class Hold:
+    """The unit stays where it is."""
+
     unit: UnitRef
 
     def __str__(self) -> str:
-        return f"{self.unit} H"
+        unit = self.unit
+        return (unit.location if unit.type is None else unit.type._value_ + " " + unit.location) + " H"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,17 +45,28 @@ class Move:
         return self.via_convoy or bool(self.route)
 
     def __str__(self) -> str:
-        path = " - ".join((str(self.unit), *self.route, self.destination))
-        return f"{path} VIA CONVOY" if self.via_convoy and not self.route else path
+        unit = self.unit
+        text = unit.location if unit.type is None else unit.type._value_ + " " + unit.location
+        if self.route:
+            return " - ".join((text, *self.route, self.destination))
+        text = text + " - " + self.destination
+        return text + " VIA CONVOY" if self.via_convoy else text
 
 
 @dataclass(frozen=True, slots=True)
 class SupportHold:
+    """Support of a unit that does not move (it holds, supports or convoys)."""
+
     unit: UnitRef
     supported: UnitRef
 
     def __str__(self) -> str:
-        return f"{self.unit} S {self.supported}"
+        unit, other = self.unit, self.supported
+        return (
+            (unit.location if unit.type is None else unit.type._value_ + " " + unit.location)
+            + " S "
+            + (other.location if other.type is None else other.type._value_ + " " + other.location)
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,11 +78,20 @@ class SupportMove:
     destination: str
 
     def __str__(self) -> str:
-        return f"{self.unit} S {self.supported} - {self.destination}"
+        unit, other = self.unit, self.supported
+        return (
+            (unit.location if unit.type is None else unit.type._value_ + " " + unit.location)
+            + " S "
+            + (other.location if other.type is None else other.type._value_ + " " + other.location)
+            + " - "
+            + self.destination
+        )
 
 
 @dataclass(frozen=True, slots=True)
 class Convoy:
+    """A fleet at sea carries an army on its way to ``destination``."""
+
     unit: UnitRef
     convoyed: UnitRef
     destination: str
@@ -79,6 +102,8 @@ class Convoy:
 
 @dataclass(frozen=True, slots=True)
 class Retreat:
+    """A dislodged unit retreats to ``destination``."""
+
     unit: UnitRef
     destination: str
 
@@ -88,6 +113,8 @@ class Retreat:
 
 @dataclass(frozen=True, slots=True)
 class Disband:
+    """A dislodged unit disbands instead of retreating."""
+
     unit: UnitRef
 
     def __str__(self) -> str:
@@ -107,6 +134,8 @@ class Build:
 
 @dataclass(frozen=True, slots=True)
 class Remove:
+    """A unit removed in an adjustment phase."""
+
     unit: UnitRef
 
     def __str__(self) -> str:

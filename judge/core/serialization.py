@@ -186,14 +186,19 @@ def order_result_to_json(result: OrderResult) -> dict[str, Any]:
     ``order`` is the order in canonical notation (``A LON - BEL VIA CONVOY``);
     a build names the unit it creates, since it has no unit before the phase.
     """
-    unit: str | None = str(result.unit) if result.unit is not None else None
+    unit = result.unit
     order = result.order
-    if unit is None and isinstance(order, Build):
-        unit = f"{order.type.value} {order.location}"
+    unit_text: str | None
+    if unit is not None:
+        unit_text = unit.type._value_ + " " + unit.location  # str(unit)
+    elif isinstance(order, Build):
+        unit_text = f"{order.type.value} {order.location}"
+    else:
+        unit_text = None
     return {
         "power": result.power,
-        "unit": unit,
-        "order": str(order) if order is not None else None,
+        "unit": unit_text,
+        "order": None if order is None else order.__str__(),
         "outcome": result.outcome._value_,
         "reason": result.reason,
     }

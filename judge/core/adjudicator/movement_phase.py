@@ -201,6 +201,10 @@ def _read_orders(
     index_of, prov, power_of = resolver.unit_at, resolver.prov, resolver.power
     kind, dest, dest_loc, target = resolver.kind, resolver.dest, resolver.dest_loc, resolver.target
     movers, helpers = resolver.movers, resolver.helpers
+    # The unit an order names: by its exact location first (one lookup in the usual case), else
+    # as the validator finds it, by the province of the location written.
+    at = {unit.location: i for i, unit in enumerate(units)}
+    at.update(index_of)
     ordered = [False] * len(units)
     entries: list[tuple[str, Order, int]] = []
     refused: list[tuple[Unit | None, str]] = []
@@ -211,7 +215,10 @@ def _read_orders(
         for order in power_orders:
             cls = type(order)
             if cls is Move:
-                i = index_of.get(where.get(order.unit.location), -1)  # type: ignore[union-attr, arg-type]
+                location = order.unit.location  # type: ignore[union-attr]
+                i = at.get(location, -1)
+                if i < 0:
+                    i = index_of.get(where.get(location), -1)  # type: ignore[arg-type]
                 if i >= 0 and power_of[i] == power and not order.via_convoy and not order.route:  # type: ignore[union-attr]
                     d = where.get(order.destination)  # type: ignore[union-attr]
                     if d is not None and d != prov[i]:
@@ -226,7 +233,10 @@ def _read_orders(
                             append((power, order, i))
                             continue
             elif cls is Hold:
-                i = index_of.get(where.get(order.unit.location), -1)  # type: ignore[union-attr, arg-type]
+                location = order.unit.location  # type: ignore[union-attr]
+                i = at.get(location, -1)
+                if i < 0:
+                    i = index_of.get(where.get(location), -1)  # type: ignore[arg-type]
                 if i >= 0 and power_of[i] == power:
                     if ordered[i]:
                         return None
@@ -234,8 +244,14 @@ def _read_orders(
                     append((power, order, i))
                     continue
             elif cls is SupportHold or cls is SupportMove:
-                i = index_of.get(where.get(order.unit.location), -1)  # type: ignore[union-attr, arg-type]
-                j = index_of.get(where.get(order.supported.location), -1)  # type: ignore[union-attr, arg-type]
+                location = order.unit.location  # type: ignore[union-attr]
+                i = at.get(location, -1)
+                if i < 0:
+                    i = index_of.get(where.get(location), -1)  # type: ignore[arg-type]
+                location = order.supported.location  # type: ignore[union-attr]
+                j = at.get(location, -1)
+                if j < 0:
+                    j = index_of.get(where.get(location), -1)  # type: ignore[arg-type]
                 if i >= 0 and j >= 0 and i != j and power_of[i] == power:
                     unit = units[i]
                     reach = army if unit.type is army_type else fleet_reach

@@ -21,13 +21,25 @@ _ARMY = UnitType.ARMY
 def retreat_options(board: Board, dislodged: DislodgedUnit, rules: Rules) -> tuple[str, ...]:
     """The legal retreat locations of ``dislodged`` on ``board`` (the board after the movement), sorted."""
     unit = dislodged.unit
-    game_map = board.game_map
-    forbidden = set(board.unit_at)
-    forbidden.update(board.position.standoffs)
-    if not (dislodged.attacker_via_convoy and rules.retreat_to_convoy_origin):
-        forbidden.add(dislodged.attacker_from)
+    topo = board.topo
+    occupied = board.unit_at
+    standoffs = board.position.standoffs
+    barred = (
+        None if dislodged.attacker_via_convoy and rules.retreat_to_convoy_origin else dislodged.attacker_from
+    )
     if unit.type is _ARMY:
-        candidates = game_map.army_moves(unit.province)
+        candidates = topo.army.get(unit.location)
+        if candidates is None:  # not a province: the map's own question says why
+            candidates = board.game_map.army_moves(unit.province)
     else:
-        candidates = game_map.fleet_moves(unit.location)
-    return tuple(sorted(loc for loc in candidates if province_of(loc) not in forbidden))
+        candidates = topo.fleet.get(unit.location)
+        if candidates is None:
+            candidates = board.game_map.fleet_moves(unit.location)
+    where = topo.province
+    options = []
+    for loc in candidates:
+        province = where.get(loc) or province_of(loc)
+        if province not in occupied and province not in standoffs and province != barred:
+            options.append(loc)
+    options.sort()
+    return tuple(options)

@@ -478,19 +478,19 @@ def build_location(board: Board, power: str, order: Build, rules: Rules) -> tupl
     province = game_map.provinces.get(province_code)
     if province is None:
         raise BuildNotHomeCentreError(Place(order.location, order.location))
-    name = _place(board, province_code)
-    if not game_map.can_build_in(province_code, power, board.position.centers.get(power, frozenset())):
-        raise BuildNotHomeCentreError(name)
-    if province_code not in board.position.centers.get(power, frozenset()):
-        raise BuildNotOwnedError(name)
+    owned = board.position.centers.get(power, frozenset())
+    if not game_map.can_build_in(province_code, power, owned):
+        raise BuildNotHomeCentreError(_place(board, province_code))
+    if province_code not in owned:
+        raise BuildNotOwnedError(_place(board, province_code))
     if province_code in board.unit_at:
-        raise BuildOccupiedError(name)
+        raise BuildOccupiedError(_place(board, province_code))
     if order.type is _ARMY:
         if province.terrain is _WATER:
-            raise ArmyToSeaError(name)
+            raise ArmyToSeaError(_place(board, province_code))
         return province_code, _ARMY
     if province.terrain is _LAND:
-        raise FleetInlandError(name)
+        raise FleetInlandError(_place(board, province_code))
     if not province.coasts:
         return province_code, _FLEET
     coast = coast_of(order.location)
@@ -498,7 +498,7 @@ def build_location(board: Board, power: str, order: Build, rules: Rules) -> tupl
         return order.location, _FLEET
     if rules.missing_coast == "first":
         return f"{province_code}/{province.coasts[0]}", _FLEET
-    raise AmbiguousCoastError(name, province.coasts)
+    raise AmbiguousCoastError(_place(board, province_code), province.coasts)
 
 
 def phase_word(phase_type: PhaseType) -> str:
