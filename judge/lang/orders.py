@@ -1430,25 +1430,25 @@ def read_order(
     object and its suggestions.
     """
     key = (text, game_map, phase_type, french)
-    read = _READINGS.get(key)
+    read = _ORDERS_READ.get(key)
     if read is None:
         read = _read_canonical(text, game_map, phase_type, french)
         if read is None:
             read = _read_general(text, game_map, phase_type, french)
-        if len(_READINGS) >= _MAX_READINGS:
-            _READINGS.clear()
-        _READINGS[key] = read
+        if len(_ORDERS_READ) >= _MAX_ORDERS_READ:
+            _ORDERS_READ.clear()
+        _ORDERS_READ[key] = read
     return read
 
 
 def clear_reading_cache() -> None:
     """Forget the orders read so far (for benchmarks and tests that time or compare the readers)."""
-    _READINGS.clear()
+    _ORDERS_READ.clear()
 
 
-_READINGS: dict[tuple[str, GameMap, PhaseType | None, bool], ReadOrder] = {}
-"""The orders read so far (a pure function's memo: emptied when it reaches ``_MAX_READINGS``)."""
-_MAX_READINGS: Final = 16_384
+_ORDERS_READ: dict[tuple[str, GameMap, PhaseType | None, bool], ReadOrder] = {}
+"""The orders read so far (a pure function's memo: emptied when it reaches ``_MAX_ORDERS_READ``)."""
+_MAX_ORDERS_READ: Final = 16_384
 
 
 def _read_general(
