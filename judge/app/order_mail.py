@@ -33,7 +33,7 @@ from judge.core.orders import Order
 from judge.core.phase import Phase
 from judge.core.position import Position
 from judge.db.enums import GameState, OrderBlockKind, SeatStatus
-from judge.db.models import Game, OrderSubmission, Seat
+from judge.db.models import Game, Seat
 from judge.lang.commands import Conditional, OrderCommand
 
 AREA = "orders"
@@ -298,7 +298,7 @@ def _may_move_due_time(session: MailSession, state: OrderMail) -> bool:
     return True
 
 
-def _counts_complete(state: OrderMail, power: str, stored: OrderSubmission | None, flagged: bool) -> bool:
+def _counts_complete(state: OrderMail, power: str, stored: kept.StoredSheet | None, flagged: bool) -> bool:
     """Whether the power's stored orders counted as complete before this mail (as the scheduler sees them)."""
     if stored is None:
         return False

@@ -24,12 +24,12 @@ flag, kept per phase in ``game.extra_settings``).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Protocol, cast
 
-from sqlalchemy import Select, and_, bindparam, func, or_, select
-from sqlalchemy.orm import aliased
+from sqlalchemy import Select, Table, and_, bindparam, case, func, null, or_, select, type_coerce
 from sqlalchemy.sql.elements import BindParameter
 
 from judge.app.conditions import applied_orders, block_lines
@@ -352,7 +352,14 @@ def current_submissions(uow: UnitOfWork, game: Game, phase: Phase | str) -> dict
     return uow.orders.current(game, str(phase))
 
 
-def sheet_of(submission: OrderSubmission | None, game_map: GameMap, phase: Phase) -> OrderSheet:
+class _Stored(Protocol):
+    """A stored version of a sheet: an ORM row, or a :class:`StoredSheet`."""
+
+    @property
+    def canonical(self) -> Sequence[str]: ...
+
+
+def sheet_of(submission: _Stored | None, game_map: GameMap, phase: Phase) -> OrderSheet:
     if submission is None:
         return OrderSheet()
     return OrderSheet.read(submission.canonical, game_map, phase.type)
@@ -382,8 +389,9 @@ def store(
     text = "\n".join(lines)
     if stored is not None and stored.epoch == game.epoch and not future:
         uow.orders.submit_row(
-            game, seat, str(phase), text, lines, now, current=stored.current, newest_version=stored.newest_version,
-            kind=kind, mail_in_id=mail_id, submitted_by_id=person_id,
+            game, seat, str(phase), text, lines, now,
+            current_id=stored.current.id if stored.current is not None else None,
+            newest_version=stored.newest_version, kind=kind, mail_in_id=mail_id, submitted_by_id=person_id,
         )  # fmt: skip
         return
     uow.orders.submit(
@@ -392,17 +400,32 @@ def store(
 
 
 @dataclass(frozen=True, slots=True)
+class StoredSheet:
+    """One stored version of a seat's orders as an order mail reads it: no ORM object (issue 14)."""
+
+    id: int
+    phase: str
+    kind: OrderBlockKind
+    canonical: tuple[str, ...]
+
+
+SUPERSEDED = "judge_superseded_orders"
+"""``Session.info`` key: ids of order versions this transaction superseded by CLEAR
+(:func:`clear_pending`), which :meth:`SeatOrders.pending` leaves out."""
+
+
+@dataclass(frozen=True, slots=True)
 class SeatOrders:
     """A seat's stored orders that count: its sheet for the current phase and its blocks for later ones.
 
-    Read in one query when a mail starts giving orders (:func:`seat_orders`).
-    The rows are the session's own objects, so a row superseded later in the
-    same transaction (a new version, CLEAR) shows it in ``superseded_at``:
-    :meth:`pending` leaves those out.
+    Read in one query when a mail starts giving orders (:func:`seat_orders`), as plain
+    values. A block superseded later in the same transaction by CLEAR is left out by
+    :meth:`pending` (``cleared``: the transaction's record of them, :data:`SUPERSEDED`); a
+    block superseded by a newer one for its phase is replaced by it where the mail reads it.
     """
 
-    current: OrderSubmission | None
-    later: tuple[tuple[Phase, OrderSubmission], ...]
+    current: StoredSheet | None
+    later: tuple[tuple[Phase, StoredSheet], ...]
     submitted: frozenset[str] = frozenset()
     """Every power with orders that count for the current phase (read in the same query): an
     order mail needs no re-planning while another power still owes all of its orders."""
@@ -411,51 +434,57 @@ class SeatOrders:
     the next one stored is this plus one, with no second read."""
     epoch: int | None = None
     """The game's timeline when this was read (a ROLLBACK later in the mail starts another)."""
+    cleared: Set[int] = frozenset()
+    """The ids of versions the transaction superseded by CLEAR since (shared, growing)."""
 
-    def pending(self) -> list[tuple[Phase, OrderSubmission]]:
+    def pending(self) -> list[tuple[Phase, StoredSheet]]:
         """The blocks for later phases still in force, soonest first (as :func:`pending_blocks`)."""
-        return [(phase, row) for phase, row in self.later if row.superseded_at is None]
+        cleared = self.cleared
+        return [(phase, row) for phase, row in self.later if row.id not in cleared]
 
-    def for_phase(self, phase: Phase) -> OrderSubmission | None:
+    def for_phase(self, phase: Phase) -> StoredSheet | None:
         """The block in force for the later ``phase``, if any."""
         rows = [row for later, row in self.pending() if later == phase]
         return rows[-1] if rows else None
 
 
 @functools.cache
-def _seat_orders_statement() -> Select[tuple[int | None, OrderSubmission]]:
-    """:func:`seat_orders`'s query, built once (building it cost more CPU than running it)."""
-    versions = aliased(OrderSubmission)
+def _seat_orders_statement() -> Select[tuple[int | None, int | None, str | None, str | None, OrderBlockKind | None, list[str] | None]]:
+    """:func:`seat_orders`'s query, built once (building it cost more CPU than running it): in
+    Core, the orders of other powers read for their power alone (their text is not decoded)."""
+    table = cast(Table, OrderSubmission.__table__)
+    versions = table.alias("versions")
     game_id: BindParameter[int] = bindparam("so_game")
     epoch: BindParameter[int] = bindparam("so_epoch")
     name: BindParameter[str] = bindparam("so_phase")
     power: BindParameter[str] = bindparam("so_power")
     seat_id: BindParameter[int] = bindparam("so_seat")
     newest = (  # always one row, so the outer join below gives it even without any orders
-        select(func.max(versions.version).label("version"))
-        .where(versions.game_id == game_id, versions.epoch == epoch, versions.phase == name, versions.power == power)
+        select(func.max(versions.c.version).label("version"))
+        .where(versions.c.game_id == game_id, versions.c.epoch == epoch, versions.c.phase == name, versions.c.power == power)
         .subquery()
     )
+    own_canonical = type_coerce(case((table.c.power == power, table.c.canonical), else_=null()), table.c.canonical.type)
     return (
-        select(newest.c.version, OrderSubmission)
+        select(newest.c.version, table.c.id, table.c.power, table.c.phase, table.c.kind, own_canonical)
         .select_from(newest)
         .outerjoin(
-            OrderSubmission,
+            table,
             and_(
-                OrderSubmission.game_id == game_id,
-                OrderSubmission.epoch == epoch,
-                OrderSubmission.superseded_at.is_(None),
+                table.c.game_id == game_id,
+                table.c.epoch == epoch,
+                table.c.superseded_at.is_(None),
                 or_(
-                    OrderSubmission.phase == name,
+                    table.c.phase == name,
                     and_(
-                        OrderSubmission.seat_id == seat_id,
-                        OrderSubmission.phase != name,
-                        OrderSubmission.kind != OrderBlockKind.CURRENT,
+                        table.c.seat_id == seat_id,
+                        table.c.phase != name,
+                        table.c.kind != OrderBlockKind.CURRENT,
                     ),
                 ),
             ),
         )
-        .order_by(OrderSubmission.id)
+        .order_by(table.c.id)
     )
 
 
@@ -464,29 +493,33 @@ def seat_orders(uow: UnitOfWork, game: Game, seat: Seat, phase: Phase) -> SeatOr
 
     The same rows as ``current_submissions(...)[seat.power]`` and
     :func:`pending_blocks` together, which an order mail needs both of (to
-    merge into, and to acknowledge).
+    merge into, and to acknowledge). Read in Core (issue 14: the ORM objects were the order
+    mail's costliest read); this session's changes are flushed first, as the ORM's query would.
     """
     name = str(phase)
-    found = uow.session.execute(
+    uow.session.flush()
+    found = uow.session.connection().execute(
         _seat_orders_statement(),
         {"so_game": game.id, "so_epoch": game.epoch, "so_phase": name, "so_power": seat.power, "so_seat": seat.id},
     ).all()
     newest_version = int(found[0][0] or 0) if found else 0
-    rows = [row for _version, row in found if row is not None]
-    current: OrderSubmission | None = None
-    later: list[tuple[Phase, OrderSubmission]] = []
+    current: StoredSheet | None = None
+    later: list[tuple[Phase, StoredSheet]] = []
     submitted: set[str] = set()
-    for row in rows:
-        if row.phase == name:
-            submitted.add(row.power)
-            if row.power == seat.power:
-                current = row
+    for _version, row_id, row_power, row_phase, kind, canonical in found:
+        if row_id is None:
             continue
-        row_phase = Phase.parse(row.phase)
-        if row_phase > phase:
-            later.append((row_phase, row))
+        if row_phase == name:
+            submitted.add(row_power)
+            if row_power == seat.power:
+                current = StoredSheet(row_id, row_phase, kind, tuple(canonical or ()))
+            continue
+        later_phase = Phase.parse(row_phase)
+        if later_phase > phase:
+            later.append((later_phase, StoredSheet(row_id, row_phase, kind, tuple(canonical or ()))))
     later.sort(key=lambda pair: (pair[0], pair[1].id))
-    return SeatOrders(current, tuple(later), frozenset(submitted), newest_version, game.epoch)
+    cleared: set[int] = uow.session.info.setdefault(SUPERSEDED, set())
+    return SeatOrders(current, tuple(later), frozenset(submitted), newest_version, game.epoch, cleared)
 
 
 def pending_blocks(uow: UnitOfWork, game: Game, seat: Seat, after: Phase) -> list[tuple[Phase, OrderSubmission]]:
@@ -502,8 +535,10 @@ def pending_blocks(uow: UnitOfWork, game: Game, seat: Seat, after: Phase) -> lis
 def clear_pending(uow: UnitOfWork, game: Game, seat: Seat, after: Phase, now: datetime) -> int:
     """CLEAR: drop the seat's orders for later phases (kept as superseded); current orders stay."""
     rows = pending_blocks(uow, game, seat, after)
+    cleared: set[int] = uow.session.info.setdefault(SUPERSEDED, set())
     for _phase, row in rows:
         row.superseded_at = now
+        cleared.add(row.id)
     uow.flush()
     return len(rows)
 

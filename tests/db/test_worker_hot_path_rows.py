@@ -41,7 +41,7 @@ def test_submit_row_stores_a_version_and_supersedes_the_one_in_force(database: D
         assert current.id == first.id
         uow.orders.submit_row(
             game, england, "S1901M", "F LON - ENG\nA LVP H", ["F LON - ENG", "A LVP H"], at(2),
-            current=current, newest_version=1, kind=OrderBlockKind.CONDITIONAL,
+            current_id=current.id, newest_version=1, kind=OrderBlockKind.CONDITIONAL,
         )  # fmt: skip
         assert current.superseded_at == at(2)  # the session's object reads as the row now is
         assert current not in uow.session.dirty  # and has nothing left to flush
@@ -57,7 +57,7 @@ def test_submit_row_stores_a_version_and_supersedes_the_one_in_force(database: D
 def test_submit_row_without_orders_in_force_starts_at_version_one(database: Database) -> None:
     with database.unit_of_work() as uow:
         game, (england, *_) = game_with_seats(uow)
-        uow.orders.submit_row(game, england, "S1901M", "F LON H", ["F LON H"], at(1), current=None, newest_version=0)
+        uow.orders.submit_row(game, england, "S1901M", "F LON H", ["F LON H"], at(1), current_id=None, newest_version=0)
     assert _versions(database, "E") == [(1, "F LON H", ["F LON H"], True)]
 
 
@@ -65,16 +65,16 @@ def test_submit_row_refuses_what_the_flush_refuses(database: Database) -> None:
     with pytest.raises(InvalidTextError, match=r"orders\.canonical"), database.unit_of_work() as uow:
         game, (england, *_) = game_with_seats(uow)
         uow.orders.submit_row(
-            game, england, "S1901M", "F LON - NTH", ["F LON\x00 - NTH"], at(1), current=None, newest_version=0
+            game, england, "S1901M", "F LON - NTH", ["F LON\x00 - NTH"], at(1), current_id=None, newest_version=0
         )
     with pytest.raises(InvalidTextError, match=r"orders\.text"), database.unit_of_work() as uow:
         game, (england, *_) = game_with_seats(uow)
         uow.orders.submit_row(
-            game, england, "S1901M", "F LON\x00", ["F LON H"], at(1), current=None, newest_version=0
+            game, england, "S1901M", "F LON\x00", ["F LON H"], at(1), current_id=None, newest_version=0
         )
     with pytest.raises(TextTooLongError), database.unit_of_work() as uow:
         game, (england, *_) = game_with_seats(uow)
-        uow.orders.submit_row(game, england, "S1901MXYZ", "F LON H", ["F LON H"], at(1), current=None, newest_version=0)
+        uow.orders.submit_row(game, england, "S1901MXYZ", "F LON H", ["F LON H"], at(1), current_id=None, newest_version=0)
     with database.unit_of_work(readonly=True) as uow:
         assert uow.games.by_name("demo") is None  # each unit of work was rolled back whole
 

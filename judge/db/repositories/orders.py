@@ -8,6 +8,7 @@ from typing import cast
 
 from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.util import identity_key
 
 from judge.db.enums import OrderBlockKind
 from judge.db.models import Game, OrderSubmission, Seat
@@ -67,7 +68,7 @@ class OrderRepository:
         canonical: Sequence[str],
         now: datetime,
         *,
-        current: OrderSubmission | None,
+        current_id: int | None,
         newest_version: int,
         kind: OrderBlockKind = OrderBlockKind.CURRENT,
         mail_in_id: int | None = None,
@@ -77,10 +78,12 @@ class OrderRepository:
         in force superseded with an UPDATE, the new one stored with an INSERT, no ORM object made
         and no flush (issue 14: the object and its flush cost more than the statements).
 
-        ``current`` and ``newest_version`` as :meth:`submit`'s ``known``: read by the caller in
-        this transaction, under the game's lock. ``current``, the session's own object, reads its
-        ``superseded_at`` again from the row when next asked. The (game, epoch,
-        phase, power, version) key is unique as before: a racing submission fails its
+        ``current_id`` (the version in force, or None) and ``newest_version`` as :meth:`submit`'s
+        ``known``: read by the caller in this transaction, under the game's lock. The version in
+        force is superseded unless its row already is (the row says so, not an object: a
+        savepoint rolled back since, PREDICT's, may have undone an earlier UPDATE); an object of
+        the session for it, if any, reads ``superseded_at`` again when next asked. The (game,
+        epoch, phase, power, version) key is unique as before: a racing submission fails its
         transaction. The row's text is checked as the flush would check it
         (:mod:`judge.db.validation`).
         """
@@ -92,12 +95,11 @@ class OrderRepository:
         check_text("orders", "text", text, None)
         check_json("orders", "canonical", lines)
         connection = self.session.connection()
-        if current is not None:
-            # Superseded unless it already is (the row, not the object, says so: a savepoint rolled
-            # back since, PREDICT's, undid the UPDATE without the object hearing of it), and the
-            # object told to read it again when next asked.
-            connection.execute(_SUPERSEDE, {"sup_id": current.id, "sup_at": now})
-            self.session.expire(current, ["superseded_at"])
+        if current_id is not None:
+            connection.execute(_SUPERSEDE, {"sup_id": current_id, "sup_at": now})
+            loaded = self.session.identity_map.get(identity_key(OrderSubmission, current_id))
+            if loaded is not None:
+                self.session.expire(loaded, ["superseded_at"])
         connection.execute(
             _INSERT,
             {
