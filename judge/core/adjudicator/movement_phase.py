@@ -59,7 +59,7 @@ def adjudicate_movement(
             resolver = MovementResolver(topo, units, rules, provinces, index_of)
     if read is None:
         read = _collect_orders(resolver, position, orders, rules, game_map)
-    entries, refused, ordered, completed = read
+    powers, given, executed, refused, ordered, completed = read
     resolver.prepare()
     resolver.resolve_all()
 
@@ -80,7 +80,7 @@ def adjudicate_movement(
     new = _NEW
     set_power, set_unit, set_order, set_outcome, set_reason = ORDER_RESULT_SETTERS
     refusals = iter(refused)
-    for power, order, i in entries:
+    for power, order, i in zip(powers, given, executed, strict=True):
         # OrderResult(power, unit, order, outcome, reason), as results.order_result makes it.
         result = new(OrderResult)
         set_power(result, power)
@@ -112,7 +112,7 @@ def adjudicate_movement(
     for i, unit in enumerate(units):
         if not ordered[i]:
             if tried is None:
-                tried = _named_by_orders(where, entries)
+                tried = _named_by_orders(where, powers, given)
             first = "no order: holds (invalid order)" if (unit.power, provinces[i]) in tried else "no order: holds"
             hit = attacker[i] >= 0
             outcome = _FAILS if hit else _SUCCEEDS
@@ -167,10 +167,11 @@ def adjudicate_movement(
     )
 
 
-_Read = tuple[list[tuple[str, Order, int]], list[tuple["Unit | None", str]], list[bool], list[int]]
+_Read = tuple[list[str], list[Order], list[int], list[tuple["Unit | None", str]], list[bool], list[int]]
 """The orders of a phase as read for the resolver:
 
-* every order as given: (power, order, index of the unit that executes it, or -1 when it is not used);
+* every order as given, in three lists: its power, the order, and the index of the unit that
+  executes it (-1 when it is not used);
 * for each order not used, in the same order: (the unit it named, if any; why it is not used);
 * for each unit: whether it executes an order;
 * the places in the first list of the orders completed from their power's support or convoy.
@@ -206,9 +207,12 @@ def _read_orders(
     at = {unit.location: i for i, unit in enumerate(units)}
     at.update(index_of)
     ordered = [False] * len(units)
-    entries: list[tuple[str, Order, int]] = []
+    # Every order as given: its power, the order, the index of the unit that executes it (-1: none).
+    powers: list[str] = []
+    given: list[Order] = []
+    executed: list[int] = []
     refused: list[tuple[Unit | None, str]] = []
-    append = entries.append
+    add_power, add_order, append = powers.append, given.append, executed.append
     board: Board | None = None
     army_type = _ARMY
     for power, power_orders in orders.items():
@@ -230,7 +234,9 @@ def _read_orders(
                             kind[i] = K_MOVE
                             dest[i] = dest_loc[i] = d
                             movers.append(i)
-                            append((power, order, i))
+                            add_power(power)
+                            add_order(order)
+                            append(i)
                             continue
             elif cls is Hold:
                 location = order.unit.location  # type: ignore[union-attr]
@@ -241,7 +247,9 @@ def _read_orders(
                     if ordered[i]:
                         return None
                     ordered[i] = True
-                    append((power, order, i))
+                    add_power(power)
+                    add_order(order)
+                    append(i)
                     continue
             elif cls is SupportHold or cls is SupportMove:
                 location = order.unit.location  # type: ignore[union-attr]
@@ -265,7 +273,9 @@ def _read_orders(
                             dest[i] = dest_loc[i] = d
                             target[i] = j
                             helpers.append(i)
-                            append((power, order, i))
+                            add_power(power)
+                            add_order(order)
+                            append(i)
                             continue
                     else:
                         d = where.get(order.destination)  # type: ignore[union-attr]
@@ -287,7 +297,9 @@ def _read_orders(
                             dest[i] = dest_loc[i] = d
                             target[i] = j
                             helpers.append(i)
-                            append((power, order, i))
+                            add_power(power)
+                            add_order(order)
+                            append(i)
                             continue
             # The long way: the validator reads it, or says why it is illegal.
             if board is None:
@@ -295,7 +307,9 @@ def _read_orders(
             try:
                 reading = interpret(board, power, order, rules)
             except OrderError as error:
-                append((power, order, -1))
+                add_power(power)
+                add_order(order)
+                append(-1)
                 refused.append((named_unit(board, order), str(error)))
                 continue
             assert reading.unit is not None
@@ -304,8 +318,10 @@ def _read_orders(
                 return None
             ordered[i] = True
             resolver.set_order(i, reading)
-            append((power, order, i))
-    return entries, refused, ordered, []
+            add_power(power)
+            add_order(order)
+            append(i)
+    return powers, given, executed, refused, ordered, []
 
 
 def _collect_orders(
@@ -326,18 +342,22 @@ def _collect_orders(
     for province, reading in order_set.by_province.items():
         ordered[index_of[province]] = True
         resolver.set_order(index_of[province], reading)
-    entries: list[tuple[str, Order, int]] = []
+    powers: list[str] = []
+    given: list[Order] = []
+    executed: list[int] = []
     refused: list[tuple[Unit | None, str]] = []
     completed: list[int] = []
     for entry in order_set.entries:
         if entry.completed:
-            completed.append(len(entries))
+            completed.append(len(executed))
+        powers.append(entry.power)
+        given.append(entry.order)
         if entry.dropped is not None or entry.interpreted is None or entry.unit is None:
-            entries.append((entry.power, entry.order, -1))
+            executed.append(-1)
             refused.append((entry.unit, entry.dropped or ""))
         else:
-            entries.append((entry.power, entry.order, index_of[where[entry.unit.location]]))
-    return entries, refused, ordered, completed
+            executed.append(index_of[where[entry.unit.location]])
+    return powers, given, executed, refused, ordered, completed
 
 
 def _one_train(board: Board, order_set: OrderSet) -> None:
@@ -359,11 +379,11 @@ def _one_train(board: Board, order_set: OrderSet) -> None:
         taken = True
 
 
-def _named_by_orders(where: Mapping[str, str], entries: Sequence[tuple[str, Order, int]]) -> set[tuple[str, str]]:
+def _named_by_orders(where: Mapping[str, str], powers: Sequence[str], given: Sequence[Order]) -> set[tuple[str, str]]:
     """(power, province) of every unit some order of that power tried to command."""
     return {
         (power, where.get(ref.location) or province_of(ref.location))
-        for power, order, _ in entries
+        for power, order in zip(powers, given, strict=True)
         if isinstance(ref := getattr(order, "unit", None), UnitRef)
     }
 
