@@ -44,6 +44,11 @@ MASTER = "master"
 KEPT = timedelta(days=1)
 
 
+def window_start(session: MailSession) -> datetime:
+    """Failed sign-ons since then count."""
+    return session.now - WINDOW
+
+
 def sender_shut_out(session: MailSession) -> bool:
     """Whether this sender has failed too often lately, in any game."""
     sender = normalise_address(session.sender)
@@ -58,12 +63,20 @@ def power_locked(session: MailSession, game: Game, power: str, holders: Iterable
     return normalise_address(session.sender) not in {normalise_address(a) for a in holders}
 
 
-def refused(session: MailSession, game: Game | None, power: str | None, holders: Iterable[str]) -> bool:
-    """:func:`sender_shut_out`, or else :func:`power_locked` when a power is named, in one query."""
+def refused(
+    session: MailSession, game: Game | None, power: str | None, holders: Iterable[str],
+    known: tuple[int, datetime | None] | None = None,
+) -> bool:
+    """:func:`sender_shut_out`, or else :func:`power_locked` when a power is named, in one query.
+
+    ``known``: the sender's failures since :func:`window_start` and the power's lockout, as
+    read already in this transaction (``SeatRepository.by_power_and_throttle``): no query."""
     if game is None or power is None:
         return sender_shut_out(session)
     sender = normalise_address(session.sender)
-    failures, until = session.uow.seats.failures_and_lockout(sender, session.now - WINDOW, game, power)
+    if known is None:
+        known = session.uow.seats.failures_and_lockout(sender, window_start(session), game, power)
+    failures, until = known
     if failures >= SENDER_LIMIT:
         return True
     if until is None or until <= session.now:

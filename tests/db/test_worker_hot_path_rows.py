@@ -146,3 +146,28 @@ def test_open_board_reads_the_open_phase_and_its_position_as_stored(database: Da
         found = uow.phases.open_board(game)
         assert found is not None and found[:2] == (following.id, 2)
         assert json.loads(found[2]) == position("F1901M")
+
+
+def test_the_throttle_read_with_the_seats_is_what_it_reads_alone(database: Database) -> None:
+    from judge.db.models import SignonLockout
+
+    with database.unit_of_work() as uow:
+        game, _seats = game_with_seats(uow)
+        for minute in (1, 2, 3):
+            uow.seats.record_failure("x@example.org", at(minute), game=game, power="F")
+        uow.seats.record_failure("x@example.org", at(-90), game=game, power="F")  # before the window
+        uow.session.add(SignonLockout(game_id=game.id, power="F", started_at=at(1), until=at(60), strikes=1))
+    for players in (True, False):
+        for sender, power in (("x@example.org", "F"), ("y@example.org", "E")):
+            with database.unit_of_work() as uow:
+                game = uow.games.require("demo")
+                alone = uow.seats.failures_and_lockout(sender, at(-30), game, power)
+                seat, known = uow.seats.by_power_and_throttle(game, power, sender, at(-30), players=players)
+                assert seat is not None and seat.power == power
+                assert known == alone
+                assert ("person" in seat.__dict__) is players
+                # Loaded: the seats come from the session, the throttle is left to its own query.
+                assert uow.seats.by_power_and_throttle(game, power, sender, at(-30), players=players) == (seat, None)
+    with database.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("demo")
+        assert uow.seats.failures_and_lockout("x@example.org", at(-30), game, "F") == (3, at(60))

@@ -25,6 +25,7 @@ wrong password.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from datetime import datetime
 from typing import TypeVar
 
 from judge.app import error_flag, throttle
@@ -69,6 +70,7 @@ from judge.app.takeover import (
 from judge.db.enums import AuditKind, GameState, SeatStatus
 from judge.db.models import Game, Person, Seat
 from judge.db.repositories.councils import councils_enabled
+from judge.db.repositories.people import normalise_address
 from judge.i18n import translation
 from judge.lang.commands import Signon, SignonRole
 from judge.lang.powers import power_letters
@@ -149,12 +151,12 @@ def _power(command: Signon, session: MailSession) -> Next:
     if game is not None and councils_enabled(game):  # seed 003: each council member's own password
         with session.uow.session.begin_nested():
             return _council_member(command, session, game)
-    target = _target_seat(session, game, command.power_letter or "")
+    target, known = _target_seat(session, game, command.power_letter or "")
     counted = game if target is not None else None
     counted_power = target.power if target is not None else None
     # The player's addresses are read only when the throttle looks at them (a lockout in force, or
     # one starting): the seats may have been loaded without their players (see _target_seat).
-    if throttle.refused(session, counted, counted_power or "", _Later(lambda: _player_addresses(target))):
+    if throttle.refused(session, counted, counted_power or "", _Later(lambda: _player_addresses(target)), known):
         throttle.count_failure(session, counted, counted_power)
         return _refused(session, command)
     try:
@@ -191,18 +193,25 @@ def _council_member(command: Signon, session: MailSession, game: Game) -> Next:
     return Next.CONTINUE
 
 
-def _target_seat(session: MailSession, game: Game | None, letter: str) -> Seat | None:
-    """The seat a power sign-on names, if the game and power exist (for counting failures).
+def _target_seat(
+    session: MailSession, game: Game | None, letter: str
+) -> tuple[Seat | None, tuple[int, datetime | None] | None]:
+    """The seat a power sign-on names, if the game and power exist (for counting failures), and
+    the throttle's figures for it when read with the seats (see :func:`throttle.refused`).
 
     The game's seats are loaded here, with their players only when the mail goes on to
     something that reads them (:func:`judge.app.signon.players_wanted`): a mail that only
-    gives orders reads no player but the sender, already loaded (issue 14)."""
+    gives orders reads no player but the sender, already loaded (issue 14). The throttle's
+    figures come in the same query."""
     if game is None or game.state is GameState.FORMING:
-        return None
+        return None, None
     power = power_letters(game_map(game)).get(letter.upper())
     if power is None:
-        return None
-    return session.uow.seats.by_power(game, power, players=players_wanted(session))
+        return None, None
+    return session.uow.seats.by_power_and_throttle(
+        game, power, normalise_address(session.sender), throttle.window_start(session),
+        players=players_wanted(session),
+    )
 
 
 class _Later(Iterable[_T]):

@@ -105,6 +105,31 @@ class SeatRepository:
             self._load_players(game)
         return list(game.seats)
 
+    def by_power_and_throttle(
+        self, game: Game, power: str, sender: str, since: datetime, *, players: bool = True
+    ) -> tuple[Seat | None, tuple[int, datetime | None] | None]:
+        """:meth:`by_power`, and :meth:`failures_and_lockout` for ``sender`` and ``power`` read in
+        the same query when the seats are loaded now (issue 14: a power's sign-on asks both; one
+        statement less). The second is None when the seats were loaded already (or the game
+        has none): then ask :meth:`failures_and_lockout`."""
+        if "seats" in game.__dict__ or game.id is None or game in self.session.new:
+            return self.by_power(game, power, players=players), None
+        statement = _seats_throttle_statement(players=players)
+        result = self.session.execute(
+            statement,
+            {"seats_game": game.id, "th_sender": sender, "th_since": since, "th_game": game.id, "th_power": power},
+        )
+        rows = result.unique().all() if players else result.all()
+        seats = [row[0] for row in rows]
+        if players:
+            self._bare().discard(game.id)
+        else:
+            self._bare().add(game.id)
+        set_committed_value(game, "seats", seats)
+        found = [seat for seat in seats if seat.power == power]
+        throttle = (int(rows[0][1] or 0), rows[0][2]) if rows else None
+        return (found[0] if found else None), throttle
+
     def _bare(self) -> set[int]:
         """The games whose seats this transaction loaded without their players."""
         bare: set[int] = self.session.info.setdefault(_BARE_SEATS, set())
@@ -330,6 +355,16 @@ def _players_statement() -> Select[tuple[Person]]:
         .where(Person.id.in_(bindparam("player_ids", expanding=True)))
         .options(joinedload(Person.addresses))
     )
+
+
+@functools.cache
+def _seats_throttle_statement(*, players: bool) -> Select[tuple[Seat, int, datetime | None]]:
+    """:meth:`SeatRepository.by_power_and_throttle`'s query, built once: the seats (with their
+    players or not) and, on every row, the throttle's two figures (uncorrelated scalar
+    subqueries: both engines work them out once)."""
+    seats = _seats_statement() if players else _bare_seats_statement()
+    failures, until = _throttle_statement().selected_columns
+    return seats.add_columns(failures, until)
 
 
 _BARE_SEATS = "judge_bare_seats"
