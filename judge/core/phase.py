@@ -76,8 +76,11 @@ class Phase:
         return Phase(self.year, self.index + 1)
 
     def __str__(self) -> str:
-        return f"{self.season.value}{self.year}{self.type.value}"
+        return _LETTERS[self.index][0] + str(self.year) + _LETTERS[self.index][1]
 
+
+# The season's and the kind's letters of each index ("S", "M"), as __str__ writes them.
+_LETTERS = tuple((season.value, kind.value) for season, kind in _ORDER)
 
 # Phases are immutable values and a game names a few dozen: the engine asks for the next one
 # every phase, so each (year, index) is made once (bounded: a table of a few thousand at most).

@@ -91,7 +91,7 @@ def position_from_json(data: object) -> PositionInput:
 
     dislodged_data = root.get("dislodged") or []
     standoffs_data = root.get("standoffs") or []
-    if phase.type is not PhaseType.RETREAT and (dislodged_data or standoffs_data):
+    if (dislodged_data or standoffs_data) and phase.type is not PhaseType.RETREAT:
         raise PositionError(f"dislodged units and standoffs belong to retreat phases, not {phase}")
     dislodged: tuple[DislodgedUnit, ...] = ()
     if dislodged_data:
@@ -115,6 +115,8 @@ def position_from_json(data: object) -> PositionInput:
 
 
 # ---------------------------------------------------------------------------- writing
+
+_MOVEMENT = PhaseType.MOVEMENT  # an enum member read through its class costs ~0.2 us each time
 
 
 def phase_to_json(phase: Phase) -> str:
@@ -215,7 +217,7 @@ def result_to_json(
     """
     after = result.position
     dislodged: list[dict[str, Any]] = []
-    if result.phase.type is PhaseType.MOVEMENT:
+    if result.dislodged and result.phase.type is _MOVEMENT:
         dislodged = [
             dislodged_to_json(d, result.retreats.get(d.unit, ()))
             for d in sorted(result.dislodged, key=lambda d: (d.unit.power, d.unit.location))
@@ -553,7 +555,7 @@ def _orders(value: object, game_map: GameMap) -> Mapping[str, tuple[str, ...]]:
     codes = _power_codes(game_map)
     for raw_power, lines in data.items():
         power = raw_power if raw_power in codes else _power(raw_power, game_map, "orders")
-        if type(lines) is list and all(type(line) is str for line in lines):  # the usual case
+        if type(lines) is list and all(map(_is_str, lines)):  # the usual case
             texts = tuple(lines)
         else:
             if isinstance(lines, str):
@@ -567,6 +569,10 @@ def _orders(value: object, game_map: GameMap) -> Mapping[str, tuple[str, ...]]:
             texts = tuple(listed)
         orders[power] = orders[power] + texts if power in orders else texts
     return orders
+
+
+_is_str = str.__instancecheck__
+"""isinstance(x, str), without a Python frame for each line."""
 
 
 def _rules(value: object) -> Mapping[str, Any]:
