@@ -77,6 +77,8 @@ class OrderMail:
     settled: bool = False
     board: Board | None = None
     """The position indexed for checking orders (made on first need, read-only)."""
+    prefetched: dict[int, kept.SeatOrders] = field(default_factory=dict)
+    """Stored orders read with the phase, by seat id, until the seat's draft takes them."""
 
     @property
     def phase(self) -> Phase:
@@ -94,11 +96,22 @@ def begin(session: MailSession) -> OrderMail:
         raise CommandRefused(_("Orders must follow a SIGNON."))
     if game.state is not GameState.ACTIVE:
         raise CommandRefused(_("Game '{game}' is not taking orders now.").format(game=game.name))
-    board = session.uow.phases.open_board(game)
-    if board is None:
-        raise CommandRefused(_("Game '{game}' is not taking orders now.").format(game=game.name))
-    _phase_id, turn, stored = board
-    state = OrderMail(game, turn, _position(stored), game_map_of(game), game_rules(game))
+    seat = session.seat
+    prefetched: dict[int, kept.SeatOrders] = {}
+    if seat is not None and seat.game_id == game.id and seat.power is not None and seat.power == session.acting_power:
+        # The phase and the orders of the power signed on as, in one query (issue 14).
+        found = kept.open_phase_and_orders(session.uow, game, seat)
+        if found is None:
+            raise CommandRefused(_("Game '{game}' is not taking orders now.").format(game=game.name))
+        turn, stored = found.turn, found.position
+        if found.orders is not None:
+            prefetched[seat.id] = found.orders
+    else:
+        board = session.uow.phases.open_board(game)
+        if board is None:
+            raise CommandRefused(_("Game '{game}' is not taking orders now.").format(game=game.name))
+        _phase_id, turn, stored = board
+    state = OrderMail(game, turn, _position(stored), game_map_of(game), game_rules(game), prefetched=prefetched)
     session.area_state[AREA] = state
     session.finishers.append(lambda: finish(session, state))
     return state
@@ -130,7 +143,9 @@ def acting(session: MailSession) -> tuple[OrderMail, PowerDraft]:
         seat = _seat(session, state.game, power)
         if seat is None or seat.status in GONE:
             raise CommandRefused(_("You no longer play a power in this game."))
-        stored = kept.seat_orders(session.uow, state.game, seat, state.phase)
+        stored = state.prefetched.pop(seat.id, None)
+        if stored is None or stored.epoch != state.game.epoch:
+            stored = kept.seat_orders(session.uow, state.game, seat, state.phase)
         draft = PowerDraft(seat, kept.sheet_of(stored.current, state.game_map, state.phase), stored)
         state.drafts[power] = draft
     return state, draft

@@ -1,5 +1,6 @@
-"""The worker's statements per mail after issue 14's third round: one below the budgets of
-``test_statement_budget.py`` (the game's seats and the sign-on throttle now come in one query).
+"""The worker's statements per mail after issue 14's third round: below the budgets of
+``test_statement_budget.py`` (the game's seats and the sign-on throttle come in one query; an order
+mail's open phase and the power's stored orders in another).
 
 A ratchet like that file's (same counting, commits apart): lower these when the judge does
 better, never raise them. Until that file's budgets are lowered to these, both hold.
@@ -19,7 +20,7 @@ from tests.app.test_statement_budget import (
     order_lines,
 )
 
-ORDER_MAIL_NOW = 9
+ORDER_MAIL_NOW = 8
 PRESS_MAIL_NOW = 13
 SIGNON_MAIL_NOW = 6
 

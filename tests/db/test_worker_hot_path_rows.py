@@ -171,3 +171,35 @@ def test_the_throttle_read_with_the_seats_is_what_it_reads_alone(database: Datab
     with database.unit_of_work(readonly=True) as uow:
         game = uow.games.require("demo")
         assert uow.seats.failures_and_lockout("x@example.org", at(-30), game, "F") == (3, at(60))
+
+
+def test_the_open_phase_read_with_a_seats_orders_is_what_each_reads_alone(database: Database) -> None:
+    from judge.app import orders as kept
+    from judge.core.phase import Phase
+
+    with database.unit_of_work() as uow:
+        game, (england, france, _germany) = game_with_seats(uow)
+        assert kept.open_phase_and_orders(uow, game, england) is None
+        uow.phases.open(game, "S1901M", position(), T0)
+        game.current_phase = "S1901M"
+        uow.orders.submit(game, england, "S1901M", "F LON H", ["F LON H"], at(1))
+        uow.orders.submit(game, england, "S1901M", "F LON - NTH", ["F LON - NTH"], at(2))
+        uow.orders.submit(game, france, "S1901M", "A PAR H", ["A PAR H"], at(2))
+        uow.orders.submit(game, england, "F1901M", "F NTH H", ["F NTH H"], at(3), kind=OrderBlockKind.FUTURE)
+    with database.unit_of_work() as uow:
+        game = uow.games.require("demo")
+        for seat in uow.seats.of_game(game):
+            both = kept.open_phase_and_orders(uow, game, seat)
+            assert both is not None and both.orders is not None
+            assert (both.turn, json.loads(both.position)) == (1, position())
+            alone = kept.seat_orders(uow, game, seat, Phase.parse("S1901M"))
+            assert both.orders == alone
+        england = uow.seats.by_power(game, "E")
+        assert england is not None
+        stored = kept.seat_orders(uow, game, england, Phase.parse("S1901M"))
+        assert stored.current is not None and stored.current.canonical == ("F LON - NTH",)
+        assert stored.newest_version == 2 and stored.submitted == {"E", "F"}
+        assert [(str(phase), row.canonical) for phase, row in stored.pending()] == [("F1901M", ("F NTH H",))]
+        game.current_phase = "F1901M"  # not the open phase's name: the orders are left to seat_orders
+        odd = kept.open_phase_and_orders(uow, game, england)
+        assert odd is not None and odd.orders is None and odd.turn == 1
