@@ -389,30 +389,49 @@ def _board_units(value: object, game_map: GameMap) -> tuple[Unit, ...]:
     :func:`_check_one_per_province` read and check them.
 
     The fast path: each entry written as a valid unit was written before is
-    one dictionary lookup (see :func:`_valid_units`); when any entry is not,
-    or two units share a province, the entries are read again one by one,
-    which finds the first problem and words it as always.
+    found by its location and two string comparisons (see :func:`_last_at`),
+    or one lookup of the entry as written (see :func:`_valid_units`); when
+    any entry is not valid, or two units share a province, the entries are
+    read again one by one, which finds the first problem and words it as always.
     """
     if type(value) is list:
         known = _valid_units(game_map)
-        get = known.get
+        last = _last_at(game_map)
+        units: list[Unit] = []
+        provinces: set[str] = set()
         try:
             # A string or a list for an entry, a field missing, a list or an object for a field
             # (unhashable): TypeError or KeyError, and the full reading says what is wrong.
-            found = [get((entry["power"], entry["type"], entry["loc"])) for entry in value]
+            for entry in value:
+                location = entry["loc"]
+                hit = last.get(location)
+                if hit is None or hit[0] != entry["power"] or hit[1] != entry["type"]:
+                    found = known.get((entry["power"], entry["type"], location))
+                    if found is None:
+                        found = _remember_unit(known, game_map, entry)
+                        if found is None:
+                            break
+                    hit = (entry["power"], entry["type"], found[0], found[1])
+                    if len(last) >= _MAX_VALID_UNITS:
+                        last.clear()
+                    last[location] = hit
+                units.append(hit[2])
+                provinces.add(hit[3])
+            else:
+                if len(provinces) == len(units):
+                    return tuple(units)
         except (KeyError, TypeError):
-            found = []
-        if len(found) == len(value) and None in found:
-            for k, hit in enumerate(found):
-                if hit is None:
-                    found[k] = _remember_unit(known, game_map, value[k])
-        if len(found) == len(value) and None not in found:
-            units = tuple([hit[0] for hit in found])  # type: ignore[index]
-            if len({hit[1] for hit in found}) == len(units):  # type: ignore[index]
-                return units
+            pass
     units_read = tuple(_units(value, game_map, "units"))
     _check_one_per_province(units_read, "units")
     return units_read
+
+
+@functools.lru_cache(maxsize=16)
+def _last_at(game_map: GameMap) -> dict[object, tuple[object, object, Unit, str]]:
+    """Location as written -> (power and type as written, the unit, its province): the last valid
+    entry read at each location, per map object; a pure function's memo like :func:`_valid_units`."""
+    return {}
 
 
 @functools.lru_cache(maxsize=16)
