@@ -14,7 +14,19 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import cast
 
-from sqlalchemy import Select, Table, Update, bindparam, delete, func, insert, or_, select, update
+from sqlalchemy import (
+    Connection,
+    Select,
+    Table,
+    Update,
+    bindparam,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 from sqlalchemy.sql.elements import BindParameter
@@ -122,10 +134,7 @@ class InboundMailRepository:
     def take_next_row(self, now: datetime, lease_until: datetime) -> tuple[int, int, str | None] | None:
         """:meth:`take_next` for the worker's hot path: the mail's id, attempts and last error
         only (no ORM object: the mail is read again, locked, by :meth:`start_processing`)."""
-        row = self.session.connection().execute(
-            _take_row_statement(), {"take_now": now, "take_lease": lease_until}
-        ).one_or_none()
-        return None if row is None else (int(row[0]), int(row[1]), row[2])
+        return take_next_row_on(self.session.connection(), now, lease_until)
 
     def lease_more(self, now: datetime, lease_until: datetime, limit: int) -> list[int]:
         """Hold up to ``limit`` more mails for this worker, each its sender's oldest still
@@ -136,12 +145,7 @@ class InboundMailRepository:
         processed (:meth:`count_attempt`, in the commit of the mail processed before it), so
         a crash never charges an attempt to a mail that was only held.
         """
-        if limit <= 0:
-            return []
-        rows = self.session.connection().execute(
-            _lease_statement(), {"lease_now": now, "lease_until": lease_until, "lease_limit": limit}
-        ).all()
-        return sorted(int(row[0]) for row in rows)
+        return lease_more_on(self.session.connection(), now, lease_until, limit)
 
     def count_attempt(self, mail_id: int, lease_until: datetime) -> tuple[int, str | None] | None:
         """Count one attempt at a held mail and renew its hold; its attempts and last error, or
@@ -275,6 +279,23 @@ class InboundMailRepository:
             )
             or 0
         )
+
+
+def take_next_row_on(connection: Connection, now: datetime, lease_until: datetime) -> tuple[int, int, str | None] | None:
+    """:meth:`InboundMailRepository.take_next_row` on a connection in a transaction (the worker's
+    guard commit, which needs no session: issue 14)."""
+    row = connection.execute(_take_row_statement(), {"take_now": now, "take_lease": lease_until}).one_or_none()
+    return None if row is None else (int(row[0]), int(row[1]), row[2])
+
+
+def lease_more_on(connection: Connection, now: datetime, lease_until: datetime, limit: int) -> list[int]:
+    """:meth:`InboundMailRepository.lease_more` on a connection in a transaction."""
+    if limit <= 0:
+        return []
+    rows = connection.execute(
+        _lease_statement(), {"lease_now": now, "lease_until": lease_until, "lease_limit": limit}
+    ).all()
+    return sorted(int(row[0]) for row in rows)
 
 
 @functools.cache
