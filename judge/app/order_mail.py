@@ -185,12 +185,25 @@ def _after_unread_phase(session: MailSession, state: OrderMail, line: int) -> bo
     return before > 0 and state.phase_starts[before - 1] not in state.phase_lines
 
 
-def add_order(session: MailSession, command: OrderCommand) -> None:
-    """Check one order and merge it into the power's sheet (current or later phase)."""
-    state, draft = acting(session)
-    if command.read is None:
-        return
-    later = target_phase(session, state, command.line)
+Target = tuple["OrderMail", "PowerDraft", Phase | None]
+"""What an order line was found to be for: the mail's order state, the power's draft, and the
+later phase it is for (None: the current one), as :func:`acting` and :func:`target_phase` say."""
+
+
+def add_order(session: MailSession, command: OrderCommand, target: Target | None = None) -> None:
+    """Check one order and merge it into the power's sheet (current or later phase).
+
+    ``target``: :func:`acting` and :func:`target_phase` for this line, as the caller worked
+    them out just before (nothing ran between), or None to work them out here."""
+    if target is None:
+        state, draft = acting(session)
+        if command.read is None:
+            return
+        later = target_phase(session, state, command.line)
+    else:
+        state, draft, later = target
+        if command.read is None:
+            return
     draft.touched = True
     if later is not None:
         order = kept.adapt(command.read.order, later.type)

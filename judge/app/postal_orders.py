@@ -66,9 +66,18 @@ _LIST_PHASE = {Retreat: PhaseType.RETREAT, Build: PhaseType.ADJUSTMENT, Remove: 
 
 def prepare(session: MailSession, command: OrderCommand) -> OrderCommand | None:
     """The order line to check and merge as usual, or None when it was kept here (see the module)."""
+    prepared = prepare_for(session, command)
+    return prepared if prepared is None else prepared[0]
+
+
+def prepare_for(session: MailSession, command: OrderCommand) -> tuple[OrderCommand, order_mail.Target | None] | None:
+    """:func:`prepare`, with what it found out about the line for
+    :func:`judge.app.order_mail.add_order` (the mail's order state, the power's draft and the
+    later phase the line is for: issue 14, each was worked out twice per order line); None
+    when the line was kept here."""
     read = command.read
     if read is None:
-        return command
+        return command, None
     state, draft = order_mail.acting(session)
     later = order_mail.target_phase(session, state, command.line)
     power = draft.seat.power or ""
@@ -81,7 +90,7 @@ def prepare(session: MailSession, command: OrderCommand) -> OrderCommand | None:
     first = read.preferences[0] if read.preferences else read.order
     ahead = phase_ahead(state.phase, first) if later is None else None
     if not read.preferences and ahead is None:
-        return command if read is command.read else replace(command, read=read)
+        return (command if read is command.read else replace(command, read=read)), (state, draft, later)
     item: Order | Preference = Preference(read.preferences) if read.preferences else read.order
     alternatives = [other for other, _ in other_readings(read.order, read.readings)]
     if not read.preferences and alternatives:

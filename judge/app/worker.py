@@ -285,7 +285,8 @@ def _process(
         reply=Reply(lines, max_bytes=config.reply_max_bytes), body_lines=lines, person=person,
         language=language,
     )
-    note_unreadable(session.reply, decoded.unreadable, session.gettext)
+    if decoded.unreadable:  # (the sentences are written in the reader's language only when needed)
+        note_unreadable(session.reply, decoded.unreadable, session.gettext)
     if not parsed.commands and not parsed.errors:
         _ = session.gettext
         session.reply.ok(None, _("No commands were found in your mail. Send HELP for instructions."))

@@ -12,7 +12,7 @@ from judge.lang.commands import OrderCommand
 @handles(OrderCommand)
 def handle(command: OrderCommand, session: MailSession) -> Next:
     check_order(session)  # councils: the General alone (no query in other games)
-    prepared = postal_orders.prepare(session, command)  # postal habits first (issue 18)
+    prepared = postal_orders.prepare_for(session, command)  # postal habits first (issue 18)
     if prepared is not None:
-        order_mail.add_order(session, prepared)
+        order_mail.add_order(session, *prepared)
     return Next.CONTINUE
