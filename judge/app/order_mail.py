@@ -59,6 +59,8 @@ class PowerDraft:
     touched: bool = False
     futures: dict[Phase, kept.OrderSheet] = field(default_factory=dict)
     changed_futures: set[Phase] = field(default_factory=set)
+    effective: tuple[kept.OrderSheet, list[Order], kept.Completeness] | None = None
+    """The sheet last worked out by :func:`_effective`, its orders and completeness."""
 
 
 @dataclass
@@ -311,7 +313,7 @@ def _may_move_due_time(session: MailSession, state: OrderMail) -> bool:
     flags = kept.error_flags(state.game)
     for power, draft in state.drafts.items():
         if draft.touched and _counts_complete(state, power, draft.stored.current, power in flags):
-            after = kept.completeness(state.position, power, draft.sheet.effective(state.position), state.game_map)
+            after = _effective(state, power, draft)[1]
             if flagged or not after.complete:
                 return True
     submitted = set(state.drafts)
@@ -352,10 +354,22 @@ def _store(session: MailSession, state: OrderMail) -> None:
             kept.set_error_flag(state.game, power, flagged)
 
 
+def _effective(state: OrderMail, power: str, draft: PowerDraft) -> tuple[list[Order], kept.Completeness]:
+    """The power's orders that apply on the board and what it still owes, for its sheet as it
+    stands: worked out once per sheet (the re-planning check and the acknowledgement both ask)."""
+    known = draft.effective
+    if known is not None and known[0] is draft.sheet:
+        return known[1], known[2]
+    orders = draft.sheet.effective(state.position)
+    done = kept.completeness(state.position, power, orders, state.game_map)
+    draft.effective = (draft.sheet, orders, done)
+    return orders, done
+
+
 def acknowledgement(session: MailSession, state: OrderMail, power: str) -> list[str]:
     """The acknowledgement of ``power``'s orders as stored (or about to be) in this mail."""
     draft = state.drafts[power]
-    orders = draft.sheet.effective(state.position)
+    orders, done = _effective(state, power, draft)
     pending = [
         (phase, sheet.lines())
         for phase, sheet in sorted(
@@ -371,7 +385,7 @@ def acknowledgement(session: MailSession, state: OrderMail, power: str) -> list[
         position=state.position,
         orders=orders,
         blocks=draft.sheet.blocks,
-        completeness=kept.completeness(state.position, power, orders, state.game_map),
+        completeness=done,
         error_flag=power in kept.error_flags(state.game),
         wait=draft.seat.wait,
         pending=pending,
