@@ -80,7 +80,7 @@ def adjudicate_movement(
     new = _NEW
     set_power, set_unit, set_order, set_outcome, set_reason = ORDER_RESULT_SETTERS
     refusals = iter(refused)
-    for power, order, i in zip(powers, given, executed, strict=True):
+    for power, order, i in zip(powers, given, executed):  # noqa: B905 (filled together: one length)
         # OrderResult(power, unit, order, outcome, reason), as results.order_result makes it.
         result = new(OrderResult)
         set_power(result, power)
@@ -202,10 +202,6 @@ def _read_orders(
     index_of, prov, power_of = resolver.unit_at, resolver.prov, resolver.power
     kind, dest, dest_loc, target = resolver.kind, resolver.dest, resolver.dest_loc, resolver.target
     movers, helpers = resolver.movers, resolver.helpers
-    # The unit an order names: by its exact location first (one lookup in the usual case), else
-    # as the validator finds it, by the province of the location written.
-    at = {unit.location: i for i, unit in enumerate(units)}
-    at.update(index_of)
     ordered = [False] * len(units)
     # Every order as given: its power, the order, the index of the unit that executes it (-1: none).
     powers: list[str] = []
@@ -219,10 +215,7 @@ def _read_orders(
         for order in power_orders:
             cls = type(order)
             if cls is Move:
-                location = order.unit.location  # type: ignore[union-attr]
-                i = at.get(location, -1)
-                if i < 0:
-                    i = index_of.get(where.get(location), -1)  # type: ignore[arg-type]
+                i = index_of.get(where.get(order.unit.location), -1)  # type: ignore[union-attr, arg-type]
                 if i >= 0 and power_of[i] == power and not order.via_convoy and not order.route:  # type: ignore[union-attr]
                     d = where.get(order.destination)  # type: ignore[union-attr]
                     if d is not None and d != prov[i]:
@@ -239,10 +232,7 @@ def _read_orders(
                             append(i)
                             continue
             elif cls is Hold:
-                location = order.unit.location  # type: ignore[union-attr]
-                i = at.get(location, -1)
-                if i < 0:
-                    i = index_of.get(where.get(location), -1)  # type: ignore[arg-type]
+                i = index_of.get(where.get(order.unit.location), -1)  # type: ignore[union-attr, arg-type]
                 if i >= 0 and power_of[i] == power:
                     if ordered[i]:
                         return None
@@ -252,14 +242,8 @@ def _read_orders(
                     append(i)
                     continue
             elif cls is SupportHold or cls is SupportMove:
-                location = order.unit.location  # type: ignore[union-attr]
-                i = at.get(location, -1)
-                if i < 0:
-                    i = index_of.get(where.get(location), -1)  # type: ignore[arg-type]
-                location = order.supported.location  # type: ignore[union-attr]
-                j = at.get(location, -1)
-                if j < 0:
-                    j = index_of.get(where.get(location), -1)  # type: ignore[arg-type]
+                i = index_of.get(where.get(order.unit.location), -1)  # type: ignore[union-attr, arg-type]
+                j = index_of.get(where.get(order.supported.location), -1)  # type: ignore[union-attr, arg-type]
                 if i >= 0 and j >= 0 and i != j and power_of[i] == power:
                     unit = units[i]
                     reach = army if unit.type is army_type else fleet_reach
