@@ -228,6 +228,7 @@ class _Later(Iterable[_T]):
 
 def _take_over(command: Signon, session: MailSession, game: Game, seat: Seat) -> Next:
     _ = session.gettext
+    session.uow.seats.of_game(game)  # the players, in one query if loaded without (all are told)
     person = _registered(session, _("Only registered players may take over a power: send REGISTER first (see HELP)."))
     _check_access(session, game, person)
     if any(other.person_id == person.id for other in game.seats):
