@@ -8,23 +8,60 @@ Each test gets its own database, copied from a template migrated once per
 session (and per xdist worker): an SQLite file copy, or on PostgreSQL
 ``CREATE DATABASE ... TEMPLATE``, with unique names so parallel workers never
 collide. Tests that only want SQLite use ``sqlite_database_url``.
+
+On PostgreSQL, creating and dropping a database each cost a few hundred
+milliseconds of waiting on the server's disk (the copy goes through the WAL and
+is flushed), little of it CPU. :class:`_PostgresPool` does that work on a
+background thread: it keeps a couple of fresh copies of the template ready and
+drops used ones after their test, so a test still gets a database nobody has
+touched, without waiting for it.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import tempfile
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from argon2 import PasswordHasher
-from sqlalchemy import create_engine, text
+from sqlalchemy import Connection, create_engine, text
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.pool import NullPool
 
 from judge.db import Database
 from judge.db.passwords import PasswordHashing
+
+RAM_DISK = Path("/dev/shm")
+RAM_DISK_MINIMUM = 4 * 2**30
+"""Free space the RAM disk needs before the suite puts its temporary files there (a container's
+default /dev/shm of 64 MB does not qualify, and the suite then stays on the ordinary one)."""
+
+
+def _temporary_files_in_ram() -> None:
+    """Put the suite's temporary directories (``tmp_path``, so every SQLite test database) on
+    the RAM disk when there is one with room and the caller did not choose with ``TMPDIR``.
+
+    The judge still issues every fsync SQLite's settings ask for; on a RAM disk each costs
+    microseconds instead of a disk flush, and the SQLite tests spent much of their time there.
+    Nothing a test checks depends on where its files are (kill -9 keeps the page cache either
+    way). Runs when this file is imported: before pytest picks its base temporary directory, and
+    before xdist starts its workers (they inherit ``TMPDIR``).
+    """
+    if os.environ.get("TMPDIR") or not RAM_DISK.is_dir() or not os.access(RAM_DISK, os.W_OK):
+        return
+    stats = os.statvfs(RAM_DISK)
+    if stats.f_bavail * stats.f_frsize < RAM_DISK_MINIMUM:
+        return
+    os.environ["TMPDIR"] = str(RAM_DISK)
+    tempfile.tempdir = str(RAM_DISK)
+
+
+_temporary_files_in_ram()
 
 POSTGRES_URL_VARIABLE = "JUDGE_TEST_POSTGRES_URL"
 POSTGRES_URL = os.environ.get(POSTGRES_URL_VARIABLE, "").strip()
@@ -89,6 +126,195 @@ def _sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+_FINGERPRINT = r"""
+SELECT md5(coalesce(string_agg(x, '|' ORDER BY x), '')) FROM (
+  SELECT 'n:' || nspname AS x FROM pg_namespace
+   WHERE nspname NOT LIKE 'pg\_%' AND nspname <> 'information_schema'
+  UNION ALL
+  SELECT 'c:' || c.oid::regclass::text || ':' || c.relkind::text || ':' || c.relpersistence::text || ':'
+         || coalesce(array_to_string(c.reloptions, ','), '') || ':' || c.relrowsecurity
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+   WHERE n.nspname NOT LIKE 'pg\_%' AND n.nspname <> 'information_schema'
+  UNION ALL
+  SELECT 'a:' || a.attrelid::regclass::text || ':' || a.attnum || ':' || a.attname || ':'
+         || format_type(a.atttypid, a.atttypmod) || ':' || a.attnotnull || ':' || a.attisdropped
+         || ':' || coalesce(pg_get_expr(d.adbin, d.adrelid), '') || ':' || a.attidentity::text || a.attgenerated::text
+    FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+    LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+   WHERE a.attnum > 0 AND n.nspname NOT LIKE 'pg\_%' AND n.nspname <> 'information_schema'
+  UNION ALL
+  SELECT 'k:' || conrelid::regclass::text || ':' || conname || ':' || pg_get_constraintdef(oid)
+    FROM pg_constraint WHERE connamespace IN (SELECT oid FROM pg_namespace WHERE nspname NOT LIKE 'pg\_%' AND nspname <> 'information_schema')
+  UNION ALL
+  SELECT 'i:' || pg_get_indexdef(indexrelid) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+    JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname NOT LIKE 'pg\_%' AND n.nspname <> 'information_schema'
+  UNION ALL
+  SELECT 's:' || seqrelid::regclass::text || ':' || seqtypid || ':' || seqstart || ':' || seqincrement || ':' || seqmax || ':' || seqmin || ':' || seqcache || ':' || seqcycle FROM pg_sequence
+  UNION ALL
+  SELECT 'p:' || p.oid::regprocedure::text || ':' || md5(coalesce(p.prosrc, '')) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+   WHERE n.nspname NOT LIKE 'pg\_%' AND n.nspname <> 'information_schema'
+  UNION ALL
+  SELECT 't:' || t.oid::regtype::text || ':' || t.typtype::text FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace
+   WHERE n.nspname NOT LIKE 'pg\_%' AND n.nspname <> 'information_schema' AND t.typrelid = 0
+  UNION ALL
+  SELECT 'g:' || tgrelid::regclass::text || ':' || tgname || ':' || tgenabled::text FROM pg_trigger WHERE NOT tgisinternal
+  UNION ALL
+  SELECT 'r:' || ev_class::regclass::text || ':' || rulename FROM pg_rewrite WHERE ev_class IN (SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname NOT LIKE 'pg\_%' AND n.nspname <> 'information_schema')
+  UNION ALL
+  SELECT 'e:' || extname || ':' || extversion FROM pg_extension
+  UNION ALL
+  SELECT 'v:' || evtname FROM pg_event_trigger
+  UNION ALL
+  SELECT 'o:' || pol.polrelid::regclass::text || ':' || pol.polname FROM pg_policy pol
+  UNION ALL
+  SELECT 'l:' || count(*) FROM pg_largeobject_metadata
+  UNION ALL
+  SELECT 'd:' || coalesce(array_to_string(setconfig, ','), '') FROM pg_db_role_setting
+   WHERE setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database())
+  UNION ALL
+  SELECT 'x:' || count(*) FROM pg_prepared_xacts WHERE database = current_database()
+  UNION ALL
+  SELECT 'm:' || datallowconn || ':' || datconnlimit || ':' || encoding || ':' || datcollate || ':' || datctype FROM pg_database WHERE datname = current_database()
+) fingerprint
+"""
+"""Everything a test could change in a database besides its rows: schemas, tables and columns
+(dropped ones too), constraints, indexes, sequences' definitions, functions, types, triggers,
+rules, extensions, policies, large objects, the database's own settings, prepared transactions."""
+
+
+class _PostgresPool:
+    """Databases copied from the migrated template and handed to one test at a time, made as
+    fresh as a new copy between tests.
+
+    Each new copy cost a CREATE DATABASE, and each used one a DROP DATABASE, which on PostgreSQL
+    15 forces a checkpoint that must fsync every file of every database copied since the last
+    one: with hundreds of copies the server spent most of the suite's time on the disk. Here a
+    used database is instead put back to the template's state, then reused:
+
+    - every other connection to it is ended (as DROP ... WITH (FORCE) ended them), so no session
+      state (advisory locks, LISTEN, prepared statements) carries over;
+    - its :data:`_FINGERPRINT` must equal the template's and its ``alembic_version`` the template's,
+      or it is dropped and a new copy made (a test that changed the schema gets no reuse);
+    - every row of every table but ``alembic_version`` is deleted and every sequence restarted,
+      so ids start again where a new copy's would.
+
+    A template with rows in any other table (seed data) turns reuse off: every test then gets a
+    new copy, as before.
+    """
+
+    def __init__(self, template: str) -> None:
+        self._template = template
+        self._free: list[str] = []
+        self._all: set[str] = set()
+        template_url = _server_url().set(database=template)
+        engine = create_engine(template_url, isolation_level="AUTOCOMMIT", poolclass=NullPool)
+        try:
+            with engine.connect() as connection:
+                self._fingerprint = connection.execute(text(_FINGERPRINT)).scalar_one()
+                self._version = self._alembic_version(connection)
+                self._tables = [
+                    str(name)
+                    for name in connection.execute(
+                        text(
+                            "SELECT format('%I.%I', schemaname, tablename) FROM pg_tables"
+                            " WHERE schemaname NOT LIKE 'pg\\_%' AND schemaname <> 'information_schema'"
+                            " AND tablename <> 'alembic_version' ORDER BY 1"
+                        )
+                    ).scalars()
+                ]
+                self._sequences = [
+                    str(name)
+                    for name in connection.execute(
+                        text(
+                            "SELECT format('%I.%I', schemaname, sequencename) FROM pg_sequences"
+                            " WHERE schemaname NOT LIKE 'pg\\_%' ORDER BY 1"
+                        )
+                    ).scalars()
+                ]
+                self._reuse = not any(
+                    connection.execute(text(f"SELECT EXISTS (SELECT FROM {table})")).scalar_one()
+                    for table in self._tables
+                )
+        finally:
+            engine.dispose()
+
+    @staticmethod
+    def _alembic_version(connection: Connection) -> list[str]:
+        rows = connection.execute(text("SELECT version_num FROM alembic_version ORDER BY 1"))
+        return [str(row) for row in rows.scalars()]
+
+    def take(self) -> str:
+        """The URL of a database in the template's state, for one test."""
+        name = self._free.pop() if self._free else self._create()
+        return _server_url().set(database=name).render_as_string(hide_password=False)
+
+    def give_back(self, url: str) -> None:
+        """The test is over: put the database back as the template has it, or drop it."""
+        name = make_url(url).database
+        assert name is not None
+        if self._reuse and self._reset(name):
+            self._free.append(name)
+        else:
+            self._drop(name)
+
+    def close(self) -> None:
+        for name in list(self._all):
+            self._drop(name)
+
+    def _create(self) -> str:
+        name = _unique("judge_test")
+        _admin(f"CREATE DATABASE {name} TEMPLATE {self._template}")
+        self._all.add(name)
+        return name
+
+    def _drop(self, name: str) -> None:
+        self._all.discard(name)
+        _admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+    def _reset(self, name: str) -> bool:
+        """Make ``name`` hold what the template holds; False if it cannot be (drop it then)."""
+        url = _server_url().set(database=name)
+        engine = create_engine(url, isolation_level="AUTOCOMMIT", poolclass=NullPool)
+        try:
+            with engine.connect() as connection:
+                if not self._alone(connection):
+                    return False
+                if connection.execute(text(_FINGERPRINT)).scalar_one() != self._fingerprint:
+                    return False
+                if self._alembic_version(connection) != self._version:
+                    return False
+                # One script, one round trip, one transaction. Foreign keys are not checked row
+                # by row (their triggers do not fire as a replica): every row goes.
+                script = [
+                    "BEGIN",
+                    "SET LOCAL session_replication_role = replica",
+                    *(f"DELETE FROM {table}" for table in self._tables),
+                    *(f"ALTER SEQUENCE {sequence} RESTART" for sequence in self._sequences),
+                    "COMMIT",
+                ]
+                driver = connection.connection.driver_connection
+                assert driver is not None
+                driver.execute(";\n".join(script))
+                return True
+        finally:
+            engine.dispose()
+
+    @staticmethod
+    def _alone(connection: Connection) -> bool:
+        """End every other session on this database and wait until they are gone."""
+        others = (
+            "SELECT pid FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        connection.execute(text(f"SELECT pg_terminate_backend(pid) FROM ({others}) s"))
+        deadline = time.monotonic() + 10
+        while connection.execute(text(f"SELECT count(*) FROM ({others}) s")).scalar_one():
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.01)
+        return True
+
+
 @pytest.fixture(scope="session")
 def _postgres_template(postgres_available: str) -> Iterator[str]:
     from judge.db.migrate import upgrade
@@ -99,6 +325,15 @@ def _postgres_template(postgres_available: str) -> Iterator[str]:
     drop_postgres_database(url)
 
 
+@pytest.fixture(scope="session")
+def _postgres_pool(_postgres_template: str) -> Iterator[_PostgresPool]:
+    pool = _PostgresPool(_postgres_template)
+    try:
+        yield pool
+    finally:
+        pool.close()
+
+
 def _fresh_url(engine: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if engine == "sqlite":
         template: Path = request.getfixturevalue("_sqlite_template")
@@ -106,11 +341,12 @@ def _fresh_url(engine: str, request: pytest.FixtureRequest, tmp_path: Path) -> I
         shutil.copyfile(template, path)
         yield f"sqlite:///{path}"
         return
-    url = create_postgres_database(template=request.getfixturevalue("_postgres_template"))
+    pool: _PostgresPool = request.getfixturevalue("_postgres_pool")
+    url = pool.take()
     try:
         yield url
     finally:
-        drop_postgres_database(url)
+        pool.give_back(url)
 
 
 @pytest.fixture(params=ENGINES)
