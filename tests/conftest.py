@@ -4,17 +4,12 @@
 PostgreSQL too when ``JUDGE_TEST_POSTGRES_URL`` is set (CI sets it). If it is
 set and the server cannot be reached, PostgreSQL tests FAIL: no silent skip.
 
-Each test gets its own database, copied from a template migrated once per
-session (and per xdist worker): an SQLite file copy, or on PostgreSQL
-``CREATE DATABASE ... TEMPLATE``, with unique names so parallel workers never
-collide. Tests that only want SQLite use ``sqlite_database_url``.
-
-On PostgreSQL, creating and dropping a database each cost a few hundred
-milliseconds of waiting on the server's disk (the copy goes through the WAL and
-is flushed), little of it CPU. :class:`_PostgresPool` does that work on a
-background thread: it keeps a couple of fresh copies of the template ready and
-drops used ones after their test, so a test still gets a database nobody has
-touched, without waiting for it.
+Each test gets its own database in the state of a template migrated once per
+session (and per xdist worker): an SQLite file copy, or on PostgreSQL a
+``CREATE DATABASE ... TEMPLATE`` copy with a unique name (parallel workers never
+collide), which :class:`_PostgresPool` puts back to the template's state after
+its test and hands to the next one (or drops and replaces, if the test changed
+more than rows). Tests that only want SQLite use ``sqlite_database_url``.
 """
 
 from __future__ import annotations
