@@ -121,7 +121,10 @@ def name_key(text: str) -> str:
     share one key, which is what makes the tables tolerant of spacing,
     hyphens, apostrophes and accents.
     """
-    return _NOT_KEY.sub("", _fold(text))
+    folded = _fold(text)
+    if folded.isalnum() and folded.isascii():  # letters and digits only (most names): nothing to drop
+        return folded
+    return _NOT_KEY.sub("", folded)
 
 
 # --------------------------------------------------------------------------
@@ -176,7 +179,7 @@ def _split_coast(text: str) -> tuple[str, str] | None:
 # The per-map name table.
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class _Outcome:
     """What a key means in one reading mode: a province, or an unsettled ambiguity."""
 
@@ -240,13 +243,29 @@ def name_table(game_map: GameMap) -> NameTable:
             add(abbreviation, code, "french")
 
     tables: dict[bool, dict[str, _Outcome]] = {False: {}, True: {}}
+    shared: dict[tuple[str, ReadingKind], _Outcome] = {}
     for key, by_province in kinds.items():
         for mode, table in tables.items():
-            table[key] = _settle(by_province, _PREFERENCE[mode])
+            table[key] = _settle(by_province, _PREFERENCE[mode], shared)
     return NameTable(english=tables[False], french=tables[True], keys=tuple(sorted(kinds)))
 
 
-def _settle(by_province: Mapping[str, set[ReadingKind]], preference: tuple[ReadingKind, ...]) -> _Outcome:
+def _settle(
+    by_province: Mapping[str, set[ReadingKind]],
+    preference: tuple[ReadingKind, ...],
+    shared: dict[tuple[str, ReadingKind], _Outcome],
+) -> _Outcome:
+    if len(by_province) == 1:
+        # Nearly every key names one province: it wins, read as the most preferred kind it has.
+        # Such outcomes are alike for every key of a province read as one kind: made once each
+        # (``shared``), they make the table a map's start-up builds cheaper.
+        for code, held in by_province.items():
+            for kind in preference:
+                if kind in held:
+                    outcome = shared.get((code, kind))
+                    if outcome is None:
+                        outcome = shared[code, kind] = _Outcome(code, kind, ())
+                    return outcome
     everyone = tuple(sorted(by_province))
     for kind in preference:
         holders = [code for code, kinds in by_province.items() if kind in kinds]

@@ -241,7 +241,7 @@ _PIECES: Final = re.compile(
 _KINDS: Final = ("", "", "arrow", "dash", "slash", "open", "close", "word", "other")
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class _Piece:
     """A piece of an order's text: a word, a dash, a slash, a bracket..."""
 
@@ -672,7 +672,7 @@ class _Inline(list[Any]):
     """Children of one of Lark's helper rules (``x+``, ``x*``), spliced into the parent."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class _Reduction:
     """What the parser does when it reduces by one rule of the grammar."""
 
@@ -683,7 +683,7 @@ class _Reduction:
     top: bool  # the start rule: its one child is the result
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class _Tables:
     """Lark's LALR(1) tables for grammar/orders.lark, in a form a small loop can run fast.
 
@@ -778,7 +778,7 @@ def _fill(template: _Template, tokens: Sequence[Token]) -> _Node:
     return name, tuple([tokens[c] if type(c) is int else _fill(c, tokens) for c in children])
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class _ShapeFailure:
     """Where a sequence of token types stops parsing, and the types expected there."""
 
@@ -1159,7 +1159,7 @@ _PLACE: Final = "PLACE"
 _GIVE_UP: Final = ""  # the kind of a word the fast path leaves to the general reader
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class _WordMeaning:
     """What one space-separated word is on its own, for the fast path.
 
