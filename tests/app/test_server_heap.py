@@ -5,25 +5,35 @@ from __future__ import annotations
 import asyncio
 import gc
 
+import pytest
+
 from judge.app import server as server_module
 from judge.app.server import JudgeServer, Role, ServerTuning
 from tests.app.conftest import Harness
 
 
-def test_the_worker_freezes_the_start_up_heap_once(harness: Harness) -> None:
+def test_the_worker_freezes_the_start_up_heap_once(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     gc.unfreeze()
-    server_module._heap_settled.clear()
+    monkeypatch.setattr(server_module, "_heap_settled", server_module.threading.Event())
+    freezes: list[int] = []
+    real_freeze = gc.freeze
 
-    async def run() -> int:
-        tuning = ServerTuning(worker_poll_seconds=0.05, shutdown_grace_seconds=5)
+    def freeze() -> None:
+        real_freeze()
+        freezes.append(gc.get_freeze_count())
+
+    monkeypatch.setattr(gc, "freeze", freeze)
+
+    async def run() -> None:
+        tuning = ServerTuning(worker_poll_seconds=0.05, shutdown_grace_seconds=5, workers=2)
         async with JudgeServer(harness.services, roles={Role.WORKER}, tuning=tuning):
             for _ in range(100):
-                if server_module._heap_settled.is_set():
+                if freezes:
                     break
                 await asyncio.sleep(0.02)
-            frozen = gc.get_freeze_count()
-            server_module.settle_heap()  # a second call (another worker, another server) does nothing
-            assert gc.get_freeze_count() == frozen
-            return frozen
+            await asyncio.sleep(0.1)
+            server_module.settle_heap()  # another worker, another server: nothing more
 
-    assert asyncio.run(run()) > 1000  # the judge's modules, at least
+    asyncio.run(run())
+    assert len(freezes) == 1
+    assert freezes[0] > 1000  # the judge's modules, at least
