@@ -579,13 +579,14 @@ def _symmetric_graph(
                 f"{'an army' if kind == 'army' else 'a fleet'} can stand"
             )
         targets = frozenset(dsts)
+        home = province_of(src)
         for dst in targets:
             if not valid(dst):
                 raise VariantError(
-                    f"variant {variant}: province {province_of(src)} has a {kind} border to {dst}, which is an "
+                    f"variant {variant}: province {home} has a {kind} border to {dst}, which is an "
                     f"unknown code or no place {'an army' if kind == 'army' else 'a fleet'} can stand"
                 )
-            if province_of(dst) == province_of(src):
+            if province_of(dst) == home:
                 raise VariantError(f"variant {variant}: {kind} adjacency {src}-{dst} stays in one province")
         graph[src] = targets
     for src, targets in graph.items():
