@@ -102,7 +102,6 @@ def province_display_name(code: str, language: Language = "en", game_map: GameMa
 
 _LIGATURES: Final = str.maketrans({"œ": "oe", "Œ": "OE", "æ": "ae", "Æ": "AE"})
 _NOT_KEY: Final = re.compile(r"[^0-9a-z]+")
-_SEPARATORS: Final = re.compile(r"[\s\-‐‑–—'’`´._,;:]+")
 
 
 def _fold(text: str) -> str:
@@ -154,19 +153,29 @@ _MARKED_COASTS: Final[Mapping[str, str]] = {
     "cote n": "NC", "cote s": "SC", "cote e": "EC", "cote o": "WC",
 }  # fmt: skip
 
-_SLASH: Final = re.compile(r"^(?P<name>[^/()]+?)\s*/\s*(?P<coast>[a-z ]+?)\s*$")
-_BRACKET: Final = re.compile(r"^(?P<name>[^/()]+?)\s*\(\s*(?P<coast>[a-z ]+?)\s*\)\s*$")
-_SPACED: Final = re.compile(
-    r"^(?P<name>.+?)\s+(?P<coast>"
-    + "|".join(re.escape(w) for w in sorted(_SPACED_COASTS, key=len, reverse=True))
-    + r")$"
-)
+@functools.cache
+def _coast_patterns() -> tuple[re.Pattern[str], tuple[tuple[re.Pattern[str], Mapping[str, str]], ...]]:
+    """The separators and the three ways of writing a coast after a name, compiled on first use.
+
+    Only a name not found as written needs them, which most runs never meet: compiling them at
+    import was a share of every start-up (``judge adjudicate`` among others).
+    """
+    separators = re.compile(r"[\s\-‐‑–—'’`´._,;:]+")
+    slash = re.compile(r"^(?P<name>[^/()]+?)\s*/\s*(?P<coast>[a-z ]+?)\s*$")
+    bracket = re.compile(r"^(?P<name>[^/()]+?)\s*\(\s*(?P<coast>[a-z ]+?)\s*\)\s*$")
+    spaced = re.compile(
+        r"^(?P<name>.+?)\s+(?P<coast>"
+        + "|".join(re.escape(w) for w in sorted(_SPACED_COASTS, key=len, reverse=True))
+        + r")$"
+    )
+    return separators, ((slash, _MARKED_COASTS), (bracket, _MARKED_COASTS), (spaced, _SPACED_COASTS))
 
 
 def _split_coast(text: str) -> tuple[str, str] | None:
     """``"stp / north coast"`` -> ``("stp", "NC")``; None when no coast is written."""
-    spaced = _SEPARATORS.sub(" ", _fold(text)).strip()
-    for pattern, words in ((_SLASH, _MARKED_COASTS), (_BRACKET, _MARKED_COASTS), (_SPACED, _SPACED_COASTS)):
+    separators, patterns = _coast_patterns()
+    spaced = separators.sub(" ", _fold(text)).strip()
+    for pattern, words in patterns:
         match = pattern.match(spaced)
         if match is not None:
             coast = words.get(match.group("coast").strip())

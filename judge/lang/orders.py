@@ -221,23 +221,32 @@ def _keywords(french: bool, retreat_phase: bool) -> dict[str, str]:
 # --------------------------------------------------------------------------
 # Step 1: raw pieces.
 
-# One piece per match, with the white space before it: group 1 is that space,
-# the group that matched next says the kind (see _KINDS).
-_PIECES: Final = re.compile(
-    r"""
-    (\s*)
-    (?:
-      (->|=>|→)                                  # arrow
-    | ([-–—])                                    # dash
-    | (/)                                        # slash
-    | (\()                                       # open
-    | (\))                                       # close
-    | ([^\W_][\w'’]*(?:[-.][^\W_][\w'’]*)*\.?)    # word
-    | (\S)                                       # other
+
+@lru_cache(maxsize=1)
+def _pieces_pattern() -> re.Pattern[str]:
+    """One piece per match, with the white space before it: group 1 is that space,
+    the group that matched next says the kind (see _KINDS).
+
+    Compiled on first use: the fast path reads the usual orders without it, and compiling it
+    at import was a share of every start-up (``judge adjudicate`` among others).
+    """
+    return re.compile(
+        r"""
+        (\s*)
+        (?:
+          (->|=>|→)                                  # arrow
+        | ([-–—])                                    # dash
+        | (/)                                        # slash
+        | (\()                                       # open
+        | (\))                                       # close
+        | ([^\W_][\w'’]*(?:[-.][^\W_][\w'’]*)*\.?)    # word
+        | (\S)                                       # other
+        )
+        """,
+        re.VERBOSE,
     )
-    """,
-    re.VERBOSE,
-)
+
+
 _KINDS: Final = ("", "", "arrow", "dash", "slash", "open", "close", "word", "other")
 
 
@@ -255,7 +264,7 @@ class _Piece:
 def _pieces(text: str) -> list[_Piece]:
     pieces: list[_Piece] = []
     spaced = True
-    for match in _PIECES.finditer(text):
+    for match in _pieces_pattern().finditer(text):
         index = match.lastindex or 1
         kind = _KINDS[index]
         piece = match.group(index)
