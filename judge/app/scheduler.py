@@ -26,7 +26,6 @@ the same transaction that records it in the game's book
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -41,6 +40,7 @@ from judge.db.errors import StaleStateError
 from judge.db.models import Game
 from judge.db.repositories.councils import councils_enabled
 from judge.timekeeping.lateness import Process, tick
+from judge.waiting import first_of
 
 __all__ = ["earliest_due", "handle_due", "phase_clock", "plan", "process_due", "run_scheduler"]
 
@@ -197,16 +197,7 @@ async def run_scheduler(
                         ring, "date", run_date=datetime.now(UTC) + timedelta(seconds=delay),
                         id=ALARM, replace_existing=True, misfire_grace_time=None,
                     )  # fmt: skip
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(_first(stop, wake), timeout=max_sleep)
+            await first_of(stop, wake, timeout=max_sleep)
     finally:
         alarm.shutdown(wait=False)
 
-
-async def _first(*events: asyncio.Event) -> None:
-    tasks = [asyncio.create_task(event.wait()) for event in events]
-    try:
-        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for task in tasks:
-            task.cancel()

@@ -58,6 +58,7 @@ from judge.mail.outbound import (
 )
 from judge.mail.ratelimit import RateLimiter
 from judge.timekeeping.clock import Clock
+from judge.waiting import first_of
 
 log = logging.getLogger(__name__)
 
@@ -358,7 +359,7 @@ class JudgeServer:
                 )
             if report.claimed >= self.tuning.outbound_batch and report.sent:
                 continue
-            await _first_of(
+            await first_of(
                 self._stop, self._outbound_wake, timeout=self.tuning.outbound_poll_seconds
             )
 
@@ -477,14 +478,6 @@ def _load_scheduler() -> Callable[..., Awaitable[None]] | None:
     function = getattr(module, "run_scheduler", None)
     return function if callable(function) else None
 
-
-async def _first_of(*events: asyncio.Event, timeout: float) -> None:
-    waiters = [asyncio.ensure_future(event.wait()) for event in events]
-    try:
-        await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for waiter in waiters:
-            waiter.cancel()
 
 
 async def serve(

@@ -22,7 +22,6 @@ there is logged (and noted on the mail) and the worker goes on.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 from collections.abc import Callable
@@ -54,6 +53,7 @@ from judge.lang.commands import Create, Signoff, Signon
 from judge.lang.mail import ParseResult, SignonReading, parse_mail
 from judge.mail.compose import header_block, reply_subject
 from judge.mail.triage import Verdict, triage
+from judge.waiting import first_of
 
 log = logging.getLogger(__name__)
 
@@ -575,14 +575,5 @@ async def run_worker(
             except Exception:
                 log.exception("the worker's idle task failed; going on")
         wake.clear()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(_first(stop, wake), timeout=idle_seconds)
+        await first_of(stop, wake, timeout=idle_seconds)
 
-
-async def _first(*events: asyncio.Event) -> None:
-    tasks = [asyncio.create_task(event.wait()) for event in events]
-    try:
-        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for task in tasks:
-            task.cancel()

@@ -29,6 +29,7 @@ from typing import Protocol
 
 from judge.config import Config, MaildirRelaySpec, RelaySpec, SmtpRelaySpec, TlsMode
 from judge.mail.addresses import AddressError, canonical_address, needs_smtputf8, printable
+from judge.waiting import first_of
 
 log = logging.getLogger(__name__)
 
@@ -340,18 +341,7 @@ async def run_outbound(
             report = DrainReport()
         if report.claimed >= limit and report.sent:
             continue
-        await _wait_for_any(stop, wake, poll_interval)
-
-
-async def _wait_for_any(stop: asyncio.Event, wake: asyncio.Event | None, timeout: float) -> None:
-    waiters = [asyncio.ensure_future(stop.wait())]
-    if wake is not None:
-        waiters.append(asyncio.ensure_future(wake.wait()))
-    try:
-        await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for waiter in waiters:
-            waiter.cancel()
+        await first_of(stop, *([wake] if wake is not None else []), timeout=poll_interval)
 
 
 # --- relays ------------------------------------------------------------------
