@@ -266,17 +266,12 @@ class GameRepository:
         The caller processes the game and moves ``next_due_at`` in the same
         unit of work; a second claimer then no longer sees it as due.
         """
-        return self.session.scalars(
-            select(Game)
-            .where(Game.next_due_at <= now)
-            .order_by(Game.next_due_at, Game.id)
-            .limit(1)
-            .with_for_update(skip_locked=True)
-            .execution_options(populate_existing=True)
-        ).one_or_none()
+        claimed = self.claim_due_many(now, 1)
+        return claimed[0] if claimed else None
 
     def claim_due_many(self, now: datetime, limit: int) -> tuple[Game, ...]:
-        """Up to ``limit`` games due at ``now`` that no other transaction holds, as :meth:`claim_due`."""
+        """Up to ``limit`` games due at ``now`` that no other transaction holds, as :meth:`claim_due`
+        (with their seats and schedules)."""
         return tuple(self.session.scalars(_claim_due_many_statement(), {"now": now, "limit": limit}))
 
     def lock(self, game_id: int) -> Game:
