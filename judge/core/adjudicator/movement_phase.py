@@ -248,23 +248,14 @@ def _read_orders(
                     unit = units[i]
                     reach = army if unit.type is army_type else fleet_reach
                     if cls is SupportHold:
+                        support = K_SUPPORT_HOLD
                         d = prov[j]
-                        if d in reach.get(unit.location, ()):
-                            if ordered[i]:
-                                return None
-                            ordered[i] = True
-                            kind[i] = K_SUPPORT_HOLD
-                            dest[i] = dest_loc[i] = d
-                            target[i] = j
-                            helpers.append(i)
-                            add_power(power)
-                            add_order(order)
-                            append(i)
-                            continue
+                        plain = d in reach.get(unit.location, ())
                     else:
+                        support = K_SUPPORT_MOVE
                         d = where.get(order.destination)  # type: ignore[union-attr]
                         other = units[j]
-                        if (
+                        plain = (
                             d is not None
                             and d != prov[j]
                             and d in reach.get(unit.location, ())
@@ -273,18 +264,19 @@ def _read_orders(
                                 if other.type is army_type
                                 else d in fleet_reach.get(other.location, ()) and not coasts[d]
                             )
-                        ):
-                            if ordered[i]:
-                                return None
-                            ordered[i] = True
-                            kind[i] = K_SUPPORT_MOVE
-                            dest[i] = dest_loc[i] = d
-                            target[i] = j
-                            helpers.append(i)
-                            add_power(power)
-                            add_order(order)
-                            append(i)
-                            continue
+                        )
+                    if plain and d is not None:
+                        if ordered[i]:
+                            return None
+                        ordered[i] = True
+                        kind[i] = support
+                        dest[i] = dest_loc[i] = d
+                        target[i] = j
+                        helpers.append(i)
+                        add_power(power)
+                        add_order(order)
+                        append(i)
+                        continue
             # The long way: the validator reads it, or says why it is illegal.
             if board is None:
                 board = Board(position, game_map)
