@@ -32,7 +32,6 @@ class OrderRepository:
         kind: OrderBlockKind = OrderBlockKind.CURRENT,
         mail_in_id: int | None = None,
         submitted_by_id: int | None = None,
-        known: tuple[OrderSubmission | None, int] | None = None,
     ) -> OrderSubmission:
         """Store a new version of ``seat``'s orders for ``phase``; earlier versions are superseded.
 
@@ -45,18 +44,10 @@ class OrderRepository:
             raise ValueError("a seat without a power cannot submit orders")
         # The newest version is the only one that can still be current: every
         # submission supersedes all before it, and CLEAR supersedes them all.
-        # ``known``: (the version in force, the newest version number) as the caller read
-        # them in this transaction, under the game's lock: no second read.
-        if known is not None:
-            current, newest_version = known
-            if current is not None and current.superseded_at is None:
-                current.superseded_at = now
-            version = newest_version + 1
-        else:
-            latest = self._latest(game, seat, phase)
-            if latest is not None and latest.superseded_at is None:
-                latest.superseded_at = now
-            version = latest.version + 1 if latest is not None else 1
+        latest = self._latest(game, seat, phase)
+        if latest is not None and latest.superseded_at is None:
+            latest.superseded_at = now
+        version = latest.version + 1 if latest is not None else 1
         return self._add_version(game, seat, phase, text, canonical, now, version, kind, mail_in_id, submitted_by_id)
 
     def submit_row(
@@ -74,12 +65,12 @@ class OrderRepository:
         mail_in_id: int | None = None,
         submitted_by_id: int | None = None,
     ) -> None:
-        """:meth:`submit` with ``known`` for the worker's hot path, in Core statements: the version
+        """:meth:`submit` for the worker's hot path, in Core statements: the version
         in force superseded with an UPDATE, the new one stored with an INSERT, no ORM object made
         and no flush (issue 14: the object and its flush cost more than the statements).
 
-        ``current_id`` (the version in force, or None) and ``newest_version`` as :meth:`submit`'s
-        ``known``: read by the caller in this transaction, under the game's lock. The version in
+        ``current_id`` (the version in force, or None) and ``newest_version``: read by the caller
+        in this transaction, under the game's lock (no second read). The version in
         force is superseded unless its row already is (the row says so, not an object: a
         savepoint rolled back since, PREDICT's, may have undone an earlier UPDATE); an object of
         the session for it, if any, reads ``superseded_at`` again when next asked. The (game,
