@@ -163,6 +163,12 @@ class JudgeServer:
         self._inbound: InboundServer | None = None
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._stopped = asyncio.Event()
+        self._woken: dict[Channel, tuple[Role, asyncio.Event]] = {
+            Channel.MAIL_IN: (Role.WORKER, self._worker_wake),
+            Channel.OUTBOX: (Role.OUTBOUND, self._outbound_wake),
+            Channel.SCHEDULE: (Role.SCHEDULER, self._scheduler_wake),
+        }
+        """Which role each wake-up is for, and the event that wakes it in this process."""
         self._wakeups: PostgresWakeups | None = None
         self._listening = threading.Event()
         """Set when the listener for other processes' wake-ups must stop."""
@@ -189,12 +195,8 @@ class JudgeServer:
             self._wakeups = wakeups_for(self._base_services.db.engine)
         self.services = dataclasses.replace(
             self._base_services,
-            on_outbox=self._wake_soon(
-                self._outbound_wake, self._base_services.on_outbox, Role.OUTBOUND, Channel.OUTBOX
-            ),
-            on_schedule=self._wake_soon(
-                self._scheduler_wake, self._base_services.on_schedule, Role.SCHEDULER, Channel.SCHEDULE
-            ),
+            on_outbox=self._wake_soon(Channel.OUTBOX, self._base_services.on_outbox),
+            on_schedule=self._wake_soon(Channel.SCHEDULE, self._base_services.on_schedule),
         )
         running: set[Role] = set()
         if Role.INBOUND in self.roles:
@@ -312,9 +314,7 @@ class JudgeServer:
         """
         with self.services.db.unit_of_work() as uow:
             ids = [uow.mail_in.store(*mail).id for mail in mails]
-        self._set_threadsafe(self._worker_wake)
-        if self._wakeups is not None and Role.WORKER not in self.roles:
-            self._wakeups.announce(Channel.MAIL_IN)
+        self._wake(Channel.MAIL_IN)
         return ids
 
     async def _run_worker(self, *, purge: bool = True) -> None:
@@ -403,17 +403,19 @@ class JudgeServer:
         with contextlib.suppress(RuntimeError):  # the loop closed under us: nothing to wake
             loop.call_soon_threadsafe(event.set)
 
-    def _wake_soon(
-        self, event: asyncio.Event, also: Callable[[], None], role: Role, channel: Channel
-    ) -> Callable[[], None]:
-        """A callback for :class:`Services` (called from worker threads) that wakes a role: in
-        this process when it runs here, through the database when it runs elsewhere."""
-        wakeups = self._wakeups if role not in self.roles else None
+    def _wake(self, channel: Channel) -> None:
+        """Wake the role ``channel`` is for (from any thread): in this process, and through the
+        database when that role runs in other processes."""
+        role, event = self._woken[channel]
+        self._set_threadsafe(event)
+        if self._wakeups is not None and role not in self.roles:
+            self._wakeups.announce(channel)
+
+    def _wake_soon(self, channel: Channel, also: Callable[[], None]) -> Callable[[], None]:
+        """A callback for :class:`Services` (called from worker threads) that wakes a role."""
 
         def wake() -> None:
-            self._set_threadsafe(event)
-            if wakeups is not None:
-                wakeups.announce(channel)
+            self._wake(channel)
             also()
 
         return wake
@@ -423,18 +425,13 @@ class JudgeServer:
         PostgreSQL only), in a thread of its own."""
         if self._wakeups is None:
             return
-        events = {
-            Channel.MAIL_IN: (Role.WORKER, self._worker_wake),
-            Channel.OUTBOX: (Role.OUTBOUND, self._outbound_wake),
-            Channel.SCHEDULE: (Role.SCHEDULER, self._scheduler_wake),
-        }
-        channels = [channel for channel, (role, _) in events.items() if role in self.running_roles]
+        channels = [channel for channel, (role, _) in self._woken.items() if role in self.running_roles]
         if not channels:
             return
         wakeups = self._wakeups
 
         def on_wake(channel: Channel) -> None:
-            self._set_threadsafe(events[channel][1])
+            self._set_threadsafe(self._woken[channel][1])
 
         self._listener = threading.Thread(
             target=wakeups.listen,
@@ -477,7 +474,6 @@ def _load_scheduler() -> Callable[..., Awaitable[None]] | None:
     module = importlib.import_module(SCHEDULER_MODULE)
     function = getattr(module, "run_scheduler", None)
     return function if callable(function) else None
-
 
 
 async def serve(
