@@ -121,6 +121,18 @@ def adjustment_orders(rng: random.Random, game_map: GameMap, position: Position)
     return orders
 
 
+def phase_orders(
+    rng: random.Random, game_map: GameMap, position: Position, options: dict[Unit, tuple[str, ...]]
+) -> dict[str, list[Order]]:
+    """Random orders for the phase of ``position`` (``options``: the last phase's retreats)."""
+    phase_type = position.phase.type
+    if phase_type is PhaseType.MOVEMENT:
+        return movement_orders(rng, game_map, position)
+    if phase_type is PhaseType.RETREAT:
+        return retreat_orders(rng, position, options)
+    return adjustment_orders(rng, game_map, position)
+
+
 def check_board(game_map: GameMap, position: Position) -> None:
     provinces = [u.province for u in position.units]
     assert len(provinces) == len(set(provinces)), position.units
@@ -139,12 +151,7 @@ def test_random_games_keep_the_board_consistent(seed: int, rules: Rules) -> None
     options: dict[Unit, tuple[str, ...]] = {}
     for _ in range(18):
         phase_type = position.phase.type
-        if phase_type is PhaseType.MOVEMENT:
-            orders = movement_orders(rng, game_map, position)
-        elif phase_type is PhaseType.RETREAT:
-            orders = retreat_orders(rng, position, options)
-        else:
-            orders = adjustment_orders(rng, game_map, position)
+        orders = phase_orders(rng, game_map, position, options)
         result = adjudicate(position, orders, rules, game_map)
         given_count = sum(len(v) for v in orders.values())
         assert result.next_phase > position.phase

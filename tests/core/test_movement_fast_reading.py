@@ -21,12 +21,7 @@ from judge.core.phase import Phase, PhaseType
 from judge.core.position import Position
 from judge.core.units import Unit
 from judge.core.variants import load_map
-from tests.core.test_adjudicator_properties import (
-    RULES,
-    adjustment_orders,
-    movement_orders,
-    retreat_orders,
-)
+from tests.core.test_adjudicator_properties import RULES, phase_orders
 
 
 def _same(a: AdjudicationResult, b: AdjudicationResult) -> None:
@@ -48,12 +43,7 @@ def test_fast_reading_adjudicates_as_the_general_one(seed: int, rules: Rules) ->
     fast_path_used = 0
     for _ in range(15):
         phase_type = position.phase.type
-        if phase_type is PhaseType.MOVEMENT:
-            orders = movement_orders(rng, game_map, position)
-        elif phase_type is PhaseType.RETREAT:
-            orders = retreat_orders(rng, position, options)
-        else:
-            orders = adjustment_orders(rng, game_map, position)
+        orders = phase_orders(rng, game_map, position, options)
         result = adjudicate(position, orders, rules, game_map)
         if phase_type is PhaseType.MOVEMENT:
             with pytest.MonkeyPatch.context() as patch:
