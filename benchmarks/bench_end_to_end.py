@@ -62,6 +62,7 @@ import threading
 import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.policy import SMTP as SMTP_POLICY
@@ -313,6 +314,36 @@ def judge_rate(
 SPLIT_ROLES = frozenset({Role.INBOUND, Role.OUTBOUND, Role.SCHEDULER})
 
 
+def door_rate(loop: LoopThread, url: str, count: int, clients: int, work: Path) -> tuple[float, float]:
+    """(mails accepted per second, CPU seconds of this process per mail) of the judge's SMTP door
+    alone (``judge serve --only inbound``): each mail checked, stored and durably committed
+    before its 250, nothing processed or sent. Answered/s can never exceed this, so its ratio
+    to the do-nothing server is the ceiling of the figure of merit on this machine."""
+    env = {
+        "JUDGE_ADDRESS": JUDGE,
+        "JUDGE_CODE": "BNCH",
+        "JUDGE_DATA_DIR": str(work),
+        "JUDGE_DATABASE_URL": url,
+        "JUDGE_RELAY": f"maildir:{work / 'maildir'}",
+        "JUDGE_SMTP_PORT": "0",
+        "JUDGE_RATE_LIMIT_MESSAGES": "0",
+    }
+    db = open_database(url, passwords=CHEAP)
+    services = Services(db=db, config=load_config(env), clock=SystemClock())
+    server = JudgeServer(services, roles=frozenset({Role.INBOUND}))
+    loop.run(server.start())
+    try:
+        orders = order_mails(count)
+        send_all(server.port, orders[: min(50, count)], clients)  # warm-up, as for the raw server
+        cpu = time.process_time()
+        seconds = send_all(server.port, orders, clients)
+        cpu = time.process_time() - cpu
+    finally:
+        loop.run(server.stop())
+        db.dispose()
+    return count / seconds, cpu / count
+
+
 def worker_process(env: dict[str, str], work: Path, number: int) -> subprocess.Popen[bytes]:
     """A real ``judge serve --only worker`` process on the same database; returns once it runs."""
     judge = Path(sys.executable).with_name("judge")
@@ -345,11 +376,18 @@ class Figures:
     commit: float
     load: float
     ratio: float
+    door: float = 0.0
+    door_cpu: float = 0.0
+
+    @property
+    def ceiling(self) -> float:
+        """The door alone's rate over the do-nothing server's (0 when not measured)."""
+        return self.door / self.raw if self.door else 0.0
 
 
 def run(
     engine: str, url: str, count: int, clients: int, hashing_name: str, workers: int = 1,
-    processes: int = 0,
+    processes: int = 0, door_url: str = "",
 ) -> Figures:
     hashing = CHEAP if hashing_name == "cheap" else DEFAULT_HASHING
     load = os.getloadavg()[0]
@@ -362,10 +400,15 @@ def run(
             accepted, answered_rate, judge_cpu, commit = judge_rate(
                 loop, url, count, clients, hashing, Path(directory), workers, processes
             )
+        door = door_cpu = 0.0
+        if door_url:
+            with tempfile.TemporaryDirectory() as directory:
+                door, door_cpu = door_rate(loop, door_url, count, clients, Path(directory))
     finally:
         loop.close()
     figures = Figures(
-        raw, accepted, answered_rate, raw_cpu, judge_cpu, commit, load, answered_rate / raw
+        raw, accepted, answered_rate, raw_cpu, judge_cpu, commit, load, answered_rate / raw,
+        door, door_cpu,
     )
     print(f"{label(engine, hashing_name, workers, processes)}  {count} mails, {clients} clients:  {describe(engine, figures)}")
     return figures
@@ -389,6 +432,11 @@ def describe(engine: str, f: Figures) -> str:
         f"CPU per mail: raw {f.raw_cpu * 1000:5.2f} ms, judge {f.judge_cpu * 1000:5.1f} ms   "
         f"commit {f.commit * 1000:5.2f} ms -> durability bound {bound(engine, f.commit):6.1f}/s   "
         f"load {f.load:5.2f}"
+        + (
+            f"\n{'':<52}door alone (stored and committed, nothing answered) {f.door:6.1f}/s, "
+            f"CPU {f.door_cpu * 1000:4.1f} ms per mail: ceiling of answered/raw {f.ceiling:5.3f}"
+            if f.door else ""
+        )
     )
 
 
@@ -402,6 +450,8 @@ def median_figures(runs: list[Figures]) -> Figures:
         commit=statistics.median(r.commit for r in runs),
         load=statistics.median(r.load for r in runs),
         ratio=statistics.median(r.ratio for r in runs),
+        door=statistics.median(r.door for r in runs),
+        door_cpu=statistics.median(r.door_cpu for r in runs),
     )
 
 
@@ -427,6 +477,11 @@ def main() -> None:
         "`judge serve --only worker` processes, comma-separated counts (default 1,2; 0 or empty: "
         "none); their passwords are always production-hashed",
     )
+    parser.add_argument(
+        "--no-door", dest="door", action="store_false",
+        help="skip the door alone (`judge serve --only inbound`: mails stored and committed, none "
+        "answered), measured by default once per engine and run: the ceiling of answered/raw",
+    )
     args = parser.parse_args()
     os.environ["JUDGE_RATE_LIMIT_MESSAGES"] = "0"
     hashings = (
@@ -438,15 +493,24 @@ def main() -> None:
     results: dict[tuple[str, str, int, int], list[Figures]] = {}
     for _ in range(args.runs):
         for hashing in hashings:
-            with sqlite_url() as url:
+            # The door alone is measured once per engine and run (it checks no password).
+            door = args.door and hashing == hashings[0]
+            with sqlite_url() as url, (sqlite_url() if door else nullcontext("")) as door_url:
                 results.setdefault(("sqlite", hashing, 1, 0), []).append(
-                    run("sqlite", url, args.mails, args.clients, hashing)
+                    run("sqlite", url, args.mails, args.clients, hashing, door_url=door_url)
                 )
             if args.postgres_url:
                 for workers in worker_counts:
-                    with postgres_url(args.postgres_url) as url:
+                    first = door and workers == worker_counts[0]
+                    with (
+                        postgres_url(args.postgres_url) as url,
+                        postgres_url(args.postgres_url) if first else nullcontext("") as door_url,
+                    ):
                         results.setdefault(("postgresql", hashing, workers, 0), []).append(
-                            run("postgresql", url, args.mails, args.clients, hashing, workers)
+                            run(
+                                "postgresql", url, args.mails, args.clients, hashing, workers,
+                                door_url=door_url,
+                            )
                         )
                 for processes in process_counts if hashing == "production" else []:
                     with postgres_url(args.postgres_url) as url:

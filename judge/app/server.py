@@ -313,7 +313,7 @@ class JudgeServer:
         thread-safe wake.
         """
         with self.services.db.unit_of_work() as uow:
-            ids = [uow.mail_in.store(*mail).id for mail in mails]
+            ids = uow.mail_in.store_many(mails)
         self._wake(Channel.MAIL_IN)
         return ids
 

@@ -106,8 +106,7 @@ class Database:
         mail survives a crash.
         """
         with self.unit_of_work() as uow:
-            mail = uow.mail_in.store(raw, mail_from, rcpt_tos, received_at, peer)
-            mail_id = mail.id
+            (mail_id,) = uow.mail_in.store_many([(raw, mail_from, rcpt_tos, received_at, peer)])
         return mail_id
 
     def dispose(self) -> None:

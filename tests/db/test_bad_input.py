@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from judge.db import Database
+from judge.db.enums import InboundState
 from judge.db.errors import InvalidTextError, TextTooLongError
 from judge.db.models import Person
 from judge.db.repositories import Registration
@@ -117,6 +118,42 @@ def test_non_utf8_raw_mail_is_stored_byte_for_byte(database: Database) -> None:
         assert stored.raw == raw
         assert stored.mail_from == "André <andre@example.fr>"
         assert stored.rcpt_tos == ["judge@example.org"] and stored.peer == "192.0.2.1"
+
+
+@pytest.mark.parametrize(
+    ("mail_from", "rcpt_tos", "peer", "error"),
+    [
+        ("nul\x00@example.org", ["judge@example.org"], "", InvalidTextError),
+        ("x" * 1001 + "@example.org", ["judge@example.org"], "", TextTooLongError),
+        ("x@example.org", ["judge\x00@example.org"], "", InvalidTextError),
+        ("x@example.org", ["judge@example.org"], "\udcff", InvalidTextError),
+        ("x@example.org", ["judge@example.org"], "p" * 256, TextTooLongError),
+    ],
+)
+def test_an_envelope_that_cannot_be_stored_intact_is_refused_before_the_database(
+    database: Database, mail_from: str, rcpt_tos: list[str], peer: str, error: type[Exception]
+) -> None:
+    """The door's store is a Core INSERT (no ORM flush): it checks the envelope itself, so
+    both engines refuse the same envelopes with the same error (and the door answers 451)."""
+    with pytest.raises(error):
+        database.store_inbound_mail(b"Subject: x\r\n\r\nHELP\r\n", mail_from, rcpt_tos, T0, peer)
+    with database.unit_of_work(readonly=True) as uow:
+        assert uow.mail_in.count(InboundState.RECEIVED) == 0
+
+
+def test_mails_stored_together_get_their_ids_in_the_order_given(database: Database) -> None:
+    mails = [(f"mail {n}".encode(), f"p{n % 3}@example.org", ["judge@example.org"], at(n), "") for n in range(7)]
+    with database.unit_of_work() as uow:
+        ids = uow.mail_in.store_many(mails)
+    assert ids == sorted(ids) and len(set(ids)) == 7
+    with database.unit_of_work(readonly=True) as uow:
+        for mail_id, (raw, mail_from, rcpt_tos, received_at, _) in zip(ids, mails, strict=True):
+            stored = uow.mail_in.get(mail_id)
+            assert (stored.raw, stored.mail_from, stored.rcpt_tos, stored.received_at) == (
+                raw, mail_from, rcpt_tos, received_at,
+            )
+            assert stored.sender_key == mail_from and stored.state is InboundState.RECEIVED
+            assert stored.attempts == 0 and stored.next_attempt_at is None
 
 
 @settings(
