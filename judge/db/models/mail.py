@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, Index, LargeBinary, String, Text
+from sqlalchemy import ForeignKey, Index, LargeBinary, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from judge.db.enums import InboundState, OutboundState
@@ -13,6 +13,10 @@ from judge.db.types import StrEnumType
 
 # RFC 5321 allows long paths; keep what arrived rather than cut it.
 ENVELOPE_LENGTH = 1000
+
+PENDING_CONDITION = text("state IN ('received', 'failed')")
+"""Mail still to process, in SQL text: the partial indexes' condition (InboundState.RECEIVED
+and FAILED; tests/db/test_mail_claim_plan.py checks it names exactly PENDING_STATES)."""
 
 
 class InboundMail(Base):
@@ -30,8 +34,18 @@ class InboundMail(Base):
 
     __tablename__ = "mail_in"
     __table_args__ = (
-        Index(None, "state", "id"),
-        Index(None, "sender_key", "state", "id"),
+        # Partial indexes of the mail still to process (issue 14): on PostgreSQL every update
+        # of a pending row leaves a dead entry in a full index on state, and a claim that
+        # scanned the pending range (a bitmap scan, which never marks dead entries) grew
+        # slower with every mail processed. These hold only pending rows, ordered by id, so
+        # the claim walks them in order and the dead ones are marked and skipped. The claim
+        # spells the same condition in SQL text (PENDING_CONDITION) so that both engines can
+        # prove it implies the index's.
+        Index("ix_mail_in_pending", "id", sqlite_where=PENDING_CONDITION, postgresql_where=PENDING_CONDITION),
+        Index(
+            "ix_mail_in_pending_sender", "sender_key", "id",
+            sqlite_where=PENDING_CONDITION, postgresql_where=PENDING_CONDITION,
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

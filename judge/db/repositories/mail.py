@@ -24,13 +24,14 @@ from sqlalchemy import (
     delete,
     func,
     insert,
+    literal_column,
     or_,
     select,
     update,
 )
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, aliased
-from sqlalchemy.sql.elements import BindParameter
+from sqlalchemy.orm import InstrumentedAttribute, Session, aliased
+from sqlalchemy.sql.elements import BindParameter, ColumnElement
 
 from judge.db.enums import InboundState, OutboundState
 from judge.db.errors import NotFoundError
@@ -43,6 +44,13 @@ PENDING_STATES = (InboundState.RECEIVED, InboundState.FAILED)
 """Inbound mail still to be processed: new, or failed fewer times than the limit."""
 PURGEABLE_INBOUND = (InboundState.PROCESSED, InboundState.IGNORED, InboundState.SKIPPED)
 """Inbound mail that is done with; failed and quarantined mail stays until the operator acts."""
+
+
+def _pending(state: ColumnElement[InboundState] | InstrumentedAttribute[InboundState]) -> ColumnElement[bool]:
+    """``state`` is one of :data:`PENDING_STATES`, the states written into the SQL rather than
+    bound: the claim's condition must imply the partial indexes' (``PENDING_CONDITION``,
+    judge/db/models/mail.py), and neither engine can prove that of bound values."""
+    return state.in_([literal_column(f"'{state_.value}'") for state_ in PENDING_STATES])
 
 
 def sender_key(mail_from: str) -> str:
@@ -103,7 +111,7 @@ class InboundMailRepository:
         earlier = aliased(InboundMail)
         return (
             select(func.min(earlier.id))
-            .where(earlier.sender_key == InboundMail.sender_key, earlier.state.in_(PENDING_STATES))
+            .where(earlier.sender_key == InboundMail.sender_key, _pending(earlier.state))
             .scalar_subquery()
         )
 
@@ -119,7 +127,7 @@ class InboundMailRepository:
         claimed, and holds back its sender's later mail. Counts one attempt.
         """
         query = select(InboundMail).where(
-            InboundMail.state.in_(PENDING_STATES), InboundMail.id == self._oldest_of_sender()
+            _pending(InboundMail.state), InboundMail.id == self._oldest_of_sender()
         )
         if now is not None:
             query = query.where(
@@ -327,14 +335,14 @@ def _take_statement(*, columns: bool = False) -> Update:
     now = bindparam("take_now", type_=InboundMail.__table__.c.next_attempt_at.type)
     oldest_of_sender = (
         select(func.min(earlier.id))
-        .where(earlier.sender_key == candidate.sender_key, earlier.state.in_(PENDING_STATES))
+        .where(earlier.sender_key == candidate.sender_key, _pending(earlier.state))
         .correlate(candidate)
         .scalar_subquery()
     )
     chosen = (
         select(candidate.id)
         .where(
-            candidate.state.in_(PENDING_STATES),
+            _pending(candidate.state),
             candidate.id == oldest_of_sender,
             or_(candidate.next_attempt_at.is_(None), candidate.next_attempt_at <= now),
         )
@@ -366,14 +374,14 @@ def _candidates(now: BindParameter[datetime]) -> Select[tuple[int]]:
     earlier = table.alias("earlier")
     oldest_of_sender = (
         select(func.min(earlier.c.id))
-        .where(earlier.c.sender_key == candidate.c.sender_key, earlier.c.state.in_(PENDING_STATES))
+        .where(earlier.c.sender_key == candidate.c.sender_key, _pending(earlier.c.state))
         .correlate(candidate)
         .scalar_subquery()
     )
     return (
         select(candidate.c.id)
         .where(
-            candidate.c.state.in_(PENDING_STATES),
+            _pending(candidate.c.state),
             candidate.c.id == oldest_of_sender,
             or_(candidate.c.next_attempt_at.is_(None), candidate.c.next_attempt_at <= now),
         )
