@@ -33,15 +33,15 @@ from sqlalchemy import (
     Select,
     Table,
     Text,
-    and_,
     bindparam,
     case,
     func,
+    literal_column,
     null,
-    or_,
     select,
     true,
     type_coerce,
+    union_all,
 )
 from sqlalchemy import cast as sql_cast
 from sqlalchemy.sql.elements import BindParameter
@@ -465,7 +465,14 @@ class SeatOrders:
 @functools.cache
 def _seat_orders_statement() -> Select[tuple[int | None, int | None, str | None, str | None, OrderBlockKind | None, list[str] | None]]:
     """:func:`seat_orders`'s query, built once (building it cost more CPU than running it): in
-    Core, the orders of other powers read for their power alone (their text is not decoded)."""
+    Core, the orders of other powers read for their power alone (their text is not decoded).
+
+    Two reads joined by UNION ALL, each on a partial index of the orders in force (issue 14;
+    ``ix_orders_current`` and ``ix_orders_ahead``, judge/db/models/play.py): every power's orders for
+    the phase, and the seat's blocks for later phases. Read as one condition with an OR,
+    SQLite went through every order of the game, superseded versions and past phases included,
+    at every order mail: its cost grew with the game's history.
+    """
     table = cast(Table, OrderSubmission.__table__)
     versions = table.alias("versions")
     game_id: BindParameter[int] = bindparam("so_game")
@@ -478,27 +485,24 @@ def _seat_orders_statement() -> Select[tuple[int | None, int | None, str | None,
         .where(versions.c.game_id == game_id, versions.c.epoch == epoch, versions.c.phase == name, versions.c.power == power)
         .subquery()
     )
-    own_canonical = type_coerce(case((table.c.power == power, table.c.canonical), else_=null()), table.c.canonical.type)
+    in_force = table.c.superseded_at.is_(None)
+    # The kind written into the SQL, not bound: the engines must see that it implies the index's.
+    not_current = table.c.kind != literal_column(f"'{OrderBlockKind.CURRENT.value}'")
+    columns = (table.c.id, table.c.power, table.c.phase, table.c.kind, table.c.canonical)
+    for_the_phase = select(*columns).where(
+        table.c.game_id == game_id, table.c.epoch == epoch, table.c.phase == name, in_force
+    )
+    ahead = select(*columns).where(
+        table.c.seat_id == seat_id, in_force, not_current, table.c.game_id == game_id,
+        table.c.epoch == epoch, table.c.phase != name,
+    )  # fmt: skip
+    rows = union_all(for_the_phase, ahead).subquery("seat_orders_rows")
+    own_canonical = type_coerce(case((rows.c.power == power, rows.c.canonical), else_=null()), table.c.canonical.type)
     return (
-        select(newest.c.version, table.c.id, table.c.power, table.c.phase, table.c.kind, own_canonical)
+        select(newest.c.version, rows.c.id, rows.c.power, rows.c.phase, rows.c.kind, own_canonical)
         .select_from(newest)
-        .outerjoin(
-            table,
-            and_(
-                table.c.game_id == game_id,
-                table.c.epoch == epoch,
-                table.c.superseded_at.is_(None),
-                or_(
-                    table.c.phase == name,
-                    and_(
-                        table.c.seat_id == seat_id,
-                        table.c.phase != name,
-                        table.c.kind != OrderBlockKind.CURRENT,
-                    ),
-                ),
-            ),
-        )
-        .order_by(table.c.id)
+        .outerjoin(rows, true())
+        .order_by(rows.c.id)
     )
 
 

@@ -5,13 +5,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from judge.db.enums import DrawVoteKind, OrderBlockKind, PhaseState, PressKind
 from judge.db.models.base import ADDRESS_LENGTH, PHASE_LENGTH, POWER_LENGTH, Base
 from judge.db.models.games import Game, Seat
 from judge.db.types import StrEnumType
+
+_IN_FORCE = text("superseded_at IS NULL")
+_AHEAD = text("superseded_at IS NULL AND kind <> 'current'")
+"""A block for a later phase or an IF block, in force (OrderBlockKind.CURRENT is 'current')."""
 
 
 class PhaseRecord(Base):
@@ -62,6 +66,11 @@ class OrderSubmission(Base):
     __table_args__ = (
         UniqueConstraint("game_id", "epoch", "phase", "power", "version"),
         Index(None, "game_id", "phase", "superseded_at"),
+        # The orders in force, read at every order mail (judge.app.orders.seat_orders): every
+        # power's for a phase, and a seat's blocks for later phases. Partial, so that reading
+        # them never goes through superseded versions or past phases (issue 14).
+        Index("ix_orders_current", "game_id", "epoch", "phase", sqlite_where=_IN_FORCE, postgresql_where=_IN_FORCE),
+        Index("ix_orders_ahead", "seat_id", sqlite_where=_AHEAD, postgresql_where=_AHEAD),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
