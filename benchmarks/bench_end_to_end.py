@@ -257,6 +257,20 @@ def idle(db: Database) -> bool:
         return uow.mail_in.count(InboundState.RECEIVED) == 0
 
 
+def judge_env(url: str, work: Path) -> dict[str, str]:
+    """The judge's configuration for a run on ``url``: replies to a Maildir under ``work``, any
+    free port, no rate limit (the same for the whole judge, its worker processes and the door alone)."""
+    return {
+        "JUDGE_ADDRESS": JUDGE,
+        "JUDGE_CODE": "BNCH",
+        "JUDGE_DATA_DIR": str(work),
+        "JUDGE_DATABASE_URL": url,
+        "JUDGE_RELAY": f"maildir:{work / 'maildir'}",
+        "JUDGE_SMTP_PORT": "0",
+        "JUDGE_RATE_LIMIT_MESSAGES": "0",
+    }
+
+
 def judge_rate(
     loop: LoopThread, url: str, count: int, clients: int, hashing: PasswordHashing, work: Path,
     workers: int = 1, processes: int = 0,
@@ -268,15 +282,7 @@ def judge_rate(
     the door, the sender and the scheduler (``judge serve --only inbound --only outbound
     --only scheduler``) and ``processes`` real ``judge serve --only worker`` processes answer
     the mail, woken through the database (LISTEN/NOTIFY)."""
-    env = {
-        "JUDGE_ADDRESS": JUDGE,
-        "JUDGE_CODE": "BNCH",
-        "JUDGE_DATA_DIR": str(work),
-        "JUDGE_DATABASE_URL": url,
-        "JUDGE_RELAY": f"maildir:{work / 'maildir'}",
-        "JUDGE_SMTP_PORT": "0",
-        "JUDGE_RATE_LIMIT_MESSAGES": "0",
-    }
+    env = judge_env(url, work)
     config = load_config(env)
     db = open_database(url, passwords=hashing)
     services = Services(db=db, config=config, clock=SystemClock())
@@ -319,17 +325,8 @@ def door_rate(loop: LoopThread, url: str, count: int, clients: int, work: Path) 
     alone (``judge serve --only inbound``): each mail checked, stored and durably committed
     before its 250, nothing processed or sent. Answered/s can never exceed this, so its ratio
     to the do-nothing server is the ceiling of the figure of merit on this machine."""
-    env = {
-        "JUDGE_ADDRESS": JUDGE,
-        "JUDGE_CODE": "BNCH",
-        "JUDGE_DATA_DIR": str(work),
-        "JUDGE_DATABASE_URL": url,
-        "JUDGE_RELAY": f"maildir:{work / 'maildir'}",
-        "JUDGE_SMTP_PORT": "0",
-        "JUDGE_RATE_LIMIT_MESSAGES": "0",
-    }
     db = open_database(url, passwords=CHEAP)
-    services = Services(db=db, config=load_config(env), clock=SystemClock())
+    services = Services(db=db, config=load_config(judge_env(url, work)), clock=SystemClock())
     server = JudgeServer(services, roles=frozenset({Role.INBOUND}))
     loop.run(server.start())
     try:
