@@ -5,14 +5,12 @@ the game's history. The test fails if the reading stops using them."""
 from __future__ import annotations
 
 import re
-from typing import Any
-
-from sqlalchemy import event
 
 from judge.app.orders import open_phase_and_orders, seat_orders
 from judge.core.phase import Phase
 from tests.app.conftest import Harness
 from tests.app.orders_helpers import address, start_game
+from tests.query_plans import query_plan, statements_sent
 
 
 def test_the_orders_in_force_are_read_through_their_partial_indexes(harness: Harness) -> None:
@@ -21,28 +19,19 @@ def test_the_orders_in_force_are_read_through_their_partial_indexes(harness: Har
         harness.send(address("FRANCE"), game.signon("FRANCE") + "A Par H\nA Mar H\nF Bre H\n")
         harness.send(address("RUSSIA"), game.signon("RUSSIA") + "A Mos H\nA War H\n")
         harness.drain()
-    statements: list[tuple[str, Any]] = []
-
-    def capture(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> None:
-        if "seat_orders_rows" in statement:
-            statements.append((statement, parameters))
-
     db = harness.db
-    event.listen(db.engine, "before_cursor_execute", capture)
-    try:
-        with db.unit_of_work() as uow:
-            stored = uow.games.require(game.name)
-            seat = next(seat for seat in stored.seats if seat.power == "FRANCE")
-            found = open_phase_and_orders(uow, stored, seat)
-            alone = seat_orders(uow, stored, seat, Phase.parse("S1901M"))
-    finally:
-        event.remove(db.engine, "before_cursor_execute", capture)
+    reading = statements_sent(db.engine, lambda statement: "seat_orders_rows" in statement)
+    with reading as statements, db.unit_of_work() as uow:
+        stored = uow.games.require(game.name)
+        seat = next(seat for seat in stored.seats if seat.power == "FRANCE")
+        found = open_phase_and_orders(uow, stored, seat)
+        alone = seat_orders(uow, stored, seat, Phase.parse("S1901M"))
     assert found is not None and found.orders is not None and found.orders.current is not None
     assert found.orders.submitted == {"FRANCE", "RUSSIA"} and found.orders.newest_version == 3
     assert alone.current == found.orders.current
     assert len(statements) == 2
     for statement, parameters in statements:
-        plan = _plan(db.engine, statement, parameters)
+        plan = query_plan(db.engine, statement, parameters)
         # Every read of the orders in force goes through one of the partial indexes (which
         # one is the planner's choice); only the newest version's look-up (alias "versions",
         # which must see superseded versions too) reads another index.
@@ -50,14 +39,3 @@ def test_the_orders_in_force_are_read_through_their_partial_indexes(harness: Har
         assert len(reads) == 2, plan
         assert all(re.search(r"ix_orders_(current|ahead)", line) for line in reads), plan
 
-
-def _plan(engine: Any, statement: str, parameters: Any) -> str:
-    with engine.connect() as connection:
-        if connection.dialect.name == "postgresql":
-            connection.exec_driver_sql("SET enable_seqscan = off")
-            text = "\n".join(str(row[0]) for row in connection.exec_driver_sql("EXPLAIN " + statement, parameters))
-        else:
-            rows = connection.exec_driver_sql("EXPLAIN QUERY PLAN " + statement, parameters).all()
-            text = "\n".join(str(row[-1]) for row in rows)
-        connection.rollback()
-    return text

@@ -13,12 +13,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from sqlalchemy import event
 
 from judge.db import Database
 from judge.db.models.mail import PENDING_CONDITION
 from judge.db.repositories.mail import PENDING_STATES
 from tests.db.helpers import at
+from tests.query_plans import query_plan, statements_sent
 
 
 def test_the_indexes_condition_names_exactly_the_pending_states() -> None:
@@ -42,36 +42,13 @@ def test_each_claim_reads_the_pending_indexes(database: Database, claim: str) ->
         for _ in range(6):  # some processed, as in a judge that has run a while
             taken = uow.mail_in.take_next_row(at(20), at(21))
             assert taken is not None and uow.mail_in.start_processing(taken[0], at(20)) is not None
-    plan = _plan_of(database, CLAIMS[claim])
+    with statements_sent(database.engine, _is_claim) as sent, database.unit_of_work() as uow:
+        CLAIMS[claim](uow)
+        uow.session.rollback()
+    assert sent, "the claim sent no statement"
+    plan = query_plan(database.engine, *sent[0])
     assert "ix_mail_in_pending" in plan, plan
 
 
-def _plan_of(database: Database, claim: Callable[[Any], object]) -> str:
-    """The engine's plan for the statement ``claim`` sends, with its very parameters; on
-    PostgreSQL with sequential scans discouraged, so that a usable index is always chosen and
-    an unusable one shows as a sequential scan."""
-    seen: list[tuple[str, Any]] = []
-
-    def capture(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> None:
-        if "mail_in" in statement and "min(" in statement:  # the claims: each sender's oldest
-            seen.append((statement, parameters))
-
-    event.listen(database.engine, "before_cursor_execute", capture)
-    try:
-        with database.unit_of_work() as uow:
-            claim(uow)
-            uow.session.rollback()
-    finally:
-        event.remove(database.engine, "before_cursor_execute", capture)
-    assert seen, "the claim sent no statement"
-    statement, parameters = seen[0]
-    with database.engine.connect() as connection:
-        if connection.dialect.name == "postgresql":
-            connection.exec_driver_sql("SET enable_seqscan = off")
-            rows = connection.exec_driver_sql("EXPLAIN " + statement, parameters).all()
-            text = "\n".join(str(row[0]) for row in rows)
-        else:
-            rows = connection.exec_driver_sql("EXPLAIN QUERY PLAN " + statement, parameters).all()
-            text = "\n".join(str(row[-1]) for row in rows)
-        connection.rollback()
-    return text
+def _is_claim(statement: str) -> bool:
+    return "mail_in" in statement and "min(" in statement  # the claims: each sender's oldest
