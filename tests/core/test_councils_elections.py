@@ -106,10 +106,13 @@ def test_everyone_voted_ignores_the_cut_off() -> None:
 # ---------------------------------------------------------------- treason
 
 
-def test_only_the_second_ambassador_may_be_accused_never_the_general() -> None:
+def test_any_ambassador_may_be_accused_never_the_general() -> None:
     assert tr.accuse_refusal(GENERAL, SECOND_AMB) is None
     assert tr.accuse_refusal(SECOND_AMB, GENERAL) is tr.AccuseRefusal.GENERAL_IMMUNE
-    assert tr.accuse_refusal(GENERAL, FIRST_AMB) is tr.AccuseRefusal.ONLY_SECOND_AMBASSADOR
+    # rule 6b: "the second Ambassador" is whichever one the two others accuse, whatever his rank
+    assert tr.accuse_refusal(GENERAL, FIRST_AMB) is None
+    assert tr.accuse_refusal(SECOND_AMB, FIRST_AMB) is None
+    assert tr.accuse_refusal(GENERAL, Member(4, "FRANCE", "ambassador", 3)) is None
     assert tr.accuse_refusal(SECOND_AMB, SECOND_AMB) is tr.AccuseRefusal.SELF
     assert tr.accuse_refusal(Member(9, "ENGLAND", "general", 0), SECOND_AMB) is tr.AccuseRefusal.OTHER_COUNCIL
     accused_accuser = Member(2, "FRANCE", "ambassador", 1, status="accused")

@@ -1,7 +1,7 @@
 """Accusations of treason, the tribunal channel and escapes (seed 003, rules 6 and 8).
 
-* :func:`accuse`: a council member accuses his council's second Ambassador
-  (never the General). The first accusation is told to its author and the
+* :func:`accuse`: a council member accuses another Ambassador of his
+  council, whatever his rank (never the General). The first accusation is told to its author and the
   masters only; the second, from another member, takes effect: the accused
   is cut off (status ``accused``: no council press, no negotiation, no
   vote), and he, his council and the masters are told, with the tribunal
@@ -58,9 +58,6 @@ ACCUSE_REASONS: dict[rules.AccuseRefusal, str] = {
     rules.AccuseRefusal.SELF: N_("You cannot accuse yourself. Nothing was recorded."),
     rules.AccuseRefusal.GENERAL_IMMUNE: N_(
         "The General-in-chief cannot be accused of treason (councils, rule 6a). Nothing was recorded."
-    ),
-    rules.AccuseRefusal.ONLY_SECOND_AMBASSADOR: N_(
-        "Only the second Ambassador may be accused of treason (councils, rule 6b). Nothing was recorded."
     ),
     rules.AccuseRefusal.NOT_SEATED: N_("{member} no longer sits on your council. Nothing was recorded."),
 }

@@ -1,7 +1,9 @@
 """ACCUSE <member> / ACCUSE WITHDRAW <member>: accusation of treason (seed 003, rule 6).
 
 Who may: a council member signed on with his own password, not himself
-accused, against his own council's second Ambassador (never the General).
+accused, against another Ambassador of his own council, whatever his rank
+(never the General): the seed's "second Ambassador" is the one who is not
+among the two accusers.
 What it reveals: the first accusation only to its author and the masters;
 the second, which takes effect, to the accused, his council's active
 members and the masters (never to other councils). A withdrawal that

@@ -2,8 +2,11 @@
 
 * Rule 6a: the General can never be accused.
 * Rule 6b: once two members of a council tell the master they accuse the
-  second Ambassador, he is cut off (council, negotiation, vote) and may
-  plead before his council in a tribunal channel.
+  other Ambassador ("le 2nd Ambassadeur": the one who is not among them),
+  he is cut off (council, negotiation, vote) and may plead before his
+  council in a tribunal channel. Any Ambassador may be accused, whatever
+  his rank: ranks only order the members, and change with elections and
+  replacements.
 * Rule 6c: one of the two accusers changing his mind rehabilitates him.
 * Rule 8: after a year under arrest without rehabilitation, he may escape:
   leave the game, or join the waiting list (a loyal member goes to any
@@ -25,7 +28,6 @@ from enum import StrEnum
 
 from judge.core.councils.roles import Member
 
-SECOND_AMBASSADOR_RANK = 2
 ACCUSERS_NEEDED = 2
 ARREST_YEARS_BEFORE_ESCAPE = 1
 YEARS_BEFORE_NEW_SEAT = 1
@@ -36,7 +38,6 @@ class AccuseRefusal(StrEnum):
     OTHER_COUNCIL = "other-council"
     SELF = "self"
     GENERAL_IMMUNE = "general-immune"
-    ONLY_SECOND_AMBASSADOR = "only-second-ambassador"
     NOT_SEATED = "not-seated"
 
 
@@ -53,7 +54,7 @@ class WaitlistRefusal(StrEnum):
 
 
 def accuse_refusal(accuser: Member, accused: Member) -> AccuseRefusal | None:
-    """None if ``accuser`` may accuse ``accused`` (rules 6a and 6b)."""
+    """None if ``accuser`` may accuse ``accused`` (rules 6a and 6b): any Ambassador of his own council."""
     if accuser.cut_off:
         return AccuseRefusal.ACCUSER_NOT_ACTIVE
     if accuser.power != accused.power:
@@ -62,8 +63,6 @@ def accuse_refusal(accuser: Member, accused: Member) -> AccuseRefusal | None:
         return AccuseRefusal.SELF
     if accused.is_general:
         return AccuseRefusal.GENERAL_IMMUNE
-    if accused.rank != SECOND_AMBASSADOR_RANK:
-        return AccuseRefusal.ONLY_SECOND_AMBASSADOR
     if accused.status not in ("active", "accused"):
         return AccuseRefusal.NOT_SEATED
     return None
