@@ -45,41 +45,29 @@ KEPT = timedelta(days=1)
 
 
 def window_start(session: MailSession) -> datetime:
-    """Failed sign-ons since then count."""
+    """Failed sign-ons after then count: a failure made at ``now - WINDOW`` has just left the window."""
     return session.now - WINDOW
-
-
-def sender_shut_out(session: MailSession) -> bool:
-    """Whether this sender has failed too often lately, in any game."""
-    sender = normalise_address(session.sender)
-    return session.uow.seats.failures_from(sender, session.now - WINDOW) >= SENDER_LIMIT
-
-
-def power_locked(session: MailSession, game: Game, power: str, holders: Iterable[str]) -> bool:
-    """Whether sign-ons to ``power`` are locked for this sender (``holders``: the player's addresses)."""
-    lock = session.uow.seats.lockout(game, power)
-    if lock is None or lock.until <= session.now:
-        return False
-    return normalise_address(session.sender) not in {normalise_address(a) for a in holders}
 
 
 def refused(
     session: MailSession, game: Game | None, power: str | None, holders: Iterable[str],
     known: tuple[int, datetime | None] | None = None,
 ) -> bool:
-    """:func:`sender_shut_out`, or else :func:`power_locked` when a power is named, in one query.
+    """Whether this sign-on is refused unchecked: the one gate of every sign-on path (power,
+    master, council member, rejoin, unknown game or power).
 
-    ``known``: the sender's failures since :func:`window_start` and the power's lockout, as
-    read already in this transaction (``SeatRepository.by_power_and_throttle``): no query."""
-    if game is None or power is None:
-        return sender_shut_out(session)
+    Refused when the sender has :data:`SENDER_LIMIT` failures or more in the window (in every
+    game), or when ``power`` of ``game`` is locked and the sender is not one of ``holders``
+    (the player's addresses). ``game``/``power`` None: no such game or power (or a seat not
+    dealt yet), only the sender's failures count. ``known``: both figures as read already in
+    this transaction (``SeatRepository.by_power_and_throttle``): no query."""
     sender = normalise_address(session.sender)
     if known is None:
         known = session.uow.seats.failures_and_lockout(sender, window_start(session), game, power)
     failures, until = known
     if failures >= SENDER_LIMIT:
         return True
-    if until is None or until <= session.now:
+    if game is None or power is None or until is None or until <= session.now:
         return False
     return sender not in {normalise_address(a) for a in holders}
 
@@ -101,7 +89,7 @@ def count_failure(
     uow.seats.record_failure(sender, session.now, game=game, power=power)
     if game is None or power is None:
         return
-    if uow.seats.failures_for_power(game, power, session.now - WINDOW) < POWER_LIMIT:
+    if uow.seats.failures_for_power(game, power, window_start(session)) < POWER_LIMIT:
         return
     lock = uow.seats.lockout(game, power)
     if lock is not None and lock.until > session.now:

@@ -33,9 +33,7 @@ def council_signon(
     )
     members = uow.councils.seated(game, power=power) if power is not None else []
     holders = [a for m in members for a in [person_address(uow.councils.person_of(m))] if a]
-    if throttle.sender_shut_out(session) or (
-        power is not None and throttle.power_locked(session, game, power, holders)
-    ):
+    if throttle.refused(session, game, power, holders):
         throttle.count_failure(session, game if power else None, power)
         return None
     opened = [m for m in members if uow.councils.check_password(m, password)]

@@ -156,7 +156,7 @@ def _power(command: Signon, session: MailSession) -> Next:
     counted_power = target.power if target is not None else None
     # The player's addresses are read only when the throttle looks at them (a lockout in force, or
     # one starting): the seats may have been loaded without their players (see _target_seat).
-    if throttle.refused(session, counted, counted_power or "", _Later(lambda: _player_addresses(target)), known):
+    if throttle.refused(session, counted, counted_power, _Later(lambda: _player_addresses(target)), known):
         throttle.count_failure(session, counted, counted_power)
         return _refused(session, command)
     try:
@@ -306,9 +306,7 @@ def _master(command: Signon, session: MailSession) -> Next:
     game = find_game(session.uow, command.game or "", lock=True)
     masters = [] if game is None else [m.person for m in game.masters if m.person is not None]
     own = [a.address for person in masters for a in person.addresses]
-    if throttle.sender_shut_out(session) or (
-        game is not None and throttle.power_locked(session, game, throttle.MASTER, own)
-    ):
+    if throttle.refused(session, game, throttle.MASTER, own):
         throttle.count_failure(session, game, throttle.MASTER if game is not None else None)
         return _refused(session, command)
     try:
@@ -484,7 +482,7 @@ def _start_when_the_mail_ends(command: Signon, session: MailSession, game: Game,
 def _rejoin(command: Signon, session: MailSession, game: Game, seat: Seat) -> Next:
     """A player already in the game signs on with ``SIGNON ?game``: their own password opens their seat."""
     _ = session.gettext
-    if throttle.sender_shut_out(session):
+    if throttle.refused(session, game, seat.power, _player_addresses(seat)):
         throttle.count_failure(session, game if seat.power else None, seat.power)
         return _refused(session, command)
     if not session.uow.seats.check_password(seat, command.password):

@@ -272,36 +272,33 @@ class SeatRepository:
         self.session.flush()
 
     def failures_for_power(self, game: Game, power: str, since: datetime) -> int:
+        """Failed sign-ons to ``power`` of ``game`` after ``since`` (a failure at ``since`` itself
+        has left the window)."""
         return int(
             self.session.scalar(
                 select(func.count(SignonFailure.id)).where(
                     SignonFailure.game_id == game.id,
                     SignonFailure.power == power,
-                    SignonFailure.at >= since,
-                )
-            )
-            or 0
-        )
-
-    def failures_from(self, sender: str, since: datetime) -> int:
-        return int(
-            self.session.scalar(
-                select(func.count(SignonFailure.id)).where(
-                    SignonFailure.sender == sender, SignonFailure.at >= since
+                    SignonFailure.at > since,
                 )
             )
             or 0
         )
 
     def failures_and_lockout(
-        self, sender: str, since: datetime, game: Game, power: str
+        self, sender: str, since: datetime, game: Game | None, power: str | None
     ) -> tuple[int, datetime | None]:
-        """:meth:`failures_from` and the ``until`` of :meth:`lockout`, in one query (every power
-        sign-on asks both)."""
+        """The failed sign-ons from ``sender`` after ``since`` (in every game), and the ``until``
+        of :meth:`lockout` of ``power`` (None without a game or power), in one query: every
+        sign-on asks both."""
         row = self.session.execute(
             _throttle_statement(),
-            {"th_sender": sender, "th_since": since, "th_game": game.id, "th_power": power},
-        ).one()
+            {
+                "th_sender": sender, "th_since": since,
+                "th_game": game.id if game is not None and power is not None else None,
+                "th_power": power,
+            },
+        ).one()  # fmt: skip
         return int(row[0] or 0), row[1]
 
     def lockout(self, game: Game, power: str) -> SignonLockout | None:
@@ -378,7 +375,7 @@ def _throttle_statement() -> Select[tuple[int, datetime | None]]:
         select(func.count(SignonFailure.id))
         .where(
             SignonFailure.sender == bindparam("th_sender"),
-            SignonFailure.at >= bindparam("th_since", type_=SignonFailure.__table__.c.at.type),
+            SignonFailure.at > bindparam("th_since", type_=SignonFailure.__table__.c.at.type),
         )
         .scalar_subquery()
     )
