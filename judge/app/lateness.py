@@ -2,8 +2,10 @@
 
 :func:`judge.timekeeping.lateness.tick` decides; the scheduler calls
 :func:`carry_out` for each event other than processing, and
-:func:`apply_dedication` once per wake-up with the clock as it was before
-the events, inside the transaction that records them. Mail is queued (never
+:func:`apply_dedication` once per wake-up for them with the clock as it was
+before the events, inside the transaction that records them; a processing
+(the scheduler's or the master's PROCESS) is counted by
+:func:`judge.app.processing.process_phase` with :func:`count_processing`. Mail is queued (never
 sent) in each reader's language.
 
 Who gets what (the Judge's conventions, §4-§6):
@@ -24,8 +26,8 @@ Who gets what (the Judge's conventions, §4-§6):
 
 Dedication (rated games only): the points of
 :func:`judge.timekeeping.dedication.points_for_events`, a turn due (on time
-or late) for each power that owed orders when a phase is processed by the
-clock, an abandonment, a civil disorder; each charged to the player of
+or late) for each power that owed orders when a phase is processed, by the
+clock or by the master, an abandonment, a civil disorder; each charged to the player of
 record of the power (the one who let it go, for an abandoned power).
 """
 
@@ -53,7 +55,7 @@ from judge.db.models import Game, Person, Seat
 from judge.db.repositories.people import DEDICATION_COUNTERS
 from judge.i18n import translation
 from judge.mail.compose import game_subject, judge_date
-from judge.timekeeping.dedication import points_for_events, turns_of_phase
+from judge.timekeeping.dedication import missed_unannounced, points_for_events, turns_of_phase
 from judge.timekeeping.lateness import (
     Abandonment,
     LateNotice,
@@ -311,6 +313,18 @@ def _tell_the_rest(
 
 
 # ------------------------------------------------------------------ dedication
+
+
+def count_processing(uow: UnitOfWork, game: Game, clock: PhaseClock, process: Process, now: datetime) -> None:
+    """A phase is processed, by whoever: the turns and points of :func:`apply_dedication`, and the
+    powers that missed it without a late notice naming them marked late in the game (their late
+    count goes up once, as the first late notice does). ``clock``: the phase before processing,
+    the notices sent so far recorded in it."""
+    for power in missed_unannounced(clock):
+        seat = _seat(game, power)
+        if seat is not None:
+            seat.late_count += 1
+    apply_dedication(uow, game, clock, (process,), now)
 
 
 def apply_dedication(

@@ -26,8 +26,8 @@ results mails are committed together or not at all:
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -35,8 +35,9 @@ from judge.app import orders as kept
 from judge.app import outbox
 from judge.app.game_rules import game_rules
 from judge.app.house_rules import civil_disorder_after_missed, ends_after
+from judge.app.lateness import count_processing
 from judge.app.notify import ACTIVE
-from judge.app.planning import OpenPhase, current_times, plan, read_open_phase
+from judge.app.planning import OpenPhase, current_times, phase_clock, plan, read_open_phase
 from judge.app.positions import to_json
 from judge.app.reports.audience import results_audience
 from judge.app.reports.results import ABANDONED, CIVIL_DISORDER, ResultsReport, render_results
@@ -55,6 +56,7 @@ from judge.i18n import translation
 from judge.mail.compose import game_subject
 from judge.ruling import rule
 from judge.timekeeping.deadlines import PhaseTimes
+from judge.timekeeping.lateness import PhaseClock, Process, ProcessReason
 
 RESULTS_EVENT = "Results"
 
@@ -83,14 +85,21 @@ def process_phase(
     game: Game,
     now: datetime,
     *,
-    reason: str,
-    civil_disorder: Iterable[str] = (),
+    reason: str | None = None,
+    event: Process | None = None,
+    clock: PhaseClock | None = None,
     opened: OpenPhase | None = None,
 ) -> Processed:
     """Adjudicate the open phase of ``game`` and open the next one (see the module's steps).
 
-    ``civil_disorder`` names the powers newly put in civil disorder (their
-    seats are marked so). Raises :class:`NotProcessable` when there is no
+    ``event``: the scheduler's decision (its ``newly_in_civil_disorder``
+    powers' seats are marked so), with ``clock``, the phase as it decided
+    it (this wake-up's notices recorded); without them, a master's PROCESS
+    (nobody is put in civil disorder) on the phase as it stands. Either way
+    the processing is counted in the players' records
+    (:func:`judge.app.lateness.count_processing`). ``reason``: what the
+    results record says processed the phase (the event's reason by default).
+    Raises :class:`NotProcessable` when there is no
     open phase, and the repositories' StaleStateError if another process
     processed it first (the caller abandons its unit of work).
 
@@ -110,6 +119,13 @@ def process_phase(
         opened = read_open_phase(uow, game)
         if opened is None:
             raise NotProcessable(game.name)
+    if event is None or clock is None:
+        with uow.session.no_autoflush:
+            clock = phase_clock(uow, game, opened)
+        if clock is None:
+            raise NotProcessable(game.name)
+        event = Process(ProcessReason.MASTER, civil_disorder=clock.in_civil_disorder)
+    reason = reason or event.reason.value
     record, position, submissions = opened.record, opened.position, opened.submissions
     game_map = game_map_of(game)
     rules = game_rules(game)
@@ -134,8 +150,9 @@ def process_phase(
             next_submissions = kept.current_submissions(uow, game, after.phase)
 
     newly_cd = civil_disorder_after_missed(
-        game, position, owing_powers(game, position, game_map), submissions, civil_disorder
+        game, position, owing_powers(game, position, game_map), submissions, event.newly_in_civil_disorder
     )
+    count_processing(uow, game, clock, replace(event, newly_in_civil_disorder=frozenset(newly_cd)), now)
     for seat in game.seats:
         if seat.power in newly_cd and seat.status in ACTIVE:
             uow.seats.set_status(seat, SeatStatus.CIVIL_DISORDER)

@@ -40,6 +40,7 @@ from judge.db.errors import StaleStateError
 from judge.db.models import Game
 from judge.db.repositories.councils import councils_enabled
 from judge.timekeeping.lateness import Process, tick
+from judge.timekeeping.lateness import record as record_events
 from judge.waiting import first_of
 
 __all__ = ["earliest_due", "handle_due", "phase_clock", "plan", "process_due", "run_scheduler"]
@@ -96,9 +97,10 @@ def handle_due(uow: UnitOfWork, services: Services, game: Game, now: datetime) -
     step = tick(clock, now)
     record = opened.record
     processed = False
-    held = game.manual_process
-    events = tuple(e for e in step.events if not (held and isinstance(e, Process)))
-    apply_dedication(uow, game, step.before, events, now)
+    # Processing is counted where it happens (process_phase), so a held one counts nothing and a
+    # master's PROCESS counts as the clock's does; it sees the notices of this wake-up recorded.
+    others = tuple(e for e in step.events if not isinstance(e, Process))
+    apply_dedication(uow, game, step.before, others, now)
     for event in step.events:
         if isinstance(event, Process):
             if game.manual_process:
@@ -107,8 +109,8 @@ def handle_due(uow: UnitOfWork, services: Services, game: Game, now: datetime) -
                 continue  # seed 003: a General's orders are drafts until released (grace, early election)
             save_book(game, step.after, record)
             try:
-                process_phase(uow, services, game, now, reason=event.reason.value,
-                              civil_disorder=event.newly_in_civil_disorder, opened=opened)
+                process_phase(uow, services, game, now, event=event, clock=record_events(step.before, others, now),
+                              opened=opened)
             except NotProcessable:
                 uow.games.set_next_due(game, None)
             processed = True

@@ -36,6 +36,7 @@ from judge.timekeeping.dedication import (
     PlayerRecord,
     SignOnThresholds,
     check_sign_on,
+    missed_unannounced,
     points_for_events,
     turns_of_phase,
 )
@@ -95,6 +96,7 @@ __all__ = [
     "counting_absences",
     "due",
     "format_judge_date",
+    "missed_unannounced",
     "next_phase_times",
     "next_wakeup",
     "orders_received",

@@ -10,15 +10,26 @@ Points (njudge's conf.c defaults, which sites may change):
   the Judge's docs);
 * -100 when a power goes into civil disorder at the end of grace.
 
+Every processed phase counts, whoever processed it (the scheduler, or the
+master's PROCESS, :data:`ProcessReason.MASTER`): each power that owed orders
+has a turn due, on time unless it was late (a late notice named it, it went
+into civil disorder, or its orders were still incomplete when the phase was
+processed). A power whose orders were incomplete at a processing that no
+late notice announced (a master's PROCESS before the deadline or before the
+first notice) is charged the -1 of a late notice, once per phase, and marked
+late in the game (:func:`missed_unannounced`) as the notice would have.
+
 Unrated games change nothing. The ratios: on-time ratio = turns on time /
 turns due; CD ratio = (civil disorders + abandonments) / (games started +
 takeovers), capped at 1.0, as njudge's code counts them. A newcomer (0/0)
 passes both ratio gates; dedication starts at 0.
 
-Choice: a phase processed within the hour after a late notice does not also
+Choices: a phase processed within the hour after a late notice does not also
 pay the +3 of on-time processing (njudge pays both, which rewards the same
 punctuality twice and even pays the late power); here each phase pays its
-punctual powers once.
+punctual powers once, and only the powers whose orders were complete. A
+master's PROCESS pays the punctual powers' +3 at any time when no late
+notice went out (under MANUAL PROCESS the master's delay is not theirs).
 """
 
 from __future__ import annotations
@@ -85,22 +96,38 @@ def points_for_events(clock: PhaseClock, events: Iterable[TimekeepingEvent], now
         elif isinstance(event, Process):
             for letter in event.newly_in_civil_disorder:
                 delta[letter] += points.civil_disorder
+            if notice_this_time:
+                continue  # the notice paid the punctual and charged the late
+            for letter in missed_unannounced(clock):
+                delta[letter] += points.late
+            in_time = event.reason is ProcessReason.MASTER or now <= clock.times.deadline + ON_TIME_WINDOW
             punctual = (event.reason is not ProcessReason.GRACE_EXPIRED
-                        and clock.late_notices_sent == 0 and not notice_this_time
-                        and now <= clock.times.deadline + ON_TIME_WINDOW)
+                        and clock.late_notices_sent == 0 and in_time)
             if punctual:
                 for status in clock.holders:
-                    delta[status.power] += points.on_time
+                    if status.complete:
+                        delta[status.power] += points.on_time
     return {letter: value for letter, value in delta.items() if value}
+
+
+def missed_unannounced(clock: PhaseClock) -> frozenset[str]:
+    """Powers that owed orders, had none complete when the phase was processed, and that no late
+    notice had named: they missed the phase, and are charged and marked late for it here.
+
+    ``clock`` is the state at the processing, the notices sent this phase recorded in it.
+    """
+    if clock.late_notices_sent:
+        return frozenset()
+    return clock.incomplete
 
 
 def turns_of_phase(clock: PhaseClock, process: Process) -> dict[str, bool]:
     """For the on-time ratio: each power that owed orders this phase -> was it on time?
 
-    Powers already in civil disorder before the phase are nobody's turn.
-    ``clock`` is the state before ``record``.
+    Powers already in civil disorder before the phase are nobody's turn; a power whose orders
+    were incomplete when the phase was processed was late, whoever processed it. ``clock`` is the state before ``record``.
     """
-    late = clock.late_powers | process.newly_in_civil_disorder
+    late = clock.late_powers | process.newly_in_civil_disorder | clock.incomplete
     return {status.power: status.power not in late for status in clock.holders}
 
 

@@ -82,6 +82,7 @@ class ProcessReason(Enum):
     ALL_ORDERS_IN = "all orders in"  # early processing, before the deadline
     DEADLINE = "deadline"  # everything in by (or after) the deadline
     GRACE_EXPIRED = "grace expired"  # NMR game: late powers go into civil disorder
+    MASTER = "master"  # the master's PROCESS, whatever orders are missing
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from tests.app.deadlines_helpers import (
     advance_to,
     all_but,
     body,
+    late_count,
     record_of,
     run_scheduler,
     seat_status,
@@ -118,3 +119,77 @@ def test_a_takeover_below_the_on_time_ratio_is_refused(harness: Harness) -> None
     refused = body(harness.exchange("tardy@example.org", "SIGNON Tdemo pw\n"))
     assert "requires an on-time ratio of at least 0.50; yours is 0.25." in refused
     assert seat_status(game, "TURKEY") is SeatStatus.ABANDONED
+
+
+# ------------------------------------------------------------------ every processed phase counts (issue 24)
+
+
+def test_a_master_s_process_before_the_deadline_counts_the_turn_and_marks_the_missing_power_late(
+    harness: Harness,
+) -> None:
+    game = start_game(harness)
+    send_orders(game, all_but("TURKEY"))
+    assert harness.clock.now() < times(game).deadline
+    game.master("PROCESS\n")
+    assert game.state()["phase"] == "F1901M"
+    for power in all_but("TURKEY"):
+        assert record_of(harness, address(power)) == Record(3, 1, 1, 0, 0, 0), power
+    assert record_of(harness, address("TURKEY")) == Record(-1, 1, 0, 1, 0, 0)
+    assert late_count(game, "TURKEY") == 1
+    assert late_count(game, "FRANCE") == 0
+    assert record_of(harness, MASTER) == NOTHING
+
+
+def test_a_master_s_process_after_the_late_notice_charges_nobody_twice(harness: Harness) -> None:
+    game = start_game(harness)
+    send_orders(game, all_but("TURKEY"))
+    advance_to(harness, times(game).deadline)
+    run_scheduler(harness)  # the first late notice: Turkey -1, the punctual +3, Turkey's late count 1
+    advance_to(harness, harness.clock.now() + timedelta(hours=5))
+    game.master("PROCESS\n")
+    assert game.state()["phase"] == "F1901M"
+    assert record_of(harness, address("FRANCE")) == Record(3, 1, 1, 0, 0, 0)
+    assert record_of(harness, address("TURKEY")) == Record(-1, 1, 0, 1, 0, 0)
+    assert late_count(game, "TURKEY") == 1
+
+
+def test_every_phase_the_master_processes_is_a_turn_and_each_missed_one_is_late(harness: Harness) -> None:
+    game = start_game(harness)
+    send_orders(game, all_but("TURKEY"))
+    phases = []
+    for _ in range(9):
+        phases.append(game.state()["phase"])
+        game.master("PROCESS\n")
+    # Nobody gains or loses a centre: the winters owe nothing, the six movement phases are turns due.
+    assert phases == ["S1901M", "F1901M", "W1901A", "S1902M", "F1902M", "W1902A", "S1903M", "F1903M", "W1903A"]
+    # Turkey never ordered: six turns due, six late, -1 each; France ordered the first phase only.
+    assert record_of(harness, address("TURKEY")) == Record(-6, 6, 0, 6, 0, 0)
+    assert late_count(game, "TURKEY") == 6
+    assert record_of(harness, address("FRANCE")) == Record(3 - 5, 6, 1, 5, 0, 0)
+    assert late_count(game, "FRANCE") == 5
+
+
+def test_the_scheduler_and_the_master_count_alike(harness: Harness) -> None:
+    game = start_game(harness)
+    send_orders(game, all_but("TURKEY"))
+    advance_to(harness, times(game).deadline)
+    run_scheduler(harness)  # late notice
+    send_orders(game, ["TURKEY"])
+    advance_to(harness, harness.clock.now() + timedelta(minutes=1))
+    run_scheduler(harness)  # late orders complete the set: processed at once
+    assert game.state()["phase"] == "F1901M"
+    assert record_of(harness, address("TURKEY")) == Record(-1, 1, 0, 1, 0, 0)
+    assert record_of(harness, address("FRANCE")) == Record(3, 1, 1, 0, 0, 0)
+    game.master("PROCESS\n")  # F1901M: nobody ordered
+    assert record_of(harness, address("TURKEY")) == Record(-2, 2, 0, 2, 0, 0)
+    assert record_of(harness, address("FRANCE")) == Record(2, 2, 1, 1, 0, 0)
+    assert late_count(game, "TURKEY") == 2
+
+
+def test_a_prediction_counts_nothing(harness: Harness) -> None:
+    game = start_game(harness)
+    send_orders(game, all_but("TURKEY"))
+    game.master("PREDICT\n")
+    assert game.state()["phase"] == "S1901M"
+    assert record_of(harness, address("TURKEY")) == NOTHING
+    assert late_count(game, "TURKEY") == 0

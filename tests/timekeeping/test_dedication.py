@@ -184,3 +184,20 @@ def test_threshold_settings() -> None:
     for bad in (-0.1, 1.5, float("nan")):
         with pytest.raises(ThresholdError):
             validate_ratio("RESRAT", bad)
+
+
+def test_a_master_s_process_counts_the_phase_like_any_processing() -> None:
+    from judge.timekeeping.dedication import missed_unannounced
+    from judge.timekeeping.lateness import ProcessReason
+
+    clock = complete(phase(), "EF", DEADLINE - 10 * H)
+    process = Process(ProcessReason.MASTER)
+    # Before the deadline: the punctual paid, the missing power charged as a late notice would.
+    assert points_for_events(clock, [process], DEADLINE - 5 * H, rated=True) == {"E": 3, "F": 3, "G": -1}
+    assert turns_of_phase(clock, process) == {"E": True, "F": True, "G": False}
+    assert missed_unannounced(clock) == {"G"}
+    # After the first late notice: the notice paid and charged already, the turn is still counted.
+    noticed, _ = play(clock, DEADLINE + H)
+    assert points_for_events(noticed, [process], DEADLINE + 5 * H, rated=True) == {}
+    assert missed_unannounced(noticed) == frozenset()
+    assert turns_of_phase(noticed, process) == {"E": True, "F": True, "G": False}

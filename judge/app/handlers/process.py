@@ -4,7 +4,9 @@ The Judge ignored a PROCESS naming another phase than the current one (so a
 delayed mail cannot process the wrong phase). Orders given earlier in the
 same mail (after BECOME) are stored first, so they count. Missing orders are
 treated as for any unordered unit (hold, disband, no build); nobody is put in
-civil disorder by a PROCESS.
+civil disorder by a PROCESS. The phase counts in the players' records as
+any processed phase (a power without complete orders is late for it; see
+:func:`judge.app.lateness.count_processing`).
 """
 
 from __future__ import annotations
