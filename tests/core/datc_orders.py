@@ -7,7 +7,6 @@ directly, with the same reader a player's mail goes through.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,14 +16,12 @@ from judge.core.position import DislodgedUnit, Position
 from judge.core.units import Unit, UnitType
 from judge.core.variants import load_map
 from judge.lang.orders import read_order
-from tests.shared_dir import DATC as DATC_DIR
+from tests.data_dir import datc_cases
 
 
 def load_cases() -> list[dict[str, Any]]:
     """All 183 cases: the 167 of all_cases.json and the 16 of the v3.1 supplement."""
-    cases: list[dict[str, Any]] = json.loads((DATC_DIR / "cases" / "all_cases.json").read_text())
-    cases += json.loads((DATC_DIR / "supplement_v3_1.json").read_text())
-    return cases
+    return datc_cases()
 
 
 def parse_order(text: str, phase_type: PhaseType) -> Order:

@@ -1,9 +1,7 @@
 """The 183 DATC v3.1 cases, run through `judge adjudicate --jsonl` (the real CLI path).
 
-The cases live outside the repository, in the shared directory next to it
-(``<repo>/../shared/datc``; CI clones the repository beside it). A missing
-directory fails the run: a DATC suite that silently skips proves nothing.
-``JUDGE_SHARED_DIR`` points elsewhere if needed.
+The cases are files of the repository (``tests/data/datc``, read by
+``tests.data_dir.datc_cases``), so a fresh clone runs them with nothing beside it.
 
 All cases go through one in-process call of the CLI's ``main`` with
 redirected standard input and output (fast), and one subprocess run checks
@@ -25,22 +23,12 @@ from typing import Any
 import pytest
 
 from judge.cli import main as cli_main
-from tests.shared_dir import DATC
+from tests.data_dir import datc_cases
 
-CASE_FILES = (DATC / "cases" / "all_cases.json", DATC / "supplement_v3_1.json")
 INPUT_KEYS = ("variant", "phase", "units", "centers", "dislodged", "standoffs", "orders", "rules")
 
 
-def _load_cases() -> list[dict[str, Any]]:
-    cases: list[dict[str, Any]] = []
-    for path in CASE_FILES:
-        if path.is_file():
-            cases.extend(json.loads(path.read_text(encoding="utf-8")))
-    return cases
-
-
-CASES = _load_cases()
-MISSING = [str(p) for p in CASE_FILES if not p.is_file()]
+CASES = datc_cases()
 
 
 # DATC v3.1 rewrote these 6.J cases for the 2023 rulebook's civil disorder rule
@@ -85,9 +73,9 @@ def rulings() -> Iterator[dict[str, dict[str, Any]]]:
     yield {key: json.loads(line) for (key, _), line in zip(inputs, out, strict=True)}
 
 
-def test_shared_datc_cases_are_present() -> None:
-    assert not MISSING, f"DATC cases not found: {', '.join(MISSING)} (set JUDGE_SHARED_DIR)"
+def test_all_datc_cases_are_present() -> None:
     assert len(CASES) == 183
+    assert len({case["id"] for case in CASES}) == 183
 
 
 def unit_key(entry: dict[str, Any]) -> tuple[str, str, str]:

@@ -18,9 +18,8 @@ from judge.core.errors import CoastError, UnknownProvinceError, VariantError
 from judge.core.geography import GameMap, Terrain
 from judge.core.units import Unit, UnitType
 from judge.core.variants import available_variants, load_map, parse_map
-from tests.shared_dir import DATC
+from tests.data_dir import datc_cases
 
-DATC_DIR = DATC
 DATA_FILE = Path(__file__).resolve().parents[2] / "judge" / "variants" / "standard.json"
 
 
@@ -429,21 +428,8 @@ def test_inconsistent_data_is_refused(what: str) -> None:
 # ------------------------------------------------------------- DATC cross-check
 
 
-def _datc_cases() -> list[dict[str, Any]]:
-    cases: list[dict[str, Any]] = []
-    all_cases = DATC_DIR / "cases" / "all_cases.json"
-    if all_cases.exists():
-        cases.extend(json.loads(all_cases.read_text(encoding="utf-8")))
-    supplement = DATC_DIR / "supplement_v3_1.json"
-    if supplement.exists():
-        data = json.loads(supplement.read_text(encoding="utf-8"))
-        cases.extend(data if isinstance(data, list) else data.get("cases", []))
-    return cases
-
-
-@pytest.mark.skipif(not DATC_DIR.exists(), reason="DATC data not available")
 def test_every_datc_unit_stands_on_a_legal_location(m: GameMap) -> None:
-    cases = _datc_cases()
+    cases = datc_cases()
     assert len(cases) >= 150
     checked = 0
     for case in cases:

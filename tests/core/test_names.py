@@ -44,9 +44,7 @@ from judge.core.names import (
     resolve_location,
 )
 from judge.core.variants import load_map
-from tests.shared_dir import SEEDS
-
-SEED_002 = SEEDS / "002_5a4577db1e22e6ce.txt"
+from tests.data_dir import SEED_002_PROVINCE_NAMES
 
 
 @pytest.fixture(scope="module")
@@ -138,7 +136,7 @@ def test_french_abbreviations(m: GameMap, text: str, expected: str) -> None:
 
 def _annex_lines() -> list[tuple[str, list[str], list[str]]]:
     """Seed 002's list: (English name, other names, abbreviations) for each of the 75 lines."""
-    text = SEED_002.read_text(encoding="utf-8")
+    text = SEED_002_PROVINCE_NAMES.read_text(encoding="utf-8")
     start = text.index("Liste des noms de territoires")
     entries = []
     for line in text[start:].splitlines():
@@ -153,7 +151,6 @@ def _annex_lines() -> list[tuple[str, list[str], list[str]]]:
     return entries
 
 
-@pytest.mark.skipif(not SEED_002.exists(), reason="seed 002 not available")
 def test_every_name_of_the_french_annex(m: GameMap) -> None:
     entries = _annex_lines()
     assert len(entries) == 75

@@ -1,6 +1,6 @@
 """The worked examples of the French source documents, adjudicated as the documents say.
 
-Seed 000 (/work/shared/seeds/000_*.txt, "I want you for Diplomacy", Vortigern
+Seed 000 ("I want you for Diplomacy", Vortigern
 1985) gives fourteen examples in old French abbreviations (ANG/ALL/RUS...,
 NRD North Sea, MAN English Channel, BOU Burgundy, ROU Rumania, SEB Sevastopol,
 NOI Black Sea, GLI Gulf of Lyon, MTY Tyrrhenian Sea, IRL Irish Sea, ESP Spain,

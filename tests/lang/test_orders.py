@@ -532,13 +532,10 @@ def test_fast_path_answers_every_canonical_order_of_its_phase(
 
 
 def datc_order_texts() -> list[tuple[str, PhaseType]]:
-    import json
-
     from judge.core.phase import Phase
-    from tests.shared_dir import DATC
+    from tests.data_dir import datc_cases
 
-    cases = json.loads((DATC / "cases" / "all_cases.json").read_text())
-    cases += json.loads((DATC / "supplement_v3_1.json").read_text())
+    cases = datc_cases()
     return [
         (text, Phase.parse(case["phase"]).type)
         for case in cases
