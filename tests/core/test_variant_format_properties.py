@@ -180,5 +180,5 @@ def play_random_game(variant: str, seed: int) -> int:
         if result.winner is not None:
             break
     assert phases > 10
-    return rides
     assert position.phase > Phase(game_map.first_phase.year, 0)
+    return rides

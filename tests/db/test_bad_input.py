@@ -199,4 +199,9 @@ def test_json_documents_are_checked_to_the_last_string(document: object, problem
 
 
 def test_a_json_document_with_text_that_merely_looks_escaped_passes() -> None:
-    check_json("phases", "results", {"press": "a literal \\u0000 typed by a player", "n": [1, 2.5, None, True]})
+    """A typed ``\\u0000`` (six characters) is text, not a NUL: accepted, where the NUL is refused."""
+    typed = "a literal \\u0000 typed by a player"
+    assert "\x00" not in typed and "\\u0000" in typed
+    assert check_json("phases", "results", {"press": typed, "n": [1, 2.5, None, True]}) is None
+    with pytest.raises(InvalidTextError, match="NUL"):
+        check_json("phases", "results", {"press": typed.replace("\\u0000", "\x00"), "n": [1]})

@@ -35,12 +35,14 @@ def test_sqlite_writers_begin_immediate(tmp_path: Path) -> None:
 
 
 def test_sqlite_parent_directory_is_created(tmp_path: Path) -> None:
+    assert not (tmp_path / "deep").exists()
     engine = make_engine(f"sqlite:///{tmp_path}/deep/er/x.sqlite3")
     try:
         with engine.connect() as connection:
-            connection.exec_driver_sql("SELECT 1")
+            assert connection.exec_driver_sql("SELECT 1").scalar() == 1
     finally:
         engine.dispose()
+    assert (tmp_path / "deep" / "er").is_dir() and (tmp_path / "deep" / "er" / "x.sqlite3").is_file()
 
 
 def test_open_without_migrating_checks_the_revision(empty_database_url: str) -> None:

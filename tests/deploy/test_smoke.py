@@ -8,7 +8,6 @@ until that command exists), a PostgreSQL server on 127.0.0.1:5432 that the
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import subprocess
 from pathlib import Path
@@ -16,13 +15,6 @@ from pathlib import Path
 import pytest
 
 SMOKE = Path(__file__).resolve().parents[2] / "deploy" / "smoke.sh"
-
-
-def _serve_exists() -> bool:
-    try:
-        return importlib.util.find_spec("judge.commands.serve") is not None
-    except ImportError:
-        return False
 
 
 def _postgres_reachable() -> bool:
@@ -35,9 +27,6 @@ def _postgres_reachable() -> bool:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(
-    not _serve_exists(), reason="`judge serve` does not exist yet (judge.commands.serve missing)"
-)
 def test_install_and_smoke() -> None:
     if not _postgres_reachable():
         pytest.skip("PostgreSQL with createdb is not reachable on 127.0.0.1:5432")

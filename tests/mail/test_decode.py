@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge.mail.decode import DecodedMail, decode_bytes, decode_mail
+from judge.mail.addresses import canonical_address
+from judge.mail.decode import MAX_REFERENCES, DecodedMail, decode_bytes, decode_mail
 from judge.mail.html_text import html_to_text
 
 RAW = Path(__file__).resolve().parent.parent / "data" / "raw"
@@ -191,5 +192,12 @@ _HEADERISH = st.lists(
 @settings(max_examples=300, deadline=None)
 @given(_HEADERISH)
 def test_decode_never_raises_on_mail_shaped_garbage(raw: bytes) -> None:
+    """Whatever the bytes, the decoded mail keeps its promises: a sender is a canonical address or
+    is missing with the problem said; the thread's references stay bounded; the body is text."""
     mail = decode_mail(raw)
-    assert isinstance(mail.problems, tuple)
+    missing = "no usable sender address in Reply-To or From" in mail.problems
+    assert (mail.sender is None) == missing
+    if mail.sender is not None:
+        assert canonical_address(mail.sender) == mail.sender
+    assert len(mail.references) <= MAX_REFERENCES
+    assert isinstance(mail.body, str)
