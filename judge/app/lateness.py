@@ -45,6 +45,7 @@ from sqlalchemy.orm.util import identity_key
 
 from judge.app import orders as kept
 from judge.app import outbox
+from judge.app.game_facts import game_map as map_of_game
 from judge.app.games import audience, power_letter, power_name
 from judge.app.positions import from_json
 from judge.app.services import Services
@@ -142,7 +143,7 @@ def _remind(mailer: _Mailer, event: Reminder) -> None:
     if record is None:
         return
     position = from_json(record.position_before)
-    game_map = load_map(game.variant)
+    game_map = map_of_game(game)
     submissions = kept.current_submissions(mailer.uow, game, position.phase)
     # Whole minutes left, rounded up: a reminder sent late (a deadline set close by hand, a judge
     # that was down) says "in 20 minutes", never "in 0 hours" (issue 13).

@@ -16,8 +16,9 @@ IF blocks are decided on the board at the start of their phase
 
 Completeness follows the Judge: every unit ordered in a movement phase, every
 dislodged unit in a retreat phase, every build given or WAIVEd (as far as
-there are free home centres to build in) and every removal given in an
-adjustment phase; and the last order mail had no error anywhere (the error
+there are free centres to build in, as the core's ``build_sites`` counts them: home
+centres, or any owned centre in Chaos and under SET ANY CENTRES) and every removal
+given in an adjustment phase; and the last order mail had no error anywhere (the error
 flag, kept per phase in ``game.extra_settings``).
 """
 
@@ -47,6 +48,7 @@ from sqlalchemy import cast as sql_cast
 from sqlalchemy.sql.elements import BindParameter
 
 from judge.app.conditions import applied_orders, block_lines
+from judge.core.adjudicator.phases import build_sites
 from judge.core.adjudicator.validation import builds_owed
 from judge.core.errors import CoreError
 from judge.core.geography import GameMap
@@ -314,7 +316,7 @@ class Completeness:
     ``owes``: the power has something to order at all. ``unordered``: units
     (dislodged units in a retreat phase) without an order. ``builds_left`` and
     ``removals_left``: adjustments still to give (builds count WAIVEs, and
-    only as many as there are free home centres to build in).
+    only as many as the core's ``build_sites`` allows).
     """
 
     owes: bool
@@ -325,13 +327,6 @@ class Completeness:
     @property
     def complete(self) -> bool:
         return not self.unordered and self.builds_left <= 0 and self.removals_left <= 0
-
-
-def build_sites(position: Position, power: str, game_map: GameMap) -> frozenset[str]:
-    """Home centres the power owns with no unit on them."""
-    occupied = {unit.province for unit in position.units}
-    owned = position.centers.get(power, frozenset())
-    return frozenset(c for c in game_map.home_centers.get(power, frozenset()) if c in owned and c not in occupied)
 
 
 def completeness(position: Position, power: str, orders: Sequence[Order], game_map: GameMap) -> Completeness:

@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from judge.app import orders as kept
+from judge.app.game_facts import game_map as map_of_game
 from judge.app.positions import from_json
 from judge.app.services import Services
 from judge.app.timekeeping import phase_schedule, with_book
 from judge.core.geography import GameMap
 from judge.core.orders import Order
 from judge.core.position import Position
-from judge.core.variants import load_map
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, OrderBlockKind, SeatStatus
 from judge.db.models import Game, OrderSubmission, PhaseRecord
@@ -111,7 +111,7 @@ def phase_clock(uow: UnitOfWork, game: Game, opened: OpenPhase | None = None) ->
     times = current_times(game, record, record.opened_at)
     if times is None:
         return None
-    game_map = load_map(game.variant)
+    game_map = map_of_game(game)
     flags = kept.error_flags(game)
     powers: list[PowerStatus] = []
     for seat in game.seats:

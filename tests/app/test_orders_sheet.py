@@ -128,3 +128,36 @@ def test_retreat_phases_ask_only_for_the_dislodged_units() -> None:
     orders = read("F TRI - ALB", PhaseType.RETREAT).effective(board)
     assert orders == [Retreat(UnitRef(F, "TRI"), "ALB")]
     assert completeness(board, "AUSTRIA", orders, MAP).complete
+
+
+def test_a_chaos_power_owes_a_build_in_any_free_centre_it_owns() -> None:
+    """Chaos builds in any owned centre: a power owning a free non-home centre owes that build, so
+    its orders are not complete (and the deadline waits) until it builds or waives."""
+    chaos = load_map("chaos")
+    board = Position(
+        "chaos", Phase.parse("W1901A"), (Unit("PARIS", A, "PAR"),),
+        {"PARIS": frozenset({"PAR", "BEL"})},
+    )  # fmt: skip
+    done = completeness(board, "PARIS", [], chaos)
+    assert done.owes and done.builds_left == 1 and not done.complete
+    assert completeness(board, "PARIS", [Build(A, "BEL")], chaos).complete
+    occupied = Position("chaos", board.phase, (*board.units, Unit("PARIS", A, "BEL")), board.centers)
+    assert not owes_orders(occupied, "PARIS", chaos)
+
+
+def test_a_standard_power_owning_only_foreign_centres_free_owes_no_build() -> None:
+    centers = {"FRANCE": frozenset({"PAR", "BEL", "HOL"})}
+    board = winter((Unit("FRANCE", A, "PAR"),), centers)
+    assert not owes_orders(board, "FRANCE", MAP)
+
+
+def test_set_any_centres_makes_a_foreign_centre_a_build_site() -> None:
+    """SET ANY CENTRES on Standard: the game's map (``game_map_of``) counts a free foreign centre."""
+    from judge.app.variant_rules import game_map_of
+    from judge.db.models import Game
+
+    board = winter((Unit("FRANCE", A, "PAR"), Unit("FRANCE", A, "BRE"), Unit("FRANCE", A, "MAR")),
+                   {"FRANCE": frozenset({"PAR", "BRE", "MAR", "BEL"})})  # fmt: skip
+    assert not owes_orders(board, "FRANCE", MAP)
+    anywhere = game_map_of(Game(name="anyc", variant="standard", build_centres="any"))
+    assert completeness(board, "FRANCE", [], anywhere).builds_left == 1

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from judge.app.errors import CommandRefused
+from judge.app.game_facts import game_map as map_of_game
 from judge.app.masters import announce_to_game, require_master, setter_name, signed_on_game
 from judge.app.processing import owing_powers
 from judge.app.registry import Next, handles
@@ -26,7 +27,6 @@ from judge.app.timekeeping import (
     set_times,
     stored_times,
 )
-from judge.core.variants import load_map
 from judge.db.enums import AuditKind
 from judge.lang.commands import Resume
 from judge.mail.compose import judge_date
@@ -47,7 +47,7 @@ def handle(command: Resume, session: MailSession) -> Next:
     zone = session.services.config.timezone
     times = fresh_times(
         session.uow, game, session.now, position.phase.type, zone,
-        previous=stored_times(game), owing=owing_powers(game, position, load_map(game.variant)), same_phase=True,
+        previous=stored_times(game), owing=owing_powers(game, position, map_of_game(game)), same_phase=True,
     )  # fmt: skip
     session.uow.audit.record(
         AuditKind.SETTING, session.now, game=game, person=session.person, actor=session.sender,

@@ -84,8 +84,30 @@ def update_centers(
     return {power: frozenset(owned) for power, owned in sorted(result.items())}
 
 
+def build_sites(position: Position, power: str, game_map: GameMap) -> frozenset[str]:
+    """The centres where ``power`` may build now: owned, free, and allowed by the variant's build
+    rule (:meth:`GameMap.can_build_in`: home centres, or any owned centre in Chaos and under SET ANY
+    CENTRES). The one count of build sites: the judge's completeness of a power's orders and the
+    adjudicator's need for an adjustment phase both ask it, so they never disagree."""
+    owned = position.centers.get(power, frozenset())
+    if not owned:
+        return frozenset()
+    return _free_build_sites(owned, _occupied(position, game_map), power, game_map)
+
+
+def _occupied(position: Position, game_map: GameMap) -> set[str]:
+    where = topology(game_map).province
+    return {where.get(unit.location) or unit.province for unit in position.units}
+
+
+def _free_build_sites(
+    owned: frozenset[str], occupied: set[str], power: str, game_map: GameMap
+) -> frozenset[str]:
+    return frozenset(c for c in owned if c not in occupied and game_map.can_build_in(c, power, owned))
+
+
 def adjustments_needed(position: Position, game_map: GameMap) -> bool:
-    """Whether some power must remove a unit, or may build one in a free home centre it owns."""
+    """Whether some power must remove a unit, or may build one where :func:`build_sites` allows."""
     units = position.units
     centers = position.centers
     count: dict[str, int] = {}
@@ -100,9 +122,8 @@ def adjustments_needed(position: Position, game_map: GameMap) -> bool:
             return True
         if owed > 0:
             if occupied is None:
-                where = topology(game_map).province
-                occupied = {where.get(unit.location) or unit.province for unit in units}
-            if any(center not in occupied and game_map.can_build_in(center, power, owned) for center in owned):
+                occupied = _occupied(position, game_map)
+            if _free_build_sites(owned, occupied, power, game_map):
                 return True
     # A power with units and no centres listed owes removals.
     return any(power not in centers for power in count)
