@@ -49,6 +49,10 @@ REDACTED = "[redacted]"
 # logs SQL *with parameters*, i.e. password hashes and raw mail): kept at
 # WARNING unless the operator asks for DEBUG.
 QUIET_LOGGERS = ("mail.log", "sqlalchemy", "apscheduler", "alembic", "asyncio")
+# Libraries whose DEBUG writes the data itself (SQLAlchemy: every row read, raw mail and
+# replies included): held at INFO even when the operator asks for DEBUG. Their statements'
+# parameters are never logged either (the engines hide them: judge.db.engine).
+DATA_AT_DEBUG = {"sqlalchemy": logging.INFO}
 
 # Marks the handler this module installs, so a second configure replaces it
 # instead of doubling every line.
@@ -103,16 +107,29 @@ _URL_PASSWORD = re.compile(
     r"(?P<head>\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:)(?P<value>[^\s@/]+)(?=@)", re.I
 )
 # The password word of Judge commands. SIGNON is distinctive enough to be found
-# anywhere (an error message quoting the line); the others only at the start of
-# a line or of a quotation, so ordinary prose ("could not join game x") is left alone.
+# anywhere (an error message quoting the line); the others only where a command
+# starts: a line, a quotation, an HTML tag's end, or a line end as a library writes
+# it escaped (``b'...\\r\\nLOGON Fgame pw'``, the ``\\r\\n`` being two characters each), so
+# ordinary prose ("could not join game x") is left alone.
+_COMMAND_START = r"(?:^|[\"'`>]|(?<=\\[rn]))[ \t]*"
 _COMMAND_PASSWORD = re.compile(
-    r"(?P<head>\bsign\s*on\s+\S+\s+"
-    r"|(?:^|[\"'`])[ \t]*(?:login|hello|create|observe|watch|monitor|join)[ \t]+\S+[ \t]+"
-    r"|\bset[ \t]+password[ \t]+"
-    r"|(?:^|[\"'`])[ \t]*(?:password|pw)[ \t]+)"
+    r"(?P<head>(?:\b|(?<=\\[rn]))sign\s*on\s+\S+\s+"
+    r"|" + _COMMAND_START + r"(?:log[io]n|hello|create|observe|watch|monitor|join)[ \t]+\S+[ \t]+"
+    r"|\bset[ \t]+(?:password|pw|p)[ \t]+"
+    r"|" + _COMMAND_START + r"(?:password|pw)[ \t]+)"
     r"(?P<value>[^\s\"'`]+)",
     re.I | re.M,
 )
+
+# What the SMTP library logs of a mail's content (aiosmtpd, at DEBUG: each DATA line as it
+# arrives, before any decoding): never written. Passwords hide there in every shape a mail
+# takes (quoted-printable, base64, HTML), beyond what a pattern could find.
+_MAIL_CONTENT_RECORDS = frozenset({("mail.log", "DATA readline: %s")})
+
+
+def _not_mail_content(record: logging.LogRecord) -> bool:
+    """The handler's filter: False for a record that would write a mail's content."""
+    return (record.name, record.msg) not in _MAIL_CONTENT_RECORDS
 
 
 def _key_words(key: str) -> set[str]:
@@ -393,6 +410,7 @@ def configure_logging(
             syslog_prefix=settings.journald,
         )
     )
+    handler.addFilter(_not_mail_content)
     setattr(handler, _HANDLER_MARK, True)
     root = logging.getLogger()
     for existing in list(root.handlers):
@@ -403,7 +421,7 @@ def configure_logging(
     root.setLevel(settings.level)
     quiet_level = logging.DEBUG if settings.level <= logging.DEBUG else logging.WARNING
     for name in QUIET_LOGGERS:
-        logging.getLogger(name).setLevel(max(quiet_level, settings.level))
+        logging.getLogger(name).setLevel(max(quiet_level, settings.level, DATA_AT_DEBUG.get(name, 0)))
     logging.captureWarnings(True)
     return settings
 

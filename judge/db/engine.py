@@ -45,12 +45,15 @@ def normalise_url(url: str | URL) -> URL:
 
 
 def make_engine(url: str | URL, *, echo: bool = False) -> Engine:
-    """An engine for ``url`` with the judge's per-engine settings applied."""
+    """An engine for ``url`` with the judge's per-engine settings applied.
+
+    Statement parameters are hidden from logs and error messages (``hide_parameters``): they
+    carry raw mail, replies quoting passwords, and private press."""
     parsed = normalise_url(url)
     if parsed.get_backend_name() == "sqlite":
         return _sqlite_engine(parsed, echo=echo)
     if parsed.get_backend_name() == "postgresql":
-        return create_engine(parsed, echo=echo, pool_pre_ping=True)
+        return create_engine(parsed, echo=echo, pool_pre_ping=True, hide_parameters=True)
     raise ValueError(
         f"unsupported database {parsed.get_backend_name()!r}: use sqlite or postgresql"
     )
@@ -136,8 +139,9 @@ def _sqlite_engine(url: URL, *, echo: bool) -> Engine:
         Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
     gate = WriteGate()
     engine = create_engine(
-        url, echo=echo, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000, "factory": _GatedConnection}
-    )
+        url, echo=echo, hide_parameters=True,
+        connect_args={"timeout": BUSY_TIMEOUT_MS / 1000, "factory": _GatedConnection},
+    )  # fmt: skip
 
     @event.listens_for(engine, "connect")
     def _configure(dbapi_connection: Any, _record: Any) -> None:

@@ -151,7 +151,18 @@ class TestConfiguredOutput:
         assert logging.getLogger("sqlalchemy").getEffectiveLevel() == logging.WARNING
         assert logging.getLogger("mail.log").getEffectiveLevel() == logging.WARNING
         _configured({"JUDGE_LOG_LEVEL": "DEBUG"})
-        assert logging.getLogger("sqlalchemy").getEffectiveLevel() == logging.DEBUG
+        assert logging.getLogger("mail.log").getEffectiveLevel() == logging.DEBUG
+        # SQLAlchemy's DEBUG writes every row read (raw mail, replies): held at INFO.
+        assert logging.getLogger("sqlalchemy").getEffectiveLevel() == logging.INFO
+
+    def test_the_smtp_library_s_data_lines_are_never_written(self) -> None:
+        stream, _log = _configured({"JUDGE_LOG_LEVEL": "DEBUG"})
+        smtp_log = logging.getLogger("mail.log")
+        smtp_log.debug("DATA readline: %s", b"SET PASSWORD =\r\n")
+        smtp_log.debug("DATA readline: %s", b"cGFzc3dvcmQ=\r\n")  # base64 hides from any pattern
+        smtp_log.debug("%r << %r", ("127.0.0.1", 1), b"250 OK")
+        lines = _lines(stream)
+        assert len(lines) == 1 and "250 OK" in lines[0]
 
     def test_configuring_twice_does_not_double_lines(self) -> None:
         _configured({})
@@ -246,6 +257,15 @@ class TestRedaction:
             ("OBSERVE game secret", f"OBSERVE game {REDACTED}"),
             ("SET PASSWORD newpw", f"SET PASSWORD {REDACTED}"),
             ("x\nPASSWORD newpw", f"x\nPASSWORD {REDACTED}"),
+            # As a library writes a line it read: its line ends escaped, two characters each.
+            ("b'x\\r\\nSIGNON Fgame secret\\r\\n'", f"b'x\\r\\nSIGNON Fgame {REDACTED}'"),
+            ("b'\\r\\nlogon fgame secret'", f"b'\\r\\nlogon fgame {REDACTED}'"),
+            ("b'\\nLOGIN Fgame secret'", f"b'\\nLOGIN Fgame {REDACTED}'"),
+            ("LOGON Fgame secret", f"LOGON Fgame {REDACTED}"),
+            ("<p>HELLO Fgame secret</p>", f"<p>HELLO Fgame {REDACTED}"),
+            ("<p>SIGNON Fgame pa=3Dss</p>", f"<p>SIGNON Fgame {REDACTED}"),
+            ("SET PW newpw", f"SET PW {REDACTED}"),
+            ("set p newpw", f"set p {REDACTED}"),
         ],
     )
     def test_inline_secrets_are_scrubbed(self, text: str, expected: str) -> None:
