@@ -233,3 +233,23 @@ def test_press_codes() -> None:
     assert press_code(game()) == "WP"
     assert press_code(game(press_mode="grey/white", partial_press=False, fake_press="partial may be faked")) == "GWF"
     assert press_code(game(press_mode="none")) == "-"
+
+
+def test_a_gunboat_player_signed_on_to_his_own_game_learns_nobody_else(harness: Harness) -> None:
+    """Every "who plays whom" answer, asked by each player signed on to his own gunboat game, names
+    nobody but himself (issue 34: the only WHOGAME test asked as an outsider)."""
+    addresses = form_game(harness, "boat")
+    _change(harness, "boat", rule_options=["gunboat"])
+    powers = powers_of(harness, "boat")
+    refusal = "'boat' is a gunboat game: only its master, signed on as master, may see who plays."
+    for n, address in enumerate(addresses):
+        letter = powers[address][0]
+        reply = harness.exchange(
+            address, f"SIGNON {letter}boat pw{n}\nWHOGAME\nWHOGAME boat FULL\nLIST boat\nLIST\nSUMMARY boat\n"
+        )
+        text = body(reply)
+        assert f"Signed on as {powers[address].title()} in game 'boat'." in text, text
+        assert text.count(refusal) == 2, text
+        others = [other for other in addresses if other != address]
+        whole = reply.as_string()
+        assert not [other for other in others if other in whole or other.split("@")[0] in text], whole
