@@ -24,6 +24,7 @@ from judge.mail.inbound import (
     FunctionStore,
     InboundStore,
     JudgeInboundHandler,
+    JudgeSMTP,
     start_inbound_server,
 )
 
@@ -156,11 +157,21 @@ async def test_oversized_data_without_size_declaration_gets_a_clear_552() -> Non
 
 
 @pytest.mark.asyncio
-async def test_250_comes_only_after_the_store_committed() -> None:
+async def test_250_comes_only_after_the_store_committed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The door's reply to the data is observed at the moment the server pushes it: the mail must
+    be committed by then. (Looking after the session ended caught a door answering before its
+    commit only when the client happened to finish first.)"""
     entered = threading.Event()
     release = threading.Event()
-    seen_at_250: list[int] = []
     store = RecordingStore()
+    pushed: list[tuple[str, int]] = []  # each reply the server sends, with the commits made by then
+    real_push = JudgeSMTP.push
+
+    async def observed_push(self: JudgeSMTP, status: str) -> None:
+        pushed.append((str(status), len(store.committed)))
+        await real_push(self, status)
+
+    monkeypatch.setattr(JudgeSMTP, "push", observed_push)
 
     class SlowStore:
         def store_inbound(
@@ -170,19 +181,16 @@ async def test_250_comes_only_after_the_store_committed() -> None:
             release.wait(30)
             return store.store_inbound(raw, mail_from, rcpt_tos, received_at, peer)
 
-    def client() -> None:
-        send(port, [JUDGE])
-        seen_at_250.append(len(store.committed))  # what was committed when 250 arrived
-
     async with judge_server(SlowStore()) as port:
-        sending = asyncio.ensure_future(in_thread(client))
+        sending = asyncio.ensure_future(in_thread(lambda: send(port, [JUDGE])))
         assert await in_thread(lambda: entered.wait(30))
-        # The store has been called and has not returned: no reply can have been sent.
-        assert not sending.done()
+        # The store has been called and has not returned: nothing committed yet.
         assert store.committed == []
         release.set()
         await sending
-    assert seen_at_250 == [1]
+    statuses = [status[:3] for status, _ in pushed]
+    data_reply = pushed[statuses.index("354") + 1]  # the reply to the mail's data, after "354 go ahead"
+    assert data_reply[0].startswith("250") and data_reply[1] == 1, pushed
 
 
 @pytest.mark.asyncio
