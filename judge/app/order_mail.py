@@ -15,6 +15,7 @@ from __future__ import annotations
 import bisect
 import functools
 import json
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from judge.app import orders as kept
@@ -29,6 +30,7 @@ from judge.core.adjudicator.board import Board
 from judge.core.adjudicator.validation import interpret
 from judge.core.errors import CoreError
 from judge.core.geography import GameMap
+from judge.core.names import province_display_name
 from judge.core.orders import Order
 from judge.core.phase import Phase
 from judge.core.position import Position
@@ -209,7 +211,7 @@ def add_order(session: MailSession, command: OrderCommand, target: Target | None
     draft.touched = True
     if later is not None:
         order = kept.adapt(command.read.order, later.type)
-        sheet = draft.futures.get(later) or _stored_future(session, state, draft, later)
+        sheet = future_sheet(session, state, draft, later)
         draft.futures[later] = sheet.with_order(order)
         draft.changed_futures.add(later)
         return
@@ -222,12 +224,15 @@ def add_order(session: MailSession, command: OrderCommand, target: Target | None
 
 
 def add_block(session: MailSession, block: Conditional) -> None:
-    """Keep an IF block; for the current phase its orders are checked against the board now."""
+    """Keep an IF block, in place of the earlier blocks that order one of its units; for the
+    current phase its orders are checked against the board now, and one illegal order refuses
+    the whole block (the sheet, earlier blocks included, stays as it was)."""
     state, draft = acting(session)
     later = target_phase(session, state, block.line)
     draft.touched = True
     if later is not None:
-        sheet = draft.futures.get(later) or _stored_future(session, state, draft, later)
+        sheet = future_sheet(session, state, draft, later)
+        _note_replaced(session, block, sheet.replaced_by(block), state.game_map)
         draft.futures[later] = sheet.with_block(block)
         draft.changed_futures.add(later)
         return
@@ -245,9 +250,36 @@ def add_block(session: MailSession, block: Conditional) -> None:
             problems += 1
     if problems:
         _ = session.gettext
-        raise CommandRefused(_("The IF block was not kept: correct the orders in it and send it again."))
+        raise CommandRefused(
+            _("The IF block was not kept (your earlier orders and blocks stay): correct the orders in it and send it again.")
+        )
+    _note_replaced(session, block, draft.sheet.replaced_by(block), state.game_map)
     draft.sheet = draft.sheet.with_block(block)
     draft.changed = True
+
+
+def _note_replaced(session: MailSession, block: Conditional, replaced: Sequence[Conditional], game_map: GameMap) -> None:
+    """Say under the block's line which earlier blocks it replaces, by the units they share."""
+    if not replaced:
+        return
+    _ = session.gettext
+    shared = kept.block_units(block) & frozenset().union(*(kept.block_units(old) for old in replaced))
+    session.reply.ok(
+        block.line,
+        _("This IF block replaces your earlier IF block for {units}.").format(
+            units=units_text(shared, session.language, game_map, _)
+        ),
+    )
+
+
+def units_text(provinces: Iterable[str], language: str, game_map: GameMap, _: Callable[[str], str]) -> str:
+    """Provinces named for a reader, in their language, in alphabetical order."""
+    names = sorted(
+        _("builds and removals") if code == kept.ADJUSTMENT_LIST
+        else province_display_name(code, "fr" if language == "fr" else "en", game_map)
+        for code in provinces
+    )  # fmt: skip
+    return ", ".join(names)
 
 
 def _check(session: MailSession, state: OrderMail, draft: PowerDraft, order: Order, text: str) -> None:
@@ -264,6 +296,11 @@ def _check(session: MailSession, state: OrderMail, draft: PowerDraft, order: Ord
         problem = error
     if problem is not None:
         raise CommandRefused(f"{text}: {error_text(problem, session.language, state.game_map)}")
+
+
+def future_sheet(session: MailSession, state: OrderMail, draft: PowerDraft, phase: Phase) -> kept.OrderSheet:
+    """The power's sheet for the later ``phase`` as this mail has it so far."""
+    return draft.futures.get(phase) or _stored_future(session, state, draft, phase)
 
 
 def _stored_future(session: MailSession, state: OrderMail, draft: PowerDraft, phase: Phase) -> kept.OrderSheet:

@@ -47,7 +47,7 @@ from sqlalchemy import (
 from sqlalchemy import cast as sql_cast
 from sqlalchemy.sql.elements import BindParameter
 
-from judge.app.conditions import applied_orders, block_lines
+from judge.app.conditions import applied_orders, block_lines, block_orders
 from judge.core.adjudicator.phases import build_sites
 from judge.core.adjudicator.validation import builds_owed
 from judge.core.errors import CoreError
@@ -196,7 +196,26 @@ class OrderSheet:
         return OrderSheet(tuple(items), tuple(keys))
 
     def with_block(self, block: Conditional) -> OrderSheet:
-        return OrderSheet((*self.items, block))
+        """The block goes last, replacing every earlier block that orders one of its units
+        (as an order replaces the earlier order for its unit), so no unit ever has two blocks."""
+        units = block_units(block)
+        return OrderSheet((*(item for item in self.items if not _shares_a_unit(item, units)), block))
+
+    def replaced_by(self, block: Conditional) -> tuple[Conditional, ...]:
+        """The blocks :meth:`with_block` would replace with ``block``."""
+        units = block_units(block)
+        return tuple(item for item in self.blocks if _shares_a_unit(item, units))
+
+    def without_blocks(self, province: str | None = None) -> tuple[OrderSheet, tuple[Conditional, ...]]:
+        """The sheet without its IF blocks (only the one ordering the unit in ``province`` when
+        given), and the blocks withdrawn; plain orders stay."""
+        units = frozenset({province}) if province is not None else None
+        withdrawn = tuple(
+            item for item in self.blocks if units is None or _shares_a_unit(item, units)
+        )
+        if not withdrawn:
+            return self, ()
+        return OrderSheet(tuple(item for item in self.items if not any(item is w for w in withdrawn))), withdrawn
 
     @property
     def plain(self) -> tuple[Order, ...]:
@@ -269,6 +288,25 @@ class OrderSheet:
         processing of one phase read the same stored sheets more than once.
         """
         return _read_sheet(tuple(lines), game_map, phase_type)
+
+
+def block_units(block: Conditional) -> frozenset[str]:
+    """The units a block orders in any of its branches (by :func:`unit_key`)."""
+    keys: set[str] = set()
+    for command in block_orders(block):
+        if command.read is None:
+            continue
+        item: Order | Preference = (
+            Preference(command.read.preferences) if command.read.preferences else command.read.order
+        )
+        key = unit_key(item)
+        if key is not None:
+            keys.add(key)
+    return frozenset(keys)
+
+
+def _shares_a_unit(item: Item, units: Set[str]) -> bool:
+    return isinstance(item, Conditional) and not units.isdisjoint(block_units(item))
 
 
 @functools.lru_cache(maxsize=4096)

@@ -22,7 +22,7 @@ from judge.core.geography import GameMap
 from judge.core.phase import PhaseType
 from judge.core.variants import available_variants
 from judge.lang import commands as c
-from judge.lang.conditions import And, Condition, Not, Or, Word, read_term
+from judge.lang.conditions import And, Condition, Not, Or, UnitPresent, Word, read_term
 from judge.lang.dates import DateSpec, read_date, read_phase
 from judge.lang.errors import N_, CommandError, Message
 from judge.lang.powers import (
@@ -703,8 +703,23 @@ class CommandBuilder(Transformer[Token, Any]):
             raise CommandError(Message(N_("PHASE needs a season, a year and a phase (PHASE Fall 1905 Movement).")))
         return [c.PhaseCommand(self.line, read_phase(str(children[0]), _column(children[0])))]
 
-    def clear(self, _: list[Token]) -> list[c.Command]:
-        return [c.Clear(self.line)]
+    def clear(self, children: list[Any]) -> list[c.Command]:
+        if not children:
+            return [c.Clear(self.line)]
+        return [c.Clear(self.line, blocks=True, province=children[0])]
+
+    def clear_if(self, words: list[Token]) -> str | None:
+        """The province of the unit whose block CLEAR IF withdraws (None: every block), read
+        as a condition's term is (``A Paris``, ``army Paris``, ``Paris``)."""
+        if not words:
+            return None
+        term = self.unit_term(words)
+        if not isinstance(term, UnitPresent) or term.power is not None:
+            raise CommandError(
+                Message(N_("CLEAR IF names one of your units, as A Paris or Paris (or nothing: every block).")),
+                _column(words[0]),
+            )
+        return term.province
 
     def show_orders(self, _: list[Token]) -> list[c.Command]:
         return [c.ShowOrders(self.line)]

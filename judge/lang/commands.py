@@ -272,9 +272,15 @@ class PhaseCommand(Command):
 
 @dataclass(frozen=True, slots=True)
 class Clear(Command):
-    """CLEAR: drop the pending orders for future phases."""
+    """CLEAR: drop the pending orders for future phases.
+
+    CLEAR IF (``blocks``): withdraw the IF blocks in force instead, every one,
+    or only the one that orders the unit in ``province`` (a province code).
+    """
 
     KIND: ClassVar[str] = "clear"
+    blocks: bool = False
+    province: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -253,8 +253,16 @@ class _MailReader:
                 column = column + 1 if column >= 0 else _indent(text)
                 position = max(position, column - 1 + len(result.text))
                 self._add(c.OrderCommand(number, result, column))
+            elif self.stack:
+                self._break_block(number, result.column, text, result.translatable or result.message)
             else:
                 self._error(number, result.column, text, result.translatable or result.message)
+
+    def _break_block(self, number: int, column: int, text: str, message: Wording) -> None:
+        """A line of an open IF block that cannot be read: the whole block is refused, so that no
+        branch is kept without the line its writer meant in it (an ELSE without its order)."""
+        self.stack[-1].broken = True
+        self._error(number, column, text, Message(N_("{message} (the whole IF block is ignored)"), message=message))
 
     def _add(self, command: c.OrderCommand | c.Conditional) -> None:
         if self.stack:
@@ -328,7 +336,7 @@ class _MailReader:
     def _dispatch(self, number: int, text: str, command: c.Command, source: _Lines) -> None:
         if self.stack and not isinstance(command, c.PhaseCommand | c.Signoff):
             name = type(command).KIND.split("_")[0].upper()
-            self._error(number, _indent(text), text, Message(N_("{name} cannot be given inside IF ... ENDIF: it was ignored."), name=name))
+            self._break_block(number, _indent(text), text, Message(N_("{name} cannot be given inside IF ... ENDIF"), name=name))
             if isinstance(command, c.Press):
                 self._take_press_body(source)
             return

@@ -135,7 +135,7 @@ def test_an_if_block_is_stored_and_shown_decided_on_the_current_board(harness: H
         "A MAR H\nF BRE H\nIF german army munich\n A PAR - PIC\nELSE\n A PAR - BUR\nENDIF\n",
     )
     assert "France: Army Paris -> Picardy." in body
-    assert "Conditional orders (decided on the board at the start of the phase):\nIF GERMANY A MUN" in body
+    assert "decided in this order on the board at the start of the phase (for a unit, the order or block given last wins):\n1. IF GERMANY A MUN" in body
     assert "Your orders are complete." in body
     with harness.db.unit_of_work(readonly=True) as uow:
         stored = uow.orders.current(game.game(uow), "S1901M")["FRANCE"]

@@ -58,6 +58,19 @@ def test_blocks_are_decided_on_the_board_and_later_orders_win() -> None:
     assert [str(o) for o in after.effective(OPENING)] == ["F BRE - PIC", "A PAR - GAS"]
 
 
+def test_a_block_replaces_every_earlier_block_that_orders_one_of_its_units() -> None:
+    first = block("IF german army mun\n A par - pic\n A mar - spa\nENDIF")
+    other = block("IF russian war\n F bre - mao\nENDIF")
+    nested = block("IF italian ven\n IF german kie\n  A par - bur\n ENDIF\nENDIF")
+    sheet = OrderSheet().with_block(first).with_order(Hold(UnitRef(A, "PAR"))).with_block(other)
+    assert sheet.replaced_by(nested) == (first,)
+    sheet = sheet.with_block(nested)  # orders A PAR in a nested block: replaces the first, not the other
+    assert sheet.items == (Hold(UnitRef(A, "PAR")), other, nested)
+    assert sheet.without_blocks("BRE") == (OrderSheet((Hold(UnitRef(A, "PAR")), nested)), (other,))
+    assert sheet.without_blocks("MAR") == (sheet, ())
+    assert sheet.without_blocks() == (OrderSheet((Hold(UnitRef(A, "PAR")),)), (other, nested))
+
+
 def test_nested_blocks_and_left_to_right_conditions() -> None:
     nested = block(
         "IF german army mun or russian army war and turkish fleet ank\n"

@@ -211,4 +211,18 @@ def test_errors_carry_line_column_and_the_line() -> None:
 def test_commands_inside_if_blocks_are_refused() -> None:
     result = parse_mail("signon Fdt pw\nif nth\nset wait\nbroadcast\nhi\nendpress\nendif\n")
     assert [e.line for e in result.errors] == [3, 4]
-    assert kinds("signon Fdt pw\nif nth\nset wait\nbroadcast\nhi\nendpress\nendif\n") == ["signon", "conditional"]
+    assert kinds("signon Fdt pw\nif nth\nset wait\nbroadcast\nhi\nendpress\nendif\n") == ["signon"]
+    assert all(e.message.endswith("(the whole IF block is ignored)") for e in result.errors)
+
+
+def test_an_unreadable_order_in_any_branch_drops_the_whole_block_and_its_parents() -> None:
+    """Issue 24: ``IF ... ELSE A Arm - Sevvastopol ENDIF`` was kept without its ELSE."""
+    result = parse_mail(
+        "signon Fdt pw\nif german munich\nA Par - Bur\nelse\nA Arm - Sevvastopol\nendif\nF Bre - Mao\n"
+        "if nth\n if eng\n  A Pariss H\n endif\n A Mar H\nendif\n"
+    )
+    assert [(e.line, e.message) for e in result.errors] == [
+        (5, "Unrecognized destination province -> Sevvastopol (did you mean SEV?) (the whole IF block is ignored)"),
+        (10, "Unrecognized source province -> Pariss (did you mean PAR?) (the whole IF block is ignored)"),
+    ]
+    assert [cmd.KIND for cmd in result.commands] == ["signon", "order"]

@@ -64,9 +64,12 @@ def render_acknowledgement(ack: Acknowledgement, game_map: GameMap, language: st
     ]
     lines += [f"{label} {text}." for text in _unit_lines(ack, game_map, language, _)]
     if ack.blocks:
-        lines += ["", _("Conditional orders (decided on the board at the start of the phase):")]
-        for block in ack.blocks:
-            lines += block_lines(block)
+        lines += ["", _("Conditional orders in force, decided in this order on the board at the start of "
+                        "the phase (for a unit, the order or block given last wins):")]
+        for number, block in enumerate(ack.blocks, start=1):
+            first, *rest = block_lines(block)
+            lead = f"{number}. "
+            lines += [lead + first, *(" " * len(lead) + line for line in rest)]
     lines.append("")
     lines += _status(ack, _)
     if ack.pending:
