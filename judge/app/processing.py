@@ -119,12 +119,10 @@ def process_phase(
         opened = read_open_phase(uow, game)
         if opened is None:
             raise NotProcessable(game.name)
-    if event is None or clock is None:
+    if event is None:
         with uow.session.no_autoflush:
-            clock = phase_clock(uow, game, opened)
-        if clock is None:
-            raise NotProcessable(game.name)
-        event = Process(ProcessReason.MASTER, civil_disorder=clock.in_civil_disorder)
+            clock = phase_clock(uow, game, opened)  # None: a phase without times, nothing to count
+        event = Process(ProcessReason.MASTER, civil_disorder=clock.in_civil_disorder if clock else frozenset())
     reason = reason or event.reason.value
     record, position, submissions = opened.record, opened.position, opened.submissions
     game_map = game_map_of(game)
@@ -152,7 +150,8 @@ def process_phase(
     newly_cd = civil_disorder_after_missed(
         game, position, owing_powers(game, position, game_map), submissions, event.newly_in_civil_disorder
     )
-    count_processing(uow, game, clock, replace(event, newly_in_civil_disorder=frozenset(newly_cd)), now)
+    if clock is not None:
+        count_processing(uow, game, clock, replace(event, newly_in_civil_disorder=frozenset(newly_cd)), now)
     for seat in game.seats:
         if seat.power in newly_cd and seat.status in ACTIVE:
             uow.seats.set_status(seat, SeatStatus.CIVIL_DISORDER)
