@@ -119,7 +119,7 @@ def test_escape_after_a_year_under_arrest(harness: Harness) -> None:
         row = next(m for m in member if m.id == _id_any(uow, game, a2.address))
         assert row.left_at is not None
         entry = row.extra["waitlist"]
-        assert entry["from_year"] == 1903
+        assert entry["from_phase"] == "S1902M"  # a year after his arrest in S1901M (rule 8: his exclusion)
         # rule 8: a real spy only to his true nation, a loyal member to any foreign power
         expected = [row.true_power] if row.true_power else sorted(
             {"AUSTRIA", "ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY"})

@@ -64,12 +64,12 @@ def test_a_spy_whose_true_nation_falls_is_unmasked_to_his_host_only(harness: Har
         [address("FRANCE"), ambassador("FRANCE", 1), ambassador("FRANCE", 2), MASTER])
     with harness.db.unit_of_work(readonly=True) as uow:
         member = uow.councils.member(spy)
-        assert member is not None and member.extra["true_nation_eliminated_year"] == 1901
+        assert member is not None and member.extra["true_nation_eliminated_phase"] == "F1901M"
         italians = uow.councils.members(game.game(uow), power="ITALY")
         assert {m.status for m in italians} == {"eliminated"}
     # rule 7b: the waiting list for any foreign power, a year after; the host's veto keeps him off
     reply = _master(game, f"COUNCIL WAITLIST {spy}")
-    assert "is on the waiting list, for Austria, England, Germany, Russia, Turkey, from 1902" in reply
+    assert "is on the waiting list, for Austria, England, Germany, Russia, Turkey, from the Movement for Fall of 1902" in reply
     assert "COUNCIL" not in "".join(plain(m) for m in harness.others if str(m["To"]) != MASTER)
     assert "vetoes" in _master(game, f"COUNCIL VETO {spy}")
     assert "vetoed" in _master(game, f"COUNCIL SEAT {spy} G")
@@ -89,8 +89,12 @@ def test_a_spy_inside_a_fallen_power_goes_back_to_his_true_nation_only(harness: 
     spy = _make_spy(harness, game, "FRANCE", 1, "ENGLAND")
     with harness.db.unit_of_work() as uow:
         process_phase(uow, harness.services, game.game(uow), harness.clock.now(), reason="test")
-    assert "for England, from 1902" in _master(game, f"COUNCIL WAITLIST {spy}")
+    assert "for England, from the Movement for Fall of 1902" in _master(game, f"COUNCIL WAITLIST {spy}")
     assert "only with his true nation" in _master(game, f"COUNCIL SEAT {spy} G")
+    # a year counted in seasons: eliminated in the fall of 1901, no seat in the spring of 1902
+    assert "may take a seat from the Movement for Fall of 1902" in _master(game, f"COUNCIL SEAT {spy} E")
+    with harness.db.unit_of_work() as uow:
+        game.game(uow).current_phase = "F1902M"
     assert "no seat to fill" in _master(game, f"COUNCIL SEAT {spy} E")  # England's council is full
     with harness.db.unit_of_work() as uow:  # England's second Ambassador leaves: a vacancy
         row = game.game(uow)

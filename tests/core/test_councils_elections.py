@@ -5,6 +5,7 @@ from __future__ import annotations
 from judge.core.councils import elections as el
 from judge.core.councils import treason as tr
 from judge.core.councils.roles import Member
+from judge.core.phase import Phase
 
 GENERAL = Member(1, "FRANCE", "general", 0)
 FIRST_AMB = Member(2, "FRANCE", "ambassador", 1)
@@ -131,10 +132,22 @@ def test_one_accuser_withdrawing_rehabilitates() -> None:
     assert tr.after_withdrawal([1, 2], 3, True) == ([1, 2], False)
 
 
-def test_escape_after_a_year_under_arrest() -> None:
-    assert tr.escape_refusal("accused", 1901, 1901) is tr.EscapeRefusal.TOO_SOON
-    assert tr.escape_refusal("accused", 1901, 1902) is None
-    assert tr.escape_refusal("active", 1901, 1905) is tr.EscapeRefusal.NOT_ARRESTED
+def test_escape_after_a_year_under_arrest_counted_in_seasons() -> None:
+    spring = Phase.parse("S1901M")
+    assert tr.escape_refusal("accused", spring, Phase.parse("F1901M")) is tr.EscapeRefusal.TOO_SOON
+    assert tr.escape_refusal("accused", spring, Phase.parse("W1901A")) is tr.EscapeRefusal.TOO_SOON
+    assert tr.escape_refusal("accused", spring, Phase.parse("S1902M")) is None
+    # arrested in the fall: not in the next spring (a new calendar year), only from the next fall
+    fall = Phase.parse("F1901R")
+    assert tr.escape_refusal("accused", fall, Phase.parse("S1902M")) is tr.EscapeRefusal.TOO_SOON
+    assert tr.escape_refusal("accused", fall, Phase.parse("F1902M")) is None
+    assert tr.escape_refusal("active", spring, Phase.parse("S1905M")) is tr.EscapeRefusal.NOT_ARRESTED
+
+
+def test_a_year_after_is_the_same_season_a_year_later() -> None:
+    assert tr.a_year_after(Phase.parse("S1901R")) == Phase.parse("S1902M")
+    assert tr.a_year_after(Phase.parse("F1901M")) == Phase.parse("F1902M")
+    assert tr.a_year_after(Phase.parse("W1901A")) == Phase.parse("W1902A")
 
 
 def test_waitlist_destinations() -> None:
@@ -154,17 +167,13 @@ def test_waitlist_destinations() -> None:
 
 def test_placement_needs_no_veto_and_a_year() -> None:
     allowed = ["ENGLAND", "GERMANY"]
-    assert tr.placement_refusal(power="ENGLAND", allowed=allowed, vetoed_by=[], left_in_year=1902,
-                                current_year=1903) is None
-    assert tr.placement_refusal(power="ENGLAND", allowed=allowed, vetoed_by=[], left_in_year=1902,
-                                current_year=1902) is tr.WaitlistRefusal.TOO_SOON
-    assert tr.placement_refusal(power="ENGLAND", allowed=allowed, vetoed_by=["FRANCE"], left_in_year=1900,
-                                current_year=1903) is tr.WaitlistRefusal.VETOED
-    assert tr.placement_refusal(power="ITALY", allowed=["GERMANY"], vetoed_by=[], left_in_year=1900,
-                                current_year=1903) is tr.WaitlistRefusal.NOT_TRUE_NATION
+    fall = Phase.parse("F1903M")
 
+    def refusal(power: str, now: str, *, allowed: list[str] = allowed, vetoed: list[str] | None = None) -> object:
+        return tr.placement_refusal(power=power, allowed=allowed, vetoed_by=vetoed or [], from_phase=fall,
+                                    now=Phase.parse(now))
 
-def test_an_excluded_member_votes_but_cannot_be_elected() -> None:
-    result = el.count(COUNCIL, ballots((1, 1), (2, 1), (3, 2)), [], outgoing=None, first=False, excluded=[1])
-    assert (result.outcome, result.winner) == (el.ELECTED, 2)
-    assert result.counts == {2: 1, 3: 0}
+    assert refusal("ENGLAND", "F1903M") is None
+    assert refusal("ENGLAND", "S1903M") is tr.WaitlistRefusal.TOO_SOON
+    assert refusal("ENGLAND", "F1904M", vetoed=["FRANCE"]) is tr.WaitlistRefusal.VETOED
+    assert refusal("ITALY", "F1904M", allowed=["GERMANY"]) is tr.WaitlistRefusal.NOT_TRUE_NATION

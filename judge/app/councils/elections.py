@@ -47,10 +47,33 @@ RELEASE_KEY = "council_release"
 INFLUENCE_KEY = "influence_candidate"
 """``council_votes.extra`` key: the candidate an abstaining voter's influence vote names."""
 ELECTION_EVENT = "Election"
+COUNCIL_EVENT = "Council"
 
 
 def is_council_game(game: Game | None) -> bool:
     return game is not None and councils_enabled(game)
+
+
+def current_phase(game: Game) -> Phase:
+    """The game's open phase: the moment the seed's delays are counted from and to."""
+    return Phase.parse(game.current_phase or "S1901M")
+
+
+def refusal_sentence(session: MailSession, reason: str, fields: dict[str, str]) -> str:
+    """A council rule's refusal (an English id with ``{...}`` fields) in the reader's language.
+
+    ``power`` is a power's name and ``phase`` a phase (``S1902M``): both are
+    written out in that language.
+    """
+    from judge.app.reports.wording import phase_name
+
+    _ = session.gettext
+    shown = dict(fields)
+    if "power" in shown:
+        shown["power"] = power_name(shown["power"], session.language)
+    if "phase" in shown:
+        shown["phase"] = phase_name(Phase.parse(shown["phase"]), _)
+    return _(reason).format(**shown)
 
 
 def rule_member(member: CouncilMember) -> Member:
@@ -334,6 +357,27 @@ def close(uow: UnitOfWork, services: Services, game: Game, election: CouncilElec
     return result
 
 
+LAST_RANK = 1_000_000
+"""A rank placing an Ambassador after all others until :func:`renumber` numbers them again."""
+
+
+def renumber(uow: UnitOfWork, game: Game, power: str) -> None:
+    """Number ``power``'s seated council again: the General 0, its Ambassadors 1, 2, ... in their order.
+
+    Ranks only order the members ("General, Ambassador 1, Ambassador 2"):
+    after an election, a departure or a replacement they are numbered again
+    from 1, so they never drift to "Ambassador 3" in a council of three.
+    """
+    seated = uow.councils.seated(game, power=power)
+    ambassadors = sorted((m for m in seated if m.role != "general"), key=lambda m: (m.rank, m.id))
+    for rank, member in enumerate(ambassadors, start=1):
+        if member.rank != rank:
+            uow.councils.set_role(member, member.role, rank)
+    for member in seated:
+        if member.role == "general" and member.rank != 0:
+            uow.councils.set_role(member, "general", 0)
+
+
 def _seat_general(
     uow: UnitOfWork,
     game: Game,
@@ -351,7 +395,8 @@ def _seat_general(
         if outgoing is not None:
             uow.councils.set_role(outgoing, "ambassador", old_rank)
     elif winner is None and outgoing is not None:
-        uow.councils.set_role(outgoing, "ambassador", max(m.rank for m in council) + 1)
+        uow.councils.set_role(outgoing, "ambassador", LAST_RANK)
+    renumber(uow, game, power)
     seat = next((s for s in game.seats if s.power == power), None)
     if seat is None:
         return
@@ -483,6 +528,26 @@ def _mail_result(
     for address, language in _recipients(uow, game, council).items():
         body = result_text(uow, language, game, election, council, result)
         outbox.queue(uow, services, [address], subject, body, now, game_id=game.id)
+
+
+def mail_member(
+    uow: UnitOfWork, services: Services, game: Game, member: CouncilMember, now: datetime, message: str,
+    **fields: str,
+) -> None:
+    """Mail ``message`` (an English id, with ``{power}`` and ``fields``) to ``member`` alone, in his language.
+
+    What happens to one member himself (elimination, seat, leaving) is his
+    to read: nobody else gets this mail.
+    """
+    person = person_of(uow, member)
+    address = person_address(person)
+    if not address:
+        return
+    language = reader_language(person, game)
+    _ = translation(language).gettext
+    body = _(message).format(power=power_name(member.power, language), **fields) + "\n"
+    subject = game_subject(services.config.code, game.name, COUNCIL_EVENT)
+    outbox.queue(uow, services, [address], subject, body, now, game_id=game.id)
 
 
 def mail_council(

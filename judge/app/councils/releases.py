@@ -30,9 +30,12 @@ from typing import Any
 
 from judge.app import orders as kept
 from judge.app.councils.elections import (
+    LAST_RANK,
     RELEASE_KEY,
+    current_phase,
     is_council_game,
     open_election_of,
+    renumber,
     rule_member,
 )
 from judge.app.councils.elections import (
@@ -50,7 +53,7 @@ from judge.core.orders import Hold
 from judge.core.phase import Phase, PhaseType
 from judge.db.database import UnitOfWork
 from judge.db.enums import SeatStatus
-from judge.db.models import CouncilMember, Game
+from judge.db.models import CouncilElection, CouncilMember, Game
 from judge.db.repositories.councils import council_settings
 from judge.i18n import N_
 
@@ -268,14 +271,28 @@ def master_replacement(uow: UnitOfWork, services: Services, game: Game, power: s
         raise ReleaseRefused(N_("{power} has no General-in-chief to replace. Nothing was done."), power=power)
     if open_election_of(uow, game, power) is not None:
         raise ReleaseRefused(N_("{power}'s council is already holding an election. Nothing was done."), power=power)
-    ranks = [m.rank for m in uow.councils.seated(game, power=power)]
-    uow.councils.set_role(general, "ambassador", max(ranks) + 1)
+    uow.councils.set_role(general, "ambassador", LAST_RANK)
+    renumber(uow, game, power)
+    open_successor_election(uow, services, game, power, now, excluded=[general.id])
+    return general
+
+
+def open_successor_election(
+    uow: UnitOfWork, services: Services, game: Game, power: str, now: datetime, *, excluded: list[int]
+) -> CouncilElection | None:
+    """An election of a new General the master's act calls for; None if the council already holds one.
+
+    It is not the early election of a missed release: a READY does not
+    cancel it (``by_master``), and the ``excluded`` members may not be
+    elected. The council is told by the election's notice.
+    """
+    if open_election_of(uow, game, power) is not None:
+        return None
     settings = council_settings(game) or {}
     deadline = now + timedelta(hours=int(settings.get("election_hours") or 24))
-    year = Phase.parse(game.current_phase or "S1901M").year
     election = uow.councils.open_election(
-        game, power, year, election_rules.EARLY, now, deadline,
-        extra={"by_master": True, "excluded": [general.id]},
+        game, power, current_phase(game).year, election_rules.EARLY, now, deadline,
+        extra={"by_master": True, "excluded": excluded},
     )  # fmt: skip
     announce_election(uow, services, game, election, now)
-    return general
+    return election

@@ -15,7 +15,9 @@
   no sooner than a year after he left, only where the rules allow).
 
 The waiting-list entry lives in ``council_members.extra["waitlist"]``:
-``powers`` allowed, ``from_year``, ``reason``, ``vetoed_by``.
+``powers`` allowed, ``from_phase`` (the first phase he may sit: the same
+season a year after the event his delay counts from), ``reason``,
+``vetoed_by``.
 """
 
 from __future__ import annotations
@@ -24,10 +26,21 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from judge.app.councils.elections import mail_council, person_of
+from judge.app.councils.elections import (
+    LAST_RANK,
+    current_phase,
+    mail_council,
+    mail_member,
+    member_label,
+    person_of,
+    renumber,
+)
+from judge.app.councils.releases import open_successor_election
+from judge.app.game_facts import power_name
 from judge.app.services import Services
 from judge.core.councils import treason as rules
-from judge.core.phase import Phase
+from judge.core.errors import PhaseError
+from judge.core.phase import Phase, PhaseType, Season
 from judge.db.database import UnitOfWork
 from judge.db.enums import SeatStatus
 from judge.db.models import CouncilMember, Game
@@ -35,6 +48,27 @@ from judge.db.repositories.councils import council_settings
 from judge.i18n import N_
 
 WAITLIST_KEY = "waitlist"
+LEFT_PHASE = "left_phase"
+"""``council_members.extra``: the phase in which the member left his council (eliminated, expelled, gone)."""
+TRUE_NATION_FELL_PHASE = "true_nation_eliminated_phase"
+"""``council_members.extra``: the phase in which a spy's true nation was eliminated (rule 7b)."""
+EXCLUDED_PHASE = "excluded_phase"
+"""``council_members.extra``: for a spy under arrest when his true nation fell, when he was cut off (rule 7b)."""
+
+MEMBER_ELIMINATED = N_(
+    "{power} is eliminated: you leave its council (councils, rule 7). If you were secretly working for "
+    "another power, you may ask the master to join the waiting list for it."
+)
+MEMBER_LEFT = N_("You no longer sit on {power}'s council (councils, rule 7). You receive none of its mail now.")
+GENERAL_LEFT = N_(
+    "{member}, {power}'s General-in-chief, has left the council: an election names his successor (councils, "
+    "rule 4)."
+)
+MEMBER_SEATED = N_(
+    "You take a seat on {power}'s council as an Ambassador (member {number}), replacing a member who left "
+    "(councils, rules 7 and 8). Sign on with the power's letter, the game's name and your own password."
+)
+COUNCIL_JOINED = N_("{member} takes a vacant seat on {power}'s council as an Ambassador (councils, rule 7).")
 
 SPY_UNMASKED = N_(
     "The judge informs {power}'s council: {spy} is a spy working for {true_power}, which has just been "
@@ -50,32 +84,61 @@ class ReplacementRefused(Exception):
         self.fields = fields
 
 
-def _year(game: Game) -> int:
-    return Phase.parse(game.current_phase).year if game.current_phase else 0
+def phase_in(extra: dict[str, Any] | None, key: str) -> Phase | None:
+    """The phase stored under ``key`` (``"S1902M"``) in a row's ``extra``, if any.
+
+    A row written before delays were counted in seasons holds only a year
+    (``<key minus _phase>_year``): read as that year's winter, the latest
+    season, so an old row never makes a delay shorter than it was.
+    """
+    data = extra or {}
+    stored = data.get(key)
+    if isinstance(stored, str):
+        try:
+            return Phase.parse(stored)
+        except PhaseError:
+            return None
+    year = data.get(key.removesuffix("_phase") + "_year")
+    if isinstance(year, int):
+        return Phase.of(Season.WINTER, year, PhaseType.ADJUSTMENT)
+    return None
 
 
 def after_eliminations(
     uow: UnitOfWork, services: Services, game: Game, now: datetime, eliminated: Iterable[str]
 ) -> None:
-    """Members of eliminated powers leave; spies of eliminated powers are unmasked to their hosts."""
+    """Members of eliminated powers leave (each told); spies of eliminated powers are unmasked to their hosts."""
     fallen = set(eliminated)
     if not fallen:
         return
-    year = _year(game)
+    phase = str(current_phase(game))
     for member in uow.councils.members(game):
         if member.left_at is not None:
             continue
         if member.power in fallen:
-            member.extra = {**(member.extra or {}), "left_year": year}
+            member.extra = {**(member.extra or {}), LEFT_PHASE: phase}
             uow.councils.set_status(member, "eliminated", now)
+            mail_member(uow, services, game, member, now, MEMBER_ELIMINATED)
         elif member.true_power in fallen:
-            member.extra = {**(member.extra or {}), "true_nation_eliminated_year": year}
+            arrested = _arrested_at(uow, game, member)
+            member.extra = {
+                **(member.extra or {}),
+                TRUE_NATION_FELL_PHASE: phase,
+                **({EXCLUDED_PHASE: str(arrested)} if arrested is not None else {}),
+            }
             person = person_of(uow, member)
-            from judge.app.game_facts import power_name
-
             mail_council(uow, services, game, member.power, now, SPY_UNMASKED,
                          spy=(person.name if person is not None else f"#{member.id}"),
                          true_power=power_name(member.true_power or ""))  # fmt: skip
+
+
+def _arrested_at(uow: UnitOfWork, game: Game, member: CouncilMember) -> Phase | None:
+    """When ``member``, now under arrest, was cut off from his council (rule 6b); None if he is not."""
+    if member.status != "accused":
+        return None
+    from judge.app.councils.treason import arrest_phase
+
+    return arrest_phase(uow, game, member)
 
 
 def find_any_member(uow: UnitOfWork, game: Game, word: str) -> CouncilMember | None:
@@ -91,24 +154,52 @@ def _alive(game: Game) -> list[str]:
     return [s.power for s in game.seats if s.power is not None and s.status is not SeatStatus.ELIMINATED]
 
 
-def expel(uow: UnitOfWork, game: Game, member: CouncilMember, now: datetime) -> None:
+def leave_council(uow: UnitOfWork, services: Services, game: Game, member: CouncilMember, now: datetime) -> None:
+    """``member`` leaves his council, told by mail; a General's council then elects his successor.
+
+    A sitting General never leaves in silence: his council is told and an
+    election of a new General opens at once (the master's kind, which a
+    READY does not cancel), so the power is never left without one.
+    """
+    was_general = member.role == "general" and member.status == "active"
+    member.extra = {**(member.extra or {}), LEFT_PHASE: str(current_phase(game))}
+    uow.councils.set_status(member, "left", now)
+    mail_member(uow, services, game, member, now, MEMBER_LEFT)
+    if was_general:
+        uow.councils.set_role(member, "ambassador", LAST_RANK)
+        mail_council(uow, services, game, member.power, now, GENERAL_LEFT, member=member_label(uow, member))
+        open_successor_election(uow, services, game, member.power, now, excluded=[])
+    renumber(uow, game, member.power)
+
+
+def expel(uow: UnitOfWork, services: Services, game: Game, member: CouncilMember, now: datetime) -> None:
     """The infiltrated power does not keep an unmasked spy (rule 7a): he leaves the council."""
     if member.left_at is not None:
         raise ReplacementRefused(N_("Member {member} no longer sits on a council. Nothing was done."), member=str(member.id))
-    member.extra = {**(member.extra or {}), "left_year": _year(game)}
-    uow.councils.set_status(member, "left", now)
+    leave_council(uow, services, game, member, now)
 
 
-def add_to_waitlist(uow: UnitOfWork, game: Game, member: CouncilMember, now: datetime) -> dict[str, Any]:
-    """Put a member on the waiting list under rule 7b or 7c; returns the entry."""
-    year = _year(game)
+def add_to_waitlist(
+    uow: UnitOfWork, services: Services, game: Game, member: CouncilMember, now: datetime
+) -> dict[str, Any]:
+    """Put a member on the waiting list under rule 7b or 7c; returns the entry.
+
+    Rule 7b: the infiltrated power's veto keeps him off the list ("SAUF si
+    la nation infiltrée y oppose son véto"): a vetoed spy is refused and
+    stays where he is.
+    """
+    entry_before = dict((member.extra or {}).get(WAITLIST_KEY) or {})
+    fell = phase_in(member.extra, TRUE_NATION_FELL_PHASE)
+    since: Phase
     if member.status == "eliminated" and member.true_power is not None:
-        reason = "infiltrated-eliminated"  # rule 7c
-        since = int((member.extra or {}).get("left_year", year))
-    elif member.true_power is not None and "true_nation_eliminated_year" in (member.extra or {}):
+        reason = "infiltrated-eliminated"  # rule 7c: a year after he left the fallen council
+        since = phase_in(member.extra, LEFT_PHASE) or current_phase(game)
+    elif member.true_power is not None and fell is not None:
         reason = "true-nation-eliminated"  # rule 7b
+        if entry_before.get("vetoed_by"):
+            raise ReplacementRefused(PLACEMENT_REASONS[rules.WaitlistRefusal.VETOED], member=str(member.id))
         # a year after his exclusion if he was under arrest, else after the elimination
-        since = int((member.extra or {}).get("left_year") or member.extra["true_nation_eliminated_year"])
+        since = phase_in(member.extra, EXCLUDED_PHASE) or fell
     else:
         raise ReplacementRefused(
             N_("Member {member} may not join the waiting list under rule 7 (only an unmasked spy whose true "
@@ -116,55 +207,71 @@ def add_to_waitlist(uow: UnitOfWork, game: Game, member: CouncilMember, now: dat
             member=str(member.id),
         )
     if member.left_at is None:
-        member.extra = {**(member.extra or {}), "left_year": year}
-        uow.councils.set_status(member, "left", now)
+        leave_council(uow, services, game, member, now)
     powers = rules.waitlist_powers(
         former_power=member.power, true_power=member.true_power, reason=reason, alive=_alive(game)
     )
-    entry = {
-        "powers": powers,
-        "from_year": rules.earliest_new_seat_year(since),
-        "reason": reason,
-        "vetoed_by": list(((member.extra or {}).get(WAITLIST_KEY) or {}).get("vetoed_by", [])),
-    }
+    entry = waitlist_entry(powers, rules.a_year_after(since), reason, entry_before.get("vetoed_by", []))
     member.extra = {**(member.extra or {}), WAITLIST_KEY: entry}
     uow.flush()
     return entry
 
 
+def waitlist_entry(powers: list[str], from_phase: Phase, reason: str, vetoed_by: Iterable[str]) -> dict[str, Any]:
+    """The waiting-list record of a member (``council_members.extra["waitlist"]``)."""
+    return {"powers": powers, "from_phase": str(from_phase), "reason": reason, "vetoed_by": sorted(set(vetoed_by))}
+
+
 def veto(uow: UnitOfWork, game: Game, member: CouncilMember) -> None:
-    """The infiltrated power vetoes the spy's place on the waiting list (rule 7b)."""
-    entry = dict((member.extra or {}).get(WAITLIST_KEY) or {"powers": [], "from_year": 0, "reason": "", "vetoed_by": []})
+    """The infiltrated power vetoes the spy's place on the waiting list (rule 7b).
+
+    Only a spy whose true nation fell may be vetoed, by the power he
+    infiltrated (rule 7c gives no veto). Before ``COUNCIL WAITLIST`` it
+    keeps him off the list; after, it takes him off it.
+    """
+    if member.true_power is None or phase_in(member.extra, TRUE_NATION_FELL_PHASE) is None:
+        raise ReplacementRefused(
+            N_("Only a spy whose true nation fell may be vetoed by the power he infiltrated (councils, rule 7b). "
+               "Nothing was done."),
+            member=str(member.id),
+        )
+    entry = dict((member.extra or {}).get(WAITLIST_KEY) or {"powers": [], "from_phase": None, "reason": ""})
     entry["vetoed_by"] = sorted({*entry.get("vetoed_by", []), member.power})
     member.extra = {**(member.extra or {}), WAITLIST_KEY: entry}
     uow.flush()
 
 
-def seat(uow: UnitOfWork, game: Game, member: CouncilMember, power: str, now: datetime) -> CouncilMember:
-    """A waiting-list player takes a place on ``power``'s council; returns his new member row."""
+def seat(uow: UnitOfWork, services: Services, game: Game, member: CouncilMember, power: str,
+         now: datetime) -> CouncilMember:  # fmt: skip
+    """A waiting-list player takes a place on ``power``'s council; returns his new member row (he is told)."""
     entry = (member.extra or {}).get(WAITLIST_KEY)
-    if not isinstance(entry, dict) or member.left_at is None:
+    from_phase = phase_in(entry if isinstance(entry, dict) else None, "from_phase")
+    if not isinstance(entry, dict) or member.left_at is None or from_phase is None:
         raise ReplacementRefused(N_("Member {member} is not on the waiting list. Nothing was done."), member=str(member.id))
     refusal = rules.placement_refusal(
         power=power,
         allowed=list(entry.get("powers", [])),
         vetoed_by=entry.get("vetoed_by", []),
-        left_in_year=int(entry.get("from_year", 0)) - rules.YEARS_BEFORE_NEW_SEAT,
-        current_year=_year(game),
+        from_phase=from_phase,
+        now=current_phase(game),
     )
     if refusal is not None:
-        raise ReplacementRefused(PLACEMENT_REASONS[refusal], member=str(member.id), year=str(entry.get("from_year")))
+        raise ReplacementRefused(PLACEMENT_REASONS[refusal], member=str(member.id), phase=str(from_phase))
     seated = uow.councils.seated(game, power=power)
     size = int((council_settings(game) or {}).get("size") or 3)
     if len([m for m in seated if m.status == "active"]) >= size:
         raise ReplacementRefused(N_("{power}'s council has no seat to fill. Nothing was done."), power=power)
     person = person_of(uow, member)
+    mail_council(uow, services, game, power, now, COUNCIL_JOINED,
+                 member=(person.name if person is not None else None) or f"#{member.id}")  # fmt: skip
     new = uow.councils.add_member(
-        game, power, person, now, rank=max((m.rank for m in seated), default=0) + 1,
+        game, power, person, now, rank=LAST_RANK,
         true_power=member.true_power if member.true_power not in (None, power) else None,
         password_hash=member.password_hash, extra={"replaces_member": member.id},
     )  # fmt: skip
     member.extra = {**(member.extra or {}), WAITLIST_KEY: {**entry, "seated_as": new.id}}
+    renumber(uow, game, power)
+    mail_member(uow, services, game, new, now, MEMBER_SEATED, number=str(new.id))
     uow.flush()
     return new
 
@@ -181,7 +288,7 @@ PLACEMENT_REASONS = {
         "Member {member} may not be placed with that power (councils, rules 7b and 8). Nothing was done."
     ),
     rules.WaitlistRefusal.TOO_SOON: N_(
-        "Member {member} may take a seat from {year}, a year after leaving his council (councils, rules 7 "
-        "and 8). Nothing was done."
+        "Member {member} may take a seat from the {phase}, the same season a year after the event his delay "
+        "counts from (councils, rules 7 and 8). Nothing was done."
     ),
 }

@@ -23,7 +23,8 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from judge.app import outbox
-from judge.app.councils.elections import find_member, person_of, rule_member
+from judge.app.councils.elections import current_phase, find_member, person_of, rule_member
+from judge.app.councils.replacements import LEFT_PHASE, WAITLIST_KEY, phase_in, waitlist_entry
 from judge.app.game_facts import power_name
 from judge.app.notify import person_address, reader_language
 from judge.app.services import Services
@@ -63,8 +64,16 @@ ACCUSE_REASONS: dict[rules.AccuseRefusal, str] = {
 }
 
 
-def current_year(game: Game) -> int:
-    return Phase.parse(game.current_phase).year if game.current_phase else 0
+ARREST_PHASE = "phase"
+"""``council_accusations.extra``: the phase in which the accusation took effect (the arrest)."""
+
+
+def arrest_phase(uow: UnitOfWork, game: Game, accused: CouncilMember) -> Phase | None:
+    """When ``accused`` was cut off from his council by his open accusation; None if he is not."""
+    accusation = open_accusation(uow, game, accused)
+    if accusation is None or not _effective(accusation):
+        return None
+    return phase_in(accusation.extra, ARREST_PHASE) or current_phase(game)
 
 
 def open_accusation(uow: UnitOfWork, game: Game, accused: CouncilMember) -> CouncilAccusation | None:
@@ -103,7 +112,7 @@ def accuse(
         accusation.accuser_member_ids = [*accusation.accuser_member_ids, accuser.id]
     became_effective = not _effective(accusation) and rules.accusation_effective(accusation.accuser_member_ids)
     if became_effective:
-        accusation.extra = {**(accusation.extra or {}), "effective": True, "year": current_year(game)}
+        accusation.extra = {**(accusation.extra or {}), "effective": True, ARREST_PHASE: str(current_phase(game))}
         uow.councils.set_status(accused, ACCUSED)
         _tell(uow, services, game, accused, now, TREASON_EVENT, ACCUSED_NOTICE, include_accused=True)
     else:
@@ -162,16 +171,20 @@ def escape(
 ) -> list[str]:
     """The accused escapes (rule 8): leaves the game, or joins the waiting list; returns its powers."""
     accusation = open_accusation(uow, game, member)
-    since = int((accusation.extra or {}).get("year", current_year(game))) if accusation else current_year(game)
-    refusal = rules.escape_refusal(member.status, since, current_year(game))
-    if refusal is rules.EscapeRefusal.NOT_ARRESTED or accusation is None:
+    since = arrest_phase(uow, game, member)
+    if accusation is None or since is None:
+        raise TreasonRefused(N_("Only a member under arrest may escape (councils, rule 8). Nothing was done."))
+    refusal = rules.escape_refusal(member.status, since, current_phase(game))
+    if refusal is rules.EscapeRefusal.NOT_ARRESTED:
         raise TreasonRefused(N_("Only a member under arrest may escape (councils, rule 8). Nothing was done."))
     if refusal is rules.EscapeRefusal.TOO_SOON:
         raise TreasonRefused(
-            N_("You may escape after a full game year under arrest, from {year} (councils, rule 8). Nothing was done."),
-            year=str(since + rules.ARREST_YEARS_BEFORE_ESCAPE),
+            N_("You may escape after a full game year under arrest, from the {phase} (councils, rule 8). "
+               "Nothing was done."),
+            phase=str(rules.a_year_after(since)),
         )
     uow.councils.close_accusation(accusation, "escaped", now)
+    member.extra = {**(member.extra or {}), LEFT_PHASE: str(current_phase(game))}
     uow.councils.set_status(member, "left", now)
     powers: list[str] = []
     if waitlist:
@@ -179,11 +192,9 @@ def escape(
         powers = rules.waitlist_powers(
             former_power=member.power, true_power=member.true_power, reason="escape", alive=alive
         )
-        member.extra = {
-            **(member.extra or {}),
-            "waitlist": {"powers": powers, "from_year": rules.earliest_new_seat_year(current_year(game)),
-                         "reason": "escape", "vetoed_by": []},
-        }  # fmt: skip
+        # rule 8: a seat "au minimum un an après son exclusion de l'ancien Conseil", his arrest (rule 6b)
+        member.extra = {**(member.extra or {}),
+                        WAITLIST_KEY: waitlist_entry(powers, rules.a_year_after(since), "escape", [])}  # fmt: skip
     _tell_masters(uow, services, game, now, TREASON_EVENT,
                   ESCAPED_WAITLIST_NOTICE if waitlist else ESCAPED_LEFT_NOTICE, member)  # fmt: skip
     uow.flush()

@@ -9,6 +9,7 @@ his council is not told where he went (the waiting list is secret).
 from __future__ import annotations
 
 from judge.app.councils import treason
+from judge.app.councils.elections import refusal_sentence
 from judge.app.errors import CommandRefused
 from judge.app.game_facts import power_name
 from judge.app.handlers.council_vote import council_member_or_refuse
@@ -26,7 +27,7 @@ def handle(command: CouncilEscape, session: MailSession) -> Next:
     try:
         powers = treason.escape(session.uow, session.services, game, member, command.waitlist, session.now)
     except treason.TreasonRefused as refused:
-        raise CommandRefused(_(refused.reason).format(**refused.fields)) from None
+        raise CommandRefused(refusal_sentence(session, refused.reason, refused.fields)) from None
     if not command.waitlist:
         session.reply.ok(command.line, _("You escaped and left the game."))
     else:

@@ -13,14 +13,16 @@ their replies go to the master alone (the waiting list is secret).
 from __future__ import annotations
 
 from judge.app.councils import releases, replacements
-from judge.app.councils.elections import is_council_game, member_label
+from judge.app.councils.elections import is_council_game, member_label, refusal_sentence
 from judge.app.errors import CommandRefused
 from judge.app.game_facts import power_name
 from judge.app.masters import require_master
 from judge.app.registry import Next, handles
 from judge.app.replanning import replan
+from judge.app.reports.wording import phase_name
 from judge.app.session import MailSession
 from judge.app.variant_rules import game_map_of
+from judge.core.phase import Phase
 from judge.db.models import Game
 from judge.lang.commands import CouncilMaster
 from judge.lang.powers import power_by_letter_or_name
@@ -76,13 +78,13 @@ def _member_action(command: CouncilMaster, session: MailSession, game: Game) -> 
     label = member_label(uow, member)
     try:
         if command.action == "expel":
-            replacements.expel(uow, game, member, session.now)
+            replacements.expel(uow, session.services, game, member, session.now)
             said = _("{member} leaves {power}'s council.").format(
                 member=label, power=power_name(member.power, session.language))
         elif command.action == "waitlist":
-            entry = replacements.add_to_waitlist(uow, game, member, session.now)
-            said = _("{member} is on the waiting list, for {powers}, from {year}.").format(
-                member=label, year=entry["from_year"],
+            entry = replacements.add_to_waitlist(uow, session.services, game, member, session.now)
+            said = _("{member} is on the waiting list, for {powers}, from the {phase}.").format(
+                member=label, phase=phase_name(Phase.parse(entry["from_phase"]), _),
                 powers=", ".join(power_name(p, session.language) for p in entry["powers"]) or "-")
         elif command.action == "veto":
             replacements.veto(uow, game, member)
@@ -93,12 +95,9 @@ def _member_action(command: CouncilMaster, session: MailSession, game: Game) -> 
                      if len(command.arguments) > 1 else None)  # fmt: skip
             if power is None:
                 raise CommandRefused(_("COUNCIL SEAT needs a member's number and a power (COUNCIL SEAT 12 G)."))
-            new = replacements.seat(uow, game, member, power, session.now)
+            new = replacements.seat(uow, session.services, game, member, power, session.now)
             said = _("{member} takes a seat on {power}'s council as an Ambassador (member {number}).").format(
                 member=label, power=power_name(power, session.language), number=new.id)
     except replacements.ReplacementRefused as refused:
-        fields = dict(refused.fields)
-        if "power" in fields:
-            fields["power"] = power_name(fields["power"], session.language)
-        raise CommandRefused(_(refused.reason).format(**fields)) from None
+        raise CommandRefused(refusal_sentence(session, refused.reason, refused.fields)) from None
     session.reply.ok(command.line, said)

@@ -11,12 +11,16 @@
 * Rule 8: after a year under arrest without rehabilitation, he may escape:
   leave the game, or join the waiting list (a loyal member goes to any
   foreign power with a vacancy, a real spy only to his true nation), and
-  take a seat no sooner than a year after leaving the old council.
+  take a seat no sooner than a year after his exclusion from the old
+  council (his arrest: rule 6b "exclu(e) du Conseil").
 * Rule 7: a spy whose true nation is eliminated may join the waiting list
   for any foreign power unless the infiltrated power vetoes it, no sooner
   than a year after his exclusion (if under arrest) or after the
   elimination; a spy inside an eliminated power may join the waiting list
   for his true nation only, no sooner than a year after leaving.
+
+Every "un an" of the seed is counted in seasons (:func:`a_year_after`): the
+same season a year later, never the next calendar year.
 
 Each ``*_refusal`` function returns None when allowed, or the reason.
 """
@@ -27,10 +31,9 @@ from collections.abc import Iterable, Sequence
 from enum import StrEnum
 
 from judge.core.councils.roles import Member
+from judge.core.phase import Phase, PhaseType, Season
 
 ACCUSERS_NEEDED = 2
-ARREST_YEARS_BEFORE_ESCAPE = 1
-YEARS_BEFORE_NEW_SEAT = 1
 
 
 class AccuseRefusal(StrEnum):
@@ -85,18 +88,24 @@ def after_withdrawal(accusers: Sequence[int], withdrawing: int, was_effective: b
     return left, rehabilitated
 
 
-def escape_refusal(status: str, arrested_in_year: int, current_year: int) -> EscapeRefusal | None:
-    """None if a member under arrest since ``arrested_in_year`` may escape now (rule 8)."""
+def a_year_after(since: Phase) -> Phase:
+    """The first phase of the same season a year later: the seed's "un an", counted in seasons.
+
+    Arrested in the spring of 1901, a member may escape from the spring of
+    1902 (not in the fall of 1901, nor in January's adjustments); a delay
+    that starts in the winter's adjustments ends at the next winter's.
+    """
+    opening = PhaseType.ADJUSTMENT if since.season is Season.WINTER else PhaseType.MOVEMENT
+    return Phase.of(since.season, since.year + 1, opening)
+
+
+def escape_refusal(status: str, arrested_at: Phase, now: Phase) -> EscapeRefusal | None:
+    """None if a member under arrest since ``arrested_at`` may escape at ``now`` (rule 8)."""
     if status not in ("accused", "arrested"):
         return EscapeRefusal.NOT_ARRESTED
-    if current_year - arrested_in_year < ARREST_YEARS_BEFORE_ESCAPE:
+    if now < a_year_after(arrested_at):
         return EscapeRefusal.TOO_SOON
     return None
-
-
-def earliest_new_seat_year(left_in_year: int) -> int:
-    """The first game year a member who left a council in ``left_in_year`` may sit on another."""
-    return left_in_year + YEARS_BEFORE_NEW_SEAT
 
 
 def waitlist_powers(
@@ -123,18 +132,19 @@ def placement_refusal(
     power: str,
     allowed: Sequence[str],
     vetoed_by: Iterable[str],
-    left_in_year: int,
-    current_year: int,
+    from_phase: Phase,
+    now: Phase,
 ) -> WaitlistRefusal | None:
-    """None if a waiting-list player may take a seat on ``power``'s council now.
+    """None if a waiting-list player may take a seat on ``power``'s council at ``now``.
 
     ``vetoed_by`` are the powers that vetoed this player (rule 7b: the
-    infiltrated power's veto keeps him off the list altogether).
+    infiltrated power's veto keeps him off the list altogether);
+    ``from_phase`` is :func:`a_year_after` the moment his delay counts from.
     """
     if set(vetoed_by):
         return WaitlistRefusal.VETOED
     if power not in allowed:
         return WaitlistRefusal.NOT_TRUE_NATION if len(allowed) <= 1 else WaitlistRefusal.OWN_FORMER_POWER
-    if current_year < earliest_new_seat_year(left_in_year):
+    if now < from_phase:
         return WaitlistRefusal.TOO_SOON
     return None
