@@ -10,6 +10,7 @@ the scheduler: that import was the root of judge.app's legacy import circle.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from zoneinfo import ZoneInfo
 
 from judge.app.variant_rules import game_map_of
 from judge.core.geography import GameMap
@@ -90,3 +91,36 @@ def audience(
                 continue
             add(reader_language(observer.person, game), [observer.address])
     return groups
+
+
+def by_zone(game: Game, groups: dict[str, list[str]], judge_zone: ZoneInfo) -> list[tuple[str, ZoneInfo, list[str]]]:
+    """``groups`` (language -> addresses, as :func:`audience` gives them) split by the readers'
+    time zones: (language, zone, addresses), so a text with dates is written once per zone.
+
+    An address is the zone of the person it reaches in this game (player, master, observer);
+    an address nobody registered reads in the judge's zone.
+    """
+    from judge.app.notify import person_address, reader_zone, seat_addresses
+
+    zones: dict[str, ZoneInfo] = {}
+
+    def note(person_zone: str | None, addresses: Iterable[str]) -> None:
+        for address in addresses:
+            if address:
+                zones.setdefault(address.lower(), reader_zone(person_zone, judge_zone))
+
+    for seat in game.seats:
+        if seat.person is not None:
+            note(seat.person.time_zone, seat_addresses(seat))
+    for master in game.masters:
+        note(master.person.time_zone if master.person else None, [person_address(master.person) or ""])
+    for observer in game.observers:
+        note(observer.person.time_zone if observer.person else None, [observer.address])
+    split: list[tuple[str, ZoneInfo, list[str]]] = []
+    for language, addresses in groups.items():
+        by_key: dict[str, tuple[ZoneInfo, list[str]]] = {}
+        for address in addresses:
+            zone = zones.get(address.lower(), judge_zone)
+            by_key.setdefault(zone.key, (zone, []))[1].append(address)
+        split += [(language, zone, members) for zone, members in by_key.values()]
+    return split

@@ -45,6 +45,7 @@ from sqlalchemy.orm.util import identity_key
 
 from judge.app import orders as kept
 from judge.app import outbox
+from judge.app.game_facts import by_zone
 from judge.app.game_facts import game_map as map_of_game
 from judge.app.games import audience, power_letter, power_name
 from judge.app.positions import from_json
@@ -55,7 +56,8 @@ from judge.db.enums import SeatStatus
 from judge.db.models import Game, Person, Seat
 from judge.db.repositories.people import DEDICATION_COUNTERS
 from judge.i18n import translation
-from judge.mail.compose import game_subject, judge_date
+from judge.mail.compose import game_subject
+from judge.timekeeping.dates import tell_date
 from judge.timekeeping.dedication import missed_unannounced, points_for_events, turns_of_phase
 from judge.timekeeping.lateness import (
     Abandonment,
@@ -98,25 +100,29 @@ def carry_out(
 
 
 class _Mailer:
-    """Queues one game's notices: subjects in the Judge's form, bodies per reader language."""
+    """Queues one game's notices: subjects in the Judge's form, bodies per reader language and
+    time zone (:meth:`date` tells a date to the readers of the mail being written)."""
 
     def __init__(self, uow: UnitOfWork, services: Services, game: Game, now: datetime) -> None:
         self.uow, self.services, self.game, self.now = uow, services, game, now
         self.zone: ZoneInfo = services.config.timezone
+        self._readers: tuple[ZoneInfo, Gettext] = (self.zone, translation("en").gettext)
 
     def subject(self, event: str, *, late: bool = False) -> str:
         subject = game_subject(self.services.config.code, self.game.name, event, self.game.current_phase)
         return LATE_FLAG + subject if late else subject
 
     def date(self, when: datetime) -> str:
-        return judge_date(when, self.zone)
+        zone, gettext = self._readers
+        return tell_date(when, zone, gettext)
 
     def queue(self, to: Sequence[str], subject: str, body: str) -> None:
         outbox.queue(self.uow, self.services, list(to), subject, body.rstrip() + "\n", self.now, game_id=self.game.id)
 
     def to_groups(self, groups: dict[str, list[str]], subject: str, body: Callable[[Gettext, str], str]) -> None:
-        for language, addresses in groups.items():
-            self.queue(addresses, subject, body(translation(language).gettext, language))
+        for language, zone, addresses in by_zone(self.game, groups, self.zone):
+            self._readers = (zone, translation(language).gettext)
+            self.queue(addresses, subject, body(self._readers[1], language))
 
     def letters(self, powers: Iterable[str]) -> str:
         order = {power: index for index, power in enumerate(load_map(self.game.variant).powers)}
@@ -182,9 +188,6 @@ def _late_notice(mailer: _Mailer, event: LateNotice, clock: PhaseClock) -> None:
     if not event.late:
         return
     letters = mailer.letters(event.late)
-    deadline = mailer.date(clock.times.deadline)
-    abandon_at = mailer.date(event.abandon_at)
-    grace = mailer.date(clock.times.grace)
     if event.number == 1:
         for power in event.late:
             seat = _seat(game, power)
@@ -198,16 +201,17 @@ def _late_notice(mailer: _Mailer, event: LateNotice, clock: PhaseClock) -> None:
         def late_body(_: Gettext, language: str, power: str = late_power) -> str:
             lines = [
                 _("Game '{game}': the deadline for {phase} was {deadline}, and the orders of {powers} are not complete.").format(
-                    game=game.name, phase=game.current_phase, deadline=deadline, powers=power_name(power, language)
+                    game=game.name, phase=game.current_phase, deadline=mailer.date(clock.times.deadline),
+                    powers=power_name(power, language),
                 ),
                 _("Please send them now. If they are not complete by {date}, the power will be abandoned.").format(
-                    date=abandon_at
+                    date=mailer.date(event.abandon_at)
                 ),
             ]
             if game.nmr:
                 lines.append(
                     _("At the end of the grace period, {date}, the phase will be processed with the power in civil disorder.").format(
-                        date=grace
+                        date=mailer.date(clock.times.grace)
                     )
                 )
             return "\n".join(lines)
@@ -218,10 +222,11 @@ def _late_notice(mailer: _Mailer, event: LateNotice, clock: PhaseClock) -> None:
     _tell_the_rest(
         mailer, late_addresses, f"{LATE_EVENT}: {letters}",
         lambda _, language: _("Game '{game}' is waiting for the orders of {powers} for {phase} (deadline {deadline}).").format(
-            game=game.name, powers=mailer.names(event.late, language), phase=game.current_phase, deadline=deadline
+            game=game.name, powers=mailer.names(event.late, language), phase=game.current_phase,
+            deadline=mailer.date(clock.times.deadline),
         ),
         lambda _, language: _("Game '{game}' is waiting for late orders for {phase} (deadline {deadline}).").format(
-            game=game.name, phase=game.current_phase, deadline=deadline
+            game=game.name, phase=game.current_phase, deadline=mailer.date(clock.times.deadline)
         ),
     )  # fmt: skip
 

@@ -16,11 +16,15 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from judge.app.errors import CommandRefused
+from judge.app.game_facts import by_zone
 from judge.app.games import audience, power_letter, power_name
 from judge.app.notify import reader_language, seat_addresses
 from judge.app.session import MailSession, Outgoing, Role
@@ -29,6 +33,7 @@ from judge.db.enums import GameState
 from judge.db.models import Game, Seat
 from judge.i18n import translation
 from judge.mail.compose import game_subject
+from judge.timekeeping.dates import tell_date
 
 AREA = "masters"
 
@@ -215,6 +220,28 @@ def announce_to_game(
     for language, to in audience(game, exclude=exclude).items():
         text = body(translation(language).gettext, language)
         session.send(Outgoing(tuple(to), subject, text.rstrip() + "\n", game_id=game.id))
+
+
+def announce_dated_to_game(
+    session: MailSession,
+    game: Game,
+    event: str,
+    body: Callable[[Gettext, str, Callable[[datetime], str]], str],
+    *,
+    exclude: Iterable[str] = (),
+) -> None:
+    """:func:`announce_to_game` for a text that tells dates: ``body(_, language, tell)``, where
+    ``tell(when)`` is the date as the readers of that mail are told it (their zone, and UTC)."""
+    subject = game_subject(session.services.config.code, game.name, event, game.current_phase)
+    groups = audience(game, exclude=exclude)
+    for language, zone, to in by_zone(game, groups, session.services.config.timezone):
+        gettext = translation(language).gettext
+        text = body(gettext, language, functools.partial(_told, zone=zone, gettext=gettext))
+        session.send(Outgoing(tuple(to), subject, text.rstrip() + "\n", game_id=game.id))
+
+
+def _told(when: datetime, *, zone: ZoneInfo, gettext: Gettext) -> str:
+    return tell_date(when, zone, gettext)
 
 
 # -- BECOME ---------------------------------------------------------------------------------------

@@ -8,9 +8,11 @@ set (SET ADDRESS), else to its player's primary address.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from zoneinfo import ZoneInfo
 
 from judge.db.enums import SeatStatus
 from judge.db.models import Game, Person, Seat
+from judge.timekeeping.dates import zone_named
 
 ACTIVE = (SeatStatus.PLAYING, SeatStatus.WAITING, SeatStatus.ABANDONED, SeatStatus.CIVIL_DISORDER)
 
@@ -53,6 +55,13 @@ def reader_language(person: Person | None, game: Game | None = None) -> str:
     if person is not None and has_chosen_language(person):
         return person.language
     return game_language(game) or (person.language if person is not None else DEFAULT_LANGUAGE)
+
+
+def reader_zone(time_zone: str | None, judge_zone: ZoneInfo) -> ZoneInfo:
+    """The time zone a reader is told dates in: the ``Timezone:`` of their registration
+    (``Person.time_zone``), else the judge's. A name stored before registrations were checked
+    that is no IANA zone counts as none."""
+    return (zone_named(time_zone) if time_zone else None) or judge_zone
 
 
 def person_address(person: Person | None) -> str | None:

@@ -36,7 +36,7 @@ from judge.app import outbox
 from judge.app.game_rules import game_rules
 from judge.app.house_rules import civil_disorder_after_missed, ends_after
 from judge.app.lateness import count_processing
-from judge.app.notify import ACTIVE
+from judge.app.notify import ACTIVE, reader_zone
 from judge.app.planning import OpenPhase, current_times, phase_clock, plan, read_open_phase
 from judge.app.positions import to_json
 from judge.app.reports.audience import results_audience
@@ -193,8 +193,18 @@ def process_phase(
         audience = results_audience(uow, game)
     reports = {
         language: render_results(report, game_map, language, translation(language).gettext)
-        for language in sorted({"en", *audience.values()})
+        for language in sorted({"en", *(reader.language for reader in audience.values())})
     }
+    # What each reader is mailed: their language, the next deadline in their time zone.
+    mailed: dict[tuple[str, str], str] = {}
+    for reader in audience.values():
+        reader_report = replace(report, zone=reader_zone(reader.time_zone, zone))
+        key = (reader.language, reader_report.zone.key)
+        if key not in mailed:
+            mailed[key] = (
+                reports[reader.language] if reader_report.zone.key == zone.key
+                else render_results(reader_report, game_map, reader.language, translation(reader.language).gettext)
+            )
     results = {**ruling.to_json(), "reason": reason, "civil_disorder": sorted(newly_cd), "report": reports}
     uow.phases.record_processing(
         record,
@@ -237,9 +247,10 @@ def process_phase(
     no_map = map_off_addresses(game)
     outbox.queue_many(
         uow, services,
-        [outbox.Letter([address], subject, reports[language],
+        [outbox.Letter([address], subject,
+                       mailed[reader.language, reader_zone(reader.time_zone, zone).key],
                        map_phase_id=None if address.lower() in no_map else record.id)
-         for address, language in audience.items()],
+         for address, reader in audience.items()],
         now, game_id=game.id,
     )  # fmt: skip
     # Postal press goes out with the results; a finished game's notices and summary follow them.

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from judge.app.reply import Reply
 from judge.app.services import Services
@@ -23,6 +24,7 @@ from judge.db.models import Game, GameMaster, GameObserver, Person, Seat
 from judge.i18n import translation
 from judge.mail.compose import Attachment
 from judge.mail.decode import DecodedMail
+from judge.timekeeping.dates import tell_date
 
 
 class Role(StrEnum):
@@ -85,6 +87,17 @@ class MailSession:
     def gettext(self, message: str) -> str:
         """``message`` in the sender's language."""
         return translation(self.language).gettext(message)
+
+    @property
+    def zone(self) -> ZoneInfo:
+        """The sender's time zone: their registration's, else the judge's."""
+        from judge.app.notify import reader_zone
+
+        return reader_zone(self.person.time_zone if self.person is not None else None, self.services.config.timezone)
+
+    def tell_date(self, when: datetime) -> str:
+        """``when`` as the sender is told it: their zone named, and UTC, in their language."""
+        return tell_date(when, self.zone, self.gettext)
 
     def send(self, outgoing: Outgoing) -> None:
         self.outgoing.append(outgoing)

@@ -25,6 +25,7 @@ from __future__ import annotations
 from judge.app.game_facts import (
     OPEN_FOR_TAKEOVER,
     audience,
+    by_zone,
     game_map,
     is_gunboat,
     power_letter,
@@ -35,7 +36,8 @@ from judge.app.settings import APPROVED
 from judge.db.enums import SeatStatus
 from judge.db.models import Game, Person, Seat, TakeoverRequest
 from judge.i18n import translation
-from judge.mail.compose import game_subject, judge_date
+from judge.mail.compose import game_subject
+from judge.timekeeping.dates import tell_date
 
 BACK_TO_PLAY = (SeatStatus.ABANDONED, SeatStatus.RESIGNED, SeatStatus.CIVIL_DISORDER)
 """Statuses from which the seat's own password signs its player back on."""
@@ -118,7 +120,7 @@ def announce_takeover(
     readers = audience(
         game, powers=() if game.quiet else None, observers=not game.quiet, exclude=[newcomer]
     )
-    for language, addresses in readers.items():
+    for language, zone, addresses in by_zone(game, readers, config.timezone):
         _ = translation(language).gettext
         who = "" if is_gunboat(game) else f" ({newcomer})"
         lines = [
@@ -129,7 +131,7 @@ def announce_takeover(
         if fresh_deadline and game.deadline_at is not None:
             lines.append(
                 _("No power is left without a player: the new deadline is {deadline}, and WAIT is set for everyone.").format(
-                    deadline=judge_date(game.deadline_at, config.timezone)
+                    deadline=tell_date(game.deadline_at, zone, _)
                 )
             )
         session.send(Outgoing(tuple(addresses), subject, "\n".join(lines) + "\n", game_id=game.id))

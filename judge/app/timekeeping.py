@@ -41,7 +41,6 @@ from judge.db.database import UnitOfWork
 from judge.db.enums import GameState
 from judge.db.models import Absence as AbsenceRow
 from judge.db.models import DeadlineSchedule, Game, GameMaster, Person, PhaseRecord
-from judge.mail.compose import judge_date
 from judge.timekeeping.absences import MASTER, Absence, counting_absences
 from judge.timekeeping.dates import DateRole, parse_judge_date
 from judge.timekeeping.deadlines import PhaseTimes, next_phase_times
@@ -253,12 +252,12 @@ def read_date(session: MailSession, text: str, role: DateRole, *, clock: int | N
         return parse_judge_date(text, now=session.now, zone=zone, role=role, clock=clock)
     except DateInPastError as error:
         raise CommandRefused(
-            _("The date '{text}' ({date}) is in the past.").format(text=text, date=judge_date(error.when, zone))
+            _("The date '{text}' ({date}) is in the past.").format(text=text, date=session.tell_date(error.when))
         ) from error
     except DateTooFarError as error:
         raise CommandRefused(
             _("The date '{text}' would be {date}, more than {days} days ahead: give the year, the month and the day if that is what you mean.").format(
-                text=text, date=judge_date(error.when, zone), days=error.limit_days
+                text=text, date=session.tell_date(error.when), days=error.limit_days
             )
         ) from error
     except DateSyntaxError as error:

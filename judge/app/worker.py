@@ -394,6 +394,15 @@ def _variant_map(variant: str) -> GameMap | None:
         return None
 
 
+def _reader_deadline(session: MailSession) -> str | None:
+    """The deadline in the sender's zone for the reply's header, when it is not UTC (the Judge's
+    line already says UTC plainly)."""
+    game = session.game
+    if game is None or game.deadline_at is None or session.zone.key in ("UTC", "Etc/UTC"):
+        return None
+    return session.tell_date(game.deadline_at)
+
+
 def _queue_reply(session: MailSession, mail_id: int) -> None:
     config = session.services.config
     game = session.game
@@ -405,6 +414,7 @@ def _queue_reply(session: MailSession, mail_id: int) -> None:
         phase=phase,
         deadline=game.deadline_at if game is not None else None,
         zone=config.timezone,
+        reader_deadline=_reader_deadline(session),
     )
     _ = session.gettext
     limit = config.reply_max_bytes

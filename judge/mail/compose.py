@@ -28,13 +28,12 @@ from enum import StrEnum
 from judge.config import Config
 from judge.mail.addresses import AddressError, ascii_domain_of, canonical_address
 from judge.mail.loopguard import JUDGE_HEADER
+from judge.timekeeping.dates import format_judge_date
 
 MAX_SUBJECT_LENGTH = 79  # the Judge's limit; longer subjects are cut
 MAX_REFERENCES = 10  # a References chain copied from a stranger's mail stays short
 _SMTP_LINE_LIMIT = 998
 _FOLD_AT = 78
-_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _REPLY_PREFIX = re.compile(r"^\s*(re|aw|sv|tr|fw|fwd)\s*(\[\d+\])?\s*:\s*", re.IGNORECASE)
 _FLAG_PREFIX = re.compile(r"^\s*\[(error flag|you are late!)\]\s*", re.IGNORECASE)
 _PHASE = r"[SUFW]\d{4}[MRBA]"
@@ -485,21 +484,14 @@ def judge_line(
     return line
 
 
+LOCAL_DEADLINE = ":: Local deadline:"
+judge_date = format_judge_date
+"""The Judge's own date form (:func:`judge.timekeeping.dates.format_judge_date`)."""
+
+
 def deadline_line(phase: str, deadline: datetime, zone: tzinfo) -> str:
     """``:: Deadline: S1901M Sun Nov 22 2026 23:30:00 +0000`` in the judge's time zone."""
     return f":: Deadline: {phase} {judge_date(deadline, zone)}"
-
-
-def judge_date(moment: datetime, zone: tzinfo) -> str:
-    """The Judge's date format, ``Www Mmm DD YYYY HH:MM:SS ±zzzz``, in English whatever the locale."""
-    if moment.tzinfo is None:
-        raise ValueError("judge_date needs a timezone-aware datetime")
-    local = moment.astimezone(zone)
-    offset = local.strftime("%z") or "+0000"
-    return (
-        f"{_DAYS[local.weekday()]} {_MONTHS[local.month - 1]} {local.day:02d} {local.year:04d} "
-        f"{local.hour:02d}:{local.minute:02d}:{local.second:02d} {offset}"
-    )
 
 
 def header_block(
@@ -511,11 +503,19 @@ def header_block(
     phase: str | None = None,
     deadline: datetime | None = None,
     zone: tzinfo | None = None,
+    reader_deadline: str | None = None,
 ) -> str:
-    """The lines a Judge mail body starts with: a blank line, ``:: Judge:``, then ``:: Deadline:``."""
+    """The lines a Judge mail body starts with: a blank line, ``:: Judge:``, then ``:: Deadline:``.
+
+    The ``:: Deadline:`` line keeps the Judge's own form in the judge's zone, which the players'
+    tools read; ``reader_deadline`` (the same moment as the reader is told it, in their zone and
+    language) follows it on a line of its own, ``:: Local deadline:``, that no tool mistakes for it.
+    """
     lines = ["", judge_line(code, game, variant, modifiers)]
     if game and phase and deadline is not None:
         if zone is None:
             raise ValueError("a deadline line needs the judge's time zone")
         lines.append(deadline_line(phase, deadline, zone))
+        if reader_deadline:
+            lines.append(f"{LOCAL_DEADLINE} {reader_deadline}")
     return "\n".join(lines) + "\n"

@@ -33,11 +33,13 @@ Choices where the Judge differs or is silent:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from datetime import UTC, date, datetime, time, timedelta, timezone
+from collections.abc import Callable, Iterator
+from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 from enum import Enum
-from zoneinfo import ZoneInfo
+from functools import cache
+from zoneinfo import ZoneInfo, available_timezones
 
+from judge.core.errors import N_
 from judge.timekeeping.clock import require_aware
 from judge.timekeeping.errors import DateInPastError, DateSyntaxError, DateTooFarError
 
@@ -64,10 +66,70 @@ class DateRole(Enum):
     ABSENCE_END = "absence end"  # end of that day (next 00:00, exclusive)
 
 
-def format_judge_date(when: datetime, zone: ZoneInfo) -> str:
-    """``Tue Jan 06 2004 23:30:00 +0000``: the form of the ``:: Deadline:`` header line."""
+_DAY_ABBREVIATIONS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTH_ABBREVIATIONS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+# The names a reader is told, marked for the catalogs (``_(name)`` in the reader's language).
+_DAY_NAMES = (N_("Monday"), N_("Tuesday"), N_("Wednesday"), N_("Thursday"), N_("Friday"), N_("Saturday"),
+              N_("Sunday"))
+_MONTH_NAMES = (N_("January"), N_("February"), N_("March"), N_("April"), N_("May"), N_("June"), N_("July"),
+                N_("August"), N_("September"), N_("October"), N_("November"), N_("December"))
+
+
+def format_judge_date(when: datetime, zone: tzinfo) -> str:
+    """``Tue Jan 06 2004 23:30:00 +0000``: the Judge's own form, in English whatever the reader's
+    language, as the ``:: Deadline:`` header line carries it for the players' tools (and as
+    :func:`parse_judge_date` reads it back)."""
     local = require_aware(when, "when").astimezone(zone)
-    return local.strftime("%a %b %d %Y %H:%M:%S %z")
+    offset = local.strftime("%z") or "+0000"
+    return (
+        f"{_DAY_ABBREVIATIONS[local.weekday()]} {_MONTH_ABBREVIATIONS[local.month - 1]} {local.day:02d} "
+        f"{local.year:04d} {local.hour:02d}:{local.minute:02d}:{local.second:02d} {offset}"
+    )
+
+
+def tell_date(when: datetime, zone: tzinfo, gettext: Callable[[str], str]) -> str:
+    """A moment as a person is told it: in their ``zone`` with the zone's name, then in UTC,
+    with the day and month names of their language (``gettext``).
+
+    ``Monday 23 November 2026, 00:30 CET (Europe/Paris), that is Sunday 22 November 2026,
+    23:30 UTC``; the UTC part gives only the time when the day is the same, and is left out
+    when the zone is UTC. Every date a reader is told goes through here.
+    """
+    _ = gettext
+    local = require_aware(when, "when").astimezone(zone)
+    key = str(getattr(zone, "key", "") or "")
+    abbreviation = local.tzname() or ""
+    if key in _UTC_NAMES and abbreviation in _UTC_NAMES:
+        return _("{day}, {time} UTC").format(day=_day(local, _), time=f"{local:%H:%M}")
+    named = abbreviation if not key or key == abbreviation else f"{abbreviation} ({key})"
+    utc = local.astimezone(UTC)
+    at = f"{utc:%H:%M}" if utc.date() == local.date() else _("{day}, {time}").format(
+        day=_day(utc, _), time=f"{utc:%H:%M}")
+    return _("{day}, {time} {zone}, that is {utc} UTC").format(
+        day=_day(local, _), time=f"{local:%H:%M}", zone=named, utc=at)
+
+
+_UTC_NAMES = frozenset({"UTC", "Etc/UTC", "Etc/UCT", "UCT", "Universal", "Etc/Universal", "Zulu", "Etc/Zulu",
+                        "GMT", "Etc/GMT", ""})
+
+
+def _day(local: datetime, _: Callable[[str], str]) -> str:
+    return _("{weekday} {day} {month} {year}").format(
+        weekday=_(_DAY_NAMES[local.weekday()]), day=local.day, month=_(_MONTH_NAMES[local.month - 1]),
+        year=local.year)
+
+
+@cache
+def _zone_names() -> dict[str, str]:
+    """Every IANA zone name the installed tz database knows, by its lower-case form."""
+    return {name.lower(): name for name in available_timezones()}
+
+
+def zone_named(name: str) -> ZoneInfo | None:
+    """The IANA time zone ``name`` (``Europe/Paris``, any case), or None when there is no such zone
+    (``Mars/Olympus_Mons``, a path, an offset): only names of the tz database are zones."""
+    canonical = _zone_names().get(name.strip().lower())
+    return ZoneInfo(canonical) if canonical is not None else None
 
 
 def _word_index(word: str, short: tuple[str, ...], full: tuple[str, ...]) -> int | None:

@@ -26,7 +26,7 @@ def test_an_absence_moves_the_next_deadline_past_its_end_and_the_master_is_told(
     reply = body(game.orders("FRANCE", "SET ABSENCE 26 Nov TO 28 Nov\n"))
     assert (
         "> SET ABSENCE 26 Nov TO 28 Nov\n"
-        "Absence recorded from Thu Nov 26 2026 00:00:00 +0000 to Sun Nov 29 2026 00:00:00 +0000.\n"
+        "Absence recorded from Thursday 26 November 2026, 00:00 UTC to Sunday 29 November 2026, 00:00 UTC.\n"
         "A deadline computed during it will be moved to its end; the current deadline does not change.\n"
     ) in reply
     notice = announced(harness, "XPY:demo - S1901M Absence Notice")
@@ -45,7 +45,7 @@ def test_a_cancelled_absence_no_longer_moves_anything(harness: Harness) -> None:
     game.orders("FRANCE", "SET ABSENCE 26 Nov TO 28 Nov\n")
     reply = body(game.orders("FRANCE", "SET NO ABSENCE 27 Nov\n"))
     assert (
-        "Absence from Thu Nov 26 2026 00:00:00 +0000 to Sun Nov 29 2026 00:00:00 +0000 cancelled.\n" in reply
+        "Absence from Thursday 26 November 2026, 00:00 UTC to Sunday 29 November 2026, 00:00 UTC cancelled.\n" in reply
     )
     assert announced(harness, "Absence Notice")
     assert _absences(game) == []
@@ -74,7 +74,7 @@ def test_an_oversized_absence_is_left_to_the_master_whose_ready_made_lines_grant
     )
     lines = text.split("\n\n", 1)[1].replace("<password>", "masterpw")
     granted = body(harness.exchange(MASTER, lines))
-    assert "Absence recorded from Tue Dec 01 2026 00:00:00 +0000 to Mon Dec 21 2026 00:00:00 +0000." in granted
+    assert "Absence recorded from Tuesday 1 December 2026, 00:00 UTC to Monday 21 December 2026, 00:00 UTC." in granted
     assert _absences(game) == [
         (datetime(2026, 12, 1, tzinfo=UTC), datetime(2026, 12, 21, tzinfo=UTC), True)
     ]
@@ -83,7 +83,7 @@ def test_an_oversized_absence_is_left_to_the_master_whose_ready_made_lines_grant
 def test_the_master_s_own_absence_counts_too(harness: Harness) -> None:
     game = start_game(harness)
     reply = body(game.master("SET ABSENCE 2026-11-26T12:00:00Z\n"))  # a time given: 24 hours
-    assert "Absence recorded from Thu Nov 26 2026 12:00:00 +0000 to Fri Nov 27 2026 12:00:00 +0000." in reply
+    assert "Absence recorded from Thursday 26 November 2026, 12:00 UTC to Friday 27 November 2026, 12:00 UTC." in reply
     process_spring_early(game)
     assert times(game).deadline == datetime(2026, 11, 27, 23, 30, tzinfo=UTC)
 
@@ -96,10 +96,10 @@ def test_the_master_s_own_absence_counts_too(harness: Harness) -> None:
         ("SET ABSENCE 1 Dec\nSET ABSENCE 3 Dec\nSET ABSENCE 5 Dec", "SET ABSENCE 7 Dec",
          "You already have 3 absences to come; cancel one with SET NO ABSENCE first."),
         ("", "SET ABSENCE 2026-11-01T00:00:00Z TO 2026-11-02T00:00:00Z",
-         "The date '2026-11-01T00:00:00Z' (Sun Nov 01 2026 00:00:00 +0000) is in the past."),
+         "The date '2026-11-01T00:00:00Z' (Sunday 1 November 2026, 00:00 UTC) is in the past."),
         ("", "SET ABSENCE 5 Dec TO 2026-12-01T00:00:00Z",
          "An absence must end after it starts (Sat Dec 05 2026 00:00:00 +0000 to Tue Dec 01 2026 00:00:00 +0000)."),
-        ("", "SET NO ABSENCE 9 Dec", "None of your absences covers Wed Dec 09 2026 00:00:00 +0000."),
+        ("", "SET NO ABSENCE 9 Dec", "None of your absences covers Wednesday 9 December 2026, 00:00 UTC."),
     ],
 )  # fmt: skip
 def test_refused_absences_change_nothing(harness: Harness, first: str, line: str, refusal: str) -> None:

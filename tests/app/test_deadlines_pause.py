@@ -41,7 +41,7 @@ def test_a_paused_game_lets_its_deadline_and_grace_pass_then_resumes_with_a_fres
     run_scheduler(harness)
     reminders = mail(harness, "XPY:demo - S1901M Game Paused")
     assert reminders  # the three-day reminders (caught up once)
-    assert all("has been paused since Mon Nov 23 2026 09:00:00 +0000" in body(m) for m in reminders.values())
+    assert all("has been paused since Monday 23 November 2026, 09:00 UTC" in body(m) for m in reminders.values())
     assert game.state()["phase"] == "S1901M"
     assert not [m for m in harness.new_mail() if "Late Notice" in str(m["Subject"])]
 
@@ -51,10 +51,10 @@ def test_a_paused_game_lets_its_deadline_and_grace_pass_then_resumes_with_a_fres
     assert fresh.paused is None
     assert fresh.deadline == datetime(2026, 12, 10, 23, 30, tzinfo=UTC)  # now (Tue Dec 8 23:30) + 71 h, at the clock
     assert fresh.deadline >= now + timedelta(hours=71)
-    assert "Game 'demo' is resumed. The new deadline is Thu Dec 10 2026 23:30:00 +0000." in resumed
+    assert "Game 'demo' is resumed. The new deadline is Thursday 10 December 2026, 23:30 UTC." in resumed
     told = announced(harness, "XPY:demo - S1901M Game Resumed")
     assert body(next(iter(told.values()))) == (
-        "Game 'demo' has been resumed by France.\nThe new deadline is Thu Dec 10 2026 23:30:00 +0000.\n"
+        "Game 'demo' has been resumed by France.\nThe new deadline is Thursday 10 December 2026, 23:30 UTC.\n"
     )
     assert {a.strip() for m in told.values() for a in str(m["To"]).split(",")} == EVERYONE - {address("FRANCE")}
     send_orders(game, ["TURKEY"])
@@ -84,7 +84,7 @@ def test_under_no_resume_only_the_master_resumes(harness: Harness) -> None:
         ("observer", "PAUSE", {}, "Observers cannot do that: only the players and the master."),
         ("observer", "RESUME", {}, "Observers cannot resume a game: only its players and masters."),
         ("master", "RESUME", {}, "Game 'demo' is not paused: there is nothing to resume."),
-        ("master", "PAUSE\nPAUSE", {}, "Game 'demo' has been paused since Mon Nov 23 2026 09:00:00 +0000."),
+        ("master", "PAUSE\nPAUSE", {}, "Game 'demo' has been paused since Monday 23 November 2026, 09:00 UTC."),
     ],
 )  # fmt: skip
 def test_refusals(harness: Harness, who: str, lines: str, settings: dict[str, object], refusal: str) -> None:

@@ -31,9 +31,9 @@ def test_the_master_sets_a_later_deadline_and_everyone_is_told(harness: Harness)
     reply = body(game.master("SET DEADLINE Fri Dec 4 2026 20:00\n"))
     assert (
         "> SET DEADLINE Fri Dec 4 2026 20:00\n"
-        "Deadline: Fri Dec 04 2026 20:00:00 +0000\n"
-        "End of the grace period: Fri Dec 11 2026 19:00:00 +0000\n"
-        "Earliest processing: Mon Nov 23 2026 21:00:00 +0000\n"
+        "Deadline: Friday 4 December 2026, 20:00 UTC\n"
+        "End of the grace period: Friday 11 December 2026, 19:00 UTC\n"
+        "Earliest processing: Monday 23 November 2026, 21:00 UTC\n"
     ) in reply
     t = times(game)
     assert t.deadline == datetime(2026, 12, 4, 20, 0, tzinfo=UTC)
@@ -43,9 +43,9 @@ def test_the_master_sets_a_later_deadline_and_everyone_is_told(harness: Harness)
     assert {a.strip() for m in told.values() for a in str(m["To"]).split(",")} == EVERYONE - {MASTER}
     assert body(next(iter(told.values()))) == (
         "The master has changed the times of S1901M in game 'demo':\n\n"
-        "Deadline: Fri Dec 04 2026 20:00:00 +0000\n"
-        "End of the grace period: Fri Dec 11 2026 19:00:00 +0000\n"
-        "Earliest processing: Mon Nov 23 2026 21:00:00 +0000\n"
+        "Deadline: Friday 4 December 2026, 20:00 UTC\n"
+        "End of the grace period: Friday 11 December 2026, 19:00 UTC\n"
+        "Earliest processing: Monday 23 November 2026, 21:00 UTC\n"
     )
 
 
@@ -87,7 +87,7 @@ def test_set_grace_and_set_start(harness: Harness) -> None:
 def test_a_player_of_an_unmoderated_game_may_set_the_deadline(harness: Harness) -> None:
     game = start_game(harness)
     reply = body(game.orders("FRANCE", "SET DEADLINE Wed Dec 2 2026 23:30\n"))
-    assert "Deadline: Wed Dec 02 2026 23:30:00 +0000" in reply
+    assert "Deadline: Wednesday 2 December 2026, 23:30 UTC" in reply
     told = announced(harness, "Deadline Adjustment")
     assert "France has changed the times of S1901M in game 'demo':" in body(next(iter(told.values())))
 
@@ -104,9 +104,9 @@ def test_a_date_without_a_time_takes_the_phase_s_clock(harness: Harness) -> None
         ("player", "SET DEADLINE Fri 20:00", "Game 'demo' is moderated: only the master may do that."),
         ("observer", "SET DEADLINE Fri 20:00", "Game 'demo' is moderated: only the master may do that."),
         ("observer of an unmoderated game", "SET START Fri 20:00", "Observers cannot do that: only the players and the master."),
-        ("master", "SET DEADLINE Jan 3 2020 10:00", "The date 'Jan 3 2020 10:00' (Fri Jan 03 2020 10:00:00 +0000) is in the past."),
+        ("master", "SET DEADLINE Jan 3 2020 10:00", "The date 'Jan 3 2020 10:00' (Friday 3 January 2020, 10:00 UTC) is in the past."),
         ("master", "SET DEADLINE Mon Dec 4 2026 10:00", "Cannot read the date 'Mon Dec 4 2026 10:00'. Write it as Fri 23:30"),
-        ("master", "SET GRACE 2026-11-24T00:00:00Z", "The grace period cannot end before the deadline (Mon Nov 30 2026 23:30:00 +0000)"),
+        ("master", "SET GRACE 2026-11-24T00:00:00Z", "The grace period cannot end before the deadline (Monday 30 November 2026, 23:30 UTC)"),
         ("master", "SET DEADLINE Aug 1 20:00", "more than 120 days ahead"),
     ],
 )  # fmt: skip
@@ -148,7 +148,7 @@ def test_a_time_already_past_today_says_plainly_that_tomorrow_was_taken(harness:
     reply = body(game.master("SET START 13:51\n"))
     assert (
         "> SET START 13:51\n"
-        "'13:51' has already passed today: the same time tomorrow, Tue Nov 24 2026 13:51:00 +0000, was taken.\n"
+        "'13:51' has already passed today: the same time tomorrow, Tuesday 24 November 2026, 13:51 UTC, was taken.\n"
     ) in reply
     assert times(game).start == datetime(2026, 11, 24, 13, 51, tzinfo=UTC)
     later_today = body(game.master("SET START 20:00\n"))

@@ -118,8 +118,8 @@ def test_game_starting_mail_names_the_power_players_units_and_deadline(harness: 
     assert "   France:  p0@example.net" in body
     assert "   Russia: Fleet St Petersburg (south coast)." in body
     assert "   Turkey: Army Smyrna." in body
-    assert "The deadline for the first orders (S1901M) is Thu Nov 26 2026 23:30:00 +0000." in body
-    assert "not before Mon Nov 23 2026 21:00:00 +0000." in body
+    assert "The deadline for the first orders (S1901M) is Thursday 26 November 2026, 23:30 UTC." in body
+    assert "not before Monday 23 November 2026, 21:00 UTC." in body
 
 
 def test_game_starting_mail_in_french_and_gunboat_hides_addresses(harness: Harness) -> None:

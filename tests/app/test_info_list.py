@@ -104,7 +104,7 @@ def test_the_report_of_a_game_under_way(harness: Harness) -> None:
     assert text.startswith(
         "\n:: Judge: XPY\n\n> LIST demo\n"
         "Game 'demo' (Standard), active: Spring 1901, movement (S1901M).\n"
-        "Deadline of the phase: Thu Nov 26 2026 23:30:00 +0000\n"
+        "Deadline of the phase: Thursday 26 November 2026, 23:30 UTC\n"
     )
     assert "Waiting for orders from: Austria, England, Germany, Italy, Russia, Turkey.\n" in text
     assert "  Flags: Unmoderated, Rated, NoNMR, DIAS, Concessions, Listed, HomeCentres, MaxAbsence 15.\n" in text

@@ -54,7 +54,7 @@ def test_the_reminder_goes_eight_hours_before_the_deadline_to_players_whose_orde
     ]
     by_to = {str(m["To"]): body(m) for m in sent}
     assert by_to[address("ITALY")] == (
-        "Reminder: the deadline for S1901M in game 'demo' is Mon Nov 30 2026 23:30:00 +0000, in 8 hours.\n"
+        "Reminder: the deadline for S1901M in game 'demo' is Monday 30 November 2026, 23:30 UTC, in 8 hours.\n"
         "The orders of Italy are not complete yet.\n\n"
         "Orders received so far:\n"
         "  A ROM - APU\n"
@@ -77,15 +77,15 @@ def test_the_late_power_is_told_first_then_everyone_else_then_the_late_power_dai
     others = [m for m in sent if str(m["Subject"]) == NOTICE_SUBJECT]
     assert [str(m["To"]) for m in late] == [address("TURKEY")]
     assert body(late[0]) == (
-        "Game 'demo': the deadline for S1901M was Mon Nov 30 2026 23:30:00 +0000, "
+        "Game 'demo': the deadline for S1901M was Monday 30 November 2026, 23:30 UTC, "
         "and the orders of Turkey are not complete.\n"
-        "Please send them now. If they are not complete by Mon Dec 07 2026 22:30:00 +0000, "
+        "Please send them now. If they are not complete by Monday 7 December 2026, 22:30 UTC, "
         "the power will be abandoned.\n"
     )
     told = {a.strip() for m in others for a in str(m["To"]).split(",")}
     assert told == EVERYONE - {address("TURKEY")}
     assert body(others[0]) == (
-        "Game 'demo' is waiting for the orders of Turkey for S1901M (deadline Mon Nov 30 2026 23:30:00 +0000).\n"
+        "Game 'demo' is waiting for the orders of Turkey for S1901M (deadline Monday 30 November 2026, 23:30 UTC).\n"
     )
     assert late_count(game, "TURKEY") == 1
     advance_to(harness, t.deadline + hours(23))
@@ -158,14 +158,14 @@ def test_an_nmr_game_processes_at_grace_with_the_late_power_in_civil_disorder_an
     run_scheduler(harness)
     late = mail(harness, LATE_SUBJECT)
     assert body(late[address("TURKEY")]).endswith(
-        "At the end of the grace period, Mon Dec 07 2026 22:30:00 +0000, "
+        "At the end of the grace period, Monday 7 December 2026, 22:30 UTC, "
         "the phase will be processed with the power in civil disorder.\n"
     )
     advance_to(harness, t.grace - hours(24))
     run_scheduler(harness)
     abandoned = mail(harness, "Abandoned: T")
     assert body(next(iter(abandoned.values()))).endswith(
-        "If nobody takes it over by Mon Dec 07 2026 22:30:00 +0000, "
+        "If nobody takes it over by Monday 7 December 2026, 22:30 UTC, "
         "the phase will be processed with the power in civil disorder.\n"
     )
     assert game.state()["phase"] == "S1901M"
@@ -239,5 +239,5 @@ def test_a_reminder_sent_close_to_the_deadline_counts_minutes_not_zero_hours(har
     run_scheduler(harness)
     [reminder] = harness.new_mail()
     assert body(reminder).startswith(
-        "Reminder: the deadline for S1901M in game 'demo' is Mon Nov 30 2026 23:30:00 +0000, in 20 minutes.\n"
+        "Reminder: the deadline for S1901M in game 'demo' is Monday 30 November 2026, 23:30 UTC, in 20 minutes.\n"
     )

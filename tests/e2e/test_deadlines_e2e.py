@@ -82,7 +82,7 @@ def test_a_silent_power_goes_into_civil_disorder_at_a_deadline_seconds_away(judg
     reply = judge.exchange(MASTER, f"SIGNON Mclock masterpw\nSET NMR\nSET DEADLINE {stamp}\nSET GRACE {stamp}\n")
     body = text(reply)
     assert "[Error Flag]" not in str(reply["Subject"]), body
-    assert f"End of the grace period: {deadline:%a %b %d %Y %H:%M:%S} +0000" in body
+    assert f"End of the grace period: {deadline:%A} {deadline.day} {deadline:%B %Y, %H:%M} UTC" in body
 
     everyone = {address(p) for p in POWERS} | {MASTER}
     results = f"{CODE}:clock - S1901M Results"

@@ -145,3 +145,36 @@ def test_an_absence_may_start_today() -> None:
         read("Nov 20 2026 09:00", role=DateRole.ABSENCE_START)
     with pytest.raises(DateInPastError):
         read("Nov 19 2026", role=DateRole.ABSENCE_START)
+
+
+def test_a_date_is_told_in_the_reader_s_zone_named_and_in_utc_across_the_change_to_summer_time() -> None:
+    from judge.i18n import translation
+    from judge.timekeeping.dates import tell_date, zone_named
+
+    english, french = translation("en").gettext, translation("fr").gettext
+    paris, new_york = zone_named("Europe/Paris"), zone_named("America/New_York")
+    assert paris is not None and new_york is not None
+    winter = datetime(2027, 1, 15, 22, 30, tzinfo=UTC)
+    between = datetime(2027, 3, 20, 22, 30, tzinfo=UTC)  # New York already on summer time, Paris not
+    summer = datetime(2027, 4, 2, 22, 30, tzinfo=UTC)
+    assert tell_date(winter, paris, english) == "Friday 15 January 2027, 23:30 CET (Europe/Paris), that is 22:30 UTC"
+    assert tell_date(summer, paris, english) == (
+        "Saturday 3 April 2027, 00:30 CEST (Europe/Paris), that is Friday 2 April 2027, 22:30 UTC")
+    assert tell_date(winter, new_york, english) == (
+        "Friday 15 January 2027, 17:30 EST (America/New_York), that is 22:30 UTC")
+    assert tell_date(between, new_york, english) == (
+        "Saturday 20 March 2027, 18:30 EDT (America/New_York), that is 22:30 UTC")
+    assert tell_date(between, paris, english) == "Saturday 20 March 2027, 23:30 CET (Europe/Paris), that is 22:30 UTC"
+    assert tell_date(summer, paris, french) == "samedi 3 avril 2027, 00:30 CEST (Europe/Paris), soit vendredi 2 avril 2027, 22:30 UTC"
+    assert tell_date(winter, ZoneInfo("UTC"), french) == "vendredi 15 janvier 2027, 22:30 UTC"
+
+
+def test_only_names_of_the_tz_database_are_zones() -> None:
+    from judge.timekeeping.dates import zone_named
+
+    assert zone_named("Mars/Olympus_Mons") is None
+    assert zone_named("../../etc/passwd") is None
+    assert zone_named("+0100") is None
+    assert zone_named("") is None
+    found = zone_named(" america/new_york ")
+    assert found is not None and found.key == "America/New_York"

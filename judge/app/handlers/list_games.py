@@ -51,7 +51,7 @@ def report(session: MailSession, game: Game) -> str:
     master_here = session.role is Role.MASTER and session.game is not None and session.game.id == game.id
     lines = game_report(
         session.uow, game,
-        language=session.language, zone=session.services.config.timezone, now=session.now,
+        language=session.language, zone=session.zone, now=session.now,
         show_addresses=master_here, _=session.gettext,
     )  # fmt: skip
     return "\n".join(lines)

@@ -21,7 +21,6 @@ from judge.app.session import MailSession
 from judge.app.timekeeping import clear_pause_notices, open_phase
 from judge.db.enums import AuditKind
 from judge.lang.commands import Pause
-from judge.mail.compose import judge_date
 
 
 @handles(Pause)
@@ -33,7 +32,7 @@ def handle(command: Pause, session: MailSession) -> Next:
     if game.paused_at is not None:
         raise CommandRefused(
             _("Game '{game}' has been paused since {date}.").format(
-                game=game.name, date=judge_date(game.paused_at, session.services.config.timezone)
+                game=game.name, date=session.tell_date(game.paused_at)
             )
         )
     game.paused_at = session.now

@@ -50,6 +50,7 @@ from judge.db.repositories.people import Registration, normalise_address
 from judge.lang.commands import Register, RegisterField
 from judge.lang.powers import fold
 from judge.mail.addresses import AddressError
+from judge.timekeeping.dates import zone_named
 
 Gettext = Callable[[str], str]
 
@@ -77,7 +78,6 @@ TEXT_COLUMNS: dict[str, tuple[str, int]] = {
     "site": ("site", 200),
     "address": ("postal_address", 500),
     "country": ("country", 100),
-    "timezone": ("time_zone", 64),
     "sex": ("sex", 16),
 }
 REQUIRED = ("name", "country")
@@ -214,6 +214,18 @@ def _read_field(item: RegisterField, reading: _Reading, today: date, _: Gettext)
             reading.values["wants_package"] = answer in YES
         else:
             reading.problem(item.line, _("Answer yes or no; this field was left out."))
+    elif kind == "timezone":
+        zone = zone_named(value) if value else None
+        if not value:
+            reading.problem(item.line, _("This field is empty; it was left out."))
+        elif zone is None:
+            reading.problem(
+                item.line,
+                _("'{zone}' is not a time zone: give its IANA name, e.g. Europe/Paris or America/New_York "
+                  "(UTC for none); this field was left out.").format(zone=value[:64]),
+            )
+        else:
+            reading.values["time_zone"] = zone.key
     elif kind == "language":
         language = LANGUAGE_WORDS.get(fold(value))
         if language is None:

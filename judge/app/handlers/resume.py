@@ -12,10 +12,11 @@ start afresh. Everyone is told ("Game Resumed") with the new deadline.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 
 from judge.app.errors import CommandRefused
 from judge.app.game_facts import game_map as map_of_game
-from judge.app.masters import announce_to_game, require_master, setter_name, signed_on_game
+from judge.app.masters import announce_dated_to_game, require_master, setter_name, signed_on_game
 from judge.app.processing import owing_powers
 from judge.app.registry import Next, handles
 from judge.app.replanning import replan
@@ -29,7 +30,6 @@ from judge.app.timekeeping import (
 )
 from judge.db.enums import AuditKind
 from judge.lang.commands import Resume
-from judge.mail.compose import judge_date
 
 
 @handles(Resume)
@@ -58,20 +58,21 @@ def handle(command: Resume, session: MailSession) -> Next:
     set_times(session.uow, game, times)
     session.uow.press.clear_votes(game)
     replan(session, game)
-    deadline = judge_date(times.deadline, zone)
     session.reply.ok(
         command.line,
-        _("Game '{game}' is resumed. The new deadline is {deadline}.").format(game=game.name, deadline=deadline),
+        _("Game '{game}' is resumed. The new deadline is {deadline}.").format(
+            game=game.name, deadline=session.tell_date(times.deadline)
+        ),
     )
 
-    def body(_: Callable[[str], str], language: str) -> str:
+    def body(_: Callable[[str], str], language: str, tell: Callable[[datetime], str]) -> str:
         who = setter_name(session, game, language)
         head = (
             _("Game '{game}' has been resumed.").format(game=game.name)
             if who is None
             else _("Game '{game}' has been resumed by {who}.").format(game=game.name, who=who)
         )
-        return "\n".join([head, _("The new deadline is {deadline}.").format(deadline=deadline)])
+        return "\n".join([head, _("The new deadline is {deadline}.").format(deadline=tell(times.deadline))])
 
-    announce_to_game(session, game, "Game Resumed", body, exclude=[session.sender])
+    announce_dated_to_game(session, game, "Game Resumed", body, exclude=[session.sender])
     return Next.CONTINUE

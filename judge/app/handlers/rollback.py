@@ -17,13 +17,14 @@ is told ("Rollback to S1901M") with the restored board.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from sqlalchemy import or_, select
 
 from judge.app.errors import CommandRefused
 from judge.app.games import game_map
-from judge.app.masters import Gettext, announce_to_game, require_master
+from judge.app.masters import Gettext, announce_dated_to_game, require_master
 from judge.app.positions import from_json
 from judge.app.registry import Next, handles
 from judge.app.reports.listing import board_lines
@@ -36,7 +37,6 @@ from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, PhaseState, SeatStatus
 from judge.db.models import Game, OrderSubmission, PhaseRecord
 from judge.lang.commands import Rollback
-from judge.mail.compose import judge_date
 from judge.timekeeping.deadlines import next_phase_times
 
 
@@ -77,7 +77,7 @@ def handle(command: Rollback, session: MailSession) -> Next:
     _restore_game(session, game, reopened, position)
     phase = Phase.parse(reopened.name)
 
-    def body(_: Gettext, language: str) -> str:
+    def body(_: Gettext, language: str, tell: Callable[[datetime], str]) -> str:
         lines = [
             _("The master has rolled game '{game}' back to {phase} ({code}), turn {turn}.").format(
                 game=game.name, phase=phase_name(phase, _), code=reopened.name, turn=target
@@ -87,12 +87,12 @@ def handle(command: Rollback, session: MailSession) -> Next:
         ]
         if game.deadline_at is not None:
             lines.append(_("The deadline is {deadline}.").format(
-                deadline=judge_date(game.deadline_at, session.services.config.timezone)
+                deadline=tell(game.deadline_at)
             ))
         lines += ["", *board_lines(position, game_map(game), language, _)]
         return "\n".join(lines)
 
-    announce_to_game(session, game, f"Rollback to {reopened.name}", body, exclude=[session.sender])
+    announce_dated_to_game(session, game, f"Rollback to {reopened.name}", body, exclude=[session.sender])
     session.reply.ok(
         command.line,
         _("Game '{game}' is back at {phase} ({code}); it was at {old}. Everyone has been told.").format(

@@ -88,7 +88,7 @@ def handle(command: SetAbsence, session: MailSession) -> Next:
     session.uow.people.add_absence(who.person, start, end, session.now, game=game, set_by_master=who.set_by_master)
     session.reply.ok(
         command.line,
-        _("Absence recorded from {start} to {end}.").format(start=judge_date(start, zone), end=judge_date(end, zone)),
+        _("Absence recorded from {start} to {end}.").format(start=session.tell_date(start), end=session.tell_date(end)),
         _("A deadline computed during it will be moved to its end; the current deadline does not change."),
     )
     tell_masters(session, game, "Absence Notice", lambda _, language: _(

@@ -17,10 +17,10 @@ phase whose orders are all in may now be processed earlier or later.
 from __future__ import annotations
 
 from collections.abc import Callable
-from zoneinfo import ZoneInfo
+from datetime import datetime
 
 from judge.app.errors import CommandRefused
-from judge.app.masters import announce_to_game, require_moderator, setter_name
+from judge.app.masters import announce_dated_to_game, require_moderator, setter_name
 from judge.app.registry import Next, handles
 from judge.app.replanning import replan
 from judge.app.session import MailSession
@@ -34,7 +34,6 @@ from judge.app.timekeeping import (
 from judge.core.phase import Phase
 from judge.db.models import Game
 from judge.lang.commands import DeadlineKind, SetDeadline
-from judge.mail.compose import judge_date
 from judge.timekeeping.dates import DateRole, names_a_day
 from judge.timekeeping.deadlines import PhaseTimes, set_deadline, set_grace, set_start
 from judge.timekeeping.errors import PhaseTimesError
@@ -61,7 +60,7 @@ def handle(command: SetDeadline, session: MailSession) -> Next:
         # "SET START 13:51" sent at 13:51:50: today's 13:51 is over, so tomorrow's was taken; say so.
         notes.append(
             _("'{text}' has already passed today: the same time tomorrow, {date}, was taken.").format(
-                text=command.date.text.strip(), date=judge_date(when, zone)
+                text=command.date.text.strip(), date=session.tell_date(when)
             )
         )
     try:
@@ -74,17 +73,16 @@ def handle(command: SetDeadline, session: MailSession) -> Next:
     except PhaseTimesError as error:
         raise CommandRefused(
             _("The grace period cannot end before the deadline ({deadline}): set a later deadline first.").format(
-                deadline=judge_date(times.deadline, zone)
+                deadline=session.tell_date(times.deadline)
             )
         ) from error
     _record(session, game, times, new)
     set_times(session.uow, game, new)
     replan(session, game)
-    lines = _lines(new, zone)
-    session.reply.ok(command.line, *notes, *(line(_) for line in lines))
+    session.reply.ok(command.line, *notes, *_lines(new, _, session.tell_date))
     event = "Grace Adjustment" if command.which is DeadlineKind.GRACE else "Deadline Adjustment"
 
-    def body(_: Callable[[str], str], language: str) -> str:
+    def body(_: Callable[[str], str], language: str, tell: Callable[[datetime], str]) -> str:
         who = setter_name(session, game, language)
         if who is None:
             head = _("The times of {phase} in game '{game}' have been changed:").format(
@@ -95,9 +93,9 @@ def handle(command: SetDeadline, session: MailSession) -> Next:
                 who=who, phase=game.current_phase, game=game.name
             )
             head = head[:1].upper() + head[1:]
-        return "\n".join([head, "", *(line(_) for line in lines)])
+        return "\n".join([head, "", *_lines(new, _, tell)])
 
-    announce_to_game(session, game, event, body, exclude=[session.sender])
+    announce_dated_to_game(session, game, event, body, exclude=[session.sender])
     return Next.CONTINUE
 
 
@@ -113,10 +111,10 @@ def _record(session: MailSession, game: Game, old: PhaseTimes, new: PhaseTimes) 
             )
 
 
-def _lines(times: PhaseTimes, zone: ZoneInfo) -> list[Callable[[Callable[[str], str]], str]]:
-    """The three times, each as a function of the reader's gettext (the reply and the announcement)."""
+def _lines(times: PhaseTimes, _: Callable[[str], str], tell: Callable[[datetime], str]) -> list[str]:
+    """The three times as a reader is told them (the reply and the announcement)."""
     return [
-        lambda _: _("Deadline: {date}").format(date=judge_date(times.deadline, zone)),
-        lambda _: _("End of the grace period: {date}").format(date=judge_date(times.grace, zone)),
-        lambda _: _("Earliest processing: {date}").format(date=judge_date(times.start, zone)),
+        _("Deadline: {date}").format(date=tell(times.deadline)),
+        _("End of the grace period: {date}").format(date=tell(times.grace)),
+        _("Earliest processing: {date}").format(date=tell(times.start)),
     ]

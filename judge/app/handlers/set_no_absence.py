@@ -12,7 +12,6 @@ from judge.app.registry import Next, handles
 from judge.app.session import MailSession
 from judge.app.timekeeping import absence_owner, game_absences, read_date
 from judge.lang.commands import SetNoAbsence
-from judge.mail.compose import judge_date
 from judge.timekeeping.absences import cancel_absence
 from judge.timekeeping.dates import DateRole
 from judge.timekeeping.errors import NoSuchAbsenceError
@@ -32,13 +31,12 @@ def handle(command: SetNoAbsence, session: MailSession) -> Next:
         left = cancel_absence([absence for absence, _row in found], who.owner, day)
     except NoSuchAbsenceError as error:
         raise CommandRefused(_("None of your absences covers {date}.").format(
-            date=judge_date(day, session.services.config.timezone)
+            date=session.tell_date(day)
         )) from error
-    zone = session.services.config.timezone
     for absence, row in found:
         if absence not in left:
             session.uow.people.remove_absence(row)
-            start, end = judge_date(absence.start, zone), judge_date(absence.end, zone)
+            start, end = session.tell_date(absence.start), session.tell_date(absence.end)
             session.reply.ok(
                 command.line, _("Absence from {start} to {end} cancelled.").format(start=start, end=end)
             )

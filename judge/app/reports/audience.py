@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import (
     Boolean,
@@ -43,8 +43,16 @@ def language_of(language: str | None, extra: Mapping[str, Any] | None, game: Gam
     return game_language(game) or language or DEFAULT_LANGUAGE
 
 
-def results_audience(uow: UnitOfWork, game: Game) -> dict[str, str]:
-    """{address: language} of everyone who gets the game's results, in the order mail goes out.
+class ResultsReader(NamedTuple):
+    """How one address reads the results: its language and the ``Timezone:`` of its registration
+    (empty: none; :func:`judge.app.notify.reader_zone` decides the zone)."""
+
+    language: str
+    time_zone: str
+
+
+def results_audience(uow: UnitOfWork, game: Game) -> dict[str, ResultsReader]:
+    """{address: reader} of everyone who gets the game's results, in the order mail goes out.
 
     Players first (seats in order; a seat's report address when it has one,
     else its player's primary address, else their first), then masters
@@ -58,10 +66,10 @@ def results_audience(uow: UnitOfWork, game: Game) -> dict[str, str]:
     for row in rows:
         readers.setdefault((row.kind, row.key), []).append(row)
     statuses = {seat.id: seat.status for seat in game.seats}
-    audience: dict[str, str] = {}
+    audience: dict[str, ResultsReader] = {}
     for (kind, _key), lines in readers.items():
         first = lines[0]
-        language = language_of(first.language, first.extra, game)
+        reader = ResultsReader(language_of(first.language, first.extra, game), first.time_zone or "")
         if kind == _SEAT:
             status = statuses.get(_key) or SeatStatus(first.status)  # as changed in this transaction
             if status not in ACTIVE and status is not SeatStatus.ELIMINATED:
@@ -75,7 +83,7 @@ def results_audience(uow: UnitOfWork, game: Game) -> dict[str, str]:
         else:
             addresses = [first.address] if first.address else []
         for address in addresses:
-            audience.setdefault(address, language)
+            audience.setdefault(address, reader)
     return audience
 
 
@@ -97,7 +105,7 @@ def _audience_query() -> Select[Any]:
     seats = (
         select(
             literal(_SEAT, Integer).label("kind"), Seat.id.label("key"), Seat.status.label("status"),
-            Seat.report_address.label("report"), Person.language, Person.extra,
+            Seat.report_address.label("report"), Person.language, Person.extra, Person.time_zone,
             seat_address.address.label("address"), seat_address.is_primary, seat_address.id.label("address_id"),
         )
         .select_from(Seat)
@@ -110,6 +118,7 @@ def _audience_query() -> Select[Any]:
     masters = (
         select(
             literal(_MASTER, Integer), GameMaster.id, null(), null(), master_person.language, master_person.extra,
+            master_person.time_zone,
             master_address.address, master_address.is_primary, master_address.id,
         )
         .select_from(GameMaster)
@@ -123,7 +132,7 @@ def _audience_query() -> Select[Any]:
     observers = (
         select(
             literal(_OBSERVER, Integer), GameObserver.id, null(), null(), observer_person.language,
-            observer_person.extra, GameObserver.address, literal(True, Boolean), literal(0, Integer),
+            observer_person.extra, observer_person.time_zone, GameObserver.address, literal(True, Boolean), literal(0, Integer),
         )
         .select_from(GameObserver)
         .outerjoin(

@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 from judge.app.councils.formation import queue_council_notices
 from judge.app.games import game_map, is_gunboat, power_name
-from judge.app.notify import reader_language, seat_addresses
+from judge.app.notify import reader_language, reader_zone, seat_addresses
 from judge.app.positions import opening_position
 from judge.app.reports.wording import phase_name
 from judge.app.session import MailSession, Outgoing
@@ -23,7 +23,8 @@ from judge.core.units import UnitType
 from judge.db.models import Game, Person, Seat
 from judge.db.repositories.councils import councils_enabled
 from judge.i18n import translation
-from judge.mail.compose import game_subject, judge_date
+from judge.mail.compose import game_subject
+from judge.timekeeping.dates import tell_date
 
 HIDDEN_ADDRESS = "someone@somewhere"
 
@@ -62,13 +63,13 @@ def game_starting_body(game: Game, seat: Seat | None, language: str, zone: ZoneI
     if game.deadline_at is not None:
         lines.append(
             _("The deadline for the first orders ({phase}) is {deadline}.").format(
-                phase=game.current_phase, deadline=judge_date(game.deadline_at, zone)
+                phase=game.current_phase, deadline=tell_date(game.deadline_at, zone, _)
             )
         )
     if game.earliest_at is not None:
         lines.append(
             _("Once all orders are in, the phase may be processed early, but not before {start}.").format(
-                start=judge_date(game.earliest_at, zone)
+                start=tell_date(game.earliest_at, zone, _)
             )
         )
     return "\n".join(lines).rstrip() + "\n"
@@ -76,6 +77,10 @@ def game_starting_body(game: Game, seat: Seat | None, language: str, zone: ZoneI
 
 def _language(person: Person | None, game: Game) -> str:
     return reader_language(person, game)
+
+
+def _zone(person: Person | None, judge_zone: ZoneInfo) -> ZoneInfo:
+    return reader_zone(person.time_zone if person is not None else None, judge_zone)
 
 
 def queue_game_starting(session: MailSession, game: Game) -> int:
@@ -86,13 +91,13 @@ def queue_game_starting(session: MailSession, game: Game) -> int:
     for seat in game.seats:
         addresses = seat_addresses(seat)
         if seat.person is not None and addresses:
-            mails.append((addresses, game_starting_body(game, seat, _language(seat.person, game), config.timezone)))
+            mails.append((addresses, game_starting_body(game, seat, _language(seat.person, game), _zone(seat.person, config.timezone))))
     for master in game.masters:
         if master.person.primary_address:
-            body = game_starting_body(game, None, _language(master.person, game), config.timezone)
+            body = game_starting_body(game, None, _language(master.person, game), _zone(master.person, config.timezone))
             mails.append(([master.person.primary_address], body))
     for observer in game.observers:
-        body = game_starting_body(game, None, _language(observer.person, game), config.timezone)
+        body = game_starting_body(game, None, _language(observer.person, game), _zone(observer.person, config.timezone))
         mails.append(([observer.address], body))
     sent: set[str] = set()
     count = 0

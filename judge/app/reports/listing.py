@@ -41,7 +41,7 @@ from judge.db.models import Game, Seat
 from judge.db.repositories.councils import council_settings
 from judge.i18n import N_, Language
 from judge.lang.powers import fold
-from judge.mail.compose import judge_date
+from judge.timekeeping.dates import tell_date
 
 Gettext = Callable[[str], str]
 
@@ -343,12 +343,12 @@ def game_report(
         except NoOpenPhase:
             position = None
     if game.deadline_at is not None and game.state in (GameState.ACTIVE, GameState.PAUSED):
-        lines.append(_("Deadline of the phase: {date}").format(date=judge_date(game.deadline_at, zone)))
+        lines.append(_("Deadline of the phase: {date}").format(date=tell_date(game.deadline_at, zone, _)))
         if game.grace_at is not None:
-            lines.append(_("End of the grace period: {date}").format(date=judge_date(game.grace_at, zone)))
+            lines.append(_("End of the grace period: {date}").format(date=tell_date(game.grace_at, zone, _)))
         if game.earliest_at is not None:
             lines.append(
-                _("Earliest processing: {date}").format(date=judge_date(game.earliest_at, zone))
+                _("Earliest processing: {date}").format(date=tell_date(game.earliest_at, zone, _))
             )
     table, missing = _player_table(uow, game, the_map, position, language, now, show_addresses, _)
     if missing:

@@ -41,7 +41,7 @@ from judge.core.geography import GameMap
 from judge.core.phase import PhaseType, Season
 from judge.core.position import Position
 from judge.core.units import UnitType
-from judge.mail.compose import judge_date
+from judge.timekeeping.dates import tell_date
 
 CIVIL_DISORDER = "cd"
 ABANDONED = "abandoned"
@@ -259,6 +259,6 @@ def _footer(report: ResultsReport, language: str, _: Gettext) -> list[str]:
     ]
     if report.next_deadline is not None:
         lines.append(
-            _("The deadline for orders is {date}.").format(date=judge_date(report.next_deadline, report.zone))
+            _("The deadline for orders is {date}.").format(date=tell_date(report.next_deadline, report.zone, _))
         )
     return lines
