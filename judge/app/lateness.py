@@ -162,8 +162,12 @@ def _remind(mailer: _Mailer, event: Reminder) -> None:
         lines = sheet.lines()
 
         def body(_: Gettext, language: str, power: str = power, lines: list[str] = lines) -> str:
+            # hours >= 2 here; minutes may be 1. The catalogs have no plural forms (msgid_plural),
+            # so the one singular case is a message of its own, right in English and French alike.
             if minutes >= 120:
                 when = _("Reminder: the deadline for {phase} in game '{game}' is {deadline}, in {hours} hours.")
+            elif minutes == 1:
+                when = _("Reminder: the deadline for {phase} in game '{game}' is {deadline}, in 1 minute.")
             else:
                 when = _("Reminder: the deadline for {phase} in game '{game}' is {deadline}, in {minutes} minutes.")
             text = [

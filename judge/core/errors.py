@@ -283,11 +283,15 @@ class WrongPhaseError(OrderError):
     def __init__(self, order_text: str, phase_kind: str) -> None:
         self.order_text = order_text
         self.phase_kind = phase_kind
-        super().__init__(Message(N_("The order {order} cannot be given in a {phase} phase."),
+        super().__init__(Message(N_("The order {order} cannot be given in {phase}."),
                                  order=order_text, phase=Message(_PHASE_KINDS.get(phase_kind, phase_kind))))
 
 
-_PHASE_KINDS = {"movement": N_("movement"), "retreat": N_("retreat"), "adjustment": N_("adjustment")}
+# Whole phrases, article included ("an adjustment phase", "en phase d'ajustement"): each language
+# chooses its own article and preposition.
+_PHASE_KINDS = {
+    "movement": N_("a movement phase"), "retreat": N_("a retreat phase"), "adjustment": N_("an adjustment phase"),
+}
 
 
 class NoConvoyRouteError(OrderError):

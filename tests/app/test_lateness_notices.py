@@ -241,3 +241,16 @@ def test_a_reminder_sent_close_to_the_deadline_counts_minutes_not_zero_hours(har
     assert body(reminder).startswith(
         "Reminder: the deadline for S1901M in game 'demo' is Monday 30 November 2026, 23:30 UTC, in 20 minutes.\n"
     )
+
+
+def test_a_reminder_one_minute_before_the_deadline_says_one_minute(harness: Harness) -> None:
+    game = start_game(harness)
+    send_orders(game, all_but("TURKEY"))
+    harness.new_mail()
+    deadline = times(game).deadline
+    advance_to(harness, deadline - timedelta(seconds=50))
+    run_scheduler(harness)
+    [reminder] = harness.new_mail()
+    assert body(reminder).startswith(
+        "Reminder: the deadline for S1901M in game 'demo' is Monday 30 November 2026, 23:30 UTC, in 1 minute.\n"
+    )

@@ -209,3 +209,14 @@ def test_builds_and_removals_only_when_owed() -> None:
     assert isinstance(check("W1901A", units, "FRANCE", "REMOVE A PAR", centers={"FRANCE": frozenset({"PAR"})}),
                       TooManyRemovalsError)
     assert check("W1901A", units, "FRANCE", "REMOVE A PAR", centers={}) is None
+
+
+def test_the_wrong_phase_is_named_with_its_own_article_in_each_language() -> None:
+    from judge.core.errors import render
+    from judge.i18n import translation
+
+    error = WrongPhaseError("A PAR - BUR", "adjustment")
+    assert str(error) == "The order A PAR - BUR cannot be given in an adjustment phase."
+    assert render(error.translatable, translation("fr").gettext) == (
+        "L'ordre A PAR - BUR ne peut pas être donné en phase d'ajustement.")
+    assert str(WrongPhaseError("A PAR S A BUR", "retreat")).endswith("cannot be given in a retreat phase.")
