@@ -13,8 +13,9 @@ from collections.abc import Iterable
 from zoneinfo import ZoneInfo
 
 from judge.app.variant_rules import game_map_of
+from judge.core.errors import CoreError
 from judge.core.geography import GameMap
-from judge.core.variants import power_names_of
+from judge.core.variants import load_map, power_names_of
 from judge.db.enums import SeatStatus
 from judge.db.models import Game
 from judge.lang.powers import power_letters
@@ -33,6 +34,26 @@ def game_map(game: Game) -> GameMap:
 def is_gunboat(game: Game) -> bool:
     """Gunboat: players do not see one another's addresses."""
     return "gunboat" in (option.lower() for option in game.rule_options)
+
+
+def variant_title(variant: str) -> str:
+    """A variant as readers are told it: its variant file's title, without the edition in
+    brackets or a trailing "Diplomacy" (``Ancient Mediterranean``, ``Standard``), never the
+    file's code (``ancmed``); the code itself for a variant no file describes."""
+    try:
+        title = load_map(variant).title
+    except CoreError:
+        title = ""
+    title = title.split(" (")[0].strip()
+    if title.endswith(" Diplomacy"):
+        title = title[: -len(" Diplomacy")]
+    return title or variant.capitalize()
+
+
+def describe_variant(game: Game) -> str:
+    """``Standard``, ``Ancient Mediterranean gunboat``: the game's variant and options as
+    readers are told them (a SIGNON names the variant by its code: ``ancmed gunboat``)."""
+    return " ".join([variant_title(game.variant), *game.rule_options])
 
 
 def power_name(power: str, language: str = "en") -> str:

@@ -31,10 +31,12 @@ from judge.app.assignment import Preference, assign_powers
 from judge.app.councils.formation import form_councils
 from judge.app.game_facts import OPEN_FOR_TAKEOVER as OPEN_FOR_TAKEOVER  # re-exported
 from judge.app.game_facts import audience as audience
+from judge.app.game_facts import describe_variant as describe_variant
 from judge.app.game_facts import game_map as game_map
 from judge.app.game_facts import is_gunboat as is_gunboat
 from judge.app.game_facts import power_letter as power_letter
 from judge.app.game_facts import power_name as power_name
+from judge.app.game_facts import variant_title as variant_title
 from judge.app.positions import opening_position, to_json
 from judge.app.timekeeping import phase_schedule
 from judge.app.variant_rules import opening_neutral_units
@@ -123,11 +125,6 @@ def find_game(uow: UnitOfWork, name: str, *, lock: bool = False) -> Game | None:
     if game is not None and lock:
         game = uow.games.lock(game.id)
     return game
-
-
-def describe_variant(game: Game) -> str:
-    """``Standard``, ``Standard gunboat``: how the variant and options are written in SIGNON."""
-    return " ".join([game.variant.capitalize(), *game.rule_options])
 
 
 def players_needed(game: Game) -> int:

@@ -60,7 +60,8 @@ def test_variant_words_must_match_the_game(harness: Harness) -> None:
         register(harness, player(n))
     harness.exchange(player(0), "CREATE ?gb pw0 standard gunboat\n")
     body = read(harness.exchange(player(1), "SIGNON ?gb pw1\n"))
-    assert "Game 'gb' is Standard gunboat: sign on with SIGNON ?gb password standard gunboat" in body
+    assert ("Game 'gb' is Standard gunboat: a game of another variant than Standard, or with options, is joined "
+            "by naming them after the password: SIGNON ?gb password standard gunboat") in body
     body = read(harness.exchange(player(2), "SIGNON ?gb pw2 gunboat\n"))
     assert "You have joined game 'gb'" in body
     assert len(snapshot(harness, "gb").seats) == 2
@@ -238,3 +239,19 @@ def test_the_seventh_players_preference_in_the_same_mail_counts(harness: Harness
     assert "The game has started: you are playing Turkey. See the Game Starting mail." in body
     assert powers_of(harness, "demo")[player(6)] == "TURKEY"
     assert len(addresses) == 6
+
+
+def test_a_game_of_another_variant_is_joined_by_naming_it_and_is_told_by_its_title(harness: Harness) -> None:
+    for n in range(3):
+        register(harness, player(n))
+    created = read(harness.exchange(player(0), "CREATE ?antiquity pw0 ancmed\n"))
+    # The ':: Judge:' line keeps the code, as SIGNON takes it and the players' tools read it.
+    assert "Ancmed" not in created.split("\n> ", 1)[1]
+    assert "(Ancient Mediterranean)" in created
+    refused = read(harness.exchange(player(1), "SIGNON ?antiquity pw1\n"))
+    assert ("Game 'antiquity' is Ancient Mediterranean: a game of another variant than Standard, or with options, "
+            "is joined by naming them after the password: SIGNON ?antiquity password ancmed") in refused
+    joined = read(harness.exchange(player(1), "SIGNON ?antiquity pw1 ancmed\n"))
+    assert "You have joined game 'antiquity' (Ancient Mediterranean)." in joined
+    listing = read(harness.exchange(player(2), "LIST antiquity\n"))
+    assert "Game 'antiquity' (Ancient Mediterranean) is forming" in listing

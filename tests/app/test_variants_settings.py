@@ -74,7 +74,7 @@ def test_the_canal_is_part_of_the_map(harness: Harness) -> None:
 def test_variant_options_are_refused_with_the_reason_elsewhere(harness: Harness, option: str) -> None:
     create(harness, "plainland")
     answer = as_master(harness, f"SET {option}\n")
-    assert f"{option} is a rule of variants that have it (such as Colonial); the Plainland variant" in answer
+    assert f"{option} is a rule of variants that have it (such as Colonial); the Tinyland variant" in answer
 
 
 def test_variant_options_are_refused_on_standard_in_french(harness: Harness) -> None:

@@ -19,7 +19,7 @@ and ``SET DESCARTES`` (a ``SetChoice`` of option ``RULE``) come here too.
 from __future__ import annotations
 
 from judge.app.errors import CommandRefused
-from judge.app.games import GAME_OPTIONS, waiting_seats
+from judge.app.games import GAME_OPTIONS, variant_title, waiting_seats
 from judge.app.masters import change_setting, check_may_set
 from judge.app.registry import Next, handles
 from judge.app.session import MailSession
@@ -52,7 +52,7 @@ def handle(command: SetVariant, session: MailSession) -> Next:
         _change_variant(session, game, command.variant)
         new_options = list(dict.fromkeys(options))
         messages.append(_("Game '{game}' will be played on the {variant} map.").format(
-            game=game.name, variant=game.variant.capitalize()
+            game=game.name, variant=variant_title(game.variant)
         ))
     elif command.remove:
         new_options = [o for o in game.rule_options if o not in options]
@@ -128,7 +128,7 @@ def _change_variant(session: MailSession, game: Game, variant: str) -> None:
     if joined > len(new_map.powers):
         raise CommandRefused(
             _("{count} players have joined, more than the {powers} powers of {variant}.").format(
-                count=joined, powers=len(new_map.powers), variant=variant.capitalize()
+                count=joined, powers=len(new_map.powers), variant=variant_title(variant)
             )
         )
     change_setting(session, game, VARIANT, variant)

@@ -9,6 +9,7 @@ moderator, before the start) and whether the game's variant has the rule.
 from __future__ import annotations
 
 from judge.app.errors import CommandRefused
+from judge.app.game_facts import variant_title
 from judge.app.masters import change_setting, check_may_set
 from judge.app.session import MailSession
 from judge.app.variant_rules import FIXED_RULES, RULE_OF_FLAG, SETTINGS, rule_in_play, variant_has
@@ -27,13 +28,13 @@ def set_variant_rule(command: SetFlag, session: MailSession) -> None:
         raise CommandRefused(
             _("{option} is a rule of variants that have it (such as Colonial); the {variant} variant "
               "of game '{game}' has no such rule.").format(
-                option=command.option, variant=game.variant.capitalize(), game=game.name
+                option=command.option, variant=variant_title(game.variant), game=game.name
             )
         )
     if rule in FIXED_RULES and not command.enabled:
         raise CommandRefused(
             _("{option} cannot be switched off: it is a border of the {variant} map.").format(
-                option=command.option, variant=game.variant.capitalize()
+                option=command.option, variant=variant_title(game.variant)
             )
         )
     shown = setting.shown(command.enabled)

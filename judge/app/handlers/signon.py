@@ -429,7 +429,8 @@ def _join(command: Signon, session: MailSession) -> Next:
     except VariantMismatch:
         words = " ".join([game.variant, *game.rule_options])
         raise CommandRefused(
-            _("Game '{game}' is {variant}: sign on with SIGNON ?{game} password {words}").format(
+            _("Game '{game}' is {variant}: a game of another variant than Standard, or with options, is joined "
+              "by naming them after the password: SIGNON ?{game} password {words}").format(
                 game=game.name, variant=describe_variant(game), words=words
             ),
             stop=True,

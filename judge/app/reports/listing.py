@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from judge.app.games import game_map, is_gunboat, players_needed, power_name
+from judge.app.games import describe_variant, game_map, is_gunboat, players_needed, power_name
 from judge.app.house_rules import house_rule_words
 from judge.app.notify import seat_addresses
 from judge.app.positions import NoOpenPhase, current
@@ -136,7 +136,7 @@ def brief_list(games: Sequence[Game], own: set[int], _: Gettext) -> list[str]:
     lines = [f"  {game_h:<12} {phase_h:<8} {variant_h:<20} {press_h:<5} {players_h}"]
     for game in games:
         mark = "*" if game.id in own else " "
-        variant = " ".join([game.variant.capitalize(), *game.rule_options])
+        variant = describe_variant(game)
         if game.state is GameState.FORMING:
             wanted = game.players_count or len(game_map(game).powers)
             players = f"{wanted - players_needed(game)}/{wanted}"
@@ -241,7 +241,7 @@ def parameter_lines(game: Game, _: Gettext) -> list[str]:
             cd=game.max_resignation_ratio,
         )
     )
-    variant = " ".join([game.variant.capitalize(), *game.rule_options])
+    variant = describe_variant(game)
     lines.append("  " + _("Variant and options: {variant}.").format(variant=variant))
     lines.append("  " + _("Flags: {flags}.").format(flags=_join(flag_words(game))))
     lines.append("  " + _("Press settings: {press}.").format(press=_join(press_words(game))))
@@ -317,7 +317,7 @@ def game_report(
 ) -> list[str]:
     """LIST game: everything about one game a player may know."""
     the_map = game_map(game)
-    variant = " ".join([game.variant.capitalize(), *game.rule_options])
+    variant = describe_variant(game)
     lines: list[str] = []
     if game.state is GameState.FORMING:
         needed = players_needed(game)
@@ -485,7 +485,7 @@ def whogame_lines(game: Game, *, full: bool, language: str, _: Gettext) -> list[
     """WHOGAME: the registration of every player and master (FULL: observers too)."""
     lines = [_("People in game '{game}':").format(game=game.name)]
     lines.append(_("Variant and options: {variant}.").format(
-        variant=" ".join([game.variant.capitalize(), *game.rule_options])
+        variant=describe_variant(game)
     ))
     order = {power: index for index, power in enumerate(game_map(game).powers)}
     for seat in sorted(game.seats, key=lambda s: (order.get(s.power or "", len(order)), s.id)):

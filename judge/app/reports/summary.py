@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from judge.app.game_facts import game_map, is_gunboat, power_name
+from judge.app.game_facts import describe_variant, game_map, is_gunboat, power_name
 from judge.app.positions import from_json
 from judge.core.phase import Phase
 from judge.core.position import Position
@@ -153,7 +153,7 @@ def summary_lines(
     _: Gettext,
 ) -> list[str]:
     """The SUMMARY report of ``game`` for one reader."""
-    variant = " ".join([game.variant.capitalize(), *game.rule_options])
+    variant = describe_variant(game)
     if game.state is GameState.FORMING:
         return [_("Game '{game}' ({variant}) has not started yet: there is nothing to summarise.").format(
             game=game.name, variant=variant
