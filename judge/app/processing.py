@@ -179,6 +179,10 @@ def process_phase(
                 uow, game, now, after.phase.type, zone,
                 previous=current_times(game, record, now), owing=owing_powers(game, after, game_map),
             )  # fmt: skip
+        if councils_enabled(game):  # seed 003: the results announce the deadline the elections hold
+            from judge.app.councils.elections import held_for_elections
+
+            next_times = held_for_elections(game, next_times, now, position.phase, after.phase)
     statuses = {
         seat.power: (CIVIL_DISORDER if seat.status is SeatStatus.CIVIL_DISORDER else ABANDONED)
         for seat in game.seats

@@ -114,3 +114,79 @@ def test_an_arrest_in_the_fall_allows_no_escape_in_the_next_spring(harness: Harn
         game.game(uow).current_phase = "F1902M"
     assert "secretly joined the waiting list" in _as(harness, "FRANCE", 2, "ESCAPE WAITLIST")
     assert _status(harness, game, second) == "left"
+
+
+# ------------------------------------------------------------------ rule 4: elections close when every vote is in
+
+
+def _open_yearly(harness: Harness, game: StartedGame) -> None:
+    from judge.app.councils import elections
+    from judge.app.scheduler import plan
+
+    with harness.db.unit_of_work() as uow:
+        row = game.game(uow)
+        elections.open_elections(uow, harness.services, row, harness.clock.now(), year=1901, kind="regular")
+        plan(uow, harness.services, row, harness.clock.now())
+
+
+def _times(harness: Harness, game: StartedGame) -> tuple[object, object]:
+    with harness.db.unit_of_work(readonly=True) as uow:
+        row = game.game(uow)
+        return row.earliest_at, row.deadline_at
+
+
+def test_the_phase_starts_when_the_last_election_closes_and_everyone_is_told(harness: Harness) -> None:
+    from datetime import timedelta
+
+    game = council_game(harness)
+    _open_yearly(harness, game)
+    held_start, held_deadline = _times(harness, game)
+    assert held_start == harness.clock.now() + timedelta(hours=24)
+    powers = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+    for power in powers:
+        ids = member_ids(harness, game, power)
+        for rank in (0, 1, 2):
+            harness.clock.advance(timedelta(minutes=10))
+            reply = _as(harness, power, rank, f"VOTE {ids[ambassador(power, 1)]}")
+            assert "Recorded" in reply
+    assert "the election is closed" in reply
+    start, deadline = _times(harness, game)
+    assert start == harness.clock.now()
+    assert deadline == held_deadline - (held_start - harness.clock.now())  # type: ignore[operator]
+    told = {str(m["To"]) for m in harness.others if "starts now" in plain(m)}
+    assert told >= {address(p) for p in powers} | {MASTER}
+
+
+def test_a_tie_closes_once_every_voter_of_the_game_has_voted(harness: Harness) -> None:
+    game = council_game(harness)
+    _open_yearly(harness, game)
+    powers = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+    for power in powers:  # each member votes for himself: seven 1-1-1 ties
+        ids = member_ids(harness, game, power)
+        for rank in (0, 1, 2):
+            me = address(power) if rank == 0 else ambassador(power, rank)
+            _as(harness, power, rank, f"VOTE {ids[me]}")
+    with harness.db.unit_of_work(readonly=True) as uow:
+        assert uow.councils.open_elections(game.game(uow)) == []
+        assert uow.councils.general(game.game(uow), "FRANCE") is not None  # the tie re-elected him
+
+
+def test_a_second_vote_says_it_replaced_the_first(harness: Harness) -> None:
+    game = council_game(harness)
+    _open_yearly(harness, game)
+    ids = member_ids(harness, game, "FRANCE")
+    assert "replaces your earlier" not in _as(harness, "FRANCE", 1, f"VOTE {ids[ambassador('FRANCE', 1)]}")
+    assert "replaces your earlier" in _as(harness, "FRANCE", 1, f"VOTE {ids[ambassador('FRANCE', 2)]}")
+
+
+def test_the_results_announce_the_deadline_the_yearly_elections_hold(harness: Harness) -> None:
+    game = council_game(harness, phase="F1901M")
+    harness.new_mail()
+    with harness.db.unit_of_work() as uow:
+        process_phase(uow, harness.services, game.game(uow), harness.clock.now(), reason="test")
+    results = [m for m in harness.new_mail() if str(m["To"]) == address("FRANCE") and "Results" in str(m["Subject"])]
+    with harness.db.unit_of_work(readonly=True) as uow:
+        row = game.game(uow)
+        assert row.current_phase == "S1902M" and uow.councils.open_elections(row)
+        deadline = row.deadline_at.strftime("%a %b %d %Y %H:%M")
+    assert f"The deadline for orders is {deadline}" in plain(results[0])

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy.orm.attributes import flag_modified
 
 from judge.app import outbox
 from judge.app.game_facts import power_name
@@ -41,6 +43,7 @@ from judge.db.models import CouncilElection, CouncilMember, Game, Person
 from judge.db.repositories.councils import council_settings, councils_enabled
 from judge.i18n import N_, translation
 from judge.mail.compose import game_subject
+from judge.timekeeping.deadlines import PhaseTimes
 
 RELEASE_KEY = "council_release"
 """``games.extra_settings`` key of the open phase's release state (:mod:`judge.app.councils.releases`)."""
@@ -48,6 +51,7 @@ INFLUENCE_KEY = "influence_candidate"
 """``council_votes.extra`` key: the candidate an abstaining voter's influence vote names."""
 ELECTION_EVENT = "Election"
 COUNCIL_EVENT = "Council"
+DEADLINE_EVENT = "Deadline Adjustment"
 
 
 def is_council_game(game: Game | None) -> bool:
@@ -164,9 +168,37 @@ def after_phase_opened(uow: UnitOfWork, services: Services, game: Game, now: dat
     open_elections(uow, services, game, now, year=before.year, kind=rules.REGULAR)
 
 
+HOLD_KEY = "council_hold"
+"""``games.extra_settings`` key: the phase held for the elections (``phase``, ``until``: their deadline)."""
+HOLDING_KINDS = (rules.FIRST, rules.REGULAR)
+"""The elections the next phase waits for; an early election runs inside its phase's grace."""
+
+
+def held_for_elections(game: Game, times: PhaseTimes, now: datetime, before: Phase, after: Phase) -> PhaseTimes:
+    """``after``'s times as the yearly elections will hold them, known before the results are written.
+
+    The results announce the deadline the phase will have once the elections
+    opening with it have held it for their whole time; if every vote is in
+    sooner, :func:`close` brings the phase forward and says so to everyone.
+    """
+    settings = council_settings(game)
+    if settings is None or not is_yearly_election_point(before, after):
+        return times
+    election_deadline = now + timedelta(hours=int(settings.get("election_hours") or 24))
+    shift = election_deadline - times.start
+    if shift <= timedelta(0):
+        return times
+    return PhaseTimes(times.start + shift, times.deadline + shift, times.grace + shift)
+
+
 def _hold_phase(game: Game, now: datetime, election_deadline: datetime) -> None:
     """Move the open phase's start, deadline and grace back so it starts when the election closes."""
-    start = game.earliest_at or now
+    start = _aware(game.earliest_at or now)
+    game.extra_settings = {
+        **(game.extra_settings or {}),
+        HOLD_KEY: {"phase": game.current_phase, "until": max(start, election_deadline).isoformat()},
+    }
+    flag_modified(game, "extra_settings")
     shift = election_deadline - start if election_deadline > start else timedelta(0)
     if shift <= timedelta(0):
         return
@@ -175,6 +207,62 @@ def _hold_phase(game: Game, now: datetime, election_deadline: datetime) -> None:
         game.deadline_at = game.deadline_at + shift
     if game.grace_at is not None:
         game.grace_at = game.grace_at + shift
+
+
+def _end_hold(uow: UnitOfWork, services: Services, game: Game, now: datetime) -> None:
+    """The last election the phase waited for has closed: the phase starts now, told to everyone.
+
+    Its start, deadline and grace come forward by the time the elections
+    did not use, so the new Generals keep the phase's whole time and no
+    announced deadline moves without a mail saying so.
+    """
+    hold = (game.extra_settings or {}).get(HOLD_KEY)
+    if not isinstance(hold, dict) or hold.get("phase") != game.current_phase:
+        return
+    if any(e.kind in HOLDING_KINDS for e in uow.councils.open_elections(game)):
+        return
+    settings = dict(game.extra_settings or {})
+    settings.pop(HOLD_KEY, None)
+    game.extra_settings = settings
+    flag_modified(game, "extra_settings")
+    start = _aware(game.earliest_at) if game.earliest_at is not None else None
+    if start is None or start <= now:
+        return
+    shift = start - now
+    game.earliest_at = now
+    if game.deadline_at is not None:
+        game.deadline_at = _aware(game.deadline_at) - shift
+    if game.grace_at is not None:
+        game.grace_at = _aware(game.grace_at) - shift
+    if game.deadline_at is not None:
+        tell_players(uow, services, game, now, PHASE_STARTS, deadline=_aware(game.deadline_at))
+
+
+PHASE_STARTS = N_(
+    "Every council's election is over: {phase} starts now, and its deadline comes forward to {deadline} "
+    "(councils, rule 4)."
+)
+
+
+def tell_players(uow: UnitOfWork, services: Services, game: Game, now: datetime, message: str,
+                 **fields: datetime | str) -> None:  # fmt: skip
+    """Mail ``message`` (an English id with ``{phase}`` and ``fields``) to everyone who reads the results.
+
+    For what concerns the whole game's timing (a phase starting, a deadline
+    moved): each reader in his language, one mail each.
+    """
+    from judge.app.reports.audience import results_audience
+
+    subject = game_subject(services.config.code, game.name, DEADLINE_EVENT)
+    for address, language in results_audience(uow, game).items():
+        _ = translation(language).gettext
+        shown = {k: (_when(v) if isinstance(v, datetime) else v) for k, v in fields.items()}
+        body = _(message).format(phase=game.current_phase or "", **shown) + "\n"
+        outbox.queue(uow, services, [address], subject, body, now, game_id=game.id)
+
+
+def _when(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
 # ------------------------------------------------------------------ ballots
@@ -224,6 +312,8 @@ class Cast:
     influence: CouncilElection | None
     influence_candidate: CouncilMember | None
     closed: bool
+    replaced: bool = False
+    """The voter had voted in this election before: this ballot replaces his earlier one."""
 
 
 def open_election_of(uow: UnitOfWork, game: Game, power: str) -> CouncilElection | None:
@@ -261,9 +351,9 @@ def cast(
 ) -> Cast:
     """Record ``voter``'s ballot (``candidate_word`` None: abstain), with an optional influence vote.
 
-    Raises :class:`BallotRefused` with the rule's reason. The election
-    closes at once when every voter has voted and nobody is tied (a tie waits
-    for the deadline, for influence votes from abroad).
+    Raises :class:`BallotRefused` with the rule's reason. A second ballot
+    replaces the first. The election closes when every vote is in
+    (:func:`close_complete`).
     """
     election = open_election_of(uow, game, voter.power)
     if election is None:
@@ -301,6 +391,7 @@ def cast(
                 candidate=influence_word or "",
                 power=influence_power,
             )
+    replaced = any(v.voter_member_id == voter.id for v in uow.councils.votes(election))
     vote = uow.councils.cast_vote(election, voter, candidate, now, influence=influence)
     extra = dict(vote.extra or {})
     if influence_candidate is not None:
@@ -309,12 +400,39 @@ def cast(
         extra.pop(INFLUENCE_KEY, None)
     vote.extra = extra
     uow.flush()
-    closed = False
-    result = _count(uow, election, council)
-    if rules.everyone_voted([rule_member(m) for m in council], (v.voter_member_id for v in uow.councils.votes(election))) and not result.tied:
-        close(uow, services, game, election, now)
-        closed = True
-    return Cast(election, candidate, influence, influence_candidate, closed)
+    closed = election.id in close_complete(uow, services, game, now)
+    return Cast(election, candidate, influence, influence_candidate, closed, replaced)
+
+
+def _all_in(uow: UnitOfWork, game: Game, election: CouncilElection) -> bool:
+    council = uow.councils.seated(game, power=election.power)
+    return rules.everyone_voted(
+        [rule_member(m) for m in council], (v.voter_member_id for v in uow.councils.votes(election))
+    )
+
+
+def close_complete(uow: UnitOfWork, services: Services, game: Game, now: datetime) -> set[int]:
+    """Close the open elections whose every vote is in; returns their ids.
+
+    An election without a tie closes as soon as its council has voted. A tie
+    in a yearly (or first) election waits, for the anonymous influence votes
+    of other councils that may break it, until every voter of every open
+    election has voted (no influence vote can come any more) or its
+    deadline. An early election takes no influence vote: it closes when
+    its council has voted, tie or not.
+    """
+    elections = uow.councils.open_elections(game)
+    complete = {e.id for e in elections if _all_in(uow, game, e)}
+    everyone = len(complete) == len(elections)
+    closed: set[int] = set()
+    for election in elections:
+        if election.id not in complete:
+            continue
+        tied = _count(uow, election, uow.councils.seated(game, power=election.power)).tied
+        if everyone or election.kind == rules.EARLY or not tied:
+            close(uow, services, game, election, now)
+            closed.add(election.id)
+    return closed
 
 
 # ------------------------------------------------------------------ counting
@@ -354,6 +472,8 @@ def close(uow: UnitOfWork, services: Services, game: Game, election: CouncilElec
     uow.councils.close_election(election, now, outcome=result.outcome, winner=winner)
     _seat_general(uow, game, election.power, council, winner, civil_disorder=result.civil_disorder)
     _mail_result(uow, services, game, election, council, result, now)
+    if election.kind in HOLDING_KINDS:
+        _end_hold(uow, services, game, now)
     return result
 
 
@@ -431,8 +551,6 @@ def wake_at(uow: UnitOfWork, game: Game, planned: datetime | None) -> datetime |
 
 
 def _aware(moment: datetime) -> datetime:
-    from datetime import UTC
-
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 

@@ -15,6 +15,7 @@ from judge.app.councils.permissions import signed_on_member
 from judge.app.errors import CommandRefused
 from judge.app.game_facts import power_name
 from judge.app.registry import Next, handles
+from judge.app.replanning import replan
 from judge.app.session import MailSession, Role
 from judge.db.models import CouncilMember
 from judge.lang.commands import CouncilVote
@@ -70,7 +71,10 @@ def handle(command: CouncilVote, session: MailSession) -> Next:
             member=elections.member_label(session.uow, cast.influence_candidate),
             power=power_name(cast.influence.power, language),
         )
+    if cast.replaced:
+        said += " " + _("This ballot replaces your earlier one in this election.")
     if cast.closed:
         said += " " + _("Every member has voted: the election is closed and the result mailed to your council.")
+        replan(session, game)  # the phase the election held may start now
     session.reply.ok(command.line, said)
     return Next.CONTINUE
