@@ -26,6 +26,14 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
+from judge.app.councils.delays import (
+    EXCLUDED_PHASE,
+    LEFT_PHASE,
+    TRUE_NATION_FELL_PHASE,
+    WAITLIST_KEY,
+    phase_in,
+    waitlist_entry,
+)
 from judge.app.councils.elections import (
     LAST_RANK,
     current_phase,
@@ -36,24 +44,16 @@ from judge.app.councils.elections import (
     renumber,
 )
 from judge.app.councils.releases import open_successor_election
+from judge.app.councils.treason import arrest_phase
 from judge.app.game_facts import power_name
 from judge.app.services import Services
 from judge.core.councils import treason as rules
-from judge.core.errors import PhaseError
-from judge.core.phase import Phase, PhaseType, Season
+from judge.core.phase import Phase
 from judge.db.database import UnitOfWork
 from judge.db.enums import SeatStatus
 from judge.db.models import CouncilMember, Game
 from judge.db.repositories.councils import council_settings
 from judge.i18n import N_
-
-WAITLIST_KEY = "waitlist"
-LEFT_PHASE = "left_phase"
-"""``council_members.extra``: the phase in which the member left his council (eliminated, expelled, gone)."""
-TRUE_NATION_FELL_PHASE = "true_nation_eliminated_phase"
-"""``council_members.extra``: the phase in which a spy's true nation was eliminated (rule 7b)."""
-EXCLUDED_PHASE = "excluded_phase"
-"""``council_members.extra``: for a spy under arrest when his true nation fell, when he was cut off (rule 7b)."""
 
 MEMBER_ELIMINATED = N_(
     "{power} is eliminated: you leave its council (councils, rule 7). If you were secretly working for "
@@ -82,26 +82,6 @@ class ReplacementRefused(Exception):
         super().__init__(reason)
         self.reason = reason
         self.fields = fields
-
-
-def phase_in(extra: dict[str, Any] | None, key: str) -> Phase | None:
-    """The phase stored under ``key`` (``"S1902M"``) in a row's ``extra``, if any.
-
-    A row written before delays were counted in seasons holds only a year
-    (``<key minus _phase>_year``): read as that year's winter, the latest
-    season, so an old row never makes a delay shorter than it was.
-    """
-    data = extra or {}
-    stored = data.get(key)
-    if isinstance(stored, str):
-        try:
-            return Phase.parse(stored)
-        except PhaseError:
-            return None
-    year = data.get(key.removesuffix("_phase") + "_year")
-    if isinstance(year, int):
-        return Phase.of(Season.WINTER, year, PhaseType.ADJUSTMENT)
-    return None
 
 
 def after_eliminations(
@@ -134,11 +114,7 @@ def after_eliminations(
 
 def _arrested_at(uow: UnitOfWork, game: Game, member: CouncilMember) -> Phase | None:
     """When ``member``, now under arrest, was cut off from his council (rule 6b); None if he is not."""
-    if member.status != "accused":
-        return None
-    from judge.app.councils.treason import arrest_phase
-
-    return arrest_phase(uow, game, member)
+    return arrest_phase(uow, game, member) if member.status == "accused" else None
 
 
 def find_any_member(uow: UnitOfWork, game: Game, word: str) -> CouncilMember | None:
@@ -215,11 +191,6 @@ def add_to_waitlist(
     member.extra = {**(member.extra or {}), WAITLIST_KEY: entry}
     uow.flush()
     return entry
-
-
-def waitlist_entry(powers: list[str], from_phase: Phase, reason: str, vetoed_by: Iterable[str]) -> dict[str, Any]:
-    """The waiting-list record of a member (``council_members.extra["waitlist"]``)."""
-    return {"powers": powers, "from_phase": str(from_phase), "reason": reason, "vetoed_by": sorted(set(vetoed_by))}
 
 
 def veto(uow: UnitOfWork, game: Game, member: CouncilMember) -> None:

@@ -23,8 +23,8 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from judge.app import outbox
+from judge.app.councils.delays import LEFT_PHASE, WAITLIST_KEY, phase_in, waitlist_entry
 from judge.app.councils.elections import current_phase, find_member, person_of, rule_member
-from judge.app.councils.replacements import LEFT_PHASE, WAITLIST_KEY, phase_in, waitlist_entry
 from judge.app.game_facts import power_name
 from judge.app.notify import person_address, reader_language
 from judge.app.services import Services
@@ -73,7 +73,10 @@ def arrest_phase(uow: UnitOfWork, game: Game, accused: CouncilMember) -> Phase |
     accusation = open_accusation(uow, game, accused)
     if accusation is None or not _effective(accusation):
         return None
-    return phase_in(accusation.extra, ARREST_PHASE) or current_phase(game)
+    extra = accusation.extra or {}
+    # an accusation recorded before delays counted in seasons holds its year under "year"
+    return phase_in(extra, ARREST_PHASE) or phase_in({"arrest_year": extra.get("year")}, "arrest_phase") or (
+        current_phase(game))  # fmt: skip
 
 
 def open_accusation(uow: UnitOfWork, game: Game, accused: CouncilMember) -> CouncilAccusation | None:
