@@ -7,7 +7,10 @@ signed on with their own password (ACCUSE, VOTE, READY), the master
 
 from __future__ import annotations
 
+from datetime import UTC
+
 from judge.app.processing import process_phase
+from judge.timekeeping.dates import tell_date
 from tests.app.conftest import Harness
 from tests.app.councils_b_helpers import ambassador, council_game, member_ids
 from tests.app.orders_helpers import LETTER, MASTER, StartedGame, address, plain
@@ -188,5 +191,5 @@ def test_the_results_announce_the_deadline_the_yearly_elections_hold(harness: Ha
     with harness.db.unit_of_work(readonly=True) as uow:
         row = game.game(uow)
         assert row.current_phase == "S1902M" and uow.councils.open_elections(row)
-        deadline = row.deadline_at.strftime("%a %b %d %Y %H:%M")
+        deadline = tell_date(row.deadline_at, UTC, str)
     assert f"The deadline for orders is {deadline}" in plain(results[0])

@@ -43,6 +43,7 @@ from judge.db.models import CouncilElection, CouncilMember, Game, Person
 from judge.db.repositories.councils import council_settings, councils_enabled
 from judge.i18n import N_, translation
 from judge.mail.compose import game_subject
+from judge.timekeeping.dates import tell_date
 from judge.timekeeping.deadlines import PhaseTimes
 
 RELEASE_KEY = "council_release"
@@ -256,13 +257,11 @@ def tell_players(uow: UnitOfWork, services: Services, game: Game, now: datetime,
     subject = game_subject(services.config.code, game.name, DEADLINE_EVENT)
     for address, language in results_audience(uow, game).items():
         _ = translation(language).gettext
-        shown = {k: (_when(v) if isinstance(v, datetime) else v) for k, v in fields.items()}
+        shown = {
+            k: (tell_date(v, services.config.timezone, _) if isinstance(v, datetime) else v) for k, v in fields.items()
+        }
         body = _(message).format(phase=game.current_phase or "", **shown) + "\n"
         outbox.queue(uow, services, [address], subject, body, now, game_id=game.id)
-
-
-def _when(moment: datetime) -> str:
-    return moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
 # ------------------------------------------------------------------ ballots
