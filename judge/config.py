@@ -73,6 +73,13 @@ DEFAULT_SMTP_MAX_CONNECTIONS_PER_CLIENT = 25
 DEFAULT_SMTP_IDLE_TIMEOUT_SECONDS = 60.0
 DEFAULT_OUTBOUND_MAX_ATTEMPTS = 100
 DEFAULT_OUTBOUND_RETRY_SECONDS = 60.0
+DEFAULT_SIGNON_POWER_FAILURES = 5
+DEFAULT_SIGNON_POWER_FAILURES_PER_DAY = 10
+DEFAULT_SIGNON_SENDER_FAILURES = 10
+DEFAULT_SIGNON_FIRST_LOCKOUT_MINUTES = 60
+DEFAULT_SIGNON_LONGEST_LOCKOUT_HOURS = 48
+DEFAULT_PASSWORD_MIN_LENGTH = 8
+DEFAULT_PASSWORD_COMMON_REFUSED = 10_000
 
 _CODE_PATTERN = re.compile(r"^[A-Za-z0-9]{1,8}$")
 
@@ -156,6 +163,22 @@ class Config:
     """Delivery attempts of one outgoing mail before it is marked failed and the keeper told."""
     outbound_retry_seconds: float = DEFAULT_OUTBOUND_RETRY_SECONDS
     """Wait before the first retry of an outgoing mail; doubled at each retry, up to an hour."""
+    signon_power_failures: int = DEFAULT_SIGNON_POWER_FAILURES
+    """Failed sign-ons to one power (or to a game's masters) within an hour, from any address, the
+    player's own included, that lock its sign-ons (judge.app.throttle)."""
+    signon_power_failures_per_day: int = DEFAULT_SIGNON_POWER_FAILURES_PER_DAY
+    """Failed sign-ons to one power within a day that lock it too (a guesser pacing himself under
+    the hourly limit); each lockout doubles the one before, so a day allows few more."""
+    signon_sender_failures: int = DEFAULT_SIGNON_SENDER_FAILURES
+    """Failed sign-ons from one address within an hour, in all games, that shut it out of sign-ons."""
+    signon_first_lockout_minutes: int = DEFAULT_SIGNON_FIRST_LOCKOUT_MINUTES
+    """A power's first lockout; each later one lasts twice the one before."""
+    signon_longest_lockout_hours: int = DEFAULT_SIGNON_LONGEST_LOCKOUT_HOURS
+    """The longest lockout of a power."""
+    password_min_length: int = DEFAULT_PASSWORD_MIN_LENGTH
+    """Characters a new password needs at least (existing passwords are kept as they are)."""
+    password_common_refused: int = DEFAULT_PASSWORD_COMMON_REFUSED
+    """A new password among this many most common ones (zxcvbn's ranked list) is refused; 0: none."""
     metrics_port: int = 0
     """The loopback port (127.0.0.1) where `judge serve` publishes its counters for Prometheus; 0: off."""
 
@@ -197,6 +220,13 @@ _ENV_NAMES: dict[str, str] = {
     "outbound_max_attempts": "JUDGE_OUTBOUND_MAX_ATTEMPTS",
     "outbound_retry_seconds": "JUDGE_OUTBOUND_RETRY_SECONDS",
     "metrics_port": "JUDGE_METRICS_PORT",
+    "signon_power_failures": "JUDGE_SIGNON_POWER_FAILURES",
+    "signon_power_failures_per_day": "JUDGE_SIGNON_POWER_FAILURES_PER_DAY",
+    "signon_sender_failures": "JUDGE_SIGNON_SENDER_FAILURES",
+    "signon_first_lockout_minutes": "JUDGE_SIGNON_FIRST_LOCKOUT_MINUTES",
+    "signon_longest_lockout_hours": "JUDGE_SIGNON_LONGEST_LOCKOUT_HOURS",
+    "password_min_length": "JUDGE_PASSWORD_MIN_LENGTH",
+    "password_common_refused": "JUDGE_PASSWORD_COMMON_REFUSED",
 }
 
 
@@ -308,19 +338,35 @@ def _build(raw: Mapping[str, _Raw]) -> Config:
         public_whois=_flag(raw["public_whois"], "public_whois") if "public_whois" in raw else False,
         **_mail_edge_settings(raw),
         **_guard_settings(raw),
+        **_signon_settings(raw),
         **({"metrics_port": _port(raw["metrics_port"], "metrics_port")} if "metrics_port" in raw else {}),
     )
 
 
 def _guard_settings(raw: Mapping[str, _Raw]) -> dict[str, int]:
     """The per-mail guard's whole-number settings that were given, each with its least sensible value."""
+    return _whole_numbers(
+        raw,
+        (("mail_max_attempts", 1), ("mail_max_command_lines", 1), ("reply_max_bytes", 1024), ("retention_days", 0)),
+    )
+
+
+def _signon_settings(raw: Mapping[str, _Raw]) -> dict[str, int]:
+    """The sign-on throttle's and the password rules' settings that were given."""
+    return _whole_numbers(
+        raw,
+        (
+            ("signon_power_failures", 1), ("signon_power_failures_per_day", 1), ("signon_sender_failures", 1),
+            ("signon_first_lockout_minutes", 1), ("signon_longest_lockout_hours", 1),
+            ("password_min_length", 1), ("password_common_refused", 0),
+        ),
+    )  # fmt: skip
+
+
+def _whole_numbers(raw: Mapping[str, _Raw], settings: tuple[tuple[str, int], ...]) -> dict[str, int]:
+    """Those of ``settings`` (name, least sensible value) that were given, as whole numbers."""
     found: dict[str, int] = {}
-    for setting, minimum in (
-        ("mail_max_attempts", 1),
-        ("mail_max_command_lines", 1),
-        ("reply_max_bytes", 1024),
-        ("retention_days", 0),
-    ):
+    for setting, minimum in settings:
         if setting in raw:
             value = _number(raw[setting], setting, minimum)
             if value != int(value):

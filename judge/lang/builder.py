@@ -100,12 +100,14 @@ class CommandBuilder(Transformer[Token, Any]):
         if len(words) < 2:
             raise CommandError(Message(N_("SIGNON {target}: the password is missing."), target=target), _column(words[0]))
         password = self._password(words[1])
-        variant, options = self._variant_and_options(words[2:])
+        codes = [str(w) for w in words[2:] if c.UNLOCK_CODE.fullmatch(str(w))]
+        unlock = codes[0] if codes else None
+        variant, options = self._variant_and_options([w for w in words[2:] if str(w) not in codes])
         first = target[0]
         rest = target[1:]
         if first == "?":
             game = self._game(rest, words[0], offset=1) if rest else None
-            return [c.Signon(self.line, c.SignonRole.JOIN, None, game, password, variant, options)]
+            return [c.Signon(self.line, c.SignonRole.JOIN, None, game, password, variant, options, unlock)]
         if len(target) < 2:
             raise CommandError(
                 Message(N_("SIGNON {target}: give the power letter and the game name together, e.g. SIGNON F{target}."), target=target),
@@ -121,7 +123,7 @@ class CommandBuilder(Transformer[Token, Any]):
             role, power = c.SignonRole.POWER, letter
         else:
             raise CommandError(Message(N_("SIGNON: not a power letter -> {first}"), first=first), _column(words[0]))
-        return [c.Signon(self.line, role, power, game, password, variant, options)]
+        return [c.Signon(self.line, role, power, game, password, variant, options, unlock)]
 
     def create(self, words: list[Token]) -> list[c.Command]:
         if len(words) < 2:

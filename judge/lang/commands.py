@@ -14,6 +14,7 @@ dates, numbers.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar
@@ -78,6 +79,11 @@ class Confirm(Command):
     token: str = ""
 
 
+UNLOCK_CODE = re.compile(r"[A-Za-z0-9]{4}(?:-[A-Za-z0-9]{4}){3}")
+"""The shape of a sign-on's unlock code (four groups of four, as judge.app.claims makes codes):
+no variant or option name has it."""
+
+
 class SignonRole(StrEnum):
     POWER = "power"  # SIGNON Fgame pw
     MASTER = "master"  # SIGNON Mgame pw
@@ -92,6 +98,9 @@ class Signon(Command):
     ``game`` is None for ``SIGNON ? pw`` (the next forming game).
     ``variant`` is the first word after the password when it names a
     variant the judge has, ``options`` the other words (``gunboat``...).
+    ``unlock``: a word after the password in the shape of the one-time
+    code the judge mails a player shut out of his own power
+    (``K7QF-2MZD-9XWP-HT4R``, :data:`UNLOCK_CODE`).
     """
 
     KIND: ClassVar[str] = "signon"
@@ -101,6 +110,7 @@ class Signon(Command):
     password: str = ""
     variant: str | None = None
     options: tuple[str, ...] = ()
+    unlock: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -123,6 +123,10 @@ def harness(database: Database, tmp_path: Path) -> Iterator[Harness]:
             "JUDGE_DATA_DIR": str(tmp_path),
             "JUDGE_DATABASE_URL": database.url,
             "JUDGE_RATE_LIMIT_MESSAGES": "0",
+            # Short and common passwords are the fixtures' (pw0, secret): the rules for new
+            # passwords are tested on their own, with the defaults (test_password_rules.py).
+            "JUDGE_PASSWORD_MIN_LENGTH": "1",
+            "JUDGE_PASSWORD_COMMON_REFUSED": "0",
         }
     )
     yield Harness(Services(db=database, config=config, clock=clock), clock)

@@ -15,7 +15,9 @@ from datetime import timedelta
 
 import pytest
 
-from judge.app.throttle import POWER_LIMIT, SENDER_LIMIT, WINDOW
+from judge.app.throttle import WINDOW
+from judge.config import DEFAULT_SIGNON_POWER_FAILURES as POWER_LIMIT
+from judge.config import DEFAULT_SIGNON_SENDER_FAILURES as SENDER_LIMIT
 from tests.app.conftest import Harness
 from tests.app.games_helpers import read
 from tests.app.orders_helpers import address, start_game

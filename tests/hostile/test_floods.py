@@ -7,6 +7,7 @@ the judge (they live in the database, not in the worker's memory).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from judge.app.server import build_services
@@ -65,9 +66,10 @@ def test_the_flood_limiter_remembers_across_a_restart(database: Database, tmp_pa
 def test_guessing_a_powers_password_from_rotating_addresses_is_throttled_and_told_once(
     database: Database, tmp_path: Path
 ) -> None:
-    """Five wrong guesses in an hour close the power to sign-ons from anyone but its player: the
-    right password from a guesser's address is refused too; the master and the power's player
-    are told once; a restart does not reopen it; the player, from their own address, still plays."""
+    """Five wrong guesses in an hour close the power to sign-ons from anyone, its player's address
+    included (anyone can forge it): the right password from a guesser's address is refused too;
+    the master and the power's player are told once; a restart does not reopen it; the player,
+    from their own address, is mailed a one-time code there, and with it still plays."""
     world = World(database, tmp_path)
     before = world.last_outgoing_id()
     flood(world, 12, sender="guesser{n}@example.com", body="SIGNON Gdemo guess{n}\nA BER - SIL\n")
@@ -86,6 +88,15 @@ def test_guessing_a_powers_password_from_rotating_addresses_is_throttled_and_tol
 
     last = world.last_outgoing_id()
     [player] = flood(world, 1, sender=GERMANY, body="SIGNON Gdemo pwgermany\nA BER - SIL\n")
+    [reply] = [m for m in world.outgoing_since(last) if m.in_reply_to == player]
+    assert "Signed on as Germany" not in reply.body()
+    [unlock] = [m for m in world.outgoing_since(last) if "Sign-on Unlock" in str(m.message()["Subject"])]
+    assert unlock.recipients == (GERMANY,)
+    code = re.search(r"<password> (\S+)", unlock.body())
+    assert code is not None
+
+    last = world.last_outgoing_id()
+    [player] = flood(world, 1, sender=GERMANY, body=f"SIGNON Gdemo pwgermany {code.group(1)}\nA BER - SIL\n")
     [reply] = [m for m in world.outgoing_since(last) if m.in_reply_to == player]
     assert "Signed on as Germany" in reply.body()
     assert JUDGE not in reply.recipients

@@ -79,6 +79,24 @@ def test_signon_forms(line: str, role: c.SignonRole, letter: str | None, game: s
     assert (signon.role, signon.power_letter, signon.game, signon.password) == (role, letter, game, "pw")
 
 
+@pytest.mark.parametrize(
+    ("line", "unlock", "variant", "options"),
+    [
+        ("signon Fdt pw K7QF-2MZD-9XWP-HT4R", "K7QF-2MZD-9XWP-HT4R", None, ()),
+        ("logon mdt pw k7qf-2mzd-9xwp-ht4r", "k7qf-2mzd-9xwp-ht4r", None, ()),
+        ("signon ?dt pw standard K7QF-2MZD-9XWP-HT4R gunboat", "K7QF-2MZD-9XWP-HT4R", "standard", ("gunboat",)),
+        ("signon ?dt pw standard gunboat", None, "standard", ("gunboat",)),
+        ("signon Fdt pw K7QF-2MZD-9XWP", None, None, ("k7qf-2mzd-9xwp",)),  # not the code's shape
+    ],
+)
+def test_an_unlock_code_after_the_password(
+    line: str, unlock: str | None, variant: str | None, options: tuple[str, ...]
+) -> None:
+    signon = parse_mail(line).commands[0]
+    assert isinstance(signon, c.Signon)
+    assert (signon.password, signon.unlock, signon.variant, signon.options) == ("pw", unlock, variant, options)
+
+
 def test_signon_switches_to_the_game_map() -> None:
     seen: list[c.Signon | c.Create] = []
     standard = load_map("standard")

@@ -22,7 +22,7 @@ from judge.lang.powers import power_letters
 
 
 def council_signon(
-    session: MailSession, game: Game, letter: str, password: str
+    session: MailSession, game: Game, letter: str, password: str, unlock: str | None = None
 ) -> CouncilMember | None:
     """The member this sign-on opens (the session then speaks for them), or None (refused, counted)."""
     uow = session.uow
@@ -33,7 +33,7 @@ def council_signon(
     )
     members = uow.councils.seated(game, power=power) if power is not None else []
     holders = [a for m in members for a in [person_address(uow.councils.person_of(m))] if a]
-    if throttle.refused(session, game, power, holders):
+    if throttle.refused(session, game, power, holders, unlock=unlock):
         throttle.count_failure(session, game if power else None, power)
         return None
     opened = [m for m in members if uow.councils.check_password(m, password)]

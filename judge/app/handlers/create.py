@@ -16,6 +16,7 @@ from judge.app.games import (
     describe_variant,
     players_needed,
 )
+from judge.app.password_rules import check_new_password
 from judge.app.registry import Next, handles
 from judge.app.session import MailSession, Role
 from judge.app.signon import start_if_ready
@@ -44,6 +45,7 @@ def handle(command: Create, session: MailSession) -> Next:
             ),
             stop=True,
         ) from error
+    check_new_password(session, command.password, stop=True)
     try:
         game, seat = create_game(
             session.uow, command.game, person, command.password, session.now,

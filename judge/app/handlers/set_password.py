@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from judge.app.councils.permissions import signed_on_member
 from judge.app.errors import CommandRefused
+from judge.app.password_rules import check_new_password
 from judge.app.registry import Next, handles
 from judge.app.session import MailSession, Role
 from judge.lang.commands import SetPassword
@@ -17,6 +18,8 @@ def handle(command: SetPassword, session: MailSession) -> Next:
     _ = session.gettext
     if not command.password:
         raise CommandRefused(_("SET PASSWORD needs the new password."))
+    if session.role is not Role.OBSERVER:
+        check_new_password(session, command.password)
     uow = session.uow
     member = signed_on_member(session)  # councils: each member's own password (no query)
     if session.role is Role.POWER and member is not None:

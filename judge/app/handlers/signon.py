@@ -47,6 +47,7 @@ from judge.app.games import (
     ready_to_start,
     take_over,
 )
+from judge.app.password_rules import check_new_password
 from judge.app.registry import Next, handles
 from judge.app.session import MailSession, Outgoing, Role
 from judge.app.signon import (
@@ -156,7 +157,8 @@ def _power(command: Signon, session: MailSession) -> Next:
     counted_power = target.power if target is not None else None
     # The player's addresses are read only when the throttle looks at them (a lockout in force, or
     # one starting): the seats may have been loaded without their players (see _target_seat).
-    if throttle.refused(session, counted, counted_power, _Later(lambda: _player_addresses(target)), known):
+    holders = _Later(lambda: _player_addresses(target))
+    if throttle.refused(session, counted, counted_power, holders, known, command.unlock):
         throttle.count_failure(session, counted, counted_power)
         return _refused(session, command)
     try:
@@ -184,7 +186,7 @@ def _power(command: Signon, session: MailSession) -> Next:
 
 
 def _council_member(command: Signon, session: MailSession, game: Game) -> Next:
-    member = council_signon(session, game, command.power_letter or "", command.password)
+    member = council_signon(session, game, command.power_letter or "", command.password, command.unlock)
     if member is None:
         return _refused(session, command)
     if member.role == "general" and session.seat is not None:
@@ -236,6 +238,7 @@ def _take_over(command: Signon, session: MailSession, game: Game, seat: Seat) ->
             _("You already play in game '{game}': one power per player.").format(game=game.name),
             stop=True,
         )
+    check_new_password(session, command.password, stop=True)  # it becomes the power's
     if needs_approval(game, seat):
         return _request_takeover(command, session, game, seat, person)
     previous = seat.person
@@ -306,7 +309,7 @@ def _master(command: Signon, session: MailSession) -> Next:
     game = find_game(session.uow, command.game or "", lock=True)
     masters = [] if game is None else [m.person for m in game.masters if m.person is not None]
     own = [a.address for person in masters for a in person.addresses]
-    if throttle.refused(session, game, throttle.MASTER, own):
+    if throttle.refused(session, game, throttle.MASTER, own, unlock=command.unlock):
         throttle.count_failure(session, game, throttle.MASTER if game is not None else None)
         return _refused(session, command)
     try:
@@ -420,6 +423,7 @@ def _join(command: Signon, session: MailSession) -> Next:
     if game.state in (GameState.ACTIVE, GameState.PAUSED):
         return _join_started(command, session, game)
     _check_access(session, game, person)
+    check_new_password(session, command.password, stop=True)
     try:
         seat = join(
             uow, game, person, command.password, session.now,
@@ -483,7 +487,7 @@ def _start_when_the_mail_ends(command: Signon, session: MailSession, game: Game,
 def _rejoin(command: Signon, session: MailSession, game: Game, seat: Seat) -> Next:
     """A player already in the game signs on with ``SIGNON ?game``: their own password opens their seat."""
     _ = session.gettext
-    if throttle.refused(session, game, seat.power, _player_addresses(seat)):
+    if throttle.refused(session, game, seat.power, _player_addresses(seat), unlock=command.unlock):
         throttle.count_failure(session, game if seat.power else None, seat.power)
         return _refused(session, command)
     if not session.uow.seats.check_password(seat, command.password):

@@ -11,7 +11,13 @@ from judge.db.models.councils import (
     CouncilVote,
 )
 from judge.db.models.games import DeadlineSchedule, Game, GameMaster, GameObserver, Seat, SeatTenure
-from judge.db.models.identity import AddressClaim, SignonFailure, SignonLockout, TakeoverRequest
+from judge.db.models.identity import (
+    AddressClaim,
+    SignonFailure,
+    SignonLockout,
+    SignonUnlock,
+    TakeoverRequest,
+)
 from judge.db.models.mail import InboundMail, OutboundMail
 from judge.db.models.people import Absence, Person, PersonAddress
 from judge.db.models.play import DiaryEntry, DrawVote, OrderSubmission, PhaseRecord, PressMessage
@@ -42,5 +48,6 @@ __all__ = [
     "SeatTenure",
     "SignonFailure",
     "SignonLockout",
+    "SignonUnlock",
     "TakeoverRequest",
 ]

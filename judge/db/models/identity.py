@@ -4,7 +4,8 @@
   concerns (IAMALSO, a REGISTER naming someone's address). Only the token's
   hash is kept; the token itself exists only in the mail sent to that address.
 * :class:`SignonFailure` and :class:`SignonLockout`: failed sign-ons, kept in
-  the database so that a restart does not forgive a password guesser.
+  the database so that a restart does not forgive a password guesser;
+  :class:`SignonUnlock`: the code that lets a power's own player through.
 * :class:`TakeoverRequest`: a newcomer's takeover of a power in a moderated
   game, waiting for the master's APPROVE or REFUSE.
 """
@@ -76,6 +77,28 @@ class SignonLockout(Base):
     started_at: Mapped[datetime]
     until: Mapped[datetime]
     strikes: Mapped[int] = mapped_column(default=1)
+
+
+class SignonUnlock(Base):
+    """A one-time code that lets a power's own player through its lockout (or his address's).
+
+    Mailed to an address of the power's player that tried to sign on while shut out (a forger
+    of that address never reads it); sent back with the sign-on from one of the player's
+    addresses, it passes the throttle once. ``power`` is the power's name or ``master``. Only
+    the code's hash is kept.
+    """
+
+    __tablename__ = "signon_unlocks"
+    __table_args__ = (Index(None, "game_id", "power"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    power: Mapped[str] = mapped_column(String(POWER_LENGTH))
+    token_hash: Mapped[str] = mapped_column(String(64))
+    address: Mapped[str] = mapped_column(String(ADDRESS_LENGTH))
+    created_at: Mapped[datetime]
+    expires_at: Mapped[datetime]
+    used_at: Mapped[datetime | None] = mapped_column(default=None)
 
 
 class TakeoverRequest(Base):

@@ -20,6 +20,7 @@ from judge.db.models import (
     SeatTenure,
     SignonFailure,
     SignonLockout,
+    SignonUnlock,
     TakeoverRequest,
 )
 from judge.db.passwords import PasswordHashing
@@ -320,6 +321,31 @@ class SeatRepository:
             found.started_at, found.until, found.strikes = now, until, strikes
         self.session.flush()
         return found
+
+    def unlock_waiting(self, game: Game, power: str, now: datetime) -> SignonUnlock | None:
+        """The unlock code of ``power`` mailed and not used yet, if it has not expired."""
+        return self.session.scalars(
+            select(SignonUnlock).where(
+                SignonUnlock.game_id == game.id, SignonUnlock.power == power,
+                SignonUnlock.used_at.is_(None), SignonUnlock.expires_at > now,
+            )
+        ).first()  # fmt: skip
+
+    def add_unlock(
+        self, game: Game, power: str, token_hash: str, address: str, now: datetime, lifetime: timedelta
+    ) -> SignonUnlock:
+        unlock = SignonUnlock(
+            game_id=game.id, power=power, token_hash=token_hash, address=address,
+            created_at=now, expires_at=now + lifetime,
+        )  # fmt: skip
+        self.session.add(unlock)
+        self.session.flush()
+        return unlock
+
+    def purge_unlocks(self, before: datetime) -> int:
+        """Forget unlock codes that expired before ``before``."""
+        result = self.session.execute(delete(SignonUnlock).where(SignonUnlock.expires_at < before))
+        return int(result.rowcount)  # type: ignore[attr-defined]
 
     def purge_failures(self, before: datetime) -> int:
         """Forget failed sign-ons older than ``before`` (the counts only look an hour back)."""
