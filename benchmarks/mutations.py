@@ -54,7 +54,10 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "judge/lang/orders.py": ("tests/lang/test_orders.py", "tests/lang/test_golden.py", "tests/lang/test_postal_notations.py"),
     # The throttles.
     "judge/mail/ratelimit.py": ("tests/mail/test_ratelimit.py",),
-    "judge/app/throttle.py": ("tests/app/test_games_signon_throttle.py",),
+    "judge/app/throttle.py": (
+        "tests/app/test_games_signon_throttle.py", "tests/app/test_signon_limit_edges.py",
+        "tests/app/test_signon_unlock.py",
+    ),
     # The clock of a phase (deadlines, grace, notices).
     "judge/timekeeping/lateness.py": ("tests/timekeeping",),
 }
