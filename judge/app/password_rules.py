@@ -25,7 +25,10 @@ def _common_ranks() -> dict[str, int]:
 
 
 def is_common(password: str, among: int) -> bool:
-    """Whether ``password`` is among the ``among`` most common passwords."""
+    """Whether ``password`` is among the ``among`` most common passwords (0: none is; the list is
+    then not read)."""
+    if among <= 0:
+        return False
     rank = _common_ranks().get(password.lower())
     return rank is not None and rank <= among
 

@@ -96,3 +96,7 @@ def test_a_master_s_new_password_is_checked_too(strict: Harness) -> None:
 def test_existing_short_passwords_still_sign_on(strict: Harness) -> None:
     start_game(strict)  # pwitaly: seven characters, set before the rule
     assert "Signed on as Italy in game 'demo'." in read(strict.exchange(address("ITALY"), "SIGNON Idemo pwitaly\n"))
+
+
+def test_no_password_is_common_when_the_rule_is_off() -> None:
+    assert not is_common("password", 0)
