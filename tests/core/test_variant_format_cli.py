@@ -150,3 +150,16 @@ def test_adjudicate_help_tells_how_variants_and_powers_are_written(capsys: pytes
     out = capsys.readouterr().out
     assert '"variant" is any shipped variant (judge variant lists them)' in out
     assert '("FROZEN-ANTARCTICA", "Frozen Antarctica")' in out
+
+
+def test_judge_variant_list_and_a_shipped_name_give_the_summary_with_the_first_phase_played(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert cli_main(["variant", "list"]) == 0
+    listed = capsys.readouterr().out
+    # Chaos's board starts empty: the first phase asking for orders is the winter 1900 builds.
+    assert "chaos: Chaos; 34 powers" in listed and "from W1900A; rules: build_any_owned_centre" in listed
+    assert cli_main(["variant", "Chaos"]) == 0
+    assert "from W1900A" in capsys.readouterr().out
+    assert cli_main(["variant", "nosuch"]) == 1
+    assert "nosuch: no such file, nor a shipped variant (" in capsys.readouterr().out
