@@ -15,11 +15,13 @@ from typing import Any
 from sqlalchemy import func, select
 
 from judge.app.blocking import block_of
+from judge.app.planning import phase_clock
 from judge.app.reports.listing import parameter_lines
 from judge.db.database import UnitOfWork
 from judge.db.enums import AuditKind
 from judge.db.models import AuditEvent, Game, Person, PressMessage, Seat
 from judge.i18n import translation
+from judge.timekeeping.lateness import PhaseClock
 
 
 def _when(moment: datetime | None) -> str | None:
@@ -45,6 +47,7 @@ def game_details(uow: UnitOfWork, game: Game) -> dict[str, Any]:
     """Everything `judge game show` prints."""
     view = game_summary(game)
     orders = uow.orders.current(game, game.current_phase) if game.current_phase else {}
+    clock = phase_clock(uow, game)
     view.update(
         created=_when(game.created_at),
         started=_when(game.started_at),
@@ -57,7 +60,7 @@ def game_details(uow: UnitOfWork, game: Game) -> dict[str, Any]:
         listed=game.listed,
         settings=[line.strip() for line in parameter_lines(game, translation("en").gettext)[1:]],
         masters_list=[_master_address(master.person) for master in game.masters],
-        seats=[_seat(seat, orders) for seat in game.seats],
+        seats=[_seat(seat, orders, clock) for seat in game.seats],
         observers=[observer.address for observer in game.observers],
         orders_received=sorted(orders),
         press=_press_counts(uow, game),
@@ -69,7 +72,7 @@ def _master_address(person: Person) -> dict[str, Any]:
     return {"name": person.name, "address": person.primary_address}
 
 
-def _seat(seat: Seat, orders: dict[str, Any]) -> dict[str, Any]:
+def _seat(seat: Seat, orders: dict[str, Any], clock: PhaseClock | None) -> dict[str, Any]:
     person = seat.person
     return {
         "power": seat.power,
@@ -77,8 +80,22 @@ def _seat(seat: Seat, orders: dict[str, Any]) -> dict[str, Any]:
         "player": person.name if person is not None else None,
         "addresses": [a.address for a in person.addresses] if person is not None else [],
         "orders": seat.power in orders if seat.power else False,
+        "orders_state": _orders_state(seat.power, orders, clock),
         "late_count": seat.late_count,
     }
+
+
+def _orders_state(power: str | None, orders: dict[str, Any], clock: PhaseClock | None) -> str:
+    """``complete``, ``incomplete`` (received, but a unit lacks an order or the error flag is up),
+    ``none``, or ``not owed``: as the phase's clock counts them (what early processing waits for)."""
+    if power is None or clock is None or power not in {status.power for status in clock.powers}:
+        return "received" if power in orders else "none"
+    status = clock.power(power)
+    if not status.owes_orders:
+        return "not owed"
+    if status.complete:
+        return "complete"
+    return "incomplete" if power in orders else "none"
 
 
 def _press_counts(uow: UnitOfWork, game: Game) -> dict[str, Any]:

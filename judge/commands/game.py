@@ -40,6 +40,11 @@ examples:
 
 STATES = ("forming", "active", "paused", "finished", "terminated")
 
+_ORDERS_WORDS = {
+    "complete": "orders complete", "incomplete": "orders incomplete", "none": "no orders",
+    "not owed": "no orders owed", "received": "orders received",
+}
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_common(parser, _EPILOG)
@@ -165,7 +170,7 @@ def _show(services: Any, args: argparse.Namespace) -> int:
     print(f"masters: {masters}")
     print("\nseats:")
     for seat in view["seats"]:
-        orders = "orders in" if seat["orders"] else "no orders"
+        orders = _ORDERS_WORDS.get(seat["orders_state"], seat["orders_state"])
         print(f"  {seat['power'] or '?':<10} {seat['status']:<15} {safe(seat['player'] or '-'):<24} "
               f"{', '.join(seat['addresses']) or '-'}  ({orders})")
     if view["observers"]:

@@ -44,6 +44,7 @@ def _audit(harness: Harness) -> list[AuditEvent]:
 def test_list_and_show(harness: Harness, capsys: pytest.CaptureFixture[str]) -> None:
     game = start_game(harness)
     game.orders("FRANCE", "A PAR - BUR\nA MAR - SPA\nF BRE - MAO\n")
+    game.orders("GERMANY", "A BER - KIE\n")  # two of its three units left without orders
     harness.exchange(address("ENGLAND"), game.signon("ENGLAND") + "PRESS TO F\nhello\nENDPRESS\n")
     url = harness.db.url
     with harness.db.unit_of_work() as uow:
@@ -58,13 +59,19 @@ def test_list_and_show(harness: Harness, capsys: pytest.CaptureFixture[str]) -> 
     assert status == 0
     view = json.loads(out)
     assert view["phase"] == "S1901M" and view["deadline"] and view["grace"]
-    assert view["orders_received"] == ["FRANCE"]
+    assert view["orders_received"] == ["FRANCE", "GERMANY"]
     france = next(s for s in view["seats"] if s["power"] == "FRANCE")
     assert france["addresses"] == [address("FRANCE")] and france["orders"] is True
+    assert france["orders_state"] == "complete"
+    assert next(s for s in view["seats"] if s["power"] == "GERMANY")["orders_state"] == "incomplete"
     assert view["press"]["this_phase"] == {"press": 1}
     assert view["masters_list"][0]["address"] == "master@example.net"
     status, out, _ = _cli(capsys, "game", "--url", url, "show", "demo")
-    assert status == 0 and "orders received this phase: FRANCE" in out and address("ITALY") in out
+    assert status == 0 and "orders received this phase: FRANCE, GERMANY" in out and address("ITALY") in out
+    seat_lines = {line.split()[0]: line for line in out.splitlines() if line.startswith("  ")}
+    assert seat_lines["FRANCE"].endswith("(orders complete)")
+    assert seat_lines["GERMANY"].endswith("(orders incomplete)")
+    assert seat_lines["ITALY"].endswith("(no orders)")
     assert "press this phase: 1 press" in out and "grace until:" in out
     status, _, err = _cli(capsys, "game", "--url", url, "show", "nosuch")
     assert status == 1 and "there is no game 'nosuch'" in err
