@@ -128,5 +128,5 @@ def _master_session(
         services=services, uow=uow, mail_id=0, decoded=decoded, sender=operator, now=now,
         reply=Reply(lines), body_lines=lines, person=None, language="en",
         game=game, role=Role.MASTER,
-        master=GameMaster(game_id=game.id, password_hash="", since=now),
+        master=GameMaster(game_id=game.id, password_hash="", since=now), operator=True,
     )

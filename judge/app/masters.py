@@ -171,13 +171,19 @@ def note_change(session: MailSession, game: Game, change: Change) -> None:
         session.finishers.append(lambda: _announce_changes(session, game))
 
 
+def acting_master(session: MailSession, _: Gettext) -> str:
+    """Who acts as the game's master in ``session``, as players are told: ``the master``, or
+    ``the judgekeeper`` for the operator's console (never passed off as the master's act)."""
+    return _("the judgekeeper") if session.operator else _("the master")
+
+
 def setter_name(session: MailSession, game: Game, language: str) -> str | None:
     """Who made a change, as the game is told (None under NoShow: the setter is not named)."""
     if not game.show_setter:
         return None
     _ = translation(language).gettext
     if session.role is Role.MASTER:
-        return _("the master")
+        return acting_master(session, _)
     if session.acting_power is not None:
         return power_name(session.acting_power, language)
     return _("a player")

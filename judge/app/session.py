@@ -79,6 +79,9 @@ class MailSession:
     area_state: dict[str, Any] = field(default_factory=dict)
     """Per-mail state that one area's handlers share across commands, keyed by area name."""
     stop: bool = False
+    operator: bool = False
+    """The judge's operator runs this line from the console (judge.app.console) as the game's
+    master: what the game is told names the judgekeeper, not a master."""
 
     @property
     def signed_on(self) -> bool:

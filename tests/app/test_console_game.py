@@ -159,3 +159,28 @@ def test_every_game_command_has_help_with_an_example(capsys: pytest.CaptureFixtu
             main([*words, "--help"])
         assert exit_.value.code == 0
         assert "example" in capsys.readouterr().out, words
+
+
+def test_the_console_s_acts_are_told_as_the_judgekeeper_s_not_the_master_s(
+    harness: Harness, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.app.orders_helpers import plain
+
+    start_game(harness)
+    url = harness.db.url
+    harness.new_mail()
+    assert _cli(capsys, "game", "--url", url, "pause", "demo", "--as", "alice")[0] == 0
+    paused = [plain(m) for m in harness.new_mail() if "Game Paused" in str(m["Subject"])]
+    assert paused and all("the judgekeeper" in text and "the master" not in text for text in paused), paused
+    assert _cli(capsys, "game", "--url", url, "set", "demo", "NMR", "--as", "bob")[0] == 0
+    changed = [plain(m) for m in harness.new_mail() if "Parameter Change" in str(m["Subject"])]
+    assert changed and all("judgekeeper" in text and "master" not in text.split("\n\n")[0] for text in changed)
+    assert _cli(capsys, "game", "--url", url, "eject", "demo", "F", "--as", "bob")[0] == 0
+    [ejected] = [plain(m) for m in harness.new_mail() if str(m["To"]) == address("FRANCE") and "Ejected" in str(m["Subject"])]
+    assert ejected.startswith("The judgekeeper has removed you from game 'demo'. You no longer play France.")
+    assert _cli(capsys, "game", "--url", url, "resume", "demo", "--as", "alice")[0] == 0
+    assert _cli(capsys, "game", "--url", url, "process", "demo", "--as", "carol")[0] == 0
+    harness.new_mail()
+    assert _cli(capsys, "game", "--url", url, "rollback", "demo", "1", "--as", "carol")[0] == 0
+    rolled = [plain(m) for m in harness.new_mail() if "Rollback" in str(m["Subject"])]
+    assert rolled and all(text.startswith("The judgekeeper has rolled game 'demo' back") for text in rolled)

@@ -124,7 +124,11 @@ def _tell_player(session: MailSession, game: Game, address: str, language: str, 
     if not address:
         return
     _ = translation(language).gettext
-    if power is None:
+    if session.operator:
+        text = _("The judgekeeper has removed you from game '{game}'.").format(game=game.name)
+        if power is not None:
+            text += " " + _("You no longer play {power}.").format(power=power_name(power, language))
+    elif power is None:
         text = _("The master of game '{game}' has removed you from the game.").format(game=game.name)
     else:
         text = _("The master of game '{game}' has removed you from the game: you no longer play {power}.").format(

@@ -24,7 +24,7 @@ from sqlalchemy import or_, select
 
 from judge.app.errors import CommandRefused
 from judge.app.games import game_map
-from judge.app.masters import Gettext, announce_dated_to_game, require_master
+from judge.app.masters import Gettext, acting_master, announce_dated_to_game, require_master
 from judge.app.positions import from_json
 from judge.app.registry import Next, handles
 from judge.app.reports.listing import board_lines
@@ -79,8 +79,9 @@ def handle(command: Rollback, session: MailSession) -> Next:
 
     def body(_: Gettext, language: str, tell: Callable[[datetime], str]) -> str:
         lines = [
-            _("The master has rolled game '{game}' back to {phase} ({code}), turn {turn}.").format(
-                game=game.name, phase=phase_name(phase, _), code=reopened.name, turn=target
+            _("{who} has rolled game '{game}' back to {phase} ({code}), turn {turn}.").format(
+                who=acting_master(session, _).capitalize(), game=game.name, phase=phase_name(phase, _),
+                code=reopened.name, turn=target,
             ),
             _("The position and the orders on file when that turn was processed are restored; "
               "new orders replace them as usual."),
