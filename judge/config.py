@@ -80,6 +80,10 @@ DEFAULT_SIGNON_FIRST_LOCKOUT_MINUTES = 60
 DEFAULT_SIGNON_LONGEST_LOCKOUT_HOURS = 48
 DEFAULT_PASSWORD_MIN_LENGTH = 8
 DEFAULT_PASSWORD_COMMON_REFUSED = 10_000
+DEFAULT_CONFIRMATIONS_PER_SENDER_PER_DAY = 5
+DEFAULT_CONFIRMATIONS_PER_DOMAIN_PER_DAY = 20
+DEFAULT_CONFIRMATIONS_PER_HOUR = 30
+DEFAULT_WHOIS_PER_DAY = 20
 
 _CODE_PATTERN = re.compile(r"^[A-Za-z0-9]{1,8}$")
 
@@ -179,6 +183,14 @@ class Config:
     """Characters a new password needs at least (existing passwords are kept as they are)."""
     password_common_refused: int = DEFAULT_PASSWORD_COMMON_REFUSED
     """A new password among this many most common ones (zxcvbn's ranked list) is refused; 0: none."""
+    confirmations_per_sender_per_day: int = DEFAULT_CONFIRMATIONS_PER_SENDER_PER_DAY
+    """Confirmation codes mailed in 24 hours because of one requesting address (judge.app.claims)."""
+    confirmations_per_domain_per_day: int = DEFAULT_CONFIRMATIONS_PER_DOMAIN_PER_DAY
+    """Confirmation codes mailed in 24 hours to the addresses of one domain."""
+    confirmations_per_hour: int = DEFAULT_CONFIRMATIONS_PER_HOUR
+    """Confirmation codes the whole judge mails in one hour, whoever asks."""
+    whois_per_day: int = DEFAULT_WHOIS_PER_DAY
+    """Registrations WHOIS shows one sender in 24 hours (a harvest of the player base is bounded)."""
     metrics_port: int = 0
     """The loopback port (127.0.0.1) where `judge serve` publishes its counters for Prometheus; 0: off."""
 
@@ -227,6 +239,10 @@ _ENV_NAMES: dict[str, str] = {
     "signon_longest_lockout_hours": "JUDGE_SIGNON_LONGEST_LOCKOUT_HOURS",
     "password_min_length": "JUDGE_PASSWORD_MIN_LENGTH",
     "password_common_refused": "JUDGE_PASSWORD_COMMON_REFUSED",
+    "confirmations_per_sender_per_day": "JUDGE_CONFIRMATIONS_PER_SENDER_PER_DAY",
+    "confirmations_per_domain_per_day": "JUDGE_CONFIRMATIONS_PER_DOMAIN_PER_DAY",
+    "confirmations_per_hour": "JUDGE_CONFIRMATIONS_PER_HOUR",
+    "whois_per_day": "JUDGE_WHOIS_PER_DAY",
 }
 
 
@@ -339,6 +355,7 @@ def _build(raw: Mapping[str, _Raw]) -> Config:
         **_mail_edge_settings(raw),
         **_guard_settings(raw),
         **_signon_settings(raw),
+        **_proof_settings(raw),
         **({"metrics_port": _port(raw["metrics_port"], "metrics_port")} if "metrics_port" in raw else {}),
     )
 
@@ -359,6 +376,17 @@ def _signon_settings(raw: Mapping[str, _Raw]) -> dict[str, int]:
             ("signon_power_failures", 1), ("signon_power_failures_per_day", 1), ("signon_sender_failures", 1),
             ("signon_first_lockout_minutes", 1), ("signon_longest_lockout_hours", 1),
             ("password_min_length", 1), ("password_common_refused", 0),
+        ),
+    )  # fmt: skip
+
+
+def _proof_settings(raw: Mapping[str, _Raw]) -> dict[str, int]:
+    """The bounds on confirmation codes and on WHOIS answers that were given."""
+    return _whole_numbers(
+        raw,
+        (
+            ("confirmations_per_sender_per_day", 1), ("confirmations_per_domain_per_day", 1),
+            ("confirmations_per_hour", 1), ("whois_per_day", 1),
         ),
     )  # fmt: skip
 

@@ -93,3 +93,22 @@ def set_record(harness: Harness, address: str, **counters: int) -> None:
 
 def body(message: EmailMessage) -> str:
     return text(message).replace("\r\n", "\n")
+
+
+def code_sent_to(harness: Harness, address: str) -> str:
+    """The code of the one confirmation mail the last exchange queued for ``address``."""
+    [mail] = [m for m in harness.others if m["To"] == address]
+    return body(mail).split("CONFIRM ")[1].split()[0]
+
+
+def confirm(harness: Harness, address: str) -> EmailMessage:
+    """``address`` answers the code just mailed to it; returns the judge's reply."""
+    return harness.exchange(address, f"CONFIRM {code_sent_to(harness, address)}\n")
+
+
+def add_address(harness: Harness, owner: str, address: str) -> None:
+    """``address`` joins the registration of ``owner`` as a second address, as a player does it:
+    REGISTER with both on the Email line, then CONFIRM from ``owner`` and from ``address``."""
+    register(harness, owner, f"Email: {owner}, {address}")
+    confirm(harness, owner)
+    confirm(harness, address)

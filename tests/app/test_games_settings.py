@@ -7,6 +7,7 @@ import pytest
 from judge.db.enums import AuditKind
 from tests.app.conftest import Harness
 from tests.app.games_helpers import form_game, read, register, snapshot
+from tests.app.identity_helpers import add_address
 
 
 @pytest.fixture
@@ -95,6 +96,9 @@ def test_set_password_needs_a_signon(harness: Harness) -> None:
 
 
 def test_set_address_redirects_the_games_mail_and_is_announced(harness: Harness, started: list[str]) -> None:
+    add_address(harness, started[0], "work@example.com")
+    add_address(harness, started[0], "home@example.com")
+    harness.new_mail()
     reply = harness.exchange(started[0], "SIGNON Fdemo pw0\nSET ADDRESS Work@Example.com,home@example.com\n")
     assert "Mail about game 'demo' will now go to work@example.com, home@example.com." in read(reply)
     to = {a.strip() for a in str(reply["To"]).split(",")}

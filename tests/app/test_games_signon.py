@@ -7,6 +7,7 @@ import pytest
 from judge.db.enums import AuditKind
 from tests.app.conftest import Harness
 from tests.app.games_helpers import form_game, powers_of, read, register, snapshot
+from tests.app.identity_helpers import add_address
 
 LETTER = {"AUSTRIA": "A", "ENGLAND": "E", "FRANCE": "F", "GERMANY": "G", "ITALY": "I", "RUSSIA": "R", "TURKEY": "T"}
 
@@ -91,6 +92,7 @@ def test_another_registered_player_gets_no_iamalso_hint(harness: Harness, starte
 
 
 def test_the_players_report_address_is_not_an_impersonation(harness: Harness, started: list[str]) -> None:
+    add_address(harness, started[0], "work@example.com")
     harness.exchange(started[0], "SIGNON Fdemo pw0\nSET ADDRESS work@example.com\n")
     reply = harness.exchange("work@example.com", "SIGNON Fdemo pw0\n")
     assert "not the one registered" not in read(reply)

@@ -60,7 +60,7 @@ def test_iamalso_links_nothing_and_mails_a_code_to_the_claimed_address(harness: 
     code = _code(mail)
     assert mail["Subject"] == "XPY Confirmation needed"
     assert body(mail) == (
-        "The address jeanne@work.example asks to be linked to your registration (Jeanne) on the "
+        "The address jeanne@work.example asks to be linked to your registration on the "
         "judge XPY, with IAMALSO. Once linked, mail from jeanne@work.example would be read as yours "
         "(it gives no game password).\n"
         "\n"
@@ -156,8 +156,8 @@ def test_at_most_three_codes_wait_for_one_address(harness: Harness) -> None:
     reply = harness.exchange("claimer3@example.net", f"IAMALSO {JEANNE}\n")
     assert "[Error Flag]" in reply["Subject"]
     assert (
-        "Codes already wait for an answer from jeanne@example.org; no new one was mailed. "
-        "Nothing was linked."
+        "Nothing was linked.\nCodes already wait for an answer from jeanne@example.org; no new one "
+        "was mailed."
     ) in body(reply)
     assert harness.others == []
 
@@ -166,7 +166,7 @@ def test_the_code_mail_is_in_the_owner_s_language(harness: Harness) -> None:
     register_simply(harness, JEANNE, "Jeanne", language="fr")
     harness.exchange(ALIAS, f"IAMALSO {JEANNE}\n")
     mail = _code_mail(harness, JEANNE)
-    assert "L'adresse jeanne@work.example demande à être liée à votre inscription (Jeanne)" in body(mail)
+    assert "L'adresse jeanne@work.example demande à être liée à votre inscription sur le juge XPY" in body(mail)
     assert "si ce n'était pas vous, ne faites rien" in body(mail).lower()
 
 

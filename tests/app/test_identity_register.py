@@ -9,7 +9,16 @@ import pytest
 from judge.app.handlers.register import read_birthdate
 from judge.db.enums import AuditKind
 from tests.app.conftest import Harness
-from tests.app.identity_helpers import audit, body, form, people_count, person, register
+from tests.app.identity_helpers import (
+    audit,
+    body,
+    code_sent_to,
+    confirm,
+    form,
+    people_count,
+    person,
+    register,
+)
 
 JEANNE = "jeanne@example.org"
 
@@ -49,39 +58,39 @@ def test_a_first_registration_is_recorded_and_echoed_field_by_field(harness: Har
     assert audit(harness, AuditKind.REGISTRATION) == [(JEANNE, "registered")]
 
 
-def _code_sent_to(harness: Harness, address: str) -> str:
-    [mail] = [m for m in harness.others if m["To"] == address]
-    return body(mail).split("CONFIRM ")[1].split()[0]
-
-
-def test_an_email_address_is_linked_only_when_confirmed_from_it(harness: Harness) -> None:
+def test_an_email_address_is_linked_only_when_both_addresses_confirm(harness: Harness) -> None:
     reply = register(harness, "work@example.com", "Name: Jeanne", "Country: France", f"Email: {JEANNE}")
     text = body(reply)
-    assert "Registration recorded for Jeanne <work@example.com>." in text
     assert (
-        f"> Email: {JEANNE}\n"
-        "A confirmation code has been mailed to jeanne@example.org: it becomes an address of this "
-        "registration only when CONFIRM <code> comes back from it, within 3 days.\n"
+        "Registration recorded for Jeanne <work@example.com>.\n"
+        "A confirmation code has been mailed to work@example.com, the registration's primary "
+        "address. Nothing of this changes before CONFIRM <code> comes back from work@example.com, "
+        "within 3 days: add the address jeanne@example.org (which gets a code of its own).\n"
     ) in text
     stored = person(harness, "work@example.com")
     assert stored is not None and stored.addresses == ["work@example.com"]
+    assert [m["To"] for m in harness.others] == ["work@example.com"]  # nothing to jeanne@ yet
+    owner = confirm(harness, "work@example.com")
+    assert (
+        "Confirmed.\nA confirmation code has been mailed to jeanne@example.org: it becomes an "
+        "address of your registration only when CONFIRM <code> comes back from it, within 3 days."
+    ) in body(owner)
     assert person(harness, JEANNE) is None
     [code_mail] = harness.others
     assert code_mail["To"] == JEANNE
     assert body(code_mail).startswith(
-        "The address work@example.com asks to add this address to the registration of Jeanne on "
-        "the judge XPY: the judge's mail for that person would come here, and mail from here would "
-        "be read as theirs.\n"
+        "Someone asked the judge XPY to add this address (jeanne@example.org) to a registration, "
+        "and that registration's owner agreed. Once added, the judge's mail for that person would "
+        "come here, and mail from here would be read as theirs.\n"
     )
-    code = _code_sent_to(harness, JEANNE)
-    confirmed = harness.exchange(JEANNE, f"CONFIRM {code}\n")
+    confirmed = confirm(harness, JEANNE)
     assert "Confirmed: jeanne@example.org is now an address of Jeanne's registration." in body(confirmed)
     [told] = harness.others
     assert told["To"] == "work@example.com"
     assert body(told) == "jeanne@example.org confirmed: it is now an address of your registration on the judge XPY.\n"
     stored = person(harness, JEANNE)
     assert stored is not None
-    assert stored.primary == JEANNE  # the first Email address, once confirmed
+    assert stored.primary == JEANNE  # the first Email address, once both confirmed
     assert stored.addresses == ["jeanne@example.org", "work@example.com"]
 
 
@@ -158,14 +167,25 @@ def test_french_keywords_and_language_make_the_reply_french(harness: Harness) ->
     assert "Aucune inscription n'a d'adresse commençant par « nobody »." in body(later)
 
 
-def test_registering_again_updates_only_what_is_given(harness: Harness) -> None:
+def test_registering_again_updates_only_what_is_given_once_confirmed(harness: Harness) -> None:
     register(harness, JEANNE, "Name: Jeanne", "Country: France", "Phone: 555")
     reply = register(harness, JEANNE, "Country: Belgique", "Level: Expert")
-    assert "> REGISTER\nRegistration updated: country, level.\n" in body(reply)
+    assert (
+        "> REGISTER\nNothing was changed yet.\n"
+        "A confirmation code has been mailed to jeanne@example.org, the registration's primary "
+        "address. Nothing of this changes before CONFIRM <code> comes back from "
+        "jeanne@example.org, within 3 days: change country, level.\n"
+    ) in body(reply)
+    waiting = person(harness, JEANNE)
+    assert waiting is not None and (waiting.country, waiting.level) == ("France", "amateur")
+    confirmed = confirm(harness, JEANNE)
+    assert "Confirmed: registration updated: country, level." in body(confirmed)
     stored = person(harness, JEANNE)
     assert stored is not None
     assert (stored.name, stored.country, stored.level, stored.phone) == ("Jeanne", "Belgique", "expert", "555")
-    assert audit(harness, AuditKind.REGISTRATION) == [(JEANNE, "registered"), (JEANNE, "updated")]
+    assert audit(harness, AuditKind.REGISTRATION) == [
+        (JEANNE, "registered"), (JEANNE, "updated, confirmed by jeanne@example.org"),
+    ]
     assert people_count(harness) == 1
 
 
@@ -178,13 +198,18 @@ def test_registering_again_with_nothing_new_says_so(harness: Harness) -> None:
 def test_an_update_may_move_the_primary_address(harness: Harness) -> None:
     register(harness, JEANNE, "Name: Jeanne", "Country: France")
     register(harness, JEANNE, "Email: new@example.org")
-    assert person(harness, "new@example.org") is None  # not before its confirmation
-    harness.exchange("new@example.org", f"CONFIRM {_code_sent_to(harness, 'new@example.org')}\n")
+    confirm(harness, JEANNE)  # the owner, from the primary address
+    assert person(harness, "new@example.org") is None  # not before its own confirmation
+    confirm(harness, "new@example.org")
     stored = person(harness, "new@example.org")
     assert stored is not None
     assert stored.primary == "new@example.org"
     assert stored.addresses == ["jeanne@example.org", "new@example.org"]
-    register(harness, "new@example.org", f"Email: {JEANNE}")  # an address already hers: at once
+    register(harness, JEANNE, f"Email: {JEANNE}")  # back: the primary (new@) confirms
+    assert code_sent_to(harness, "new@example.org")
+    again = person(harness, JEANNE)
+    assert again is not None and again.primary == "new@example.org"
+    confirm(harness, "new@example.org")
     again = person(harness, JEANNE)
     assert again is not None and again.primary == JEANNE
 
@@ -205,11 +230,16 @@ def test_someone_elses_address_is_never_taken(harness: Harness) -> None:
     jeanne = person(harness, JEANNE)
     assert jeanne is not None and jeanne.name == "Jeanne"
     [code_mail] = [m for m in harness.others if m["To"] == JEANNE]
-    assert "The address mallory@example.net sent a REGISTER form that would change your registration (Jeanne)" in body(code_mail)
-    # A registered person cannot take it either: the rest of the form is recorded.
+    assert body(code_mail).startswith(
+        "The address mallory@example.net sent a REGISTER form that would change your registration "
+        "on the judge XPY and link mallory@example.net to it.\n"
+    )
+    # A registered person cannot take it either: the rest of the form waits for its own owner.
     register(harness, "mallory@example.net", "Name: Mallory", "Country: X")
     reply = register(harness, "mallory@example.net", f"Email: {JEANNE}", "Phone: 1")
     assert "jeanne@example.org belongs to another registration; it was left out." in body(reply)
+    assert [m["To"] for m in harness.others] == ["mallory@example.net"]
+    confirm(harness, "mallory@example.net")
     mallory = person(harness, "mallory@example.net")
     jeanne = person(harness, JEANNE)
     assert mallory is not None and jeanne is not None

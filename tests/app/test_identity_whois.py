@@ -69,13 +69,13 @@ def test_whois_wildcards_are_literal(harness: Harness) -> None:
     assert "No registration has an address starting with '_eanne'." in text
 
 
-def test_whois_stops_at_twenty_records(harness: Harness) -> None:
+def test_whois_stops_at_five_records_a_prefix(harness: Harness) -> None:
     with harness.db.unit_of_work() as uow:
         for n in range(21):
             uow.people.register(Registration(name=f"Player {n}"), f"player{n:02d}@example.net", harness.clock.now())
     text = body(harness.exchange("bob@example.net", "WHOIS player\n"))
-    assert text.count("Name:      Player") == 20
-    assert "More than 20 registrations start with 'player'; give a longer prefix." in text
+    assert text.count("Name:      Player") == 5
+    assert "More than 5 registrations start with 'player'; give a longer prefix." in text
 
 
 def test_infoplayer_gives_the_dedication_record(harness: Harness) -> None:
@@ -174,3 +174,42 @@ def test_an_address_claimed_with_iamalso_reads_nothing_before_confirmation(harne
     text = body(harness.exchange("mallory@evil.example", "WHOIS jeanne\n"))
     for line in PERSONAL:
         assert line not in text
+
+
+HARVEST = "".join(f"WHOIS {c}\n" for c in "abcdefghijklmnopqrstuvwxyz0123456789")
+"""The harvest of issue 25: one WHOIS line per first character an address can have."""
+BOUND_TOLD = (
+    "WHOIS shows at most 5 registrations per mail, and 20 in a day to one address: the others "
+    "were left out."
+)
+
+
+def _everyone(harness: Harness) -> None:
+    with harness.db.unit_of_work() as uow:
+        for c in "abcdefghijklmnopqrstuvwxyz0123456789":
+            uow.people.register(Registration(name=f"Player {c}"), f"{c}player@example.net", harness.clock.now())
+
+
+def test_thirty_six_whois_lines_show_five_registrations_and_say_why_once(harness: Harness) -> None:
+    _everyone(harness)
+    text = body(harness.exchange("harvester@example.com", HARVEST))
+    assert text.count("Name:      Player") == 5
+    assert text.count("Email:     ") == 5
+    assert text.count(BOUND_TOLD) == 1
+
+
+def test_one_address_is_shown_twenty_registrations_a_day(harness: Harness) -> None:
+    _everyone(harness)
+    shown = [
+        body(harness.exchange("harvester@example.com", HARVEST)).count("Name:      Player") for _ in range(5)
+    ]
+    assert shown == [5, 5, 5, 5, 0]
+    harness.clock.advance(hours=24, minutes=1)
+    assert body(harness.exchange("harvester@example.com", HARVEST)).count("Name:      Player") == 5
+
+
+def test_ones_own_registration_is_not_counted(harness: Harness) -> None:
+    _everyone(harness)
+    text = body(harness.exchange("aplayer@example.net", "WHOIS aplayer\n" + HARVEST))
+    assert text.count("Name:      Player a\n") == 2  # one's own, asked twice (aplayer, a)...
+    assert text.count("Name:      Player") == 7  # ...and five others

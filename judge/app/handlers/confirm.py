@@ -1,9 +1,12 @@
 """CONFIRM code: the owner of a claimed address says yes (see :mod:`judge.app.claims`).
 
-Three kinds of claim: IAMALSO and a REGISTER naming someone's address
+Four kinds of claim: IAMALSO and a REGISTER naming someone's address
 link the address that asked to the registration (the REGISTER's form is
-applied too); a REGISTER Email: line links the confirming address itself to
-the registration that named it.
+applied too); an UPDATE (a REGISTER from one of the registration's own
+addresses, confirmed from its primary address) applies the form, moves the
+primary address among the registration's own, and asks a new address for a
+code of its own; an ADDRESS claim, that new address's, links the confirming
+address itself to the registration.
 
 Who may run it: anyone, but it does something only when the mail comes
 *from* the address the code was mailed to, with a code that is right,
@@ -21,8 +24,19 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from judge.app.claims import ADDRESS, IAMALSO, MAX_ATTEMPTS, token_hash
+from judge.app.claims import (
+    ADDRESS,
+    IAMALSO,
+    LIFETIME,
+    MAX_ATTEMPTS,
+    UPDATE,
+    ClaimRefused,
+    open_claim,
+    refusal,
+    token_hash,
+)
 from judge.app.errors import CommandRefused
+from judge.app.notify import choose_language
 from judge.app.registry import Next, handles
 from judge.app.session import MailSession, Outgoing
 from judge.db.enums import AuditKind
@@ -56,6 +70,8 @@ def handle(command: Confirm, session: MailSession) -> Next:
     person = uow.people.get(claim.person_id)
     if claim.kind == ADDRESS:
         return _link_claimed_address(command, session, claim, person)
+    if claim.kind == UPDATE:
+        return _apply_update(command, session, claim, person)
     holder = uow.people.by_address(claim.requester)
     if holder is not None and holder.id != person.id:
         raise CommandRefused(
@@ -85,6 +101,70 @@ def handle(command: Confirm, session: MailSession) -> Next:
     session.reply.ok(command.line, *messages)
     _tell_requester(session, claim, person)
     return Next.CONTINUE
+
+
+def _apply_update(
+    command: Confirm, session: MailSession, claim: AddressClaim, person: Person
+) -> Next:
+    """The primary address agreed to a REGISTER from one of the registration's addresses."""
+    _ = session.gettext
+    uow = session.uow
+    holder = uow.people.by_address(claim.confirm_address)
+    if holder is None or holder.id != person.id:
+        raise CommandRefused(
+            _("This address is no longer an address of that registration. Nothing was changed.")
+        )
+    payload = claim.payload
+    changed = _apply_form(session, person, payload)
+    if "language" in changed:
+        choose_language(person, person.language)
+    primary = payload.get("primary")
+    if primary and primary in {a.address for a in person.addresses} and primary != person.primary_address:
+        for link in person.addresses:
+            link.is_primary = link.address == primary
+        uow.flush()
+        changed["primary_address"] = primary
+    if changed:
+        uow.audit.record(
+            AuditKind.REGISTRATION, session.now, person=person, actor=claim.requester,
+            new_value=changed, detail=f"updated, confirmed by {claim.confirm_address}",
+        )  # fmt: skip
+    session.person = person
+    new_address = payload.get("new_address")
+    messages = [
+        _("Confirmed: registration updated: {fields}.").format(fields=", ".join(sorted(changed)))
+        if changed
+        else _("Confirmed.")
+        if new_address
+        else _("Confirmed: nothing needed changing.")
+    ]
+    if new_address:
+        messages.append(_ask_new_address(session, claim, person, str(new_address)))
+    session.reply.ok(command.line, *messages)
+    return Next.CONTINUE
+
+
+def _ask_new_address(session: MailSession, claim: AddressClaim, person: Person, address: str) -> str:
+    """The owner agreed to add ``address``: now ``address`` itself gets a code (what the reply says)."""
+    _ = session.gettext
+    holder = session.uow.people.by_address(address)
+    if holder is not None:
+        if holder.id == person.id:
+            return _("{address} is already an address of your registration.").format(address=address)
+        return _("{address} belongs to another registration; it was not added.").format(address=address)
+    try:
+        open_claim(
+            session, kind=ADDRESS, confirm_address=address, person=person,
+            payload={"primary": bool(claim.payload.get("new_primary"))}, requester=claim.requester,
+        )  # fmt: skip
+    except ClaimRefused as error:
+        told = refusal(session, error, _)
+        refused = _("{address} was not added.").format(address=address)
+        return refused + (" " + told if told else "")
+    return _(
+        "A confirmation code has been mailed to {address}: it becomes an address of your "
+        "registration only when CONFIRM <code> comes back from it, within {days} days."
+    ).format(address=address, days=LIFETIME.days)
 
 
 def _link_claimed_address(

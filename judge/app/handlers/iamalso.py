@@ -19,7 +19,7 @@ the registration; the claimed address is told who asked.
 from __future__ import annotations
 
 from judge.app.address_text import read_address, reason, shown
-from judge.app.claims import IAMALSO, LIFETIME, TooManyPending, open_claim
+from judge.app.claims import IAMALSO, LIFETIME, ClaimRefused, open_claim, refusal
 from judge.app.errors import CommandRefused
 from judge.app.registry import Next, handles
 from judge.app.session import MailSession
@@ -67,13 +67,9 @@ def handle(command: IAmAlso, session: MailSession) -> Next:
         )
     try:
         open_claim(session, kind=IAMALSO, confirm_address=claimed, person=owner)
-    except TooManyPending:
-        raise CommandRefused(
-            _(
-                "Codes already wait for an answer from {address}; no new one was mailed. "
-                "Nothing was linked."
-            ).format(address=claimed)
-        ) from None
+    except ClaimRefused as error:
+        told = refusal(session, error, _)
+        raise CommandRefused(_("Nothing was linked.") + ("\n" + told if told else "")) from None
     session.reply.ok(
         command.line,
         _(

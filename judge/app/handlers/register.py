@@ -10,11 +10,14 @@ Choices where the Judge's documents and code disagree or are silent:
 
 * required for a first registration: Name and Country; Email may be left
   out, and then the sender's address is the registration's address;
-* the sender's own address is the registration's; every other Email address
-  is linked only when CONFIRM comes back from it with the code the judge
-  mails it (:mod:`judge.app.claims`), and the first of them then becomes
-  the primary one (where game mail goes); an address already the person's
-  that comes first becomes the primary one at once;
+* the sender's own address is the registration's. Nothing of an existing
+  registration changes on a form alone, whoever seems to send it (a From
+  line is easily forged): every change (fields, primary address, a new
+  address) waits for ``CONFIRM`` from the registration's primary address,
+  to which the judge mails a code (:data:`judge.app.claims.UPDATE`); a new
+  Email address is then linked only when a code mailed to it comes back
+  from it too, and becomes the primary one if it came first on the line.
+  One new address per form (and one code per mail: :mod:`judge.app.claims`);
 * an address that belongs to another registration is never taken over;
   a form from an unregistered address that names someone's registered
   address changes nothing: the judge mails a code to that address, and
@@ -24,6 +27,9 @@ Choices where the Judge's documents and code disagree or are silent:
   cannot be read is left out (day before month in numeric dates, as in
   Europe); every such correction is reported under the field's line;
 * a registration that only changes things is an update; nothing is required.
+
+Who may run it: anyone. What it reveals: to the sender, the registration
+that holds the sender's address (their own); nothing of anyone else's.
 """
 
 from __future__ import annotations
@@ -36,8 +42,7 @@ from typing import Any
 
 from judge.app import helpfiles
 from judge.app.address_text import read_address, reason, shown
-from judge.app.claims import ADDRESS as ADDRESS_CLAIM
-from judge.app.claims import LIFETIME, TooManyPending, open_claim
+from judge.app.claims import LIFETIME, UPDATE, ClaimRefused, open_claim, refusal, update_summary
 from judge.app.claims import REGISTER as REGISTER_CLAIM
 from judge.app.errors import CommandRefused
 from judge.app.notify import choose_language
@@ -305,67 +310,95 @@ def handle(command: Register, session: MailSession) -> Next:
             _("{address} belongs to another registration; it was left out.").format(address=address),
         )
     emails = [a for a in reading.emails if a not in taken]
+    first_time = person is None
     if person is None:
         person = _register(session, reading, sender, _)
         headline = _("Registration recorded for {name} <{address}>.").format(
             name=person.name, address=person.primary_address
         )
-        changed: dict[str, Any] = dict(reading.values)
-        first_time = True
+        uow.audit.record(
+            AuditKind.REGISTRATION, session.now, person=person, actor=sender,
+            new_value={**reading.values, "addresses": [a.address for a in person.addresses]},
+            detail="registered",
+        )  # fmt: skip
+        if requested_language(command) is not None:
+            choose_language(person, person.language)
+        session.person = person
+        session.language = person.language
+        update = _update_payload(person, reading, emails, email_line, _, fields=False)
     else:
-        changed = _update(session, person, reading, emails)
-        headline = (
-            _("Registration updated: {fields}.").format(fields=", ".join(sorted(changed)))
-            if changed
-            else _("Registration unchanged: it already said all this.")
-        )
-        first_time = False
-    uow.audit.record(
-        AuditKind.REGISTRATION, session.now, person=person, actor=sender,
-        new_value={**changed, "addresses": [a.address for a in person.addresses]},
-        detail="registered" if first_time else "updated",
-    )  # fmt: skip
-    if requested_language(command) is not None:
-        choose_language(person, person.language)
-    session.person = person
-    session.language = person.language
-    _ask_new_addresses(session, person, reading, emails, email_line, _)
+        update = _update_payload(person, reading, emails, email_line, _, fields=True)
+        headline = _("Registration unchanged: it already said all this.")
+    if update:
+        headline = _ask_owner(session, person, update, headline, first_time, session.gettext)
     _write_reply(command, session, person, reading, headline, first_time, session.gettext)
     return Next.CONTINUE
 
 
-def _ask_new_addresses(
-    session: MailSession, person: Person, reading: _Reading, emails: list[str], line: int, _: Gettext
-) -> None:
-    """Each Email address not yet the person's gets a code; CONFIRM from it links it.
+def _update_payload(
+    person: Person, reading: _Reading, emails: list[str], line: int, _: Gettext, *, fields: bool
+) -> dict[str, Any]:
+    """What the form would change in ``person`` (``fields`` False: its addresses only), JSON-ready.
 
-    Nothing is linked before: nobody can attach an address they do not
-    read to their registration (and so keep its owner from registering).
-    The first address of the line, once confirmed, becomes the primary one.
+    Values are kept as the form gives them; the owner's confirmation
+    applies them. One new address per form: the others are reported and
+    left out (each would need codes of its own).
     """
+    payload: dict[str, Any] = {}
+    if fields:
+        values = {
+            key: value.isoformat() if isinstance(value, date) else value
+            for key, value in reading.values.items()
+            if getattr(person, key) != value
+        }
+        extra = {k: v for k, v in reading.extra.items() if (person.extra or {}).get(k) != v}
+        if values:
+            payload["values"] = values
+        if extra:
+            payload["extra"] = extra
     known = {a.address for a in person.addresses}
-    for address in emails:
-        if address in known:
-            continue
-        primary = address == emails[0]
-        try:
-            open_claim(
-                session, kind=ADDRESS_CLAIM, confirm_address=address, person=person,
-                payload={"primary": primary},
-            )  # fmt: skip
-        except TooManyPending:
-            reading.problem(
-                line,
-                _("Codes already wait for an answer from {address}; it was left out.").format(address=address),
-            )
-            continue
-        reading.note(
+    if emails and emails[0] in known and emails[0] != person.primary_address:
+        payload["primary"] = emails[0]
+    new = [a for a in emails if a not in known]
+    if new:
+        payload["new_address"] = new[0]
+        payload["new_primary"] = new[0] == emails[0]
+    if len(new) > 1:
+        reading.problem(
             line,
-            _(
-                "A confirmation code has been mailed to {address}: it becomes an address of this "
-                "registration only when CONFIRM <code> comes back from it, within {days} days."
-            ).format(address=address, days=LIFETIME.days),
+            _("One new address per form: {addresses} left out; send it in a form of its own once "
+              "the first is linked.").format(addresses=", ".join(new[1:])),
         )
+    return payload
+
+
+def _ask_owner(
+    session: MailSession, person: Person, update: dict[str, Any], headline: str, first_time: bool,
+    _: Gettext,
+) -> str:
+    """Mail the registration's primary address a code for ``update``; returns the reply's headline.
+
+    Whoever the form seems to come from, only the reader of the primary
+    address can make the change (a forged From line changes nothing).
+    """
+    primary = person.primary_address or normalise_address(session.sender)
+    lines = [headline] if first_time else []
+    try:
+        open_claim(session, kind=UPDATE, confirm_address=primary, person=person, payload=update)
+    except ClaimRefused as error:
+        lines.append(_("Nothing else was changed.") if first_time else _("Nothing was changed."))
+        told = refusal(session, error, _)
+        return "\n".join([*lines, told] if told else lines)
+    if not first_time:
+        lines.append(_("Nothing was changed yet."))
+    lines.append(
+        _(
+            "A confirmation code has been mailed to {address}, the registration's primary address. "
+            "Nothing of this changes before CONFIRM <code> comes back from {address}, within {days} "
+            "days: {changes}."
+        ).format(address=primary, days=LIFETIME.days, changes=update_summary(update, _))
+    )
+    return "\n".join(lines)
 
 
 def _claim_existing(
@@ -400,12 +433,10 @@ def _claim_existing(
     payload = {"values": values, "extra": dict(reading.extra)}
     try:
         open_claim(session, kind=REGISTER_CLAIM, confirm_address=address, person=owner, payload=payload)
-    except TooManyPending:
+    except ClaimRefused as error:
+        told = refusal(session, error, _)
         raise CommandRefused(
-            _(
-                "Codes already wait for an answer from {address}; no new one was mailed. "
-                "Nothing was recorded."
-            ).format(address=address)
+            _("Nothing was recorded.") + ("\n" + told if told else "")
         ) from None
     session.reply.ok(
         command.line,
@@ -444,23 +475,6 @@ def _register(
         extra=reading.extra,
     )
     return session.uow.people.register(registration, sender, session.now)
-
-
-def _update(
-    session: MailSession, person: Person, reading: _Reading, emails: list[str]
-) -> dict[str, Any]:
-    changes: dict[str, Any] = dict(reading.values)
-    if reading.extra:
-        changes["extra"] = {**(person.extra or {}), **reading.extra}
-    changed = session.uow.people.update_registration(person, changes, session.now)
-    result: dict[str, Any] = {key: new for key, (_old, new) in changed.items()}
-    known = {a.address for a in person.addresses}
-    if emails and emails[0] in known and person.primary_address != emails[0]:
-        for link in person.addresses:
-            link.is_primary = link.address == emails[0]
-        session.uow.flush()
-        result["primary_address"] = emails[0]
-    return result
 
 
 def _write_reply(

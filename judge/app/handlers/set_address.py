@@ -1,8 +1,14 @@
 """SET ADDRESS [a[,b]]: where the player's mail about this game goes (empty: the sender's address).
 
-The reply goes to the sender and to the new addresses, so a typo shows at
-once. The change is announced to the game (not in gunboat games, where it
-would tell who plays whom) and kept in the audit trail.
+Who may run it: the player signed on to a power. Only addresses of the
+seat's player's registration are accepted: the game's mail (private press,
+results) never goes to an address its owner has not proved, and no
+address gets mail it did not ask for. A new address is first added to the
+registration with REGISTER Email:, which needs a code confirmed from the
+registration's primary address and one confirmed from the new address
+(:mod:`judge.app.claims`). The change is announced to the game (not in
+gunboat games, where it would tell who plays whom) and kept in the audit
+trail. What it reveals: the addresses to the game, as before.
 """
 
 from __future__ import annotations
@@ -41,6 +47,17 @@ def handle(command: SetAddress, session: MailSession) -> Next:
             )
         ) from None
     addresses = list(dict.fromkeys(addresses))
+    holder = session.uow.people.get(seat.person_id) if seat.person_id is not None else None
+    own = {a.address for a in holder.addresses} if holder is not None else set()
+    strangers = [a for a in addresses if a not in own]
+    if strangers:
+        raise CommandRefused(
+            _(
+                "SET ADDRESS takes only addresses of your registration: {addresses} is not one. "
+                "Add it first with REGISTER and an Email: line (your registration's primary "
+                "address and the new address each confirm it). Nothing was changed."
+            ).format(addresses=", ".join(strangers))
+        )
     old = seat.report_address
     seat.report_address = ",".join(addresses)
     session.uow.audit.record(

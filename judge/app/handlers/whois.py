@@ -10,10 +10,20 @@ fields are personal: shown only to the person (from one of their own
 addresses) and to the judge keeper (``config.admin``), unless the operator
 restores the classic Judge's public WHOIS (``JUDGE_PUBLIC_WHOIS``). At most
 :data:`LIMIT` records per prefix, so that ``WHOIS a`` does not mail the
-whole player base.
+whole player base; and, so that many prefixes do not either (36 lines
+``WHOIS a`` ... ``WHOIS 9``), at most :data:`PER_MAIL` registrations per mail
+and ``JUDGE_WHOIS_PER_DAY`` per sender in 24 hours (counted in the database),
+the sender's own registration not counted. Past either bound the reply says
+so once and shows no more.
+
+Who may run it: anyone. What it reveals: to anyone, the public part of at
+most that many registrations; the personal part only as said above.
 """
 
 from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
@@ -25,7 +35,10 @@ from judge.db.models import Person, PersonAddress
 from judge.db.repositories.people import normalise_address
 from judge.lang.commands import Whois
 
-LIMIT = 20
+PER_MAIL = 5
+LIMIT = PER_MAIL
+DAY = timedelta(days=1)
+_AREA = "whois"
 
 
 def find_people(session: MailSession, prefix: str) -> tuple[list[Person], bool]:
@@ -63,11 +76,27 @@ def may_read_private(session: MailSession, person: Person) -> bool:
     return bool(config.admin) and normalise_address(session.sender) == normalise_address(config.admin)
 
 
+def _allowance(session: MailSession) -> dict[str, Any]:
+    """This mail's WHOIS budget: registrations still to show in it, and whether the bound was told."""
+    state = session.area_state.get(_AREA)
+    if state is None:
+        seen = session.uow.people.whois_shown(session.sender, session.now - DAY)
+        left = max(0, min(PER_MAIL, session.services.config.whois_per_day - seen))
+        state = session.area_state[_AREA] = {"left": left, "told": False}
+    return state
+
+
+def _is_own(session: MailSession, person: Person) -> bool:
+    return session.person is not None and session.person.id == person.id
+
+
 @handles(Whois)
 def handle(command: Whois, session: MailSession) -> Next:
     _ = session.gettext
     messages: list[str] = []
     shown: set[int] = set()
+    budget = _allowance(session)
+    counted = 0
     for prefix in command.prefixes:
         people, more = find_people(session, prefix)
         if not people:
@@ -78,6 +107,19 @@ def handle(command: Whois, session: MailSession) -> Next:
         for person in people:
             if person.id in shown:
                 continue
+            if not _is_own(session, person):
+                if budget["left"] <= 0:
+                    if not budget["told"]:
+                        budget["told"] = True
+                        messages.append(
+                            _(
+                                "WHOIS shows at most {per_mail} registrations per mail, and {per_day} "
+                                "in a day to one address: the others were left out."
+                            ).format(per_mail=PER_MAIL, per_day=session.services.config.whois_per_day)
+                        )
+                    break
+                budget["left"] -= 1
+                counted += 1
             shown.add(person.id)
             messages += [*whois_record(person, _, private=may_read_private(session, person)), ""]
         if more:
@@ -86,5 +128,7 @@ def handle(command: Whois, session: MailSession) -> Next:
                     count=LIMIT, prefix=prefix
                 )
             )
+    if counted:
+        session.uow.people.record_whois(session.sender, counted, session.now, kept=DAY)
     session.reply.ok(command.line, "\n".join(messages).rstrip())
     return Next.CONTINUE

@@ -17,6 +17,7 @@ from judge.db.models.identity import (
     SignonLockout,
     SignonUnlock,
     TakeoverRequest,
+    WhoisLookup,
 )
 from judge.db.models.mail import InboundMail, OutboundMail
 from judge.db.models.people import Absence, Person, PersonAddress
@@ -50,4 +51,5 @@ __all__ = [
     "SignonLockout",
     "SignonUnlock",
     "TakeoverRequest",
+    "WhoisLookup",
 ]

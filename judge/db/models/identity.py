@@ -40,10 +40,22 @@ class AddressClaim(Base):
     requester: Mapped[str] = mapped_column(String(ADDRESS_LENGTH), index=True)
     person_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"), index=True)
     payload: Mapped[dict[str, Any]] = mapped_column(default=dict)
-    created_at: Mapped[datetime]
+    created_at: Mapped[datetime] = mapped_column(index=True)
     expires_at: Mapped[datetime]
     attempts: Mapped[int] = mapped_column(default=0)
     used_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class WhoisLookup(Base):
+    """WHOIS showed ``sender`` ``shown`` registrations at ``at``: the per-sender daily bound's count."""
+
+    __tablename__ = "whois_lookups"
+    __table_args__ = (Index(None, "sender", "at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    sender: Mapped[str] = mapped_column(String(ADDRESS_LENGTH))
+    at: Mapped[datetime] = mapped_column(index=True)
+    shown: Mapped[int]
 
 
 class SignonFailure(Base):

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
 from judge.db.errors import DuplicateError, NotFoundError
-from judge.db.models import Absence, AddressClaim, Game, Person, PersonAddress
+from judge.db.models import Absence, AddressClaim, Game, Person, PersonAddress, WhoisLookup
 
 REGISTRATION_FIELDS = frozenset(
     {
@@ -190,10 +190,37 @@ class PeopleRepository:
         )
         return int(result.rowcount)  # type: ignore[attr-defined]
 
+    def claims_since(
+        self, since: datetime, *, requester: str | None = None, domain: str | None = None
+    ) -> int:
+        """Claims made since ``since`` (by ``requester``; to an address at ``domain``), used or not."""
+        query = select(func.count()).select_from(AddressClaim).where(AddressClaim.created_at > since)
+        if requester is not None:
+            query = query.where(AddressClaim.requester == normalise_address(requester))
+        if domain is not None:
+            escaped = domain.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            query = query.where(AddressClaim.confirm_address.like(f"%@{escaped}", escape="\\"))
+        return int(self.session.scalar(query) or 0)
+
     def claim_by_token(self, token_hash: str) -> AddressClaim | None:
         return self.session.scalars(
             select(AddressClaim).where(AddressClaim.token_hash == token_hash)
         ).one_or_none()
+
+    # -- WHOIS answers (judge.app.handlers.whois) ----------------------------------------------
+
+    def whois_shown(self, sender: str, since: datetime) -> int:
+        """Registrations WHOIS showed ``sender`` since ``since``."""
+        query = select(func.coalesce(func.sum(WhoisLookup.shown), 0)).where(
+            WhoisLookup.sender == normalise_address(sender), WhoisLookup.at > since
+        )
+        return int(self.session.scalar(query) or 0)
+
+    def record_whois(self, sender: str, shown: int, now: datetime, *, kept: timedelta) -> None:
+        """WHOIS showed ``sender`` ``shown`` registrations; rows older than ``kept`` are forgotten."""
+        self.session.execute(delete(WhoisLookup).where(WhoisLookup.at < now - kept))
+        self.session.add(WhoisLookup(sender=normalise_address(sender), at=now, shown=shown))
+        self.session.flush()
 
     def add_absence(
         self,
