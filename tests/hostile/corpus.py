@@ -29,8 +29,10 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from sqlalchemy import select
+
 from judge.db.enums import InboundState, SeatStatus
-from judge.db.models import Person
+from judge.db.models import Person, Seat
 from tests.hostile.harness import (
     INTRUDER,
     JUDGE,
@@ -38,6 +40,7 @@ from tests.hostile.harness import (
     STRANGER,
     VERSION_ANSWER,
     VICTIM,
+    Outgoing,
     World,
 )
 
@@ -58,6 +61,10 @@ SIGNON_FRANCE = "SIGNON Fdemo pwfrance\n"
 HELP_TITLE = "HOW TO PLAY DIPLOMACY BY MAIL WITH THIS JUDGE"
 COMMAND_LINE_CAP = 2_000
 """The issue's default cap on command lines read from one mail."""
+MALLORY = "mal@evil.example"
+"""The forger's own mailbox (issue 25): no mail may reach it because he named it."""
+CANNON_ADDRESSES = 1_824
+"""Addresses in the 57 KB REGISTER mail of issue 25 (which got 1,824 code mails)."""
 SECRET_PHONE = "+33 1 99 88 77 66"
 SECRET_STREET = "12 rue Secrete"
 
@@ -239,6 +246,49 @@ def france_record_unchanged(world: World, mail_id: int) -> None:
         assert france.name == "France"
         assert {a.address for a in france.addresses} == {FRANCE}
         assert uow.people.by_address(NEWCOMER) is None and uow.people.by_address(CLAIMER) is None
+
+
+def cannon_of_register_blocks() -> bytes:
+    """57 KB of REGISTER blocks, a spam URL as Name, 32 addresses each: 1,824 in all."""
+    blocks = []
+    for block in range(57):
+        emails = "".join(
+            "Email: " + ", ".join(f"victim{block:02d}{line}{n}@target{n}.example" for n in range(4)) + "\n"
+            for line in range(8)
+        )
+        blocks.append(f"REGISTER\nName: Visit http://pills.spam.example now\nCountry: Nowhere\n{emails}END\n")
+    return from_stranger(body="".join(blocks))
+
+
+_OUTGOING_BEFORE: dict[int, int] = {}
+"""World (by id) -> its last outgoing mail before the case that recorded it: what a case caused."""
+
+
+def remember_the_outbox(world: World) -> None:
+    _OUTGOING_BEFORE[id(world)] = world.last_outgoing_id()
+
+
+def _caused(world: World) -> list[Outgoing]:
+    return world.outgoing_since(_OUTGOING_BEFORE[id(world)])
+
+
+def at_most_one_code_mail(world: World, _mail_id: int) -> None:
+    """The cannon fires one code, to the sender's own new registration, and quotes nothing."""
+    codes = [m for m in _caused(world) if "Confirmation needed" in str(m.message()["Subject"])]
+    assert len(codes) <= 1, f"{len(codes)} confirmation mails for one mail"
+    assert all("spam.example" not in m.body() for m in codes)
+
+
+def whois_shows_at_most_five(world: World, mail_id: int) -> None:
+    [reply] = [m for m in world.outgoing_since(0) if m.in_reply_to == mail_id]
+    others = reply.body().count("Name:      ") - reply.body().count("Name:      Ivan Intruder")  # own: free
+    assert others <= 5, reply.body()
+
+
+def france_reports_to_no_stranger(world: World, _mail_id: int) -> None:
+    with world.db.unit_of_work(readonly=True) as uow:
+        seats = uow.session.scalars(select(Seat).where(Seat.report_address.is_not(None))).all()
+        assert all(MALLORY not in (seat.report_address or "") for seat in seats)
 
 
 def france_ordered_only_what_the_text_shows(world: World, _mail_id: int) -> None:
@@ -640,8 +690,43 @@ def _game_attacks() -> list[Case]:
         Case(
             "forged_from_of_a_player_is_answered_to_that_player_only",
             lambda: mail(f"From: {FRANCE}", body="REGISTER\nName: France\nPhone: 0\nEND\nWHOIS france\n"),
-            answered(FRANCE, says=(), people_may_change=True),
+            answered(FRANCE, says=(), also_to=frozenset({FRANCE})),
             envelope="forger@example.net",
+        ),
+        Case(  # issue 25: the code went to mal@, whose CONFIRM made it France's primary address
+            "forged_from_adds_the_forgers_address",
+            lambda: mail(f"From: {FRANCE}", body=f"REGISTER\nEmail: {MALLORY}\nEND\n"),
+            answered(FRANCE, says=("Nothing was changed",), also_to=frozenset({FRANCE})),
+            envelope=MALLORY,
+            check=france_record_unchanged,
+        ),
+        Case(  # issue 25: a forged From renamed the registration at once
+            "forged_from_renames_a_player",
+            lambda: mail(f"From: {FRANCE}", body="REGISTER\nName: Evil Twin\nPhone: 0\nAddress: nowhere\nEND\n"),
+            answered(FRANCE, says=("Nothing was changed",), also_to=frozenset({FRANCE}), never_says=("Evil Twin",)),
+            envelope=MALLORY,
+            check=france_record_unchanged,
+        ),
+        Case(  # issue 25: 1,824 code mails to 1,824 addresses, each quoting the spam Name
+            "confirmation_code_cannon_57_kb",
+            cannon_of_register_blocks,
+            answered(STRANGER, says=(), also_to=frozenset({STRANGER}), people_may_change=True),
+            setup=remember_the_outbox,
+            check=at_most_one_code_mail,
+        ),
+        Case(  # issue 25: 36 lines harvested every registered address
+            "whois_harvest_36_prefixes",
+            lambda: signed(INTRUDER, "".join(f"WHOIS {c}\n" for c in "abcdefghijklmnopqrstuvwxyz0123456789")),
+            answered(INTRUDER, says=("WHOIS shows at most 5 registrations per mail",)),
+            envelope=INTRUDER,
+            check=whois_shows_at_most_five,
+        ),
+        Case(  # issue 25: the power's mail could be sent to any address with the password alone
+            "set_address_to_a_strangers_mailbox",
+            lambda: signed(FRANCE, SIGNON_FRANCE + f"SET ADDRESS {MALLORY}\n"),
+            answered(FRANCE, says=("SET ADDRESS takes only addresses of your registration",), error_flag=True),
+            envelope=FRANCE,
+            check=france_reports_to_no_stranger,
         ),
         Case(
             "whois_reads_someone_elses_details",
