@@ -208,16 +208,8 @@ def _late_notice(mailer: _Mailer, event: LateNotice, clock: PhaseClock) -> None:
                     game=game.name, phase=game.current_phase, deadline=mailer.date(clock.times.deadline),
                     powers=power_name(power, language),
                 ),
-                _("Please send them now. If they are not complete by {date}, the power will be abandoned.").format(
-                    date=mailer.date(event.abandon_at)
-                ),
             ]
-            if game.nmr:
-                lines.append(
-                    _("At the end of the grace period, {date}, the phase will be processed with the power in civil disorder.").format(
-                        date=mailer.date(clock.times.grace)
-                    )
-                )
+            lines.append(_late_steps(mailer, _, event.abandon_at, clock.times.grace, nmr=game.nmr))
             return "\n".join(lines)
 
         mailer.to_groups(groups, mailer.subject(f"{LATE_EVENT}: {letters}", late=True), late_body)
@@ -233,6 +225,25 @@ def _late_notice(mailer: _Mailer, event: LateNotice, clock: PhaseClock) -> None:
             game=game.name, phase=game.current_phase, deadline=mailer.date(clock.times.deadline)
         ),
     )  # fmt: skip
+
+
+def _late_steps(mailer: _Mailer, _: Gettext, abandon_at: datetime, grace: datetime, *, nmr: bool) -> str:
+    """What happens next to a late power, in one sentence, each date once and in order.
+
+    NoNMR: abandoned at the end of grace. NMR: abandoned a day before the end of grace (at once
+    when grace is shorter: then only the end of grace is worth a date), then processed in civil
+    disorder at it; the two steps were two sentences with two dates that read as contradictory.
+    """
+    if not nmr:
+        return _("Please send them now. If they are not complete by {date}, the power will be abandoned.").format(
+            date=mailer.date(abandon_at))
+    if abandon_at <= mailer.now:
+        return _("Please send them now: the power is open to takeover, and if its orders are not complete by "
+                 "the end of the grace period, {grace}, the phase will be processed with it in civil disorder.").format(
+            grace=mailer.date(grace))
+    return _("Please send them now. If they are not complete by {date}, the power will be abandoned (open to "
+             "takeover); if it still has no complete orders at the end of the grace period, {grace}, the phase "
+             "will be processed with it in civil disorder.").format(date=mailer.date(abandon_at), grace=mailer.date(grace))
 
 
 def _abandon(mailer: _Mailer, event: Abandonment, clock: PhaseClock) -> None:

@@ -157,9 +157,11 @@ def test_an_nmr_game_processes_at_grace_with_the_late_power_in_civil_disorder_an
     advance_to(harness, t.deadline)
     run_scheduler(harness)
     late = mail(harness, LATE_SUBJECT)
+    # One sentence, each date once, in the order things happen (issue 24: two sentences read as two deadlines).
     assert body(late[address("TURKEY")]).endswith(
-        "At the end of the grace period, Monday 7 December 2026, 22:30 UTC, "
-        "the phase will be processed with the power in civil disorder.\n"
+        "Please send them now. If they are not complete by Sunday 6 December 2026, 22:30 UTC, the power will be "
+        "abandoned (open to takeover); if it still has no complete orders at the end of the grace period, "
+        "Monday 7 December 2026, 22:30 UTC, the phase will be processed with it in civil disorder.\n"
     )
     advance_to(harness, t.grace - hours(24))
     run_scheduler(harness)
@@ -254,3 +256,20 @@ def test_a_reminder_one_minute_before_the_deadline_says_one_minute(harness: Harn
     assert body(reminder).startswith(
         "Reminder: the deadline for S1901M in game 'demo' is Monday 30 November 2026, 23:30 UTC, in 1 minute.\n"
     )
+
+
+def test_an_nmr_game_with_a_grace_under_a_day_tells_the_late_power_only_the_end_of_grace(harness: Harness) -> None:
+    game = start_game(harness, settings={"nmr": True})
+    t = times(game)
+    game.master(f"SET GRACE {(t.deadline + hours(12)).isoformat()}\n")
+    send_orders(game, all_but("TURKEY"))
+    advance_to(harness, t.deadline)
+    harness.new_mail()
+    run_scheduler(harness)
+    late = body(mail(harness, LATE_SUBJECT)[address("TURKEY")])
+    assert late.endswith(
+        "Please send them now: the power is open to takeover, and if its orders are not complete by the end of "
+        "the grace period, Tuesday 1 December 2026, 11:30 UTC, the phase will be processed with it in civil "
+        "disorder.\n"
+    )
+    assert "Monday 30 November 2026, 23:30 UTC, the power will be abandoned" not in late
