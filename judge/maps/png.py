@@ -10,6 +10,7 @@ keeps a Standard board near 120 KB for a fraction of the time of a harder level.
 
 from __future__ import annotations
 
+import logging
 import struct
 from functools import cache
 from typing import Any
@@ -22,6 +23,9 @@ _COMPRESSION = 3
 def _vips() -> Any:
     """libvips, loaded at the first picture: loading it takes a good part of a second on a busy
     machine, and neither ``judge serve``'s start-up nor the commands that draw nothing need it."""
+    # pyvips logs at INFO and DEBUG what only its authors need (libvips' thread pools, every
+    # operation's arguments): the operator's log keeps its warnings and errors only.
+    logging.getLogger("pyvips").setLevel(logging.WARNING)
     import pyvips  # type: ignore[import-untyped]  # no stubs
 
     # Each picture is drawn once: libvips' cache of operations would only hold old pictures in memory.
@@ -34,7 +38,8 @@ def svg_to_png(svg: str) -> bytes:
     image = _vips().Image.svgload_buffer(svg.encode("utf-8"))
     if image.hasalpha():
         image = image.flatten(background=[255, 255, 255])
-    return bytes(image.pngsave_buffer(compression=_COMPRESSION, strip=True))
+    # keep=NONE: no metadata in the file (libvips 8.15 replaced the deprecated strip=True with it).
+    return bytes(image.pngsave_buffer(compression=_COMPRESSION, keep=_vips().enums.ForeignKeep.NONE))
 
 
 def png_size(data: bytes) -> tuple[int, int]:
