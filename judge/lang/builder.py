@@ -784,7 +784,7 @@ class CommandBuilder(Transformer[Token, Any]):
         return [c.CouncilVote(self.line, None, power, " ".join(words[2:]))]
 
     def council_ready(self, children: list[Token]) -> list[c.Command]:
-        if children and str(children[0]).lower() not in ("hold", "holds"):
+        if children and str(children[0]).lower() not in ("hold", "holds", "tenir", "tient"):
             raise CommandError(Message(N_("Unexpected words after the option -> {word}"), word=str(children[0])), _column(children[0]))
         return [c.CouncilReady(self.line, bool(children))]
 
@@ -805,9 +805,11 @@ class CommandBuilder(Transformer[Token, Any]):
 
     def council_master(self, children: list[Token]) -> list[c.Command]:
         words = [str(w) for w in children]
-        if not words or words[0].lower() not in ("onr", "replace", "expel", "waitlist", "veto", "seat"):
+        if not words or words[0].lower() not in (
+            "onr", "replace", "expel", "waitlist", "veto", "seat", "close", "shorten"
+        ):
             raise CommandError(Message(N_("COUNCIL needs ONR, REPLACE <power>, EXPEL, WAITLIST or VETO <member>, "
-                                          "or SEAT <member> <power>.")))
+                                          "SEAT <member> <power>, CLOSE [<power>] or SHORTEN <hours>.")))
         return [c.CouncilMaster(self.line, words[0].lower(), tuple(words[1:]))]
 
     def council_tribunal(self, children: list[Token]) -> list[c.Command]:

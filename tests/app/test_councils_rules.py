@@ -193,3 +193,51 @@ def test_the_results_announce_the_deadline_the_yearly_elections_hold(harness: Ha
         assert row.current_phase == "S1902M" and uow.councils.open_elections(row)
         deadline = tell_date(row.deadline_at, UTC, str)
     assert f"The deadline for orders is {deadline}" in plain(results[0])
+
+
+# ------------------------------------------------------------------ the master closes an election, shortens a wait
+
+
+def test_the_master_closes_an_election_and_the_council_is_told(harness: Harness) -> None:
+    game = council_game(harness)
+    _open_yearly(harness, game)
+    harness.new_mail()
+    reply = plain(game.master("COUNCIL CLOSE F"))
+    assert "Closed now" in reply and "France" in reply
+    with harness.db.unit_of_work(readonly=True) as uow:
+        row = game.game(uow)
+        assert {e.power for e in uow.councils.open_elections(row)} == {
+            "AUSTRIA", "ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY"}
+    told = {str(m["To"]) for m in harness.others if "The master closes France's election" in plain(m)}
+    assert told == {address("FRANCE"), ambassador("FRANCE", 1), ambassador("FRANCE", 2), MASTER}
+    assert "Closed now" in plain(game.master("COUNCIL CLOSE"))
+    start, _deadline = _times(harness, game)
+    assert start == harness.clock.now()  # the last election closed: the phase starts at once
+    assert "No election is open" in plain(game.master("COUNCIL CLOSE"))
+
+
+def test_the_master_shortens_the_wait_and_every_player_is_told(harness: Harness) -> None:
+    from datetime import timedelta
+
+    game = council_game(harness)
+    _open_yearly(harness, game)
+    harness.new_mail()
+    assert "now ends by" in plain(game.master("COUNCIL SHORTEN 2"))
+    with harness.db.unit_of_work(readonly=True) as uow:
+        row = game.game(uow)
+        assert {e.deadline_at.replace(tzinfo=None) for e in uow.councils.open_elections(row)} == {
+            (harness.clock.now() + timedelta(hours=2)).replace(tzinfo=None)}
+    told = {str(m["To"]) for m in harness.others if "The master shortens the councils' wait" in plain(m)}
+    assert {address("FRANCE"), address("ENGLAND"), MASTER} <= told
+    assert "No council wait ends later" in plain(game.master("COUNCIL SHORTEN 5"))
+    refused = plain(harness.exchange(address("FRANCE"), "SIGNON Fdemo gFRANCE\nCOUNCIL SHORTEN 0\n"))
+    assert "now ends by" not in refused
+
+
+def test_pret_is_ready_in_french(harness: Harness) -> None:
+    game = council_game(harness)
+    reply = _as(harness, "FRANCE", 0, "A PAR - BUR\nA MAR S A PAR - BUR\nF BRE - MAO\nPRET")
+    assert "are released to the judge" in reply
+    with harness.db.unit_of_work(readonly=True) as uow:
+        general = uow.councils.general(game.game(uow), "FRANCE")
+        assert general is not None and general.extra["released"] == "S1901M"

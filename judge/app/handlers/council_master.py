@@ -1,4 +1,9 @@
-"""COUNCIL ONR / REPLACE / EXPEL / WAITLIST / VETO / SEAT: the master's council bookkeeping (seed 003, rules 5, 7, 8).
+"""COUNCIL ONR / REPLACE / EXPEL / WAITLIST / VETO / SEAT / CLOSE / SHORTEN: the master's council bookkeeping.
+
+Seed 003, rules 4, 5, 7 and 8. CLOSE [<power>] closes open elections now
+(each council told, results as at a deadline); SHORTEN <hours> ends every
+council wait (elections, the grace of a missed release) by then, told to
+every player and the master.
 
 Who may: a master of the council game, signed on as master. What it
 reveals: COUNCIL ONR lists, to the master alone, each member's count of
@@ -12,7 +17,7 @@ their replies go to the master alone (the waiting list is secret).
 
 from __future__ import annotations
 
-from judge.app.councils import releases, replacements
+from judge.app.councils import master_waits, releases, replacements
 from judge.app.councils.elections import is_council_game, member_label, refusal_sentence
 from judge.app.errors import CommandRefused
 from judge.app.game_facts import power_name
@@ -51,6 +56,10 @@ def handle(command: CouncilMaster, session: MailSession) -> Next:
     if command.action in ("expel", "waitlist", "veto", "seat"):
         _member_action(command, session, game)
         return Next.CONTINUE
+    if command.action in ("close", "shorten"):
+        _waits(command, session, game)
+        replan(session, game)
+        return Next.CONTINUE
     power = power_by_letter_or_name(command.arguments[0], game_map_of(game)) if command.arguments else None
     if power is None:
         raise CommandRefused(_("COUNCIL REPLACE needs the power whose General you replace (COUNCIL REPLACE F)."))
@@ -65,6 +74,30 @@ def handle(command: CouncilMaster, session: MailSession) -> Next:
     )
     replan(session, game)
     return Next.CONTINUE
+
+
+def _waits(command: CouncilMaster, session: MailSession, game: Game) -> None:
+    """COUNCIL CLOSE [<power>] and COUNCIL SHORTEN <hours> (seed 003, rules 4 and 5)."""
+    _ = session.gettext
+    uow = session.uow
+    if command.action == "close":
+        power = power_by_letter_or_name(command.arguments[0], game_map_of(game)) if command.arguments else None
+        if command.arguments and power is None:
+            raise CommandRefused(_("COUNCIL CLOSE takes a power, or nothing to close every open election."))
+        closed = master_waits.close_now(uow, session.services, game, session.now, power)
+        if not closed:
+            raise CommandRefused(_("No election is open to close. Nothing was done."))
+        session.reply.ok(command.line, _("Closed now, results mailed to each council: {powers}.").format(
+            powers=", ".join(power_name(p, session.language) for p in closed)))
+        return
+    hours = command.arguments[0] if command.arguments else ""
+    if not hours.isdigit():
+        raise CommandRefused(_("COUNCIL SHORTEN needs a number of hours (COUNCIL SHORTEN 2)."))
+    until = master_waits.shorten(uow, session.services, game, session.now, int(hours))
+    if until is None:
+        raise CommandRefused(_("No council wait ends later than that. Nothing was done."))
+    session.reply.ok(command.line, _("Every council wait now ends by {until}; the players are told.").format(
+        until=session.tell_date(until)))
 
 
 def _member_action(command: CouncilMaster, session: MailSession, game: Game) -> None:
