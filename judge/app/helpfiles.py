@@ -37,6 +37,9 @@ ALIASES: dict[str, str] = {
     "house.rules": "rules",
     "house-rules": "rules",
     "houserules": "rules",
+    "council": "councils",
+    "conseil": "councils",
+    "conseils": "councils",
 }
 """Other names players use for a file (the Judge called the registration file ``form``)."""
 

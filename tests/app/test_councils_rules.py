@@ -241,3 +241,24 @@ def test_pret_is_ready_in_french(harness: Harness) -> None:
     with harness.db.unit_of_work(readonly=True) as uow:
         general = uow.councils.general(game.game(uow), "FRANCE")
         assert general is not None and general.extra["released"] == "S1901M"
+
+
+# ------------------------------------------------------------------ help by mail
+
+
+def test_help_on_the_councils_in_english_and_french(harness: Harness) -> None:
+    from tests.app.games_helpers import register
+
+    register(harness, "anglais@example.net")
+    register(harness, "francais@example.net", language="fr")
+    english = plain(harness.exchange("anglais@example.net", "GET COUNCILS\n"))
+    french = plain(harness.exchange("francais@example.net", "GET CONSEILS\n"))
+    sent = {str(m["To"]): plain(m) for m in harness.new_mail()}
+    mails = "\n".join([english, french, *sent.values()])
+    for command in ("VOTE ABSTAIN", "READY HOLD", "ACCUSE WITHDRAW", "TRIBUNAL", "ESCAPE", "COUNCIL CLOSE",
+                    "COUNCIL SHORTEN", "COUNCIL SEAT"):
+        assert command in mails
+    assert "PRÊT TENIR" in mails and "Élections (règle 4)" in mails and "Elections (rule 4)" in mails
+    index = plain(harness.exchange("anglais@example.net", "GET INDEX\n")) + "".join(
+        plain(m) for m in harness.new_mail())
+    assert "GET COUNCILS" in index and "ACCUSE" in index and "COUNCIL" in index

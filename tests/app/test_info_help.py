@@ -8,7 +8,7 @@ from judge.app import helpfiles
 from tests.app.conftest import Harness
 from tests.app.identity_helpers import body, register_simply, set_record
 
-FILES = ("deadlines", "draw", "index", "info", "master", "press", "register", "rules", "syntax")
+FILES = ("councils", "deadlines", "draw", "index", "info", "master", "press", "register", "rules", "syntax")
 
 
 def test_the_judge_ships_every_help_file_in_english_and_french() -> None:
@@ -27,7 +27,8 @@ def test_an_unknown_language_falls_back_to_english() -> None:
 
 @pytest.mark.parametrize(
     ("requested", "name"),
-    [("INFO", "info"), ("form", "register"), ("Draws", "draw"), ("syntax.txt", "syntax")],
+    [("INFO", "info"), ("form", "register"), ("Draws", "draw"), ("syntax.txt", "syntax"),
+     ("COUNCILS", "councils"), ("conseils", "councils")],
 )
 def test_names_and_aliases(requested: str, name: str) -> None:
     assert helpfiles.canonical_name(requested) == name
@@ -68,7 +69,7 @@ def test_get_sends_each_file_and_names_the_unknown_ones(harness: Harness) -> Non
     assert "----- syntax -----\nWRITING ORDERS\n" in text
     assert "----- press -----\nPRESS: MESSAGES BETWEEN PLAYERS\n" in text
     assert (
-        "There is no help file called 'nonsense'. The files are: deadlines, draw, index, info, "
+        "There is no help file called 'nonsense'. The files are: councils, deadlines, draw, index, info, "
         "master, press, register, rules, syntax, package, dedication, flist."
     ) in text
 
