@@ -46,9 +46,10 @@ DEFAULT_LOG_LEVEL = "INFO"
 REDACTED = "[redacted]"
 
 # Libraries that are chatty at INFO (aiosmtpd logs every connection, SQLAlchemy
-# logs SQL *with parameters*, i.e. password hashes and raw mail): kept at
+# logs SQL *with parameters*, i.e. password hashes and raw mail; flufl.bounce
+# logs each of its detectors for every mail it reads): kept at
 # WARNING unless the operator asks for DEBUG.
-QUIET_LOGGERS = ("mail.log", "sqlalchemy", "apscheduler", "alembic", "asyncio")
+QUIET_LOGGERS = ("mail.log", "sqlalchemy", "apscheduler", "alembic", "asyncio", "flufl.bounce")
 # Libraries whose DEBUG writes the data itself (SQLAlchemy: every row read, raw mail and
 # replies included): held at INFO even when the operator asks for DEBUG. Their statements'
 # parameters are never logged either (the engines hide them: judge.db.engine).

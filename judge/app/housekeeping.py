@@ -3,7 +3,8 @@
 Processed, ignored and skipped inbound mail and delivered outbound mail
 older than ``retention_days`` are deleted (failed and quarantined inbound
 mail, and outbound mail not yet delivered, stay until handled), and the flood
-limiter forgets senders quiet for a whole window. ``judge db purge`` does it
+limiter forgets senders quiet for a whole window (its window, or the day over
+which answers to mail quoting the judge are counted, whichever is longer). ``judge db purge`` does it
 on demand; ``judge serve`` once a day, the day's run recorded in the database
 (table ``throttles``) so a restart or a second process does not run it again.
 """
@@ -17,6 +18,7 @@ from datetime import datetime, timedelta
 from judge.app.services import Services
 from judge.db.database import UnitOfWork
 from judge.db.repositories.mail import SenderFloodRepository, ThrottleRepository
+from judge.mail.triage import QUOTING_WINDOW
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +57,8 @@ def purge_if_due(services: Services) -> PurgeReport | None:
         if ThrottleRepository(uow.session).claim(PURGE, now, PURGE_INTERVAL) is None:
             return None
         report = purge_mail(
-            uow, now - timedelta(days=days), quiet_since=now - services.config.rate_limit_window
+            uow, now - timedelta(days=days),
+            quiet_since=now - max(services.config.rate_limit_window, QUOTING_WINDOW),
         )
     log.info("daily purge (mail older than %s days): %s", days, report)
     return report

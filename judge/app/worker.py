@@ -52,7 +52,8 @@ from judge.i18n import translation
 from judge.lang.commands import Create, Signoff, Signon
 from judge.lang.mail import ParseResult, SignonReading, parse_mail
 from judge.mail.compose import header_block, reply_subject
-from judge.mail.triage import Verdict, triage
+from judge.mail.loopguard import is_daemon_address
+from judge.mail.triage import Verdict, held_without_command, triage
 from judge.waiting import first_of
 
 log = logging.getLogger(__name__)
@@ -279,6 +280,13 @@ def _process(
         return
     body, unread = command_lines(decoded.body, config.mail_max_command_lines)
     parsed, language = _parse(uow, body, person)
+    held = held_without_command(
+        verdict, has_command=bool(parsed.commands), envelope_sender=envelope_sender,
+        store=SenderFloodRepository(uow.session), now=now,
+    )
+    if held is not None:  # an autoreply, or a vacation program quoting the judge once too often
+        uow.mail_in.mark_ignored(uow.mail_in.get(mail_id), held, now)
+        return
     lines = body.splitlines()
     session = MailSession(
         services=services, uow=uow, mail_id=mail_id, decoded=decoded, sender=sender, now=now,
@@ -550,14 +558,11 @@ def _notify_sender(uow: UnitOfWork, services: Services, mail_id: int, now: datet
     )
 
 
-_ROBOT_NAMES = frozenset({"mailer-daemon", "postmaster", "nobody", "noreply", "no-reply"})
-
-
 def _envelope_address(mail_from: str, own: frozenset[str]) -> str | None:
     """The envelope sender, if it is someone who may be answered (not empty, not the judge, not a robot)."""
     address = mail_from.strip().strip("<>").strip()
     local, at, domain = address.rpartition("@")
-    if not at or not local or not domain or address.lower() in own or local.lower() in _ROBOT_NAMES:
+    if not at or not local or not domain or address.lower() in own or is_daemon_address(address):
         return None
     return address
 

@@ -4,19 +4,33 @@ Joins decoding, the loop guard and the rate limiter in the order that keeps
 the judge safe: a loop is never answered and never counted against a person;
 a mail with no usable sender cannot be answered; only then does the flood
 limit decide. The worker stores the verdict with the mail either way.
+
+A mail that only looks like a robot's (:func:`judge.mail.loopguard.robot_content`:
+an autoreply's subject, a body quoting a judge mail) is read first: with a
+command in it, it is a person's and is answered; without one, an autoreply is
+stored unanswered, and a mail quoting the judge is answered at most
+:data:`QUOTING_ANSWERS_PER_DAY` times a day per sender (a vacation program
+that quotes each judge mail is then stopped after a few rounds, not by the
+flood limit). :func:`held_without_command` decides it once the mail is read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from email.message import Message
 from enum import StrEnum
 
 from judge.mail.decode import DecodedMail, decode_message, parse_message
-from judge.mail.loopguard import LoopReason, classify
-from judge.mail.ratelimit import RateDecision, RateLimiter
+from judge.mail.loopguard import LoopKind, LoopReason, classify, robot_content
+from judge.mail.ratelimit import FloodStore, RateDecision, RateLimiter
+
+QUOTING_ANSWERS_PER_DAY = 3
+"""Answers a day to one sender's mails that quote a judge mail and carry no command."""
+QUOTING_WINDOW = timedelta(days=1)
+QUOTING_KEY_PREFIX = "quoting:"
+"""Where the count of those answers is kept: the flood limiter's table, under its own keys."""
 
 
 class Verdict(StrEnum):
@@ -31,6 +45,7 @@ class Triage:
     mail: DecodedMail
     reason: str | None = None  # why the mail is not answered (for the mail's record)
     loop: LoopReason | None = None
+    robot_like: LoopReason | None = None  # a weaker sign: see held_without_command
 
 
 def triage(
@@ -53,6 +68,7 @@ def triage(
         return Triage(Verdict.IGNORE, mail, f"mail loop guard: {loop}", loop)
     if mail.sender is None:
         return Triage(Verdict.IGNORE, mail, "no usable sender address")
+    robot_like = robot_content(message, mail.subject)
     if limiter is not None:
         # Counted under the envelope sender too: rotating the From line alone buys nothing.
         decision = limiter.decide(mail.sender, now, also=[envelope_sender or ""])
@@ -61,7 +77,48 @@ def triage(
                 Verdict.WARN_FLOOD,
                 mail,
                 f"rate limit: more than {limiter.limit} mails in {limiter.window}",
+                robot_like=robot_like,
             )
         if decision is RateDecision.DROP:
             return Triage(Verdict.IGNORE, mail, "rate limit: flood already warned about")
-    return Triage(Verdict.ANSWER, mail)
+    return Triage(Verdict.ANSWER, mail, robot_like=robot_like)
+
+
+@dataclass(frozen=True)
+class _Prefixed:
+    """A :class:`FloodStore` seen under keys of its own (the quoting count beside the floods)."""
+
+    store: FloodStore
+    prefix: str
+
+    def load(self, key: str) -> tuple[Sequence[datetime], bool]:
+        return self.store.load(self.prefix + key)
+
+    def save(self, key: str, arrivals: Sequence[datetime], warned: bool, now: datetime) -> None:
+        self.store.save(self.prefix + key, arrivals, warned, now)
+
+
+def held_without_command(
+    verdict: Triage, *, has_command: bool, envelope_sender: str | None, store: FloodStore, now: datetime
+) -> str | None:
+    """Why a read mail that looks like a robot's is stored unanswered, or None to answer it.
+
+    A mail with a command is always answered (a person wrote it, whatever
+    its subject). Without one: an autoreply's subject is never answered;
+    a body quoting a judge mail is answered :data:`QUOTING_ANSWERS_PER_DAY`
+    times a day per sender (From and envelope, as the flood limit counts),
+    counted in ``store`` so a restart forgets nothing.
+    """
+    sign = verdict.robot_like
+    if sign is None or has_command:
+        return None
+    if sign.kind is not LoopKind.QUOTES_JUDGE:
+        return f"looks like an autoreply and carries no command: {sign}"
+    quota = RateLimiter(QUOTING_ANSWERS_PER_DAY, QUOTING_WINDOW, store=_Prefixed(store, QUOTING_KEY_PREFIX))
+    sender = verdict.mail.sender or ""
+    if quota.decide(sender, now, also=[envelope_sender or ""]) is RateDecision.ALLOW:
+        return None
+    return (
+        f"quotes a judge mail and carries no command ({sign}): such mail from this sender "
+        f"was answered {QUOTING_ANSWERS_PER_DAY} times in the last day"
+    )

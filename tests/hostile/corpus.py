@@ -209,6 +209,75 @@ def report_bounce() -> bytes:
     )
 
 
+JUDGE_REPLY = (
+    f"From: Diplomacy Judge <{JUDGE}>\r\nTo: {STRANGER}\r\nSubject: Re: XPY orders\r\n"
+    "Message-ID: <reply1@example.org>\r\nX-Judge: XPY judge@example.org\r\n"
+    "Auto-Submitted: auto-replied\r\nContent-Type: text/plain\r\n\r\n:: Judge: XPY\r\n\r\n> VERSION\r\n"
+)
+"""A reply of the judge as it travels, to be returned, attached or quoted by a robot."""
+AWAY = "I am away from my desk until Monday 3 December.\nFor anything urgent, call Anne.\n"
+"""An autoreply's text: no command in it."""
+
+
+def multipart_bounce(*parts: str, sender: str = "Mail Delivery System <system@mx.example.net>") -> bytes:
+    """A bounce sent as multipart/mixed from a non-null, human-looking sender, with ``parts``."""
+    body = "".join(f"--b\r\n{part}\r\n" for part in parts) + "--b--\r\n"
+    return mail(f"From: {sender}", body=body.encode(), content_type='multipart/mixed; boundary="b"', subject="Undelivered Mail")
+
+
+def exim_style_bounce() -> bytes:
+    """A mail server's bounce as multipart/mixed: its text and the returned mail, no delivery-status
+    part and no robot header; flufl.bounce's detectors know the text."""
+    return multipart_bounce(
+        "Content-Type: text/plain\r\n\r\nThis message was created automatically by mail delivery software.\r\n\r\n"
+        "A message that you sent could not be delivered to one or more of its\r\n"
+        "recipients. This is a permanent error. The following address(es) failed:\r\n\r\n"
+        "  <someone@example.net>\r\n    host mx.example.net said: 550 no such user\r\n\r\n"
+        "------ This is a copy of the message, including all the headers. ------\r\n",
+        "Content-Type: message/rfc822\r\n\r\nFrom: someone@example.com\r\nTo: someone@example.net\r\n"
+        "Subject: hello\r\n\r\nVERSION\r\n",
+    )
+
+
+def returned_judge_mail() -> bytes:
+    """The judge's own reply returned inside message/rfc822, with a command-looking text beside it."""
+    return multipart_bounce(
+        "Content-Type: text/plain\r\n\r\nVERSION\r\n",
+        f"Content-Type: message/rfc822\r\n\r\n{JUDGE_REPLY}",
+        sender=f"Sam Stranger <{STRANGER}>",
+    )
+
+
+def returned_judge_headers() -> bytes:
+    """Only the headers of the judge's reply returned, in text/rfc822-headers."""
+    headers = JUDGE_REPLY.partition("\r\n\r\n")[0]
+    return multipart_bounce(
+        "Content-Type: text/plain\r\n\r\nYour message could not be delivered.\r\n",
+        f"Content-Type: text/rfc822-headers\r\n\r\n{headers}\r\n",
+    )
+
+
+def dsn_in_mixed() -> bytes:
+    return multipart_bounce(
+        "Content-Type: text/plain\r\n\r\nVERSION\r\n",
+        "Content-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.example.net\r\n\r\n"
+        "Final-Recipient: rfc822; someone@example.net\r\nAction: failed\r\nStatus: 5.1.1\r\n",
+    )
+
+
+def read_receipt() -> bytes:
+    return mail(
+        f"From: {STRANGER}",
+        body=(
+            b"--r\r\nContent-Type: text/plain\r\n\r\nYour message was displayed.\r\n"
+            b"--r\r\nContent-Type: message/disposition-notification\r\n\r\n"
+            b"Final-Recipient: rfc822; hostile@example.com\r\nDisposition: manual-action/MDN-sent-manually; displayed\r\n"
+            b"--r--\r\n"
+        ),
+        content_type='multipart/mixed; boundary="r"',
+    )
+
+
 # --- setups and checks that reach into the database ----------------------------------
 
 
@@ -517,10 +586,71 @@ def _robots() -> list[Case]:
         robot_from("from_the_judge_itself", JUDGE),
         Case("daemon_with_human_reply_to", lambda: mail("From: mailer-daemon@mx.example.net", f"Reply-To: {STRANGER}"), silent(), envelope="mailer-daemon@mx.example.net"),
         Case("delivery_status_report", report_bounce, silent(), envelope="bounces+x@mx.example.net"),
+        # Issue 25: robots that the first round still answered.
+        robot("list_post_only", "List-Post: <mailto:dip@lists.example.com>"),
+        robot("ezmlm_mailing_list", "Mailing-List: contact dip-help@lists.example.com; run by ezmlm"),
+        robot("exim_failed_recipients", "X-Failed-Recipients: someone@example.net"),
+        robot_from("from_no_dot_reply", "no.reply@example.com"),
+        robot_from("from_noreply_with_suffix", "noreply-alerts@example.com"),
+        robot_from("from_do_not_reply", "Do_Not_Reply@example.com"),
+        robot_from("from_notifications", "notifications@example.com"),
+        Case("bounce_multipart_mixed_delivery_status", dsn_in_mixed, silent(), envelope="system@mx.example.net"),
+        Case("bounce_multipart_mixed_mail_server_text", exim_style_bounce, silent(), envelope="system@mx.example.net"),
+        Case("read_receipt", read_receipt, silent()),
+        Case("judge_mail_returned_as_rfc822", returned_judge_mail, silent()),
+        Case("judge_headers_returned_as_rfc822_headers", returned_judge_headers, silent(), envelope="system@mx.example.net"),
+        *[
+            Case(f"autoreply_subject_{n}", lambda subject=subject: from_stranger(subject=subject, body=AWAY), silent())
+            for n, subject in enumerate(AUTOREPLY_SUBJECTS)
+        ],
+        Case(
+            "autoreply_subject_encoded_french",
+            lambda: from_stranger(subject="=?utf-8?q?R=C3=A9ponse_automatique_=3A_Re=3A_ordres?=", body=AWAY),
+            silent(),
+        ),
         # Not robots: RFC 3834's "no", and an X-Loop naming someone else, are answered.
         Case("auto_submitted_no", lambda: from_stranger("Auto-Submitted: no"), answered(STRANGER)),
         Case("x_loop_names_someone_else", lambda: from_stranger("X-Loop: lists@example.com"), answered(STRANGER)),
+        # A person whose subject looks like an autoreply's, or who attaches a mail that is no
+        # judge's, or quotes a judge mail under a command: answered.
+        *[
+            Case(f"human_autoreply_subject_with_a_command_{n}", lambda subject=subject: from_stranger(subject=subject), answered(STRANGER))
+            for n, subject in enumerate(AUTOREPLY_SUBJECTS)
+        ],
+        Case("human_subject_absence_of_a_player", lambda: from_stranger(subject="Re: absence of England"), answered(STRANGER)),
+        Case(
+            "human_forwards_a_mail_as_attachment",
+            lambda: multipart_bounce(
+                "Content-Type: text/plain\r\n\r\nVERSION\r\n",
+                "Content-Type: message/rfc822\r\n\r\nFrom: friend@example.net\r\nSubject: game?\r\n\r\nShall we play?\r\n",
+                sender=f"Sam Stranger <{STRANGER}>",
+            ),
+            answered(STRANGER),
+        ),
+        Case(
+            "human_quotes_a_judge_reply_under_a_command",
+            lambda: from_stranger(body="VERSION\n\nOn Monday the judge wrote:\n> :: Judge: XPY\n> \n> > HELP\n"),
+            answered(STRANGER),
+        ),
+        Case(
+            "quoting_responder_first_time",
+            lambda: from_stranger(subject="Re: XPY orders", body=AWAY + "\n> :: Judge: XPY\n>\n> > VERSION\n"),
+            Expect(PROCESSED, frozenset({STRANGER})),
+        ),
     ]
+
+
+AUTOREPLY_SUBJECTS = (
+    "Out of Office: Re: XPY orders",
+    "Automatic reply: Re: XPY orders",
+    "Réponse automatique : Re: XPY orders",
+    "Absence",
+    "Abwesenheitsnotiz: Re: XPY orders",
+    "Automatische Antwort: orders",
+    "Re: orders [Out of the office]",
+    "Auto-Reply: orders",
+)
+"""Autoreplies' subjects, EN, FR, DE: silent over a text with no command, answered over a command."""
 
 
 def _humans_with_robot_prefixes() -> list[Case]:
@@ -528,7 +658,13 @@ def _humans_with_robot_prefixes() -> list[Case]:
         sender = f"{local}@example.com"
         return Case(f"human_{local.replace('.', '_')}", lambda: mail(f"From: {sender}"), answered(sender), envelope=sender)
 
-    return [human(local) for local in ("smtpfan", "mailerman", "postman", "uucpfan", "mmdfan", "postmaster.jones")]
+    return [
+        human(local)
+        for local in (
+            "smtpfan", "mailerman", "postman", "uucpfan", "mmdfan", "postmaster.jones",
+            "noah.reply", "reply.no", "notification.fan", "nobodyknows",
+        )
+    ]  # fmt: skip
 
 
 def _amplification() -> list[Case]:

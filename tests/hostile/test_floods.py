@@ -8,11 +8,13 @@ the judge (they live in the database, not in the worker's memory).
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from pathlib import Path
 
 from judge.app.server import build_services
 from judge.db.database import Database
 from judge.db.enums import InboundState
+from judge.mail.triage import QUOTING_ANSWERS_PER_DAY
 from tests.hostile.corpus import GERMANY, MASTER, mail
 from tests.hostile.harness import JUDGE, KEEPER, World
 
@@ -118,3 +120,35 @@ def test_the_keepers_exemption_needs_every_address_of_the_mail_to_be_the_keepers
     before = world.last_outgoing_id()
     flood(world, 2 * LIMIT, sender=KEEPER)  # the keeper, From and envelope: never limited
     assert len(world.outgoing_since(before)) == 2 * LIMIT
+
+
+def test_a_vacation_program_quoting_each_judge_mail_is_stopped_after_a_few_answers(
+    database: Database, tmp_path: Path
+) -> None:
+    """Issue 25: a vacation program with no robot header, quoting each judge mail in full, was
+    answered 31 times before the flood limit stopped it. The flood limit is off here, so only
+    the quoting rule can stop it; a restart in the middle forgets nothing."""
+    world = World(database, tmp_path)
+    responder = "away@example.com"
+    start = world.last_outgoing_id()
+    flood(world, 1, sender=responder)  # the person's own mail, before they left
+    seen = start
+    for round_ in range(40):
+        new = [m for m in world.outgoing_since(seen) if responder in m.recipients]
+        if not new:
+            break
+        seen = new[-1].id
+        quoted = "".join(f"> {line}\n" for line in new[-1].body().splitlines())
+        raw = mail(
+            f"From: {responder}", subject=f"Re: {new[-1].message()['Subject']}",
+            body="I am away until Monday.\n\n" + quoted, message_id=f"<away{round_}@example.com>",
+        )
+        world.inject(raw, responder)
+        world.drain()
+        if round_ == 1:
+            restart(world)
+    answers = [m for m in world.outgoing_since(start) if responder in m.recipients]
+    assert len(answers) == 1 + QUOTING_ANSWERS_PER_DAY  # its own mail's answer, then the quota
+    world.clock.advance(timedelta(days=1, minutes=1))
+    [later] = flood(world, 1, sender=responder, body="I am away.\n> :: Judge: XPY\n")
+    assert world.state_of(later) is InboundState.PROCESSED  # a new day, a new quota

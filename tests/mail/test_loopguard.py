@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from judge.mail.decode import parse_message
-from judge.mail.loopguard import LoopKind, classify, is_daemon_address
+from judge.mail.loopguard import (
+    LoopKind,
+    autoreply_subject,
+    classify,
+    is_daemon_address,
+    robot_content,
+)
 
 JUDGE = ("judge@example.org", "dip@example.org")
 
@@ -126,3 +132,110 @@ def test_daemon_names_are_whole_local_parts() -> None:
         assert not is_daemon_address(human), human
     for robot in ("MAILER-DAEMON@x", "postmaster+bounce@x", "mailer@x", "no-reply@x"):
         assert is_daemon_address(robot), robot
+
+
+# --- robots the first round still answered (issue 25) ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("headers", "kind"),
+    [
+        ("From: a@x.org\nList-Post: <mailto:dip@lists.x.org>", LoopKind.MAILING_LIST),
+        ("From: a@x.org\nMailing-List: contact dip-help@lists.x.org; run by ezmlm", LoopKind.MAILING_LIST),
+        ("From: a@x.org\nX-Failed-Recipients: b@y.org", LoopKind.BOUNCE),
+        ("From: no.reply@x.org", LoopKind.DAEMON_SENDER),
+        ("From: NoReply-DMARC@x.org", LoopKind.DAEMON_SENDER),
+        ("From: do.not.reply+42@x.org", LoopKind.DAEMON_SENDER),
+        ("From: GitHub <notifications@x.org>", LoopKind.DAEMON_SENDER),
+        ("From: nobody@x.org", LoopKind.DAEMON_SENDER),
+    ],
+)
+def test_the_robots_issue_25_found_are_recognised(headers: str, kind: LoopKind) -> None:
+    reason = classify(parse_message(mail(headers)), own_addresses=JUDGE)
+    assert reason is not None and reason.kind is kind
+
+
+def multipart(*parts: str, sender: str = "system@mx.x.org") -> bytes:
+    body = "".join(f"--b\n{part}\n" for part in parts) + "--b--\n"
+    return mail(f"From: {sender}\nContent-Type: multipart/mixed; boundary=b", body)
+
+
+@pytest.mark.parametrize(
+    ("parts", "kind"),
+    [
+        (("Content-Type: message/delivery-status\n\nAction: delivered\n",), LoopKind.BOUNCE),
+        (("Content-Type: text/plain\n\nx\n", "Content-Type: message/disposition-notification\n\nDisposition: x\n"), LoopKind.BOUNCE),
+        (
+            ("Content-Type: text/plain\n\nSIGNON Fgame pw\n", "Content-Type: message/rfc822\n\nFrom: j@y\nX-Judge: XPY j@y\n\nhi\n"),
+            LoopKind.JUDGE_MAIL,
+        ),
+        (("Content-Type: text/rfc822-headers\n\nFrom: j@y\nX-Judge: XPY j@y\n",), LoopKind.JUDGE_MAIL),
+        (
+            (
+                "Content-Type: text/plain\n\nA message that you sent could not be delivered to one or more of its\n"
+                "recipients.\n\n  <lost@y.org>\n\n------ This is a copy of the message ------\n",
+                "Content-Type: message/rfc822\n\nFrom: a@x.org\n\nhello\n",
+            ),
+            LoopKind.BOUNCE,
+        ),
+    ],
+)
+def test_robots_shown_by_the_parts_of_a_multipart_mixed_mail(parts: tuple[str, ...], kind: LoopKind) -> None:
+    reason = classify(parse_message(multipart(*parts)), own_addresses=JUDGE)
+    assert reason is not None and reason.kind is kind, reason
+
+
+def test_a_person_forwarding_a_mail_as_an_attachment_is_answered() -> None:
+    forwarded = multipart(
+        "Content-Type: text/plain\n\nSIGNON Fgame pw\n",
+        "Content-Type: message/rfc822\n\nFrom: friend@y.org\nSubject: game\n\nThe mail could not be delivered, he says.\n",
+        sender="player@x.org",
+    )
+    assert classify(parse_message(forwarded), own_addresses=JUDGE) is None
+
+
+def test_local_parts_that_merely_sound_like_no_reply_are_people() -> None:
+    for human in ("noah.reply@x", "reply.no@x", "notification.fan@x", "nobodyknows@x", "norepl@x"):
+        assert not is_daemon_address(human), human
+
+
+@pytest.mark.parametrize(
+    "subject",
+    [
+        "Out of Office: Re: XPY orders", "Automatic reply: orders", "Réponse automatique : Re: ordres",
+        "Absence", "Absent du bureau", "Abwesenheitsnotiz: Re: orders", "Automatische Antwort: x",
+        "Re: orders [Out of the office]", "Auto-Reply: x", "AUTOREPLY", "Urlaub bis Montag",
+        "Message d'absence", "En congés",
+    ],
+)  # fmt: skip
+def test_autoreply_subjects_in_english_french_and_german(subject: str) -> None:
+    assert autoreply_subject(subject) is not None
+    reason = robot_content(parse_message(mail("From: a@x.org")), subject)
+    assert reason is not None and reason.kind is LoopKind.AUTOREPLY_SUBJECT
+
+
+@pytest.mark.parametrize(
+    "subject", ["orders", "Re: absence of England", "Office politics", "automatic orders please", "Réponse"]
+)
+def test_subjects_of_people_are_not_autoreplies(subject: str) -> None:
+    assert autoreply_subject(subject) is None
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "I am away.\n\n> :: Judge: XPY\n> > VERSION\n",
+        "I am away.\n\n-----Original Message-----\nX-Judge: XPY judge@example.org\n",
+        "<html><p>I am away.</p><blockquote><p>:: Judge: XPY</p></blockquote></html>\n",
+    ],
+)
+def test_a_body_quoting_a_judge_mail_is_a_weak_robot_sign(body: str) -> None:
+    message = parse_message(mail("From: a@x.org", body))
+    assert classify(message, own_addresses=JUDGE) is None  # weak: not a loop by itself
+    reason = robot_content(message, "Re: XPY orders")
+    assert reason is not None and reason.kind is LoopKind.QUOTES_JUDGE
+
+
+def test_a_body_that_only_talks_about_the_judge_is_not_a_quote() -> None:
+    message = parse_message(mail("From: a@x.org", "What does the Judge: XPY line mean?\nSIGNON Fgame pw\n"))
+    assert robot_content(message, "question") is None

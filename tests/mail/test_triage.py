@@ -7,8 +7,14 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge.mail.ratelimit import RateLimiter
-from judge.mail.triage import Verdict, triage
+from judge.mail.ratelimit import MemoryFloodStore, RateLimiter
+from judge.mail.triage import (
+    QUOTING_ANSWERS_PER_DAY,
+    QUOTING_KEY_PREFIX,
+    Verdict,
+    held_without_command,
+    triage,
+)
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 OWN = ("judge@example.org",)
@@ -77,3 +83,30 @@ def test_triage_never_raises(raw: bytes) -> None:
         triage(raw, envelope_sender=None, own_addresses=OWN, limiter=None, now=NOW).verdict
         in Verdict
     )
+
+
+AWAY = b"From: player@x.org\nSubject: Out of Office: Re: orders\n\nI am away until Monday.\n"
+QUOTING = b"From: player@x.org\nSubject: Re: XPY orders\n\nI am away.\n\n> :: Judge: XPY\n> > VERSION\n"
+
+
+def held(raw: bytes, store: MemoryFloodStore, *, has_command: bool, at: datetime = NOW) -> str | None:
+    verdict = triage(raw, envelope_sender="player@x.org", own_addresses=OWN, limiter=None, now=at)
+    assert verdict.verdict is Verdict.ANSWER  # a weak sign: the mail is read first
+    return held_without_command(verdict, has_command=has_command, envelope_sender="player@x.org", store=store, now=at)
+
+
+def test_an_autoreply_subject_holds_back_a_mail_without_a_command_only() -> None:
+    store = MemoryFloodStore()
+    reason = held(AWAY, store, has_command=False)
+    assert reason is not None and "autoreply" in reason
+    assert held(AWAY, store, has_command=True) is None
+    assert held(PLAYER, store, has_command=False) is None  # no sign at all: "no commands found"
+
+
+def test_a_mail_quoting_the_judge_without_a_command_is_answered_a_few_times_a_day() -> None:
+    store = MemoryFloodStore()
+    answered = [held(QUOTING, store, has_command=False, at=NOW + timedelta(minutes=n)) is None for n in range(10)]
+    assert answered == [True] * QUOTING_ANSWERS_PER_DAY + [False] * (10 - QUOTING_ANSWERS_PER_DAY)
+    assert held(QUOTING, store, has_command=True) is None  # a command is always answered
+    assert held(QUOTING, store, has_command=False, at=NOW + timedelta(days=2)) is None  # after a quiet day
+    assert all(key.startswith(QUOTING_KEY_PREFIX) for key in store.histories)  # apart from the floods
