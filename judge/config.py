@@ -71,6 +71,8 @@ DEFAULT_RETENTION_DAYS = 90
 DEFAULT_SMTP_MAX_CONNECTIONS = 200
 DEFAULT_SMTP_MAX_CONNECTIONS_PER_CLIENT = 25
 DEFAULT_SMTP_IDLE_TIMEOUT_SECONDS = 60.0
+DEFAULT_SMTP_SESSION_MAX_SECONDS = 600.0
+DEFAULT_SMTP_MAX_RECIPIENTS = 100  # RFC 5321 §4.5.3.1.8: at least 100 must be accepted
 DEFAULT_OUTBOUND_MAX_ATTEMPTS = 100
 DEFAULT_OUTBOUND_RETRY_SECONDS = 60.0
 DEFAULT_SIGNON_POWER_FAILURES = 5
@@ -163,6 +165,11 @@ class Config:
     """Open SMTP connections from one client address; more are refused with 421."""
     smtp_idle_timeout_seconds: float = DEFAULT_SMTP_IDLE_TIMEOUT_SECONDS
     """An SMTP client silent this long between commands is disconnected (421)."""
+    smtp_session_max_seconds: float = DEFAULT_SMTP_SESSION_MAX_SECONDS
+    """An SMTP connection open this long is closed (421), however active: a client dripping a
+    byte at a time is cut too."""
+    smtp_max_recipients: int = DEFAULT_SMTP_MAX_RECIPIENTS
+    """RCPT commands in one mail transaction; more are refused with 452."""
     outbound_max_attempts: int = DEFAULT_OUTBOUND_MAX_ATTEMPTS
     """Delivery attempts of one outgoing mail before it is marked failed and the keeper told."""
     outbound_retry_seconds: float = DEFAULT_OUTBOUND_RETRY_SECONDS
@@ -229,6 +236,8 @@ _ENV_NAMES: dict[str, str] = {
     "smtp_max_connections": "JUDGE_SMTP_MAX_CONNECTIONS",
     "smtp_max_connections_per_client": "JUDGE_SMTP_MAX_CONNECTIONS_PER_CLIENT",
     "smtp_idle_timeout_seconds": "JUDGE_SMTP_IDLE_TIMEOUT_SECONDS",
+    "smtp_session_max_seconds": "JUDGE_SMTP_SESSION_MAX_SECONDS",
+    "smtp_max_recipients": "JUDGE_SMTP_MAX_RECIPIENTS",
     "outbound_max_attempts": "JUDGE_OUTBOUND_MAX_ATTEMPTS",
     "outbound_retry_seconds": "JUDGE_OUTBOUND_RETRY_SECONDS",
     "metrics_port": "JUDGE_METRICS_PORT",
@@ -410,6 +419,8 @@ def _mail_edge_settings(raw: Mapping[str, _Raw]) -> dict[str, Any]:
         ("smtp_max_connections", 1, True),
         ("smtp_max_connections_per_client", 1, True),
         ("smtp_idle_timeout_seconds", 0.1, False),
+        ("smtp_session_max_seconds", 0.1, False),
+        ("smtp_max_recipients", 1, True),
         ("outbound_max_attempts", 1, True),
         ("outbound_retry_seconds", 0.01, False),
     ):

@@ -294,6 +294,7 @@ class JudgeServer:
             config.own_addresses,
             config.max_message_size,
             clock=self.services.clock.now,
+            max_recipients=config.smtp_max_recipients,
         )
         return await start_inbound_server(
             handler,
@@ -303,6 +304,7 @@ class JudgeServer:
             max_connections=config.smtp_max_connections,
             max_connections_per_client=config.smtp_max_connections_per_client,
             idle_timeout=config.smtp_idle_timeout_seconds,
+            session_max=config.smtp_session_max_seconds,
         )
 
     def _store_and_wake(self, mails: list[Received]) -> list[int]:

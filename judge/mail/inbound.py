@@ -14,8 +14,12 @@ no other use of the default executor can starve the door.
 The door faces the open internet, so it holds a bounded number of
 connections (:class:`ConnectionLimits`: per client address and in all; one
 more is answered 421 and closed at once), drops a client silent longer than
-the idle timeout (421), and logs a repeated error once per minute with a
-count (:mod:`judge.mail.lograte`).
+the idle timeout (421) and any connection open longer than the session
+limit (421: a client dripping a byte at a time is never idle), refuses
+recipients past the limit of one transaction (452, RFC 5321 §4.5.3.1.10),
+answers a mail over the size limit 552 even when it came as one endless
+line, and logs a repeated error once per minute with a count
+(:mod:`judge.mail.lograte`).
 """
 
 from __future__ import annotations
@@ -43,7 +47,10 @@ STORE_FAILED = "451 4.3.0 Temporary failure storing your message; please try aga
 TOO_MANY_FROM_YOU = "421 4.7.0 Too many connections from your address; try again later"
 TOO_MANY_IN_ALL = "421 4.3.2 Too many connections; try again later"
 IDLE_TOO_LONG = "421 4.4.2 Idle for too long; closing the connection"
+SESSION_TOO_LONG = "421 4.4.2 Connection open for too long; closing it"
+TOO_MANY_RECIPIENTS = "452 4.5.3 Too many recipients: at most {limit} in one mail"
 _AIOSMTPD_TOO_BIG = ("552 Error: Too much mail data", "552 Error: message size exceeds")
+_AIOSMTPD_LINE_TOO_LONG = "500 Line too long"
 
 
 class InboundStore(Protocol):
@@ -171,8 +178,10 @@ class JudgeInboundHandler:
         *,
         clock: Callable[[], datetime] = _utc_now,
         store_threads: int = 4,
+        max_recipients: int = 100,
     ) -> None:
         self.store = store
+        self.max_recipients = max_recipients
         self.own_addresses = frozenset(a.strip().lower() for a in own_addresses)
         if not self.own_addresses:
             raise ValueError("the judge needs at least one address to accept mail for")
@@ -195,6 +204,8 @@ class JudgeInboundHandler:
         if address.strip().strip("<>").lower() not in self.own_addresses:
             own = ", ".join(sorted(self.own_addresses))
             return UNKNOWN_RECIPIENT.format(address=address, own=own)
+        if len(envelope.rcpt_tos) >= self.max_recipients:
+            return TOO_MANY_RECIPIENTS.format(limit=self.max_recipients)
         envelope.rcpt_tos.append(address)
         return "250 2.1.5 OK"
 
@@ -267,14 +278,21 @@ class ConnectionLimits:
 
 
 class JudgeSMTP(SMTP):
-    """aiosmtpd's protocol with a size refusal that tells the sender the limit, connection caps
-    and an idle timeout that says why it closes."""
+    """aiosmtpd's protocol with a size refusal that tells the sender the limit, connection caps,
+    an idle timeout that says why it closes, and a limit on the whole session's time."""
 
-    def __init__(self, *args: Any, limits: ConnectionLimits | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, limits: ConnectionLimits | None = None, session_max: float | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self._limits = limits
         self._client: str | None = None
         self._refused = False
+        self._session_max = session_max
+        self._session_timer: asyncio.TimerHandle | None = None
+        self._data_bytes: int | None = None
+        """Bytes received since DATA was accepted (None outside DATA): what a 500 for a long line
+        checks against the size limit, since aiosmtpd stops counting once a line is too long."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         if self._limits is not None and self._client is None and not self._refused:
@@ -288,11 +306,15 @@ class JudgeSMTP(SMTP):
                 transport.close()
                 return
             self._client = client
+        if self._session_max is not None and self._session_timer is None:
+            self._session_timer = asyncio.get_running_loop().call_later(self._session_max, self._session_too_long)
         super().connection_made(transport)
 
     def connection_lost(self, error: Exception | None) -> None:
         if self._refused:
             return
+        if self._session_timer is not None:
+            self._session_timer.cancel()
         try:
             super().connection_lost(error)
         finally:
@@ -310,7 +332,19 @@ class JudgeSMTP(SMTP):
             return
         if self._timeout_handle is not None:
             self._reset_timeout()
+        if self._data_bytes is not None:
+            self._data_bytes += len(data)
         super().data_received(data)
+
+    def _session_too_long(self) -> None:
+        """Say 421 and close a connection open longer than the session limit, however active."""
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        log.warning("closed an SMTP connection from %s open for %ss", self._client, self._session_max)
+        if isinstance(transport, asyncio.WriteTransport):
+            transport.write(SESSION_TOO_LONG.encode("ascii") + b"\r\n")
+        transport.close()
 
     def _timeout_cb(self) -> None:
         """Say 421 before closing a connection idle too long (aiosmtpd just closes it)."""
@@ -321,9 +355,13 @@ class JudgeSMTP(SMTP):
 
     async def push(self, status: AnyStr) -> None:
         text = status.decode("ascii", "replace") if isinstance(status, bytes) else status
-        if text.startswith(_AIOSMTPD_TOO_BIG) and self.data_size_limit:
-            text = TOO_BIG.format(limit=self.data_size_limit)
-            await super().push(text)
+        received, self._data_bytes = self._data_bytes, (0 if text.startswith("354") else None)
+        limit = self.data_size_limit
+        over = limit is not None and limit > 0 and received is not None and received > limit
+        # One endless line over the size limit: the size is what the sender must hear.
+        too_big = text.startswith(_AIOSMTPD_TOO_BIG) or (text.startswith(_AIOSMTPD_LINE_TOO_LONG) and over)
+        if too_big and self.data_size_limit:
+            await super().push(TOO_BIG.format(limit=self.data_size_limit))
             return
         await super().push(status)
 
@@ -362,6 +400,7 @@ async def start_inbound_server(
     max_connections: int = 200,
     max_connections_per_client: int = 25,
     idle_timeout: float = 60.0,
+    session_max: float | None = 600.0,
 ) -> InboundServer:
     """Listen on ``host:port`` inside the running event loop (port 0 picks a free port).
 
@@ -369,7 +408,8 @@ async def start_inbound_server(
     buffering past the limit) and advertises it in EHLO ``SIZE``. Past
     ``max_connections`` open connections, or ``max_connections_per_client``
     from one address, a new connection is answered 421 and closed; a client
-    silent ``idle_timeout`` seconds between commands is disconnected.
+    silent ``idle_timeout`` seconds between commands is disconnected, and any
+    connection open ``session_max`` seconds (421).
     """
     loop = asyncio.get_running_loop()
     limits = ConnectionLimits(max_connections, max_connections_per_client)
@@ -385,6 +425,7 @@ async def start_inbound_server(
             loop=loop,
             timeout=idle_timeout,
             limits=limits,
+            session_max=session_max,
         )
 
     server = await loop.create_server(protocol, host=host, port=port)

@@ -38,12 +38,16 @@ def test_the_door_settings_and_their_defaults() -> None:
             "JUDGE_SMTP_MAX_CONNECTIONS": "50",
             "JUDGE_SMTP_MAX_CONNECTIONS_PER_CLIENT": "3",
             "JUDGE_SMTP_IDLE_TIMEOUT_SECONDS": "1.5",
+            "JUDGE_SMTP_SESSION_MAX_SECONDS": "30",
+            "JUDGE_SMTP_MAX_RECIPIENTS": "5",
             "JUDGE_OUTBOUND_MAX_ATTEMPTS": "7",
             "JUDGE_OUTBOUND_RETRY_SECONDS": "30",
         }
     )
     assert (tuned.smtp_max_connections, tuned.smtp_max_connections_per_client) == (50, 3)
     assert tuned.smtp_idle_timeout_seconds == 1.5
+    assert (tuned.smtp_session_max_seconds, tuned.smtp_max_recipients) == (30, 5)
+    assert (config.smtp_session_max_seconds, config.smtp_max_recipients) == (600, 100)
     assert (tuned.outbound_max_attempts, tuned.outbound_retry_seconds) == (7, 30)
     with pytest.raises(ValueError, match="smtp_max_connections_per_client"):
         load_config({"JUDGE_SMTP_MAX_CONNECTIONS_PER_CLIENT": "2.5"})

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import smtplib
+import socket
 import sqlite3
 import threading
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -61,11 +63,13 @@ class BrokenStore:
 
 
 @asynccontextmanager
-async def judge_server(store: InboundStore, max_size: int = 100_000) -> AsyncIterator[int]:
+async def judge_server(
+    store: InboundStore, max_size: int = 100_000, *, max_recipients: int = 100, session_max: float | None = 600
+) -> AsyncIterator[int]:
     handler = JudgeInboundHandler(
-        store, [JUDGE, "Dip@Example.org"], max_size, clock=lambda: RECEIVED_AT
+        store, [JUDGE, "Dip@Example.org"], max_size, clock=lambda: RECEIVED_AT, max_recipients=max_recipients
     )
-    server = await start_inbound_server(handler, "127.0.0.1", 0)
+    server = await start_inbound_server(handler, "127.0.0.1", 0, session_max=session_max)
     try:
         yield server.port
     finally:
@@ -154,6 +158,82 @@ async def test_oversized_data_without_size_declaration_gets_a_clear_552() -> Non
     assert code == 552
     assert b"at most 1024 bytes" in message
     assert store.calls == 0
+
+
+def _data_after_envelope(port: int, data: bytes) -> tuple[int, bytes]:
+    """DATA without a SIZE declaration, ``data`` written raw (smtplib would fold nothing)."""
+    with smtplib.SMTP("127.0.0.1", port, timeout=30) as client:
+        client.ehlo()
+        client.mail("player@example.net")
+        client.rcpt(JUDGE)
+        client.putcmd("data")
+        code, _ = client.getreply()
+        assert code == 354
+        client.send(data + b"\r\n.\r\n")
+        return client.getreply()
+
+
+@pytest.mark.asyncio
+async def test_a_one_line_mail_over_the_size_limit_gets_552_not_line_too_long() -> None:
+    """Issue 25: an 11 MB mail of one line was answered "500 Line too long"; the size is what the
+    sender must hear. A long line within the size limit is still refused as a long line."""
+    store = RecordingStore()
+    async with judge_server(store, max_size=10_000) as port:
+        code, message = await in_thread(lambda: _data_after_envelope(port, b"Subject: x\r\n\r\n" + b"z" * 50_000))
+        assert (code, b"at most 10000 bytes" in message) == (552, True), message
+        code, message = await in_thread(lambda: _data_after_envelope(port, b"Subject: x\r\n\r\n" + b"z" * 2_000))
+        assert code == 500 and b"Line too long" in message
+        assert await in_thread(lambda: send(port, [JUDGE])) == {}  # the door still takes mail
+    assert store.calls == 1
+
+
+@pytest.mark.asyncio
+async def test_recipients_past_the_limit_of_one_mail_get_452() -> None:
+    store = RecordingStore()
+
+    def many_rcpts() -> list[int]:
+        with smtplib.SMTP("127.0.0.1", port, timeout=10) as client:
+            client.ehlo()
+            client.mail("player@example.net")
+            codes = [client.rcpt(JUDGE)[0] for _ in range(6)]
+            client.data(MAIL)
+            return codes
+
+    async with judge_server(store, max_recipients=3) as port:
+        codes = await in_thread(many_rcpts)
+    assert codes == [250, 250, 250, 452, 452, 452]
+    assert [len(rcpts) for _raw, _from, rcpts, _at, _peer in store.committed] == [3]
+
+
+@pytest.mark.asyncio
+async def test_a_client_dripping_a_byte_at_a_time_is_cut_at_the_session_limit() -> None:
+    """Issue 25: a client sending a byte every few seconds is never idle, so the idle timeout never
+    cut it. The session limit does, with a 421 that says why."""
+
+    def drip() -> bytes:
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
+            received = client.recv(1024)  # the greeting
+            for _ in range(2_000):  # bounded: the limit is far shorter than 2,000 drips
+                try:
+                    client.sendall(b"N")
+                except OSError:
+                    break
+                time.sleep(0.01)
+                client.setblocking(False)
+                try:
+                    chunk = client.recv(1024)
+                except BlockingIOError:
+                    chunk = None
+                finally:
+                    client.setblocking(True)
+                if chunk == b"":
+                    break
+                received += chunk or b""
+            return received
+
+    async with judge_server(RecordingStore(), session_max=0.3) as port:
+        received = await in_thread(drip)
+    assert b"421 4.4.2 Connection open for too long" in received
 
 
 @pytest.mark.asyncio
