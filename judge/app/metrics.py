@@ -7,6 +7,12 @@ separate processes on one database. The endpoint listens on 127.0.0.1 only
 (``metrics_port``; 0, the default, leaves it off): the figures are for the
 operator's own Prometheus, never for the world.
 
+Even on loopback a client may open a request and never finish it. The
+endpoint answers at most :data:`MAX_REQUESTS` requests at once, each in a
+thread of its own (one more connection is closed at once), and cuts a client
+silent for :data:`REQUEST_TIMEOUT_SECONDS`: unfinished requests hold a few
+threads for a few seconds, never hundreds for good.
+
 Families (all gauges, as the database holds them; mail counts fall when
 `judge db purge` deletes old mail):
 
@@ -21,13 +27,14 @@ Families (all gauges, as the database holds them; mail counts fall when
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-from wsgiref.simple_server import WSGIServer
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 
-from prometheus_client import CollectorRegistry, start_http_server
+from prometheus_client import CollectorRegistry, make_wsgi_app
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
@@ -38,6 +45,10 @@ from judge.db.enums import InboundState, OutboundState
 log = logging.getLogger(__name__)
 
 LOOPBACK = "127.0.0.1"
+MAX_REQUESTS = 4
+"""Requests the endpoint answers at once (a scrape takes one; Prometheus sends one at a time)."""
+REQUEST_TIMEOUT_SECONDS = 10.0
+"""A client silent this long within a request is cut."""
 
 
 class JudgeCollector(Collector):
@@ -88,6 +99,58 @@ class JudgeCollector(Collector):
             yield GaugeMetricFamily(name, text, value=value)
 
 
+class _QuietHandler(WSGIRequestHandler):
+    """Logs no request line, and cuts a client silent for the server's ``request_timeout``."""
+
+    server: _BoundedServer
+
+    def setup(self) -> None:
+        super().setup()
+        self.connection.settimeout(self.server.request_timeout)  # a read past it raises: cut
+
+    def log_message(self, format: str, *args: Any) -> None:
+        del format, args
+
+
+class _BoundedServer(WSGIServer):
+    """A WSGI server answering each request in a thread of its own, at most ``max_requests`` at
+    once: one connection more is closed unanswered, so no client can pile up threads."""
+
+    def __init__(self, address: tuple[str, int], *, max_requests: int, request_timeout: float) -> None:
+        self.max_requests = max_requests
+        self.request_timeout = request_timeout
+        self._slots = threading.BoundedSemaphore(max_requests)
+        super().__init__(address, _QuietHandler)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self._slots.acquire(blocking=False):
+            log.warning("the metrics endpoint is answering %s requests already; one more is closed", self.max_requests)
+            self.shutdown_request(request)
+            return
+        thread = threading.Thread(
+            target=self._answer, args=(request, client_address), name="judge-metrics-request", daemon=True
+        )
+        try:
+            thread.start()
+        except BaseException:
+            self._slots.release()
+            self.shutdown_request(request)
+            raise
+
+    def _answer(self, request: Any, client_address: Any) -> None:
+        try:
+            self.finish_request(request, client_address)
+        except Exception:
+            self.handle_error(request, client_address)
+        finally:
+            self.shutdown_request(request)
+            self._slots.release()
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client cut for silence, or gone: nothing for the operator (socketserver prints it)."""
+        log.debug("a metrics request from %s ended in an error", client_address, exc_info=True)
+
+
 @dataclass
 class MetricsEndpoint:
     """A running endpoint: its real port (useful when 0 was asked for) and a way to stop it."""
@@ -106,7 +169,17 @@ def registry_for(db: Database, now: Callable[[], datetime]) -> CollectorRegistry
     return registry
 
 
-def start_metrics(db: Database, now: Callable[[], datetime], port: int) -> MetricsEndpoint:
-    """Serve ``/metrics`` on 127.0.0.1:``port`` in a thread of its own (0: any free port)."""
-    server, _thread = start_http_server(port, addr=LOOPBACK, registry=registry_for(db, now))
+def start_metrics(
+    db: Database,
+    now: Callable[[], datetime],
+    port: int,
+    *,
+    max_requests: int = MAX_REQUESTS,
+    request_timeout: float = REQUEST_TIMEOUT_SECONDS,
+) -> MetricsEndpoint:
+    """Serve ``/metrics`` on 127.0.0.1:``port`` in a thread of its own (0: any free port): at most
+    ``max_requests`` at once, a client silent ``request_timeout`` seconds cut."""
+    server = _BoundedServer((LOOPBACK, port), max_requests=max_requests, request_timeout=request_timeout)
+    server.set_app(make_wsgi_app(registry_for(db, now)))
+    threading.Thread(target=server.serve_forever, name="judge-metrics", daemon=True).start()
     return MetricsEndpoint(port=server.server_port, server=server)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 import signal
 import smtplib
+import socket
+import threading
 import urllib.request
 from datetime import UTC, datetime
 from pathlib import Path
@@ -82,6 +84,32 @@ def test_the_endpoint_listens_on_loopback_only(sqlite_database_url: str) -> None
             text = _scrape(endpoint.port)
             assert _value(text, "judge_up") == 1 and _value(text, "judge_outbox_pending") == 0
         finally:
+            endpoint.close()
+
+
+def test_unfinished_requests_hold_a_bounded_number_of_threads_and_are_cut(sqlite_database_url: str) -> None:
+    """Issue 25: 400 unfinished requests held 400 threads for good. Now at most ``max_requests``
+    are answered at once (one more connection is closed unanswered) and a silent client is cut;
+    then a scrape is answered again."""
+    with Database(sqlite_database_url) as db:
+        endpoint = start_metrics(db, lambda: datetime.now(UTC), 0, max_requests=2, request_timeout=0.5)
+        clients = []
+        before = threading.active_count()
+        try:
+            for _ in range(20):
+                client = socket.create_connection(("127.0.0.1", endpoint.port), timeout=WAIT_SECONDS)
+                client.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")  # never finished
+                clients.append(client)
+            assert threading.active_count() - before <= 2
+            # Every connection ends closed by the server (recv gives b""), none answered: the ones
+            # past the cap at once, the two being read when they stay silent too long.
+            for client in clients:
+                assert client.recv(1024) == b""
+            text = _scrape(endpoint.port)
+            assert _value(text, "judge_up") == 1
+        finally:
+            for client in clients:
+                client.close()
             endpoint.close()
 
 
