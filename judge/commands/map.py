@@ -11,6 +11,9 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
+
+import orjson
 
 from judge.core.errors import CoreError
 
@@ -34,14 +37,23 @@ def run(args: argparse.Namespace) -> int:
         print("judge map: the output must end in .png or .svg", file=sys.stderr)
         return 2
     try:
-        position = json.loads(Path(args.position).read_text(encoding="utf-8"))
-        result = json.loads(Path(args.result).read_text(encoding="utf-8")) if args.result else None
+        position = _read_json(args.position)
+        result = _read_json(args.result) if args.result else None
         svg = svg_from_contract(position, result, title=args.title)
-    except (OSError, json.JSONDecodeError, CoreError) as error:
+    except (OSError, json.JSONDecodeError, CoreError) as error:  # orjson's error is a JSONDecodeError
         print(f"judge map: {error}", file=sys.stderr)
+        return 1
+    except RecursionError:  # a structure deep enough to exhaust the stack is no position anyway
+        print("judge map: the JSON is nested too deeply to be a position or a result", file=sys.stderr)
         return 1
     if output.suffix.lower() == ".svg":
         output.write_text(svg, encoding="utf-8")
     else:
         output.write_bytes(svg_to_png(svg))
     return 0
+
+
+def _read_json(path: str) -> Any:
+    """The JSON of ``path``, read with orjson: past 1,024 levels of nesting it says so (a
+    JSONDecodeError) instead of exhausting the stack as the standard library's reader does."""
+    return orjson.loads(Path(path).read_bytes())

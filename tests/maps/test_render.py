@@ -228,3 +228,26 @@ def test_an_arrow_runs_from_the_unit_to_its_destination_and_an_invalid_order_is_
     invalid = re.findall(r'<path class="order move invalid"[^>]*>', svg)
     assert len(invalid) == 1 and 'stroke="#808080"' in invalid[0]
     assert 'class="cross invalid"' in svg
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 100_000 + "]" * 100_000,  # past any reader's depth
+        '{"variant": "standard", "phase": "S1901M", "units": ' + "[" * 900 + "]" * 900 + "}",
+        '{"variant": "standard", "phase": "S1901M", "units": {"ENGLAND": ' + '{"a":' * 1000 + "1" + "}" * 1000 + "}}",
+    ],
+    ids=["deep-array", "deep-units", "deep-objects"],
+)
+def test_judge_map_on_a_deeply_nested_file_says_so_without_a_traceback(
+    tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 25: a deeply nested file printed a RecursionError's traceback."""
+    from judge.cli import main
+
+    position = tmp_path / "deep.json"
+    position.write_text(text)
+    assert main(["map", str(position), "-o", str(tmp_path / "x.svg")]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith("judge map: ") and "Traceback" not in error and len(error.splitlines()) == 1, error
+    assert not (tmp_path / "x.svg").exists()
