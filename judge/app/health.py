@@ -45,6 +45,16 @@ class QueueFigures:
     answered_last_hour: int
     answer_seconds_max_last_hour: float | None
     """The longest time from arrival to answer among mails answered in the last hour."""
+    failing_games: dict[str, int] = field(default_factory=dict)
+    """Games whose last turns failed, by name: how many times in a row (the scheduler backs a
+    failing game off, so it is never overdue: this is how a probe sees it)."""
+    failing_mails: int = 0
+    """Inbound mails waiting for another try after failing at least :data:`REPEATED_FAILURE` times."""
+
+
+REPEATED_FAILURE = 2
+"""Failures in a row from which a game or a mail needs a person: one may be the database away
+for a moment; two, and the same thing is likely to fail again."""
 
 
 def _age(now: datetime, then: datetime | None) -> float | None:
@@ -77,6 +87,11 @@ def queue_figures(db: Database, now: datetime) -> QueueFigures:
             select(func.count(), func.coalesce(func.sum(PhaseRecord.processing_ms), 0))
             .where(PhaseRecord.processed_at.is_not(None), PhaseRecord.state != PhaseState.OPEN)
         ).one()
+        failing_games = {name: attempts for name, attempts in s.execute(
+            select(Game.name, Game.failed_attempts).where(Game.failed_attempts >= REPEATED_FAILURE)
+            .order_by(Game.failed_attempts.desc(), Game.name))}
+        failing_mails = s.scalar(select(func.count()).select_from(InboundMail).where(
+            InboundMail.state == InboundState.FAILED, InboundMail.attempts >= REPEATED_FAILURE)) or 0
         recent = s.execute(
             select(InboundMail.received_at, InboundMail.processed_at).where(
                 InboundMail.state == InboundState.PROCESSED, InboundMail.processed_at >= now - timedelta(hours=1))
@@ -99,6 +114,8 @@ def queue_figures(db: Database, now: datetime) -> QueueFigures:
         processing_ms_total=int(total_ms),
         answered_last_hour=len(waits),
         answer_seconds_max_last_hour=max((w for w in waits if w is not None), default=None),
+        failing_games=failing_games,
+        failing_mails=int(failing_mails),
     )
 
 
@@ -179,8 +196,13 @@ def _queues(report: HealthReport, f: QueueFigures, limits: Thresholds) -> None:
                f"(limit {limits.inbound_age_minutes:g} min)")
     quarantined = f.inbound_by_state.get("quarantined", 0)
     failed = f.inbound_by_state.get("failed", 0)
-    report.add("inbound failures", quarantined == 0,
-               f"{quarantined} quarantined (limit 0: see judge mail list --quarantined), {failed} failed and to be retried")
+    report.add("inbound failures", quarantined == 0 and f.failing_mails == 0,
+               f"{quarantined} quarantined (limit 0: see judge mail list --quarantined), {failed} failed and to be "
+               f"retried, {f.failing_mails} of them {REPEATED_FAILURE} times or more (limit 0: see judge mail list --failed)")
+    games = ", ".join(f"{name} ({attempts} in a row)" for name, attempts in list(f.failing_games.items())[:10])
+    report.add("failing games", not f.failing_games,
+               f"{len(f.failing_games)} failed {REPEATED_FAILURE} times in a row or more (limit 0)"
+               + (f": {games}; see judge game show NAME and the audit log" if games else ""))
     out_age = f"{f.outbox_oldest_age / 60:.1f} min" if f.outbox_oldest_age is not None else "none waiting"
     report.add("outbox",
                f.outbox_pending <= limits.outbox_pending and (f.outbox_oldest_age or 0) <= limits.outbox_age_minutes * 60,

@@ -21,7 +21,8 @@ Families (all gauges, as the database holds them; mail counts fall when
 * ``judge_outbox_pending``, ``judge_outbox_oldest_pending_seconds``, ``judge_outbox_failed_recent``;
 * ``judge_phases_processed``, ``judge_phase_processing_seconds_total``;
 * ``judge_mail_answered_last_hour``, ``judge_mail_answer_seconds_max_last_hour``;
-* ``judge_game_overdue_seconds``; ``judge_up`` (1 when the database answered the scrape).
+* ``judge_game_overdue_seconds``, ``judge_games_failing`` (failed twice in a row or more);
+* ``judge_up`` (1 when the database answered the scrape).
 """
 
 from __future__ import annotations
@@ -95,6 +96,7 @@ class JudgeCollector(Collector):
              figures.answer_seconds_max_last_hour or 0),
             ("judge_game_overdue_seconds", "How late the most overdue game is for the scheduler (0: none)",
              figures.overdue_seconds or 0),
+            ("judge_games_failing", "Games whose turn failed twice in a row or more", len(figures.failing_games)),
         ):
             yield GaugeMetricFamily(name, text, value=value)
 

@@ -70,6 +70,31 @@ def test_each_threshold_is_named(database: Database, judge_env: Path, capsys: py
         assert uow.mail_in.get(stuck).state is InboundState.SKIPPED
 
 
+def test_a_game_or_a_mail_failing_again_and_again_needs_a_person(
+    database: Database, judge_env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 25: `judge check` said all was well while a game kept failing (the scheduler backs a
+    failing game off, so it is never overdue) and a mail kept failing (retried, not quarantined)."""
+    now = datetime.now(UTC)
+    mail_id = database.store_inbound_mail(b"Subject: x\r\n\r\nVERSION\r\n", "a@example.net", ["j@x"], now)
+    with database.unit_of_work() as uow:
+        game = uow.games.create("broken", now)
+        game.next_due_at = now + timedelta(hours=1)  # backed off: not overdue
+        game.failed_attempts = 1
+        mail = uow.mail_in.get(mail_id)
+        mail.state, mail.attempts, mail.next_attempt_at = InboundState.FAILED, 1, now + timedelta(hours=1)
+    assert main(["check", "--url", database.url, "--quiet"]) == 0  # once may be the database away
+    capsys.readouterr()
+    with database.unit_of_work() as uow:
+        uow.games.require("broken").failed_attempts = 3
+        uow.mail_in.get(mail_id).attempts = 2
+    status, out, _ = _cli(capsys, "check", "--url", database.url)
+    assert status == 1 and _failing(out) == ["inbound failures", "failing games"], out
+    assert "broken (3 in a row)" in out and "1 of them 2 times or more" in out
+    status, out, _ = _cli(capsys, "check", "--url", database.url, "--json")
+    assert json.loads(out)["figures"]["failing_games"] == {"broken": 3}
+
+
 def test_a_database_behind_head_needs_a_person(judge_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
     url = f"sqlite:///{judge_env / 'empty.sqlite3'}"
     status, out, _ = _cli(capsys, "check", "--url", url)
