@@ -25,11 +25,14 @@ results mails are committed together or not at all:
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
+
+from sqlalchemy import event as sqlalchemy_event
 
 from judge.app import orders as kept
 from judge.app import outbox
@@ -53,10 +56,13 @@ from judge.db.enums import GameState, SeatStatus
 from judge.db.models import Game
 from judge.db.repositories.councils import councils_enabled
 from judge.i18n import translation
+from judge.logs import log_event
 from judge.mail.compose import game_subject
 from judge.ruling import rule
 from judge.timekeeping.deadlines import PhaseTimes
 from judge.timekeeping.lateness import PhaseClock, Process, ProcessReason
+
+log = logging.getLogger(__name__)
 
 RESULTS_EVENT = "Results"
 
@@ -217,7 +223,7 @@ def process_phase(
         results=results,
         position_after=to_json(after),
         processed_at=now,
-        processing_ms=round((time.perf_counter() - started) * 1000),
+        processing_ms=(milliseconds := round((time.perf_counter() - started) * 1000)),
     )
     new_record = None
     if next_times is not None:
@@ -265,6 +271,10 @@ def process_phase(
         from judge.app.endgame import after_processing
 
         after_processing(uow, services, game, now, after, winner)
+    _log_once_committed(
+        uow, game=game.name, phase=str(position.phase), next_phase="none" if finished else str(after.phase),
+        reason=reason, winner=winner or "none", results_mails=len(audience), milliseconds=milliseconds,
+    )
     return Processed(
         phase=position.phase,
         next_phase=None if finished else after.phase,
@@ -273,6 +283,23 @@ def process_phase(
         reports=reports,
         recipients=tuple(audience),
     )
+
+
+def _log_once_committed(
+    uow: UnitOfWork, *, game: str, phase: str, next_phase: str, reason: str, winner: str, results_mails: int,
+    milliseconds: int,
+) -> None:
+    """One INFO line for the operator per processed phase, written when its transaction commits
+    (a processing rolled back writes none). Only what every player is told anyway: the game, the
+    phases, why, the winner, counts; never an order, a press text or an address."""
+
+    def committed(_session: object) -> None:
+        log_event(
+            log, "phase.processed", game=game, phase=phase, next_phase=next_phase, reason=reason, winner=winner,
+            results_mails=results_mails, milliseconds=milliseconds,
+        )
+
+    sqlalchemy_event.listen(uow.session, "after_commit", committed, once=True)
 
 
 def winner_of(position: Position, winning_centers: int) -> str | None:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 from email.message import EmailMessage
 
+import pytest
+
 from judge.app.positions import opening_position
+from judge.app.processing import process_phase
 from judge.app.scheduler import process_due
 from judge.core.phase import Phase
 from judge.core.position import Position
@@ -211,3 +215,32 @@ def test_a_power_reaching_the_winning_count_ends_the_game(harness: Harness) -> N
         assert uow.phases.current(finished) is None
         eliminated = {s.power for s in finished.seats if s.status is SeatStatus.ELIMINATED}
         assert eliminated == {"AUSTRIA", "ENGLAND", "ITALY", "RUSSIA", "TURKEY"}
+
+
+def _processed_lines(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.getMessage() == "phase.processed"]
+
+
+def test_each_processed_phase_writes_one_info_line_without_orders_once_committed(
+    harness: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 25: processing a phase wrote no INFO event. One line now, after the commit, with what
+    every player is told anyway (never an order, a password or an address); a processing rolled
+    back writes none."""
+    game = start_game(harness)
+    harness.clock.advance(hours=13)
+    send_all(game, OPENINGS)
+    harness.clock.advance(hours=1)
+    with caplog.at_level(logging.INFO, logger="judge.app.processing"):
+        with pytest.raises(RuntimeError), harness.services.db.unit_of_work() as uow:
+            process_phase(uow, harness.services, game.game(uow), harness.clock.now(), reason="test")
+            raise RuntimeError("the transaction fails after the processing")
+        assert _processed_lines(caplog) == []
+        assert process_due(harness.services) == 1
+    [line] = _processed_lines(caplog)
+    assert line.levelno == logging.INFO
+    fields = line.__dict__["judge_fields"]
+    assert (fields["game"], fields["phase"], fields["next_phase"]) == ("demo", "S1901M", "F1901M")
+    text = repr(fields)
+    for secret in ("BUR", "pw", "@", "NTH"):
+        assert secret not in text, secret
