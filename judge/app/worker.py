@@ -51,7 +51,7 @@ from judge.db.repositories.people import normalise_address
 from judge.i18n import translation
 from judge.lang.commands import Create, Signoff, Signon
 from judge.lang.mail import ParseResult, SignonReading, parse_mail
-from judge.mail.compose import header_block, reply_subject
+from judge.mail.compose import attachment_bytes, header_block, reply_subject
 from judge.mail.loopguard import is_daemon_address
 from judge.mail.triage import Verdict, held_without_command, triage
 from judge.waiting import first_of
@@ -432,6 +432,16 @@ def _queue_reply(session: MailSession, mail_id: int) -> None:
         lambda cut: _("[The judge cut this reply here: a reply holds at most {limit} bytes; "
                       "{cut} bytes were left out.]").format(limit=limit, cut=cut + session.reply.dropped),
     )
+    attachment = session.reply_attachment
+    if attachment is not None and len(body.encode("utf-8")) + attachment_bytes(attachment) > limit:
+        # The cap holds for the whole mail: the map goes, and the reply says so and what to do.
+        alone = len(header.encode("utf-8")) + 1_000 + attachment_bytes(attachment) <= limit
+        body += (
+            _("[The map {file} was left out: with it this reply would pass the judge's limit of {limit} bytes. "
+              "Send MAP alone in a mail to get it.]") if alone else
+            _("[The map {file} was left out: it is larger than the judge's limit of {limit} bytes for a reply.]")
+        ).format(file=attachment.filename, limit=limit) + "\n"
+        attachment = None
     subject = reply_subject(
         config.code,
         session.decoded.subject,
@@ -449,7 +459,7 @@ def _queue_reply(session: MailSession, mail_id: int) -> None:
         reply_to_message_id=session.decoded.message_id,
         references=session.decoded.references,
         in_reply_to_mail_id=mail_id,
-        attachment=session.reply_attachment,
+        attachment=attachment,
     )
 
 

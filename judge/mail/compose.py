@@ -248,6 +248,14 @@ def _text_part(body: str) -> tuple[list[tuple[str, str]], bytes]:
     return headers, binascii.b2a_qp(text.encode("utf-8", "replace"), quotetabs=False, istext=True)
 
 
+def attachment_bytes(attachment: Attachment) -> int:
+    """What ``attachment`` adds to a mail once encoded: its MIME part (base64) and boundaries."""
+    data = len(attachment.data)
+    encoded = 4 * ((data + 2) // 3)
+    lines = (encoded + 75) // 76
+    return encoded + 2 * lines + 400  # 400: the part's headers, the boundaries and the preamble
+
+
 def _attachment_part(attachment: Attachment) -> bytes:
     """The file's MIME part in base64, lines of 76 characters; the name kept to safe characters."""
     name = re.sub(r"[^A-Za-z0-9._-]", "_", attachment.filename)[:60] or "attachment"

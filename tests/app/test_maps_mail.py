@@ -7,11 +7,13 @@ mails already told everyone for processed phases.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from email.message import EmailMessage
 
 import pytest
 
 from judge.app.scheduler import process_due
+from judge.mail.compose import Attachment, attachment_bytes
 from judge.maps.png import png_size
 from tests.app.conftest import Harness
 from tests.app.orders_helpers import MASTER, OBSERVER, POWERS, address, plain, start_game
@@ -175,3 +177,25 @@ def re_findall(pattern: str, text: str) -> list[str]:
     import re
 
     return re.findall(pattern, text)
+
+
+def test_a_reply_with_a_map_keeps_to_the_reply_cap_and_says_what_it_left_out(harness: Harness) -> None:
+    """Issue 25: a reply of 306 KB went out with its map against a 256 KiB cap. The cap holds for
+    the whole mail: when the map does not fit beside the text it is left out, and the reply says
+    so and how to get it (or that the map alone is larger than the cap)."""
+    start_game(harness)
+    alone = harness.exchange("stranger@example.org", "MAP demo\n")
+    (picture,) = attachments(alone)
+    map_bytes = attachment_bytes(Attachment("demo-S1901M.png", "image/png", picture.get_content()))
+    cap = map_bytes + 20_000
+    harness.services.config = replace(harness.services.config, reply_max_bytes=cap)
+    filler = "".join(f"GET {name}\n" for name in ("info", "register", "syntax", "press", "draw", "master", "deadlines"))
+    crowded = harness.exchange("stranger@example.org", "MAP demo\n" + filler)
+    assert len(plain(crowded).encode()) > 20_000 and attachments(crowded) == []
+    assert f"[The map demo-S1901M.png was left out: with it this reply would pass the judge's limit of {cap} bytes. " \
+           "Send MAP alone in a mail to get it.]" in plain(crowded)
+    assert len(crowded.as_bytes()) <= cap + 8 * 1024  # the header block and the closing line
+    assert len(attachments(harness.exchange("stranger@example.org", "MAP demo\n"))) == 1  # alone, it fits
+    harness.services.config = replace(harness.services.config, reply_max_bytes=map_bytes // 2)
+    small = harness.exchange("stranger@example.org", "MAP demo\n")
+    assert attachments(small) == [] and "it is larger than the judge's limit" in plain(small)
