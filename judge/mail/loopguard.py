@@ -120,12 +120,9 @@ def classify(
     """
     own = {_comparable(address) for address in own_addresses}
     present = {str(key).lower() for key, _value in message.raw_items()}  # each look below: a set test
-    for name in (JUDGE_HEADER, *_OTHER_JUDGE_HEADERS):
-        if name.lower() not in present:
-            continue
-        values = header_values(message, name)
-        if values:
-            return LoopReason(LoopKind.JUDGE_MAIL, f"{name}: {values[-1].strip()}")
+    judge = _named_header(message, present, (JUDGE_HEADER, *_OTHER_JUDGE_HEADERS), LoopKind.JUDGE_MAIL)
+    if judge is not None:
+        return judge
     for value in header_values(message, "X-Loop"):
         named = {_comparable(a) for a in _addresses_in_text(value)}
         if named & own:
@@ -138,20 +135,14 @@ def classify(
         keyword = value.split(";")[0].strip().lower()
         if keyword and keyword != "no":
             return LoopReason(LoopKind.AUTO_SUBMITTED, f"Auto-Submitted: {keyword}")
-    for name in _AUTORESPONDER_HEADERS:
-        if name.lower() not in present:
-            continue
-        values = header_values(message, name)
-        if values:
-            return LoopReason(LoopKind.AUTORESPONDER, f"{name}: {values[-1].strip()}")
-    for name in _LIST_HEADERS:
-        if name.lower() not in present:
-            continue
-        values = header_values(message, name)
-        if values:
-            return LoopReason(LoopKind.MAILING_LIST, f"{name}: {values[-1].strip()}")
-    if "x-failed-recipients" in present:  # Exim writes it on its bounces only
-        return LoopReason(LoopKind.BOUNCE, f"X-Failed-Recipients: {header_values(message, 'X-Failed-Recipients')[-1]}")
+    flagged = (
+        _named_header(message, present, _AUTORESPONDER_HEADERS, LoopKind.AUTORESPONDER)
+        or _named_header(message, present, _LIST_HEADERS, LoopKind.MAILING_LIST)
+        # Exim writes it on its bounces only.
+        or _named_header(message, present, ("X-Failed-Recipients",), LoopKind.BOUNCE)
+    )
+    if flagged is not None:
+        return flagged
     if envelope_sender is not None and envelope_sender.strip("<> ") == "":
         return LoopReason(LoopKind.BOUNCE, "null envelope sender")
     for value in raw_header_values(message, "Return-Path"):
@@ -159,9 +150,21 @@ def classify(
             return LoopReason(LoopKind.BOUNCE, "null return path (Return-Path: <>)")
     if message.get_content_type() == "multipart/report":
         return LoopReason(LoopKind.BOUNCE, "Content-Type: multipart/report")
-    structural = _robot_parts(message)
-    if structural is not None:
-        return structural
+    return _robot_parts(message) or _robot_sender(message, own, envelope_sender)
+
+
+def _named_header(message: Message, present: set[str], names: Iterable[str], kind: LoopKind) -> LoopReason | None:
+    """``kind`` when one of the headers ``names`` (whose mere presence tells) is in the mail."""
+    for name in names:
+        if name.lower() in present:
+            values = header_values(message, name)
+            if values:
+                return LoopReason(kind, f"{name}: {values[-1].strip()}")
+    return None
+
+
+def _robot_sender(message: Message, own: set[str], envelope_sender: str | None) -> LoopReason | None:
+    """The judge itself, or a daemon, in From, Reply-To (the judge only) or Sender, or the envelope."""
     for name in ("From", "Reply-To", "Sender"):
         for value in raw_header_values(message, name):
             address = first_address(value)
