@@ -42,6 +42,7 @@ from prometheus_client.registry import Collector
 from judge.app.health import QueueFigures, queue_figures
 from judge.db.database import Database
 from judge.db.enums import InboundState, OutboundState
+from judge.mail import lograte
 
 log = logging.getLogger(__name__)
 
@@ -181,6 +182,7 @@ def start_metrics(
 ) -> MetricsEndpoint:
     """Serve ``/metrics`` on 127.0.0.1:``port`` in a thread of its own (0: any free port): at most
     ``max_requests`` at once, a client silent ``request_timeout`` seconds cut."""
+    lograte.install((__name__,))  # a client opening hundreds of connections: one warning a minute
     server = _BoundedServer((LOOPBACK, port), max_requests=max_requests, request_timeout=request_timeout)
     server.set_app(make_wsgi_app(registry_for(db, now)))
     threading.Thread(target=server.serve_forever, name="judge-metrics", daemon=True).start()
