@@ -8,8 +8,9 @@ limit decide. The worker stores the verdict with the mail either way.
 A mail that only looks like a robot's (:func:`judge.mail.loopguard.robot_content`:
 an autoreply's subject, a body quoting a judge mail) is read first: with a
 command in it, it is a person's and is answered; without one, an autoreply is
-stored unanswered, and a mail quoting the judge is answered at most
-:data:`QUOTING_ANSWERS_PER_DAY` times a day per sender (a vacation program
+stored unanswered, and a mail quoting the judge is answered only while its
+sender sent fewer than :data:`QUOTING_ANSWERS_PER_DAY` such mails in the
+last day, answered or not (a vacation program
 that quotes each judge mail is then stopped after a few rounds, not by the
 flood limit). :func:`held_without_command` decides it once the mail is read.
 """
@@ -105,9 +106,11 @@ def held_without_command(
 
     A mail with a command is always answered (a person wrote it, whatever
     its subject). Without one: an autoreply's subject is never answered;
-    a body quoting a judge mail is answered :data:`QUOTING_ANSWERS_PER_DAY`
-    times a day per sender (From and envelope, as the flood limit counts),
-    counted in ``store`` so a restart forgets nothing.
+    a body quoting a judge mail is answered while its sender sent fewer than
+    :data:`QUOTING_ANSWERS_PER_DAY` such mails in the last :data:`QUOTING_WINDOW`
+    (per From and per envelope sender, as the flood limit counts; the flood
+    limiter's rule, on its own keys), counted in ``store`` so a restart
+    forgets nothing.
     """
     sign = verdict.robot_like
     if sign is None or has_command:
@@ -119,6 +122,6 @@ def held_without_command(
     if quota.decide(sender, now, also=[envelope_sender or ""]) is RateDecision.ALLOW:
         return None
     return (
-        f"quotes a judge mail and carries no command ({sign}): such mail from this sender "
-        f"was answered {QUOTING_ANSWERS_PER_DAY} times in the last day"
+        f"quotes a judge mail and carries no command ({sign}): this sender sent "
+        f"{QUOTING_ANSWERS_PER_DAY} or more such mails in the last day"
     )
