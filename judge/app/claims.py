@@ -7,7 +7,8 @@ sent back *from that address*, is the proof (see
 claim alone:
 
 * IAMALSO, and a REGISTER from an address not yet someone's naming a
-  registered address: the code goes to that registered address (its owner);
+  registered address: the code goes to that registered address (its owner),
+  and once it agrees the asking address gets a code of its own (:data:`ADDRESS`);
 * a REGISTER from a registration's own address (:data:`UPDATE`): every
   change (fields, primary address, a new address) waits for the code mailed
   to the registration's primary address; a new address then gets a code of

@@ -51,7 +51,8 @@ def test_iamalso_links_nothing_and_mails_a_code_to_the_claimed_address(harness: 
         f"> IAMALSO {JEANNE}\n"
         "Nothing is linked yet. A confirmation code has been mailed to jeanne@example.org. "
         "jeanne@work.example becomes an address of that registration only when CONFIRM <code> is "
-        "sent back from jeanne@example.org, within 3 days. If nobody does, nothing changes.\n"
+        "sent back from jeanne@example.org, within 3 days, and then jeanne@work.example answers the "
+        "code the judge mails it. If nobody does, nothing changes.\n"
     )
     assert person(harness, ALIAS) is None
     stored = person(harness, JEANNE)
@@ -90,21 +91,24 @@ def test_the_code_is_random_and_stored_only_hashed(harness: Harness) -> None:
         assert code not in stored and code.replace("-", "") not in stored.upper()
 
 
-def test_confirm_from_the_claimed_address_links_it_and_tells_the_claimer(harness: Harness) -> None:
+def test_confirm_from_the_claimed_address_then_from_the_claimer_links_it(harness: Harness) -> None:
     register_simply(harness, JEANNE, "Jeanne")
     code = _claim(harness)
     reply = harness.exchange(JEANNE, f"CONFIRM {code.lower()}\n")
     assert "[Error Flag]" not in reply["Subject"]
-    assert "Confirmed: jeanne@work.example is now an address of your registration." in body(reply)
+    assert (
+        "Confirmed.\nA confirmation code has been mailed to jeanne@work.example: it becomes an "
+        "address of your registration only when CONFIRM <code> comes back from it, within 3 days."
+    ) in body(reply)
+    assert person(harness, ALIAS) is None  # the asking address has not proved itself yet
+    linked = harness.exchange(ALIAS, f"CONFIRM {_code(_code_mail(harness, ALIAS))}\n")
+    assert "Confirmed: jeanne@work.example is now an address of Jeanne's registration." in body(linked)
     stored = person(harness, ALIAS)
     assert stored is not None and stored.addresses == [JEANNE, ALIAS] and stored.primary == JEANNE
     [told] = harness.others
-    assert told["To"] == ALIAS
-    assert body(told) == (
-        "Your request (IAMALSO) was confirmed from jeanne@example.org: jeanne@work.example is now "
-        "an address of that registration on the judge XPY.\n"
-    )
-    assert audit(harness, AuditKind.NEW_ADDRESS) == [(JEANNE, f"IAMALSO confirmed by {JEANNE}")]
+    assert told["To"] == JEANNE
+    assert body(told) == "jeanne@work.example confirmed: it is now an address of your registration on the judge XPY.\n"
+    assert audit(harness, AuditKind.NEW_ADDRESS) == [(ALIAS, f"new address confirmed by {ALIAS}")]
     again = harness.exchange(ALIAS, f"IAMALSO {JEANNE}\nWHOIS jeanne@work\n")
     assert "jeanne@work.example is already an address of Jeanne's registration." in body(again)
     assert "Package:   no" in body(again)  # now the person's own record, shown whole
@@ -239,7 +243,8 @@ def test_the_guides_quote_the_iamalso_reply_as_the_judge_gives_it(harness: Harne
     template = (
         "Nothing is linked yet. A confirmation code has been mailed to {address}. {sender} becomes an "
         "address of that registration only when CONFIRM <code> is sent back from {address}, within "
-        "{days} days. If nobody does, nothing changes."
+        "{days} days, and then {sender} answers the code the judge mails it. If nobody does, nothing "
+        "changes."
     )
     assert template.format(address=JEANNE, sender=ALIAS, days=3) == answer
     french = translation("fr").gettext(template).format(address=JEANNE, sender=ALIAS, days=3)

@@ -153,3 +153,17 @@ def test_a_code_mail_carries_no_word_of_the_requester(harness: Harness) -> None:
     text = body(third_mail)
     assert spam not in text and "new@example.net" not in text
     assert text.startswith("Someone asked the judge XPY to add this address (third@example.com)")
+
+
+def test_a_forged_from_cannot_tie_an_unregistered_address_to_the_forgers_registration(
+    harness: Harness,
+) -> None:
+    innocent = "innocent@example.net"
+    register(harness, MAL, "Name: Mal", "Country: X")
+    harness.exchange(innocent, f"IAMALSO {MAL}\n")  # forged: the From line says innocent
+    confirm(harness, MAL)  # the forger agrees, from his own registration's address...
+    assert [m["To"] for m in harness.others] == [innocent]  # ...but innocent gets the next code
+    harness.exchange(MAL, "CONFIRM AAAA-BBBB-CCCC-DDDD\n")
+    assert person(harness, innocent) is None
+    reply = register(harness, innocent, "Name: Ines", "Country: France")  # innocent stays free
+    assert "Registration recorded for Ines <innocent@example.net>." in body(reply)

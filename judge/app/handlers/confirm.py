@@ -1,8 +1,8 @@
 """CONFIRM code: the owner of a claimed address says yes (see :mod:`judge.app.claims`).
 
-Four kinds of claim: IAMALSO and a REGISTER naming someone's address
-link the address that asked to the registration (the REGISTER's form is
-applied too); an UPDATE (a REGISTER from one of the registration's own
+Four kinds of claim: IAMALSO and a REGISTER naming someone's address, once
+their owner confirms, ask the address that asked for a code of its own (the
+REGISTER's form is applied at once); an UPDATE (a REGISTER from one of the registration's own
 addresses, confirmed from its primary address) applies the form, moves the
 primary address among the registration's own, and asks a new address for a
 code of its own; an ADDRESS claim, that new address's, links the confirming
@@ -15,8 +15,9 @@ from another address, too many wrong tries) gets one and the same answer,
 so that CONFIRM tells a guesser nothing; a wrong code sent from an address
 with claims waiting counts against them (:data:`judge.app.claims.MAX_ATTEMPTS`).
 
-What it reveals: to the confirming owner, what was done; to the address
-that asked, by mail, that its request was confirmed. Nothing else.
+What it reveals: to the confirming address, what was done; to the
+registration's address that agreed, by mail, that the new address confirmed.
+Nothing else.
 """
 
 from __future__ import annotations
@@ -80,26 +81,23 @@ def handle(command: Confirm, session: MailSession) -> Next:
                 "Nothing was changed."
             ).format(address=claim.requester)
         )
-    uow.people.add_address(person, claim.requester, session.now)
     changed: dict[str, Any] = {}
     if claim.kind != IAMALSO:
         changed = _apply_form(session, person, claim.payload)
-    uow.audit.record(
-        AuditKind.NEW_ADDRESS, session.now, person=person, actor=sender,
-        new_value=claim.requester, detail=f"{claim.kind.upper()} confirmed by {sender}",
-    )  # fmt: skip
     if changed:
         uow.audit.record(
             AuditKind.REGISTRATION, session.now, person=person, actor=claim.requester,
             new_value=changed, detail=f"updated, confirmed by {sender}",
         )  # fmt: skip
     messages = [
-        _("Confirmed: {address} is now an address of your registration.").format(address=claim.requester)
+        _("Registration updated: {fields}.").format(fields=", ".join(sorted(changed)))
+        if changed
+        else _("Confirmed.")
     ]
-    if changed:
-        messages.append(_("Registration updated: {fields}.").format(fields=", ".join(sorted(changed))))
+    # The asking address gets a code of its own: a forged From line cannot tie an address
+    # its writer does not read to a registration (the forger's own, for one).
+    messages.append(_ask_new_address(session, claim, person, claim.requester, tell=sender))
     session.reply.ok(command.line, *messages)
-    _tell_requester(session, claim, person)
     return Next.CONTINUE
 
 
@@ -139,13 +137,18 @@ def _apply_update(
         else _("Confirmed: nothing needed changing.")
     ]
     if new_address:
-        messages.append(_ask_new_address(session, claim, person, str(new_address)))
+        messages.append(_ask_new_address(session, claim, person, str(new_address), tell=claim.requester))
     session.reply.ok(command.line, *messages)
     return Next.CONTINUE
 
 
-def _ask_new_address(session: MailSession, claim: AddressClaim, person: Person, address: str) -> str:
-    """The owner agreed to add ``address``: now ``address`` itself gets a code (what the reply says)."""
+def _ask_new_address(
+    session: MailSession, claim: AddressClaim, person: Person, address: str, *, tell: str
+) -> str:
+    """The owner agreed to add ``address``: now ``address`` itself gets a code (what the reply says).
+
+    ``tell``: the registration's address told by mail once ``address`` confirmed.
+    """
     _ = session.gettext
     holder = session.uow.people.by_address(address)
     if holder is not None:
@@ -155,7 +158,8 @@ def _ask_new_address(session: MailSession, claim: AddressClaim, person: Person, 
     try:
         open_claim(
             session, kind=ADDRESS, confirm_address=address, person=person,
-            payload={"primary": bool(claim.payload.get("new_primary"))}, requester=claim.requester,
+            payload={"primary": bool(claim.payload.get("new_primary")), "tell": tell},
+            requester=claim.requester,
         )  # fmt: skip
     except ClaimRefused as error:
         told = refusal(session, error, _)
@@ -186,7 +190,7 @@ def _link_claimed_address(
         uow.flush()
     uow.audit.record(
         AuditKind.NEW_ADDRESS, session.now, person=person, actor=address,
-        new_value=address, detail=f"REGISTER Email: confirmed by {address}",
+        new_value=address, detail=f"new address confirmed by {address}",
     )  # fmt: skip
     session.person = person
     session.reply.ok(
@@ -200,13 +204,16 @@ def _link_claimed_address(
 
 
 def _tell_registrant(session: MailSession, claim: AddressClaim, person: Person) -> None:
-    """The address whose REGISTER named the confirmed one learns it is now linked."""
+    """The registration's address that agreed learns that the new one is now linked."""
     _ = translation(person.language).gettext
     config = session.services.config
+    told = str(claim.payload.get("tell") or claim.requester)
+    if told == claim.confirm_address:
+        return
     body = _(
         "{address} confirmed: it is now an address of your registration on the judge {code}."
     ).format(address=claim.confirm_address, code=config.code)
-    session.send(Outgoing((claim.requester,), f"{config.code} CONFIRM", body + "\n"))
+    session.send(Outgoing((told,), f"{config.code} CONFIRM", body + "\n"))
 
 
 def _usable(claim: AddressClaim | None, sender: str, session: MailSession) -> bool:
@@ -229,14 +236,3 @@ def _apply_form(session: MailSession, person: Person, payload: dict[str, Any]) -
         values["extra"] = {**(person.extra or {}), **extra}
     changed = session.uow.people.update_registration(person, values, session.now)
     return {key: str(new) if isinstance(new, date) else new for key, (_old, new) in changed.items()}
-
-
-def _tell_requester(session: MailSession, claim: AddressClaim, person: Person) -> None:
-    """The address that asked learns that it is now linked (it may now act as the person)."""
-    _ = translation(person.language).gettext
-    config = session.services.config
-    body = _(
-        "Your request ({kind}) was confirmed from {address}: {requester} is now an address of "
-        "that registration on the judge {code}."
-    ).format(kind=claim.kind.upper(), address=claim.confirm_address, requester=claim.requester, code=config.code)
-    session.send(Outgoing((claim.requester,), f"{config.code} CONFIRM", body + "\n"))

@@ -75,7 +75,8 @@ def handle(command: IAmAlso, session: MailSession) -> Next:
         _(
             "Nothing is linked yet. A confirmation code has been mailed to {address}. {sender} "
             "becomes an address of that registration only when CONFIRM <code> is sent back from "
-            "{address}, within {days} days. If nobody does, nothing changes."
+            "{address}, within {days} days, and then {sender} answers the code the judge mails it. "
+            "If nobody does, nothing changes."
         ).format(address=claimed, sender=sender, days=LIFETIME.days),
     )
     return Next.CONTINUE
