@@ -35,7 +35,7 @@ READ_ONLY_ANSWERS: tuple[type[Command], ...] = (
 """Questions that change nothing but whose answer follows the games: answered once
 per mail until a command that may have changed something."""
 
-WRITES_NOTHING_BEFORE_REFUSING: tuple[type[Command], ...] = (c.OrderCommand, c.Conditional, c.Signoff)
+WRITES_NOTHING_BEFORE_REFUSING: tuple[type[Command], ...] = (c.OrderCommand, c.Conditional, c.Signoff, c.IgnoredText)
 """Commands that change nothing in the database while they run (an order is merged into the
 mail's sheet in memory and stored once at its end): a refusal has nothing to undo, so they run
 without a savepoint of their own (two statements less per command, issue 14). Any other
@@ -46,7 +46,7 @@ OWN_SAVEPOINTS: tuple[type[Command], ...] = (c.Signon,)
 
 
 PLAYERS_NOT_READ: tuple[type[Command], ...] = (
-    c.Signon, c.Signoff, c.OrderCommand, c.Conditional, c.PhaseCommand, c.Clear,
+    c.Signon, c.Signoff, c.OrderCommand, c.Conditional, c.PhaseCommand, c.Clear, c.IgnoredText,
 )
 """Commands that read no player of the game but the one signed on as (the sender): a mail of
 these alone has its sign-on load the seats without their players (judge.app.signon.players_wanted)."""
@@ -71,6 +71,7 @@ def run_commands(session: MailSession, parsed: ParseResult) -> None:
             break
         if isinstance(item, MailError):
             session.reply.error(item.line, error_text(item, session.language, _game_map(session)))
+            session.failed_order_lines += item.order_line
             continue
         assert isinstance(item, Command)
         if isinstance(item, CONSTANT_ANSWERS + READ_ONLY_ANSWERS):

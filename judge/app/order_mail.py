@@ -23,6 +23,7 @@ from judge.app.error_text import error_text
 from judge.app.errors import CommandRefused
 from judge.app.positions import from_json
 from judge.app.reports.acknowledgement import Acknowledgement, render_acknowledgement
+from judge.app.reports.wording import phase_name
 from judge.app.session import MailSession, Role
 from judge.app.variant_rules import game_map_of
 from judge.core.adjudicator import Rules
@@ -32,11 +33,13 @@ from judge.core.errors import CoreError
 from judge.core.geography import GameMap
 from judge.core.names import province_display_name
 from judge.core.orders import Order
-from judge.core.phase import Phase
+from judge.core.phase import Phase, PhaseType
 from judge.core.position import Position
+from judge.core.units import UnitRef, UnitType, province_of
 from judge.db.enums import GameState, OrderBlockKind, SeatStatus
 from judge.db.models import Game, Seat
 from judge.lang.commands import Conditional, OrderCommand
+from judge.mail.compose import subject_phase
 
 AREA = "orders"
 MAX_YEARS_AHEAD = 5
@@ -217,6 +220,7 @@ def add_order(session: MailSession, command: OrderCommand, target: Target | None
         return
     order = kept.adapt(command.read.order, state.phase.type)
     _check(session, state, draft, order, command.read.text)
+    _note_unit_type(session, state, command.line, order)
     draft.sheet = draft.sheet.with_order(order)
     if state.rules.surplus_adjustments == "last":  # seed 002's "first" keeps them all: the first legal count
         draft.sheet = draft.sheet.trimmed(state.position, draft.seat.power or "")
@@ -282,6 +286,26 @@ def units_text(provinces: Iterable[str], language: str, game_map: GameMap, _: Ca
     return ", ".join(names)
 
 
+def _note_unit_type(session: MailSession, state: OrderMail, line: int, order: Order) -> None:
+    """The order names its unit with the wrong type (``F Paris - Picardy`` for an army): the
+    order stands for the unit that is there (DATC 4.B.5, as :func:`_check` found it legal), and
+    the reply says so under the line, so that the player knows what was read."""
+    ref = getattr(order, "unit", None)
+    board = state.board
+    if not isinstance(ref, UnitRef) or ref.type is None or board is None or state.phase.type is PhaseType.RETREAT:
+        return  # (in a retreat phase the unit in the province is not the one ordered, the dislodged one)
+    unit = board.unit_at.get(board.where.get(ref.location) or province_of(ref.location))
+    if unit is None or unit.type is ref.type:
+        return
+    _ = session.gettext
+    place = province_display_name(unit.province, "fr" if session.language == "fr" else "en", state.game_map)
+    if unit.type is UnitType.ARMY:
+        note = _("There is an army in {place}, not a fleet: the order was read for the army.")
+    else:
+        note = _("There is a fleet in {place}, not an army: the order was read for the fleet.")
+    session.reply.ok(line, note.format(place=place))
+
+
 def _check(session: MailSession, state: OrderMail, draft: PowerDraft, order: Order, text: str) -> None:
     """What :func:`judge.core.adjudicator.validate` says of the order, on the mail's one board
     (issue 14: validate indexes the position again for every order; the board is read-only)."""
@@ -321,18 +345,74 @@ def settle(session: MailSession) -> None:
         state.settled = True
 
 
+def confirm_when_the_mail_ends(session: MailSession) -> None:
+    """End the reply to a player signed on as their power with the orders on file, whatever
+    the mail did: a bare SIGNON (sent to clear the error flag), press, questions, or order
+    lines that all failed (those count as orders the mail meant to give: the error flag is
+    set, as for any order gone wrong). Nothing is shown when the game takes no orders or the
+    sender no longer plays the power (RESIGN)."""
+
+    def confirm() -> None:
+        if session.role is not Role.POWER or session.acting_power is None:
+            return
+        if session.game is None or session.game.state is not GameState.ACTIVE:
+            return
+        existing = session.area_state.get(AREA)
+        if existing is None:
+            try:
+                state, draft = acting(session)
+            except CommandRefused:
+                return
+        elif isinstance(existing, OrderMail):
+            state, draft = existing, existing.drafts.get(session.acting_power) or acting(session)[1]
+        else:
+            return
+        if session.failed_order_lines:
+            draft.touched = True
+        finish(session, state)
+
+    session.finishers.append(confirm)
+
+
 def finish(session: MailSession, state: OrderMail) -> None:
-    """Store what changed, set the error flags, acknowledge, and re-plan the game's next due time."""
+    """Store what changed, set the error flags, acknowledge, and re-plan the game's next due time.
+
+    Once per mail: the first call does it (the finisher :func:`begin` registered, or the
+    confirmation of :func:`confirm_when_the_mail_ends`, whichever runs first)."""
     if state.settled:
         return
+    state.settled = True
     replan = _may_move_due_time(session, state)
     _store(session, state)
+    moved_on = _phase_moved_on(session, state)
+    if moved_on is not None:
+        session.reply.epilogue += ["", moved_on]
     for power in state.drafts:
         session.reply.epilogue += ["", *acknowledgement(session, state, power)]
     if replan:
         from judge.app.scheduler import plan
 
         plan(session.uow, session.services, state.game, session.now)
+
+
+def _phase_moved_on(session: MailSession, state: OrderMail) -> str | None:
+    """When the mail gives orders in answer to a mail about a phase already processed (its
+    subject names it), the note that the phase moved on and which one is open now: orders
+    written for the old board read on the new one would otherwise fail, or succeed, unexplained."""
+    if not any(draft.touched for draft in state.drafts.values()):
+        return None
+    named = subject_phase(session.decoded.subject, session.services.config.code, state.game.name)
+    try:
+        answered = Phase.parse(named) if named is not None else None
+    except CoreError:  # "S1901B": no such phase
+        return None
+    if answered is None or not answered < state.phase:
+        return None
+    _ = session.gettext
+    return _(
+        "Note: your mail answers {answered}, which has been processed; the phase open now is {now}, "
+        "and the orders of this mail were read for it."
+    ).format(answered=phase_name(answered, _), now=phase_name(state.phase, _))
 
 
 def _may_move_due_time(session: MailSession, state: OrderMail) -> bool:

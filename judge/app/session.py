@@ -82,6 +82,8 @@ class MailSession:
     operator: bool = False
     """The judge's operator runs this line from the console (judge.app.console) as the game's
     master: what the game is told names the judgekeeper, not a master."""
+    failed_order_lines: int = 0
+    """Lines of this mail read as orders that could not be read (see ``MailError.order_line``)."""
 
     @property
     def signed_on(self) -> bool:

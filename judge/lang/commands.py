@@ -133,6 +133,14 @@ class Signoff(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class IgnoredText(Command):
+    """A line of prose after the last command ("Thanks for the game"): not read, not an error."""
+
+    KIND: ClassVar[str] = "ignored_text"
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class SenderHeader(Command):
     """A ``Reply-To:``/``From:`` line in the body before SIGNON: who the mail is from.
 

@@ -53,6 +53,9 @@ class MailError:
     text: str
     message: str
     translatable: Message | None = field(default=None, compare=False, repr=False)
+    order_line: bool = field(default=False, compare=False, repr=False)
+    """The line was read as orders (after a sign-on): a failed order, which leaves the orders
+    on file as they were and counts as a mistake in them (the error flag)."""
 
     def __str__(self) -> str:
         return f"line {self.line}, column {self.column}: {self.message}"

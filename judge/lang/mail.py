@@ -9,7 +9,10 @@ ENDBROADCAST, SIGNOFF or the end of the mail), SET COMMENT BEGIN (up to
 SIGNOFF), DIARY (up to ENDDIARY), and IF ... ENDIF, whose structure this
 module builds (the end of the mail, a PHASE line or SIGNOFF close open IFs
 silently, as the Judge did). SIGNOFF or a ``--`` signature line ends the
-reading.
+reading, and so do the ways people end a mail (a closing line, a phone's
+footer) when no command follows them; prose after the last command is
+:class:`~judge.lang.commands.IgnoredText`, not a bad order (the rules are
+in :mod:`judge.lang.signatures`).
 
 Nothing a mail contains makes :func:`parse_mail` raise: every problem is a
 :class:`~judge.lang.errors.MailError` in the result and the next line is
@@ -50,7 +53,8 @@ from judge.lang.grammar import (
     describe_terminal,
     one_word_commands,
 )
-from judge.lang.orders import ReadOrder, read_order_line
+from judge.lang.orders import OrderSyntaxError, ReadOrder, read_order_line
+from judge.lang.signatures import is_sign_off, looks_like_prose
 
 MAX_MAIL_CHARS = 1_000_000
 """Characters read from a mail body; the rest is reported and ignored."""
@@ -68,6 +72,8 @@ MAX_ERRORS = 100
 """Errors reported before the reading stops."""
 MAX_REGISTER_FIELDS = 50
 """Lines of one REGISTER form."""
+MAX_PROSE_LINES = 100
+"""Lines of prose read after the last command (a letter under the orders) before the reading stops."""
 
 
 
@@ -180,6 +186,11 @@ class _MailReader:
     stack: list[_OpenIf] = field(default_factory=list)
     signed_on: bool = False
     stopped: bool = False
+    prose: list[tuple[int, str, list[ReadOrder | OrderSyntaxError]]] = field(default_factory=list)
+    """Lines of prose since the last command (see :mod:`judge.lang.signatures`)."""
+    reading_ahead: tuple[int, int | None] = (0, None)
+    """What :meth:`_reads_after` last found: lines before the first number were looked at, and
+    the second is the line of the command found there (None: none up to the first number)."""
 
     # ------------------------------------------------------------ the loop
 
@@ -213,6 +224,7 @@ class _MailReader:
                     Message(N_("The mail is too long (at most {max_lines} lines and {max_mail_chars} characters): the rest was not read."), max_lines=MAX_LINES, max_mail_chars=MAX_MAIL_CHARS),
                 )
         self._close_all()
+        self._prose_ignored()
         return ParseResult(tuple(self.commands), tuple(self.errors))
 
     def _line(self, number: int, raw: str, source: _Lines) -> None:
@@ -229,20 +241,101 @@ class _MailReader:
                 Message(N_("Line too long ({count} characters, at most {max_line_length}): it was not read."), count=len(text), max_line_length=MAX_LINE_LENGTH),
             )
             return
+        if is_sign_off(stripped):
+            if not self._reads_after(number, source):
+                self._signoff(c.Signoff(number, signature=True))
+                return
+            if not self.stack:  # a sign-off with orders after it hides nothing: text not read
+                self.commands.append(c.IgnoredText(number, stripped))
+                return
+            # in an open IF block with more to read: a line of the block that is no order
         first_match = _FIRST_WORD.match(stripped)
         first = first_match.group().lower() if first_match else ""
+        read_before = (len(self.commands), len(self.errors))
         if self.stack and stripped.lower().rstrip(".") == "end":
             # Players close an IF with a bare END; nothing else in an order block can mean it.
             self._conditional(number, text, "endif", None)
         elif _is_command(first, stripped):
             self._command(number, text, first.rstrip(":"), source)
         else:
-            self._orders(number, text, first)
+            results = read_order_line(text.rstrip(), self.game_map, phase_type=self.phase_type, french=self.french)
+            if self._prose(number, text, results):
+                return
+            self._orders(number, text, first, results)
+        self._prose_was_orders(read_before)
+
+    # ------------------------------------------------------------ prose after the orders
+
+    def _reads_after(self, number: int, source: _Lines) -> bool:
+        """Whether a command or an order (or a line meant as one) comes after line ``number``,
+        before a signature line or SIGNOFF. Each line is looked at once per mail: the answer found covers every line up
+        to the command found (or to the end)."""
+        scanned, found = self.reading_ahead
+        if number < scanned and (found is None or number < found):
+            return found is not None
+        found = None
+        for index in range(number, len(source.lines)):
+            stripped = source.lines[index].translate(_CONTROL).strip()
+            if not stripped or is_sign_off(stripped):
+                continue
+            key = " ".join(stripped.lower().split())
+            if stripped == "--" or key in _SIGNOFFS:
+                break
+            first_match = _FIRST_WORD.match(stripped)
+            first = first_match.group().lower() if first_match else ""
+            if len(stripped) > MAX_LINE_LENGTH or _is_command(first, stripped) or self.stack:
+                found = index + 1
+                break
+            results = read_order_line(stripped, self.game_map, phase_type=self.phase_type, french=self.french)
+            if any(isinstance(result, ReadOrder) for result in results) or not looks_like_prose(
+                stripped, self.game_map, french=self.french
+            ):
+                found = index + 1
+                break
+        self.reading_ahead = (found if found is not None else len(source.lines) + 1, found)
+        return found is not None
+
+    def _prose(self, number: int, text: str, results: list[ReadOrder | OrderSyntaxError]) -> bool:
+        """Keep aside a signed-on line of prose outside any block: whether it is text after the
+        last command (reported as not read) or a bad order (read more) is known later."""
+        if not self.signed_on or self.stack or any(isinstance(r, ReadOrder) for r in results):
+            return False
+        if not looks_like_prose(text, self.game_map, french=self.french):
+            return False
+        self.prose.append((number, text, results))
+        if len(self.prose) >= MAX_PROSE_LINES:
+            self._error(number, 1, text, Message(N_("Too many lines of text after the orders ({max_prose_lines}): the rest of the mail was not read."), max_prose_lines=MAX_PROSE_LINES))
+            self._prose_ignored()
+            self.stopped = True
+        return True
+
+    def _prose_was_orders(self, read_before: tuple[int, int]) -> None:
+        """A command or an error after prose: the prose was between commands, so it was meant as
+        orders; its errors go in, in line order, before the errors of the line that followed it."""
+        if not self.prose:
+            return
+        commands, errors = read_before
+        added = self.commands[commands:]
+        if len(self.errors) == errors and all(isinstance(command, c.Signoff) for command in added):
+            return
+        later = self.errors[errors:]
+        del self.errors[errors:]
+        for number, text, results in self.prose:
+            for result in results:
+                if not isinstance(result, ReadOrder):
+                    self._error(number, result.column, text, result.translatable or result.message, order_line=True)
+        self.errors += later
+        self.prose.clear()
+
+    def _prose_ignored(self) -> None:
+        """The prose left when the reading ends came after the last command: not read, not wrong."""
+        for number, text, _results in self.prose:
+            self.commands.append(c.IgnoredText(number, text.strip()))
+        self.prose.clear()
 
     # ------------------------------------------------------------ orders
 
-    def _orders(self, number: int, text: str, first: str) -> None:
-        results = read_order_line(text.rstrip(), self.game_map, phase_type=self.phase_type, french=self.french)
+    def _orders(self, number: int, text: str, first: str, results: list[ReadOrder | OrderSyntaxError]) -> None:
         if not self.signed_on and not self.stack and not any(isinstance(r, ReadOrder) for r in results):
             self._error(number, _indent(text), text, Message(N_("Unknown command -> {first}"), first=first))
             return
@@ -256,13 +349,18 @@ class _MailReader:
             elif self.stack:
                 self._break_block(number, result.column, text, result.translatable or result.message)
             else:
-                self._error(number, result.column, text, result.translatable or result.message)
+                self._error(
+                    number, result.column, text, result.translatable or result.message, order_line=self.signed_on
+                )
 
     def _break_block(self, number: int, column: int, text: str, message: Wording) -> None:
         """A line of an open IF block that cannot be read: the whole block is refused, so that no
         branch is kept without the line its writer meant in it (an ELSE without its order)."""
         self.stack[-1].broken = True
-        self._error(number, column, text, Message(N_("{message} (the whole IF block is ignored)"), message=message))
+        self._error(
+            number, column, text, Message(N_("{message} (the whole IF block is ignored)"), message=message),
+            order_line=self.signed_on,
+        )
 
     def _add(self, command: c.OrderCommand | c.Conditional) -> None:
         if self.stack:
@@ -393,6 +491,7 @@ class _MailReader:
 
     def _signoff(self, command: c.Signoff) -> None:
         self._close_all()
+        self._prose_ignored()
         self.commands.append(command)
         self.stopped = True
 
@@ -487,8 +586,10 @@ class _MailReader:
 
     # ------------------------------------------------------------ errors
 
-    def _error(self, number: int, column: int, text: str, message: Wording) -> None:
-        self.errors.append(MailError(number, max(column, 1), text.rstrip(), english(message), translatable(message)))
+    def _error(self, number: int, column: int, text: str, message: Wording, *, order_line: bool = False) -> None:
+        self.errors.append(
+            MailError(number, max(column, 1), text.rstrip(), english(message), translatable(message), order_line)
+        )
 
 
 def _is_command(first: str, stripped: str) -> bool:

@@ -459,6 +459,16 @@ def strip_subject(subject: str, code: str) -> str:
         text = stripped
 
 
+def subject_phase(subject: str, code: str, game: str) -> str | None:
+    """The phase a subject names as the judge writes it about ``game`` (``Re: [Error Flag]
+    XPY:demo - S1901M ...``, as :func:`reply_subject` and :func:`game_subject` make it), or None:
+    what a player answering an older mail of the game was answering."""
+    found = re.search(
+        rf"(?:^|\s){re.escape(code)}:{re.escape(game)}\s+-\s*({_PHASE})\b", _one_line(subject), re.IGNORECASE
+    )
+    return found.group(1).upper() if found else None
+
+
 def _is_judge_prefixed(text: str, code: str) -> bool:
     head = text.split(maxsplit=1)[0] if text.split() else ""
     return head.upper() == code.upper() or head.upper().startswith(f"{code.upper()}:")

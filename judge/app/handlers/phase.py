@@ -26,7 +26,11 @@ def handle(command: PhaseCommand, session: MailSession) -> Next:
     if phase is None:
         raise CommandRefused(_("PHASE needs a season, a year and a phase, e.g. PHASE Fall 1901 Movement."))
     if phase < state.phase:
-        raise CommandRefused(_("That phase is already past: the orders that follow are ignored."))
+        raise CommandRefused(
+            _("That phase is already past: the phase open now is {now}; the orders that follow are ignored.").format(
+                now=phase_name(state.phase, _)
+            )
+        )
     if phase.year > state.phase.year + order_mail.MAX_YEARS_AHEAD:
         raise CommandRefused(
             _("Orders can be given at most {years} years ahead.").format(years=order_mail.MAX_YEARS_AHEAD)

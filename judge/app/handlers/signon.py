@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from typing import TypeVar
 
-from judge.app import error_flag, throttle
+from judge.app import error_flag, order_mail, throttle
 from judge.app.councils.member_signon import council_signon, signon_message
 from judge.app.errors import CommandRefused
 from judge.app.games import (
@@ -137,6 +137,7 @@ def _signed_on(session: MailSession, game: Game, seat: Seat | None, role: Role) 
     session.acting_power = seat.power if seat is not None else None
     if role is Role.POWER and seat is not None and seat.power is not None:
         error_flag.settle_when_the_mail_ends(session, game, seat.power)
+        order_mail.confirm_when_the_mail_ends(session)  # after the flag is settled: the reply shows it
 
 
 # -- SIGNON Fgame pw ------------------------------------------------------------------------------
