@@ -359,7 +359,10 @@ def confirm_when_the_mail_ends(session: MailSession) -> None:
             return
         existing = session.area_state.get(AREA)
         if existing is None:
+            from judge.app.councils.permissions import check_order
+
             try:
+                check_order(session)  # councils: the orders are the General's to see, as to give
                 state, draft = acting(session)
             except CommandRefused:
                 return
@@ -382,7 +385,8 @@ def finish(session: MailSession, state: OrderMail) -> None:
     if state.settled:
         return
     state.settled = True
-    replan = _may_move_due_time(session, state)
+    # A mail that changed no power's current orders (ORDERS, press, a bare SIGNON) moves no time.
+    replan = any(draft.touched for draft in state.drafts.values()) and _may_move_due_time(session, state)
     _store(session, state)
     moved_on = _phase_moved_on(session, state)
     if moved_on is not None:
