@@ -27,9 +27,10 @@ from datetime import datetime
 
 from judge.app import outbox
 from judge.app.agreements import Agreement, Passed
+from judge.app.councils.audience import seat_readers
 from judge.app.game_facts import game_map, power_letter
 from judge.app.house_rules import ends_after, survivors
-from judge.app.notify import person_address, seat_addresses
+from judge.app.notify import person_address
 from judge.app.reports.final_summary import final_summary_lines
 from judge.app.scoring import FinalResult, ResultKind, ScoringError, score, shown, system_named
 from judge.app.services import Services
@@ -85,7 +86,8 @@ def readers(game: Game) -> dict[str, list[str]]:
 
     for seat in game.seats:
         if seat.person is not None and seat.status is not SeatStatus.RESIGNED:
-            add(seat.person.language, seat_addresses(seat))
+            for reader in seat_readers(game, seat):  # a council's members each in his language
+                add(reader.language, [reader.address])
     for master in game.masters:
         add(master.person.language, [person_address(master.person) or ""])
     for observer in game.observers:

@@ -85,8 +85,13 @@ def audience(
     out observers who asked not to get broadcasts. Addresses in ``exclude``
     (the sender's) are left out; nobody is listed twice.
     """
-    from judge.app.notify import person_address, reader_language, seat_addresses
+    from judge.app.councils.audience import seat_readers
+    from judge.app.notify import person_address, reader_language
+    from judge.core.councils.roles import Channel
 
+    # A council's members each read alone: the game's news as players, what is for one power as
+    # his council (judge.app.councils.audience).
+    channel = Channel.GAME if powers is None else Channel.COUNCIL
     wanted = None if powers is None else set(powers)
     seen = {address.lower() for address in exclude}
     groups: dict[str, list[str]] = {}
@@ -102,7 +107,8 @@ def audience(
             continue
         if wanted is not None and seat.power not in wanted:
             continue
-        add(reader_language(seat.person, game), seat_addresses(seat))
+        for reader in seat_readers(game, seat, channel):
+            add(reader.language, [reader.address])
     if masters:
         for master in game.masters:
             add(reader_language(master.person, game), [person_address(master.person) or ""])

@@ -23,12 +23,13 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from judge.app.councils.audience import group_by_language, seat_readers
 from judge.app.errors import CommandRefused
 from judge.app.game_facts import by_zone
 from judge.app.games import audience, power_letter, power_name
-from judge.app.notify import reader_language, seat_addresses
 from judge.app.session import MailSession, Outgoing, Role
 from judge.app.settings import Setting, When, Who, current_value
+from judge.core.councils.roles import Channel
 from judge.db.enums import GameState
 from judge.db.models import Game, Seat
 from judge.i18n import translation
@@ -278,17 +279,17 @@ def _send_copy(session: MailSession) -> None:
     seat, game = state.became, session.game
     if seat is None or game is None or seat.person is None or seat.power is None:
         return
-    to = [a for a in seat_addresses(seat) if a.lower() != session.sender.lower()]
-    if not to:
-        return
-    language = reader_language(seat.person, game)
-    _ = translation(language).gettext
-    intro = _(
-        "The master of game '{game}' has acted for {power}. What was done in your name:"
-    ).format(game=game.name, power=power_name(seat.power, language))
+    readers = [
+        r for r in seat_readers(game, seat, Channel.COUNCIL) if r.address.lower() != session.sender.lower()
+    ]  # a council's members each in his language (judge.app.councils.audience)
     subject = game_subject(
         session.services.config.code, game.name,
         f"Master Acting For: {power_letter(game, seat.power)}", game.current_phase,
     )
-    body = intro + "\n\n" + session.reply.render_since(state.became_line)
-    session.send(Outgoing(tuple(to), subject, body, game_id=game.id))
+    done = session.reply.render_since(state.became_line)
+    for language, to in group_by_language(readers).items():
+        _ = translation(language).gettext
+        intro = _(
+            "The master of game '{game}' has acted for {power}. What was done in your name:"
+        ).format(game=game.name, power=power_name(seat.power, language))
+        session.send(Outgoing(tuple(to), subject, intro + "\n\n" + done, game_id=game.id))

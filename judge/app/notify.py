@@ -72,6 +72,8 @@ def person_address(person: Person | None) -> str | None:
 
 
 def seat_addresses(seat: Seat) -> list[str]:
+    """An ordinary seat's addresses (its report addresses, else its player's); a council seat's
+    readers are its members, each alone: :func:`judge.app.councils.audience.seat_readers`."""
     if seat.report_address:
         return [a for a in seat.report_address.split(",") if a]
     address = person_address(seat.person)

@@ -449,10 +449,9 @@ def _queue_reply(session: MailSession, mail_id: int) -> None:
         phase=phase if session.signed_on else None,
         error_flag=session.reply.errors > 0,
     )
-    recipients = [session.sender]
-    if session.seat is not None and session.seat.report_address:
-        recipients += session.seat.report_address.split(",")
-    recipients += session.reply_copies
+    from judge.app.councils.audience import reply_addresses
+
+    recipients = [session.sender, *reply_addresses(session)]
     outbox.queue(
         session.uow, session.services, recipients, subject, body, session.now,
         game_id=game.id if game is not None else None,

@@ -114,6 +114,11 @@ def text(message: EmailMessage) -> str:
 
 @pytest.fixture
 def harness(database: Database, tmp_path: Path) -> Iterator[Harness]:
+    yield new_harness(database, tmp_path)
+
+
+def new_harness(database: Database, tmp_path: Path) -> Harness:
+    """A harness on ``database`` with the suite's judge configuration and a fake clock."""
     clock = FakeClock(datetime(2026, 11, 23, 9, 0, tzinfo=UTC))
     config = load_config(
         {
@@ -129,4 +134,4 @@ def harness(database: Database, tmp_path: Path) -> Iterator[Harness]:
             "JUDGE_PASSWORD_COMMON_REFUSED": "0",
         }
     )
-    yield Harness(Services(db=database, config=config, clock=clock), clock)
+    return Harness(Services(db=database, config=config, clock=clock), clock)

@@ -23,19 +23,20 @@ settings), so ordinary games read no council table.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.orm.attributes import flag_modified
 
 from judge.app import outbox
+from judge.app.councils.audience import council_readers, master_readers, readers_of
+from judge.app.councils.audience import rule_member as rule_member
 from judge.app.game_facts import power_name
-from judge.app.notify import person_address, reader_language
 from judge.app.services import Services
 from judge.app.session import MailSession
 from judge.core.councils import elections as rules
-from judge.core.councils.roles import Member
+from judge.core.councils.roles import Channel
 from judge.core.phase import Phase, PhaseType, Season
 from judge.db.database import UnitOfWork
 from judge.db.enums import SeatStatus
@@ -79,10 +80,6 @@ def refusal_sentence(session: MailSession, reason: str, fields: dict[str, str]) 
     if "phase" in shown:
         shown["phase"] = phase_name(Phase.parse(shown["phase"]), _)
     return _(reason).format(**shown)
-
-
-def rule_member(member: CouncilMember) -> Member:
-    return Member(member.id, member.power, member.role, member.rank, member.status)
 
 
 def person_of(uow: UnitOfWork, member: CouncilMember) -> Person | None:
@@ -556,20 +553,11 @@ def _aware(moment: datetime) -> datetime:
 # ------------------------------------------------------------------ mail
 
 
-def _recipients(uow: UnitOfWork, game: Game, members: Iterable[CouncilMember]) -> dict[str, str]:
-    """Address -> language of the active members given and of every master."""
+def _recipients(game: Game, power: str) -> dict[str, str]:
+    """Address -> language of the members who may read ``power``'s council mail now, and the masters."""
     audience: dict[str, str] = {}
-    for member in members:
-        if member.status != "active" or member.person_id is None:
-            continue
-        person = person_of(uow, member)
-        address = person_address(person)
-        if address:
-            audience.setdefault(address, reader_language(person, game))
-    for master in game.masters:
-        address = person_address(master.person)
-        if address:
-            audience.setdefault(address, reader_language(master.person, game))
+    for reader in [*council_readers(game, power, Channel.COUNCIL), *master_readers(game)]:
+        audience.setdefault(reader.address, reader.language)
     return audience
 
 
@@ -577,7 +565,7 @@ def announce(uow: UnitOfWork, services: Services, game: Game, election: CouncilE
     """Mail the council and the masters that ``election`` is open, with the candidates and how to vote."""
     council = uow.councils.seated(game, power=election.power)
     candidates = ", ".join(member_label(uow, m) for m in council if m.status == "active")
-    for address, language in _recipients(uow, game, council).items():
+    for address, language in _recipients(game, election.power).items():
         _ = translation(language).gettext
         body = _(
             "{power}'s council elects its General-in-chief ({kind}, year {year}).\n"
@@ -642,7 +630,7 @@ def _mail_result(
     now: datetime,
 ) -> None:
     subject = game_subject(services.config.code, game.name, ELECTION_EVENT + " result")
-    for address, language in _recipients(uow, game, council).items():
+    for address, language in _recipients(game, election.power).items():
         body = result_text(uow, language, game, election, council, result)
         outbox.queue(uow, services, [address], subject, body, now, game_id=game.id)
 
@@ -656,24 +644,19 @@ def mail_member(
     What happens to one member himself (elimination, seat, leaving) is his
     to read: nobody else gets this mail.
     """
-    person = person_of(uow, member)
-    address = person_address(person)
-    if not address:
-        return
-    language = reader_language(person, game)
-    _ = translation(language).gettext
-    body = _(message).format(power=power_name(member.power, language), **fields) + "\n"
     subject = game_subject(services.config.code, game.name, COUNCIL_EVENT)
-    outbox.queue(uow, services, [address], subject, body, now, game_id=game.id)
+    for reader in readers_of(game, [member]):  # his own addresses (SET ADDRESS), his language
+        _ = translation(reader.language).gettext
+        body = _(message).format(power=power_name(member.power, reader.language), **fields) + "\n"
+        outbox.queue(uow, services, [reader.address], subject, body, now, game_id=game.id)
 
 
 def mail_council(
     uow: UnitOfWork, services: Services, game: Game, power: str, now: datetime, message: str, **fields: datetime | str
 ) -> None:
     """Mail ``message`` (an English id, with ``{power}`` and ``fields``) to the council's active members and masters."""
-    council = uow.councils.seated(game, power=power)
     subject = game_subject(services.config.code, game.name, ELECTION_EVENT)
-    for address, language in _recipients(uow, game, council).items():
+    for address, language in _recipients(game, power).items():
         _ = translation(language).gettext
         shown = {k: (v.strftime("%Y-%m-%d %H:%M UTC") if isinstance(v, datetime) else v) for k, v in fields.items()}
         body = _(message).format(power=power_name(power, language), **shown) + "\n"

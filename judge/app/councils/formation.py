@@ -21,9 +21,10 @@ recorded in ``games.extra_settings["councils"]["seed"]``, so
 
 Each member keeps the password they joined with as their own council
 password. One :class:`~judge.db.models.Seat` per power stays: the power's
-seat for orders, press and reports, held by the General, with every
-member's address as its report addresses (so every member gets the game's
-reports); the other members' joining seats are removed.
+seat for orders and the game's bookkeeping, first held by the provisional
+General; its mail goes to no seat address but to each member who may read
+it, each alone (:mod:`judge.app.councils.audience`). The other members'
+joining seats are removed.
 """
 
 from __future__ import annotations
@@ -42,7 +43,6 @@ from judge.core.councils.roles import AMBASSADOR, GENERAL
 from judge.core.councils.spies import draw_spies
 from judge.db.database import UnitOfWork
 from judge.db.models import CouncilMember, Game, Seat
-from judge.db.models.base import ADDRESS_LENGTH
 from judge.db.repositories.councils import SETTINGS_KEY, council_settings
 from judge.i18n import translation
 from judge.mail.compose import game_subject
@@ -50,7 +50,6 @@ from judge.mail.compose import game_subject
 SLOT_SEPARATOR = "#"
 SCORING_KEY = "scoring"
 """``extra_settings`` key of the scoring system (as judge.app.endgame reads it)."""
-REPORT_ADDRESS_LENGTH = 2 * ADDRESS_LENGTH + 1
 
 
 @dataclass(frozen=True)
@@ -142,7 +141,7 @@ def form_councils(
             )  # fmt: skip
             member_ids.setdefault(power, []).append(member.id)
         general_seat = by_id[seat_ids[0]]
-        general_seat.report_address = _report_addresses([by_id[s] for s in seat_ids])
+        general_seat.report_address = ""  # a council's mail is each member's (councils.audience)
         kept[general_seat.id] = power
         for seat_id in seat_ids[1:]:
             seat = by_id[seat_id]
@@ -168,20 +167,6 @@ def form_councils(
     game.extra_settings = extra
     uow.flush()
     return kept
-
-
-def _report_addresses(seats: Sequence[Seat]) -> str:
-    """Every member's address, as many as the column holds (the first ones always)."""
-    chosen: list[str] = []
-    for seat in seats:
-        address = person_address(seat.person)
-        if not address:
-            continue
-        candidate = ",".join([*chosen, address])
-        if len(candidate) > REPORT_ADDRESS_LENGTH:
-            break
-        chosen.append(address)
-    return ",".join(chosen)
 
 
 # -- telling each member their place, the spies their mission, the master everything ----------------

@@ -1,9 +1,9 @@
 """What a signed-on council member may do, asked by the ordinary handlers.
 
 The sign-on of a council member (``SIGNON <letter><game> <own password>``)
-stores the member on the mail's session (:func:`remember_member`). The
-order, draw, concede and press handlers then call :func:`check_order`,
-:func:`check_draw`, :func:`check_concede` or :func:`press_refusal`; in a game
+stores the member on the mail's session (:func:`judge.app.councils.signed_on.remember_member`). The
+order, draw, concede, wait and press handlers then call :func:`check_order`,
+:func:`check_draw`, :func:`check_concede`, :func:`check_wait` or :func:`press_refusal`; in a game
 without councils these return at once, without touching the database.
 Refusals carry the rule's reason in the sender's language.
 """
@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from judge.app.councils.audience import rule_member
+from judge.app.councils.signed_on import signed_on_member
 from judge.app.errors import CommandRefused
 from judge.app.session import MailSession, Role
 from judge.core.councils.roles import (
@@ -22,14 +24,12 @@ from judge.core.councils.roles import (
     may_order,
     may_press,
     may_vote_draw,
+    may_wait,
 )
 from judge.db.enums import GameState
 from judge.db.models import CouncilMember, Game
 from judge.db.repositories.councils import councils_enabled
 from judge.i18n import N_
-
-AREA = "councils"
-"""Key of this area's per-mail state in ``MailSession.area_state``."""
 
 REASONS: dict[Refusal, str] = {
     Refusal.ORDERS_GENERAL_ONLY: N_(
@@ -48,6 +48,10 @@ REASONS: dict[Refusal, str] = {
         "The General-in-chief may write only to the Ambassadors of his own council (councils, rule 1): "
         "send PRESS TO {letter} (your own power's letter). The press was not sent."
     ),
+    Refusal.WAIT_GENERAL_ONLY: N_(
+        "Only your council's General-in-chief decides whether {power}'s orders wait for the deadline "
+        "(councils, rule 5). Nothing was changed."
+    ),
     Refusal.CUT_OFF: N_(
         "You are under accusation and cut off from your council and from negotiation (councils, rule 6). "
         "Nothing was done."
@@ -57,20 +61,6 @@ REASONS: dict[Refusal, str] = {
         "The press was not sent."
     ),
 }
-
-
-def remember_member(session: MailSession, member: CouncilMember) -> None:
-    """The sign-on found ``member``: later commands of the mail act for this member."""
-    session.area_state[AREA] = member
-
-
-def signed_on_member(session: MailSession) -> CouncilMember | None:
-    found = session.area_state.get(AREA)
-    return found if isinstance(found, CouncilMember) else None
-
-
-def as_rule_member(member: CouncilMember) -> Member:
-    return Member(member.id, member.power, member.role, member.rank, member.status)
 
 
 def _acting_member(session: MailSession) -> CouncilMember | None:
@@ -106,7 +96,7 @@ def _check(session: MailSession, rule: RuleCheck, refusal_without_member: Refusa
             # a started council game signed on without a member (SIGNON never does this): refuse
             raise _refuse(session, refusal_without_member, session.acting_power or "")
         return
-    refusal = rule(as_rule_member(member))
+    refusal = rule(rule_member(member))
     if refusal is not None:
         raise _refuse(session, refusal, member.power)
 
@@ -121,6 +111,11 @@ def check_draw(session: MailSession) -> None:
     _check(session, may_vote_draw, Refusal.DRAW_GENERAL_ONLY)
 
 
+def check_wait(session: MailSession) -> None:
+    """Refuse SET WAIT / SET NOWAIT from anyone but the General of a council game."""
+    _check(session, may_wait, Refusal.WAIT_GENERAL_ONLY)
+
+
 def check_concede(session: MailSession) -> None:
     """Refuse concessions from anyone but the General of a council game."""
     _check(session, may_concede, Refusal.CONCEDE_GENERAL_ONLY)
@@ -128,7 +123,7 @@ def check_concede(session: MailSession) -> None:
 
 def press_refusal(session: MailSession, member: CouncilMember, request: PressRequest) -> str | None:
     """The sentence refusing ``request`` from ``member``, or None when it may go."""
-    refusal = may_press(as_rule_member(member), request)
+    refusal = may_press(rule_member(member), request)
     if refusal is None:
         return None
     from judge.app.game_facts import power_letter, power_name

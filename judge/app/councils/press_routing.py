@@ -2,24 +2,39 @@
 
 ``PRESS TO <own letter>`` is the council's private room (the General and
 his Ambassadors); ``PRESS TO <other letters>`` goes from an Ambassador to
-the Ambassadors of those powers (all of them for one power, the first of
-each for several: one Ambassador per nation in a multi-party room);
+the Ambassadors of those powers (all of them for one power; for several,
+one Ambassador per nation in the multi-party room: the one of each nation
+who last wrote in that room, the first by rank until one has, so that a
+nation's Ambassadors share the rooms out among themselves);
 ``BROADCAST`` reaches every Ambassador (the seed's common room) and the
 observers who take broadcasts. A General may write only to his own
 council; the master may always be written to, and gets a copy of
 everything. Generals never read other powers' press. The game's press
 settings (no press, no partial press...) apply to press between powers.
+
+Every reader gets his own mail, to him alone and in his language
+(:mod:`judge.app.councils.audience`); the sender gets only his reply.
 """
 
 from __future__ import annotations
 
-from judge.app.councils.permissions import as_rule_member, press_refusal, signed_on_member
+from collections.abc import Callable
+
+from judge.app.councils.audience import (
+    Reader,
+    master_readers,
+    member_addresses,
+    person_of,
+    readers_of,
+    rule_member,
+)
+from judge.app.councils.permissions import press_refusal
+from judge.app.councils.signed_on import signed_on_member
 from judge.app.errors import CommandRefused
 from judge.app.game_facts import audience, power_letter, power_name
-from judge.app.notify import person_address
 from judge.app.press import plan_press, resolve
 from judge.app.session import MailSession, Outgoing
-from judge.core.councils.roles import Member, PressRequest, press_readers
+from judge.core.councils.roles import Member, PressRequest, press_readers, room_key
 from judge.db.enums import PressKind
 from judge.db.models import CouncilMember, Game
 from judge.i18n import translation
@@ -68,8 +83,12 @@ def send_council_press(session: MailSession, command: Press) -> None:
     councils: dict[str, list[Member]] = {}
     rows = {m.id: m for m in uow.councils.seated(game)}
     for row in rows.values():
-        councils.setdefault(row.power, []).append(as_rule_member(row))
-    readers = press_readers(as_rule_member(member), request, councils)
+        councils.setdefault(row.power, []).append(rule_member(row))
+    multi_party = not request.broadcast and len(request.powers) > 1
+    room = room_key(member.power, request.powers) if multi_party else None
+    readers = press_readers(rule_member(member), request, councils, _holders(game, room))
+    if room is not None:
+        _take_seat(game, room, member)
     sender_letter = power_letter(game, member.power)
     to_letters = "".join(power_letter(game, p) for p in request.powers)
     if request.own_council:
@@ -81,29 +100,15 @@ def send_council_press(session: MailSession, command: Press) -> None:
     )
     subject = game_subject(session.services.config.code, game.name, event, game.current_phase)
     body = command.body.rstrip()
-    mails: dict[str, list[str]] = {}
-    sent: set[str] = {session.sender.lower()}
-    for reader in readers:
-        person = uow.councils.person_of(rows[reader.id])
-        address = person_address(person)
-        if person is None or not address or address.lower() in sent:
-            continue
-        sent.add(address.lower())
-        mails.setdefault(person.language, []).append(address)
+    everyone = readers_of(game, [rows[reader.id] for reader in readers])
     if request.broadcast:
-        for language, addresses in audience(game, powers=(), masters=False, broadcast=True).items():
-            for address in addresses:
-                if address.lower() not in sent:
-                    sent.add(address.lower())
-                    mails.setdefault(language, []).append(address)
-    for master in game.masters:
-        address = person_address(master.person)
-        if address and address.lower() not in sent:
-            sent.add(address.lower())
-            mails.setdefault(master.person.language if master.person else "en", []).append(address)
-    for language, addresses in mails.items():
-        text = _header(game, member, request, language) + "\n\n" + body + "\n"
-        session.send(Outgoing(tuple(addresses), subject, text, game_id=game.id))
+        everyone += [
+            Reader(address, language)
+            for language, addresses in audience(game, powers=(), masters=False, broadcast=True).items()
+            for address in addresses
+        ]  # the observers who take broadcasts
+    everyone += master_readers(game)
+    _mail_each(session, game, everyone, subject, lambda language: _header(game, member, request, language), body)
     uow.press.post(
         game, command.body, session.now,
         kind=PressKind.BROADCAST if request.broadcast else PressKind.PRESS,
@@ -115,6 +120,47 @@ def send_council_press(session: MailSession, command: Press) -> None:
         mail_in_id=session.mail_id,
     )  # fmt: skip
     session.reply.ok(command.line, _delivered(session, game, request, len(readers)), "", body)
+
+
+ROOMS_KEY = "council_rooms"
+"""``games.extra_settings`` key: each multi-party room's seat holders, ``{"ENGLAND,FRANCE,GERMANY":
+{"ENGLAND": member id, ...}}`` (the Ambassador of each nation who last wrote there)."""
+
+
+def _holders(game: Game, room: str | None) -> dict[str, int]:
+    rooms = (game.extra_settings or {}).get(ROOMS_KEY)
+    if room is None or not isinstance(rooms, dict) or not isinstance(rooms.get(room), dict):
+        return {}
+    return {str(power): int(member) for power, member in rooms[room].items()}
+
+
+def _take_seat(game: Game, room: str, member: CouncilMember) -> None:
+    """The Ambassador who writes in a multi-party room sits in it for his nation (seed 003, rule 3:
+    a nation's Ambassadors share the rooms out among themselves)."""
+    from sqlalchemy.orm.attributes import flag_modified
+
+    rooms = dict((game.extra_settings or {}).get(ROOMS_KEY) or {})
+    rooms[room] = {**_holders(game, room), member.power: member.id}
+    game.extra_settings = {**(game.extra_settings or {}), ROOMS_KEY: rooms}
+    flag_modified(game, "extra_settings")
+
+
+def _mail_each(
+    session: MailSession, game: Game, readers: list[Reader], subject: str, header: Callable[[str], str], body: str
+) -> None:
+    """One mail per reader, to him alone, in his language; never back to the sender, nobody twice."""
+    sent: set[str] = {session.sender.lower()}
+    member = signed_on_member(session)
+    if member is not None:
+        sent |= {a.lower() for a in member_addresses(member, person_of(game, member))}
+    texts: dict[str, str] = {}
+    for reader in readers:
+        if reader.address.lower() in sent:
+            continue
+        sent.add(reader.address.lower())
+        if reader.language not in texts:
+            texts[reader.language] = header(reader.language) + "\n\n" + body + "\n"
+        session.send(Outgoing((reader.address,), subject, texts[reader.language], game_id=game.id))
 
 
 def _header(game: Game, member: CouncilMember, request: PressRequest, language: str) -> str:
@@ -159,29 +205,18 @@ def send_observer_press(session: MailSession, command: Press) -> None:
     real = plan.real
     powers = tuple(game_map(game).powers) if real is None else real.powers
     uow = session.uow
-    mails: dict[str, list[str]] = {}
-    sent: set[str] = {session.sender.lower()}
-
-    def add(language: str, address: str | None) -> None:
-        if address and address.lower() not in sent:
-            sent.add(address.lower())
-            mails.setdefault(language, []).append(address)
-
-    for member in uow.councils.seated(game):
-        if member.power in powers and member.role != "general" and member.status == "active":
-            person = uow.councils.person_of(member)
-            if person is not None:
-                add(person.language, person_address(person))
-    everyone_else = audience(
-        game,
-        powers=(),
-        masters=True,
-        observers=real is None or real.observers,
-        broadcast=real is None,
-    )
-    for language, addresses in everyone_else.items():
-        for address in addresses:
-            add(language, address)
+    ambassadors = [
+        m for m in uow.councils.seated(game)
+        if m.power in powers and m.role != "general" and m.status == "active"
+    ]  # fmt: skip
+    everyone = readers_of(game, ambassadors)
+    everyone += [
+        Reader(address, language)
+        for language, addresses in audience(
+            game, powers=(), masters=True, observers=real is None or real.observers, broadcast=real is None
+        ).items()
+        for address in addresses
+    ]
     body = command.body.rstrip()
     subject = game_subject(
         session.services.config.code,
@@ -189,9 +224,7 @@ def send_observer_press(session: MailSession, command: Press) -> None:
         "Broadcast" if real is None else "Press",
         game.current_phase,
     )
-    for language, addresses in mails.items():
-        text = header(game, plan, language, truth=False) + "\n\n" + body + "\n"
-        session.send(Outgoing(tuple(addresses), subject, text, game_id=game.id))
+    _mail_each(session, game, everyone, subject, lambda language: header(game, plan, language, truth=False), body)
     uow.press.post(
         game, command.body, session.now,
         kind=PressKind.BROADCAST if real is None else PressKind.PRESS,

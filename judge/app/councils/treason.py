@@ -19,16 +19,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import datetime
 
 from judge.app import outbox
+from judge.app.councils.audience import council_readers, master_readers, member_addresses
 from judge.app.councils.delays import LEFT_PHASE, WAITLIST_KEY, phase_in, waitlist_entry
 from judge.app.councils.elections import current_phase, find_member, person_of, rule_member
 from judge.app.game_facts import power_name
-from judge.app.notify import person_address, reader_language
 from judge.app.services import Services
 from judge.core.councils import treason as rules
+from judge.core.councils.roles import Channel
 from judge.core.phase import Phase
 from judge.db.database import UnitOfWork
 from judge.db.models import CouncilAccusation, CouncilMember, Game
@@ -156,9 +156,9 @@ def tribunal(
         accused = on_trial[0]
     author = person_of(uow, writer)
     name = (author.name if author is not None else None) or f"#{writer.id}"
-    own = person_address(author)
+    own = {a.lower() for a in member_addresses(writer, author)}
     for address, language in _audience(uow, game, accused, include_accused=True).items():
-        if address == own:
+        if address.lower() in own:
             continue  # the writer has his reply
         _ = translation(language).gettext
         body = _("Tribunal of {power} ({accused} accused). {writer} writes:\n\n{text}\n").format(
@@ -231,26 +231,16 @@ def _name(uow: UnitOfWork, member: CouncilMember) -> str:
 
 
 def _masters(game: Game) -> dict[str, str]:
-    audience: dict[str, str] = {}
-    for master in game.masters:
-        address = person_address(master.person)
-        if address:
-            audience.setdefault(address, reader_language(master.person, game))
-    return audience
+    return {r.address: r.language for r in master_readers(game)}
 
 
 def _audience(uow: UnitOfWork, game: Game, accused: CouncilMember, *, include_accused: bool) -> dict[str, str]:
-    members: Iterable[CouncilMember] = uow.councils.seated(game, power=accused.power)
+    """The council's active members (and the accused, for his tribunal), then the masters."""
+    channel = Channel.TRIBUNAL if include_accused else Channel.COUNCIL
+    readers = council_readers(game, accused.power, channel, accused=accused.id if include_accused else None)
     audience: dict[str, str] = {}
-    for member in members:
-        if member.status != "active" and not (include_accused and member.id == accused.id):
-            continue
-        person = person_of(uow, member)
-        address = person_address(person)
-        if address:
-            audience.setdefault(address, reader_language(person, game))
-    for address, language in _masters(game).items():
-        audience.setdefault(address, language)
+    for reader in [*readers, *master_readers(game)]:
+        audience.setdefault(reader.address, reader.language)
     return audience
 
 

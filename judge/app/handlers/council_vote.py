@@ -11,7 +11,7 @@ influence broke a tie).
 from __future__ import annotations
 
 from judge.app.councils import elections
-from judge.app.councils.permissions import signed_on_member
+from judge.app.councils.signed_on import signed_on_member
 from judge.app.errors import CommandRefused
 from judge.app.game_facts import power_name
 from judge.app.registry import Next, handles

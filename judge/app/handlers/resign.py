@@ -3,7 +3,9 @@
 Before the game starts, resigning simply gives the seat back. After, the
 seat keeps its power with status ``resigned`` and the game is told
 (``Resignation: France``; only the masters in a Quiet game). An observer
-who resigns stops observing. Masters leave by EJECTing themselves.
+who resigns stops observing. Masters leave by EJECTing themselves. A
+council member resigns his own place only (the power plays on with the
+rest of his council; :mod:`judge.app.councils.membership`).
 RESIGN is the last command the judge reads in a mail.
 """
 
@@ -11,12 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from judge.app.councils import membership
+from judge.app.councils.permissions import is_council_game
+from judge.app.councils.signed_on import signed_on_member
 from judge.app.errors import CommandRefused
 from judge.app.games import audience, players_needed, power_letter, power_name
 from judge.app.registry import Next, handles
 from judge.app.session import MailSession, Outgoing, Role
-from judge.db.enums import SeatStatus
-from judge.db.models import Game, Seat
+from judge.db.enums import GameState, SeatStatus
+from judge.db.models import CouncilMember, Game, Seat
 from judge.i18n import translation
 from judge.lang.commands import Resign
 from judge.mail.compose import game_subject
@@ -36,6 +41,8 @@ def handle(command: Resign, session: MailSession) -> Next:
             game.observers.remove(session.observer)
             session.observer = None
         messages = [_("You no longer observe game '{game}'.").format(game=game.name)]
+    elif (member := signed_on_member(session)) is not None and is_council_game(game):
+        messages = _resign_member(session, game, member)
     else:
         seat = session.seat
         if seat is None:
@@ -78,6 +85,22 @@ def _resign_seat(session: MailSession, game: Game, seat: Seat) -> list[str]:
     return [
         _("You have resigned from game '{game}': {power} is now open for anyone to take over.").format(
             game=game.name, power=power_name(seat.power, session.language)
+        )
+    ]
+
+
+def _resign_member(session: MailSession, game: Game, member: CouncilMember) -> list[str]:
+    """A council member resigns his own place, never the power (judge.app.councils.membership)."""
+    _ = session.gettext
+    if game.state is GameState.FORMING or member.left_at is not None:
+        raise CommandRefused(_("You do not hold a place on a council in this game any more."))
+    last = membership.resign(session, game, member)
+    seat = session.uow.seats.by_power(game, member.power)
+    if last and seat is not None:
+        _announce(session, game, seat)
+    return [
+        _("You have resigned from {power}'s council in game '{game}' and left the game.").format(
+            game=game.name, power=power_name(member.power, session.language)
         )
     ]
 

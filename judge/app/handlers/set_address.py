@@ -8,12 +8,18 @@ registration with REGISTER Email:, which needs a code confirmed from the
 registration's primary address and one confirmed from the new address
 (:mod:`judge.app.claims`). The change is announced to the game (not in
 gunboat games, where it would tell who plays whom) and kept in the audit
-trail. What it reveals: the addresses to the game, as before.
+trail. What it reveals: the addresses to the game, as before. A council
+member's SET ADDRESS is his own: only his registration's addresses, it
+routes his mail alone and is announced to nobody
+(:mod:`judge.app.councils.membership`).
 """
 
 from __future__ import annotations
 
 from judge.app.address_text import read_address, reason, shown
+from judge.app.councils import membership
+from judge.app.councils.permissions import is_council_game
+from judge.app.councils.signed_on import signed_on_member
 from judge.app.errors import CommandRefused
 from judge.app.games import audience, is_gunboat, power_letter, power_name
 from judge.app.registry import Next, handles
@@ -47,7 +53,11 @@ def handle(command: SetAddress, session: MailSession) -> Next:
             )
         ) from None
     addresses = list(dict.fromkeys(addresses))
-    holder = session.uow.people.get(seat.person_id) if seat.person_id is not None else None
+    member = signed_on_member(session)
+    if member is not None and not is_council_game(game):
+        member = None
+    owner_id = member.person_id if member is not None else seat.person_id  # a council member's own
+    holder = session.uow.people.get(owner_id) if owner_id is not None else None
     own = {a.address for a in holder.addresses} if holder is not None else set()
     strangers = [a for a in addresses if a not in own]
     if strangers:
@@ -58,6 +68,11 @@ def handle(command: SetAddress, session: MailSession) -> Next:
                 "address and the new address each confirm it). Nothing was changed."
             ).format(addresses=", ".join(strangers))
         )
+    if member is not None:  # his own mail only, announced to nobody
+        membership.set_address(session, game, member, addresses)
+        session.reply.ok(command.line, _("Your mail about game '{game}' will now go to {addresses}.").format(
+            game=game.name, addresses=", ".join(addresses)))  # fmt: skip
+        return Next.CONTINUE
     old = seat.report_address
     seat.report_address = ",".join(addresses)
     session.uow.audit.record(

@@ -5,7 +5,7 @@ Only the hash is stored. The change is not announced (the Judge's rule).
 
 from __future__ import annotations
 
-from judge.app.councils.permissions import signed_on_member
+from judge.app.councils.signed_on import signed_on_member
 from judge.app.errors import CommandRefused
 from judge.app.password_rules import check_new_password
 from judge.app.registry import Next, handles

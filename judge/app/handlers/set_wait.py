@@ -1,11 +1,14 @@
 """SET WAIT / SET NOWAIT: hold the current phase until its deadline, or not.
 
 The flag is the seat's, for the phase being played: processing clears it
-when the next phase opens. A master acts on the power he BECAME.
+when the next phase opens. A master acts on the power he BECAME. In a
+council game only the General may (seed 003, rule 5: he alone says when
+his orders are resolved).
 """
 
 from __future__ import annotations
 
+from judge.app.councils.permissions import check_wait
 from judge.app.errors import CommandRefused
 from judge.app.registry import Next, handles
 from judge.app.session import MailSession, Role
@@ -20,6 +23,7 @@ def handle(command: SetWait, session: MailSession) -> Next:
     seat = _target(session)
     if seat is None:
         raise CommandRefused(_("SET WAIT and SET NOWAIT are for a player signed on to a power."))
+    check_wait(session)  # councils: the General's choice alone
     game = seat.game
     if game.state is not GameState.ACTIVE or game.current_phase is None:
         raise CommandRefused(_("The game is not being played now: there is no phase to wait for."))

@@ -1,7 +1,8 @@
 """Who gets a game's results, and in which language: one query for players, masters and observers.
 
 Processing a phase mails the results to every player still in the game
-(eliminated ones too), every master and every observer, each in the
+(eliminated ones too; in a council game each member who may read them,
+:mod:`judge.app.councils.audience`), every master and every observer, each in the
 language they read (:func:`judge.app.notify.reader_language`). Loading that
 through the ORM's relationships costs a query per kind of reader and per
 person; this reads it all in one ``UNION ALL``: one row per (reader,
@@ -28,10 +29,12 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import aliased
 
+from judge.app.councils.audience import seat_readers
 from judge.app.notify import ACTIVE, DEFAULT_LANGUAGE, LANGUAGE_CHOSEN, game_language
 from judge.db.database import UnitOfWork
 from judge.db.enums import SeatStatus
 from judge.db.models import Game, GameMaster, GameObserver, Person, PersonAddress, Seat
+from judge.db.repositories.councils import councils_enabled
 
 _SEAT, _MASTER, _OBSERVER = 0, 1, 2
 
@@ -66,6 +69,7 @@ def results_audience(uow: UnitOfWork, game: Game) -> dict[str, ResultsReader]:
     for row in rows:
         readers.setdefault((row.kind, row.key), []).append(row)
     statuses = {seat.id: seat.status for seat in game.seats}
+    councils = councils_enabled(game)
     audience: dict[str, ResultsReader] = {}
     for (kind, _key), lines in readers.items():
         first = lines[0]
@@ -73,6 +77,11 @@ def results_audience(uow: UnitOfWork, game: Game) -> dict[str, ResultsReader]:
         if kind == _SEAT:
             status = statuses.get(_key) or SeatStatus(first.status)  # as changed in this transaction
             if status not in ACTIVE and status is not SeatStatus.ELIMINATED:
+                continue
+            if councils:  # each member of the council alone, in his language (councils.audience)
+                seat = next(s for s in game.seats if s.id == _key)
+                for member in seat_readers(game, seat):
+                    audience.setdefault(member.address, ResultsReader(member.language, member.time_zone))
                 continue
             if first.report:
                 addresses = [a for a in str(first.report).split(",") if a]

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from zoneinfo import ZoneInfo
 
+from judge.app.councils.audience import seat_readers
 from judge.app.councils.formation import queue_council_notices
 from judge.app.games import game_map, is_gunboat, power_name
-from judge.app.notify import reader_language, reader_zone, seat_addresses
+from judge.app.notify import reader_language, reader_zone
 from judge.app.positions import opening_position
 from judge.app.reports.wording import phase_name
 from judge.app.session import MailSession, Outgoing
@@ -47,7 +48,7 @@ def game_starting_body(game: Game, seat: Seat | None, language: str, zone: ZoneI
         elif is_gunboat(game):
             who = HIDDEN_ADDRESS
         else:
-            who = ", ".join(seat_addresses(holder)) or HIDDEN_ADDRESS
+            who = ", ".join(r.address for r in seat_readers(game, holder)) or HIDDEN_ADDRESS
         lines.append(f"   {power_name(power, language) + ':':<{width}} {who}")
     opening = opening_position(the_map, neutral_units=opening_neutral_units(game, the_map))
     phase = Phase.parse(game.current_phase) if game.current_phase else opening.phase
@@ -89,9 +90,15 @@ def queue_game_starting(session: MailSession, game: Game) -> int:
     subject = game_subject(config.code, game.name, "Game Starting", game.current_phase)
     mails: list[tuple[Sequence[str], str]] = []
     for seat in game.seats:
-        addresses = seat_addresses(seat)
-        if seat.person is not None and addresses:
-            mails.append((addresses, game_starting_body(game, seat, _language(seat.person, game), _zone(seat.person, config.timezone))))
+        if seat.person is None:
+            continue
+        bodies: dict[tuple[str, str], str] = {}
+        for reader in seat_readers(game, seat):  # a council's members each alone, in his language
+            key = (reader.language, reader.time_zone)
+            if key not in bodies:
+                zone = reader_zone(reader.time_zone or None, config.timezone)
+                bodies[key] = game_starting_body(game, seat, reader.language, zone)
+            mails.append(([reader.address], bodies[key]))
     for master in game.masters:
         if master.person.primary_address:
             body = game_starting_body(game, None, _language(master.person, game), _zone(master.person, config.timezone))

@@ -24,9 +24,9 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from judge.app.councils.audience import seat_readers
 from judge.app.games import describe_variant, game_map, is_gunboat, players_needed, power_name
 from judge.app.house_rules import house_rule_words
-from judge.app.notify import seat_addresses
 from judge.app.positions import NoOpenPhase, current
 from judge.app.reports.person import registration_lines
 from judge.app.timekeeping import phase_schedule
@@ -118,7 +118,7 @@ def press_legend(_: Gettext) -> str:
 def player_address(seat: Seat, *, hide: bool) -> str:
     if hide:
         return HIDDEN_ADDRESS
-    return ", ".join(seat_addresses(seat)) or HIDDEN_ADDRESS
+    return ", ".join(r.address for r in seat_readers(seat.game, seat)) or HIDDEN_ADDRESS
 
 
 def _join(items: Iterable[str]) -> str:

@@ -6,11 +6,17 @@
 * The Ambassadors negotiate with the Ambassadors of the other powers; they
   may neither order nor vote. A press to one other power reaches all its
   Ambassadors (the bilateral room); a press to several powers is a
-  multi-party room, where each nation has at most one Ambassador: it reaches
-  one Ambassador of each (the first, by rank). A broadcast is the seed's
+  multi-party room, where each nation has at most one Ambassador, the one
+  its Ambassadors chose to sit there by writing in it (the first by rank
+  until one has). A broadcast is the seed's
   common room (tour de Babel): every Ambassador of every power.
 * A member under accusation or arrest (seed 003, rule 6) is cut off: no
   orders, no votes, no press (the tribunal channel is not press).
+* What a member reads (:func:`sees`): the game's public mail while he is
+  in the game; his council's mail only while he sits on it as an active
+  member; a tribunal's lines as an active member of that council or as the
+  accused himself. A member who left (escaped, expelled, resigned) reads
+  nothing more of the game.
 
 Each ``may_*`` function returns None when allowed, or the :class:`Refusal`
 naming the rule, from which the app builds the player's sentence.
@@ -28,6 +34,21 @@ ACTIVE = "active"
 SEATED_STATUSES = frozenset({"active", "accused", "arrested"})
 
 
+class Channel(StrEnum):
+    """What kind of mail a council member may be given (see :func:`sees`)."""
+
+    GAME = "game"
+    """What every player of the game reads: results, the master's announcements to all, the end."""
+    COUNCIL = "council"
+    """His council's room and his power's own mail: the council press, elections, notices to the power."""
+    TRIBUNAL = "tribunal"
+    """The tribunal of one accused member: his council and himself."""
+
+
+IN_GAME_STATUSES = frozenset({"active", "accused", "arrested", "eliminated"})
+"""Who still reads the game's public mail (an eliminated power's members, as an eliminated player does)."""
+
+
 class Refusal(StrEnum):
     """Why a council member may not do something: one value per rule of seed 003."""
 
@@ -37,6 +58,7 @@ class Refusal(StrEnum):
     GENERAL_PRESS_OWN_AMBASSADORS_ONLY = "general-press-own-ambassadors-only"
     CUT_OFF = "cut-off"
     PRESS_TO_OBSERVERS = "press-to-observers"
+    WAIT_GENERAL_ONLY = "wait-general-only"
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +86,20 @@ def _general_only(member: Member, refusal: Refusal) -> Refusal | None:
     return None if member.is_general else refusal
 
 
+def sees(member: Member, channel: Channel, *, accused: int | None = None) -> bool:
+    """Whether ``member`` may be given mail of ``channel`` now (seed 003, rules 1 and 6).
+
+    The accused is cut off from his council (rule 6b: "exclu du Conseil et
+    de tous les salons") but not from the game's public mail; he reads his
+    own tribunal (``accused``: its member id). Members who left read nothing.
+    """
+    if channel is Channel.GAME:
+        return member.status in IN_GAME_STATUSES
+    if channel is Channel.TRIBUNAL and accused is not None and member.id == accused:
+        return member.status in SEATED_STATUSES
+    return member.status == ACTIVE
+
+
 def may_order(member: Member) -> Refusal | None:
     """Orders (and their release) are the General's alone."""
     return _general_only(member, Refusal.ORDERS_GENERAL_ONLY)
@@ -72,6 +108,12 @@ def may_order(member: Member) -> Refusal | None:
 def may_vote_draw(member: Member) -> Refusal | None:
     """Draw proposals and votes are the General's alone."""
     return _general_only(member, Refusal.DRAW_GENERAL_ONLY)
+
+
+def may_wait(member: Member) -> Refusal | None:
+    """When the orders are resolved (now, or at the deadline: SET WAIT) is the General's choice
+    (seed 003, rule 5a: "ok pour résolution immédiate / à la D.L.")."""
+    return _general_only(member, Refusal.WAIT_GENERAL_ONLY)
 
 
 def may_concede(member: Member) -> Refusal | None:
@@ -116,16 +158,39 @@ def _ambassadors(members: Iterable[Member]) -> list[Member]:
     )
 
 
+def room_key(sender_power: str, powers: Iterable[str]) -> str:
+    """The multi-party room a press to several powers speaks in: its nations, the sender's too."""
+    return ",".join(sorted({sender_power, *powers}))
+
+
+def room_holder(members: Sequence[Member], holder: int | None) -> Member | None:
+    """The one Ambassador who sits for a nation in a multi-party room (seed 003, rule 3).
+
+    The nation's Ambassadors share the rooms out among themselves: the one
+    who last wrote in the room (``holder``) sits in it while he is an active
+    Ambassador; until one of them has written, the first by rank does.
+    """
+    ambassadors = _ambassadors(members)
+    chosen = [m for m in ambassadors if m.id == holder]
+    candidates = chosen or ambassadors
+    return candidates[0] if candidates else None
+
+
 def press_readers(
-    sender: Member, request: PressRequest, councils: Mapping[str, Sequence[Member]]
+    sender: Member,
+    request: PressRequest,
+    councils: Mapping[str, Sequence[Member]],
+    holders: Mapping[str, int] | None = None,
 ) -> tuple[Member, ...]:
     """The council members who read an allowed press (never the sender; masters apart).
 
     ``councils`` maps each power to its members. The sender's own council
     room reaches the other active members of his council (General and
-    Ambassadors); a press to one power reaches all its Ambassadors; to
-    several powers, the first Ambassador of each (one per nation on a
-    multi-party room); a broadcast, every Ambassador (the sender's fellows too).
+    Ambassadors); a press to one power reaches all its Ambassadors (the
+    bilateral room); to several powers, one Ambassador of each nation, the
+    one who sits in that room (:func:`room_holder`; ``holders`` maps each
+    power to its member who last wrote there); a broadcast, every
+    Ambassador (the sender's fellows too).
     """
     chosen: list[Member] = []
     if request.own_council:
@@ -139,8 +204,8 @@ def press_readers(
         chosen += _ambassadors(councils.get(request.powers[0], ()))
     else:
         for power in request.powers:
-            first = _ambassadors(councils.get(power, ()))[:1]
-            chosen += first
+            holder = room_holder(councils.get(power, ()), (holders or {}).get(power))
+            chosen += [holder] if holder is not None else []
     seen: set[int] = set()
     out: list[Member] = []
     for member in chosen:
