@@ -262,3 +262,43 @@ def test_help_on_the_councils_in_english_and_french(harness: Harness) -> None:
     index = plain(harness.exchange("anglais@example.net", "GET INDEX\n")) + "".join(
         plain(m) for m in harness.new_mail())
     assert "GET COUNCILS" in index and "ACCUSE" in index and "COUNCIL" in index
+
+
+# ------------------------------------------------------------------ rule 5: releases warned, never lost in silence
+
+
+def test_a_general_is_warned_before_the_deadline_that_his_orders_are_unreleased(harness: Harness) -> None:
+    from judge.app.scheduler import process_due
+    from tests.app.councils_helpers import form_council_game, general
+    from tests.app.test_councils_elections_release import OPENINGS, _elect_everyone, _mail
+
+    form_council_game(harness)
+    members = _elect_everyone(harness)
+    for power, orders in OPENINGS.items():
+        _mail(harness, general(members, power), orders if power == "FRANCE" else orders + "\nREADY")
+    harness.new_mail()
+    harness.clock.advance(hours=1)  # every order is in, well before the deadline
+    process_due(harness.services)  # the phase would be processed early but for France's release
+    warned = [m for m in harness.new_mail() if "has not been given" in plain(m)]
+    assert [str(m["To"]) for m in warned] == [general(members, "FRANCE").address]
+    harness.clock.advance(hours=1)
+    process_due(harness.services)
+    assert not [m for m in harness.new_mail() if "has not been given" in plain(m)]  # once per phase
+
+
+def test_orders_changed_to_all_hold_withdraw_the_release_and_say_so(harness: Harness) -> None:
+    from tests.app.councils_helpers import form_council_game, general
+    from tests.app.test_councils_elections_release import OPENINGS, _elect_everyone, _mail
+
+    form_council_game(harness)
+    members = _elect_everyone(harness)
+    france = general(members, "FRANCE")
+    assert "released to the judge" in _mail(harness, france, OPENINGS["FRANCE"] + "\nREADY")
+    kept = _mail(harness, france, "A PAR - PIC\nA MAR - SPA\nF BRE - MAO")
+    assert "withdrawn" not in kept  # a change of orders keeps the release
+    withdrawn = _mail(harness, france, "A PAR H\nA MAR H\nF BRE H")
+    assert "Your release of France's orders is withdrawn" in withdrawn
+    with harness.db.unit_of_work(readonly=True) as uow:
+        row = uow.games.require("demo")
+        general_row = uow.councils.general(row, "FRANCE")
+        assert general_row is not None and general_row.extra.get("released") is None

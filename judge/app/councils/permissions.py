@@ -102,8 +102,13 @@ def _check(session: MailSession, rule: RuleCheck, refusal_without_member: Refusa
 
 
 def check_order(session: MailSession) -> None:
-    """Refuse orders from anyone but the General of a council game."""
+    """Refuse orders from anyone but the General of a council game; watch what they do to his release."""
     _check(session, may_order, Refusal.ORDERS_GENERAL_ONLY)
+    member = _acting_member(session)
+    if member is not None:
+        from judge.app.councils.releases import watch_release
+
+        watch_release(session, member)
 
 
 def check_draw(session: MailSession) -> None:

@@ -34,7 +34,9 @@ from judge.app.councils.elections import (
     RELEASE_KEY,
     current_phase,
     is_council_game,
+    mail_member,
     open_election_of,
+    person_of,
     renumber,
     rule_member,
 )
@@ -44,8 +46,10 @@ from judge.app.councils.elections import (
 from judge.app.councils.elections import (
     mail_council as mail_council,
 )
+from judge.app.notify import reader_language
 from judge.app.positions import from_json
 from judge.app.services import Services
+from judge.app.session import MailSession
 from judge.app.variant_rules import game_map_of
 from judge.core.councils import elections as election_rules
 from judge.core.councils.roles import may_order
@@ -55,7 +59,7 @@ from judge.db.database import UnitOfWork
 from judge.db.enums import SeatStatus
 from judge.db.models import CouncilElection, CouncilMember, Game
 from judge.db.repositories.councils import council_settings
-from judge.i18n import N_
+from judge.i18n import N_, translation
 
 RELEASED_KEY = "released"
 HOLD_KEY = "hold_confirmed"
@@ -186,10 +190,74 @@ def hold_processing(uow: UnitOfWork, services: Services, game: Game, now: dateti
     if deadline is not None and deadline.tzinfo is None:
         deadline = deadline.replace(tzinfo=UTC)
     if deadline is not None and now < deadline:
-        _store(game, {"phase": game.current_phase, "until": deadline.isoformat(), "grace": False})
+        warned = sorted(set(state.get("warned", [])) | set(late))
+        _warn_unreleased(uow, services, game, now, [p for p in late if p not in state.get("warned", [])], deadline)
+        _store(game, {"phase": game.current_phase, "until": deadline.isoformat(), "grace": False, "warned": warned})
         return True
     _open_grace(uow, services, game, now, late)
     return True
+
+
+UNRELEASED_WARNING = N_(
+    "Warning: {power}'s orders are drafts the judge has not been given: release them with READY (READY "
+    "HOLD if every unit holds) before the deadline, {deadline}. Otherwise it is an ONR: a grace of 24 hours "
+    "and an early election of a substitute (councils, rule 5)."
+)
+
+
+def _warn_unreleased(
+    uow: UnitOfWork, services: Services, game: Game, now: datetime, powers: list[str], deadline: datetime
+) -> None:
+    """Each General whose unreleased orders hold the phase, told once per phase, before the deadline.
+
+    The phase would be processed now (every power's orders are in) but for
+    these releases: the General alone is warned, in his language.
+    """
+    from judge.timekeeping.dates import tell_date
+
+    for power in powers:
+        general = uow.councils.general(game, power)
+        if general is None:
+            continue
+        language = reader_language(person_of(uow, general), game)
+        when = tell_date(deadline, services.config.timezone, translation(language).gettext)
+        mail_member(uow, services, game, general, now, UNRELEASED_WARNING, deadline=when)
+
+
+RELEASE_WITHDRAWN = N_(
+    "Your release of {power}'s orders is withdrawn: every unit now holds, which needs READY HOLD "
+    "(councils, rule 5c). The orders are drafts until you release them again."
+)
+
+
+def watch_release(session: MailSession, member: CouncilMember) -> None:
+    """A General's orders in this mail: once they are stored, a release they void is withdrawn and said.
+
+    Orders changed after READY keep the release, except orders in which
+    every unit now holds after a plain READY (rule 5c asks READY HOLD): that
+    release is withdrawn, and the reply says so, never in silence.
+    """
+    if session.area_state.get(WATCH_KEY):
+        return
+    session.area_state[WATCH_KEY] = True
+    # after every other finisher (the orders are stored by one of them): it queues itself last
+    session.finishers.append(lambda: session.finishers.append(lambda: _withdraw_voided_release(session, member)))
+
+
+WATCH_KEY = "council_release_watch"
+
+
+def _withdraw_voided_release(session: MailSession, member: CouncilMember) -> None:
+    game = session.game
+    if game is None or not is_released(member, game.current_phase):
+        return
+    if (member.extra or {}).get(HOLD_KEY) or not _all_hold(session.uow, game, member.power):
+        return
+    member.extra = {**(member.extra or {}), RELEASED_KEY: None}
+    from judge.app.game_facts import power_name
+
+    session.reply.epilogue += ["", session.gettext(RELEASE_WITHDRAWN).format(
+        power=power_name(member.power, session.language))]
 
 
 def _open_grace(uow: UnitOfWork, services: Services, game: Game, now: datetime, late: list[str]) -> None:
