@@ -86,6 +86,7 @@ DEFAULT_CONFIRMATIONS_PER_SENDER_PER_DAY = 5
 DEFAULT_CONFIRMATIONS_PER_DOMAIN_PER_DAY = 20
 DEFAULT_CONFIRMATIONS_PER_HOUR = 30
 DEFAULT_WHOIS_PER_DAY = 20
+DEFAULT_DUPLICATE_DAYS = 7
 
 _CODE_PATTERN = re.compile(r"^[A-Za-z0-9]{1,8}$")
 
@@ -198,6 +199,9 @@ class Config:
     """Confirmation codes the whole judge mails in one hour, whoever asks."""
     whois_per_day: int = DEFAULT_WHOIS_PER_DAY
     """Registrations WHOIS shows one sender in 24 hours (a harvest of the player base is bounded)."""
+    duplicate_days: int = DEFAULT_DUPLICATE_DAYS
+    """A mail delivered again (same Message-ID, envelope sender and body) within this many days of
+    the first delivery's processing is kept as a duplicate and not carried out again; 0: never."""
     metrics_port: int = 0
     """The loopback port (127.0.0.1) where `judge serve` publishes its counters for Prometheus; 0: off."""
 
@@ -252,6 +256,7 @@ _ENV_NAMES: dict[str, str] = {
     "confirmations_per_domain_per_day": "JUDGE_CONFIRMATIONS_PER_DOMAIN_PER_DAY",
     "confirmations_per_hour": "JUDGE_CONFIRMATIONS_PER_HOUR",
     "whois_per_day": "JUDGE_WHOIS_PER_DAY",
+    "duplicate_days": "JUDGE_DUPLICATE_DAYS",
 }
 
 
@@ -373,7 +378,10 @@ def _guard_settings(raw: Mapping[str, _Raw]) -> dict[str, int]:
     """The per-mail guard's whole-number settings that were given, each with its least sensible value."""
     return _whole_numbers(
         raw,
-        (("mail_max_attempts", 1), ("mail_max_command_lines", 1), ("reply_max_bytes", 1024), ("retention_days", 0)),
+        (
+            ("mail_max_attempts", 1), ("mail_max_command_lines", 1), ("reply_max_bytes", 1024),
+            ("retention_days", 0), ("duplicate_days", 0),
+        ),
     )
 
 

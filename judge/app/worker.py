@@ -227,10 +227,14 @@ def _process_taken(
         # Locked and marked now, in one statement and in the same transaction as everything
         # the mail does: nobody sees the mark before the commit; a mail set aside as a loop
         # or flood is marked ignored instead.
-        taken = uow.mail_in.start_processing(mail_id, now)
+        once_since = now - timedelta(days=services.config.duplicate_days)
+        taken = uow.mail_in.start_processing(mail_id, now, once_since)
         if taken is not None:  # None: another worker finished it after our lease ran out
-            raw, mail_from = taken
-            _process(uow, services, mail_id, raw, mail_from, now)
+            raw, mail_from, original = taken
+            if original is not None:  # delivered again (a lost 250): carried out once only
+                uow.mail_in.mark_duplicate(mail_id, original, now)
+            else:
+                _process(uow, services, mail_id, raw, mail_from, now)
         counted = (
             uow.mail_in.count_attempt(following, services.clock.now() + CLAIM_LEASE)
             if following is not None else None

@@ -25,7 +25,7 @@ examples:
   judge mail skip 42                     marked handled, never processed (audited as $USER)
 """
 
-LISTED_STATES = ("received", "processed", "failed", "quarantined", "ignored", "skipped")
+LISTED_STATES = ("received", "processed", "failed", "quarantined", "ignored", "skipped", "duplicate")
 RETRYABLE = ("failed", "quarantined", "ignored", "skipped")
 SKIPPABLE = ("received", "failed", "quarantined")
 

@@ -63,6 +63,7 @@ class InboundState(StrEnum):
     IGNORED = "ignored"  # loops, floods: kept, never answered
     QUARANTINED = "quarantined"  # failed too many times: kept for the operator, never retried by itself
     SKIPPED = "skipped"  # set aside by the operator (`judge mail skip`): handled, never processed
+    DUPLICATE = "duplicate"  # a second delivery of a mail already carried out (judge.mail.once): kept, not again
 
 
 class OutboundState(StrEnum):

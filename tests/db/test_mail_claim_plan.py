@@ -41,7 +41,7 @@ def test_each_claim_reads_the_pending_indexes(database: Database, claim: str) ->
     with database.unit_of_work() as uow:
         for _ in range(6):  # some processed, as in a judge that has run a while
             taken = uow.mail_in.take_next_row(at(20), at(21))
-            assert taken is not None and uow.mail_in.start_processing(taken[0], at(20)) is not None
+            assert taken is not None and uow.mail_in.start_processing(taken[0], at(20), at(-1000)) is not None
     with statements_sent(database.engine, _is_claim) as sent, database.unit_of_work() as uow:
         CLAIMS[claim](uow)
         uow.session.rollback()
@@ -52,3 +52,18 @@ def test_each_claim_reads_the_pending_indexes(database: Database, claim: str) ->
 
 def _is_claim(statement: str) -> bool:
     return "mail_in" in statement and "min(" in statement  # the claims: each sender's oldest
+
+
+def test_the_look_for_an_earlier_delivery_reads_its_index(database: Database) -> None:
+    """Taking a mail looks for an earlier delivery of it (judge.mail.once) by ``ix_mail_in_once_key``,
+    in the statement that marks it taken: no scan of the mail kept, no statement more."""
+    for n in range(12):
+        database.store_inbound_mail(f"Message-ID: <{n}@x>\r\n\r\nmail {n}".encode(), "p@example.org", ["j@x"], at(n))
+    with statements_sent(database.engine, lambda s: s.startswith("UPDATE mail_in")) as sent, database.unit_of_work() as uow:
+        taken = uow.mail_in.take_next_row(at(20), at(21))
+        assert taken is not None and uow.mail_in.start_processing(taken[0], at(20), at(-1000)) is not None
+    assert sent, "no UPDATE of mail_in was sent"
+    start = [s for s in sent if "once_key" in s[0]]
+    assert len(start) == 1
+    plan = query_plan(database.engine, *start[0])
+    assert "ix_mail_in_once_key" in plan, plan

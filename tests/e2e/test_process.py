@@ -155,6 +155,38 @@ def test_mail_accepted_just_before_a_kill_is_answered_exactly_once_after_restart
     assert serve_process.signal(signal.SIGTERM) == 0
 
 
+def test_a_mail_delivered_again_after_a_kill_is_carried_out_once(
+    serve_process: ServeProcess, database_url: str
+) -> None:
+    """The server is killed the instant it said 250; its client (a mail server that lost the 250)
+    delivers the very same bytes again after the restart: one reply, the second delivery kept
+    as a duplicate."""
+    serve_process.start()
+    message = build_mail("twice@example.net", "VERSION\n")
+    raw = wire(message)
+    with smtplib.SMTP("127.0.0.1", serve_process.port, timeout=WAIT_SECONDS) as client:
+        client.ehlo()
+        client.mail("twice@example.net")
+        client.rcpt(JUDGE)
+        code, _reason = client.data(raw)
+        assert code == 250
+        assert serve_process.signal(signal.SIGKILL) == -signal.SIGKILL
+    serve_process.start()
+    with smtplib.SMTP("127.0.0.1", serve_process.port, timeout=WAIT_SECONDS) as client:
+        client.sendmail("twice@example.net", [JUDGE], raw)
+    wait_until(lambda: _settled(database_url), what="both deliveries handled")
+    wait_until(
+        lambda: any(r["In-Reply-To"] == message["Message-ID"] for r in serve_process.replies()),
+        what="the reply in the Maildir",
+    )
+    with Database(database_url) as db, db.unit_of_work(readonly=True) as uow:
+        assert uow.mail_in.count(InboundState.PROCESSED) == 1
+        assert uow.mail_in.count(InboundState.DUPLICATE) == 1
+        assert uow.outbox.count(OutboundState.SENT) == 1
+    assert serve_process.signal(signal.SIGTERM) == 0
+    assert [r["In-Reply-To"] for r in serve_process.replies()] == [message["Message-ID"]]
+
+
 def test_sigterm_stops_the_server_cleanly_and_the_log_shows_no_body(
     serve_process: ServeProcess, database_url: str
 ) -> None:

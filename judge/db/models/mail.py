@@ -46,6 +46,8 @@ class InboundMail(Base):
             "ix_mail_in_pending_sender", "sender_key", "id",
             sqlite_where=PENDING_CONDITION, postgresql_where=PENDING_CONDITION,
         ),
+        # A mail taken for processing looks for an earlier delivery of itself (judge.mail.once).
+        Index("ix_mail_in_once_key", "once_key"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -62,6 +64,9 @@ class InboundMail(Base):
     error: Mapped[str | None] = mapped_column(Text, default=None)
     processed_at: Mapped[datetime | None] = mapped_column(default=None)
     next_attempt_at: Mapped[datetime | None] = mapped_column(default=None)
+    once_key: Mapped[str | None] = mapped_column(String(64), default=None)
+    """What makes two deliveries the same mail (:func:`judge.mail.once.once_key`); None on mail
+    stored before the key existed."""
 
 
 class OutboundMail(Base):

@@ -39,10 +39,11 @@ from judge.db.models import InboundMail, OutboundMail
 from judge.db.models.base import ADDRESS_LENGTH
 from judge.db.models.mail import SenderFlood, Throttle
 from judge.db.validation import check_json, check_text
+from judge.mail.once import once_key
 
 PENDING_STATES = (InboundState.RECEIVED, InboundState.FAILED)
 """Inbound mail still to be processed: new, or failed fewer times than the limit."""
-PURGEABLE_INBOUND = (InboundState.PROCESSED, InboundState.IGNORED, InboundState.SKIPPED)
+PURGEABLE_INBOUND = (InboundState.PROCESSED, InboundState.IGNORED, InboundState.SKIPPED, InboundState.DUPLICATE)
 """Inbound mail that is done with; failed and quarantined mail stays until the operator acts."""
 
 
@@ -76,7 +77,7 @@ def _inbound_row(
         "raw": bytes(raw), "mail_from": mail_from, "rcpt_tos": recipients,
         "received_at": received_at, "peer": peer, "sender_key": key,
         "state": InboundState.RECEIVED, "attempts": 0, "error": None,
-        "processed_at": None, "next_attempt_at": None,
+        "processed_at": None, "next_attempt_at": None, "once_key": once_key(raw, mail_from),
     }  # fmt: skip
 
 
@@ -194,19 +195,34 @@ class InboundMailRepository:
             .execution_options(populate_existing=True)
         ).one_or_none()
 
-    def start_processing(self, mail_id: int, now: datetime) -> tuple[bytes, str] | None:
-        """Mark a taken mail processed and return its raw bytes and envelope sender, in one statement.
+    def start_processing(
+        self, mail_id: int, now: datetime, once_since: datetime
+    ) -> tuple[bytes, str, int | None] | None:
+        """Mark a taken mail processed and return its raw bytes, its envelope sender, and the
+        id of an earlier delivery of the same mail carried out after ``once_since`` (None: it
+        is the first), in one statement.
 
         The worker's hot path: :meth:`lock_taken` and :meth:`mark_processed` in one
         ``UPDATE ... RETURNING``. The UPDATE locks the row to the commit (PostgreSQL waits
         for another holder and checks the state again after the wait), so a mail another
         worker finished meanwhile gives None and is never processed twice. Nobody sees the
-        mark before the commit, which also commits everything the mail does.
+        mark before the commit, which also commits everything the mail does. Two deliveries
+        of one mail have the same envelope sender, so the same worker takes them in turn: the
+        second is started only once the first committed, and finds it.
         """
         row = self.session.connection().execute(
-            _start_statement(), {"start_id": mail_id, "start_now": now}
+            _start_statement(), {"start_id": mail_id, "start_now": now, "start_once_since": once_since}
         ).one_or_none()
-        return None if row is None else (bytes(row[0]), str(row[1]))
+        return None if row is None else (bytes(row[0]), str(row[1]), row[2])
+
+    def mark_duplicate(self, mail_id: int, original: int, now: datetime) -> None:
+        """Kept, never carried out: a second delivery of mail ``original``."""
+        mail = self.get(mail_id)
+        mail.state = InboundState.DUPLICATE
+        mail.processed_at = now
+        mail.error = f"a second delivery of mail {original}, carried out already"
+        mail.next_attempt_at = None
+        self.session.flush()
 
     def mark_processed(self, mail: InboundMail, now: datetime) -> None:
         mail.state = InboundState.PROCESSED
@@ -439,8 +455,24 @@ def _count_statement() -> Update:
 
 @functools.cache
 def _start_statement() -> Update:
-    """:meth:`InboundMailRepository.start_processing`'s statement, built once (Core on the table)."""
+    """:meth:`InboundMailRepository.start_processing`'s statement, built once (Core on the table):
+    the earlier delivery is a scalar subquery of its RETURNING (by ``ix_mail_in_once_key``), no
+    statement of its own."""
     table = _inbound()
+    earlier, me = table.alias("earlier"), table.alias("me")
+    # The mail's key read by its id, not from the row being updated: SQLite cannot use an index
+    # for a subquery of RETURNING correlated to the updated row (it scanned every mail kept).
+    key = select(me.c.once_key).where(me.c.id == bindparam("start_id")).scalar_subquery()
+    original = (
+        select(func.min(earlier.c.id))
+        .where(
+            earlier.c.once_key == key,
+            earlier.c.id != bindparam("start_id"),
+            earlier.c.state == InboundState.PROCESSED,
+            earlier.c.processed_at > bindparam("start_once_since", type_=table.c.processed_at.type),
+        )
+        .scalar_subquery()
+    )
     return (
         update(table)
         .where(table.c.id == bindparam("start_id"), table.c.state.in_(PENDING_STATES))
@@ -448,7 +480,7 @@ def _start_statement() -> Update:
             state=InboundState.PROCESSED, processed_at=bindparam("start_now", type_=table.c.processed_at.type),
             error=None, next_attempt_at=None,
         )
-        .returning(table.c.raw, table.c.mail_from)
+        .returning(table.c.raw, table.c.mail_from, original)
     )
 
 
