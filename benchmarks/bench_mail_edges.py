@@ -196,7 +196,7 @@ def main() -> int:
     started = time.perf_counter()
     for _ in range(3000):
         render(
-            identity, ["p@x.org"], "Re: XPY:game1 - S1901M orders", "France: Army Paris -> Burgundy.\n" * 10,
+            identity, "p@x.org", "Re: XPY:game1 - S1901M orders", "France: Army Paris -> Burgundy.\n" * 10,
             now=now, auto_submitted=AutoSubmitted.REPLIED,
         )  # fmt: skip
     composed = 3000 / (time.perf_counter() - started)

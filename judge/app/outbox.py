@@ -3,6 +3,11 @@
 Everything the judge sends goes through the outbox table inside the same
 transaction as the change that caused it, so a reply is never sent for a
 change that was rolled back, nor lost for one that was committed.
+
+Every mail names one reader: a text for several readers (a broadcast, a late
+notice, a reply copied to a seat's other addresses) goes as one message per
+reader, so no header shows a reader who else reads it (an observer's address,
+a gunboat player's). :func:`_put` is the one way into the outbox.
 """
 
 from __future__ import annotations
@@ -11,16 +16,19 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, cast
-
-from sqlalchemy import Table, insert
 
 from judge.app.services import Services
 from judge.db.database import UnitOfWork
-from judge.db.enums import OutboundState
-from judge.db.models import OutboundMail
+from judge.db.repositories.mail import ReaderMail
 from judge.mail.addresses import AddressError, canonical_address, printable
-from judge.mail.compose import Attachment, AutoSubmitted, SharedMail, render, render_reply
+from judge.mail.compose import (
+    Attachment,
+    AutoSubmitted,
+    JudgeIdentity,
+    SharedMail,
+    render,
+    render_reply,
+)
 
 log = logging.getLogger(__name__)
 
@@ -37,10 +45,10 @@ def queue(
     reply_to_message_id: str | None = None,
     references: Sequence[str] = (),
     in_reply_to_mail_id: int | None = None,
-    extra_headers: Sequence[tuple[str, str]] = (),
     attachment: Attachment | None = None,
 ) -> None:
-    """Render one mail and put it in the outbox (a reply when it answers a message id).
+    """Render the mail for each reader in ``to`` and put them in the outbox (replies when they answer
+    a message id): one message per reader, as everything the judge sends (:func:`queue_many`).
 
     ``attachment`` (a map) makes it multipart/mixed; the text stays whole.
 
@@ -48,39 +56,26 @@ def queue(
     address is left out with a log line, and a mail left with nobody is not
     queued: nothing here raises on an address.
     """
-    recipients = usable_recipients(to)
-    if not recipients:
+    readers = usable_recipients(to)
+    if not readers:
         return
     identity = services.identity
     if reply_to_message_id is not None or in_reply_to_mail_id is not None:
-        message = render_reply(
-            identity,
-            recipients,
-            subject,
-            body,
-            now=now,
-            original_message_id=reply_to_message_id,
-            original_references=references,
-            attachment=attachment,
-        )
+        mails = [
+            ReaderMail(reader, render_reply(
+                identity, reader, subject, body, now=now, original_message_id=reply_to_message_id,
+                original_references=references, attachment=attachment,
+            ))
+            for reader in readers
+        ]  # fmt: skip
     else:
-        message = render(
-            identity, recipients, subject, body, now=now, auto_submitted=AutoSubmitted.GENERATED,
-            extra_headers=extra_headers, attachment=attachment,
-        )  # fmt: skip
-    uow.outbox.enqueue_row(  # Core: no ORM object made and flushed per mail (issue 14)
-        recipients,
-        message,
-        now,
-        mail_from=identity.address,
-        game_id=game_id,
-        in_reply_to_id=in_reply_to_mail_id,
-    )
+        mails = _generated(identity, readers, subject, body, now, attachment, None, {})
+    _put(uow, identity, mails, now, game_id=game_id, in_reply_to_id=in_reply_to_mail_id)
 
 
 @dataclass(frozen=True, slots=True)
 class Letter:
-    """One mail of a batch for :func:`queue_many`: its recipients, subject and body."""
+    """One text of a batch for :func:`queue_many`: its readers, subject and body."""
 
     to: Sequence[str]
     subject: str
@@ -99,46 +94,59 @@ def queue_many(
 
     For what one event sends to many readers (a phase's results: one mail
     per player, master and observer): one statement instead of one INSERT
-    and flush per mail. Recipients are handled as :func:`queue` does; the
-    mails are generated ones (``Auto-Submitted: auto-generated``), not replies.
+    and flush per mail. Recipients are handled as :func:`queue` does, one
+    mail per reader; the mails are generated ones (``Auto-Submitted:
+    auto-generated``), not replies.
     """
     identity = services.identity
-    rows: list[dict[str, Any]] = []
     shared: dict[tuple[str, str], SharedMail] = {}  # one text to many readers: written once
+    mails: list[ReaderMail] = []
     for letter in letters:
-        recipients = usable_recipients(letter.to)
-        if not recipients:
-            continue
-        if letter.attachment is None:
-            mail = shared.get((letter.subject, letter.body))
-            if mail is None:
-                mail = shared[letter.subject, letter.body] = SharedMail(
-                    identity, letter.subject, letter.body, now=now, auto_submitted=AutoSubmitted.GENERATED
-                )
-            message = mail.to(recipients)
-        else:
-            message = render(
-                identity, recipients, letter.subject, letter.body, now=now,
-                auto_submitted=AutoSubmitted.GENERATED, attachment=letter.attachment,
-            )  # fmt: skip
-        rows.append(
-            {
-                "created_at": now, "mail_from": identity.address, "recipients": recipients,
-                "message": bytes(message), "state": OutboundState.PENDING, "attempts": 0,
-                "next_attempt_at": now, "last_error": None, "sent_at": None, "game_id": game_id,
-                "in_reply_to_id": None, "map_phase_id": letter.map_phase_id,
-            }
+        mails += _generated(
+            identity, usable_recipients(letter.to), letter.subject, letter.body, now, letter.attachment,
+            letter.map_phase_id, shared,
         )  # fmt: skip
-    if rows:
-        # One statement with its parameter sets: SQLAlchemy's "insertmanyvalues" sends it as one
-        # INSERT ... VALUES (...), (...) RETURNING id on both engines (RETURNING asks for that batching),
-        # and the statement, unlike one built with .values(rows), is compiled once and cached.
-        uow.session.execute(_INSERT_RETURNING_ID, rows).all()
-    return len(rows)
+    return _put(uow, identity, mails, now, game_id=game_id)
 
 
-_TABLE = cast(Table, OutboundMail.__table__)
-_INSERT_RETURNING_ID = insert(_TABLE).returning(_TABLE.c.id)
+def _generated(
+    identity: JudgeIdentity,
+    readers: Sequence[str],
+    subject: str,
+    body: str,
+    now: datetime,
+    attachment: Attachment | None,
+    map_phase_id: int | None,
+    shared: dict[tuple[str, str], SharedMail],
+) -> list[ReaderMail]:
+    """The mail the judge sends on its own (``auto-generated``), one per reader; a text without an
+    attachment is written once (:class:`SharedMail`, kept in ``shared`` by subject and body)."""
+    if attachment is not None:
+        return [
+            ReaderMail(reader, render(
+                identity, reader, subject, body, now=now, auto_submitted=AutoSubmitted.GENERATED,
+                attachment=attachment,
+            ), map_phase_id)
+            for reader in readers
+        ]  # fmt: skip
+    mail = shared.get((subject, body))
+    if mail is None and readers:
+        mail = shared[subject, body] = SharedMail(identity, subject, body, now=now, auto_submitted=AutoSubmitted.GENERATED)
+    return [ReaderMail(reader, mail.to(reader), map_phase_id) for reader in readers] if mail is not None else []
+
+
+def _put(
+    uow: UnitOfWork,
+    identity: JudgeIdentity,
+    mails: Sequence[ReaderMail],
+    now: datetime,
+    *,
+    game_id: int | None = None,
+    in_reply_to_id: int | None = None,
+) -> int:
+    """Where every mail the judge sends enters the outbox: one row per reader, whose envelope
+    recipient is the one reader its headers name (:meth:`OutboxRepository.enqueue_each`)."""
+    return uow.outbox.enqueue_each(mails, now, mail_from=identity.address, game_id=game_id, in_reply_to_id=in_reply_to_id)
 
 
 def usable_recipients(to: Sequence[str]) -> list[str]:

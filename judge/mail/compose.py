@@ -10,6 +10,12 @@ Subjects and the ``::`` header lines follow the Judge (conventions §4):
 ``XPY:game1 - S1901M Results``, ``Re: [Error Flag] XPY:game1 - S1901M orders``,
 ``:: Judge: XPY  Game: game1  Variant: Standard`` and
 ``:: Deadline: S1901M Sun Nov 22 2026 23:30:00 +0000``.
+
+Each mail names exactly one reader: ``To`` holds one address, and no other
+header the judge writes holds a reader's address. A text for many readers is
+many mails (:class:`SharedMail` writes them cheaply), so no reader ever learns
+from a header who else reads it: an observer's address, or which power of a
+gunboat game a broadcast's missing reader plays.
 """
 
 from __future__ import annotations
@@ -84,7 +90,7 @@ class JudgeIdentity:
 
 def render(
     identity: JudgeIdentity,
-    to: Sequence[str],
+    reader: str,
     subject: str,
     body: str,
     *,
@@ -96,7 +102,7 @@ def render(
     extra_headers: Sequence[tuple[str, str]] = (),
     attachment: Attachment | None = None,
 ) -> bytes:
-    """One outgoing mail in wire form (CRLF), ready for the outbox and any relay.
+    """One outgoing mail to ``reader`` in wire form (CRLF), ready for the outbox and any relay.
 
     Written directly rather than through :class:`EmailMessage` (about ten
     times faster, and every reply goes through here): a single text/plain
@@ -115,11 +121,11 @@ def render(
     """
     if now.tzinfo is None:
         raise ValueError("compose needs a timezone-aware datetime")
-    if not to:
-        raise ValueError("a mail needs at least one recipient")
+    if not reader.strip():
+        raise ValueError("a mail needs a recipient")
     headers = [
         ("From", format_address(identity.display_name, identity.address)),
-        ("To", _address_header(to)),
+        ("To", _reader_header(reader)),
         ("Subject", _text_header("Subject", subject)),
         ("Date", format_datetime(now)),
         ("Message-ID", _one_line(message_id or make_msgid(domain=identity.domain))),
@@ -185,14 +191,14 @@ class SharedMail:
             + b"\r\n\r\n" + payload.replace(b"\n", b"\r\n")
         )  # fmt: skip
 
-    def to(self, to: Sequence[str]) -> bytes:
-        """The mail for ``to`` in wire form."""
-        if not to:
-            raise ValueError("a mail needs at least one recipient")
+    def to(self, reader: str) -> bytes:
+        """The mail for ``reader`` in wire form."""
+        if not reader.strip():
+            raise ValueError("a mail needs a recipient")
         return b"\r\n".join(
             (
                 self._from,
-                _fold("To", _address_header(to)).encode("utf-8", "replace"),
+                _fold("To", _reader_header(reader)).encode("utf-8", "replace"),
                 self._middle,
                 _fold("Message-ID", _one_line(make_msgid(domain=self._domain))).encode("utf-8", "replace"),
                 self._tail,
@@ -271,7 +277,7 @@ def _attachment_part(attachment: Attachment) -> bytes:
 
 def compose(
     identity: JudgeIdentity,
-    to: Sequence[str],
+    reader: str,
     subject: str,
     body: str,
     *,
@@ -283,7 +289,7 @@ def compose(
 ) -> EmailMessage:
     """The same mail as :func:`render`, as an :class:`EmailMessage` to inspect or adjust."""
     data = render(
-        identity, to, subject, body, now=now, auto_submitted=auto_submitted,
+        identity, reader, subject, body, now=now, auto_submitted=auto_submitted,
         in_reply_to=in_reply_to, references=references, message_id=message_id,
     )  # fmt: skip
     message = message_from_bytes(data, policy=policy.default)
@@ -293,7 +299,7 @@ def compose(
 
 def render_reply(
     identity: JudgeIdentity,
-    to: Sequence[str],
+    reader: str,
     subject: str,
     body: str,
     *,
@@ -305,7 +311,7 @@ def render_reply(
     """The answer to a person's mail: threaded under it and marked ``auto-replied``."""
     return render(
         identity,
-        to,
+        reader,
         subject,
         body,
         now=now,
@@ -318,7 +324,7 @@ def render_reply(
 
 def compose_reply(
     identity: JudgeIdentity,
-    to: Sequence[str],
+    reader: str,
     subject: str,
     body: str,
     *,
@@ -328,7 +334,7 @@ def compose_reply(
 ) -> EmailMessage:
     """:func:`render_reply` as an :class:`EmailMessage`."""
     data = render_reply(
-        identity, to, subject, body, now=now,
+        identity, reader, subject, body, now=now,
         original_message_id=original_message_id, original_references=original_references,
     )  # fmt: skip
     message = message_from_bytes(data, policy=policy.default)
@@ -341,16 +347,17 @@ def message_bytes(message: EmailMessage) -> bytes:
     return message.as_bytes(policy=policy.SMTP)
 
 
-def _address_header(addresses: Sequence[str]) -> str:
-    """Addresses joined by commas (each ``Name <address>`` or a bare address)."""
-    parts = []
-    for entry in addresses:
-        pairs = getaddresses([_one_line(entry)])
-        if len(pairs) == 1 and pairs[0][1]:
-            parts.append(format_address(*pairs[0]))
-        else:
-            parts.append(format_address("", entry))
-    return ", ".join(part for part in parts if part)
+def _reader_header(reader: str) -> str:
+    """The one reader as a ``To`` value (``Name <address>`` or a bare address).
+
+    Never a list: text that reads as several addresses (``a@x, b@y``) is
+    written as one token cleaned of separators, which the relay refuses,
+    rather than as two readers who would see each other.
+    """
+    pairs = getaddresses([_one_line(reader)])
+    if len(pairs) == 1 and pairs[0][1]:
+        return format_address(*pairs[0])
+    return format_address("", reader)
 
 
 def format_address(name: str, address: str) -> str:

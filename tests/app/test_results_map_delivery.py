@@ -108,11 +108,11 @@ def test_with_attachment_gives_what_render_gives_with_the_attachment(harness: Ha
     identity = harness.services.identity
     picture = Attachment("demo-S1901M.png", "image/png", b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40)
     for body in ("plain text\nsecond line\n", "accents: Méditerranée occidentale\n" + "x" * 1200 + "\n"):
-        text_only = render(identity, ["p@example.org"], "XPY:demo - S1901M Results", body,
+        text_only = render(identity, "p@example.org", "XPY:demo - S1901M Results", body,
                            now=harness.clock.now(), auto_submitted=AutoSubmitted.GENERATED)  # fmt: skip
         later = message_from_bytes(with_attachment(text_only, picture), policy=policy.default)
         at_once = message_from_bytes(
-            render(identity, ["p@example.org"], "XPY:demo - S1901M Results", body, now=harness.clock.now(),
+            render(identity, "p@example.org", "XPY:demo - S1901M Results", body, now=harness.clock.now(),
                    auto_submitted=AutoSubmitted.GENERATED, attachment=picture),
             policy=policy.default,
         )  # fmt: skip

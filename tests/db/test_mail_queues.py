@@ -170,17 +170,17 @@ def test_a_claimed_mail_holds_back_its_senders_later_mail_only(postgres_database
 def test_outbox_delivery_and_retries(database: Database) -> None:
     with database.unit_of_work() as uow:
         reply = uow.outbox.enqueue(
-            ["ann@example.org"], b"Subject: hi\r\n\r\nbody\r\n", T0, mail_from="judge@example.org"
+            "ann@example.org", b"Subject: hi\r\n\r\nbody\r\n", T0, mail_from="judge@example.org"
         )
         later = uow.outbox.enqueue(
-            ["bob@example.org", "cy@example.org"],
+            "bob@example.org",
             b"x",
             T0,
             mail_from="judge@example.org",
             not_before=at(30),
         )
         with pytest.raises(ValueError):
-            uow.outbox.enqueue([], b"x", T0, mail_from="judge@example.org")
+            uow.outbox.enqueue("", b"x", T0, mail_from="judge@example.org")
         reply_id, later_id = reply.id, later.id
         assert uow.outbox.earliest_due() == T0
     with database.unit_of_work() as uow:

@@ -1,6 +1,6 @@
 """The worker's hot-path writes and reads in Core (issue 14): the same rows and checks as the ORM's.
 
-``OrderRepository.submit_row`` and ``OutboxRepository.enqueue_row`` write with Core statements
+``OrderRepository.submit_row`` and ``OutboxRepository.enqueue_each`` write with Core statements
 instead of an ORM object and a flush; they must store what ``submit``/``enqueue`` store, supersede
 the same version, and refuse the same text the flush's check refuses. ``SeatRepository.of_game``
 may load a game's seats without their players; a later call that wants them gets them all in one
@@ -18,6 +18,7 @@ from judge.db import Database
 from judge.db.enums import OrderBlockKind
 from judge.db.errors import InvalidTextError, TextTooLongError
 from judge.db.models import OrderSubmission, OutboundMail
+from judge.db.repositories.mail import ReaderMail
 from tests.db.helpers import T0, at, game_with_seats, position
 
 
@@ -79,26 +80,36 @@ def test_submit_row_refuses_what_the_flush_refuses(database: Database) -> None:
         assert uow.games.by_name("demo") is None  # each unit of work was rolled back whole
 
 
-def test_enqueue_row_queues_the_same_row_as_enqueue(database: Database) -> None:
+def test_enqueue_each_queues_the_same_rows_as_enqueue_one_reader_each(database: Database) -> None:
     with database.unit_of_work() as uow:
         game, _seats = game_with_seats(uow)
-        uow.outbox.enqueue(["ann@example.org"], b"one", T0, mail_from="judge@example.org", game_id=game.id)
-        uow.outbox.enqueue_row(["ann@example.org", "bob@example.org"], b"two", T0, mail_from="judge@example.org", game_id=game.id)
+        uow.outbox.enqueue("ann@example.org", b"one", T0, mail_from="judge@example.org", game_id=game.id)
+        assert uow.outbox.enqueue_each(
+            [ReaderMail("ann@example.org", b"two")], T0, mail_from="judge@example.org", game_id=game.id
+        ) == 1
+        assert uow.outbox.enqueue_each(
+            [ReaderMail("bob@example.org", b"three"), ReaderMail("cy@example.org", b"four")],
+            T0, mail_from="judge@example.org", game_id=game.id,
+        ) == 2  # fmt: skip
+        assert uow.outbox.enqueue_each([], T0, mail_from="judge@example.org") == 0
         with pytest.raises(ValueError):
-            uow.outbox.enqueue_row([], b"x", T0, mail_from="judge@example.org")
+            uow.outbox.enqueue_each([ReaderMail("", b"x")], T0, mail_from="judge@example.org")
     with database.unit_of_work(readonly=True) as uow:
-        one, two = uow.session.scalars(select(OutboundMail).order_by(OutboundMail.id))
+        one, *others = uow.session.scalars(select(OutboundMail).order_by(OutboundMail.id))
         columns = [c.key for c in OutboundMail.__table__.columns if c.key not in ("id", "message", "recipients")]
-        assert {key: getattr(two, key) for key in columns} == {key: getattr(one, key) for key in columns}
-        assert (bytes(two.message), two.recipients) == (b"two", ["ann@example.org", "bob@example.org"])
-        assert [m.id for m in uow.outbox.claim_due(at(1))] == [one.id, two.id]
+        for other in others:
+            assert {key: getattr(other, key) for key in columns} == {key: getattr(one, key) for key in columns}
+        assert [(bytes(m.message), m.recipients) for m in others] == [
+            (b"two", ["ann@example.org"]), (b"three", ["bob@example.org"]), (b"four", ["cy@example.org"])
+        ]  # fmt: skip
+        assert [m.id for m in uow.outbox.claim_due(at(1))] == [one.id, *(m.id for m in others)]
 
 
-def test_enqueue_row_refuses_what_the_flush_refuses(database: Database) -> None:
+def test_enqueue_each_refuses_what_the_flush_refuses(database: Database) -> None:
     with pytest.raises(InvalidTextError, match=r"mail_out\.recipients"), database.unit_of_work() as uow:
-        uow.outbox.enqueue_row(["ann\x00@example.org"], b"x", T0, mail_from="judge@example.org")
+        uow.outbox.enqueue_each([ReaderMail("ann\x00@example.org", b"x")], T0, mail_from="judge@example.org")
     with pytest.raises(TextTooLongError), database.unit_of_work() as uow:
-        uow.outbox.enqueue_row(["ann@example.org"], b"x", T0, mail_from="j" * 400 + "@example.org")
+        uow.outbox.enqueue_each([ReaderMail("ann@example.org", b"x")], T0, mail_from="j" * 400 + "@example.org")
 
 
 def test_seats_loaded_bare_get_their_players_in_one_query_when_wanted(database: Database) -> None:

@@ -12,6 +12,7 @@ import pytest
 from judge.mail.compose import (
     AutoSubmitted,
     JudgeIdentity,
+    SharedMail,
     compose,
     compose_reply,
     deadline_line,
@@ -41,7 +42,7 @@ def reparse(message: EmailMessage) -> EmailMessage:
 def test_a_reply_carries_every_header_the_issue_asks_for() -> None:
     message = compose_reply(
         JUDGE,
-        ["player@example.net"],
+        "player@example.net",
         "Re: XPY:game1 - S1901M orders",
         "France: Army Paris -> Burgundy.\n",
         now=NOW,
@@ -65,20 +66,32 @@ def test_a_reply_carries_every_header_the_issue_asks_for() -> None:
 
 def test_a_notice_is_auto_generated_and_has_no_in_reply_to() -> None:
     message = compose(
-        JUDGE, ["a@x.org", "b@y.org"], "XPY:game1 - S1901M Results", "Results\n",
+        JUDGE, "a@x.org", "XPY:game1 - S1901M Results", "Results\n",
         now=NOW, auto_submitted=AutoSubmitted.GENERATED,
     )  # fmt: skip
     parsed = reparse(message)
     assert parsed["Auto-Submitted"] == "auto-generated"
     assert parsed["In-Reply-To"] is None and parsed["References"] is None
-    assert parsed["To"] == "a@x.org, b@y.org"
+    assert parsed["To"] == "a@x.org"
+
+
+@pytest.mark.parametrize("reader", ["a@x.org, b@y.org", "a@x.org; b@y.org", "A <a@x.org>, B <b@y.org>"])
+def test_a_mail_never_names_two_readers(reader: str) -> None:
+    """A reader given as a list is one (unusable) token, never two readers who would see each other."""
+    for raw in (
+        render(JUDGE, reader, "s", "b\n", now=NOW, auto_submitted=AutoSubmitted.GENERATED),
+        SharedMail(JUDGE, "s", "b\n", now=NOW, auto_submitted=AutoSubmitted.GENERATED).to(reader),
+    ):
+        parsed = message_from_bytes(raw, policy=policy.default)
+        assert len(parsed["To"].addresses) == 1, parsed["To"]
+        assert "b@y.org" not in str(parsed["To"])
 
 
 def test_accented_text_is_valid_utf8_mime_and_reads_back_identically() -> None:
     body = "Armée Paris -> Bourgogne.\nPress: « à bientôt » ✓\n" + "x" * 1200 + "\n"
     raw = message_bytes(
         compose(
-            JUDGE, ["p@x.org"], "Résultats", body, now=NOW, auto_submitted=AutoSubmitted.GENERATED
+            JUDGE, "p@x.org", "Résultats", body, now=NOW, auto_submitted=AutoSubmitted.GENERATED
         )
     )
     assert raw.isascii()  # quoted-printable: safe through any relay, no 8BITMIME needed
@@ -93,7 +106,7 @@ def test_accented_text_is_valid_utf8_mime_and_reads_back_identically() -> None:
 def test_plain_ascii_stays_readable_seven_bit() -> None:
     raw = message_bytes(
         compose(
-            JUDGE, ["p@x.org"], "s", "A Par - Bur", now=NOW, auto_submitted=AutoSubmitted.REPLIED
+            JUDGE, "p@x.org", "s", "A Par - Bur", now=NOW, auto_submitted=AutoSubmitted.REPLIED
         )
     )
     assert b"Content-Transfer-Encoding: 7bit" in raw
@@ -102,7 +115,7 @@ def test_plain_ascii_stays_readable_seven_bit() -> None:
 
 def test_our_own_mail_coming_back_is_caught_by_the_loop_guard() -> None:
     raw = message_bytes(
-        compose(JUDGE, ["p@x.org"], "s", "body", now=NOW, auto_submitted=AutoSubmitted.REPLIED)
+        compose(JUDGE, "p@x.org", "s", "body", now=NOW, auto_submitted=AutoSubmitted.REPLIED)
     )
     reason = classify(parse_message(raw))
     assert reason is not None and reason.kind is LoopKind.JUDGE_MAIL
@@ -112,7 +125,7 @@ def test_our_own_mail_coming_back_is_caught_by_the_loop_guard() -> None:
 def test_header_injection_is_impossible() -> None:
     message = compose(
         JUDGE,
-        ["p@x.org"],
+        "p@x.org",
         "hello\r\nBcc: victim@x.org",
         "b",
         now=NOW,
@@ -127,19 +140,19 @@ def test_naive_time_and_no_recipient_are_refused() -> None:
     with pytest.raises(ValueError, match="timezone-aware"):
         compose(
             JUDGE,
-            ["p@x.org"],
+            "p@x.org",
             "s",
             "b",
             now=datetime(2026, 1, 1),
             auto_submitted=AutoSubmitted.REPLIED,
         )
     with pytest.raises(ValueError, match="recipient"):
-        compose(JUDGE, [], "s", "b", now=NOW, auto_submitted=AutoSubmitted.REPLIED)
+        compose(JUDGE, " ", "s", "b", now=NOW, auto_submitted=AutoSubmitted.REPLIED)
 
 
 def test_message_ids_are_unique() -> None:
     ids = {
-        compose(JUDGE, ["p@x.org"], "s", "b", now=NOW, auto_submitted=AutoSubmitted.REPLIED)[
+        compose(JUDGE, "p@x.org", "s", "b", now=NOW, auto_submitted=AutoSubmitted.REPLIED)[
             "Message-ID"
         ]
         for _ in range(200)
@@ -221,11 +234,11 @@ def test_header_block() -> None:
 
 
 def test_render_writes_valid_crlf_mime_with_folded_long_headers() -> None:
-    recipients = [f"player{i}@example{i}.net" for i in range(50)]
+    reader = "Un joueur au nom " + "tres " * 20 + "long <player@example.net>"
     subject = "Re: XPY:game1 - S1901M Résultats de l'été, « très » longs " + "é" * 30
     raw = render(
         JudgeIdentity("judge@example.org", "XPY", "Juge de Diplomatie — Paris"),
-        recipients,
+        reader,
         subject,
         "Armée Paris -> Bourgogne.\n\tindented\n. dot line\nFrom the start\n",
         now=NOW,
@@ -242,7 +255,7 @@ def test_render_writes_valid_crlf_mime_with_folded_long_headers() -> None:
     assert isinstance(parsed, EmailMessage)
     assert parsed.defects == []
     assert parsed["Subject"] == subject
-    assert [a.addr_spec for a in parsed["To"].addresses] == recipients
+    assert [a.addr_spec for a in parsed["To"].addresses] == ["player@example.net"]
     assert parsed["From"].addresses[0].display_name == "Juge de Diplomatie — Paris"
     # A long chain keeps its root and its latest mails (MAX_REFERENCES in all).
     assert parsed["References"].split() == [
@@ -258,8 +271,8 @@ def test_render_writes_valid_crlf_mime_with_folded_long_headers() -> None:
 
 def test_render_reply_and_compose_reply_are_the_same_mail() -> None:
     arguments = {"now": NOW, "original_message_id": "<o@x.org>", "original_references": ()}
-    raw = render_reply(JUDGE, ["p@x.org"], "Re: XPY s", "body é\n", **arguments)  # type: ignore[arg-type]
-    message = compose_reply(JUDGE, ["p@x.org"], "Re: XPY s", "body é\n", **arguments)  # type: ignore[arg-type]
+    raw = render_reply(JUDGE, "p@x.org", "Re: XPY s", "body é\n", **arguments)  # type: ignore[arg-type]
+    message = compose_reply(JUDGE, "p@x.org", "Re: XPY s", "body é\n", **arguments)  # type: ignore[arg-type]
     parsed = message_from_bytes(raw, policy=policy.default)
     for name in ("From", "To", "Subject", "Date", "In-Reply-To", "X-Judge", "Auto-Submitted"):
         assert parsed[name] == message[name]

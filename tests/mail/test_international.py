@@ -35,7 +35,7 @@ IDENTITY = JudgeIdentity("judge@example.org", "XPY")
     ],
 )
 def test_compose_writes_international_addresses_without_raising(given: str, header: str) -> None:
-    raw = render_reply(IDENTITY, [given], "Re: hello", "ok\n", now=NOW, original_message_id="<m@x>")
+    raw = render_reply(IDENTITY, given, "Re: hello", "ok\n", now=NOW, original_message_id="<m@x>")
     head = raw.split(b"\r\n\r\n", 1)[0].decode("utf-8")
     assert f"To: {header}" in head.split("\r\n")
 
@@ -44,7 +44,7 @@ def test_an_unusable_address_is_written_harmlessly_not_raised() -> None:
     assert format_address("", "a b<c>@d,e") == "abc@de"
     assert format_address('Eve "x"', "eve@x.org") == '"Eve \\"x\\"" <eve@x.org>'
     raw = render(
-        IDENTITY, ["\udce9@x.org"], "s", "b", now=NOW, auto_submitted=AutoSubmitted.REPLIED
+        IDENTITY, "\udce9@x.org", "s", "b", now=NOW, auto_submitted=AutoSubmitted.REPLIED
     )
     assert raw.startswith(b"From: ")
 
@@ -79,7 +79,7 @@ def _deliver(smtputf8: bool, recipients: list[str]) -> tuple[CaptureHandler, obj
         async with capture_server(handler, enable_SMTPUTF8=smtputf8) as port:
             relay = SmtpRelay("127.0.0.1", port, envelope_sender=JUDGE, timeout=10)
             message = render(
-                IDENTITY, recipients, "s", "body\n", now=NOW, auto_submitted=AutoSubmitted.REPLIED
+                IDENTITY, recipients[0], "s", "body\n", now=NOW, auto_submitted=AutoSubmitted.REPLIED
             )
             try:
                 return await asyncio.to_thread(relay.deliver, message, recipients)
@@ -120,7 +120,7 @@ def test_the_maildir_relay_copes_with_international_recipients(tmp_path: Path) -
     relay = MaildirRelay(tmp_path / "maildir")
     recipients = ["用户@example.org", "x@例子.example", "not an address"]
     message = render(
-        IDENTITY, recipients[:2], "s", "b\n", now=NOW, auto_submitted=AutoSubmitted.REPLIED
+        IDENTITY, recipients[0], "s", "b\n", now=NOW, auto_submitted=AutoSubmitted.REPLIED
     )
     refused = relay.deliver(message, recipients)
     assert list(refused) == ["not an address"]
@@ -133,7 +133,7 @@ def test_the_maildir_relay_copes_with_international_recipients(tmp_path: Path) -
 
 def test_a_judge_on_an_international_domain_writes_ascii_message_ids() -> None:
     identity = JudgeIdentity("juge@bücher.example", "XPY")
-    raw = render(identity, ["p@x.org"], "s", "b\n", now=NOW, auto_submitted=AutoSubmitted.REPLIED)
+    raw = render(identity, "p@x.org", "s", "b\n", now=NOW, auto_submitted=AutoSubmitted.REPLIED)
     head = raw.split(b"\r\n\r\n", 1)[0]
     [message_id] = [line for line in head.split(b"\r\n") if line.startswith(b"Message-ID:")]
     assert message_id.endswith(b"@xn--bcher-kva.example>")

@@ -45,7 +45,7 @@ def outgoing(body: str = "Armée Paris -> Bourgogne.\n", to: Sequence[str] = ("p
     return message_bytes(
         compose(
             JUDGE,
-            list(to),
+            to[0],
             "XPY:g - S1901M Results",
             body,
             now=NOW,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import cast
 
@@ -531,13 +532,23 @@ def _sent_statement() -> Update:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class ReaderMail:
+    """One outgoing message and the one reader it is for (its ``To`` and envelope recipient)."""
+
+    reader: str
+    message: bytes
+    map_phase_id: int | None = None
+    """The processed phase whose map the sender attaches when it delivers the mail, or none."""
+
+
 class OutboxRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
 
     def enqueue(
         self,
-        recipients: Iterable[str],
+        reader: str,
         message: bytes,
         now: datetime,
         *,
@@ -546,14 +557,13 @@ class OutboxRepository:
         in_reply_to_id: int | None = None,
         not_before: datetime | None = None,
     ) -> OutboundMail:
-        """Queue a whole message (headers and body, as bytes) for ``recipients``."""
-        targets = list(recipients)
-        if not targets:
-            raise ValueError("a message needs at least one recipient")
+        """Queue a whole message (headers and body, as bytes) for its one ``reader``, as an ORM object."""
+        if not reader:
+            raise ValueError("a message needs a recipient")
         mail = OutboundMail(
             created_at=now,
             mail_from=mail_from,
-            recipients=targets,
+            recipients=[reader],
             message=bytes(message),
             next_attempt_at=not_before or now,
             game_id=game_id,
@@ -563,32 +573,48 @@ class OutboxRepository:
         self.session.flush()
         return mail
 
-    def enqueue_row(
+    def enqueue_each(
         self,
-        recipients: Sequence[str],
-        message: bytes,
+        mails: Sequence[ReaderMail],
         now: datetime,
         *,
         mail_from: str,
         game_id: int | None = None,
         in_reply_to_id: int | None = None,
-    ) -> None:
-        """:meth:`enqueue` for the worker's hot path: one Core INSERT, no ORM object and no flush
-        (issue 14: making and flushing the object cost more than the statement). The row's text
-        is checked here as the flush would check it (:mod:`judge.db.validation`)."""
-        targets = list(recipients)
-        if not targets:
-            raise ValueError("a message needs at least one recipient")
+    ) -> int:
+        """Queue each mail for its one reader, one row each; returns how many.
+
+        Every row the judge sends is written here (``judge.app.outbox``): its
+        envelope recipients are the one reader its headers name, so no reader
+        of a grouped mail is ever shown another's address. In Core, no ORM
+        object made and flushed per mail (issue 14); the text is checked as the
+        flush would check it (:mod:`judge.db.validation`). Several rows go in
+        one statement with its parameter sets: SQLAlchemy's "insertmanyvalues"
+        sends it as one ``INSERT ... VALUES (...), (...) RETURNING id`` on both
+        engines (RETURNING asks for that batching).
+        """
+        if not mails:
+            return 0
         check_text("mail_out", "mail_from", mail_from, ADDRESS_LENGTH)
-        check_json("mail_out", "recipients", targets)
-        self.session.connection().execute(
-            _ENQUEUE,
-            {
-                "created_at": now, "mail_from": mail_from, "recipients": targets, "message": bytes(message),
-                "state": OutboundState.PENDING, "attempts": 0, "next_attempt_at": now, "last_error": None,
-                "sent_at": None, "game_id": game_id, "in_reply_to_id": in_reply_to_id, "map_phase_id": None,
-            },
-        )  # fmt: skip
+        rows: list[dict[str, object]] = []
+        for mail in mails:
+            if not mail.reader:
+                raise ValueError("a message needs a recipient")
+            check_json("mail_out", "recipients", [mail.reader])
+            rows.append(
+                {
+                    "created_at": now, "mail_from": mail_from, "recipients": [mail.reader],
+                    "message": bytes(mail.message), "state": OutboundState.PENDING, "attempts": 0,
+                    "next_attempt_at": now, "last_error": None, "sent_at": None, "game_id": game_id,
+                    "in_reply_to_id": in_reply_to_id, "map_phase_id": mail.map_phase_id,
+                }
+            )  # fmt: skip
+        connection = self.session.connection()
+        if len(rows) == 1:
+            connection.execute(_ENQUEUE, rows[0])
+        else:
+            connection.execute(_ENQUEUE_RETURNING_ID, rows).all()
+        return len(rows)
 
     def claim_due(self, now: datetime, limit: int = 20) -> list[OutboundMail]:
         """Pending messages due at ``now``, oldest first, locked (skipping those another sender holds)."""
@@ -766,4 +792,6 @@ class ThrottleRepository:
 
 
 _ENQUEUE = insert(cast(Table, OutboundMail.__table__))
-""":meth:`OutboxRepository.enqueue_row`'s statement, built once."""
+""":meth:`OutboxRepository.enqueue_each`'s statement for one row, built once."""
+_ENQUEUE_RETURNING_ID = _ENQUEUE.returning(cast(Table, OutboundMail.__table__).c.id)
+""":meth:`OutboxRepository.enqueue_each`'s statement for several rows (RETURNING: batched), built once."""
