@@ -36,6 +36,8 @@ class Harness:
         self._pictures = ResultsPictures()
         self._count = 0
         self._parsed: dict[int, tuple[bytes, EmailMessage]] = {}
+        self.others: list[EmailMessage] = []
+        self.copies: list[EmailMessage] = []
 
     @property
     def db(self) -> Database:
@@ -92,18 +94,39 @@ class Harness:
         return fresh
 
     def exchange(self, sender: str, body: str, **kwargs: str) -> EmailMessage:
-        """Send one mail, process it, return the reply to the sender (other new mail: ``self.others``)."""
+        """Send one mail, process it, return the reply to the sender (the reply's copies to other
+        addresses, one mail each: ``self.copies``; other new mail: ``self.others``)."""
         self.send(sender, body, **kwargs)
         self.drain()
         fresh = self.new_mail()
         replies = [m for m in fresh if sender in str(m["To"]) and m["In-Reply-To"]]
         assert replies, f"no reply to {sender}; queued: {[m['Subject'] for m in fresh]}"
-        self.others = [m for m in fresh if m is not replies[-1]]
-        return replies[-1]
+        reply = replies[-1]
+        self.copies = [m for m in fresh if m is not reply and m["In-Reply-To"] == reply["In-Reply-To"]]
+        self.others = [m for m in fresh if m is not reply and not any(m is c for c in self.copies)]
+        return reply
 
     def pending(self) -> int:
         with self.db.unit_of_work(readonly=True) as uow:
             return uow.outbox.count(OutboundState.PENDING)
+
+
+def one_text(messages: list[EmailMessage]) -> EmailMessage:
+    """The copies of one text the judge sent to several readers, one mail each (issue 24), read as
+    one message whose ``To`` lists the readers: every copy must name one reader, and all the
+    copies must have the same subject and body."""
+    assert messages, "no mail"
+    first = messages[0]
+    readers: list[str] = []
+    for message in messages:
+        [reader] = message["To"].addresses
+        assert (message["Subject"], text(message)) == (first["Subject"], text(first)), "copies differ"
+        readers.append(reader.addr_spec)
+    merged = message_from_bytes(first.as_bytes(), policy=policy.default)
+    assert isinstance(merged, EmailMessage)
+    del merged["To"]
+    merged["To"] = ", ".join(readers)
+    return merged
 
 
 def text(message: EmailMessage) -> str:

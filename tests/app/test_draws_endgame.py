@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from judge.core.position import Position
-from tests.app.conftest import Harness
+from tests.app.conftest import Harness, one_text
 from tests.app.orders_helpers import start_game
 from tests.app.press_helpers import (
     ALL_PLAYERS,
@@ -47,7 +47,7 @@ def test_the_final_summary_of_a_draw_scored_by_c_diplo(harness: Harness) -> None
     game.orders("FRANCE", "DIARY RECORD\nI will betray England.\nENDPRESS\nSET DRAW\n")
     game.orders("ENGLAND", "SET DRAW\n")
     game.orders("GERMANY", "SET DRAW\n")
-    [mail] = harness.others
+    mail = one_text(harness.others)
     assert recipients(mail) == {address(p) for p in ALL_PLAYERS} | {MASTER, OBSERVER}
     assert mail["Subject"] == "XPY:demo - S1901M Draw Declared: EFG"
     assert plain(mail) == "\n".join([
@@ -118,7 +118,7 @@ def test_a_concession_to_the_largest_power(harness: Harness) -> None:
     assert harness.others == []
     reply = game.orders("GERMANY", "SET CONCEDE FRANCE\n")
     assert "The game has been conceded to France: it is over. Everyone has been sent the final summary." in plain(reply)
-    [mail] = harness.others
+    mail = one_text(harness.others)
     assert mail["Subject"] == "XPY:demo - S1901M Game Conceded to F"
     assert plain(mail).startswith("Game 'demo' is over: it has been conceded to France.\n")
     assert "Scores (Draw-size scoring):" in plain(mail)

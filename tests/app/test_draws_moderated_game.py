@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.app.conftest import Harness
+from tests.app.conftest import Harness, one_text
 from tests.app.masters_helpers import (
     MASTER,
     as_master,
@@ -21,7 +21,7 @@ def test_a_moderated_game_from_creation_to_a_draw(harness: Harness) -> None:
     seats = players_by_power(harness)
 
     as_power(harness, "FRANCE", "PRESS TO E\nAn alliance against Germany?\nENDPRESS\n")
-    [press] = [m for m in harness.others if "Press" in str(m["Subject"])]
+    press = one_text([m for m in harness.others if "Press" in str(m["Subject"])])
     assert str(press["To"]) == seats["ENGLAND"][0]
     assert press["Subject"] == "XPY:modo - S1901M Press to E"
     assert read(press) == "Message to England in 'modo':\n\nAn alliance against Germany?\n"
@@ -36,7 +36,7 @@ def test_a_moderated_game_from_creation_to_a_draw(harness: Harness) -> None:
         assert harness.others == []  # votes are secret
     reply = as_power(harness, "TURKEY", "SET DRAW AEFGIRT\n")
     assert "The draw has passed: the game is over." in read(reply)
-    [notice] = harness.others
+    notice = one_text(harness.others)
     assert notice["Subject"] == "XPY:modo - F1901M Draw Declared: AEFGIRT"
     assert {a.strip() for a in str(notice["To"]).split(",")} == {*players, MASTER}
     assert read(notice).startswith(

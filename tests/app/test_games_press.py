@@ -8,7 +8,7 @@ import pytest
 
 from judge.db.enums import PressKind
 from judge.db.models import PressMessage
-from tests.app.conftest import Harness
+from tests.app.conftest import Harness, one_text
 from tests.app.games_helpers import form_game, powers_of, read, register
 
 
@@ -36,7 +36,7 @@ def test_broadcast_reaches_everyone_but_the_sender(harness: Harness, started: li
     reply = harness.exchange(started[0], "SIGNON Fdemo pw0\nBROADCAST\nHello all,\n  let us talk.\nENDBROADCAST\n")
     body = read(reply)
     assert "Broadcast sent to everyone in game 'demo':\n\nHello all,\n  let us talk." in body
-    [mail] = harness.others
+    mail = one_text(harness.others)
     assert mail["Subject"] == "XPY:demo - S1901M Broadcast"
     assert _to(mail) == {*started[1:], "fan@example.org"}
     assert read(mail) == (
@@ -48,7 +48,7 @@ def test_broadcast_reaches_everyone_but_the_sender(harness: Harness, started: li
 def test_press_to_some_powers(harness: Harness, started: list[str]) -> None:
     reply = harness.exchange(started[0], "SIGNON Fdemo pw0\nPRESS TO EG\nSecret plan.\nENDPRESS\n")
     assert "Press sent to England, Germany:" in read(reply)
-    [mail] = harness.others
+    mail = one_text(harness.others)
     assert mail["Subject"] == "XPY:demo - S1901M Press from F to EG"
     assert _to(mail) == {started[1], started[2]}
     assert read(mail) == f"Message from {started[0]} as France to England, Germany in 'demo':\n\nSecret plan.\n"
@@ -57,17 +57,17 @@ def test_press_to_some_powers(harness: Harness, started: list[str]) -> None:
 
 def test_press_to_all_but_includes_observers_unless_named(harness: Harness, started: list[str]) -> None:
     harness.exchange(started[0], "SIGNON Fdemo pw0\nPRESS TO ALL BUT E\nNot for England.\nENDPRESS\n")
-    [mail] = harness.others
+    mail = one_text(harness.others)
     assert _to(mail) == {*started[2:], "fan@example.org"}
     assert "as France to all but England in 'demo':" in read(mail)
     harness.exchange(started[0], "SIGNON Fdemo pw0\nPRESS -EO\nNot for observers.\nENDPRESS\n")
-    [mail] = harness.others
+    mail = one_text(harness.others)
     assert _to(mail) == set(started[2:])
 
 
 def test_press_to_observers(harness: Harness, started: list[str]) -> None:
     harness.exchange(started[0], "SIGNON Fdemo pw0\nPRESS TO O\nHi watchers.\nENDPRESS\n")
-    [mail] = harness.others
+    mail = one_text(harness.others)
     assert _to(mail) == {"fan@example.org"}
     assert "to the observers in 'demo':" in read(mail)
     assert mail["Subject"] == "XPY:demo - S1901M Press from F to O"
@@ -82,14 +82,14 @@ def test_press_to_the_master(harness: Harness, started: list[str]) -> None:
         assert person is not None
         uow.games.add_master(game, person, "mpw", harness.clock.now())
     harness.exchange(started[0], "SIGNON Fdemo pw0\nPRESS TO M\nA question.\nENDPRESS\n")
-    [mail] = harness.others
+    mail = one_text(harness.others)
     assert _to(mail) == {"gm@example.net"}
     assert read(mail).startswith(f"Message from {started[0]} as France to the master in 'demo':")
 
 
 def test_observers_and_masters_sign_as_such(harness: Harness, started: list[str]) -> None:
     harness.exchange("fan@example.org", "OBSERVE demo look\nBROADCAST\nGood luck.\nENDBROADCAST\n")
-    [mail] = harness.others
+    mail = one_text(harness.others)
     assert read(mail).startswith("Broadcast message from fan@example.org as Observer in 'demo':")
     assert _to(mail) == set(started)
     assert _stored(harness)[0][2] is None
@@ -119,7 +119,7 @@ def test_gunboat_press_hides_the_address(harness: Harness) -> None:
         harness.exchange(f"p{n}@example.net", f"SIGNON ?gb pw{n} standard gunboat\n")
     harness.new_mail()
     harness.exchange("p0@example.net", "SIGNON Fgb pw0\nBROADCAST\nWho am I?\nENDBROADCAST\n")
-    [mail] = harness.others
+    mail = one_text(harness.others)
     assert read(mail) == "Broadcast message from France in 'gb':\n\nWho am I?\n"
 
 
@@ -168,6 +168,6 @@ def test_press_in_a_forming_game_between_joined_players(harness: Harness) -> Non
     harness.exchange("a@example.net", "CREATE ?demo pw\n")
     harness.exchange("b@example.net", "SIGNON ?demo pw\n")
     harness.exchange("b@example.net", "SIGNON ?demo pw\nBROADCAST\nHi.\nENDBROADCAST\n")
-    [mail] = harness.others
+    mail = one_text(harness.others)
     assert _to(mail) == {"a@example.net"}
     assert read(mail) == "Broadcast message from b@example.net in 'demo':\n\nHi.\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from judge.db.enums import AuditKind
-from tests.app.conftest import Harness
+from tests.app.conftest import Harness, one_text
 from tests.app.games_helpers import form_game, read, register, snapshot
 from tests.app.identity_helpers import add_address
 
@@ -101,11 +101,10 @@ def test_set_address_redirects_the_games_mail_and_is_announced(harness: Harness,
     harness.new_mail()
     reply = harness.exchange(started[0], "SIGNON Fdemo pw0\nSET ADDRESS Work@Example.com,home@example.com\n")
     assert "Mail about game 'demo' will now go to work@example.com, home@example.com." in read(reply)
-    to = {a.strip() for a in str(reply["To"]).split(",")}
-    assert to == {started[0], "work@example.com", "home@example.com"}
+    assert [str(m["To"]) for m in [reply, *harness.copies]] == [started[0], "work@example.com", "home@example.com"]
+    assert all(read(copy) == read(reply) for copy in harness.copies)  # one mail each, the same reply
     assert _seat(harness, "FRANCE")["report_address"] == "work@example.com,home@example.com"
-    notice = [m for m in harness.others if m["Subject"] == "XPY:demo - S1901M Player Address Change: F"]
-    assert len(notice) == 1
+    notice = [one_text([m for m in harness.others if m["Subject"] == "XPY:demo - S1901M Player Address Change: F"])]
     assert read(notice[0]) == "The address of France in game 'demo' is now work@example.com, home@example.com.\n"
     assert started[0] not in str(notice[0]["To"])
     with harness.db.unit_of_work(readonly=True) as uow:

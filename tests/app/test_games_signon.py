@@ -72,7 +72,8 @@ def test_impersonation_is_accepted_but_copied_to_the_player_and_alarmed(
     assert "Signed on as France in game 'demo'." in body
     assert "This address is not the one registered for this player" in body
     assert "IAMALSO" in body  # the intruder's address is unknown to the judge
-    assert {str(a).strip() for a in str(reply["To"]).split(",")} == {"intruder@example.org", started[0]}
+    [copy] = harness.copies  # the player's copy, a mail of its own: neither sees the other's address
+    assert (str(reply["To"]), str(copy["To"]), read(copy)) == ("intruder@example.org", started[0], body)
     alarm = [m for m in harness.others if str(m["To"]) == "keeper@example.org"]
     assert len(alarm) == 1
     assert alarm[0]["Subject"] == "XPY:demo - S1901M Sign-on Alarm"

@@ -9,7 +9,7 @@ import pytest
 from judge.app.scheduler import process_due
 from judge.db.enums import AuditKind, SeatStatus
 from judge.db.models import TakeoverRequest
-from tests.app.conftest import Harness
+from tests.app.conftest import Harness, one_text
 from tests.app.games_helpers import form_game, read, register, snapshot
 from tests.app.orders_helpers import MASTER
 from tests.app.orders_helpers import address as power_address
@@ -36,8 +36,7 @@ def test_resign_opens_the_power_and_tells_the_game(harness: Harness, started: li
     body = read(reply)
     assert "You have resigned from game 'demo': France is now open for anyone to take over." in body
     assert _status(harness, "FRANCE") == (started[0], "resigned")
-    notices = [m for m in harness.others if m["Subject"] == "XPY:demo - S1901M Resignation: France"]
-    assert len(notices) == 1
+    notices = [one_text([m for m in harness.others if m["Subject"] == "XPY:demo - S1901M Resignation: France"])]
     to = {a.strip() for a in str(notices[0]["To"]).split(",")}
     assert to == {*started[1:], "fan@example.org"}
     assert read(notices[0]) == (
@@ -108,8 +107,7 @@ def test_takeover_of_a_resigned_power_with_any_password(harness: Harness, starte
     assert "You have taken over France in game 'demo'. The password you gave is now this power's." in body
     assert "WAIT is set for you" in body
     assert _status(harness, "FRANCE") == ("new@example.net", "playing")
-    notices = [m for m in harness.others if m["Subject"] == "XPY:demo - S1901M New Player Signon: F"]
-    assert len(notices) == 1
+    notices = [one_text([m for m in harness.others if m["Subject"] == "XPY:demo - S1901M New Player Signon: F"])]
     assert "new@example.net" not in str(notices[0]["To"])
     assert read(notices[0]).startswith(
         "France has been taken over by a new player (new@example.net) in game 'demo'.\n"
@@ -256,7 +254,7 @@ def test_an_abandoned_power_is_taken_over_and_its_player_told(harness: Harness) 
     reply = harness.exchange("new@example.net", "SIGNON Tdemo fresh\n")
     assert "You have taken over Turkey in game 'demo'." in read(reply)
     assert _seat(harness, "TURKEY") == ("new@example.net", "playing")
-    [told] = [m for m in harness.others if m["To"] == power_address("TURKEY") and "Takeover" in m["Subject"]]
+    told = one_text([m for m in harness.others if m["To"] == power_address("TURKEY") and "Takeover" in m["Subject"]])
     assert told["Subject"] == "XPY:demo - S1901M Takeover: T"
     assert read(told) == (
         "Turkey in game 'demo', which you played, has been taken over by a new player. "
@@ -285,7 +283,7 @@ def test_in_a_moderated_game_a_takeover_waits_for_the_master(harness: Harness) -
         "of this mail was not read."
     ) in body
     assert _seat(harness, "TURKEY") == (power_address("TURKEY"), "resigned")
-    [asked] = harness.others
+    asked = one_text(harness.others)
     assert asked["To"] == MASTER and asked["Subject"] == "XPY:demo - S1901M Takeover Request: T"
     assert read(asked) == (
         "New <new@example.net> asks to take over Turkey in game 'demo'.\n"
@@ -329,7 +327,7 @@ def test_the_master_refuses_and_the_power_stays_open(harness: Harness) -> None:
     harness.exchange("new@example.net", "SIGNON Tdemo fresh\n")
     reply = harness.exchange(MASTER, "SIGNON Mdemo masterpw\nREFUSE turkey\n")
     assert "Refused: New <new@example.net> does not take over Turkey; they have been told." in read(reply)
-    [told] = harness.others
+    told = one_text(harness.others)
     assert told["To"] == "new@example.net"
     assert read(told) == "The master of game 'demo' refused your takeover of Turkey.\n"
     assert _seat(harness, "TURKEY") == (power_address("TURKEY"), "resigned")
@@ -394,5 +392,5 @@ def test_the_player_of_a_power_in_civil_disorder_still_hears_the_game(harness: H
     harness.exchange(power_address("FRANCE"), "SIGNON Fdemo pwfrance\nRESIGN\n")
     register(harness, "new@example.net")
     harness.exchange("new@example.net", "SIGNON Fdemo fresh\n")
-    [announced] = [m for m in harness.others if "New Player Signon: F" in str(m["Subject"])]
+    announced = one_text([m for m in harness.others if "New Player Signon: F" in str(m["Subject"])])
     assert power_address("TURKEY") in str(announced["To"])

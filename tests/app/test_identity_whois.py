@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from judge.db.repositories.people import Registration
-from tests.app.conftest import Harness
+from tests.app.conftest import Harness, one_text
 from tests.app.games_helpers import form_game, powers_of
 from tests.app.identity_helpers import body, confirm, register, set_record
 
@@ -54,7 +54,7 @@ def test_whois_without_a_match_says_so(harness: Harness) -> None:
 def test_whois_shows_each_person_once_for_several_prefixes(harness: Harness) -> None:
     _jeanne(harness)
     harness.exchange("jm@other.example", f"IAMALSO {JEANNE}\n")
-    [code_mail] = [m for m in harness.others if m["To"] == JEANNE]
+    code_mail = one_text([m for m in harness.others if m["To"] == JEANNE])
     code = body(code_mail).split("CONFIRM ")[1].split()[0]
     harness.exchange(JEANNE, f"CONFIRM {code}\n")
     confirm(harness, "jm@other.example")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.app.conftest import Harness
+from tests.app.conftest import Harness, one_text
 from tests.app.games_helpers import form_game, register
 from tests.app.masters_helpers import (
     MASTER,
@@ -25,8 +25,8 @@ def test_terminate_ends_the_game_and_tells_everyone(harness: Harness) -> None:
     columns = state_of(harness).columns
     assert columns["state"].value == "terminated"
     assert columns["next_due_at"] is None and columns["deadline_at"] is None
-    notices = [m for m in harness.others if m["Subject"] == "XPY:modo - S1901M Game Terminated"]
-    assert len(notices) == 1 and set(str(notices[0]["To"]).split(", ")) == set(addresses)
+    notices = [one_text([m for m in harness.others if m["Subject"] == "XPY:modo - S1901M Game Terminated"])]
+    assert set(str(notices[0]["To"]).split(", ")) == set(addresses)
     assert read(notices[0]) == "Game 'modo' has been terminated by the master.\n"
     reply = as_master(harness, "TERMINATE\n")
     assert "Game 'modo' is already over." in read(reply)
@@ -89,8 +89,7 @@ def test_unstart_takes_the_game_back_to_forming_with_manual_start(harness: Harne
     assert state.columns["manual_start"] is True and state.columns["next_due_at"] is None
     assert sorted(state.seats) == sorted((a, None, "waiting") for a in addresses)
     assert [(turn, phase, status) for turn, phase, status, _epoch in state.phases] == []
-    notices = [m for m in harness.others if "Unstart" in m["Subject"]]
-    assert len(notices) == 1
+    one_text([m for m in harness.others if "Unstart" in m["Subject"]])
     with harness.db.unit_of_work(readonly=True) as uow:
         person = uow.people.by_address(addresses[0])
         assert person is not None and person.games_started == 0
@@ -167,7 +166,7 @@ def test_promote_an_observer_to_co_master(harness: Harness) -> None:
     assert state.masters == [MASTER, "deputy@example.net"] and state.observers == []
     told = sent_to(harness.others, "deputy@example.net")
     assert [m["Subject"] for m in told] == ["XPY:modo - S1901M Promotion"]
-    notice = next(m for m in harness.others if m["Subject"] == "XPY:modo - S1901M Promotion of deputy@example.net")
+    notice = one_text([m for m in harness.others if m["Subject"] == "XPY:modo - S1901M Promotion of deputy@example.net"])
     assert set(str(notice["To"]).split(", ")) == set(addresses)
     reply = harness.exchange("deputy@example.net", "SIGNON Mmodo dpw\nSET NMR\n")
     assert "Missed orders: NMR (was NoNMR)." in read(reply)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.app.conftest import Harness
+from tests.app.conftest import Harness, one_text
 from tests.app.masters_helpers import (
     MASTER,
     as_master,
@@ -64,9 +64,9 @@ def test_a_moderated_game_with_a_rollback(harness: Harness) -> None:
     # The master rolls Fall 1901 back: the board and the orders on file then come back.
     reply = as_master(harness, "ROLLBACK 2\n")
     assert "Game 'modo' is back at Movement for Fall of 1901 (F1901M); it was at W1901A." in read(reply)
-    assert [m["Subject"] for m in harness.others if "Rollback" in m["Subject"]] == [
+    assert one_text([m for m in harness.others if "Rollback" in m["Subject"]])["Subject"] == (
         "XPY:modo - F1901M Rollback to F1901M"
-    ]
+    )
     reopened = phase_rows(harness)[-1]
     assert (reopened["name"], reopened["state"], reopened["epoch"]) == ("F1901M", "open", 1)
     assert reopened["before"] == fall["before"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.app.conftest import Harness
+from tests.app.conftest import Harness, one_text
 from tests.app.masters_helpers import (
     as_master,
     as_power,
@@ -48,8 +48,7 @@ def test_rollback_restores_the_turn_and_its_orders_exactly(harness: Harness) -> 
     first = phase_rows(harness)[0]
     reply = as_master(harness, "ROLLBACK\n")
     assert "Game 'modo' is back at Movement for Spring of 1901 (S1901M); it was at F1901M." in read(reply)
-    notices = [m for m in harness.others if m["Subject"] == "XPY:modo - S1901M Rollback to S1901M"]
-    assert len(notices) == 1
+    notices = [one_text([m for m in harness.others if m["Subject"] == "XPY:modo - S1901M Rollback to S1901M"])]
     body = read(notices[0])
     assert body.startswith("The master has rolled game 'modo' back to Movement for Spring of 1901 (S1901M), turn 1.")
     assert "  France: F Brest, A Marseilles, A Paris." in body

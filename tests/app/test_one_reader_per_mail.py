@@ -24,7 +24,7 @@ from judge.app.sender import deliverable_message
 from judge.db.models import GameObserver, InboundMail, OutboundMail, PersonAddress
 from tests.app.conftest import JUDGE, Harness
 from tests.app.games_helpers import powers_of, register
-from tests.app.orders_helpers import LETTER, MASTER, OBSERVER, StartedGame, address, start_game
+from tests.app.orders_helpers import LETTER, OBSERVER, StartedGame, address, start_game
 from tests.app.test_processing_results import OPENINGS
 
 KEEPER = "keeper@example.org"

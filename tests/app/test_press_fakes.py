@@ -8,7 +8,7 @@ from judge.app.reports.history import observer_saw, press_header
 from judge.app.settings import ALL_PRESS
 from judge.db.enums import PressKind
 from judge.i18n import translation
-from tests.app.conftest import Harness
+from tests.app.conftest import Harness, one_text
 from tests.app.press_helpers import (
     ALL_PLAYERS,
     MASTER,
@@ -90,7 +90,7 @@ def test_partial_fakes_broadcast_shows_every_message_as_a_grey_broadcast(harness
     # The Judge's press file: "SET GREY, PARTIAL FAKES BROADCAST" makes all press look like a grey broadcast.
     game = started(harness, fake_press="broadcast", press_mode="grey")
     game.orders("ITALY", "PRESS TO R\nThis is Austria, honest.\nENDPRESS\n")
-    [mail] = harness.others
+    mail = one_text(harness.others)
     assert recipients(mail) == {address("RUSSIA")}
     assert mail["Subject"] == "XPY:demo - S1901M Broadcast"
     assert plain(mail) == "Broadcast message in 'demo':\n\nThis is Austria, honest.\n"

@@ -6,7 +6,7 @@ import pytest
 
 from judge.app.settings import ALL_PRESS
 from judge.db.enums import PressKind
-from tests.app.conftest import Harness
+from tests.app.conftest import Harness, one_text
 from tests.app.orders_helpers import StartedGame
 from tests.app.press_helpers import (
     ALL_PLAYERS,
@@ -35,7 +35,7 @@ def test_white_broadcast_names_the_sender_to_everyone(harness: Harness) -> None:
     game = started(harness)
     reply = game.orders("FRANCE", HELLO)
     assert "Broadcast sent to everyone in game 'demo':\n\nHello all." in plain(reply)
-    [mail] = harness.others
+    mail = one_text(harness.others)
     assert recipients(mail) == everyone_but_france()
     assert mail["Subject"] == "XPY:demo - S1901M Broadcast"
     assert plain(mail) == f"Broadcast message from {FRANCE} as France in 'demo':\n\nHello all.\n"
@@ -62,7 +62,7 @@ def test_grey_game_hides_the_sender_but_not_from_the_master(harness: Harness) ->
 def test_grey_partial_press_names_neither_sender_in_text_nor_subject(harness: Harness) -> None:
     game = started(harness, press_mode="grey")
     game.orders("FRANCE", "PRESS TO EG\nLet us share Belgium.\nENDPRESS\n")
-    [mail] = harness.others
+    mail = one_text(harness.others)
     assert recipients(mail) == player_addresses("ENGLAND", "GERMANY")
     assert mail["Subject"] == "XPY:demo - S1901M Press to EG"
     assert plain(mail) == "Message to England, Germany in 'demo':\n\nLet us share Belgium.\n"
@@ -117,7 +117,7 @@ def test_press_to_the_master_is_always_allowed_and_always_white(harness: Harness
     game = started(harness, press_mode="grey", partial_press=False)
     reply = game.orders("FRANCE", "PRESS GREY TO M\nMay I have more time?\nENDPRESS\n")
     assert "Press sent to the master:" in plain(reply)
-    [mail] = harness.others
+    mail = one_text(harness.others)
     assert recipients(mail) == {MASTER}
     assert mail["Subject"] == "XPY:demo - S1901M Press from F to M"
     assert plain(mail) == f"Message from {FRANCE} as France to the master in 'demo':\n\nMay I have more time?\n"
@@ -169,7 +169,7 @@ def test_observers_watching_all_press_get_the_recipients_copy(harness: Harness) 
     game = started(harness, press_mode="grey", watch_all_press=True)
     set_extra(harness, {ALL_PRESS: [OBSERVER]})
     game.orders("FRANCE", "PRESS TO E\nQuiet now.\nENDPRESS\n")
-    [mail] = harness.others
+    mail = one_text(harness.others)
     assert recipients(mail) == {address("ENGLAND"), OBSERVER}
     assert plain(mail) == "Message to England in 'demo':\n\nQuiet now.\n"
 

@@ -12,7 +12,7 @@ from judge.app.positions import opening_position
 from judge.app.touch import touching_powers
 from judge.core.units import Unit, UnitType
 from judge.core.variants import load_map
-from tests.app.conftest import Harness
+from tests.app.conftest import Harness, one_text
 from tests.app.orders_helpers import start_game
 from tests.app.press_helpers import MASTER, address, plain, recipients, started, stored_press
 
@@ -31,7 +31,7 @@ def test_partial_press_to_a_power_one_touches_goes(harness: Harness) -> None:
     game = started(harness, touch_press=True)
     reply = game.orders("AUSTRIA", "PRESS TO I\nShall we talk about Venice?\nENDPRESS\n")
     assert "[Error Flag]" not in reply["Subject"]
-    [mail] = [m for m in harness.others if address("ITALY") in recipients(m)]
+    mail = one_text([m for m in harness.others if address("ITALY") in recipients(m)])
     assert "Shall we talk about Venice?" in plain(mail)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from tests.app.conftest import Harness
+from tests.app.conftest import Harness, one_text
 from tests.app.games_helpers import form_game, read, register
 from tests.app.test_statement_budget import counting
 
@@ -26,8 +26,8 @@ def test_a_takeover_in_an_order_mail_reads_the_players_once(harness: Harness) ->
     fresh = harness.new_mail()
     replies = [m for m in fresh if "new@example.net" in str(m["To"])]
     assert "You have taken over France in game 'demo'." in read(replies[0])
-    notices = [m for m in fresh if m["Subject"] == "XPY:demo - S1901M New Player Signon: F"]
-    assert len(notices) == 1  # every other player told: their addresses were read
+    notices = [one_text([m for m in fresh if m["Subject"] == "XPY:demo - S1901M New Player Signon: F"])]
+    assert len(str(notices[0]["To"]).split(", ")) == 6  # every other player told: their addresses were read
     # The sender, then the players (the previous one too) in one query; at most one more read of
     # a person elsewhere, never one per seat.
     assert _people_reads(counter.statements) <= 3, "\n".join(counter.statements)
@@ -38,6 +38,4 @@ def test_an_impersonating_sign_on_still_copies_the_holder(harness: Harness) -> N
     harness.new_mail()
     reply = harness.exchange("someone@else.example", "SIGNON Fdemo pw0\nA PAR H\n")
     assert "This address is not the one registered for this player" in read(reply)
-    assert started[0] in str(reply["To"]) or started[0] in str(reply["Cc"] or "") or any(
-        started[0] in str(m["To"]) for m in harness.others
-    )
+    assert [str(m["To"]) for m in harness.copies] == [started[0]]  # the holder's copy, a mail of its own
