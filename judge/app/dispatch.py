@@ -69,6 +69,8 @@ def run_commands(session: MailSession, parsed: ParseResult) -> None:
     for _line, _order, item in items:
         if session.stop:
             break
+        if isinstance(item, Command) and not isinstance(item, c.Signon) and not _admitted(session):
+            return
         if isinstance(item, MailError):
             session.reply.error(item.line, error_text(item, session.language, _game_map(session)))
             session.failed_order_lines += item.order_line
@@ -103,8 +105,22 @@ def run_commands(session: MailSession, parsed: ParseResult) -> None:
             continue
         if outcome is Next.STOP:
             session.stop = True
+    if not _admitted(session):
+        return
     for finish in session.finishers:
         finish()
+
+
+def _admitted(session: MailSession) -> bool:
+    """Whether the mail runs on: always, but for a mail past the flood limit, which runs on only
+    if ``session.admit`` says so once its sign-ons have run (asked once; else the mail is held)."""
+    if session.admit is None:
+        return True
+    if session.admit(session):
+        session.admit = None
+        return True
+    session.held = session.stop = True
+    return False
 
 
 _CONSTANT_PREFIXES = tuple(f"{kind.__name__}(" for kind in CONSTANT_ANSWERS)

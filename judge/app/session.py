@@ -78,6 +78,11 @@ class MailSession:
     depends on the whole mail (the order acknowledgement, the error flag) goes here."""
     area_state: dict[str, Any] = field(default_factory=dict)
     """Per-mail state that one area's handlers share across commands, keyed by area name."""
+    admit: Callable[[MailSession], bool] | None = None
+    """For a mail past the flood limit: whether it may run on once its sign-ons have run
+    (judge.app.dispatch asks before the first other command); None for any other mail."""
+    held: bool = False
+    """The mail stopped at the flood limit (``admit`` said no): nothing of it is answered."""
     stop: bool = False
     operator: bool = False
     """The judge's operator runs this line from the console (judge.app.console) as the game's

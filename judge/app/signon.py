@@ -20,8 +20,9 @@ from dataclasses import dataclass
 
 from judge.app.game_facts import OPEN_FOR_TAKEOVER
 from judge.app.games import StartedGame, game_map, ready_to_start, start_game
+from judge.app.notify import ACTIVE
 from judge.app.reports.game_start import queue_game_starting
-from judge.app.session import MailSession, Outgoing
+from judge.app.session import MailSession, Outgoing, Role
 from judge.app.takeover import BACK_TO_PLAY
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState
@@ -134,6 +135,27 @@ def owns_address(person: Person, address: str, seat: Seat | None = None) -> bool
         return True
     if seat is not None and seat.report_address:
         return key in {normalise_address(a) for a in seat.report_address.split(",")}
+    return False
+
+
+def signed_on_from_own_address(session: MailSession) -> bool:
+    """Whether the mail signed on, from one of its player's own addresses, to a seat still held in a
+    game in play, or as a master of such a game: what makes a mail past the flood limit read.
+
+    The password proves the mail is the player's, the address that it is
+    from where the player reads the answers: a forged From line without the
+    password, or the password sent from elsewhere (an impersonation), is not
+    enough, so neither can make the judge answer a flood, and neither can
+    keep the player's own mail from being read.
+    """
+    game = session.game
+    if game is None or game.state not in (GameState.ACTIVE, GameState.PAUSED):
+        return False
+    if session.role is Role.POWER and session.seat is not None:
+        seat = session.seat
+        return seat.person is not None and seat.status in ACTIVE and owns_address(seat.person, session.sender, seat)
+    if session.role is Role.MASTER and session.master is not None:
+        return owns_address(session.master.person, session.sender)
     return False
 
 

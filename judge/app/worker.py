@@ -38,6 +38,7 @@ from judge.app.notify import reader_language
 from judge.app.reply import Reply, cap_text
 from judge.app.services import Services
 from judge.app.session import MailSession
+from judge.app.signon import signed_on_from_own_address
 from judge.app.unreadable import note_unreadable
 from judge.core.errors import CoreError
 from judge.core.geography import GameMap
@@ -51,9 +52,9 @@ from judge.db.repositories.people import normalise_address
 from judge.i18n import translation
 from judge.lang.commands import Create, Signoff, Signon
 from judge.lang.mail import ParseResult, SignonReading, parse_mail
-from judge.mail.compose import attachment_bytes, header_block, reply_subject
+from judge.mail.compose import attachment_bytes, header_block, judge_date, reply_subject
 from judge.mail.loopguard import is_daemon_address
-from judge.mail.triage import Verdict, held_without_command, triage
+from judge.mail.triage import Triage, Verdict, held_without_command, triage
 from judge.waiting import first_of
 
 log = logging.getLogger(__name__)
@@ -271,19 +272,15 @@ def _process(
         uow.mail_in.mark_ignored(uow.mail_in.get(mail_id), BLOCKED_REASON, now)
         return
     language = reader_language(person)
-    if verdict.verdict is Verdict.WARN_FLOOD:
-        _ = translation(language).gettext
-        outbox.queue(
-            uow, services, [sender],
-            reply_subject(config.code, decoded.subject),
-            _("You have sent the judge too many mails in a short time. "
-              "Further mail from you will be ignored for a while.") + "\n",
-            now, reply_to_message_id=decoded.message_id, in_reply_to_mail_id=mail_id,
-        )
-        uow.mail_in.mark_ignored(uow.mail_in.get(mail_id), verdict.reason or "flood", now)
+    flooding = verdict.verdict in (Verdict.WARN_FLOOD, Verdict.FLOODED)
+    if flooding and person is None:  # nobody registered: nothing of it can be a player's own mail
+        _hold_flood(uow, services, mail_id, verdict, language, now)
         return
     body, unread = command_lines(decoded.body, config.mail_max_command_lines)
     parsed, language = _parse(uow, body, person)
+    if flooding and not any(isinstance(command, Signon) for command in parsed.commands):
+        _hold_flood(uow, services, mail_id, verdict, language, now)
+        return
     held = held_without_command(
         verdict, has_command=bool(parsed.commands), envelope_sender=envelope_sender,
         store=SenderFloodRepository(uow.session), now=now,
@@ -295,7 +292,7 @@ def _process(
     session = MailSession(
         services=services, uow=uow, mail_id=mail_id, decoded=decoded, sender=sender, now=now,
         reply=Reply(lines, max_bytes=config.reply_max_bytes), body_lines=lines, person=person,
-        language=language,
+        language=language, admit=signed_on_from_own_address if flooding else None,
     )
     if decoded.unreadable:  # (the sentences are written in the reader's language only when needed)
         note_unreadable(session.reply, decoded.unreadable, session.gettext)
@@ -303,6 +300,11 @@ def _process(
         _ = session.gettext
         session.reply.ok(None, _("No commands were found in your mail. Send HELP for instructions."))
     run_commands(session, parsed)
+    if session.held:  # past the flood limit and not a player's own mail: its sign-on's record stays
+        _hold_flood(uow, services, mail_id, verdict, session.language, now)
+        return
+    if verdict.verdict is Verdict.WARN_FLOOD:
+        session.reply.preamble.append(flood_warning(services, verdict, session.gettext, read_anyway=True))
     if unread and not any(isinstance(command, Signoff) for command in parsed.commands):
         _ = session.gettext
         session.reply.error(
@@ -313,6 +315,43 @@ def _process(
     _queue_reply(session, mail_id)
     for mail in session.outgoing:
         outbox.queue(uow, services, mail.to, mail.subject, mail.body, now, game_id=mail.game_id)
+
+
+def _hold_flood(
+    uow: UnitOfWork, services: Services, mail_id: int, verdict: Triage, language: str, now: datetime
+) -> None:
+    """A mail past the flood limit that is not a player's own: kept unread; the first of the flood
+    is answered with the warning (what the limit is, when it ends), the others not at all."""
+    decoded = verdict.mail
+    if verdict.verdict is Verdict.WARN_FLOOD and decoded.sender is not None:
+        _ = translation(language).gettext
+        outbox.queue(
+            uow, services, [decoded.sender],
+            reply_subject(services.config.code, decoded.subject),
+            flood_warning(services, verdict, _, read_anyway=False) + "\n",
+            now, reply_to_message_id=decoded.message_id, in_reply_to_mail_id=mail_id,
+        )  # fmt: skip
+    uow.mail_in.mark_ignored(uow.mail_in.get(mail_id), verdict.reason or "flood", now)
+
+
+def flood_warning(services: Services, verdict: Triage, gettext: Callable[[str], str], *, read_anyway: bool) -> str:
+    """The flood warning: the limit, when it ends, and that a player's own signed-on mail is still
+    read (``read_anyway``: this mail was, and is answered as usual)."""
+    _ = gettext
+    config = services.config
+    minutes = max(1, round(config.rate_limit_window.total_seconds() / 60))
+    limit = _("The judge reads at most {limit} mails from one address in {minutes} minutes, and you have "
+              "sent more.").format(limit=config.rate_limit_messages, minutes=minutes)
+    end = (
+        _("Until {date} (later if you send more before then), mail from you is kept but not read, "
+          "except mail that signs on to a game you play or master from your registered address: "
+          "your orders and press are always read.").format(date=judge_date(verdict.flood_until, config.timezone))
+        if verdict.flood_until is not None
+        else _("For a while, mail from you is kept but not read, except mail that signs on to a game you "
+               "play or master from your registered address: your orders and press are always read.")
+    )
+    last = _("This mail was read and is answered below.") if read_anyway else _("This mail was not read.")
+    return f"{limit} {end} {last}"
 
 
 def command_lines(body: str, limit: int) -> tuple[str, int]:

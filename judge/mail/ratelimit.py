@@ -1,4 +1,4 @@
-"""Per-sender flood control: answer a flood once, then drop it quietly.
+"""Per-sender flood control: answer a flood once, then drop it quietly (a player's own mail aside).
 
 A player's broken client, a forwarding loop or a prankster can send hundreds
 of mails a minute. Each would cost a transaction and a reply; the reply could
@@ -13,6 +13,10 @@ memory is a :class:`FloodStore`: in the running judge a table of the database
 
 Time is passed in, so tests replay floods without sleeping. Memory per sender
 is bounded by the limit.
+
+The limiter only says whether a sender is flooding and until when; the
+worker decides what a flood mail gets (judge.app.worker: a mail that signs on
+to its sender's own seat of a game in play is read all the same).
 """
 
 from __future__ import annotations
@@ -73,6 +77,27 @@ def next_decision(
     return RateDecision.WARN_ONCE, remembered, True
 
 
+def flood_end(remembered: Sequence[datetime], limit: int, window: timedelta) -> datetime | None:
+    """When the next mail of a sender whose ``remembered`` arrivals (:func:`next_decision`'s) are
+    given is allowed again, if that sender sends nothing before; None when it is allowed now.
+
+    The next mail at ``t`` is allowed when the oldest of the last ``limit``
+    arrivals is no longer inside the window, ``oldest <= t - window``: from
+    ``oldest + window`` on (one second before, it is still in the flood).
+    Every mail sent before then moves that time later.
+    """
+    kept = tuple(remembered)[-limit:]
+    return kept[0] + window if limit > 0 and len(kept) == limit else None
+
+
+@dataclass(frozen=True, slots=True)
+class RateCheck:
+    """One mail's :class:`RateDecision` and, in a flood, when it ends (:func:`flood_end`)."""
+
+    decision: RateDecision
+    until: datetime | None = None
+
+
 _SEVERITY = {RateDecision.ALLOW: 0, RateDecision.WARN_ONCE: 1, RateDecision.DROP: 2}
 
 
@@ -98,10 +123,15 @@ class RateLimiter:
         return replace(self, store=store)
 
     def decide(self, address: str, now: datetime, *, also: Iterable[str] = ()) -> RateDecision:
+        """:meth:`check`'s decision alone."""
+        return self.check(address, now, also=also).decision
+
+    def check(self, address: str, now: datetime, *, also: Iterable[str] = ()) -> RateCheck:
         """Record one mail from ``address`` (and under the other keys ``also``) at ``now``.
 
         The answer is the strictest of the keys': a sender warned under one
-        key is not warned again under another.
+        key is not warned again under another. In a flood, ``until`` is the
+        latest end among the keys that flood.
         """
         if now.tzinfo is None:
             raise ValueError("RateLimiter needs timezone-aware datetimes")
@@ -109,11 +139,12 @@ class RateLimiter:
         # Exempt only when every key is: an envelope sender or a From line is anyone's
         # to write, so naming the keeper in one of them must not lift the limit.
         if self.limit <= 0 or all(key in self.exempt for key in keys):
-            return RateDecision.ALLOW
+            return RateCheck(RateDecision.ALLOW)
         self._calls += 1
         if self._calls % 1024 == 0:
             self.forget_idle(now)
         decisions = []
+        ends: list[datetime] = []
         for key in keys:
             arrivals, warned = self.store.load(key)
             decision, arrivals, warned = next_decision(
@@ -121,7 +152,11 @@ class RateLimiter:
             )
             self.store.save(key, arrivals, warned, now)
             decisions.append(decision)
-        return max(decisions, key=_SEVERITY.__getitem__, default=RateDecision.ALLOW)
+            end = flood_end(arrivals, self.limit, self.window) if decision is not RateDecision.ALLOW else None
+            if end is not None:
+                ends.append(end)
+        worst = max(decisions, key=_SEVERITY.__getitem__, default=RateDecision.ALLOW)
+        return RateCheck(worst, max(ends) if ends and worst is not RateDecision.ALLOW else None)
 
     def forget_idle(self, now: datetime) -> None:
         """Drop senders quiet for a whole window from a memory store: they would be allowed anyway."""

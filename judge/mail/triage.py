@@ -36,8 +36,9 @@ QUOTING_KEY_PREFIX = "quoting:"
 
 class Verdict(StrEnum):
     ANSWER = "answer"  # process the commands and reply
-    WARN_FLOOD = "warn-flood"  # reply once that further mail is ignored for a while; do not process
-    IGNORE = "ignore"  # store only: a loop, a flood already warned, or nobody to answer
+    WARN_FLOOD = "warn-flood"  # the flood starts: warn once (the worker may still read a player's own mail)
+    FLOODED = "flooded"  # in a flood already warned about: store (the worker may still read a player's own mail)
+    IGNORE = "ignore"  # store only: a loop, or nobody to answer
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,8 @@ class Triage:
     reason: str | None = None  # why the mail is not answered (for the mail's record)
     loop: LoopReason | None = None
     robot_like: LoopReason | None = None  # a weaker sign: see held_without_command
+    flood_until: datetime | None = None
+    """In a flood: when the sender's mail is read again, if they send nothing before."""
 
 
 def triage(
@@ -72,16 +75,20 @@ def triage(
     robot_like = robot_content(message, mail.subject)
     if limiter is not None:
         # Counted under the envelope sender too: rotating the From line alone buys nothing.
-        decision = limiter.decide(mail.sender, now, also=[envelope_sender or ""])
-        if decision is RateDecision.WARN_ONCE:
+        check = limiter.check(mail.sender, now, also=[envelope_sender or ""])
+        if check.decision is RateDecision.WARN_ONCE:
             return Triage(
                 Verdict.WARN_FLOOD,
                 mail,
                 f"rate limit: more than {limiter.limit} mails in {limiter.window}",
                 robot_like=robot_like,
+                flood_until=check.until,
             )
-        if decision is RateDecision.DROP:
-            return Triage(Verdict.IGNORE, mail, "rate limit: flood already warned about")
+        if check.decision is RateDecision.DROP:
+            return Triage(
+                Verdict.FLOODED, mail, "rate limit: flood already warned about",
+                robot_like=robot_like, flood_until=check.until,
+            )
     return Triage(Verdict.ANSWER, mail, robot_like=robot_like)
 
 

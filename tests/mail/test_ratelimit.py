@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from judge.mail.ratelimit import RateDecision, RateLimiter
+from judge.mail.ratelimit import RateCheck, RateDecision, RateLimiter, flood_end, next_decision
 
 T0 = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 MINUTE = timedelta(minutes=1)
@@ -69,3 +69,55 @@ def test_idle_addresses_are_forgotten() -> None:
 def test_naive_datetimes_are_refused() -> None:
     with pytest.raises(ValueError, match="timezone-aware"):
         RateLimiter(limit=1, window=MINUTE).decide("a@x.org", datetime(2026, 1, 1))
+
+
+# --- when a flood ends: the window's edges, pinned with fixed times --------------------------
+
+HOUR = timedelta(hours=1)
+NINE = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
+
+
+def _flooding(limit: int = 3) -> RateLimiter:
+    """Three mails at 09:00, 09:10, 09:20, then a fourth at 09:30: the flood starts (warned)."""
+    limiter = RateLimiter(limit=limit, window=HOUR)
+    for minutes in (0, 10, 20):
+        assert limiter.decide("a@x.org", NINE + minutes * MINUTE) is RateDecision.ALLOW
+    return limiter
+
+
+def test_the_warning_knows_when_the_flood_ends() -> None:
+    check = _flooding().check("a@x.org", NINE + 30 * MINUTE)
+    # The last three arrivals are 09:10, 09:20, 09:30: the next mail is read from 10:10:00 on.
+    assert check == RateCheck(RateDecision.WARN_ONCE, datetime(2026, 11, 22, 10, 10, tzinfo=UTC))
+
+
+def test_one_second_before_the_end_is_still_the_flood() -> None:
+    limiter = _flooding()
+    limiter.decide("a@x.org", NINE + 30 * MINUTE)
+    check = limiter.check("a@x.org", datetime(2026, 11, 22, 10, 9, 59, tzinfo=UTC))
+    assert check.decision is RateDecision.DROP
+    # ... and that mail counts: the end moves to an hour after 09:20 (arrivals 09:20, 09:30, 10:09:59).
+    assert check.until == datetime(2026, 11, 22, 10, 20, tzinfo=UTC)
+
+
+def test_at_the_end_the_mail_is_read() -> None:
+    limiter = _flooding()
+    limiter.decide("a@x.org", NINE + 30 * MINUTE)
+    assert limiter.check("a@x.org", datetime(2026, 11, 22, 10, 10, tzinfo=UTC)) == RateCheck(RateDecision.ALLOW)
+
+
+@pytest.mark.parametrize(
+    ("remembered", "end"),
+    [
+        ((NINE, NINE + MINUTE, NINE + 2 * MINUTE), NINE + HOUR),
+        ((NINE + MINUTE, NINE + 2 * MINUTE), None),  # fewer than the limit: no flood
+        ((NINE - HOUR, NINE, NINE + MINUTE, NINE + 2 * MINUTE), NINE + HOUR),  # only the last three count
+    ],
+)
+def test_flood_end_is_an_hour_after_the_oldest_of_the_last_limit_arrivals(
+    remembered: tuple[datetime, ...], end: datetime | None
+) -> None:
+    assert flood_end(remembered, 3, HOUR) == end
+    if end is not None:  # the decision agrees with the end, one second either side
+        assert next_decision(remembered, True, end - timedelta(seconds=1), 3, HOUR)[0] is RateDecision.DROP
+        assert next_decision(remembered, True, end, 3, HOUR)[0] is RateDecision.ALLOW

@@ -71,8 +71,8 @@ def test_a_flood_is_warned_once_then_ignored() -> None:
         Verdict.ANSWER,
         Verdict.ANSWER,
         Verdict.WARN_FLOOD,
-        Verdict.IGNORE,
-        Verdict.IGNORE,
+        Verdict.FLOODED,
+        Verdict.FLOODED,
     ]
 
 
