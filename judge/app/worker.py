@@ -25,7 +25,7 @@ import asyncio
 import functools
 import logging
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 
 from sqlalchemy import Select, bindparam, event, select
 from sqlalchemy.orm import joinedload, object_session
@@ -34,7 +34,7 @@ from judge.app import outbox
 from judge.app.alarms import MAIL_FAILED, alarm_keeper
 from judge.app.blocking import BLOCKED_REASON, is_blocked
 from judge.app.dispatch import run_commands
-from judge.app.notify import reader_language
+from judge.app.notify import reader_language, reader_zone
 from judge.app.reply import Reply, cap_text
 from judge.app.services import Services
 from judge.app.session import MailSession
@@ -52,9 +52,10 @@ from judge.db.repositories.people import normalise_address
 from judge.i18n import translation
 from judge.lang.commands import Create, Signoff, Signon
 from judge.lang.mail import ParseResult, SignonReading, parse_mail
-from judge.mail.compose import attachment_bytes, header_block, judge_date, reply_subject
+from judge.mail.compose import attachment_bytes, header_block, reply_subject
 from judge.mail.loopguard import is_daemon_address
 from judge.mail.triage import Triage, Verdict, held_without_command, triage
+from judge.timekeeping.dates import tell_date
 from judge.waiting import first_of
 
 log = logging.getLogger(__name__)
@@ -274,12 +275,12 @@ def _process(
     language = reader_language(person)
     flooding = verdict.verdict in (Verdict.WARN_FLOOD, Verdict.FLOODED)
     if flooding and person is None:  # nobody registered: nothing of it can be a player's own mail
-        _hold_flood(uow, services, mail_id, verdict, language, now)
+        _hold_flood(uow, services, mail_id, verdict, person, language, now)
         return
     body, unread = command_lines(decoded.body, config.mail_max_command_lines)
     parsed, language = _parse(uow, body, person)
     if flooding and not any(isinstance(command, Signon) for command in parsed.commands):
-        _hold_flood(uow, services, mail_id, verdict, language, now)
+        _hold_flood(uow, services, mail_id, verdict, person, language, now)
         return
     held = held_without_command(
         verdict, has_command=bool(parsed.commands), envelope_sender=envelope_sender,
@@ -301,10 +302,10 @@ def _process(
         session.reply.ok(None, _("No commands were found in your mail. Send HELP for instructions."))
     run_commands(session, parsed)
     if session.held:  # past the flood limit and not a player's own mail: its sign-on's record stays
-        _hold_flood(uow, services, mail_id, verdict, session.language, now)
+        _hold_flood(uow, services, mail_id, verdict, person, session.language, now)
         return
     if verdict.verdict is Verdict.WARN_FLOOD:
-        session.reply.preamble.append(flood_warning(services, verdict, session.gettext, read_anyway=True))
+        session.reply.preamble.append(flood_warning(services, verdict, session.zone, session.gettext, read_anyway=True))
     if unread and not any(isinstance(command, Signoff) for command in parsed.commands):
         _ = session.gettext
         session.reply.error(
@@ -318,38 +319,45 @@ def _process(
 
 
 def _hold_flood(
-    uow: UnitOfWork, services: Services, mail_id: int, verdict: Triage, language: str, now: datetime
+    uow: UnitOfWork, services: Services, mail_id: int, verdict: Triage, person: Person | None, language: str,
+    now: datetime,
 ) -> None:
     """A mail past the flood limit that is not a player's own: kept unread; the first of the flood
     is answered with the warning (what the limit is, when it ends), the others not at all."""
     decoded = verdict.mail
     if verdict.verdict is Verdict.WARN_FLOOD and decoded.sender is not None:
         _ = translation(language).gettext
+        zone = reader_zone(person.time_zone if person is not None else None, services.config.timezone)
         outbox.queue(
             uow, services, [decoded.sender],
             reply_subject(services.config.code, decoded.subject),
-            flood_warning(services, verdict, _, read_anyway=False) + "\n",
+            flood_warning(services, verdict, zone, _, read_anyway=False) + "\n",
             now, reply_to_message_id=decoded.message_id, in_reply_to_mail_id=mail_id,
         )  # fmt: skip
     uow.mail_in.mark_ignored(uow.mail_in.get(mail_id), verdict.reason or "flood", now)
 
 
-def flood_warning(services: Services, verdict: Triage, gettext: Callable[[str], str], *, read_anyway: bool) -> str:
-    """The flood warning: the limit, when it ends, and that a player's own signed-on mail is still
-    read (``read_anyway``: this mail was, and is answered as usual)."""
+def flood_warning(
+    services: Services, verdict: Triage, zone: tzinfo, gettext: Callable[[str], str], *, read_anyway: bool
+) -> str:
+    """The flood warning: the limit, when it ends (in the reader's ``zone``, rounded up to the
+    minute, so that mail sent from the time told is read), and that a player's own signed-on mail
+    is still read (``read_anyway``: this mail was, and is answered as usual)."""
     _ = gettext
     config = services.config
     minutes = max(1, round(config.rate_limit_window.total_seconds() / 60))
     limit = _("The judge reads at most {limit} mails from one address in {minutes} minutes, and you have "
               "sent more.").format(limit=config.rate_limit_messages, minutes=minutes)
-    end = (
-        _("Until {date} (later if you send more before then), mail from you is kept but not read, "
-          "except mail that signs on to a game you play or master from your registered address: "
-          "your orders and press are always read.").format(date=judge_date(verdict.flood_until, config.timezone))
-        if verdict.flood_until is not None
-        else _("For a while, mail from you is kept but not read, except mail that signs on to a game you "
-               "play or master from your registered address: your orders and press are always read.")
-    )
+    until = verdict.flood_until
+    if until is not None:
+        whole = until.replace(second=0, microsecond=0)
+        end = _("Until {date} (later if you send more before then), mail from you is kept but not read, "
+                "except mail that signs on to a game you play or master from your registered address: "
+                "your orders and press are always read.").format(
+            date=tell_date(whole if whole == until else whole + timedelta(minutes=1), zone, _))
+    else:
+        end = _("For a while, mail from you is kept but not read, except mail that signs on to a game you "
+                "play or master from your registered address: your orders and press are always read.")
     last = _("This mail was read and is answered below.") if read_anyway else _("This mail was not read.")
     return f"{limit} {end} {last}"
 

@@ -135,7 +135,8 @@ def test_the_master_may_always_send_press(harness: Harness) -> None:
     game = started(harness, press_mode="none", partial_press=False)
     reply = game.master("BROADCAST\nDeadline extended.\nENDPRESS\nPRESS TO R\nA private word.\nENDPRESS\n")
     assert "[Error Flag]" not in reply["Subject"]
-    broadcast, private = harness.others
+    broadcast = one_text([m for m in harness.others if str(m["Subject"]).endswith("Broadcast")])
+    private = one_text([m for m in harness.others if not str(m["Subject"]).endswith("Broadcast")])
     assert recipients(broadcast) == player_addresses(*ALL_PLAYERS) | {OBSERVER}
     assert plain(broadcast) == f"Broadcast message from {MASTER} as Master in 'demo':\n\nDeadline extended.\n"
     assert recipients(private) == {address("RUSSIA")}

@@ -19,7 +19,8 @@ from judge.app.server import build_services
 from judge.app.services import Services
 from judge.app.worker import process_next_mail
 from judge.db.enums import InboundState
-from judge.mail.compose import judge_date
+from judge.i18n import translation
+from judge.timekeeping.dates import tell_date
 from tests.app.conftest import JUDGE, Harness, text
 from tests.app.orders_helpers import start_game
 
@@ -150,8 +151,10 @@ def test_a_strangers_flood_is_still_stopped_even_with_a_players_password(harness
     to_stranger = [m for m in harness.new_mail() if str(m["To"]) == stranger]
     assert len(to_stranger) == 31  # thirty answers, one warning, then silence
     warning = _plain(to_stranger[-1])
-    # The 31st arrived 30 s after the first; the last 30 arrivals start at the second (start + 1 s).
-    end = judge_date(start + timedelta(seconds=1) + timedelta(hours=1), harness.services.config.timezone)
+    # The 31st arrived 30 s after the first; the last 30 arrivals start at the second (start + 1 s):
+    # the flood ends at start + 1 h 1 s, told rounded up to the minute (mail sent from then on is read).
+    assert start.second == 0
+    end = tell_date(start + timedelta(hours=1, minutes=1), harness.services.config.timezone, translation("en").gettext)
     assert warning == (
         "The judge reads at most 30 mails from one address in 60 minutes, and you have sent more. "
         f"Until {end} (later if you send more before then), mail from you is kept but not read, "
