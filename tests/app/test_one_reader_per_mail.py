@@ -167,7 +167,12 @@ def test_a_press_heavy_game_shows_no_reader_to_another(harness: Harness) -> None
         harness, "demo", settings={"press_mode": "white/grey", "fake_press": "partial", "postal_press": True}
     )
     harness.exchange("fan@example.org", "OBSERVE demo look\n")
-    game.orders("ENGLAND", "SET ADDRESS england@example.net,lord@example.co.uk\n")
+    with harness.db.unit_of_work() as uow:  # England's second address, in the registration (SET ADDRESS needs it)
+        england = uow.people.by_address(address("ENGLAND"))
+        assert england is not None
+        uow.people.add_address(england, "lord@example.co.uk", harness.clock.now())
+    reply = game.orders("ENGLAND", "SET ADDRESS england@example.net,lord@example.co.uk\n")
+    assert "[Error Flag]" not in str(reply["Subject"]), reply.get_body(("plain",))
     game.orders("FRANCE", "BROADCAST\nPeace.\nENDPRESS\nPRESS TO EG\nThe Low Countries?\nENDPRESS\n")
     game.orders("GERMANY", "PRESS GREY TO EF\nSomeone is lying.\nENDPRESS\nPRESS TO ALL BUT R\nNot Russia.\nENDPRESS\n")
     game.orders("ITALY", "PRESS TO EG FAKE\nAll friends here.\nENDPRESS\nPRESS FAKE TO R\nOnly Russia.\nENDPRESS\n")
