@@ -167,7 +167,7 @@ def test_a_members_set_address_routes_his_mail_alone(harness: Harness) -> None:
         uow.people.add_address(person, "elsewhere@example.org", harness.clock.now())
     harness.new_mail()
     reply = say(harness, a1, "SET ADDRESS elsewhere@example.org")
-    assert readers(reply) == {a1.address, "elsewhere@example.org"}
+    assert [readers(m) for m in [reply, *harness.copies]] == [{a1.address}, {"elsewhere@example.org"}]
     quote = "Your mail about game 'demo' will now go to elsewhere@example.org."
     assert quote in " ".join(text(reply).split())
     _quoted("councils.md", quote.replace("elsewhere", "other"))
