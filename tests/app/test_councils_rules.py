@@ -302,3 +302,11 @@ def test_orders_changed_to_all_hold_withdraw_the_release_and_say_so(harness: Har
         row = uow.games.require("demo")
         general_row = uow.councils.general(row, "FRANCE")
         assert general_row is not None and general_row.extra.get("released") is None
+
+
+def test_a_general_the_master_replaces_is_told_alone(harness: Harness) -> None:
+    game = council_game(harness)
+    harness.new_mail()
+    assert "steps down" in plain(game.master("COUNCIL REPLACE F"))
+    told = [str(m["To"]) for m in harness.others if "you step down" in plain(m)]
+    assert told == [address("FRANCE")]

@@ -341,8 +341,15 @@ def master_replacement(uow: UnitOfWork, services: Services, game: Game, power: s
         raise ReleaseRefused(N_("{power}'s council is already holding an election. Nothing was done."), power=power)
     uow.councils.set_role(general, "ambassador", LAST_RANK)
     renumber(uow, game, power)
+    mail_member(uow, services, game, general, now, GENERAL_REPLACED)
     open_successor_election(uow, services, game, power, now, excluded=[general.id])
     return general
+
+
+GENERAL_REPLACED = N_(
+    "The master requires a new General-in-chief for {power} (councils, rule 5): you step down and sit "
+    "as an Ambassador; an early election names your successor, and you may not be elected."
+)
 
 
 def open_successor_election(
