@@ -16,11 +16,15 @@ Budgets (statements per mail, commits apart):
 * an order mail (SIGNON, 17 orders, SIGNOFF) in a started Standard game: 8
   (issue 14's goal was 10); a second one from the same power one more (the UPDATE
   that supersedes the version in force);
-* a press mail (SIGNON, PRESS TO one power, ENDPRESS, SIGNOFF): 13 (the masters and
-  the recipients' people are still read on their own);
-* a SIGNON-only mail: 6.
+* a press mail (SIGNON, PRESS TO one power, ENDPRESS, SIGNOFF): 14 (the masters and
+  the recipients' people are still read on their own; 13 until the reply ended with the orders
+  on file, as the SIGNON-only mail's below);
+* a SIGNON-only mail: 7 (6 until issue 24 made every reply to a signed-on player end with the
+  orders on file and whether they are complete: the open phase with the power's orders, read in
+  the one statement an order mail reads them with).
 
-They are ratchets: lower them when the judge does better, never raise them.
+They are ratchets: lower them when the judge does better; raise one only for what a reply must
+now show, with the statement named here.
 """
 
 from __future__ import annotations
@@ -40,8 +44,8 @@ ORDER_MAIL = 8
 """Below issue 14's budget of 10: the guard's UPDATE ... RETURNING; the mail locked and marked;
 the sender; the game (locked); its seats with the sign-on throttle's figures; the open phase with
 the power's orders; the new version; the reply."""
-PRESS_MAIL = 13
-SIGNON_MAIL = 6
+PRESS_MAIL = 14
+SIGNON_MAIL = 7
 ORDERING = "RUSSIA"
 UNITS = 17
 
