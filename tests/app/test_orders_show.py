@@ -34,7 +34,7 @@ def test_observers_and_masters_without_become_are_refused(harness: Harness) -> N
     master = plain(game.master("ORDERS\n"))
     assert "A master must BECOME a power before ORDERS shows its orders." in master
     assert "Burgundy" not in master
-    stranger = plain(harness.exchange("nobody@example.net", "ORDERS\n"))
+    stranger = plain(harness.exchange("stranger@example.net", "ORDERS\n"))  # nobody@ is a robot's
     assert "Burgundy" not in stranger
     assert "France: Army Paris -> Burgundy.\n" in plain(game.master("BECOME F\nORDERS\n"))
 

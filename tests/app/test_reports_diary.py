@@ -8,9 +8,19 @@ import pytest
 
 from tests.app.conftest import Harness, text
 from tests.app.reports_helpers import MASTER, OBSERVER, address_of, finish, game_state, start_game
-from tests.app.test_reports_summary import section
+from tests.app.test_reports_summary import section as whole_section
 
 FRANCE = "SIGNON Fdemo pwfrance\n"
+
+
+def section(reply_text: str, command: str) -> list[str]:
+    """The lines answering ``command``, without the orders on file that end a player's reply in a
+    game that takes orders (issue 24): they are not the diary's answer."""
+    lines = whole_section(reply_text, command)
+    end = next((i for i, line in enumerate(lines) if " orders for " in line and line.endswith(")")), len(lines))
+    while end > 0 and not lines[end - 1]:
+        end -= 1
+    return lines[:end]
 GERMANY = "SIGNON Gdemo pwgermany\n"
 
 
