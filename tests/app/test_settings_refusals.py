@@ -45,7 +45,7 @@ def test_the_keepers_tools_are_refused_for_good_not_for_now(harness: Harness, wo
 def test_get_flist_lists_the_files_and_get_rules_sends_them(harness: Harness) -> None:
     register(harness, "anyone@example.org", "Some One")
     body = read(harness.exchange("anyone@example.org", "GET FLIST\nGET RULES\nGET HOUSE.RULES\n"))
-    assert "The files GET sends: deadlines, draw, index, info, master, press, register, rules, syntax, " in body
+    assert "The files GET sends: councils, deadlines, draw, index, info, master, press, register, rules, syntax, " in body
     assert body.count("THE RULES THIS JUDGE PLAYS") == 2
     assert "SET RULE foreign_coast_support=named" in body
 

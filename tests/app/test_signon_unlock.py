@@ -12,6 +12,7 @@ time per power. How many guesses a day the best-placed attacker gets: counted at
 from __future__ import annotations
 
 import re
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -35,10 +36,11 @@ CODE = re.compile(r"^SIGNON ([A-Z]demo) <password> ([A-Z0-9]{4}(?:-[A-Z0-9]{4}){
 
 def _forge(harness: Harness, line: str, as_address: str = FRANCE) -> str:
     """A mail in the player's name (his address as From, the envelope the forger's): what the
-    judge answers, to that address."""
+    judge answers, to that address. Each is a new mail (its own Message-ID): the same mail
+    delivered again would be a duplicate, carried out once."""
     harness.db.store_inbound_mail(
         (f"From: {as_address}\r\nTo: judge@example.org\r\nSubject: x\r\n"
-         f"Message-ID: <{harness.clock.now().timestamp()}{line.replace(' ', '.')}@evil.example>\r\n\r\n"
+         f"Message-ID: <{uuid.uuid4().hex}@evil.example>\r\n\r\n"  # each forged mail its own
          f"{line}\r\n").encode(),
         FORGER, ["judge@example.org"], harness.clock.now(),
     )  # fmt: skip

@@ -25,7 +25,10 @@ REAL = (
     "PGI+VkVSU0lPTjwvYj4=\r\n--b--\r\n"
 ).encode("latin-1")
 
-DONE = {InboundState.PROCESSED, InboundState.IGNORED, InboundState.FAILED, InboundState.QUARANTINED}
+DONE = {
+    InboundState.PROCESSED, InboundState.IGNORED, InboundState.FAILED, InboundState.QUARANTINED,
+    InboundState.DUPLICATE,  # the same mail delivered again: stored, carried out once
+}
 
 
 @st.composite

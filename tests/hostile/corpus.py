@@ -25,6 +25,7 @@ claiming someone else's address).
 from __future__ import annotations
 
 import base64
+import itertools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -116,18 +117,27 @@ def silent(state: InboundState = IGNORED) -> Expect:
 # --- building raw mail ---------------------------------------------------------------
 
 
+FRESH_MESSAGE_ID = "<fresh>"
+"""``mail``'s default: a new Message-ID for each mail built."""
+_MESSAGE_NUMBERS = itertools.count(1)
+
+
 def mail(
     *headers: str | bytes,
     body: str | bytes = "VERSION\n",
     content_type: str | None = "text/plain; charset=utf-8",
     subject: str | None = "orders",
-    message_id: str | None = "<hostile@example.com>",
+    message_id: str | None = FRESH_MESSAGE_ID,
 ) -> bytes:
     """A mail with the given header lines (no CRLF; str is written as UTF-8), To, and a body.
 
     ``body`` given as text gets CRLF line ends and UTF-8; given as bytes it is
-    written as is. A header is left out when its argument is ``None``.
+    written as is. A header is left out when its argument is ``None``. By default each mail
+    built gets a Message-ID of its own: two cases are two mails, never one delivered twice
+    (which the judge carries out once, issue 25).
     """
+    if message_id == FRESH_MESSAGE_ID:
+        message_id = f"<hostile-{next(_MESSAGE_NUMBERS)}@example.com>"
     lines: list[bytes] = [h.encode("utf-8", "surrogateescape") if isinstance(h, str) else h for h in headers]
     lines.append(f"To: {JUDGE}".encode())
     if subject is not None:
