@@ -16,12 +16,6 @@ from judge.core.position import DislodgedUnit, Position
 from judge.core.units import Unit, UnitType
 from judge.core.variants import load_map
 from judge.lang.orders import read_order
-from tests.data_dir import datc_cases
-
-
-def load_cases() -> list[dict[str, Any]]:
-    """All 183 cases: the 167 of all_cases.json and the 16 of the v3.1 supplement."""
-    return datc_cases()
 
 
 def parse_order(text: str, phase_type: PhaseType) -> Order:

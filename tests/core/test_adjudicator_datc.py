@@ -16,9 +16,10 @@ from judge.core.phase import Phase
 from judge.core.position import Position
 from judge.core.units import Unit
 from judge.core.variants import load_map
-from tests.core.datc_orders import load_cases, parse_orders, position_of, units_of
+from tests.core.datc_orders import parse_orders, position_of, units_of
+from tests.data_dir import datc_cases
 
-CASES = load_cases()
+CASES = datc_cases()
 
 
 def _dislodged_keys(position: Position) -> set[tuple[Unit, str]]:
