@@ -9,7 +9,7 @@ scheduler's :func:`process_due` together; the games are shared out by
 ``FOR UPDATE SKIP LOCKED``. Printed: the wall time from the start signal to
 the last process done, games per second, and how many games each process
 took. Every phase is checked to have been processed exactly once. The
-scheduler is the one ``judge serve`` runs (:mod:`judge.app.guarded_scheduler`:
+scheduler is the one ``judge serve`` runs (:mod:`judge.app.phases.guarded_scheduler`:
 a failing game is rolled back and backed off while the others go on). With
 ``--runs N`` each configuration is measured N times (a fresh database each
 time) and the median is printed; the last line is the two-process median,
@@ -42,9 +42,9 @@ from bench_processing import T0, build
 from bench_repository import CHEAP, postgres_url
 from sqlalchemy import func, select
 
-from judge.app.guarded_scheduler import process_due
-from judge.app.maps import ResultsPictures
-from judge.app.services import Services
+from judge.app.mail_out.results_maps import ResultsPictures
+from judge.app.phases.guarded_scheduler import process_due
+from judge.app.session.services import Services
 from judge.config import load_config
 from judge.db import Database
 from judge.db.enums import PhaseState

@@ -75,8 +75,8 @@ from argon2 import PasswordHasher
 from bench_repository import postgres_url, sqlite_url
 from sqlalchemy import create_engine, func, select, text
 
-from judge.app.server import ALL_ROLES, JudgeServer, Role, ServerTuning
-from judge.app.services import Services
+from judge.app.runtime.judge_server import ALL_ROLES, JudgeServer, Role, ServerTuning
+from judge.app.session.services import Services
 from judge.config import load_config
 from judge.db.database import Database, open_database
 from judge.db.enums import InboundState

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from judge.app.services import Services
+from judge.app.session.services import Services
 from judge.config import load_config
 from judge.db.database import open_database
 from judge.timekeeping.clock import FakeClock

@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy import event
 
-from judge.app.positions import opening_position
-from judge.app.services import Services
+from judge.app.game_state.boards import opening_position
+from judge.app.session.services import Services
 from judge.config import load_config
 from judge.core.variants import load_map
 from judge.db.database import open_database

@@ -22,10 +22,10 @@ from pathlib import Path
 
 from bench_repository import CHEAP, postgres_url, sqlite_url
 
-from judge.app import orders as kept
-from judge.app.positions import opening_position, to_json
-from judge.app.scheduler import plan, process_due
-from judge.app.services import Services
+from judge.app.game_state import order_sheets as kept
+from judge.app.game_state.boards import opening_position, to_json
+from judge.app.phases.scheduler import plan, process_due
+from judge.app.session.services import Services
 from judge.config import load_config
 from judge.core.phase import Phase
 from judge.core.variants import load_map

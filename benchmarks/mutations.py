@@ -54,7 +54,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "judge/lang/orders.py": ("tests/lang/test_orders.py", "tests/lang/test_golden.py", "tests/lang/test_postal_notations.py"),
     # The throttles.
     "judge/mail/ratelimit.py": ("tests/mail/test_ratelimit.py",),
-    "judge/app/throttle.py": (
+    "judge/app/people/throttle.py": (
         "tests/app/test_games_signon_throttle.py", "tests/app/test_signon_limit_edges.py",
         "tests/app/test_signon_unlock.py",
     ),

@@ -177,7 +177,7 @@ class Config:
     """Wait before the first retry of an outgoing mail; doubled at each retry, up to an hour."""
     signon_power_failures: int = DEFAULT_SIGNON_POWER_FAILURES
     """Failed sign-ons to one power (or to a game's masters) within an hour, from any address, the
-    player's own included, that lock its sign-ons (judge.app.throttle)."""
+    player's own included, that lock its sign-ons (judge.app.people.throttle)."""
     signon_power_failures_per_day: int = DEFAULT_SIGNON_POWER_FAILURES_PER_DAY
     """Failed sign-ons to one power within a day that lock it too (a guesser pacing himself under
     the hourly limit); each lockout doubles the one before, so a day allows few more."""
@@ -192,7 +192,7 @@ class Config:
     password_common_refused: int = DEFAULT_PASSWORD_COMMON_REFUSED
     """A new password among this many most common ones (zxcvbn's ranked list) is refused; 0: none."""
     confirmations_per_sender_per_day: int = DEFAULT_CONFIRMATIONS_PER_SENDER_PER_DAY
-    """Confirmation codes mailed in 24 hours because of one requesting address (judge.app.claims)."""
+    """Confirmation codes mailed in 24 hours because of one requesting address (judge.app.people.claims)."""
     confirmations_per_domain_per_day: int = DEFAULT_CONFIRMATIONS_PER_DOMAIN_PER_DAY
     """Confirmation codes mailed in 24 hours to the addresses of one domain."""
     confirmations_per_hour: int = DEFAULT_CONFIRMATIONS_PER_HOUR

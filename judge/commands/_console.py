@@ -47,7 +47,7 @@ def load_services(args: argparse.Namespace) -> Any:
     """
     import dataclasses
 
-    from judge.app.server import build_services
+    from judge.app.runtime.judge_server import build_services
     from judge.config import load_config
     from judge.db import open_database
     from judge.timekeeping.clock import SystemClock

@@ -30,7 +30,7 @@ examples:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from judge.app.health import Thresholds
+    from judge.app.console.health import Thresholds
 
     add_common(parser, _EPILOG)
     limits = Thresholds()
@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     import dataclasses
     from datetime import UTC, datetime
 
-    from judge.app.health import Thresholds, check
+    from judge.app.console.health import Thresholds, check
     from judge.config import ConfigError, load_config
 
     try:

@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
 def _purge(url: str, days: int) -> int:
     from datetime import UTC, datetime, timedelta
 
-    from judge.app.housekeeping import purge_mail
+    from judge.app.console.housekeeping import purge_mail
     from judge.db import open_database
 
     if days < 0:

@@ -3,7 +3,7 @@
 ``list`` and ``show`` read; ``process``, ``pause``, ``resume``, ``terminate``,
 ``rollback``, ``eject`` and ``set`` run the very mail command a master would
 send (``PROCESS``, ``SET DEADLINE ...``) through the mail's handlers
-(:mod:`judge.app.console`), so the checks, the replies, the announcements to
+(:mod:`judge.app.console.game_actions`), so the checks, the replies, the announcements to
 the players and the audit records are those of mail; ``master`` makes a
 registered person a master of the game. Every change is audited with the
 operator's name (``--as NAME``, default the Unix user).
@@ -88,7 +88,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from judge.app.console import ConsoleRefusal
+    from judge.app.console.game_actions import ConsoleRefusal
     from judge.config import ConfigError
     from judge.mail.addresses import AddressError
 
@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
 def _game(uow: Any, name: str, *, lock: bool = False) -> Any:
     """The game; with ``lock``, under its row lock as a mail signing on to it would be
     (a change from the console then never interleaves with a mail or the scheduler)."""
-    from judge.app.games import find_game
+    from judge.app.games.lifecycle import find_game
 
     game = find_game(uow, name, lock=lock)
     if game is None:
@@ -128,7 +128,7 @@ def _game(uow: Any, name: str, *, lock: bool = False) -> Any:
 
 
 def _list(services: Any, args: argparse.Namespace) -> int:
-    from judge.app.console_views import game_summary
+    from judge.app.console.views import game_summary
     from judge.db.enums import GameState
 
     wanted = set(args.state or [])
@@ -153,7 +153,7 @@ def _list(services: Any, args: argparse.Namespace) -> int:
 
 
 def _show(services: Any, args: argparse.Namespace) -> int:
-    from judge.app.console_views import game_details
+    from judge.app.console.views import game_details
 
     with services.db.unit_of_work(readonly=True) as uow:
         view = game_details(uow, _game(uow, args.name))
@@ -190,7 +190,7 @@ def _counts(counts: dict[str, int]) -> str:
 
 
 def _act(services: Any, args: argparse.Namespace) -> int:
-    from judge.app.console import CONSOLE_ACTIONS, master_line, run_as_master
+    from judge.app.console.game_actions import CONSOLE_ACTIONS, master_line, run_as_master
 
     action = args.game_action
     operator = operator_name(args)

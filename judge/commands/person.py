@@ -67,7 +67,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from judge.app.console_people import PersonRefusal
+    from judge.app.console.people_actions import PersonRefusal
     from judge.mail.addresses import AddressError
 
     try:
@@ -89,8 +89,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _show(services: Any, args: argparse.Namespace) -> int:
-    from judge.app.console_people import find_person
-    from judge.app.console_views import person_details
+    from judge.app.console.people_actions import find_person
+    from judge.app.console.views import person_details
 
     with services.db.unit_of_work(readonly=True) as uow:
         view = person_details(uow, find_person(uow, args.address))
@@ -112,7 +112,7 @@ def _show(services: Any, args: argparse.Namespace) -> int:
 
 
 def _edit(services: Any, args: argparse.Namespace) -> int:
-    from judge.app.console_people import PersonRefusal, edit_person, find_person
+    from judge.app.console.people_actions import PersonRefusal, edit_person, find_person
 
     operator = operator_name(args)
     pairs = []
@@ -132,7 +132,7 @@ def _edit(services: Any, args: argparse.Namespace) -> int:
 
 
 def _merge(services: Any, args: argparse.Namespace) -> int:
-    from judge.app.console_people import find_person, merge_people
+    from judge.app.console.people_actions import find_person, merge_people
 
     operator = operator_name(args)
     with services.db.unit_of_work() as uow:
@@ -145,7 +145,7 @@ def _merge(services: Any, args: argparse.Namespace) -> int:
 
 
 def _block(services: Any, args: argparse.Namespace) -> int:
-    from judge.app.console_people import block_person, find_person
+    from judge.app.console.people_actions import block_person, find_person
 
     operator = operator_name(args)
     blocked = args.person_action == "block"

@@ -55,7 +55,13 @@ def run(args: argparse.Namespace) -> int:
     import os
     import sys
 
-    from judge.app.server import ALL_ROLES, Role, build_services, serve, tuning_from_config
+    from judge.app.runtime.judge_server import (
+        ALL_ROLES,
+        Role,
+        build_services,
+        serve,
+        tuning_from_config,
+    )
     from judge.config import ConfigError, load_config
     from judge.db.database import open_database
     from judge.db.errors import SchemaError
@@ -79,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     metrics = None
     try:
         if config.metrics_port:
-            from judge.app.metrics import start_metrics
+            from judge.app.console.metrics import start_metrics
 
             metrics = start_metrics(database, services.clock.now, config.metrics_port)
         tuning = dataclasses.replace(tuning_from_config(config), workers=max(1, args.workers))
@@ -97,11 +103,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _say_where(config: Any, metrics: Any) -> Callable[[Any], None]:
     """Print, once the roles are up, one readable line: where the judge listens, its database,
-    where replies go (judge.app.startup_line), beside the structured log."""
+    where replies go (judge.app.runtime.startup_line), beside the structured log."""
 
     def ready(server: Any) -> None:
-        from judge.app.server import Role
-        from judge.app.startup_line import startup_line
+        from judge.app.runtime.judge_server import Role
+        from judge.app.runtime.startup_line import startup_line
 
         listening = f"{server.host}:{server.port}" if Role.INBOUND in server.running_roles else None
         line = startup_line(config, listening=listening, roles=[r.value for r in server.running_roles],

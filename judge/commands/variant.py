@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from judge.app.positions import opening_position
+from judge.app.game_state.boards import opening_position
 from judge.core.errors import VariantError
 from judge.core.geography import GameMap
 from judge.core.variants import available_variants, load_map, load_map_file

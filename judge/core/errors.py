@@ -8,7 +8,7 @@ Translations: an error that a player may read also carries its sentence as a
 :class:`Message`, a template marked with :func:`N_` and its arguments, in
 ``error.translatable``. The English text is that message rendered with the
 template as written, so the two can never disagree; the app layer
-(``judge.app.error_text``) renders the same message in the reader's language,
+(``judge.app.session.error_text``) renders the same message in the reader's language,
 naming each :class:`Place` and :class:`PowerName` in that language. The core
 stays pure: no gettext here, only the marks and the data.
 """

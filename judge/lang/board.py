@@ -1,7 +1,7 @@
 """What the board says about an order as read: shared names settled, nationalities checked.
 
 The reader knows words, not the board. Two things need the board, and both
-the mail path (:mod:`judge.app.order_mail`) and ``judge adjudicate``
+the mail path (:mod:`judge.app.orders.order_mail`) and ``judge adjudicate``
 (:mod:`judge.ruling`) ask them here, so that both read alike:
 
 * a name two readings share (``MAR``: Marseilles as a code, North Africa in

@@ -80,7 +80,7 @@ class Confirm(Command):
 
 
 UNLOCK_CODE = re.compile(r"[A-Za-z0-9]{4}(?:-[A-Za-z0-9]{4}){3}")
-"""The shape of a sign-on's unlock code (four groups of four, as judge.app.claims makes codes):
+"""The shape of a sign-on's unlock code (four groups of four, as judge.app.people.claims makes codes):
 no variant or option name has it."""
 
 

@@ -14,7 +14,7 @@ Every message is built as a :class:`~judge.core.errors.Message` (a template
 marked with :func:`N_` and its arguments): ``message`` is its English text,
 which ``judge parse`` prints and the golden tests compare, and
 ``translatable`` keeps the message itself so that the app layer can write it
-in the reader's language (``judge.app.error_text``).
+in the reader's language (``judge.app.session.error_text``).
 """
 
 from __future__ import annotations

@@ -157,7 +157,7 @@ _CHOICES: Mapping[str, tuple[str, str]] = {
     "onecentre": ("BUILD CENTRES", "ONE"), "onecentres": ("BUILD CENTRES", "ONE"),
     "onecenter": ("BUILD CENTRES", "ONE"), "onecenters": ("BUILD CENTRES", "ONE"),
     "anydisband": ("DISBAND RULE", "ANY"), "normaldisband": ("DISBAND RULE", "NORMAL"),
-    # how a finished game is scored (the keys of judge.app.scoring.SYSTEMS)
+    # how a finished game is scored (the keys of judge.app.game_state.scoring.SYSTEMS)
     **{f"scoring{spelling}": ("SCORING", key) for key, spellings in {
         "DRAW-SIZE": ("draw-size", "drawsize", "dss"),
         "SUM-OF-SQUARES": ("sum-of-squares", "sumofsquares", "sos"),

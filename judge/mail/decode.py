@@ -87,7 +87,7 @@ _BASE64_DEFECTS = (
 
 
 class Unreadable(StrEnum):
-    """What of a mail could not be read, as the reply tells the player (see judge.app.unreadable)."""
+    """What of a mail could not be read, as the reply tells the player (see judge.app.mail_in.unreadable)."""
 
     UNPARSABLE = "unparsable"  # not a mail at all
     TOO_DEEP = "too-deep"  # parts nested past the bound: only the headers were read

@@ -15,7 +15,7 @@ Time is passed in, so tests replay floods without sleeping. Memory per sender
 is bounded by the limit.
 
 The limiter only says whether a sender is flooding and until when; the
-worker decides what a flood mail gets (judge.app.worker: a mail that signs on
+worker decides what a flood mail gets (judge.app.mail_in.worker: a mail that signs on
 to its sender's own seat of a game in play is read all the same).
 """
 

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from judge.app.maps import ResultsPictures
-from judge.app.sender import deliverable_message
-from judge.app.services import Services
-from judge.app.worker import process_next_mail
+from judge.app.mail_in.worker import process_next_mail
+from judge.app.mail_out.results_maps import ResultsPictures
+from judge.app.mail_out.sender import deliverable_message
+from judge.app.session.services import Services
 from judge.config import load_config
 from judge.db.database import Database
 from judge.db.enums import OutboundState

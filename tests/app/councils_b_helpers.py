@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from judge.app.positions import opening_position
+from judge.app.game_state.boards import opening_position
 from judge.core.phase import Phase
 from judge.core.variants import load_map
 from judge.db.repositories.people import Registration

@@ -14,9 +14,9 @@ from datetime import datetime
 from email.message import EmailMessage
 from typing import Any
 
-from judge.app.positions import FIRST_PHASE, from_json, opening_position, to_json
-from judge.app.scheduler import plan
-from judge.app.timekeeping import phase_schedule
+from judge.app.game_state.boards import FIRST_PHASE, from_json, opening_position, to_json
+from judge.app.game_state.clock_store import phase_schedule
+from judge.app.phases.scheduler import plan
 from judge.core.phase import Phase
 from judge.core.position import Position
 from judge.core.variants import load_map

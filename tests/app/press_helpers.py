@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from email.message import EmailMessage
 from typing import Any
 
-from judge.app.positions import opening_position
+from judge.app.game_state.boards import opening_position
 from judge.core.position import Position
 from judge.core.variants import load_map
 from judge.db.models import PressMessage

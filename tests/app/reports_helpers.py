@@ -3,7 +3,7 @@
 The game is made directly in the database (registration, seats with their
 powers and passwords, the first phase on the opening position), so these
 tests do not depend on how a game forms; phases are processed with the
-judge's own :func:`judge.app.processing.process_phase`, so the results the
+judge's own :func:`judge.app.phases.processing.process_phase`, so the results the
 reports show are the ones players got.
 """
 
@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
-from judge.app.positions import opening_position, to_json
-from judge.app.processing import process_phase
+from judge.app.game_state.boards import opening_position, to_json
+from judge.app.phases.processing import process_phase
 from judge.core.variants import load_map
 from judge.db.enums import GameState, PressKind, SeatStatus
 from judge.db.models import Game

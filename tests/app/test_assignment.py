@@ -2,7 +2,7 @@ import random
 
 import pytest
 
-from judge.app.assignment import AssignmentError, Preference, assign_powers, rank_costs
+from judge.app.game_state.assignment import AssignmentError, Preference, assign_powers, rank_costs
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 import judge.lang.commands as commands
-from judge.app.registry import registered
+from judge.app.handlers import registered
 from tests.app.conftest import Harness, text
 from tests.app.reports_helpers import MASTER, address_of, register, start_game
 

@@ -15,7 +15,7 @@ import urllib.request
 from datetime import UTC, datetime
 from pathlib import Path
 
-from judge.app.metrics import start_metrics
+from judge.app.console.metrics import start_metrics
 from judge.cli import build_parser
 from judge.db import Database
 
@@ -65,7 +65,7 @@ def test_every_console_action_is_in_the_guide() -> None:
 
 
 def test_the_start_up_line_in_the_guide_is_what_serve_prints(tmp_path: Path) -> None:
-    from judge.app.startup_line import startup_line
+    from judge.app.runtime.startup_line import startup_line
     from judge.config import load_config
 
     sample = next(line for line in _section().splitlines() if line.startswith("The judge is up:"))

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from judge.app.metrics import start_metrics
-from judge.app.startup_line import startup_line
+from judge.app.console.metrics import start_metrics
+from judge.app.runtime.startup_line import startup_line
 from judge.config import load_config
 from judge.db import Database
 from tests.e2e.harness import JUDGE, WAIT_SECONDS, build_mail, free_port, wait_until, wire

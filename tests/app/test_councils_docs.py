@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judge.app.game_facts import power_name
+from judge.app.game_state.game_facts import power_name
 from tests.app.conftest import Harness, text
 from tests.app.councils_helpers import MASTER, ambassador, form_council_game, seated
 from tests.app.games_helpers import player, register

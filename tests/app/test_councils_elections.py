@@ -14,8 +14,8 @@ from datetime import timedelta
 import pytest
 
 from judge.app.councils import elections
-from judge.app.processing import process_phase
-from judge.app.scheduler import plan, process_due
+from judge.app.phases.processing import process_phase
+from judge.app.phases.scheduler import plan, process_due
 from judge.core.phase import Phase
 from judge.db.enums import SeatStatus
 from tests.app.conftest import Harness

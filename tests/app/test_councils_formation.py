@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from judge.app.councils.formation import deal_councils
-from judge.app.games import parse_preference
+from judge.app.games.lifecycle import parse_preference
 from judge.core.councils.spies import draw_spies
 from judge.core.variants import load_map
 from judge.lang.powers import power_letters

@@ -15,7 +15,7 @@ Who may do what, and what it reveals to whom:
 
 from __future__ import annotations
 
-from judge.app.notify import choose_language
+from judge.app.session.readers import choose_language
 from judge.db.enums import SeatStatus
 from tests.app.conftest import Harness, text
 from tests.app.councils_helpers import (

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from judge.app.positions import opening_position
-from judge.app.processing import process_phase
+from judge.app.game_state.boards import opening_position
+from judge.app.phases.processing import process_phase
 from judge.core.variants import load_map
 from tests.app.conftest import Harness
 from tests.app.councils_b_helpers import ambassador, council_game, member_ids

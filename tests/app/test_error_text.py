@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from judge.app.error_text import error_text
-from judge.app.positions import opening_position
+from judge.app.game_state.boards import opening_position
+from judge.app.session.error_text import error_text
 from judge.core.adjudicator import validate
 from judge.core.errors import (
     N_,

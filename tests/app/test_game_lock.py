@@ -53,7 +53,7 @@ def test_joining_a_forming_game_locks_it(harness: Harness, locks: list[int]) -> 
 
 
 def test_clock_flags_re_plan_the_game(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    import judge.app.scheduler as scheduler
+    import judge.app.phases.scheduler as scheduler
 
     moderated_game(harness)
     planned: list[str] = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from judge.app.services import Services
+from judge.app.session.services import Services
 from judge.config import DEFAULT_SIGNON_FIRST_LOCKOUT_MINUTES
 from tests.app.conftest import Harness
 from tests.app.games_helpers import read

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime
 
-from judge.app.assignment import assign_powers
-from judge.app.games import parse_preference
+from judge.app.game_state.assignment import assign_powers
+from judge.app.games.lifecycle import parse_preference
 from judge.core.variants import load_map
 from judge.lang.powers import power_letters
 from tests.app.conftest import Harness
@@ -210,7 +210,7 @@ def test_start_with_fewer_players_leaves_the_other_powers_open(harness: Harness)
     """What a master's FORCE BEGIN calls: two players, five powers left for takeover."""
     from zoneinfo import ZoneInfo
 
-    from judge.app.games import start_game
+    from judge.app.games.lifecycle import start_game
 
     form_game(harness, players=2, preferences={0: "F", 1: "E"})
     with harness.db.unit_of_work() as uow:

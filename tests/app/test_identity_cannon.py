@@ -3,7 +3,7 @@
 The attack: one 57 KB mail of REGISTER blocks with 1,824 ``Email:`` lines made
 the judge mail 1,824 "Confirmation needed" mails to arbitrary addresses, each
 quoting the attacker's Name field (a spam URL). Now: at most one code per mail
-(:data:`judge.app.claims.PER_MAIL`), and a code for a third party's address
+(:data:`judge.app.people.claims.PER_MAIL`), and a code for a third party's address
 only after the registration's owner confirmed; then the operator's bounds per
 requesting address and per domain a day, and for the whole judge an hour
 (``JUDGE_CONFIRMATIONS_*``). Past a bound the requester is told once per mail.

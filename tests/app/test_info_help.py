@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.app import helpfiles
+from judge.app.game_state import helpfiles
 from tests.app.conftest import Harness
 from tests.app.identity_helpers import body, register_simply, set_record
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from judge.app.scheduler import process_due
-from judge.app.services import Services
+from judge.app.phases.scheduler import process_due
+from judge.app.session.services import Services
 from judge.db.enums import SeatStatus
 from judge.timekeeping.clock import FakeClock
 from tests.app.conftest import Harness

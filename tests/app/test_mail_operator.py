@@ -13,8 +13,8 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from judge.app import worker
-from judge.app.housekeeping import purge_if_due, purge_mail
+from judge.app.console.housekeeping import purge_if_due, purge_mail
+from judge.app.mail_in import worker
 from judge.cli import main
 from judge.db.enums import AuditKind, InboundState, OutboundState
 from judge.db.models import AuditEvent, OrderSubmission, OutboundMail
@@ -183,7 +183,7 @@ def test_serve_purges_once_a_day_per_the_setting(harness: Harness) -> None:
 def test_judge_serve_worker_role_purges_old_mail(harness: Harness) -> None:
     import asyncio
 
-    from judge.app.server import JudgeServer, Role, ServerTuning
+    from judge.app.runtime.judge_server import JudgeServer, Role, ServerTuning
 
     harness.send("ann@example.net", "VERSION\n")
     harness.drain()

@@ -12,7 +12,7 @@ from email.message import EmailMessage
 
 import pytest
 
-from judge.app.scheduler import process_due
+from judge.app.phases.scheduler import process_due
 from judge.mail.compose import Attachment, attachment_bytes
 from judge.maps.png import png_size
 from tests.app.conftest import Harness
@@ -129,12 +129,12 @@ def test_a_gunboat_games_map_reveals_no_player(harness: Harness) -> None:
 
 
 def test_a_map_that_cannot_be_drawn_never_stops_the_results(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    import judge.app.maps
+    import judge.app.mail_out.results_maps
 
     def broken(*_args: object, **_kwargs: object) -> str:
         raise ValueError("no drawing")
 
-    monkeypatch.setattr(judge.app.maps, "render_svg", broken)
+    monkeypatch.setattr(judge.app.mail_out.results_maps, "render_svg", broken)
     game = start_game(harness)
     harness.clock.advance(hours=13)
     send_all(game, OPENINGS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from judge.app.orders import ADJUSTMENT_LIST, Item, OrderSheet, unit_key
+from judge.app.game_state.order_sheets import ADJUSTMENT_LIST, Item, OrderSheet, unit_key
 from judge.core.orders import Build, Hold, Move, Order, Remove, Waive
 from judge.core.units import UnitRef, UnitType
 from judge.lang.commands import Conditional

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from judge.app.orders import open_phase_and_orders, seat_orders
+from judge.app.game_state.order_sheets import open_phase_and_orders, seat_orders
 from judge.core.phase import Phase
 from tests.app.conftest import Harness
 from tests.app.orders_helpers import address, start_game

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from judge.app.conditions import block_lines, chosen_body
-from judge.app.orders import OrderSheet, adapt, completeness, owes_orders
-from judge.app.positions import opening_position
+from judge.app.game_state.boards import opening_position
+from judge.app.game_state.conditions import block_lines, chosen_body
+from judge.app.game_state.order_sheets import OrderSheet, adapt, completeness, owes_orders
 from judge.core.orders import Build, Disband, Hold, Move, Remove, Retreat, Waive
 from judge.core.phase import Phase, PhaseType
 from judge.core.position import DislodgedUnit, Position
@@ -166,7 +166,7 @@ def test_a_standard_power_owning_only_foreign_centres_free_owes_no_build() -> No
 
 def test_set_any_centres_makes_a_foreign_centre_a_build_site() -> None:
     """SET ANY CENTRES on Standard: the game's map (``game_map_of``) counts a free foreign centre."""
-    from judge.app.variant_rules import game_map_of
+    from judge.app.game_state.variant_rules import game_map_of
     from judge.db.models import Game
 
     board = winter((Unit("FRANCE", A, "PAR"), Unit("FRANCE", A, "BRE"), Unit("FRANCE", A, "MAR")),

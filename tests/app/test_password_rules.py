@@ -12,8 +12,8 @@ from dataclasses import replace
 
 import pytest
 
-from judge.app.password_rules import is_common
-from judge.app.services import Services
+from judge.app.people.password_rules import is_common
+from judge.app.session.services import Services
 from judge.config import DEFAULT_PASSWORD_COMMON_REFUSED, DEFAULT_PASSWORD_MIN_LENGTH
 from tests.app.conftest import Harness
 from tests.app.games_helpers import read

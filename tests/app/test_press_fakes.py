@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from judge.app.reports.history import observer_saw, press_header
-from judge.app.settings import ALL_PRESS
+from judge.app.game_state.setting_table import ALL_PRESS
+from judge.app.reports.history_text import observer_saw, press_header
 from judge.db.enums import PressKind
 from judge.i18n import translation
 from tests.app.conftest import Harness, one_text

@@ -7,7 +7,7 @@ from email.message import EmailMessage
 
 import pytest
 
-from judge.app.positions import opening_position
+from judge.app.game_state.boards import opening_position
 from judge.core.variants import load_map
 from tests.app.conftest import Harness, one_text
 from tests.app.orders_helpers import start_game

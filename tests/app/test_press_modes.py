@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.app.settings import ALL_PRESS
+from judge.app.game_state.setting_table import ALL_PRESS
 from judge.db.enums import PressKind
 from tests.app.conftest import Harness, one_text
 from tests.app.orders_helpers import StartedGame

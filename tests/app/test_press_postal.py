@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from judge.app.press import POSTAL_KEY
+from judge.app.mail_out.press_rules import POSTAL_KEY
 from judge.db.enums import PressKind
 from tests.app.conftest import Harness, one_text
 from tests.app.press_helpers import (

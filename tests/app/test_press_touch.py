@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from judge.app.positions import opening_position
-from judge.app.touch import touching_powers
+from judge.app.game_state.boards import opening_position
+from judge.app.mail_out.touch_press import touching_powers
 from judge.core.units import Unit, UnitType
 from judge.core.variants import load_map
 from tests.app.conftest import Harness, one_text

@@ -8,9 +8,9 @@ from email.message import EmailMessage
 
 import pytest
 
-from judge.app.positions import opening_position
-from judge.app.processing import process_phase
-from judge.app.scheduler import process_due
+from judge.app.game_state.boards import opening_position
+from judge.app.phases.processing import process_phase
+from judge.app.phases.scheduler import process_due
 from judge.core.phase import Phase
 from judge.core.position import Position
 from judge.core.units import Unit, UnitType
@@ -231,7 +231,7 @@ def test_each_processed_phase_writes_one_info_line_without_orders_once_committed
     harness.clock.advance(hours=13)
     send_all(game, OPENINGS)
     harness.clock.advance(hours=1)
-    with caplog.at_level(logging.INFO, logger="judge.app.processing"):
+    with caplog.at_level(logging.INFO, logger="judge.app.phases.processing"):
         with pytest.raises(RuntimeError), harness.services.db.unit_of_work() as uow:
             process_phase(uow, harness.services, game.game(uow), harness.clock.now(), reason="test")
             raise RuntimeError("the transaction fails after the processing")

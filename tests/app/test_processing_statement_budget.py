@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
-from judge.app.guarded_scheduler import process_due
+from judge.app.phases.guarded_scheduler import process_due
 from judge.db.enums import PhaseState
 from judge.db.models import OutboundMail, PhaseRecord
 from tests.app import orders_helpers
@@ -81,7 +81,7 @@ def test_processing_one_due_phase_stays_within_the_statement_budget(harness: Har
 
 def test_games_due_together_share_the_claim_and_the_commit(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     """Three games due at once are claimed together and handled in one transaction: the claim is
-    counted once for the three (judge.app.guarded_scheduler.BATCH)."""
+    counted once for the three (judge.app.phases.guarded_scheduler.BATCH)."""
     for name in ("one", "two", "three"):
         # Each game its own seven players (an address belongs to one person).
         monkeypatch.setattr(orders_helpers, "address", lambda power, n=name: f"{power.lower()}.{n}@example.net")

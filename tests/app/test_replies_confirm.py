@@ -6,7 +6,7 @@ Who sees it: the player of the power alone (their reply); an observer's reply sh
 
 from __future__ import annotations
 
-from judge.app.orders import error_flags
+from judge.app.game_state.order_sheets import error_flags
 from tests.app.conftest import Harness
 from tests.app.orders_helpers import OBSERVER, StartedGame, plain, start_game
 

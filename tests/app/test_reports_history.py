@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from judge.app.reports.history import HistoryDateError, past_instant
+from judge.app.reports.history_text import HistoryDateError, past_instant
 from judge.db.enums import PressKind
 from judge.lang.dates import DateSpec
 from tests.app.conftest import Harness, text

@@ -6,7 +6,12 @@ from datetime import UTC, datetime
 
 import pytest
 
-from judge.app.reports.summary import YearCentres, centres_by_year, identities_hidden, year_end_of
+from judge.app.reports.summary_text import (
+    YearCentres,
+    centres_by_year,
+    identities_hidden,
+    year_end_of,
+)
 from judge.core.phase import Phase
 from judge.core.position import Position
 from judge.db.models import Game

@@ -11,9 +11,10 @@ from datetime import timedelta
 
 import pytest
 
-from judge.app import guarded_scheduler, scheduler, server
-from judge.app.alarms import ALARM_INTERVAL
-from judge.app.services import Services
+from judge.app.mail_out.alarms import ALARM_INTERVAL
+from judge.app.phases import guarded_scheduler, scheduler
+from judge.app.runtime import judge_server as server
+from judge.app.session.services import Services
 from judge.db.database import UnitOfWork
 from judge.db.enums import AuditKind
 from judge.db.models import Game
@@ -91,7 +92,7 @@ def test_when_the_failure_cannot_be_recorded_the_round_ends_without_raising(
 def test_the_role_survives_a_failing_round_and_judge_serve_runs_the_guarded_scheduler(
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert server.SCHEDULER_MODULE == "judge.app.guarded_scheduler"
+    assert server.SCHEDULER_MODULE == "judge.app.phases.guarded_scheduler"
     rounds: list[int] = []
     stop = asyncio.Event()
 

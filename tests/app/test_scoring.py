@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from judge.app.scoring import (
+from judge.app.game_state.scoring import (
     SYSTEMS,
     FinalResult,
     ResultKind,

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from sqlalchemy import event, select
 
-from judge.app.sender import TransactionalOutbox
+from judge.app.mail_out.sender import TransactionalOutbox
 from judge.db.enums import OutboundState
 from judge.db.models import OutboundMail
 from judge.mail.outbound import drain_once

@@ -7,8 +7,8 @@ import gc
 
 import pytest
 
-from judge.app import server as server_module
-from judge.app.server import JudgeServer, Role, ServerTuning
+from judge.app.runtime import judge_server as server_module
+from judge.app.runtime.judge_server import JudgeServer, Role, ServerTuning
 from tests.app.conftest import Harness
 
 

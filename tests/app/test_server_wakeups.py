@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from judge.app.server import JudgeServer, Role, ServerTuning
-from judge.app.services import Services
+from judge.app.runtime.judge_server import JudgeServer, Role, ServerTuning
+from judge.app.session.services import Services
 from judge.config import load_config
 from judge.db.database import Database
 from judge.db.enums import InboundState, OutboundState

@@ -7,7 +7,7 @@ import asyncio
 
 from sqlalchemy import select
 
-from judge.app.server import JudgeServer, Role, ServerTuning
+from judge.app.runtime.judge_server import JudgeServer, Role, ServerTuning
 from judge.db.enums import InboundState
 from judge.db.models import InboundMail, OutboundMail
 from tests.app.conftest import Harness

@@ -10,7 +10,7 @@ from __future__ import annotations
 from email.message import EmailMessage
 from typing import Any
 
-from judge.app.notify import GAME_LANGUAGE, LANGUAGE_CHOSEN
+from judge.app.session.readers import GAME_LANGUAGE, LANGUAGE_CHOSEN
 from tests.app.conftest import Harness, text
 from tests.app.reports_helpers import (
     MASTER,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judge.app.settings import RULE_WORDS, read_rule_word
+from judge.app.game_state.setting_table import RULE_WORDS, read_rule_word
 from judge.core.adjudicator.rules import Rules
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "rule-options.md"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from judge.app.scoring import SYSTEMS
+from judge.app.game_state.scoring import SYSTEMS
 from judge.lang.set_options import OPTIONS, Choice
 from tests.app.conftest import Harness
 from tests.app.masters_helpers import as_master, moderated_game, read, state_of

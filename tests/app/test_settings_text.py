@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from judge.app.settings import adjudication_rules
+from judge.app.game_state.setting_table import adjudication_rules
 from tests.app.conftest import Harness
 from tests.app.masters_helpers import as_master, as_power, moderated_game, read, state_of
 

@@ -1,12 +1,12 @@
 """The ten-failures-per-sender limit, one rule for every sign-on path, pinned at its edges.
 
-Every path a password is checked on goes through one gate (:func:`judge.app.throttle.refused`):
+Every path a password is checked on goes through one gate (:func:`judge.app.people.throttle.refused`):
 a power's sign-on, a master's, a player signing on again to his own seat with ``SIGNON ?game``,
 and a sign-on naming no game or power at all (counted, never checked). The failures counted
 come from all of these paths; the limit is tried, with the right password, on each path that
 has one: one failure below the limit (checked, signs on), at it and one past it (refused with the
 wrong-password answer), and one second before / at the end of the window (a failure counts for
-exactly :data:`judge.app.throttle.WINDOW`).
+exactly :data:`judge.app.people.throttle.WINDOW`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from datetime import timedelta
 
 import pytest
 
-from judge.app.throttle import WINDOW
+from judge.app.people.throttle import WINDOW
 from judge.config import DEFAULT_SIGNON_POWER_FAILURES as POWER_LIMIT
 from judge.config import DEFAULT_SIGNON_SENDER_FAILURES as SENDER_LIMIT
 from tests.app.conftest import Harness

@@ -17,7 +17,7 @@ from datetime import timedelta
 
 import pytest
 
-from judge.app.throttle import DAY
+from judge.app.people.throttle import DAY
 from judge.config import (
     DEFAULT_SIGNON_POWER_FAILURES,
     DEFAULT_SIGNON_POWER_FAILURES_PER_DAY,

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 
 from sqlalchemy import event
 
-from judge.app.positions import opening_position
+from judge.app.game_state.boards import opening_position
 from judge.core.variants import load_map
 from tests.app.conftest import Harness
 from tests.app.orders_helpers import StartedGame, address, start_game
@@ -90,7 +90,7 @@ def big_russia(harness: Harness) -> StartedGame:
 
 def one_mail(harness: Harness, sender: str, body: str) -> Counter:
     """Store a mail as the door would, then count what the worker sends for it (and only for it)."""
-    from judge.app.worker import process_next_mail
+    from judge.app.mail_in.worker import process_next_mail
 
     harness.send(sender, body)
     with counting(harness) as counter:
@@ -141,7 +141,7 @@ def test_a_signon_mail_stays_within_its_statement_budget(harness: Harness) -> No
 
 def fresh_due(harness: Harness, game: StartedGame) -> tuple[object, object]:
     """(the due time stored, the one a full re-plan computes now), the re-plan rolled back."""
-    from judge.app.planning import plan
+    from judge.app.phases.planning import plan
 
     with harness.db.unit_of_work() as uow:
         stored = game.game(uow).next_due_at

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from judge.app.assignment import Preference, _hungarian, _subsets, assign_powers
+from judge.app.game_state.assignment import Preference, _hungarian, _subsets, assign_powers
 from judge.core.variants import load_map
 
 

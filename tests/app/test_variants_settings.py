@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from judge.app.variant_rules import game_map_of
+from judge.app.game_state.variant_rules import game_map_of
 from judge.core.geography import GameMap
 from judge.core.special_rules import NEUTRAL
 from judge.core.variants import available_variants, register_map, unregister_map
@@ -110,7 +110,7 @@ def test_a_player_of_a_moderated_game_may_not_switch_rules(harness: Harness) -> 
 
 
 def test_chaos_starts_with_the_winter_builds() -> None:
-    from judge.app.positions import opening_position
+    from judge.app.game_state.boards import opening_position
     from judge.core.variants import load_map
 
     opening = opening_position(load_map("chaos"))

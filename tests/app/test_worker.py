@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from judge.app import worker
+from judge.app.mail_in import worker
 from judge.db.enums import InboundState
 from tests.app.conftest import Harness, text
 from tests.app.orders_helpers import address, plain, start_game

@@ -11,9 +11,9 @@ import dataclasses
 
 import pytest
 
-from judge.app import dispatch
-from judge.app.reply import cap_text
-from judge.app.worker import command_lines
+from judge.app.mail_in import dispatch
+from judge.app.mail_in.worker import command_lines
+from judge.app.session.reply import cap_text
 from judge.db.enums import OutboundState
 from judge.db.models import OutboundMail
 from tests.app.conftest import Harness, text

@@ -15,9 +15,9 @@ import dataclasses
 from datetime import timedelta
 from email.message import EmailMessage
 
-from judge.app.server import build_services
-from judge.app.services import Services
-from judge.app.worker import process_next_mail
+from judge.app.mail_in.worker import process_next_mail
+from judge.app.runtime.judge_server import build_services
+from judge.app.session.services import Services
 from judge.db.enums import InboundState
 from judge.i18n import translation
 from judge.timekeeping.dates import tell_date

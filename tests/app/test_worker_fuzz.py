@@ -11,7 +11,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judge.app import worker
+from judge.app.mail_in import worker
 from judge.db.enums import InboundState
 from tests.app.conftest import JUDGE, Harness, text
 

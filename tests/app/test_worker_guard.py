@@ -16,9 +16,10 @@ from email.message import EmailMessage
 
 import pytest
 
-from judge.app import outbox, worker
-from judge.app.alarms import ALARM_INTERVAL
-from judge.app.services import Services
+from judge.app.mail_in import worker
+from judge.app.mail_out import outbox
+from judge.app.mail_out.alarms import ALARM_INTERVAL
+from judge.app.session.services import Services
 from judge.db.enums import InboundState
 from judge.db.models import InboundMail
 from judge.db.repositories.mail import InboundMailRepository
@@ -250,7 +251,7 @@ def test_the_worker_role_runs_the_daily_purge_when_idle(harness: Harness) -> Non
     """`judge serve`'s worker purges old mail once the queue is empty (retention_days)."""
     import asyncio
 
-    from judge.app.housekeeping import DailyPurge
+    from judge.app.console.housekeeping import DailyPurge
 
     harness.send("ann@example.net", "VERSION\n")
     harness.drain()

@@ -15,15 +15,15 @@ import sys
 from datetime import timedelta
 from pathlib import Path
 
-from judge.app.worker import CLAIM_LEASE
+from judge.app.mail_in.worker import CLAIM_LEASE
 from judge.db.enums import InboundState
 from tests.app.conftest import JUDGE, Harness
 
 WORKER_RUN = """
 import os, sys
 from datetime import datetime
-from judge.app import worker
-from judge.app.services import Services
+from judge.app.mail_in import worker
+from judge.app.session.services import Services
 from judge.config import load_config
 from judge.db import Database
 from judge.timekeeping.clock import FakeClock

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.app import worker
+from judge.app.mail_in import worker
 from tests.app.conftest import Harness, text
 from tests.app.orders_helpers import address, start_game
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import event
 
-from judge.app import worker
+from judge.app.mail_in import worker
 from judge.db.enums import InboundState
 from judge.db.models import InboundMail
 from tests.app.conftest import Harness

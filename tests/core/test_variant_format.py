@@ -193,7 +193,7 @@ def test_info_only_in_english_and_french() -> None:
 
 
 def test_the_docs_table_is_the_shipped_variants() -> None:
-    from judge.app.positions import opening_position
+    from judge.app.game_state.boards import opening_position
 
     docs = (Path(__file__).resolve().parents[2] / "docs" / "variants.md").read_text(encoding="utf-8")
     for name in available_variants():

@@ -102,7 +102,7 @@ def test_neutral_units_are_read_on_any_map(monkeypatch: pytest.MonkeyPatch) -> N
 
 @pytest.mark.parametrize("variant", available_variants())
 def test_judge_adjudicate_accepts_every_shipped_variant(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from judge.app.positions import opening_position
+    from judge.app.game_state.boards import opening_position
     from judge.core.serialization import position_to_json
 
     game_map = load_map(variant)

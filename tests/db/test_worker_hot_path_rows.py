@@ -185,7 +185,7 @@ def test_the_throttle_read_with_the_seats_is_what_it_reads_alone(database: Datab
 
 
 def test_the_open_phase_read_with_a_seats_orders_is_what_each_reads_alone(database: Database) -> None:
-    from judge.app import orders as kept
+    from judge.app.game_state import order_sheets as kept
     from judge.core.phase import Phase
 
     with database.unit_of_work() as uow:

@@ -15,7 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from judge.app.server import ALL_ROLES, JudgeServer, Role, ServerTuning, build_services
+from judge.app.runtime.judge_server import (
+    ALL_ROLES,
+    JudgeServer,
+    Role,
+    ServerTuning,
+    build_services,
+)
 from judge.config import load_config
 from judge.db.database import Database
 from judge.mail.outbound import BackoffPolicy

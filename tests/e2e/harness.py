@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
-from judge.app.server import JudgeServer
+from judge.app.runtime.judge_server import JudgeServer
 from judge.db.database import Database
 from judge.db.enums import InboundState, OutboundState
 from judge.db.models import InboundMail, OutboundMail

@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
-from judge.app import outbox
-from judge.app.services import Services
+from judge.app.mail_out import outbox
+from judge.app.session.services import Services
 from judge.config import load_config
 from judge.db.database import Database
 from judge.db.enums import OutboundState

@@ -3,7 +3,7 @@ and the flood limit a running judge applies."""
 
 from __future__ import annotations
 
-from judge.app.server import Role
+from judge.app.runtime.judge_server import Role
 from judge.db.enums import InboundState
 from tests.e2e.conftest import JudgeFactory
 from tests.e2e.harness import E2EJudge, text, wait_until

@@ -5,7 +5,7 @@ power's player at ``<power>@example.net``, a master, an observer), one more
 registered person with no game (the intruder), and the worker configured as
 a judge on a public address would be. A mail is stored exactly as the SMTP
 door stores it (raw bytes, envelope sender, recipient) and the real worker
-(:func:`judge.app.worker.process_next_mail`) runs until the queue is empty.
+(:func:`judge.app.mail_in.worker.process_next_mail`) runs until the queue is empty.
 
 What every mail must satisfy, whatever it contains (:func:`check_outgoing`,
 :func:`check_judge_still_answers`): the worker never raises; the mail ends
@@ -28,8 +28,8 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from judge.app.server import build_services
-from judge.app.worker import process_next_mail
+from judge.app.mail_in.worker import process_next_mail
+from judge.app.runtime.judge_server import build_services
 from judge.config import load_config
 from judge.db.database import Database
 from judge.db.enums import InboundState

@@ -11,7 +11,7 @@ import re
 from datetime import timedelta
 from pathlib import Path
 
-from judge.app.server import build_services
+from judge.app.runtime.judge_server import build_services
 from judge.db.database import Database
 from judge.db.enums import InboundState
 from judge.mail.triage import QUOTING_ANSWERS_PER_DAY

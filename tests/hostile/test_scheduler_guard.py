@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from judge.app.positions import FIRST_PHASE, opening_position, to_json
-from judge.app.scheduler import RETRY_AFTER, plan, process_due
-from judge.app.timekeeping import phase_schedule
+from judge.app.game_state.boards import FIRST_PHASE, opening_position, to_json
+from judge.app.game_state.clock_store import phase_schedule
+from judge.app.phases.scheduler import RETRY_AFTER, plan, process_due
 from judge.core.variants import load_map
 from judge.db.database import Database
 from judge.db.enums import GameState

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.app.services import Services
+from judge.app.session.services import Services
 from judge.config import load_config
 from judge.db.database import Database
 from judge.timekeeping.clock import FakeClock

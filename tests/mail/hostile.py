@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 from email import message_from_string, policy
 from email.message import EmailMessage
 
-from judge.app.services import Services
-from judge.app.worker import process_next_mail
+from judge.app.mail_in.worker import process_next_mail
+from judge.app.session.services import Services
 from judge.db.enums import InboundState
 from judge.db.models import InboundMail, OutboundMail
 from judge.timekeeping.clock import FakeClock

@@ -108,7 +108,7 @@ def test_the_worker_answers_and_says_what_could_not_be_read(
 
 
 def test_the_sentences_exist_in_french() -> None:
-    from judge.app.unreadable import unreadable_sentences
+    from judge.app.mail_in.unreadable import unreadable_sentences
     from judge.i18n import translation
 
     french = unreadable_sentences(list(Unreadable), translation("fr").gettext)

@@ -8,8 +8,8 @@ from datetime import timedelta
 
 import pytest
 
-from judge.app import outbox
-from judge.app.sender import TransactionalOutbox
+from judge.app.mail_out import outbox
+from judge.app.mail_out.sender import TransactionalOutbox
 from judge.db.enums import OutboundState
 from judge.db.models import OutboundMail
 from judge.mail.outbound import (
@@ -156,8 +156,7 @@ def test_an_unusable_recipient_is_left_out_when_queueing(mail_harness: MailHarne
 def test_a_failing_alarm_does_not_undo_the_failed_mark(
     mail_harness: MailHarness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from judge.app import sender
-
+    from judge.app.mail_out import sender
     def broken(*_args: object, **_kwargs: object) -> bool:
         raise RuntimeError("alarm path broken")
 

@@ -2,7 +2,7 @@
 
 * :func:`open_first_elections` opens the first election of every council
   before the first turn; :func:`after_phase_opened` (one line in
-  :func:`judge.app.processing.process_phase`) opens the yearly one when the
+  :func:`judge.app.phases.processing.process_phase`) opens the yearly one when the
   game leaves the fall (between the fall retreats and the adjustments). An
   election has its own deadline (``election_hours`` of the game's council
   settings, 24 by default), and the phase it precedes starts only then:
@@ -29,12 +29,12 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.orm.attributes import flag_modified
 
-from judge.app import outbox
-from judge.app.councils.audience import council_readers, master_readers, readers_of
-from judge.app.councils.audience import rule_member as rule_member
-from judge.app.game_facts import power_name
-from judge.app.services import Services
-from judge.app.session import MailSession
+from judge.app.audience.council_members import council_readers, master_readers, readers_of
+from judge.app.audience.council_members import rule_member as rule_member
+from judge.app.game_state.game_facts import power_name
+from judge.app.mail_out import outbox
+from judge.app.session.mail_session import MailSession
+from judge.app.session.services import Services
 from judge.core.councils import elections as rules
 from judge.core.councils.roles import Channel
 from judge.core.phase import Phase, PhaseType, Season
@@ -71,7 +71,7 @@ def refusal_sentence(session: MailSession, reason: str, fields: dict[str, str]) 
     ``power`` is a power's name and ``phase`` a phase (``S1902M``): both are
     written out in that language.
     """
-    from judge.app.reports.wording import phase_name
+    from judge.app.mail_out.wording import phase_name
 
     _ = session.gettext
     shown = dict(fields)
@@ -249,7 +249,7 @@ def tell_players(uow: UnitOfWork, services: Services, game: Game, now: datetime,
     For what concerns the whole game's timing (a phase starting, a deadline
     moved): each reader in his language, one mail each.
     """
-    from judge.app.reports.audience import results_audience
+    from judge.app.audience.results_readers import results_audience
 
     subject = game_subject(services.config.code, game.name, DEADLINE_EVENT)
     for address, language in results_audience(uow, game).items():

@@ -4,7 +4,7 @@ The players join a council game like any other (``SIGNON ?game pw``), the
 game wanting ``size`` players per power (SET COUNCILS). At the start:
 
 1. **Councils** are dealt with the judge's own power assignment
-   (:func:`judge.app.assignment.assign_powers`), each power offered as
+   (:func:`judge.app.game_state.assignment.assign_powers`), each power offered as
    ``size`` places: a player's preference list ranks the places of a power
    as it ranks the power, and players without a preference are placed at
    random. With no preferences at all (the seed's "réunis au hasard") the
@@ -23,7 +23,7 @@ Each member keeps the password they joined with as their own council
 password. One :class:`~judge.db.models.Seat` per power stays: the power's
 seat for orders and the game's bookkeeping, first held by the provisional
 General; its mail goes to no seat address but to each member who may read
-it, each alone (:mod:`judge.app.councils.audience`). The other members'
+it, each alone (:mod:`judge.app.audience.council_members`). The other members'
 joining seats are removed.
 """
 
@@ -34,11 +34,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from judge.app.assignment import Preference, assign_powers
-from judge.app.game_facts import power_letter, power_name
-from judge.app.notify import person_address
-from judge.app.session import MailSession, Outgoing
-from judge.app.settings import END_YEAR_KEY
+from judge.app.game_state.assignment import Preference, assign_powers
+from judge.app.game_state.game_facts import power_letter, power_name
+from judge.app.game_state.setting_table import END_YEAR_KEY
+from judge.app.session.mail_session import MailSession, Outgoing
+from judge.app.session.readers import person_address
 from judge.core.councils.roles import AMBASSADOR, GENERAL
 from judge.core.councils.spies import draw_spies
 from judge.db.database import UnitOfWork
@@ -49,7 +49,7 @@ from judge.mail.compose import game_subject
 
 SLOT_SEPARATOR = "#"
 SCORING_KEY = "scoring"
-"""``extra_settings`` key of the scoring system (as judge.app.endgame reads it)."""
+"""``extra_settings`` key of the scoring system (as judge.app.games.endgame reads it)."""
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,7 @@ def form_councils(
     """Create the councils and spies of a starting game; return the seats that hold powers.
 
     Returns ``{seat id: power}`` for the one seat kept per power (its
-    General's); :func:`judge.app.games.start_game` assigns those like any
+    General's); :func:`judge.app.games.lifecycle.start_game` assigns those like any
     deal. Powers nobody sits on are left out (the start leaves them open).
     """
     settings = council_settings(game)

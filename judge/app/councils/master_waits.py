@@ -20,7 +20,7 @@ from sqlalchemy.orm.attributes import flag_modified
 
 from judge.app.councils import elections
 from judge.app.councils.elections import RELEASE_KEY, mail_council, tell_players
-from judge.app.services import Services
+from judge.app.session.services import Services
 from judge.db.database import UnitOfWork
 from judge.db.models import Game
 from judge.i18n import N_

@@ -20,7 +20,7 @@ composé de 3 membres"); the power's seat is the council's, not his:
 
 from __future__ import annotations
 
-from judge.app.councils.audience import ADDRESS_KEY, person_of
+from judge.app.audience.council_members import ADDRESS_KEY, person_of
 from judge.app.councils.delays import LEFT_PHASE
 from judge.app.councils.elections import (
     LAST_RANK,
@@ -30,8 +30,8 @@ from judge.app.councils.elections import (
     renumber,
 )
 from judge.app.councils.releases import open_successor_election
-from judge.app.notify import person_address
-from judge.app.session import MailSession
+from judge.app.session.mail_session import MailSession
+from judge.app.session.readers import person_address
 from judge.core.councils.roles import AMBASSADOR, GENERAL
 from judge.db.enums import AuditKind, SeatStatus
 from judge.db.models import CouncilMember, Game

@@ -1,7 +1,7 @@
 """What a signed-on council member may do, asked by the ordinary handlers.
 
 The sign-on of a council member (``SIGNON <letter><game> <own password>``)
-stores the member on the mail's session (:func:`judge.app.councils.signed_on.remember_member`). The
+stores the member on the mail's session (:func:`judge.app.audience.council_signed_on.remember_member`). The
 order, draw, concede, wait and press handlers then call :func:`check_order`,
 :func:`check_draw`, :func:`check_concede`, :func:`check_wait` or :func:`press_refusal`; in a game
 without councils these return at once, without touching the database.
@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from judge.app.councils.audience import rule_member
-from judge.app.councils.signed_on import signed_on_member
-from judge.app.errors import CommandRefused
-from judge.app.session import MailSession, Role
+from judge.app.audience.council_members import rule_member
+from judge.app.audience.council_signed_on import signed_on_member
+from judge.app.session.mail_session import MailSession, Role
+from judge.app.session.refusals import CommandRefused
 from judge.core.councils.roles import (
     Member,
     PressRequest,
@@ -76,7 +76,7 @@ def _acting_member(session: MailSession) -> CouncilMember | None:
 
 
 def _refuse(session: MailSession, refusal: Refusal, power: str) -> CommandRefused:
-    from judge.app.game_facts import power_name
+    from judge.app.game_state.game_facts import power_name
 
     _ = session.gettext
     return CommandRefused(
@@ -131,7 +131,7 @@ def press_refusal(session: MailSession, member: CouncilMember, request: PressReq
     refusal = may_press(rule_member(member), request)
     if refusal is None:
         return None
-    from judge.app.game_facts import power_letter, power_name
+    from judge.app.game_state.game_facts import power_letter, power_name
 
     _ = session.gettext
     game = session.game

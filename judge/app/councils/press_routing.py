@@ -13,14 +13,14 @@ everything. Generals never read other powers' press. The game's press
 settings (no press, no partial press...) apply to press between powers.
 
 Every reader gets his own mail, to him alone and in his language
-(:mod:`judge.app.councils.audience`); the sender gets only his reply.
+(:mod:`judge.app.audience.council_members`); the sender gets only his reply.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from judge.app.councils.audience import (
+from judge.app.audience.council_members import (
     Reader,
     master_readers,
     member_addresses,
@@ -28,12 +28,12 @@ from judge.app.councils.audience import (
     readers_of,
     rule_member,
 )
+from judge.app.audience.council_signed_on import signed_on_member
 from judge.app.councils.permissions import press_refusal
-from judge.app.councils.signed_on import signed_on_member
-from judge.app.errors import CommandRefused
-from judge.app.game_facts import audience, power_letter, power_name
-from judge.app.press import plan_press, resolve
-from judge.app.session import MailSession, Outgoing
+from judge.app.game_state.game_facts import audience, power_letter, power_name
+from judge.app.mail_out.press_rules import plan_press, resolve
+from judge.app.session.mail_session import MailSession, Outgoing
+from judge.app.session.refusals import CommandRefused
 from judge.core.councils.roles import Member, PressRequest, press_readers, room_key
 from judge.db.enums import PressKind
 from judge.db.models import CouncilMember, Game
@@ -196,8 +196,8 @@ def _delivered(session: MailSession, game: Game, request: PressRequest, count: i
 def send_observer_press(session: MailSession, command: Press) -> None:
     """An observer's press in a council game: the game's rules as usual, but powers are read by
     their Ambassadors only (a General talks to nobody but his own council, seed 003 rule 1)."""
-    from judge.app.game_facts import game_map
-    from judge.app.press import echo_lines, header, stored_recipients
+    from judge.app.game_state.game_facts import game_map
+    from judge.app.mail_out.press_rules import echo_lines, header, stored_recipients
 
     game = session.game
     assert game is not None

@@ -28,7 +28,6 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from judge.app import orders as kept
 from judge.app.councils.elections import (
     LAST_RANK,
     RELEASE_KEY,
@@ -46,11 +45,12 @@ from judge.app.councils.elections import (
 from judge.app.councils.elections import (
     mail_council as mail_council,
 )
-from judge.app.notify import reader_language
-from judge.app.positions import from_json
-from judge.app.services import Services
-from judge.app.session import MailSession
-from judge.app.variant_rules import game_map_of
+from judge.app.game_state import order_sheets as kept
+from judge.app.game_state.boards import from_json
+from judge.app.game_state.variant_rules import game_map_of
+from judge.app.session.mail_session import MailSession
+from judge.app.session.readers import reader_language
+from judge.app.session.services import Services
 from judge.core.councils import elections as election_rules
 from judge.core.councils.roles import may_order
 from judge.core.orders import Hold
@@ -110,7 +110,7 @@ NOT_GENERAL = N_("Only your council's General-in-chief releases its orders (coun
 def check_may_release(member: CouncilMember, gettext: Callable[[str], str]) -> None:
     """Refuse at once (CommandRefused, in the reader's language) anyone but an active General."""
     if may_order(rule_member(member)) is not None:
-        from judge.app.errors import CommandRefused
+        from judge.app.session.refusals import CommandRefused
 
         raise CommandRefused(gettext(NOT_GENERAL))
 
@@ -254,7 +254,7 @@ def _withdraw_voided_release(session: MailSession, member: CouncilMember) -> Non
     if (member.extra or {}).get(HOLD_KEY) or not _all_hold(session.uow, game, member.power):
         return
     member.extra = {**(member.extra or {}), RELEASED_KEY: None}
-    from judge.app.game_facts import power_name
+    from judge.app.game_state.game_facts import power_name
 
     session.reply.epilogue += ["", session.gettext(RELEASE_WITHDRAWN).format(
         power=power_name(member.power, session.language))]

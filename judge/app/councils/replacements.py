@@ -45,8 +45,8 @@ from judge.app.councils.elections import (
 )
 from judge.app.councils.releases import open_successor_election
 from judge.app.councils.treason import arrest_phase
-from judge.app.game_facts import power_name
-from judge.app.services import Services
+from judge.app.game_state.game_facts import power_name
+from judge.app.session.services import Services
 from judge.core.councils import treason as rules
 from judge.core.phase import Phase
 from judge.db.database import UnitOfWork

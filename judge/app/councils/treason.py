@@ -21,12 +21,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from judge.app import outbox
-from judge.app.councils.audience import council_readers, master_readers, member_addresses
+from judge.app.audience.council_members import council_readers, master_readers, member_addresses
 from judge.app.councils.delays import LEFT_PHASE, WAITLIST_KEY, phase_in, waitlist_entry
 from judge.app.councils.elections import current_phase, find_member, person_of, rule_member
-from judge.app.game_facts import power_name
-from judge.app.services import Services
+from judge.app.game_state.game_facts import power_name
+from judge.app.mail_out import outbox
+from judge.app.session.services import Services
 from judge.core.councils import treason as rules
 from judge.core.councils.roles import Channel
 from judge.core.phase import Phase

@@ -9,9 +9,9 @@ that refusal, and nothing is changed.
 
 from __future__ import annotations
 
-from judge.app.errors import CommandRefused
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.lang.commands import Admin
 
 

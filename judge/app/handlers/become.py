@@ -2,17 +2,17 @@
 
 Orders, SET WAIT, press and draw votes that follow are the power's, as if
 its player had sent them; the player is sent a copy of what was done in
-their name (:func:`judge.app.masters.become`). One BECOME per mail, and
+their name (:func:`judge.app.games.masters.become`). One BECOME per mail, and
 only after SIGNON M<game>.
 """
 
 from __future__ import annotations
 
-from judge.app.errors import CommandRefused
-from judge.app.games import game_map, power_name
-from judge.app.masters import became, become, require_master
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession
+from judge.app.game_state.game_facts import game_map, power_name
+from judge.app.games.masters import became, become, require_master
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.enums import GameState
 from judge.lang.commands import Become
 

@@ -8,11 +8,11 @@ becomes Moderated and Rated (audited like any SET).
 
 from __future__ import annotations
 
-from judge.app.errors import CommandRefused
-from judge.app.masters import change_setting
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession, Role
-from judge.app.settings import FLAGS
+from judge.app.game_state.setting_table import FLAGS
+from judge.app.games.masters import change_setting
+from judge.app.session.mail_session import MailSession, Role
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.enums import GameState
 from judge.lang.commands import BecomeMaster
 

@@ -11,11 +11,11 @@ reply names the blocks withdrawn to that sender only.
 
 from __future__ import annotations
 
-from judge.app import order_mail
-from judge.app import orders as kept
 from judge.app.councils.permissions import check_order
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession
+from judge.app.game_state import order_sheets as kept
+from judge.app.orders import order_mail
+from judge.app.session.mail_session import MailSession
+from judge.app.session.registry import Next, handles
 from judge.lang.commands import Clear
 
 

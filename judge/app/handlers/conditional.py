@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from judge.app import order_mail
 from judge.app.councils.permissions import check_order
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession
+from judge.app.orders import order_mail
+from judge.app.session.mail_session import MailSession
+from judge.app.session.registry import Next, handles
 from judge.lang.commands import Conditional
 
 

@@ -1,4 +1,4 @@
-"""CONFIRM code: the owner of a claimed address says yes (see :mod:`judge.app.claims`).
+"""CONFIRM code: the owner of a claimed address says yes (see :mod:`judge.app.people.claims`).
 
 Four kinds of claim: IAMALSO and a REGISTER naming someone's address, once
 their owner confirms, ask the address that asked for a code of its own (the
@@ -13,7 +13,7 @@ Who may run it: anyone, but it does something only when the mail comes
 unused and unexpired. Every other case (wrong code, used, expired, sent
 from another address, too many wrong tries) gets one and the same answer,
 so that CONFIRM tells a guesser nothing; a wrong code sent from an address
-with claims waiting counts against them (:data:`judge.app.claims.MAX_ATTEMPTS`).
+with claims waiting counts against them (:data:`judge.app.people.claims.MAX_ATTEMPTS`).
 
 What it reveals: to the confirming address, what was done; to the
 registration's address that agreed, by mail, that the new address confirmed.
@@ -25,7 +25,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from judge.app.claims import (
+from judge.app.people.claims import (
     ADDRESS,
     IAMALSO,
     LIFETIME,
@@ -36,10 +36,10 @@ from judge.app.claims import (
     refusal,
     token_hash,
 )
-from judge.app.errors import CommandRefused
-from judge.app.notify import choose_language
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession, Outgoing
+from judge.app.session.mail_session import MailSession, Outgoing
+from judge.app.session.readers import choose_language
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.enums import AuditKind
 from judge.db.models import AddressClaim, Person
 from judge.db.repositories.people import normalise_address

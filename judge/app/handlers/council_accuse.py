@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from judge.app.councils import treason
 from judge.app.councils.elections import member_label
-from judge.app.errors import CommandRefused
 from judge.app.handlers.council_vote import council_member_or_refuse
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.lang.commands import CouncilAccuse
 
 

@@ -19,14 +19,14 @@ from __future__ import annotations
 
 from judge.app.councils import master_waits, releases, replacements
 from judge.app.councils.elections import is_council_game, member_label, refusal_sentence
-from judge.app.errors import CommandRefused
-from judge.app.game_facts import power_name
-from judge.app.masters import require_master
-from judge.app.registry import Next, handles
-from judge.app.replanning import replan
-from judge.app.reports.wording import phase_name
-from judge.app.session import MailSession
-from judge.app.variant_rules import game_map_of
+from judge.app.game_state.game_facts import power_name
+from judge.app.game_state.variant_rules import game_map_of
+from judge.app.games.masters import require_master
+from judge.app.mail_out.wording import phase_name
+from judge.app.phases.replanning import replan
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.core.phase import Phase
 from judge.db.models import Game
 from judge.lang.commands import CouncilMaster

@@ -11,11 +11,11 @@ other council learns anything.
 from __future__ import annotations
 
 from judge.app.councils import releases
-from judge.app.game_facts import power_name
+from judge.app.game_state.game_facts import power_name
 from judge.app.handlers.council_vote import council_member_or_refuse
-from judge.app.registry import Next, handles
-from judge.app.replanning import replan
-from judge.app.session import MailSession
+from judge.app.phases.replanning import replan
+from judge.app.session.mail_session import MailSession
+from judge.app.session.registry import Next, handles
 from judge.db.models import CouncilMember, Game
 from judge.lang.commands import CouncilReady
 

@@ -10,13 +10,13 @@ influence broke a tie).
 
 from __future__ import annotations
 
+from judge.app.audience.council_signed_on import signed_on_member
 from judge.app.councils import elections
-from judge.app.councils.signed_on import signed_on_member
-from judge.app.errors import CommandRefused
-from judge.app.game_facts import power_name
-from judge.app.registry import Next, handles
-from judge.app.replanning import replan
-from judge.app.session import MailSession, Role
+from judge.app.game_state.game_facts import power_name
+from judge.app.phases.replanning import replan
+from judge.app.session.mail_session import MailSession, Role
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.models import CouncilMember
 from judge.lang.commands import CouncilVote
 

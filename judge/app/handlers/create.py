@@ -7,19 +7,18 @@ MASTER makes them its master.
 
 from __future__ import annotations
 
-from judge.app.errors import CommandRefused
-from judge.app.games import (
+from judge.app.game_state.game_facts import describe_variant, players_needed
+from judge.app.games.lifecycle import (
     GAME_OPTIONS,
     GameNameTaken,
     UnknownVariantOrOption,
     create_game,
-    describe_variant,
-    players_needed,
 )
-from judge.app.password_rules import check_new_password
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession, Role
-from judge.app.signon import start_if_ready
+from judge.app.people.password_rules import check_new_password
+from judge.app.people.signon_checks import start_if_ready
+from judge.app.session.mail_session import MailSession, Role
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.core.variants import available_variants
 from judge.lang.commands import Create
 from judge.timekeeping.dedication import PlayerRecord, check_may_create

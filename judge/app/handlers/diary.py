@@ -18,10 +18,10 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 
-from judge.app.errors import CommandRefused
-from judge.app.registry import Next, handles
-from judge.app.reports.history import published_diaries
-from judge.app.session import MailSession, Role
+from judge.app.reports.history_text import published_diaries
+from judge.app.session.mail_session import MailSession, Role
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.enums import GameState
 from judge.db.models import DiaryEntry, Game, Seat
 from judge.lang.commands import Diary, DiaryAction

@@ -12,13 +12,13 @@ Announced to the game ("Player Ejected"), except the ejection of an observer.
 
 from __future__ import annotations
 
-from judge.app.errors import CommandRefused
-from judge.app.games import power_letter, power_name
-from judge.app.masters import Gettext, announce_to_game, change_setting, require_master
-from judge.app.notify import person_address, reader_language
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession, Outgoing
-from judge.app.settings import FLAGS
+from judge.app.game_state.game_facts import power_letter, power_name
+from judge.app.game_state.setting_table import FLAGS
+from judge.app.games.masters import Gettext, announce_to_game, change_setting, require_master
+from judge.app.session.mail_session import MailSession, Outgoing
+from judge.app.session.readers import person_address, reader_language
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.enums import AuditKind, GameState, SeatStatus
 from judge.db.models import Game, GameMaster, GameObserver, Seat
 from judge.db.repositories.people import normalise_address
@@ -26,7 +26,7 @@ from judge.i18n import translation
 from judge.lang.commands import Eject
 from judge.mail.compose import game_subject
 
-# A power in civil disorder is still its player's (judge.app.takeover): the master may eject them.
+# A power in civil disorder is still its player's (judge.app.people.takeover): the master may eject them.
 _GONE = (SeatStatus.RESIGNED, SeatStatus.ABANDONED, SeatStatus.ELIMINATED)
 
 

@@ -7,12 +7,13 @@ anyone to take over. Everyone gets the Game Starting mail.
 
 from __future__ import annotations
 
-from judge.app.errors import CommandRefused
-from judge.app.games import start_game, waiting_seats
-from judge.app.masters import require_master
-from judge.app.registry import Next, handles
+from judge.app.game_state.game_facts import waiting_seats
+from judge.app.games.lifecycle import start_game
+from judge.app.games.masters import require_master
 from judge.app.reports.game_start import queue_game_starting
-from judge.app.session import MailSession
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.enums import GameState
 from judge.lang.commands import ForceBegin
 

@@ -1,6 +1,6 @@
 """GET / SEND [ME] file...: help files, appended to the reply in the reader's language.
 
-Names are looked up among the files the judge ships (:mod:`judge.app.helpfiles`);
+Names are looked up among the files the judge ships (:mod:`judge.app.game_state.helpfiles`);
 an unknown name is answered with the list of those that exist, and the other
 files of the same line are still sent. Two names are not files, as in the
 Judge: ``PACKAGE`` (the files a new player should read) and ``DEDICATION``
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from judge.app import helpfiles
-from judge.app.registry import Next, handles
+from judge.app.game_state import helpfiles
+from judge.app.game_state.variant_info import variant_info
 from judge.app.reports.person import dedication_lines
-from judge.app.session import MailSession
-from judge.app.variant_info import variant_info
+from judge.app.session.mail_session import MailSession
+from judge.app.session.registry import Next, handles
 from judge.lang.commands import Get
 
 PACKAGE_NAME = "package"

@@ -2,7 +2,7 @@
 
 Anyone may ask, before or after a sign-on (conventions §2): the history is
 what an observer received, which anyone may become. The report itself is
-:mod:`judge.app.reports.history`; this handler turns the command's dates
+:mod:`judge.app.reports.history_text`; this handler turns the command's dates
 into instants and its limits into a request, and refuses what cannot be
 answered.
 """
@@ -11,10 +11,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from judge.app.errors import CommandRefused
 from judge.app.handlers.summary import requested_game
-from judge.app.registry import Next, handles
-from judge.app.reports.history import (
+from judge.app.reports.history_text import (
     DEFAULT_DAYS,
     DEFAULT_LINES,
     HistoryDateError,
@@ -22,7 +20,9 @@ from judge.app.reports.history import (
     history_lines,
     past_instant,
 )
-from judge.app.session import MailSession
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.lang.commands import History
 
 

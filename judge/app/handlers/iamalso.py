@@ -3,7 +3,7 @@
 Sent from the new address (conventions §1), as the Judge required. The Judge
 linked it at once, so anyone could make themselves someone else's alias
 and then read and rewrite that person's registration. Here the claim must
-be proved (see :mod:`judge.app.claims`): nothing is linked, changed or
+be proved (see :mod:`judge.app.people.claims`): nothing is linked, changed or
 revealed until ``CONFIRM <code>`` comes back from ``address``, to which
 the judge mails the code.
 
@@ -18,11 +18,11 @@ the registration; the claimed address is told who asked.
 
 from __future__ import annotations
 
-from judge.app.address_text import read_address, reason, shown
-from judge.app.claims import IAMALSO, LIFETIME, ClaimRefused, open_claim, refusal
-from judge.app.errors import CommandRefused
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession
+from judge.app.people.address_text import read_address, reason, shown
+from judge.app.people.claims import IAMALSO, LIFETIME, ClaimRefused, open_claim, refusal
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.repositories.people import normalise_address
 from judge.lang.commands import IAmAlso
 from judge.mail.addresses import AddressError

@@ -7,10 +7,10 @@ games are left out of the list of games: nobody may learn who plays them.
 
 from __future__ import annotations
 
-from judge.app.errors import CommandRefused
-from judge.app.registry import Next, handles
 from judge.app.reports.person import addresses_of, current_games_lines, dedication_lines
-from judge.app.session import MailSession
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.lang.commands import InfoPlayer
 
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from judge.app.errors import CommandRefused
-from judge.app.registry import Next, handles
 from judge.app.reports.listing import SHOWN_IN_BRIEF_LIST, brief_list, game_report
-from judge.app.session import MailSession, Role
+from judge.app.session.mail_session import MailSession, Role
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.models import Game, GameMaster, GameObserver
 from judge.db.repositories.people import normalise_address
 from judge.lang.commands import ListGames

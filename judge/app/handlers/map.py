@@ -10,11 +10,11 @@ default, SVG on request; one picture per mail.
 
 from __future__ import annotations
 
-from judge.app.errors import CommandRefused
 from judge.app.handlers.summary import requested_game
-from judge.app.maps import file_name, phase_svg
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession
+from judge.app.mail_out.results_maps import file_name, phase_svg
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.models import Game, PhaseRecord
 from judge.lang.commands import MapRequest
 from judge.mail.compose import Attachment

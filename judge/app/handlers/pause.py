@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from judge.app.errors import CommandRefused
-from judge.app.masters import announce_to_game, require_moderator, setter_name
-from judge.app.registry import Next, handles
-from judge.app.replanning import replan
-from judge.app.session import MailSession
-from judge.app.timekeeping import clear_pause_notices, open_phase
+from judge.app.game_state.clock_store import clear_pause_notices, open_phase
+from judge.app.games.masters import announce_to_game, require_moderator, setter_name
+from judge.app.phases.replanning import replan
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.enums import AuditKind
 from judge.lang.commands import Pause
 

@@ -7,11 +7,11 @@ after it are ignored (the Judge's rule), until the next PHASE line.
 
 from __future__ import annotations
 
-from judge.app import order_mail
-from judge.app.errors import CommandRefused
-from judge.app.registry import Next, handles
-from judge.app.reports.wording import phase_name
-from judge.app.session import MailSession
+from judge.app.mail_out.wording import phase_name
+from judge.app.orders import order_mail
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.lang.commands import PhaseCommand
 
 

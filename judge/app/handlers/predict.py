@@ -1,6 +1,6 @@
 """PREDICT: the master sees what processing the current phase now would give, and nothing changes.
 
-The real processing (:func:`judge.app.processing.process_phase`) runs with
+The real processing (:func:`judge.app.phases.processing.process_phase`) runs with
 the orders on file, inside a savepoint that is then rolled back: the ruling,
 the new phase, the results mails it would queue, all undone. Only the
 results text in the master's language is kept, and put in the master's
@@ -11,12 +11,12 @@ are stored inside the savepoint, and stored for good when the mail ends.
 
 from __future__ import annotations
 
-from judge.app import order_mail
-from judge.app.errors import CommandRefused
-from judge.app.masters import require_master
-from judge.app.processing import NotProcessable, process_phase
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession
+from judge.app.games.masters import require_master
+from judge.app.orders import order_mail
+from judge.app.phases.processing import NotProcessable, process_phase
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.enums import GameState
 from judge.lang.commands import Predict
 

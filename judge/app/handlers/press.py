@@ -1,7 +1,7 @@
 """PRESS / BROADCAST / POSTAL PRESS: press between the players, observers and masters of a game.
 
 The rules (modes, partial press, fakes, observers, limits, postal press)
-live in :mod:`judge.app.press`; this handler only chooses between sending
+live in :mod:`judge.app.mail_out.press_rules`; this handler only chooses between sending
 now and holding postal press for the results.
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from judge.app.councils.permissions import is_council_game
 from judge.app.councils.press_routing import send_council_press, send_observer_press
-from judge.app.press import hold_postal_press, plan_press, send_press
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession, Role
+from judge.app.mail_out.press_rules import hold_postal_press, plan_press, send_press
+from judge.app.session.mail_session import MailSession, Role
+from judge.app.session.registry import Next, handles
 from judge.lang.commands import Press
 
 

@@ -6,17 +6,17 @@ same mail (after BECOME) are stored first, so they count. Missing orders are
 treated as for any unordered unit (hold, disband, no build); nobody is put in
 civil disorder by a PROCESS. The phase counts in the players' records as
 any processed phase (a power without complete orders is late for it; see
-:func:`judge.app.lateness.count_processing`).
+:func:`judge.app.phases.deadline_actions.count_processing`).
 """
 
 from __future__ import annotations
 
-from judge.app import order_mail
-from judge.app.errors import CommandRefused
-from judge.app.processing import NotProcessable, process_phase
-from judge.app.registry import Next, handles
-from judge.app.reports.wording import phase_name
-from judge.app.session import MailSession, Role
+from judge.app.mail_out.wording import phase_name
+from judge.app.orders import order_mail
+from judge.app.phases.processing import NotProcessable, process_phase
+from judge.app.session.mail_session import MailSession, Role
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.core.phase import Phase
 from judge.db.enums import GameState
 from judge.lang.commands import Process

@@ -14,15 +14,15 @@ Choices where the Judge's documents and code disagree or are silent:
   registration changes on a form alone, whoever seems to send it (a From
   line is easily forged): every change (fields, primary address, a new
   address) waits for ``CONFIRM`` from the registration's primary address,
-  to which the judge mails a code (:data:`judge.app.claims.UPDATE`); a new
+  to which the judge mails a code (:data:`judge.app.people.claims.UPDATE`); a new
   Email address is then linked only when a code mailed to it comes back
   from it too, and becomes the primary one if it came first on the line.
-  One new address per form (and one code per mail: :mod:`judge.app.claims`);
+  One new address per form (and one code per mail: :mod:`judge.app.people.claims`);
 * an address that belongs to another registration is never taken over;
   a form from an unregistered address that names someone's registered
   address changes nothing: the judge mails a code to that address, and
   CONFIRM from there applies the form and links the sender
-  (:mod:`judge.app.claims`); nothing of the registration is shown before;
+  (:mod:`judge.app.people.claims`); nothing of the registration is shown before;
 * an unknown Level is read as Amateur, as the Judge did; a Birthdate that
   cannot be read is left out (day before month in numeric dates, as in
   Europe); every such correction is reported under the field's line;
@@ -40,15 +40,22 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from judge.app import helpfiles
-from judge.app.address_text import read_address, reason, shown
-from judge.app.claims import LIFETIME, UPDATE, ClaimRefused, open_claim, refusal, update_summary
-from judge.app.claims import REGISTER as REGISTER_CLAIM
-from judge.app.errors import CommandRefused
-from judge.app.notify import choose_language
-from judge.app.registry import Next, handles
+from judge.app.game_state import helpfiles
+from judge.app.people.address_text import read_address, reason, shown
+from judge.app.people.claims import (
+    LIFETIME,
+    UPDATE,
+    ClaimRefused,
+    open_claim,
+    refusal,
+    update_summary,
+)
+from judge.app.people.claims import REGISTER as REGISTER_CLAIM
 from judge.app.reports.person import LEVELS, whois_record
-from judge.app.session import MailSession
+from judge.app.session.mail_session import MailSession
+from judge.app.session.readers import choose_language
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.enums import AuditKind
 from judge.db.models import Person
 from judge.db.repositories.people import Registration, normalise_address
@@ -413,7 +420,7 @@ def _claim_existing(
 
     Nothing is recorded, and nothing of the registration is shown: the form
     is kept with a claim whose code goes to the registered address
-    (:mod:`judge.app.claims`); CONFIRM from there applies it and links the
+    (:mod:`judge.app.people.claims`); CONFIRM from there applies it and links the
     sender. Addresses of two different registrations are refused outright.
     """
     address = taken[0]

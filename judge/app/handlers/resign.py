@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from judge.app.audience.council_signed_on import signed_on_member
 from judge.app.councils import membership
 from judge.app.councils.permissions import is_council_game
-from judge.app.councils.signed_on import signed_on_member
-from judge.app.errors import CommandRefused
-from judge.app.games import audience, players_needed, power_letter, power_name
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession, Outgoing, Role
+from judge.app.game_state.game_facts import audience, players_needed, power_letter, power_name
+from judge.app.session.mail_session import MailSession, Outgoing, Role
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.enums import GameState, SeatStatus
 from judge.db.models import CouncilMember, Game, Seat
 from judge.i18n import translation

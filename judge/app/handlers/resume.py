@@ -14,20 +14,25 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from judge.app.errors import CommandRefused
-from judge.app.game_facts import game_map as map_of_game
-from judge.app.masters import announce_dated_to_game, require_master, setter_name, signed_on_game
-from judge.app.processing import owing_powers
-from judge.app.registry import Next, handles
-from judge.app.replanning import replan
-from judge.app.session import MailSession, Role
-from judge.app.timekeeping import (
+from judge.app.game_state.clock_store import (
     clear_pause_notices,
     fresh_times,
     open_phase,
     set_times,
     stored_times,
 )
+from judge.app.game_state.game_facts import game_map as map_of_game
+from judge.app.games.masters import (
+    announce_dated_to_game,
+    require_master,
+    setter_name,
+    signed_on_game,
+)
+from judge.app.phases.processing import owing_powers
+from judge.app.phases.replanning import replan
+from judge.app.session.mail_session import MailSession, Role
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.enums import AuditKind
 from judge.lang.commands import Resume
 

@@ -22,15 +22,15 @@ from datetime import datetime
 
 from sqlalchemy import or_, select
 
-from judge.app.errors import CommandRefused
-from judge.app.games import game_map
-from judge.app.masters import Gettext, acting_master, announce_dated_to_game, require_master
-from judge.app.positions import from_json
-from judge.app.registry import Next, handles
+from judge.app.game_state.boards import from_json
+from judge.app.game_state.clock_store import phase_schedule
+from judge.app.game_state.game_facts import game_map
+from judge.app.games.masters import Gettext, acting_master, announce_dated_to_game, require_master
+from judge.app.mail_out.wording import phase_name
 from judge.app.reports.listing import board_lines
-from judge.app.reports.wording import phase_name
-from judge.app.session import MailSession
-from judge.app.timekeeping import phase_schedule
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.core.phase import Phase
 from judge.core.position import Position
 from judge.db.database import UnitOfWork
@@ -143,6 +143,6 @@ def _restore_game(session: MailSession, game: Game, reopened: PhaseRecord, posit
     reopened.deadline_at = times.deadline
     uow.flush()
     if game.paused_at is None:
-        from judge.app.scheduler import plan
+        from judge.app.phases.scheduler import plan
 
         plan(uow, session.services, game, session.now)

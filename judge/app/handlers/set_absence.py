@@ -21,11 +21,11 @@ from collections.abc import Callable
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from judge.app.errors import CommandRefused
-from judge.app.games import audience, power_letter, power_name
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession, Outgoing
-from judge.app.timekeeping import AbsenceOwner, absence_owner, game_absences, read_date
+from judge.app.game_state.clock_store import AbsenceOwner, absence_owner, game_absences, read_date
+from judge.app.game_state.game_facts import audience, power_letter, power_name
+from judge.app.session.mail_session import MailSession, Outgoing
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.enums import GameState
 from judge.db.models import Game
 from judge.i18n import translation

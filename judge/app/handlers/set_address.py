@@ -6,7 +6,7 @@ results) never goes to an address its owner has not proved, and no
 address gets mail it did not ask for. A new address is first added to the
 registration with REGISTER Email:, which needs a code confirmed from the
 registration's primary address and one confirmed from the new address
-(:mod:`judge.app.claims`). The change is announced to the game (not in
+(:mod:`judge.app.people.claims`). The change is announced to the game (not in
 gunboat games, where it would tell who plays whom) and kept in the audit
 trail. What it reveals: the addresses to the game, as before. A council
 member's SET ADDRESS is his own: only his registration's addresses, it
@@ -16,14 +16,14 @@ routes his mail alone and is announced to nobody
 
 from __future__ import annotations
 
-from judge.app.address_text import read_address, reason, shown
+from judge.app.audience.council_signed_on import signed_on_member
 from judge.app.councils import membership
 from judge.app.councils.permissions import is_council_game
-from judge.app.councils.signed_on import signed_on_member
-from judge.app.errors import CommandRefused
-from judge.app.games import audience, is_gunboat, power_letter, power_name
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession, Outgoing, Role
+from judge.app.game_state.game_facts import audience, is_gunboat, power_letter, power_name
+from judge.app.people.address_text import read_address, reason, shown
+from judge.app.session.mail_session import MailSession, Outgoing, Role
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.enums import AuditKind
 from judge.db.models import Game, Seat
 from judge.db.repositories.people import normalise_address

@@ -7,12 +7,12 @@ master's word; the powers the master has approved are kept in
 
 from __future__ import annotations
 
-from judge.app.errors import CommandRefused
-from judge.app.games import game_map, power_name
-from judge.app.masters import change_setting, check_may_set
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession
-from judge.app.settings import APPROVED, APPROVED_POWERS
+from judge.app.game_state.game_facts import game_map, power_name
+from judge.app.game_state.setting_table import APPROVED, APPROVED_POWERS
+from judge.app.games.masters import change_setting, check_may_set
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.lang.commands import SetApproved
 from judge.lang.powers import power_letters
 

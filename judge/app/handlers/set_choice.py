@@ -1,7 +1,7 @@
 """SET of a one-of-several setting: press mode, fakes, observer press, LEVEL, ACCESS, MANUAL/AUTO...
 
 The option, its stored values, who may change it and when are in
-:data:`judge.app.settings.CHOICES`; the handler only checks and stores.
+:data:`judge.app.game_state.setting_table.CHOICES`; the handler only checks and stores.
 ``SET RULE name=value`` and ``SET DESCARTES`` set an adjudicator rule
 option (see :mod:`judge.app.handlers.set_variant`). When ``SET AUTOSTART`` finds the seats full, the game starts at once.
 ``SET ALL PRESS`` / ``SET NORMAL PRESS`` are the sender's own (a master,
@@ -11,14 +11,20 @@ get a copy of every partial press; kept with the game, not announced.
 
 from __future__ import annotations
 
-from judge.app.errors import CommandRefused
+from judge.app.game_state.setting_table import (
+    ALL_PRESS,
+    CHOICES,
+    RULE_OPTIONS,
+    BadRuleOption,
+    read_rule_word,
+)
+from judge.app.games.masters import change_setting, check_may_set, is_master, signed_on_game
 from judge.app.handlers.set_variant import change_rules, options_text
-from judge.app.masters import change_setting, check_may_set, is_master, signed_on_game
-from judge.app.registry import Next, handles
-from judge.app.replanning import replan
-from judge.app.session import MailSession, Role
-from judge.app.settings import ALL_PRESS, CHOICES, RULE_OPTIONS, BadRuleOption, read_rule_word
-from judge.app.signon import start_if_ready
+from judge.app.people.signon_checks import start_if_ready
+from judge.app.phases.replanning import replan
+from judge.app.session.mail_session import MailSession, Role
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.lang.commands import SetChoice
 
 

@@ -1,17 +1,17 @@
 """SET COMMENT text / SET COMMENT BEGIN ... SIGNOFF: the game's brief and full comments.
 
 The brief comment follows the game's name in the brief LIST, so it is kept
-short (:data:`judge.app.settings.COMMENT_LENGTH`); the full one is printed
+short (:data:`judge.app.game_state.setting_table.COMMENT_LENGTH`); the full one is printed
 with the game's parameters. An empty text clears the comment.
 """
 
 from __future__ import annotations
 
-from judge.app.errors import CommandRefused
-from judge.app.masters import change_setting, check_may_set
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession
-from judge.app.settings import COMMENT, COMMENT_FULL, COMMENT_LENGTH
+from judge.app.game_state.setting_table import COMMENT, COMMENT_FULL, COMMENT_LENGTH
+from judge.app.games.masters import change_setting, check_may_set
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.lang.commands import SetComment
 
 

@@ -10,11 +10,11 @@ concession lasts one phase and is secret until it passes.
 from __future__ import annotations
 
 from judge.app.councils.permissions import check_concede
-from judge.app.draws import settle, strictly_largest, voter
-from judge.app.errors import CommandRefused
-from judge.app.games import power_letter, power_name
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession
+from judge.app.game_state.game_facts import power_letter, power_name
+from judge.app.games.draws import settle, strictly_largest, voter
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.enums import DrawVoteKind
 from judge.lang.commands import SetConcede
 

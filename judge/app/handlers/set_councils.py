@@ -10,11 +10,11 @@ ends the game after n game years (through SET END YEAR, the house rule).
 
 from __future__ import annotations
 
-from judge.app.errors import CommandRefused
-from judge.app.games import game_map
-from judge.app.masters import is_master, signed_on_game
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession, Role
+from judge.app.game_state.game_facts import game_map
+from judge.app.games.masters import is_master, signed_on_game
+from judge.app.session.mail_session import MailSession, Role
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.enums import GameState
 from judge.db.models import Game
 from judge.db.repositories.councils import DEFAULT_SETTINGS, SETTINGS_KEY, council_settings

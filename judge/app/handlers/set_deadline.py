@@ -19,18 +19,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from judge.app.errors import CommandRefused
-from judge.app.masters import announce_dated_to_game, require_moderator, setter_name
-from judge.app.registry import Next, handles
-from judge.app.replanning import replan
-from judge.app.session import MailSession
-from judge.app.timekeeping import (
+from judge.app.game_state.clock_store import (
     game_schedule,
     open_phase,
     read_date,
     set_times,
     stored_times,
 )
+from judge.app.games.masters import announce_dated_to_game, require_moderator, setter_name
+from judge.app.phases.replanning import replan
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.core.phase import Phase
 from judge.db.models import Game
 from judge.lang.commands import DeadlineKind, SetDeadline

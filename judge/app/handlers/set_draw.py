@@ -3,18 +3,18 @@
 In a DIAS game the vote is for a draw of all survivors and takes no list; in
 a NoDIAS game it names the powers of the draw the voter accepts. The vote
 is kept secret; when every voter agrees the game ends at once, announced to
-everyone with the final summary (:mod:`judge.app.endgame`).
+everyone with the final summary (:mod:`judge.app.games.endgame`).
 """
 
 from __future__ import annotations
 
 from judge.app.councils.permissions import check_draw
-from judge.app.draws import MAX_DRAW_LETTERS, Agreement, letters_to_powers, settle, voter
-from judge.app.errors import CommandRefused
-from judge.app.games import power_letter
-from judge.app.registry import Next, handles
+from judge.app.game_state.game_facts import power_letter
+from judge.app.games.draws import MAX_DRAW_LETTERS, Agreement, letters_to_powers, settle, voter
 from judge.app.reports.final_summary import names
-from judge.app.session import MailSession
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.enums import DrawVoteKind
 from judge.lang.commands import SetDraw
 

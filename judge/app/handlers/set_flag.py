@@ -1,7 +1,7 @@
 """SET <option> / SET NO <option>: the game's on/off settings (NMR, DIAS, MODERATED, LIST, QUIET...).
 
 The option's column, who may change it and when are looked up in
-:data:`judge.app.settings.FLAGS`. Three options need more than a column:
+:data:`judge.app.game_state.setting_table.FLAGS`. Three options need more than a column:
 
 * ``MODERATED`` is the master's (so a moderated game always has one);
   ``SET UNMODERATED`` lets every player change the settings again;
@@ -18,14 +18,19 @@ judges, AUTO CREATE) are refused with the reason.
 
 from __future__ import annotations
 
-from judge.app.errors import CommandRefused
+from judge.app.game_state.setting_table import (
+    FLAGS,
+    NO_BROADCAST,
+    REFUSED_WHEN_ON,
+    UNSUPPORTED_FLAGS,
+)
+from judge.app.game_state.variant_rules import RULE_OF_FLAG as VARIANT_RULE_FLAGS
+from judge.app.games.masters import change_setting, check_may_set, is_master, signed_on_game
 from judge.app.handlers.set_variant_rule import set_variant_rule
-from judge.app.masters import change_setting, check_may_set, is_master, signed_on_game
-from judge.app.registry import Next, handles
-from judge.app.replanning import replan
-from judge.app.session import MailSession, Role
-from judge.app.settings import FLAGS, NO_BROADCAST, REFUSED_WHEN_ON, UNSUPPORTED_FLAGS
-from judge.app.variant_rules import RULE_OF_FLAG as VARIANT_RULE_FLAGS
+from judge.app.phases.replanning import replan
+from judge.app.session.mail_session import MailSession, Role
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.lang.commands import SetFlag
 
 CLOCK_FLAGS = frozenset({"NMR", "STRICT WAIT", "STRICT GRACE", "PROCESS", "RESUME"})

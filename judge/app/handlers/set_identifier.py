@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 
-from judge.app.errors import CommandRefused
-from judge.app.masters import change_setting, check_may_set
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession
-from judge.app.settings import IDENTIFIERS
+from judge.app.game_state.setting_table import IDENTIFIERS
+from judge.app.games.masters import change_setting, check_may_set
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.lang.commands import SetIdentifier
 
 _IDENTIFIER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9/.\-]{0,19}$")

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 
-from judge.app.errors import CommandRefused
-from judge.app.masters import change_setting, check_may_set
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession
-from judge.app.settings import ALLOWED, DENIED
+from judge.app.game_state.setting_table import ALLOWED, DENIED
+from judge.app.games.masters import change_setting, check_may_set
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.repositories.people import normalise_address
 from judge.lang.commands import SetInvitation
 

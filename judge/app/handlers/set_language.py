@@ -11,18 +11,18 @@ Two uses, told apart by who is asking, so that one keyword is enough:
   line). A master who wants their own language says SET LANGUAGE before the
   SIGNON line.
 
-The choice is recorded with :func:`judge.app.notify.choose_language`, so that
+The choice is recorded with :func:`judge.app.session.readers.choose_language`, so that
 an explicit ``SET LANGUAGE en`` also wins over a French game default.
 """
 
 from __future__ import annotations
 
-from judge.app.errors import CommandRefused
-from judge.app.masters import change_setting, check_may_set, is_master
-from judge.app.notify import GAME_LANGUAGE, choose_language, has_chosen_language
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession
-from judge.app.settings import Kind, Setting, Who
+from judge.app.game_state.setting_table import Kind, Setting, Who
+from judge.app.games.masters import change_setting, check_may_set, is_master
+from judge.app.session.mail_session import MailSession
+from judge.app.session.readers import GAME_LANGUAGE, choose_language, has_chosen_language
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.enums import AuditKind
 from judge.i18n import N_
 from judge.lang.commands import SetLanguage

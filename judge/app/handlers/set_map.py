@@ -8,10 +8,10 @@ but the picture (MAP still draws any phase on request).
 
 from __future__ import annotations
 
-from judge.app.errors import CommandRefused
-from judge.app.maps import set_map_choice
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession, Role
+from judge.app.mail_out.results_maps import set_map_choice
+from judge.app.session.mail_session import MailSession, Role
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.lang.commands import SetMap
 
 

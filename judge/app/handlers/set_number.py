@@ -1,6 +1,6 @@
 """SET DEDICATION / ONTIMERAT / RESRAT / CENTERS / PLAYERS / MAX ABSENCE n: the game's numbers.
 
-Bounds that do not depend on the game are in :data:`judge.app.settings.NUMBERS`;
+Bounds that do not depend on the game are in :data:`judge.app.game_state.setting_table.NUMBERS`;
 the others are checked here: the centres to win cannot exceed the map's
 supply centres, the players neither the powers nor fall below the number
 already joined, and (the Judge's rule) nobody may ask a dedication higher
@@ -9,12 +9,12 @@ than their own.
 
 from __future__ import annotations
 
-from judge.app.errors import CommandRefused
-from judge.app.games import game_map, waiting_seats
-from judge.app.masters import change_setting, check_may_set
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession
-from judge.app.settings import END_YEAR, NUMBERS
+from judge.app.game_state.game_facts import game_map, waiting_seats
+from judge.app.game_state.setting_table import END_YEAR, NUMBERS
+from judge.app.games.masters import change_setting, check_may_set
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.models import Game
 from judge.lang.commands import SetNumber
 

@@ -5,11 +5,11 @@ Only the hash is stored. The change is not announced (the Judge's rule).
 
 from __future__ import annotations
 
-from judge.app.councils.signed_on import signed_on_member
-from judge.app.errors import CommandRefused
-from judge.app.password_rules import check_new_password
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession, Role
+from judge.app.audience.council_signed_on import signed_on_member
+from judge.app.people.password_rules import check_new_password
+from judge.app.session.mail_session import MailSession, Role
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.lang.commands import SetPassword
 
 

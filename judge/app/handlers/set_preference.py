@@ -7,10 +7,11 @@ seat in that short form and read when the game starts.
 
 from __future__ import annotations
 
-from judge.app.errors import CommandRefused
-from judge.app.games import game_map, power_name, preference_text
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession, Role
+from judge.app.game_state.game_facts import game_map, power_name
+from judge.app.games.lifecycle import preference_text
+from judge.app.session.mail_session import MailSession, Role
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.lang.commands import SetPreference
 from judge.lang.powers import power_letters
 

@@ -15,12 +15,12 @@ could fall into civil disorder before a full day's notice.
 
 from __future__ import annotations
 
-from judge.app.errors import CommandRefused
-from judge.app.masters import Change, note_change, require_moderator
-from judge.app.registry import Next, handles
-from judge.app.replanning import replan
-from judge.app.session import MailSession
-from judge.app.timekeeping import game_schedule, store_schedule
+from judge.app.game_state.clock_store import game_schedule, store_schedule
+from judge.app.games.masters import Change, note_change, require_moderator
+from judge.app.phases.replanning import replan
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.enums import AuditKind, GameState
 from judge.i18n import N_
 from judge.lang.commands import SetSchedule

@@ -8,8 +8,8 @@ Three kinds of words are read:
   players must name when they join (the Judge's guard against joining a
   variant by mistake);
 * an adjudicator rule option (``descartes``, ``paradox=descartes``; see
-  :data:`judge.app.settings.RULE_WORDS`): kept in the game's rules, read by
-  the processing through :func:`judge.app.settings.adjudication_rules`.
+  :data:`judge.app.game_state.setting_table.RULE_WORDS`): kept in the game's rules, read by
+  the processing through :func:`judge.app.game_state.setting_table.adjudication_rules`.
 
 ``SET NOT VARIANT`` takes an option off (a rule option back to its
 default). Only before the start, by the moderator. ``SET RULE name=value``
@@ -18,12 +18,8 @@ and ``SET DESCARTES`` (a ``SetChoice`` of option ``RULE``) come here too.
 
 from __future__ import annotations
 
-from judge.app.errors import CommandRefused
-from judge.app.games import GAME_OPTIONS, variant_title, waiting_seats
-from judge.app.masters import change_setting, check_may_set
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession
-from judge.app.settings import (
+from judge.app.game_state.game_facts import variant_title, waiting_seats
+from judge.app.game_state.setting_table import (
     NUMBERS,
     OPTIONS,
     RULE_OPTIONS,
@@ -35,6 +31,11 @@ from judge.app.settings import (
     read_rule_word,
     rules_text,
 )
+from judge.app.games.lifecycle import GAME_OPTIONS
+from judge.app.games.masters import change_setting, check_may_set
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.core.variants import available_variants, load_map
 from judge.db.models import Game
 from judge.lang.commands import SetVariant

@@ -2,17 +2,23 @@
 
 Not a registered handler: :mod:`judge.app.handlers.set_flag` hands these
 ``SetFlag`` options here. What each option means, and where it exists, is in
-:mod:`judge.app.variant_rules`; this module checks who may set it (the
+:mod:`judge.app.game_state.variant_rules`; this module checks who may set it (the
 moderator, before the start) and whether the game's variant has the rule.
 """
 
 from __future__ import annotations
 
-from judge.app.errors import CommandRefused
-from judge.app.game_facts import variant_title
-from judge.app.masters import change_setting, check_may_set
-from judge.app.session import MailSession
-from judge.app.variant_rules import FIXED_RULES, RULE_OF_FLAG, SETTINGS, rule_in_play, variant_has
+from judge.app.game_state.game_facts import variant_title
+from judge.app.game_state.variant_rules import (
+    FIXED_RULES,
+    RULE_OF_FLAG,
+    SETTINGS,
+    rule_in_play,
+    variant_has,
+)
+from judge.app.games.masters import change_setting, check_may_set
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
 from judge.core.variants import load_map
 from judge.lang.commands import SetFlag
 

@@ -9,9 +9,9 @@ his orders are resolved).
 from __future__ import annotations
 
 from judge.app.councils.permissions import check_wait
-from judge.app.errors import CommandRefused
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession, Role
+from judge.app.session.mail_session import MailSession, Role
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.enums import GameState
 from judge.db.models import Seat
 from judge.lang.commands import SetWait
@@ -33,7 +33,7 @@ def handle(command: SetWait, session: MailSession) -> Next:
         )
     seat.wait = command.wait
     session.uow.flush()
-    from judge.app.scheduler import plan
+    from judge.app.phases.scheduler import plan
 
     plan(session.uow, session.services, game, session.now)  # WAIT holds (NOWAIT frees) early processing
     if command.wait:

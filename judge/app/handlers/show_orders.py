@@ -11,10 +11,10 @@ error flag is left as it was.
 
 from __future__ import annotations
 
-from judge.app import order_mail
-from judge.app.errors import CommandRefused
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession, Role
+from judge.app.orders import order_mail
+from judge.app.session.mail_session import MailSession, Role
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.lang.commands import ShowOrders
 
 

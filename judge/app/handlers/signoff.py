@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession
+from judge.app.session.mail_session import MailSession
+from judge.app.session.registry import Next, handles
 from judge.lang.commands import Signoff
 
 

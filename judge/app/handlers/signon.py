@@ -3,7 +3,7 @@
 The four forms (the parser's roles):
 
 * ``SIGNON Fgame pw``: a power, by its password; an open power (its player
-  resigned, was ejected or abandoned it: :mod:`judge.app.takeover`) is
+  resigned, was ejected or abandoned it: :mod:`judge.app.people.takeover`) is
   taken over by anyone registered who is not in the game yet, with any
   password, which becomes the power's; in a moderated game the takeover
   waits for the master's APPROVE (unless SET APPROVED named the power). A
@@ -18,7 +18,7 @@ The four forms (the parser's roles):
 A refused sign-on stops the reading of the mail: what follows would be
 orders or settings for a game the sender is not signed on to. Failed power
 and master sign-ons are counted and guessers locked out
-(:mod:`judge.app.throttle`); a locked-out sign-on gets the very answer of a
+(:mod:`judge.app.people.throttle`); a locked-out sign-on gets the very answer of a
 wrong password.
 """
 
@@ -28,29 +28,29 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from typing import TypeVar
 
-from judge.app import error_flag, order_mail, throttle
-from judge.app.councils.member_signon import council_signon, signon_message
-from judge.app.errors import CommandRefused
-from judge.app.games import (
+from judge.app.game_state.game_facts import (
+    audience,
+    describe_variant,
+    game_map,
+    players_needed,
+    power_name,
+)
+from judge.app.games.lifecycle import (
     AlreadyInGame,
     GameFull,
     NotForming,
     VariantMismatch,
-    audience,
-    describe_variant,
     find_game,
-    game_map,
     join,
     next_forming_game,
-    players_needed,
-    power_name,
     ready_to_start,
     take_over,
 )
-from judge.app.password_rules import check_new_password
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession, Outgoing, Role
-from judge.app.signon import (
+from judge.app.orders import error_flag, order_mail
+from judge.app.people import throttle
+from judge.app.people.council_signon import council_signon, signon_message
+from judge.app.people.password_rules import check_new_password
+from judge.app.people.signon_checks import (
     InvalidSignon,
     NotInvited,
     check_access,
@@ -60,7 +60,7 @@ from judge.app.signon import (
     power_signon,
     start_if_ready,
 )
-from judge.app.takeover import (
+from judge.app.people.takeover import (
     BACK_TO_PLAY,
     announce_takeover,
     ask_masters,
@@ -68,6 +68,9 @@ from judge.app.takeover import (
     open_seats,
     tell_previous_player,
 )
+from judge.app.session.mail_session import MailSession, Outgoing, Role
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.enums import AuditKind, GameState, SeatStatus
 from judge.db.models import Game, Person, Seat
 from judge.db.repositories.councils import councils_enabled
@@ -91,7 +94,7 @@ def handle(command: Signon, session: MailSession) -> Next:
     if session.signed_on:
         raise CommandRefused(_("Only one sign-on per mail: this one was ignored."))
     if command.role is SignonRole.POWER:
-        return _power(command, session)  # takes its own savepoints (see judge.app.dispatch)
+        return _power(command, session)  # takes its own savepoints (see judge.app.mail_in.dispatch)
     with session.uow.session.begin_nested():
         if command.role is SignonRole.MASTER:
             return _master(command, session)
@@ -203,7 +206,7 @@ def _target_seat(
     the throttle's figures for it when read with the seats (see :func:`throttle.refused`).
 
     The game's seats are loaded here, with their players only when the mail goes on to
-    something that reads them (:func:`judge.app.signon.players_wanted`): a mail that only
+    something that reads them (:func:`judge.app.people.signon_checks.players_wanted`): a mail that only
     gives orders reads no player but the sender, already loaded (issue 14). The throttle's
     figures come in the same query."""
     if game is None or game.state is GameState.FORMING:

@@ -7,11 +7,11 @@ of a gunboat game named.
 
 from __future__ import annotations
 
-from judge.app.errors import CommandRefused
-from judge.app.games import find_game
-from judge.app.registry import Next, handles
-from judge.app.reports.summary import summary_lines
-from judge.app.session import MailSession, Role
+from judge.app.games.lifecycle import find_game
+from judge.app.reports.summary_text import summary_lines
+from judge.app.session.mail_session import MailSession, Role
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.models import Game
 from judge.lang.commands import Summary
 

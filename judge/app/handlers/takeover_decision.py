@@ -13,12 +13,12 @@ password, or someone else took it) is withdrawn, and the master told so.
 
 from __future__ import annotations
 
-from judge.app.errors import CommandRefused
-from judge.app.game_facts import power_letter, power_name
-from judge.app.games import AlreadyInGame, take_over
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession, Outgoing, Role
-from judge.app.takeover import announce_takeover, is_open, tell_previous_player
+from judge.app.game_state.game_facts import power_letter, power_name
+from judge.app.games.lifecycle import AlreadyInGame, take_over
+from judge.app.people.takeover import announce_takeover, is_open, tell_previous_player
+from judge.app.session.mail_session import MailSession, Outgoing, Role
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.enums import AuditKind
 from judge.db.models import Game, Person, TakeoverRequest
 from judge.i18n import translation

@@ -8,17 +8,17 @@ whole game is told ("Game Terminated").
 
 from __future__ import annotations
 
-from judge.app.errors import CommandRefused
-from judge.app.masters import (
+from judge.app.game_state.setting_table import FLAGS
+from judge.app.games.masters import (
     Gettext,
     announce_to_game,
     change_setting,
     require_moderator,
     setter_name,
 )
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession
-from judge.app.settings import FLAGS
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.enums import AuditKind, GameState
 from judge.lang.commands import Terminate
 

@@ -10,11 +10,11 @@ The start is taken off the players' records. Everyone is told ("Unstart").
 
 from __future__ import annotations
 
-from judge.app.errors import CommandRefused
-from judge.app.masters import Gettext, announce_to_game, change_setting, require_master
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession
-from judge.app.settings import CHOICES
+from judge.app.game_state.setting_table import CHOICES
+from judge.app.games.masters import Gettext, announce_to_game, change_setting, require_master
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.db.enums import AuditKind, GameState, PhaseState, SeatStatus
 from judge.lang.commands import Unstart
 

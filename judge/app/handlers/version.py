@@ -8,8 +8,8 @@ the version and says the word was not used (docs/unsupported.md).
 from __future__ import annotations
 
 from judge import __version__
-from judge.app.registry import Next, handles
-from judge.app.session import MailSession
+from judge.app.session.mail_session import MailSession
+from judge.app.session.registry import Next, handles
 from judge.lang.commands import Version
 
 

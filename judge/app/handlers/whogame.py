@@ -6,11 +6,11 @@ master, signed on as master, may ask: players must not learn who plays whom.
 
 from __future__ import annotations
 
-from judge.app.errors import CommandRefused
-from judge.app.games import is_gunboat
-from judge.app.registry import Next, handles
+from judge.app.game_state.game_facts import is_gunboat
 from judge.app.reports.listing import whogame_lines
-from judge.app.session import MailSession, Role
+from judge.app.session.mail_session import MailSession, Role
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next, handles
 from judge.lang.commands import Whogame
 
 

@@ -28,9 +28,9 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
-from judge.app.registry import Next, handles
 from judge.app.reports.person import whois_record
-from judge.app.session import MailSession
+from judge.app.session.mail_session import MailSession
+from judge.app.session.registry import Next, handles
 from judge.db.models import Person, PersonAddress
 from judge.db.repositories.people import normalise_address
 from judge.lang.commands import Whois

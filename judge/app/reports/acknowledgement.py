@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from judge.app.conditions import block_lines
-from judge.app.orders import Completeness, unit_key
-from judge.app.reports.wording import (
+from judge.app.game_state.conditions import block_lines
+from judge.app.game_state.order_sheets import Completeness, unit_key
+from judge.app.mail_out.wording import (
     Gettext,
     game_reference,
     order_phrase,

@@ -2,9 +2,9 @@
 
 Sent to everyone who was in the game when it ends (a win, a draw or a
 concession), in each reader's language. It is built from the SUMMARY report
-(:func:`judge.app.reports.summary.summary_lines`: players by tenure, centres
+(:func:`judge.app.reports.summary_text.summary_lines`: players by tenure, centres
 by year; gunboat identities revealed unless the game is NoReveal), the
-outcome :mod:`judge.app.endgame` recorded in ``extra_settings["outcome"]``
+outcome :mod:`judge.app.games.endgame` recorded in ``extra_settings["outcome"]``
 (scores under the game's scoring system) and the diaries, which are
 published when a game is over.
 """
@@ -15,11 +15,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from judge.app.councils.summary import council_summary_lines
-from judge.app.game_facts import power_name
-from judge.app.reports.history import published_diaries
-from judge.app.reports.summary import summary_lines
-from judge.app.scoring import SYSTEMS
+from judge.app.councils.council_story import council_summary_lines
+from judge.app.game_state.game_facts import power_name
+from judge.app.game_state.scoring import SYSTEMS
+from judge.app.reports.history_text import published_diaries
+from judge.app.reports.summary_text import summary_lines
 from judge.db.database import UnitOfWork
 from judge.db.models import Game
 from judge.db.repositories.councils import councils_enabled

@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from zoneinfo import ZoneInfo
 
-from judge.app.councils.audience import seat_readers
+from judge.app.audience.council_members import seat_readers
 from judge.app.councils.formation import queue_council_notices
-from judge.app.games import game_map, is_gunboat, power_name
-from judge.app.notify import reader_language, reader_zone
-from judge.app.positions import opening_position
-from judge.app.reports.wording import phase_name
-from judge.app.session import MailSession, Outgoing
-from judge.app.variant_rules import opening_neutral_units
+from judge.app.game_state.boards import opening_position
+from judge.app.game_state.game_facts import game_map, is_gunboat, power_name
+from judge.app.game_state.variant_rules import opening_neutral_units
+from judge.app.mail_out.wording import phase_name
+from judge.app.session.mail_session import MailSession, Outgoing
+from judge.app.session.readers import reader_language, reader_zone
 from judge.core.names import province_display_name
 from judge.core.phase import Phase, Season
 from judge.core.units import UnitType

@@ -24,12 +24,18 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from judge.app.councils.audience import seat_readers
-from judge.app.games import describe_variant, game_map, is_gunboat, players_needed, power_name
-from judge.app.house_rules import house_rule_words
-from judge.app.positions import NoOpenPhase, current
+from judge.app.audience.council_members import seat_readers
+from judge.app.game_state.boards import NoOpenPhase, current
+from judge.app.game_state.clock_store import phase_schedule
+from judge.app.game_state.game_facts import (
+    describe_variant,
+    game_map,
+    is_gunboat,
+    players_needed,
+    power_name,
+)
+from judge.app.game_state.house_rules import house_rule_words
 from judge.app.reports.person import registration_lines
-from judge.app.timekeeping import phase_schedule
 from judge.core.geography import GameMap
 from judge.core.names import province_display_name
 from judge.core.phase import Phase, PhaseType

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from judge.app.games import is_gunboat, power_name
+from judge.app.game_state.game_facts import is_gunboat, power_name
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, SeatStatus
 from judge.db.models import Person
@@ -76,7 +76,7 @@ def registration_lines(person: Person, *, private: bool) -> list[str]:
     if private:
         lines.append(f"Package:   {'yes' if person.wants_package else 'no'}")
         for key, value in sorted((person.extra or {}).items()):
-            if ":" not in key:  # the judge's own notes (judge.app.notify.LANGUAGE_CHOSEN), not the form's
+            if ":" not in key:  # the judge's own notes (judge.app.session.readers.LANGUAGE_CHOSEN), not the form's
                 lines.append(f"{key}: {value}")
     return lines
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from judge.app.reports.wording import (
+from judge.app.mail_out.wording import (
     Gettext,
     game_reference,
     label_width,

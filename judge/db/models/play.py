@@ -66,7 +66,7 @@ class OrderSubmission(Base):
     __table_args__ = (
         UniqueConstraint("game_id", "epoch", "phase", "power", "version"),
         Index(None, "game_id", "phase", "superseded_at"),
-        # The orders in force, read at every order mail (judge.app.orders.seat_orders): every
+        # The orders in force, read at every order mail (judge.app.game_state.order_sheets.seat_orders): every
         # power's for a phase, and a seat's blocks for later phases. Partial, so that reading
         # them never goes through superseded versions or past phases (issue 14).
         Index("ix_orders_current", "game_id", "epoch", "phase", sqlite_where=_IN_FORCE, postgresql_where=_IN_FORCE),

@@ -584,7 +584,7 @@ class OutboxRepository:
     ) -> int:
         """Queue each mail for its one reader, one row each; returns how many.
 
-        Every row the judge sends is written here (``judge.app.outbox``): its
+        Every row the judge sends is written here (``judge.app.mail_out.outbox``): its
         envelope recipients are the one reader its headers name, so no reader
         of a grouped mail is ever shown another's address. In Core, no ORM
         object made and flushed per mail (issue 14); the text is checked as the

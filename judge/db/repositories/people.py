@@ -141,7 +141,7 @@ class PeopleRepository:
         self.session.flush()
         return link
 
-    # -- address claims (judge.app.claims) ---------------------------------------------------
+    # -- address claims (judge.app.people.claims) ---------------------------------------------------
 
     def add_claim(
         self,

@@ -225,7 +225,7 @@ class SeatRepository:
     def history(self, seat: Seat) -> list[SeatTenure]:
         return list(seat.tenures)
 
-    # -- takeover requests (judge.app.takeover) ------------------------------------------------
+    # -- takeover requests (judge.app.people.takeover) ------------------------------------------------
 
     def request_takeover(
         self, game: Game, power: str, person: Person, requester: str, password: str, now: datetime
@@ -260,7 +260,7 @@ class SeatRepository:
         request.decided_at = now
         self.session.flush()
 
-    # -- failed sign-ons (judge.app.throttle) ---------------------------------------------------
+    # -- failed sign-ons (judge.app.people.throttle) ---------------------------------------------------
 
     def record_failure(
         self, sender: str, now: datetime, *, game: Game | None = None, power: str | None = None

@@ -1,0 +1,5 @@
+"""Who may see what: the one place every output asks before it names a reader.
+
+A council member's copies, a signed-on member, the readers of a phase's results. Above
+:mod:`judge.app.session.mail_session` only, so every flow can ask it.
+"""

@@ -1,0 +1,162 @@
+"""Small facts about a game that many modules need: its map, its powers' names and letters, who hears its news.
+
+Kept apart from :mod:`judge.app.games.lifecycle` (which starts games and plans their
+deadlines, and so imports the timekeeping and scheduling code) so that the
+press, the reports and the endgame can read these facts without importing
+the scheduler: that import was the root of judge.app's legacy import circle.
+:mod:`judge.app.games.lifecycle` re-exports every name here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from zoneinfo import ZoneInfo
+
+from judge.app.game_state.variant_rules import game_map_of
+from judge.core.errors import CoreError
+from judge.core.geography import GameMap
+from judge.core.variants import load_map, power_names_of
+from judge.db.enums import SeatStatus
+from judge.db.models import Game, Seat
+from judge.lang.powers import power_letters
+
+OPEN_FOR_TAKEOVER = (SeatStatus.ABANDONED, SeatStatus.RESIGNED)
+"""Seats whose player has gone (resigned, ejected, abandoned): anyone registered and not yet in
+the game may take them over (judge.app.people.takeover). A power in civil disorder is not one of
+them: it is still its player's, who keeps hearing the game's mail."""
+
+
+def game_map(game: Game) -> GameMap:
+    """The map ``game`` is played on, with the variant rules its settings leave in play."""
+    return game_map_of(game)
+
+
+def is_gunboat(game: Game) -> bool:
+    """Gunboat: players do not see one another's addresses."""
+    return "gunboat" in (option.lower() for option in game.rule_options)
+
+
+def variant_title(variant: str) -> str:
+    """A variant as readers are told it: its variant file's title, without the edition in
+    brackets or a trailing "Diplomacy" (``Ancient Mediterranean``, ``Standard``), never the
+    file's code (``ancmed``); the code itself for a variant no file describes."""
+    try:
+        title = load_map(variant).title
+    except CoreError:
+        title = ""
+    title = title.split(" (")[0].strip()
+    if title.endswith(" Diplomacy"):
+        title = title[: -len(" Diplomacy")]
+    return title or variant.capitalize()
+
+
+def describe_variant(game: Game) -> str:
+    """``Standard``, ``Ancient Mediterranean gunboat``: the game's variant and options as
+    readers are told them (a SIGNON names the variant by its code: ``ancmed gunboat``)."""
+    return " ".join([variant_title(game.variant), *game.rule_options])
+
+
+def power_name(power: str, language: str = "en") -> str:
+    """A power as a report names it: ``France``, ``Germany``; in French ``Allemagne`` (the variant file's names)."""
+    return power_names_of(power).display(language)
+
+
+def power_letter(game: Game, power: str) -> str:
+    """The letter players use for ``power`` in this game's variant (``F`` for France)."""
+    for letter, name in power_letters(game_map(game)).items():
+        if name == power:
+            return letter
+    return power[:1].upper()
+
+
+def audience(
+    game: Game,
+    *,
+    powers: Iterable[str] | None = None,
+    masters: bool = True,
+    observers: bool = True,
+    broadcast: bool = False,
+    exclude: Iterable[str] = (),
+) -> dict[str, list[str]]:
+    """Who hears something about ``game``, grouped by the language they read.
+
+    ``powers`` None means every player still holding a power (or waiting for
+    one); otherwise only the players of those powers. ``broadcast`` leaves
+    out observers who asked not to get broadcasts. Addresses in ``exclude``
+    (the sender's) are left out; nobody is listed twice.
+    """
+    from judge.app.audience.council_members import seat_readers
+    from judge.app.session.readers import person_address, reader_language
+    from judge.core.councils.roles import Channel
+
+    # A council's members each read alone: the game's news as players, what is for one power as
+    # his council (judge.app.audience.council_members).
+    channel = Channel.GAME if powers is None else Channel.COUNCIL
+    wanted = None if powers is None else set(powers)
+    seen = {address.lower() for address in exclude}
+    groups: dict[str, list[str]] = {}
+
+    def add(language: str, addresses: Iterable[str]) -> None:
+        for address in addresses:
+            if address and address.lower() not in seen:
+                seen.add(address.lower())
+                groups.setdefault(language, []).append(address)
+
+    for seat in game.seats:
+        if seat.person is None or seat.status in (SeatStatus.ELIMINATED, *OPEN_FOR_TAKEOVER):
+            continue
+        if wanted is not None and seat.power not in wanted:
+            continue
+        for reader in seat_readers(game, seat, channel):
+            add(reader.language, [reader.address])
+    if masters:
+        for master in game.masters:
+            add(reader_language(master.person, game), [person_address(master.person) or ""])
+    if observers:
+        for observer in game.observers:
+            if broadcast and not observer.receives_broadcasts:
+                continue
+            add(reader_language(observer.person, game), [observer.address])
+    return groups
+
+
+def by_zone(game: Game, groups: dict[str, list[str]], judge_zone: ZoneInfo) -> list[tuple[str, ZoneInfo, list[str]]]:
+    """``groups`` (language -> addresses, as :func:`audience` gives them) split by the readers'
+    time zones: (language, zone, addresses), so a text with dates is written once per zone.
+
+    An address is the zone of the person it reaches in this game (player, master, observer);
+    an address nobody registered reads in the judge's zone.
+    """
+    from judge.app.session.readers import person_address, reader_zone, seat_addresses
+
+    zones: dict[str, ZoneInfo] = {}
+
+    def note(person_zone: str | None, addresses: Iterable[str]) -> None:
+        for address in addresses:
+            if address:
+                zones.setdefault(address.lower(), reader_zone(person_zone, judge_zone))
+
+    for seat in game.seats:
+        if seat.person is not None:
+            note(seat.person.time_zone, seat_addresses(seat))
+    for master in game.masters:
+        note(master.person.time_zone if master.person else None, [person_address(master.person) or ""])
+    for observer in game.observers:
+        note(observer.person.time_zone if observer.person else None, [observer.address])
+    split: list[tuple[str, ZoneInfo, list[str]]] = []
+    for language, addresses in groups.items():
+        by_key: dict[str, tuple[ZoneInfo, list[str]]] = {}
+        for address in addresses:
+            zone = zones.get(address.lower(), judge_zone)
+            by_key.setdefault(zone.key, (zone, []))[1].append(address)
+        split += [(language, zone, members) for zone, members in by_key.values()]
+    return split
+
+def players_needed(game: Game) -> int:
+    """How many more players must join before the powers are dealt."""
+    wanted = game.players_count or len(game_map(game).powers)
+    return max(0, wanted - len(waiting_seats(game)))
+
+def waiting_seats(game: Game) -> list[Seat]:
+    """Seats of players who joined and have no power yet, in the order they joined."""
+    return [seat for seat in game.seats if seat.power is None and seat.status is SeatStatus.WAITING]

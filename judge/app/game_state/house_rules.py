@@ -1,0 +1,91 @@
+"""Two house rules that act when a phase is processed: a fixed last year, and civil disorder after missed seasons.
+
+* ``SET END YEAR n`` (seeds 002 and 003: tournament games are played for six
+  to nine years, "les parties se termineront au plus tard fin 1906, fin
+  1907..."): once every phase of year ``n`` is processed (its adjustments,
+  or the last phase of the year when there are none) the game ends without
+  a winner and is scored, by the game's scoring system, as a draw of the
+  powers still on the board (their centres decide the scores of the
+  centre-based systems).
+* ``SET CD AFTER n`` (seed 000, 3.6: "un pays n'ayant pas reçu d'ordre
+  pendant 3 saisons consécutives sombrerait automatiquement dans le désordre
+  civil"): a power that sends no orders is processed as if holding (its
+  retreats and removals defaulted) without being put in civil disorder,
+  until it has missed ``n`` consecutive seasons (movement phases in which it
+  owed orders); orders sent for any phase start the count again. Counts are
+  kept in ``extra_settings["missed_seasons"]``.
+
+Pure decisions on the game's settings and the phase's facts; the processing
+calls them and applies what they return.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from judge.app.game_state.setting_table import RULES, cd_after_missed_seasons, end_year, rules_text
+from judge.core.phase import Phase, PhaseType
+from judge.core.position import Position
+from judge.db.models import Game
+
+MISSED_KEY = "missed_seasons"
+"""``extra_settings`` key: each power's count of consecutive seasons without orders."""
+
+
+def ends_after(game: Game, next_phase: Phase) -> bool:
+    """Whether the game is over because ``next_phase`` lies after its last year (``SET END YEAR``)."""
+    last = end_year(game)
+    return last is not None and next_phase.year > last
+
+
+def survivors(position: Position, powers_in_order: Sequence[str]) -> tuple[str, ...]:
+    """Powers with a unit or a supply centre, in the map's order: those sharing a game ended by its year."""
+    alive = {unit.power for unit in position.units} | {d.unit.power for d in position.dislodged}
+    alive |= {power for power, centres in position.centers.items() if centres}
+    return tuple(power for power in powers_in_order if power in alive)
+
+
+def civil_disorder_after_missed(
+    game: Game, position: Position, owing: Iterable[str], submitted: Iterable[str], late: Iterable[str]
+) -> set[str]:
+    """The powers to put in civil disorder after processing ``position``'s phase.
+
+    ``owing``: powers that owed orders in the phase; ``submitted``: powers
+    whose orders were on file; ``late``: the powers the scheduler would put in
+    civil disorder (NMR at grace). Without ``SET CD AFTER`` that is ``late``
+    unchanged. With it, the missed-season counts are updated on the game and
+    only powers at ``n`` consecutive missed seasons fall into civil disorder.
+    """
+    late = set(late)
+    threshold = cd_after_missed_seasons(game)
+    if threshold is None:
+        return late
+    sent = set(submitted)
+    counts: dict[str, int] = {str(k): int(v) for k, v in (game.extra_settings.get(MISSED_KEY) or {}).items()}
+    for power in owing:
+        if power in sent:
+            counts[power] = 0
+        elif position.phase.type is PhaseType.MOVEMENT:
+            counts[power] = counts.get(power, 0) + 1
+    game.extra_settings = {**game.extra_settings, MISSED_KEY: dict(sorted(counts.items()))}
+    return {power for power, missed in counts.items() if missed >= threshold and power not in sent}
+
+
+def house_rule_words(game: Game, gettext: Callable[[str], str]) -> list[str]:
+    """What LIST shows of a game's rule options and house rules (nothing when all are the defaults).
+
+    Players see before they join, and while they play, when the game ends and
+    which rules it is adjudicated under.
+    """
+    _ = gettext
+    words = []
+    chosen = game.extra_settings.get(RULES) or {}
+    if chosen:
+        words.append(_("Rules: {rules}.").format(rules=rules_text(chosen)))
+    last = end_year(game)
+    if last is not None:
+        words.append(_("The game ends after {year}.").format(year=last))
+    missed = cd_after_missed_seasons(game)
+    if missed is not None:
+        words.append(_("Civil disorder after {count} seasons without orders.").format(count=missed))
+    return words

@@ -1,0 +1,137 @@
+"""Running a parsed mail's commands through their handlers, in order.
+
+Errors of reading (lines the parser could not read) and commands are merged
+in line order, so the reply reads top to bottom like the mail.
+
+A question asked again in the same mail (HELP, GET, VERSION, and the
+read-only LIST, WHOIS, SUMMARY ... with the same words) is answered once: the
+repeat gets one line pointing at the first answer. A repeat of a question
+whose answer depends on the games (LIST, SUMMARY ...) is answered again
+after a command that may have changed something.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from judge.app.handlers import handler_for
+from judge.app.people.signon_checks import PLAYERS_WANTED
+from judge.app.session.error_text import error_text
+from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
+from judge.app.session.registry import Next
+from judge.core.errors import CoreError
+from judge.core.geography import GameMap
+from judge.core.variants import load_map
+from judge.lang import commands as c
+from judge.lang.commands import Command
+from judge.lang.errors import MailError
+from judge.lang.mail import ParseResult
+
+CONSTANT_ANSWERS: tuple[type[Command], ...] = (c.Help, c.Get, c.Version)
+"""Questions whose answer is the same every time: answered once per mail."""
+READ_ONLY_ANSWERS: tuple[type[Command], ...] = (
+    c.ListGames, c.Summary, c.History, c.Whois, c.Whogame, c.InfoPlayer,
+)
+"""Questions that change nothing but whose answer follows the games: answered once
+per mail until a command that may have changed something."""
+
+WRITES_NOTHING_BEFORE_REFUSING: tuple[type[Command], ...] = (c.OrderCommand, c.Conditional, c.Signoff, c.IgnoredText)
+"""Commands that change nothing in the database while they run (an order is merged into the
+mail's sheet in memory and stored once at its end): a refusal has nothing to undo, so they run
+without a savepoint of their own (two statements less per command, issue 14). Any other
+exception still rolls the whole mail back."""
+OWN_SAVEPOINTS: tuple[type[Command], ...] = (c.Signon,)
+"""Commands whose handler takes a savepoint itself around what may refuse after writing
+(judge/app/handlers/signon.py: a power's sign-on, the most common command, needs none)."""
+
+
+PLAYERS_NOT_READ: tuple[type[Command], ...] = (
+    c.Signon, c.Signoff, c.OrderCommand, c.Conditional, c.PhaseCommand, c.Clear, c.IgnoredText,
+)
+"""Commands that read no player of the game but the one signed on as (the sender): a mail of
+these alone has its sign-on load the seats without their players (judge.app.people.signon_checks.players_wanted)."""
+
+
+def _question(command: Command) -> str:
+    """What a command asks, whatever line it is on: repeats compare equal."""
+    return repr(dataclasses.replace(command, line=0))
+
+
+def run_commands(session: MailSession, parsed: ParseResult) -> None:
+    _ = session.gettext
+    session.area_state[PLAYERS_WANTED] = not all(isinstance(command, PLAYERS_NOT_READ) for command in parsed.commands)
+    answered: dict[str, int] = {}
+    items: list[tuple[int, int, object]] = [
+        (command.line, 1, command) for command in parsed.commands
+    ]
+    items += [(error.line, 0, error) for error in parsed.errors]
+    items.sort(key=lambda item: (item[0], item[1]))
+    for _line, _order, item in items:
+        if session.stop:
+            break
+        if isinstance(item, Command) and not isinstance(item, c.Signon) and not _admitted(session):
+            return
+        if isinstance(item, MailError):
+            session.reply.error(item.line, error_text(item, session.language, _game_map(session)))
+            session.failed_order_lines += item.order_line
+            continue
+        assert isinstance(item, Command)
+        if isinstance(item, CONSTANT_ANSWERS + READ_ONLY_ANSWERS):
+            question = _question(item)
+            first = answered.get(question)
+            if first is not None:
+                session.reply.ok(item.line, _("Answered above (line {line}).").format(line=first))
+                continue
+            answered[question] = item.line
+        else:
+            for question in [q for q in answered if not q.startswith(_CONSTANT_PREFIXES)]:
+                del answered[question]
+        handler = handler_for(item)
+        if handler is None:
+            session.reply.error(
+                item.line, _("This judge reads this command but does not carry it out yet.")
+            )
+            continue
+        try:
+            if isinstance(item, WRITES_NOTHING_BEFORE_REFUSING + OWN_SAVEPOINTS):
+                outcome = handler(item, session)
+            else:
+                with session.uow.session.begin_nested():
+                    outcome = handler(item, session)
+        except CommandRefused as refusal:
+            session.reply.error(item.line, refusal.message)
+            if refusal.stop:
+                session.stop = True
+            continue
+        if outcome is Next.STOP:
+            session.stop = True
+    if not _admitted(session):
+        return
+    for finish in session.finishers:
+        finish()
+
+
+def _admitted(session: MailSession) -> bool:
+    """Whether the mail runs on: always, but for a mail past the flood limit, which runs on only
+    if ``session.admit`` says so once its sign-ons have run (asked once; else the mail is held)."""
+    if session.admit is None:
+        return True
+    if session.admit(session):
+        session.admit = None
+        return True
+    session.held = session.stop = True
+    return False
+
+
+_CONSTANT_PREFIXES = tuple(f"{kind.__name__}(" for kind in CONSTANT_ANSWERS)
+
+
+def _game_map(session: MailSession) -> GameMap | None:
+    """The map of the game signed on to (its province names), or None for the Standard map."""
+    if session.game is None:
+        return None
+    try:
+        return load_map(session.game.variant)
+    except CoreError:
+        return None

@@ -1,0 +1,143 @@
+"""Maps by mail (issue 16): the picture of a game's phase, and who turned the results' map off.
+
+The picture is drawn by :mod:`judge.maps` from the phase records, which keep
+each phase's position before adjudication and, once processed, the ruling in
+the `judge adjudicate` contract's format. What a picture may show:
+
+* a processed phase: its position with every order and its result, as the
+  results mail told everyone;
+* the phase being played: its position only (no orders before processing);
+* never a player: the picture names powers, never people, so a gunboat
+  game's anonymity holds whoever asks.
+
+``SET MAP OFF`` is kept in the game's ``extra_settings["maps_off"]``: one
+entry per reader (``seat:<id>``, ``master:<id>``, ``observer:<id>``) with
+the addresses that reader gets the results at, so processing a phase knows
+who wants no picture without another query.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from sqlalchemy import select
+
+from judge.app.game_state.variant_rules import game_map_of
+from judge.core.position import Position
+from judge.db.database import UnitOfWork
+from judge.db.models import Game, PhaseRecord
+from judge.mail.compose import Attachment
+from judge.maps.contract import orders_from_result
+from judge.maps.png import svg_to_png
+from judge.maps.render import OrdersDrawn, phase_title, render_svg
+
+MAPS_OFF = "maps_off"
+log = logging.getLogger(__name__)
+
+
+def map_off_addresses(game: Game) -> frozenset[str]:
+    """Every address whose reader said SET MAP OFF in ``game`` (lower case)."""
+    entries: Mapping[str, Any] = (game.extra_settings or {}).get(MAPS_OFF) or {}
+    return frozenset(str(a).lower() for addresses in entries.values() for a in addresses or ())
+
+
+def set_map_choice(game: Game, reader: str, addresses: Iterable[str], enabled: bool) -> None:
+    """Record (OFF) or forget (ON) ``reader``'s choice; ``addresses`` are where its results go."""
+    settings = dict(game.extra_settings or {})
+    entries = dict(settings.get(MAPS_OFF) or {})
+    if enabled:
+        entries.pop(reader, None)
+    else:
+        entries[reader] = sorted({a.strip().lower() for a in addresses if a and a.strip()})
+    if entries:
+        settings[MAPS_OFF] = entries
+    else:
+        settings.pop(MAPS_OFF, None)
+    game.extra_settings = settings  # a new dict, so the JSON column is written
+
+
+def map_is_off(game: Game, reader: str) -> bool:
+    return reader in ((game.extra_settings or {}).get(MAPS_OFF) or {})
+
+
+def picture_title(game: Game, position: Position) -> str:
+    return f"{game.name}: {phase_title(position.phase)}"
+
+
+def phase_svg(game: Game, record: PhaseRecord, previous: PhaseRecord | None = None) -> str:
+    """The picture of one phase record: with its orders and results only once it is processed.
+
+    A retreat phase's dislodged units get the retreat options that the
+    ``previous`` (movement) phase's results announced to everyone.
+    """
+    from judge.core.serialization import position_from_json
+
+    game_map = game_map_of(game)
+    position = position_from_json(record.position_before).position
+    drawn: OrdersDrawn | None = None
+    if record.processed_at is not None and record.results:
+        drawn = orders_from_result(record.results, position, game_map)
+    if position.dislodged and previous is not None and previous.results:
+        announced = orders_from_result(previous.results, position, game_map)
+        drawn = OrdersDrawn(drawn.results if drawn else (), announced.dislodged, announced.retreats)
+    return render_svg(game_map, position, drawn, title=picture_title(game, position))
+
+
+class ResultsPictures:
+    """The results mails' pictures, drawn by the sender when it delivers them, once per phase.
+
+    A phase's results go to every player, master and observer in separate
+    mails that all carry the same picture; the sender delivers them one
+    after another, so a few recent pictures are kept. The key is the phase
+    record's id and its processing time: a processed record never changes,
+    and a rollback that deletes it (its id may be reused on SQLite) gives
+    the new record another processing time, so a kept picture cannot be
+    shown for the wrong phase.
+    """
+
+    def __init__(self, keep: int = 8) -> None:
+        self._keep = keep
+        self._pictures: OrderedDict[tuple[int, object], Attachment | None] = OrderedDict()
+
+    def picture(self, uow: UnitOfWork, phase_id: int) -> Attachment | None:
+        """The PNG of processed phase ``phase_id`` with its orders and results, or None.
+
+        None (and a log line) when the phase is gone or the picture cannot be
+        drawn: a picture never stops a results mail, whose text is complete.
+        """
+        record = uow.session.get(PhaseRecord, phase_id)
+        if record is None or record.processed_at is None:
+            return None
+        key = (phase_id, record.processed_at)
+        if key in self._pictures:
+            self._pictures.move_to_end(key)
+            return self._pictures[key]
+        picture = _draw_results(uow, record)
+        self._pictures[key] = picture
+        while len(self._pictures) > self._keep:
+            self._pictures.popitem(last=False)
+        return picture
+
+
+def _draw_results(uow: UnitOfWork, record: PhaseRecord) -> Attachment | None:
+    try:
+        game = record.game
+        # The phase before it in its timeline: the newest record of the turn before, made before it.
+        previous = uow.session.scalars(
+            select(PhaseRecord)
+            .where(PhaseRecord.game_id == game.id, PhaseRecord.turn == record.turn - 1, PhaseRecord.id < record.id)
+            .order_by(PhaseRecord.id.desc())
+            .limit(1)
+        ).first()
+        svg = phase_svg(game, record, previous)
+        return Attachment(file_name(game, record.name, "png"), "image/png", svg_to_png(svg))
+    except Exception:
+        log.exception("no map for phase record %s", record.id)
+        return None
+
+
+def file_name(game: Game, phase: str, extension: str) -> str:
+    return f"{game.name}-{phase}.{extension}"

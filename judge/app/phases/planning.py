@@ -1,0 +1,188 @@
+"""When a game must next be looked at: its phase clock, read once, and ``next_due_at`` set from it.
+
+Kept apart from :mod:`judge.app.phases.scheduler` (which does what is due) and
+:mod:`judge.app.phases.processing` (which processes a phase): both need the clock,
+and processing must plan the phase it opens without importing the scheduler
+(that made the app's legacy import circle).
+
+The phase clock is computed once per transaction on the scheduler's path:
+:func:`read_open_phase` reads the open phase and its orders (two queries),
+and :func:`phase_clock` and :func:`plan` take that :class:`OpenPhase` instead
+of reading them again. Nothing is cached beyond the caller's unit of work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from judge.app.game_state import order_sheets as kept
+from judge.app.game_state.boards import from_json
+from judge.app.game_state.clock_store import phase_schedule, with_book
+from judge.app.game_state.game_facts import game_map as map_of_game
+from judge.app.session.services import Services
+from judge.core.geography import GameMap
+from judge.core.orders import Order
+from judge.core.position import Position
+from judge.db.database import UnitOfWork
+from judge.db.enums import GameState, OrderBlockKind, SeatStatus
+from judge.db.models import Game, OrderSubmission, PhaseRecord
+from judge.db.repositories.councils import councils_enabled
+from judge.timekeeping.deadlines import PhaseTimes
+from judge.timekeeping.lateness import PhaseClock, PowerStatus, due, next_wakeup
+from judge.timekeeping.lateness import Process as ProcessEvent
+
+
+@dataclass(frozen=True, slots=True)
+class OpenPhase:
+    """The open phase as read once in a transaction: its record, its board, the orders that count."""
+
+    record: PhaseRecord
+    position: Position
+    submissions: dict[str, OrderSubmission]
+    coming: Mapping[str, dict[str, OrderSubmission]] = field(default_factory=dict)
+    """Orders already kept for the phases of the year that follows (PHASE blocks), by phase name,
+    read with the open phase's so that processing knows the next phase's without a query."""
+
+    _effective: dict[str, tuple[GameMap, list[Order]]] = field(default_factory=dict, compare=False, repr=False)
+    """The orders that apply on the board, by power, as worked out once (the clock, then processing)."""
+
+    def kept_for(self, phase: str) -> dict[str, OrderSubmission] | None:
+        """The orders kept for ``phase`` if it was read with the open phase (None: not read)."""
+        return self.coming.get(phase)
+
+    def effective(self, power: str, game_map: GameMap) -> list[Order]:
+        """The power's orders that apply on the open phase's board (its sheet read, IF blocks decided).
+
+        Worked out once per power and map in the transaction: the phase's clock and its
+        processing both need them. The list is shared: callers read it, never change it.
+        """
+        known = self._effective.get(power)
+        if known is not None and known[0] is game_map:
+            return known[1]
+        sheet = kept.sheet_of(self.submissions.get(power), game_map, self.position.phase)
+        orders = sheet.effective(self.position)
+        self._effective[power] = (game_map, orders)
+        return orders
+
+
+def read_open_phase(uow: UnitOfWork, game: Game) -> OpenPhase | None:
+    """The game's open phase and its orders (None when the game is not being played)."""
+    if game.state is not GameState.ACTIVE or game.current_phase is None:
+        return None
+    record = uow.phases.current(game)
+    if record is None:
+        return None
+    position = from_json(record.position_before)
+    # The open phase and the five after it (a whole year: the phase after adjudication is one of
+    # them, whatever the variant skips) in one query.
+    phase, names = position.phase, [str(position.phase)]
+    for _ in range(5):
+        phase = phase.following()
+        names.append(str(phase))
+    found = uow.orders.current_by_phase(game, names)
+    return OpenPhase(record, position, found.pop(names[0]), found)
+
+
+def current_times(game: Game, record: PhaseRecord, now: datetime) -> PhaseTimes | None:
+    """The open phase's start, deadline and grace as stored on the game (None if it has no deadline)."""
+    deadline = game.deadline_at or record.deadline_at
+    if deadline is None:
+        return None
+    start = min(game.earliest_at or record.opened_at, deadline)
+    grace = max(game.grace_at or deadline, deadline)
+    return PhaseTimes(start=start, deadline=deadline, grace=grace)
+
+
+def phase_clock(uow: UnitOfWork, game: Game, opened: OpenPhase | None = None) -> PhaseClock | None:
+    """What the time-keeping rules need to know about the game's open phase (None: nothing to keep).
+
+    ``opened``: the open phase as the caller already read it in this
+    transaction (then no query is made here); read when not given.
+    """
+    if game.state is not GameState.ACTIVE or game.current_phase is None:
+        return None
+    if opened is None:
+        opened = read_open_phase(uow, game)
+        if opened is None:
+            return None
+    record, position, submissions = opened.record, opened.position, opened.submissions
+    times = current_times(game, record, record.opened_at)
+    if times is None:
+        return None
+    game_map = map_of_game(game)
+    flags = kept.error_flags(game)
+    powers: list[PowerStatus] = []
+    for seat in game.seats:
+        if seat.power is None or seat.power in (p.power for p in powers):
+            continue
+        submission = submissions.get(seat.power)
+        done = kept.completeness(position, seat.power, opened.effective(seat.power, game_map), game_map)
+        kept_from_before = submission is not None and submission.kind is OrderBlockKind.FUTURE
+        powers.append(
+            PowerStatus(
+                seat.power,
+                owes_orders=done.owes and seat.status not in (SeatStatus.RESIGNED, SeatStatus.ELIMINATED),
+                complete=kept_from_before or (done.complete and seat.power not in flags),
+                all_units_ordered=done.complete,
+                wait=seat.wait,
+                civil_disorder=seat.status is SeatStatus.CIVIL_DISORDER,
+                abandoned=seat.status is SeatStatus.ABANDONED,
+            )
+        )
+    last = max((s.submitted_at for s in submissions.values()), default=None)
+    clock = PhaseClock(
+        times=times,
+        powers=tuple(powers),
+        delay=phase_schedule(game, position.phase.type).delay,
+        nmr=game.nmr,
+        strict_wait=game.strict_wait,
+        paused_since=game.paused_at,
+        last_orders_at=last,
+    )
+    return with_book(clock, game, record)
+
+
+def plan(
+    uow: UnitOfWork, services: Services, game: Game, now: datetime, *, opened: OpenPhase | None = None
+) -> datetime | None:
+    """Set (and return) when the scheduler must next look at ``game``; wakes the scheduler.
+
+    The game's row is locked first (PostgreSQL: ``FOR UPDATE``, waiting for
+    any other holder; no query when this transaction holds it already) and
+    the orders are read after the lock: two players' last orders arriving
+    together in two processes are then planned one after the other, the
+    second seeing the first's, so early processing is never missed. Changes
+    of this transaction are flushed before the lock.
+
+    ``opened``: the phase this transaction just opened, with its orders read
+    under the game's row lock the caller holds (processing runs only under
+    it): nothing is locked, read or flushed here, the due time is written
+    with the rest at the commit.
+    """
+    if opened is None:
+        uow.flush()
+        uow.games.lock(game.id)
+    clock = phase_clock(uow, game, opened)
+    due_at = None if clock is None else next_wakeup(clock, now)
+    if councils_enabled(game):  # an open election closes at its own deadline
+        from judge.app.councils.elections import wake_at as election_wake
+
+        due_at = election_wake(uow, game, due_at)
+    if due_at is not None and game.manual_process and _only_processing(clock, due_at):
+        due_at = None  # MANUAL PROCESS: the master processes with PROCESS
+    if due_at != game.next_due_at:
+        if opened is None:
+            uow.games.set_next_due(game, due_at)
+        else:
+            game.next_due_at = due_at
+        services.on_schedule()
+    return due_at
+
+
+def _only_processing(clock: PhaseClock | None, at: datetime) -> bool:
+    if clock is None:
+        return False
+    events = due(clock, at)
+    return bool(events) and all(isinstance(event, ProcessEvent) for event in events)

@@ -1,0 +1,335 @@
+"""Processing a phase: adjudicate the orders in, store everything, open the next phase, tell everyone.
+
+One call, inside the caller's unit of work (the scheduler's or a master's
+PROCESS mail), so the ruling, the new phase, the game's state and the
+results mails are committed together or not at all:
+
+1. each power's orders that count: its current sheet for the phase (orders
+   kept from a PHASE block for it included), IF blocks decided on the board;
+   powers in civil disorder keep whatever they had (units without orders
+   hold, dislodged units disband, no builds, removals by the game's rule);
+2. :func:`judge.ruling.rule` adjudicates them with the game's rule options;
+3. the phase record keeps the orders received, the ``judge adjudicate`` input
+   (``orders_adjudicated``: rerun it by hand to check the ruling), the
+   result with the rendered results mail in each language used
+   (``results["report"]``, which HISTORY shows), the position after and the
+   time it took;
+4. the next phase opens with its deadline (``next``, ``clock``, ``days``
+   from the game's schedule, moved out of the absences that count — see
+   :func:`judge.app.game_state.clock_store.fresh_times`), powers without units or centres are
+   eliminated, a power at the winning count ends the game, WAIT flags and
+   draw votes are cleared;
+5. the results mail goes to every player, master and observer, one mail
+   each, in the reader's language.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import event as sqlalchemy_event
+
+from judge.app.audience.results_readers import results_audience
+from judge.app.game_state import order_sheets as kept
+from judge.app.game_state.boards import to_json
+from judge.app.game_state.clock_store import fresh_times
+from judge.app.game_state.game_rules import game_rules
+from judge.app.game_state.house_rules import civil_disorder_after_missed, ends_after
+from judge.app.game_state.variant_rules import game_map_of
+from judge.app.mail_out import outbox
+from judge.app.phases.deadline_actions import count_processing
+from judge.app.phases.planning import OpenPhase, current_times, phase_clock, plan, read_open_phase
+from judge.app.reports.results import ABANDONED, CIVIL_DISORDER, ResultsReport, render_results
+from judge.app.session.readers import ACTIVE, reader_zone
+from judge.app.session.services import Services
+from judge.core.geography import GameMap
+from judge.core.phase import Phase
+from judge.core.position import Position
+from judge.core.serialization import position_to_json
+from judge.db.database import UnitOfWork
+from judge.db.enums import GameState, SeatStatus
+from judge.db.models import Game
+from judge.db.repositories.councils import councils_enabled
+from judge.i18n import translation
+from judge.logs import log_event
+from judge.mail.compose import game_subject
+from judge.ruling import rule
+from judge.timekeeping.deadlines import PhaseTimes
+from judge.timekeeping.lateness import PhaseClock, Process, ProcessReason
+
+log = logging.getLogger(__name__)
+
+RESULTS_EVENT = "Results"
+
+
+@dataclass(frozen=True, slots=True)
+class Processed:
+    """What processing a phase did."""
+
+    phase: Phase
+    next_phase: Phase | None
+    """None when the game ended."""
+    winner: str | None
+    eliminated: tuple[str, ...]
+    reports: Mapping[str, str]
+    """language -> the results mail body."""
+    recipients: tuple[str, ...]
+
+
+class NotProcessable(Exception):
+    """The game has no open phase to process (not started, finished, or paused)."""
+
+
+def process_phase(
+    uow: UnitOfWork,
+    services: Services,
+    game: Game,
+    now: datetime,
+    *,
+    reason: str | None = None,
+    event: Process | None = None,
+    clock: PhaseClock | None = None,
+    opened: OpenPhase | None = None,
+) -> Processed:
+    """Adjudicate the open phase of ``game`` and open the next one (see the module's steps).
+
+    ``event``: the scheduler's decision (its ``newly_in_civil_disorder``
+    powers' seats are marked so), with ``clock``, the phase as it decided
+    it (this wake-up's notices recorded); without them, a master's PROCESS
+    (nobody is put in civil disorder) on the phase as it stands. Either way
+    the processing is counted in the players' records
+    (:func:`judge.app.phases.deadline_actions.count_processing`). ``reason``: what the
+    results record says processed the phase (the event's reason by default).
+    Raises :class:`NotProcessable` when there is no
+    open phase, and the repositories' StaleStateError if another process
+    processed it first (the caller abandons its unit of work).
+
+    ``opened``: the open phase and its orders as the caller read them in
+    this transaction, under the game's row lock (the scheduler), so they are
+    not read again. The ruling, the new phase and the game's new state go
+    to the database in one flush at the end, the results mails in one
+    multi-row INSERT.
+    """
+    started = time.perf_counter()
+    if game.state is not GameState.ACTIVE or game.paused_at is not None:
+        raise NotProcessable(game.name)
+    if opened is None:
+        # Not the scheduler's path (a master's PROCESS): hold the game's row lock before reading.
+        uow.flush()
+        uow.games.lock(game.id)
+        opened = read_open_phase(uow, game)
+        if opened is None:
+            raise NotProcessable(game.name)
+    if event is None:
+        with uow.session.no_autoflush:
+            clock = phase_clock(uow, game, opened)  # None: a phase without times, nothing to count
+        event = Process(ProcessReason.MASTER, civil_disorder=clock.in_civil_disorder if clock else frozenset())
+    reason = reason or event.reason.value
+    record, position, submissions = opened.record, opened.position, opened.submissions
+    game_map = game_map_of(game)
+    rules = game_rules(game)
+    zone = services.config.timezone
+
+    received: dict[str, Any] = {}
+    lines: dict[str, list[str]] = {}
+    for power, submission in sorted(submissions.items()):
+        received[power] = {
+            "version": submission.version, "kind": str(submission.kind), "items": list(submission.canonical),
+        }  # fmt: skip
+        effective = [str(order) for order in opened.effective(power, game_map)]
+        if effective:
+            lines[power] = effective
+    ruling = rule(position, lines, rules, game_map)
+    result = ruling.result
+    after = result.position
+    # Orders already kept for the phase that opens next (PHASE blocks): its clock needs them.
+    next_submissions = opened.kept_for(str(after.phase))
+    if next_submissions is None:
+        with uow.session.no_autoflush:  # nothing of this transaction concerns the orders
+            next_submissions = kept.current_submissions(uow, game, after.phase)
+
+    newly_cd = civil_disorder_after_missed(
+        game, position, owing_powers(game, position, game_map), submissions, event.newly_in_civil_disorder
+    )
+    if clock is not None:
+        count_processing(uow, game, clock, replace(event, newly_in_civil_disorder=frozenset(newly_cd)), now)
+    for seat in game.seats:
+        if seat.power in newly_cd and seat.status in ACTIVE:
+            uow.seats.set_status(seat, SeatStatus.CIVIL_DISORDER)
+    eliminated = _eliminate(uow, game, after, now, str(position.phase))
+    if eliminated and councils_enabled(game):  # seed 003, rule 7: councils of fallen powers, unmasked spies
+        from judge.app.councils.replacements import after_eliminations
+
+        after_eliminations(uow, services, game, now, eliminated)
+    winner = winner_of(after, game.winning_centers)
+    finished = (
+        winner is not None
+        or not any(seat.status in ACTIVE for seat in game.seats)
+        or ends_after(game, after.phase)  # SET END YEAR
+    )
+
+    next_times: PhaseTimes | None = None
+    if finished:
+        game.state = GameState.FINISHED
+        game.finished_at = now
+        game.deadline_at = game.grace_at = game.earliest_at = None
+        uow.games.set_next_due(game, None)
+    else:
+        with uow.session.no_autoflush:  # absences are not what this transaction changes
+            next_times = fresh_times(
+                uow, game, now, after.phase.type, zone,
+                previous=current_times(game, record, now), owing=owing_powers(game, after, game_map),
+            )  # fmt: skip
+        if councils_enabled(game):  # seed 003: the results announce the deadline the elections hold
+            from judge.app.councils.elections import held_for_elections
+
+            next_times = held_for_elections(game, next_times, now, position.phase, after.phase)
+    statuses = {
+        seat.power: (CIVIL_DISORDER if seat.status is SeatStatus.CIVIL_DISORDER else ABANDONED)
+        for seat in game.seats
+        if seat.power is not None and seat.status in (SeatStatus.CIVIL_DISORDER, SeatStatus.ABANDONED)
+    }
+    report = ResultsReport(
+        game=game.name, turn=record.turn, position=position, result=result, statuses=statuses,
+        winner=winner, next_deadline=next_times.deadline if next_times else None, zone=zone,
+        game_over=finished,
+    )  # fmt: skip
+    with uow.session.no_autoflush:  # who reads the results does not depend on what is pending
+        audience = results_audience(uow, game)
+    reports = {
+        language: render_results(report, game_map, language, translation(language).gettext)
+        for language in sorted({"en", *(reader.language for reader in audience.values())})
+    }
+    # What each reader is mailed: their language, the next deadline in their time zone.
+    mailed: dict[tuple[str, str], str] = {}
+    for reader in audience.values():
+        reader_report = replace(report, zone=reader_zone(reader.time_zone, zone))
+        key = (reader.language, reader_report.zone.key)
+        if key not in mailed:
+            mailed[key] = (
+                reports[reader.language] if reader_report.zone.key == zone.key
+                else render_results(reader_report, game_map, reader.language, translation(reader.language).gettext)
+            )
+    results = {**ruling.to_json(), "reason": reason, "civil_disorder": sorted(newly_cd), "report": reports}
+    uow.phases.record_processing(
+        record,
+        orders_received=received,
+        orders_adjudicated=position_to_json(position, orders=lines, rules=rules.to_mapping()),
+        results=results,
+        position_after=to_json(after),
+        processed_at=now,
+        processing_ms=(milliseconds := round((time.perf_counter() - started) * 1000)),
+    )
+    new_record = None
+    if next_times is not None:
+        new_record = uow.phases.open_after(
+            game, record, str(after.phase), to_json(after), now, deadline_at=next_times.deadline
+        )
+        game.deadline_at = next_times.deadline
+        game.grace_at = next_times.grace
+        game.earliest_at = next_times.start
+    game.last_processed_at = now
+    game.failed_attempts = 0
+    for seat in game.seats:
+        if seat.wait:
+            seat.wait = False
+    if new_record is not None:
+        if councils_enabled(game):  # the game's settings: no SQL for other games
+            from judge.app.councils.elections import after_phase_opened
+
+            after_phase_opened(uow, services, game, now, position.phase, after.phase)
+        # The new phase's clock from what is in hand: no query; the due time goes in with the rest.
+        plan(uow, services, game, now, opened=OpenPhase(new_record, after, next_submissions))
+    uow.phases.flush_opened(game)  # one flush: the new phase, the game, the seats
+    uow.press.clear_votes(game)
+
+    subject = game_subject(services.config.code, game.name, RESULTS_EVENT, str(position.phase))
+    # The board as a picture for every reader who did not SET MAP OFF (issue 16); the text stays whole.
+    # The sender draws it when it delivers the mail (judge.app.mail_out.results_maps.ResultsPictures), once per phase:
+    # drawing takes tens of milliseconds, too long to hold this transaction and the game's row lock.
+    from judge.app.mail_out.results_maps import map_off_addresses
+
+    no_map = map_off_addresses(game)
+    outbox.queue_many(
+        uow, services,
+        [outbox.Letter([address], subject,
+                       mailed[reader.language, reader_zone(reader.time_zone, zone).key],
+                       map_phase_id=None if address.lower() in no_map else record.id)
+         for address, reader in audience.items()],
+        now, game_id=game.id,
+    )  # fmt: skip
+    # Postal press goes out with the results; a finished game's notices and summary follow them.
+    from judge.app.mail_out.press_rules import release_postal_press
+
+    release_postal_press(uow, services, game, now)
+    if finished:
+        from judge.app.games.endgame import after_processing
+
+        after_processing(uow, services, game, now, after, winner)
+    _log_once_committed(
+        uow, game=game.name, phase=str(position.phase), next_phase="none" if finished else str(after.phase),
+        reason=reason, winner=winner or "none", results_mails=len(audience), milliseconds=milliseconds,
+    )
+    return Processed(
+        phase=position.phase,
+        next_phase=None if finished else after.phase,
+        winner=winner,
+        eliminated=tuple(eliminated),
+        reports=reports,
+        recipients=tuple(audience),
+    )
+
+
+def _log_once_committed(
+    uow: UnitOfWork, *, game: str, phase: str, next_phase: str, reason: str, winner: str, results_mails: int,
+    milliseconds: int,
+) -> None:
+    """One INFO line for the operator per processed phase, written when its transaction commits
+    (a processing rolled back writes none). Only what every player is told anyway: the game, the
+    phases, why, the winner, counts; never an order, a press text or an address."""
+
+    def committed(_session: object) -> None:
+        log_event(
+            log, "phase.processed", game=game, phase=phase, next_phase=next_phase, reason=reason, winner=winner,
+            results_mails=results_mails, milliseconds=milliseconds,
+        )
+
+    sqlalchemy_event.listen(uow.session, "after_commit", committed, once=True)
+
+
+def winner_of(position: Position, winning_centers: int) -> str | None:
+    """The power with at least ``winning_centers`` centres and strictly more than any other.
+
+    A tie at the winning count is no win (the Judge raises the count by one).
+    """
+    counts = sorted(((len(c), p) for p, c in position.centers.items()), reverse=True)
+    if not counts or counts[0][0] < winning_centers:
+        return None
+    if len(counts) > 1 and counts[1][0] == counts[0][0]:
+        return None
+    return counts[0][1]
+
+
+def _eliminate(uow: UnitOfWork, game: Game, after: Position, now: datetime, phase: str) -> list[str]:
+    """Powers with no unit (dislodged units count) and no centre leave the game."""
+    alive = {u.power for u in after.units} | {d.unit.power for d in after.dislodged}
+    alive |= {p for p, c in after.centers.items() if c}
+    out = []
+    for seat in game.seats:
+        if seat.power is not None and seat.power not in alive and seat.status is not SeatStatus.ELIMINATED:
+            uow.seats.leave(seat, now, SeatStatus.ELIMINATED, phase=phase)
+            out.append(seat.power)
+    return out
+
+
+def owing_powers(game: Game, position: Position, game_map: GameMap) -> list[str]:
+    """Powers (with a player or in civil disorder) that have something to order in ``position``."""
+    return [
+        seat.power for seat in game.seats
+        if seat.power is not None and seat.status in ACTIVE and kept.owes_orders(position, seat.power, game_map)
+    ]  # fmt: skip

@@ -1,0 +1,514 @@
+"""The running judge: one asyncio process holding the SMTP door, the worker,
+the scheduler and the outbound sender, or any subset of them.
+
+Each role is a loop around work that is already durable in the database, so
+the roles only need to be *woken*, never to hand data to each other: the
+door stores a mail and wakes the worker; the worker queues replies and wakes
+the sender (and the scheduler, when a game's due time moved). When the roles
+run in separate processes (``judge serve --only ...`` on one PostgreSQL
+database) they wake each other through the database instead (LISTEN/NOTIFY,
+:mod:`judge.db.wakeups`), and each still polls it; nothing else changes.
+
+Shutdown is graceful: the door stops accepting connections first (so no mail
+is half-accepted), mail being stored is committed, the worker finishes the
+mail it is processing and the sender the batch it is delivering, then the
+process exits. A mail the door answered 250 is never lost, whatever the
+moment of a crash: it is in the database and the worker picks it up on the
+next start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import gc
+import importlib
+import importlib.util
+import inspect
+import logging
+import signal
+import threading
+from collections.abc import Awaitable, Callable, Collection, Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from judge.app.session.services import Services
+from judge.config import Config
+from judge.db.database import Database
+from judge.db.wakeups import Channel, PostgresWakeups, wakeups_for
+from judge.logs import log_event
+from judge.mail.inbound import (
+    GroupCommitStore,
+    InboundServer,
+    JudgeInboundHandler,
+    Received,
+    start_inbound_server,
+)
+from judge.mail.outbound import (
+    DEFAULT_BACKOFF,
+    BackoffPolicy,
+    DrainReport,
+    Relay,
+    backoff_from_config,
+    drain_once,
+    relay_from_config,
+)
+from judge.mail.ratelimit import RateLimiter
+from judge.timekeeping.clock import Clock
+from judge.waiting import first_of
+
+log = logging.getLogger(__name__)
+
+SCHEDULER_MODULE = "judge.app.phases.guarded_scheduler"
+"""The scheduler role, under the guard (one game's failure never stops the others, nor the judge)."""
+
+
+class Role(StrEnum):
+    """One job of the running judge; ``judge serve --only ROLE`` runs just that one."""
+
+    INBOUND = "inbound"
+    WORKER = "worker"
+    OUTBOUND = "outbound"
+    SCHEDULER = "scheduler"
+
+
+ALL_ROLES: frozenset[Role] = frozenset(Role)
+
+
+@dataclass(frozen=True)
+class ServerTuning:
+    """How often idle roles look at the database and how the sender backs off.
+
+    The defaults suit production. Tests shorten the back-off so that a relay
+    coming back is noticed in seconds, not minutes.
+    """
+
+    worker_poll_seconds: float = 2.0
+    """An idle worker looks for mail this often (mail from another process's door)."""
+    workers: int = 1
+    """Workers in this process (``judge serve --workers N``), each answering one mail at a time
+    in its own transaction. The claim gives each worker a different sender's oldest mail
+    (PostgreSQL: ``FOR UPDATE SKIP LOCKED``; a mail taken is leased), so each sender's mail is
+    still answered in order. On SQLite the write lock takes the workers in turn: keep 1."""
+    outbound_poll_seconds: float = 2.0
+    """An idle sender looks for due mail this often (retries, other processes' mail)."""
+    scheduler_poll_seconds: float = 30.0
+    outbound_batch: int = 20
+    """Mails delivered per transaction; small, because on SQLite the batch holds the write lock."""
+    backoff: BackoffPolicy = DEFAULT_BACKOFF
+    shutdown_grace_seconds: float = 30.0
+    """How long to wait for open SMTP sessions and work under way before giving up on them."""
+
+
+def tuning_from_config(config: Config) -> ServerTuning:
+    """The production tuning, with the outbound retry policy the settings ask for."""
+    return ServerTuning(backoff=backoff_from_config(config))
+
+
+def build_services(config: Config, db: Database, clock: Clock) -> Services:
+    """The services of a running judge: its settings, database and clock, and the flood
+    limiter its settings ask for (``rate_limit_messages`` 0 turns it off)."""
+    limiter = (
+        RateLimiter.for_addresses(
+            config.rate_limit_messages, config.rate_limit_window, exempt=[config.admin]
+        )
+        if config.rate_limit_messages > 0
+        else None
+    )
+    return Services(db=db, config=config, clock=clock, limiter=limiter)
+
+
+def scheduler_available() -> bool:
+    """True once the scheduler module exists (it is written separately; until then the
+    server runs the roles that exist and says so in its log)."""
+    return importlib.util.find_spec(SCHEDULER_MODULE) is not None
+
+
+class JudgeServer:
+    """The roles of a judge, started together and stopped together.
+
+    ``async with JudgeServer(services) as server:`` starts it (``server.port``
+    is then the real SMTP port, useful when 0 was asked for) and stops it
+    gracefully at the end of the block. :meth:`run` waits until
+    :meth:`request_stop` (a signal handler) is called.
+    """
+
+    def __init__(
+        self,
+        services: Services,
+        *,
+        roles: Collection[Role] = ALL_ROLES,
+        host: str | None = None,
+        port: int | None = None,
+        relay: Relay | None = None,
+        tuning: ServerTuning = ServerTuning(),
+    ) -> None:
+        if not roles:
+            raise ValueError("a server needs at least one role")
+        self.roles = frozenset(Role(role) for role in roles)
+        self.host = host if host is not None else services.config.smtp_host
+        self._requested_port = port if port is not None else services.config.smtp_port
+        self.relay = relay
+        self.tuning = tuning
+        self._base_services = services
+        self.services = services
+        self._stop = asyncio.Event()
+        self._worker_wake = asyncio.Event()
+        self._outbound_wake = asyncio.Event()
+        self._scheduler_wake = asyncio.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._inbound: InboundServer | None = None
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._stopped = asyncio.Event()
+        self._woken: dict[Channel, tuple[Role, asyncio.Event]] = {
+            Channel.MAIL_IN: (Role.WORKER, self._worker_wake),
+            Channel.OUTBOX: (Role.OUTBOUND, self._outbound_wake),
+            Channel.SCHEDULE: (Role.SCHEDULER, self._scheduler_wake),
+        }
+        """Which role each wake-up is for, and the event that wakes it in this process."""
+        self._wakeups: PostgresWakeups | None = None
+        self._listening = threading.Event()
+        """Set when the listener for other processes' wake-ups must stop."""
+        self._listener: threading.Thread | None = None
+        self.running_roles: frozenset[Role] = frozenset()
+        self.failed = False
+        """True when a role stopped by itself (a bug): the process should exit non-zero."""
+
+    # --- life cycle ---------------------------------------------------------------
+
+    @property
+    def port(self) -> int:
+        """The port the SMTP door listens on (only while the inbound role runs)."""
+        if self._inbound is None:
+            raise RuntimeError("the inbound role is not running")
+        return self._inbound.port
+
+    async def start(self) -> None:
+        """Start every role; returns once the SMTP door (if any) is listening."""
+        self._loop = asyncio.get_running_loop()
+        if self.tuning.workers > 1:  # each worker holds a thread while it answers a mail
+            self._loop.set_default_executor(ThreadPoolExecutor(max_workers=self.tuning.workers + 6))
+        if self.roles != ALL_ROLES:  # the other roles run in other processes: wake them there
+            self._wakeups = wakeups_for(self._base_services.db.engine)
+        self.services = dataclasses.replace(
+            self._base_services,
+            on_outbox=self._wake_soon(Channel.OUTBOX, self._base_services.on_outbox),
+            on_schedule=self._wake_soon(Channel.SCHEDULE, self._base_services.on_schedule),
+        )
+        running: set[Role] = set()
+        if Role.INBOUND in self.roles:
+            self._inbound = await self._start_inbound()
+            running.add(Role.INBOUND)
+        if Role.WORKER in self.roles:
+            self._spawn(Role.WORKER, self._run_worker())
+            for number in range(2, self.tuning.workers + 1):
+                self._spawn(Role.WORKER, self._run_worker(purge=False), name=f"{Role.WORKER.value}-{number}")
+            running.add(Role.WORKER)
+        if Role.OUTBOUND in self.roles:
+            relay = self.relay or relay_from_config(self.services.config)
+            self._spawn(Role.OUTBOUND, self._run_outbound(relay))
+            running.add(Role.OUTBOUND)
+        if Role.SCHEDULER in self.roles:
+            if not scheduler_available():
+                log_event(
+                    log,
+                    "server.role_unavailable",
+                    level=logging.WARNING,
+                    role=Role.SCHEDULER.value,
+                    reason=f"{SCHEDULER_MODULE} is not installed",
+                )
+            else:
+                self._spawn(Role.SCHEDULER, self._run_scheduler())
+                running.add(Role.SCHEDULER)
+        self.running_roles = frozenset(running)
+        self._start_listening()
+        log_event(
+            log,
+            "server.started",
+            roles=",".join(sorted(role.value for role in running)),
+            smtp=f"{self.host}:{self._inbound.port}" if self._inbound else None,
+            database=self.services.db.dialect,
+        )
+
+    def request_stop(self) -> None:
+        """Ask every role to finish what it is doing and stop (safe from a signal handler)."""
+        if not self._stop.is_set():
+            log_event(log, "server.stopping")
+        self._stop.set()
+
+    async def run(self) -> None:
+        """Wait until a stop is requested, or a role dies; then stop everything gracefully."""
+        waiters: list[asyncio.Future[Any]] = [asyncio.ensure_future(self._stop.wait())]
+        waiters += list(self._tasks.values())
+        try:
+            await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiters[0].cancel()
+        if not self._stop.is_set():  # a role ended on its own: that is a failure
+            self.failed = True
+            ended = [task.get_name() for task in self._tasks.values() if task.done()]
+            log_event(log, "server.role_ended", level=logging.ERROR, roles=",".join(ended))
+        await self.stop()
+
+    async def stop(self) -> None:
+        """Stop accepting mail, let work under way finish, then release the roles."""
+        if self._stopped.is_set():
+            return
+        self.request_stop()
+        if self._inbound is not None:
+            try:
+                await asyncio.wait_for(
+                    self._inbound.close(), timeout=self.tuning.shutdown_grace_seconds
+                )
+            except TimeoutError:
+                log_event(log, "server.inbound_close_timeout", level=logging.WARNING)
+        tasks = list(self._tasks.values())
+        if tasks:
+            done, pending = await asyncio.wait(tasks, timeout=self.tuning.shutdown_grace_seconds)
+            for task in pending:
+                task.cancel()
+            for task in done:
+                if not task.cancelled() and task.exception() is not None:
+                    self.failed = True
+                    log.error("role %s failed", task.get_name(), exc_info=task.exception())
+        self._stop_listening()
+        self._stopped.set()
+        log_event(log, "server.stopped")
+
+    async def __aenter__(self) -> JudgeServer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        await self.stop()
+
+    # --- roles ----------------------------------------------------------------
+
+    async def _start_inbound(self) -> InboundServer:
+        config = self.services.config
+        handler = JudgeInboundHandler(
+            GroupCommitStore(self._store_and_wake),
+            config.own_addresses,
+            config.max_message_size,
+            clock=self.services.clock.now,
+            max_recipients=config.smtp_max_recipients,
+        )
+        return await start_inbound_server(
+            handler,
+            self.host,
+            self._requested_port,
+            hostname=config.domain,
+            max_connections=config.smtp_max_connections,
+            max_connections_per_client=config.smtp_max_connections_per_client,
+            idle_timeout=config.smtp_idle_timeout_seconds,
+            session_max=config.smtp_session_max_seconds,
+        )
+
+    def _store_and_wake(self, mails: list[Received]) -> list[int]:
+        """Commit mails the door received together, in one transaction (the door says 250 to
+        each only after this returns), then wake the worker.
+
+        Runs in one of the door's store threads (:class:`GroupCommitStore`), hence the
+        thread-safe wake.
+        """
+        with self.services.db.unit_of_work() as uow:
+            ids = uow.mail_in.store_many(mails)
+        self._wake(Channel.MAIL_IN)
+        return ids
+
+    async def _run_worker(self, *, purge: bool = True) -> None:
+        # Imported here, in a thread, once the door listens (issue 14: start-up under 1.5 s):
+        # the commands, their grammar and handlers are most of the judge's import time.
+        worker = await asyncio.to_thread(importlib.import_module, "judge.app.mail_in.worker")
+        housekeeping = await asyncio.to_thread(importlib.import_module, "judge.app.console.housekeeping")
+        settle_heap()
+        await worker.run_worker(
+            self.services,
+            self._stop,
+            self._worker_wake,
+            idle_seconds=self.tuning.worker_poll_seconds,
+            on_idle=housekeeping.DailyPurge(self.services) if purge else None,  # the first worker purges
+            # Several workers share the waiting mail out: each holds fewer at a time.
+            take_ahead=max(1, worker.TAKE_AHEAD // self.tuning.workers),
+        )
+
+    async def _run_outbound(self, relay: Relay) -> None:
+        """Drain the outbox, a batch at a time, until asked to stop.
+
+        Like :func:`judge.mail.outbound.run_outbound`. Each mail's attempt is
+        committed before it is sent and its delivery committed as soon as the
+        relay accepted it, so a crash sends at most the mail in flight twice;
+        any error (a bad mail, the database away) is logged and the loop goes on.
+        """
+        while not self._stop.is_set():
+            self._outbound_wake.clear()
+            try:
+                report = await asyncio.to_thread(self._drain_batch, relay)
+            except Exception:
+                log.exception("outbox drain failed; trying again shortly")
+                report = DrainReport()
+            if report.claimed:
+                log_event(
+                    log,
+                    "outbox.drained",
+                    claimed=report.claimed,
+                    sent=report.sent,
+                    retried=report.retried,
+                    failed=report.failed,
+                )
+            if report.claimed >= self.tuning.outbound_batch and report.sent:
+                continue
+            await first_of(
+                self._stop, self._outbound_wake, timeout=self.tuning.outbound_poll_seconds
+            )
+
+    def _drain_batch(self, relay: Relay) -> DrainReport:
+        """Up to a batch of mails, each claimed, sent and recorded in commits of its own."""
+        from judge.app.mail_out.sender import (
+            TransactionalOutbox,  # in the sender's thread, after start-up
+        )
+
+        return drain_once(
+            TransactionalOutbox(self.services),
+            relay,
+            self.services.clock.now(),
+            limit=self.tuning.outbound_batch,
+            policy=self.tuning.backoff,
+        )
+
+    async def _run_scheduler(self) -> None:
+        run_scheduler = await asyncio.to_thread(_load_scheduler)  # imported after start-up, in a thread
+        if run_scheduler is None:
+            log_event(log, "server.role_unavailable", level=logging.WARNING,
+                      role=Role.SCHEDULER.value, reason=f"{SCHEDULER_MODULE} has no run_scheduler")
+            await self._stop.wait()  # not a failure of the server: the other roles go on
+            return
+        options: dict[str, float] = {}
+        accepted = inspect.signature(run_scheduler).parameters
+        for name in ("max_sleep", "idle_seconds", "poll_seconds"):
+            if name in accepted:
+                options[name] = self.tuning.scheduler_poll_seconds
+                break
+        await run_scheduler(self.services, self._stop, self._scheduler_wake, **options)
+
+    # --- plumbing -------------------------------------------------------------
+
+    def _spawn(self, role: Role, work: Coroutine[Any, Any, None], *, name: str | None = None) -> None:
+        name = name or role.value
+        self._tasks[name] = asyncio.create_task(work, name=f"judge-{name}")
+
+    def _set_threadsafe(self, event: asyncio.Event) -> None:
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        with contextlib.suppress(RuntimeError):  # the loop closed under us: nothing to wake
+            loop.call_soon_threadsafe(event.set)
+
+    def _wake(self, channel: Channel) -> None:
+        """Wake the role ``channel`` is for (from any thread): in this process, and through the
+        database when that role runs in other processes."""
+        role, event = self._woken[channel]
+        self._set_threadsafe(event)
+        if self._wakeups is not None and role not in self.roles:
+            self._wakeups.announce(channel)
+
+    def _wake_soon(self, channel: Channel, also: Callable[[], None]) -> Callable[[], None]:
+        """A callback for :class:`Services` (called from worker threads) that wakes a role."""
+
+        def wake() -> None:
+            self._wake(channel)
+            also()
+
+        return wake
+
+    def _start_listening(self) -> None:
+        """Hear the wake-ups other processes send to the roles running here (split roles on
+        PostgreSQL only), in a thread of its own."""
+        if self._wakeups is None:
+            return
+        channels = [channel for channel, (role, _) in self._woken.items() if role in self.running_roles]
+        if not channels:
+            return
+        wakeups = self._wakeups
+
+        def on_wake(channel: Channel) -> None:
+            self._set_threadsafe(self._woken[channel][1])
+
+        self._listener = threading.Thread(
+            target=wakeups.listen,
+            args=(channels, on_wake, self._listening),
+            name="judge-wakeups",
+            daemon=True,
+        )
+        self._listener.start()
+
+    def _stop_listening(self) -> None:
+        self._listening.set()
+        if self._listener is not None:
+            self._listener.join(timeout=5)
+            self._listener = None
+        if self._wakeups is not None:
+            self._wakeups.close()
+
+
+_heap_settled = threading.Event()
+
+
+def settle_heap() -> None:
+    """Once per process, after start-up: leave what start-up built (modules, grammars, tables,
+    alive as long as the process) out of the collector's full passes (``gc.freeze``).
+
+    Why: a full pass scans every tracked object; in a worker, with all of the judge imported,
+    one costs about 80 ms and comes every few hundred mails (issue 14). Frozen objects are
+    still freed by reference counting when they go; only a cycle among them would be kept.
+    """
+    if _heap_settled.is_set():
+        return
+    _heap_settled.set()
+    gc.collect()
+    gc.freeze()
+
+
+def _load_scheduler() -> Callable[..., Awaitable[None]] | None:
+    if not scheduler_available():
+        return None
+    module = importlib.import_module(SCHEDULER_MODULE)
+    function = getattr(module, "run_scheduler", None)
+    return function if callable(function) else None
+
+
+async def serve(
+    services: Services,
+    *,
+    roles: Collection[Role] = ALL_ROLES,
+    tuning: ServerTuning | None = None,
+    ready: Callable[[JudgeServer], None] | None = None,
+) -> bool:
+    """Run the judge until SIGINT or SIGTERM, then shut down gracefully.
+
+    Returns False when a role failed (the exit status should say so, and a
+    supervisor such as systemd restart the judge). Without ``tuning``, the
+    sender's retries follow the settings (:func:`tuning_from_config`).
+    """
+    if tuning is None:
+        tuning = tuning_from_config(services.config)
+    server = JudgeServer(services, roles=roles, tuning=tuning)
+    loop = asyncio.get_running_loop()
+    installed: list[signal.Signals] = []
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, server.request_stop)
+            installed.append(signum)
+    try:
+        await server.start()
+        if ready is not None:
+            ready(server)
+        await server.run()
+    finally:
+        await server.stop()
+        for signum in installed:
+            loop.remove_signal_handler(signum)
+    return not server.failed

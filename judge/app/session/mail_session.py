@@ -1,0 +1,113 @@
+"""The state of one mail while its commands run: who sent it, who they signed on as.
+
+A :class:`MailSession` lives for one mail and one database transaction. The
+handlers read and change it (SIGNON sets the game and seat, BECOME the acting
+power, PHASE the phase orders are for) and add to its reply; mail for other
+people (broadcasts, notices) goes to ``outgoing`` and is queued with the reply
+when the transaction commits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from judge.app.session.reply import Reply
+from judge.app.session.services import Services
+from judge.core.phase import Phase
+from judge.db.database import UnitOfWork
+from judge.db.models import Game, GameMaster, GameObserver, Person, Seat
+from judge.i18n import translation
+from judge.mail.compose import Attachment
+from judge.mail.decode import DecodedMail
+from judge.timekeeping.dates import tell_date
+
+
+class Role(StrEnum):
+    POWER = "power"
+    MASTER = "master"
+    OBSERVER = "observer"
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """A mail to queue when the transaction commits (not the reply itself)."""
+
+    to: tuple[str, ...]
+    subject: str
+    body: str
+    game_id: int | None = None
+    generated: bool = True  # Auto-Submitted: auto-generated (else auto-replied)
+
+
+@dataclass
+class MailSession:
+    services: Services
+    uow: UnitOfWork
+    mail_id: int
+    decoded: DecodedMail
+    sender: str
+    now: datetime
+    reply: Reply
+    body_lines: Sequence[str]
+    person: Person | None = None
+    language: str = "en"
+    game: Game | None = None
+    seat: Seat | None = None
+    role: Role | None = None
+    acting_power: str | None = None
+    """The power the sender acts as: its seat's power, or the one a master BECAME."""
+    future_phase: Phase | None = None
+    """Set by PHASE: the orders that follow are for that phase."""
+    master: GameMaster | None = None
+    """The master record signed on as (SIGNON M), for SET PASSWORD."""
+    observer: GameObserver | None = None
+    """The observer record signed on as (SIGNON O, OBSERVE, WATCH)."""
+    reply_attachment: Attachment | None = None
+    """A file sent with the reply (MAP's picture); the reply's text stays whole without it."""
+    reply_copies: list[str] = field(default_factory=list)
+    """Other addresses that get a copy of the reply (the real player, on a sign-on from elsewhere)."""
+    outgoing: list[Outgoing] = field(default_factory=list)
+    after_commit: list[Callable[[], None]] = field(default_factory=list)
+    finishers: list[Callable[[], None]] = field(default_factory=list)
+    """Run once after the mail's last command, before the reply is written: a summary that
+    depends on the whole mail (the order acknowledgement, the error flag) goes here."""
+    area_state: dict[str, Any] = field(default_factory=dict)
+    """Per-mail state that one area's handlers share across commands, keyed by area name."""
+    admit: Callable[[MailSession], bool] | None = None
+    """For a mail past the flood limit: whether it may run on once its sign-ons have run
+    (judge.app.mail_in.dispatch asks before the first other command); None for any other mail."""
+    held: bool = False
+    """The mail stopped at the flood limit (``admit`` said no): nothing of it is answered."""
+    stop: bool = False
+    operator: bool = False
+    """The judge's operator runs this line from the console (judge.app.console.game_actions) as the game's
+    master: what the game is told names the judgekeeper, not a master."""
+    failed_order_lines: int = 0
+    """Lines of this mail read as orders that could not be read (see ``MailError.order_line``)."""
+
+    @property
+    def signed_on(self) -> bool:
+        return self.game is not None and self.role is not None
+
+    def gettext(self, message: str) -> str:
+        """``message`` in the sender's language."""
+        return translation(self.language).gettext(message)
+
+    @property
+    def zone(self) -> ZoneInfo:
+        """The sender's time zone: their registration's, else the judge's."""
+        from judge.app.session.readers import reader_zone
+
+        return reader_zone(self.person.time_zone if self.person is not None else None, self.services.config.timezone)
+
+    def tell_date(self, when: datetime) -> str:
+        """``when`` as the sender is told it: their zone named, and UTC, in their language."""
+        return tell_date(when, self.zone, self.gettext)
+
+    def send(self, outgoing: Outgoing) -> None:
+        self.outgoing.append(outgoing)
