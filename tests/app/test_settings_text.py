@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from judge.app.game_state.setting_table import adjudication_rules
+from judge.app.game_state.game_rules import game_rules
 from tests.app.conftest import Harness
 from tests.app.masters_helpers import as_master, as_power, moderated_game, read, state_of
 
@@ -33,7 +33,7 @@ def test_rule_options_before_the_start_reach_the_adjudicator(harness: Harness) -
     assert "Options: -. Rules: paradox=descartes." in body
     assert "Options: -. Rules: missing_coast=first, paradox=descartes." in body
     with harness.db.unit_of_work(readonly=True) as uow:
-        rules = adjudication_rules(uow.games.require("modo"))
+        rules = game_rules(uow.games.require("modo"))
     assert (rules.paradox, rules.missing_coast, rules.duplicate_orders) == ("descartes", "first", "last")
     as_master(harness, "SET NOT VARIANT descartes\n")
     assert state_of(harness).columns["extra_settings"]["rules"] == {"missing_coast": "first"}

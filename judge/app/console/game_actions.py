@@ -21,13 +21,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from judge.app.game_state.variant_rules import game_map_of
 from judge.app.mail_in.dispatch import run_commands
 from judge.app.mail_out import outbox
 from judge.app.session.mail_session import MailSession, Role
 from judge.app.session.reply import Reply
 from judge.app.session.services import Services
 from judge.core.phase import Phase
-from judge.core.variants import load_map
 from judge.db.database import UnitOfWork
 from judge.db.enums import AuditKind
 from judge.db.models import Game, GameMaster
@@ -87,7 +87,7 @@ def run_as_master(
     ``expected``: the command types the line must read as (else :class:`ConsoleRefusal`);
     ``None`` takes any SET a master may give.
     """
-    game_map = load_map(game.variant)
+    game_map = game_map_of(game)
     phase_type = Phase.parse(game.current_phase).type if game.current_phase else None
     parsed = parse_mail(line, game_map, phase_type=phase_type)
     if parsed.errors:

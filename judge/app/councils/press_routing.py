@@ -31,6 +31,7 @@ from judge.app.audience.council_members import (
 from judge.app.audience.council_signed_on import signed_on_member
 from judge.app.councils.permissions import press_refusal
 from judge.app.game_state.game_facts import audience, power_letter, power_name
+from judge.app.game_state.variant_rules import game_map_of
 from judge.app.mail_out.press_rules import plan_press, resolve
 from judge.app.session.mail_session import MailSession, Outgoing
 from judge.app.session.refusals import CommandRefused
@@ -196,14 +197,13 @@ def _delivered(session: MailSession, game: Game, request: PressRequest, count: i
 def send_observer_press(session: MailSession, command: Press) -> None:
     """An observer's press in a council game: the game's rules as usual, but powers are read by
     their Ambassadors only (a General talks to nobody but his own council, seed 003 rule 1)."""
-    from judge.app.game_state.game_facts import game_map
     from judge.app.mail_out.press_rules import echo_lines, header, stored_recipients
 
     game = session.game
     assert game is not None
     plan = plan_press(command, session)
     real = plan.real
-    powers = tuple(game_map(game).powers) if real is None else real.powers
+    powers = tuple(game_map_of(game).powers) if real is None else real.powers
     uow = session.uow
     ambassadors = [
         m for m in uow.councils.seated(game)

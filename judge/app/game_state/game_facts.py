@@ -14,7 +14,6 @@ from zoneinfo import ZoneInfo
 
 from judge.app.game_state.variant_rules import game_map_of
 from judge.core.errors import CoreError
-from judge.core.geography import GameMap
 from judge.core.variants import load_map, power_names_of
 from judge.db.enums import SeatStatus
 from judge.db.models import Game, Seat
@@ -24,11 +23,6 @@ OPEN_FOR_TAKEOVER = (SeatStatus.ABANDONED, SeatStatus.RESIGNED)
 """Seats whose player has gone (resigned, ejected, abandoned): anyone registered and not yet in
 the game may take them over (judge.app.people.takeover). A power in civil disorder is not one of
 them: it is still its player's, who keeps hearing the game's mail."""
-
-
-def game_map(game: Game) -> GameMap:
-    """The map ``game`` is played on, with the variant rules its settings leave in play."""
-    return game_map_of(game)
 
 
 def is_gunboat(game: Game) -> bool:
@@ -63,7 +57,7 @@ def power_name(power: str, language: str = "en") -> str:
 
 def power_letter(game: Game, power: str) -> str:
     """The letter players use for ``power`` in this game's variant (``F`` for France)."""
-    for letter, name in power_letters(game_map(game)).items():
+    for letter, name in power_letters(game_map_of(game)).items():
         if name == power:
             return letter
     return power[:1].upper()
@@ -154,7 +148,7 @@ def by_zone(game: Game, groups: dict[str, list[str]], judge_zone: ZoneInfo) -> l
 
 def players_needed(game: Game) -> int:
     """How many more players must join before the powers are dealt."""
-    wanted = game.players_count or len(game_map(game).powers)
+    wanted = game.players_count or len(game_map_of(game).powers)
     return max(0, wanted - len(waiting_seats(game)))
 
 def waiting_seats(game: Game) -> list[Seat]:

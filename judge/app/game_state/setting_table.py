@@ -22,7 +22,7 @@ are game rule options too, kept in ``extra_settings["rules"]`` as a mapping
 of the options that differ from the defaults. They are set before the start
 with ``SET VARIANT <word>`` (also ``SET DESCARTES``, ``SET RULE
 paradox=descartes``); :data:`RULE_WORDS` maps the Judge-style words to them
-and :func:`adjudication_rules` gives the processing code the game's Rules.
+and :func:`judge.app.game_state.game_rules.game_rules` gives every reader the game's Rules.
 """
 
 from __future__ import annotations
@@ -346,12 +346,6 @@ def merged_rules(current: Mapping[str, Any], pairs: list[tuple[str, str]], *, re
             chosen[name] = value
     defaults = Rules().to_mapping()
     return {name: value for name, value in sorted(chosen.items()) if defaults.get(name) != value}
-
-
-def adjudication_rules(game: Game) -> Rules:
-    """The adjudicator's rules for ``game``: the defaults with the game's rule options applied."""
-    chosen = game.extra_settings.get(RULES) or {}
-    return Rules.from_mapping(dict(chosen))
 
 
 def end_year(game: Game) -> int | None:

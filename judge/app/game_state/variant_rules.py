@@ -73,6 +73,13 @@ def rule_in_play(game: Game, game_map: GameMap, rule: str) -> bool:
     return variant_has(game_map, rule) and chosen is not False
 
 
+def variant_map(game: Game) -> GameMap:
+    """The map of ``game``'s variant as its file gives it, before the game's settings switch any
+    rule off: what ``SET RAILWAYS`` asks about (whether the variant has the rule at all). Every
+    other reader wants :func:`game_map_of`."""
+    return load_map(game.variant)
+
+
 def game_map_of(game: Game) -> GameMap:
     """The map ``game`` is played on, as its settings leave the variant's rules.
 
@@ -81,7 +88,7 @@ def game_map_of(game: Game) -> GameMap:
     owned centre, for ONE only while a home centre is owned. SET HOME CENTRES
     (the default) keeps the variant's own rule (Chaos builds anywhere).
     """
-    base = load_map(game.variant)
+    base = variant_map(game)
     off = frozenset(
         rule for rule in ("railway", "hong_kong") if variant_has(base, rule) and switch(game, rule) is False
     )

@@ -40,7 +40,8 @@ from dataclasses import dataclass
 from judge.app.game_state.agreements import Agreement as Agreement  # re-exported
 from judge.app.game_state.agreements import Passed as Passed
 from judge.app.game_state.boards import current
-from judge.app.game_state.game_facts import game_map, power_name
+from judge.app.game_state.game_facts import power_name
+from judge.app.game_state.variant_rules import game_map_of
 from judge.app.session.mail_session import MailSession, Role
 from judge.app.session.refusals import CommandRefused
 from judge.core.position import Position
@@ -167,7 +168,7 @@ def count_votes(
 
 def standing_votes(uow: UnitOfWork, game: Game) -> dict[str, Vote]:
     """The game's standing votes by power (the letters of a list read back as powers)."""
-    letters = power_letters(game_map(game))
+    letters = power_letters(game_map_of(game))
     seats = {seat.id: seat for seat in game.seats}
     out: dict[str, Vote] = {}
     for row in uow.press.votes(game):
@@ -215,7 +216,7 @@ def voter(session: MailSession, command: str) -> Ballot:
             _("Game '{game}' is not being played: there is nothing to vote on.").format(game=game.name)
         )
     _record, position = current(session.uow, game)
-    alive = survivors(position, game_map(game).powers)
+    alive = survivors(position, game_map_of(game).powers)
     if seat.power not in alive:
         raise CommandRefused(
             _("{power} has no unit and no supply centre left: only surviving powers vote.").format(
@@ -227,7 +228,7 @@ def voter(session: MailSession, command: str) -> Ballot:
 
 def letters_to_powers(game: Game, letters: str) -> tuple[str, ...]:
     """``AEF`` as powers, in the order written, each once (unknown letters are left out)."""
-    known = power_letters(game_map(game))
+    known = power_letters(game_map_of(game))
     return tuple(dict.fromkeys(known[c] for c in letters.upper() if c in known))
 
 

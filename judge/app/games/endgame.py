@@ -27,7 +27,7 @@ from datetime import datetime
 
 from judge.app.audience.council_members import seat_readers
 from judge.app.game_state.agreements import Agreement, Passed
-from judge.app.game_state.game_facts import game_map, power_letter
+from judge.app.game_state.game_facts import power_letter
 from judge.app.game_state.house_rules import ends_after, survivors
 from judge.app.game_state.scoring import (
     FinalResult,
@@ -38,6 +38,7 @@ from judge.app.game_state.scoring import (
     system_named,
 )
 from judge.app.game_state.setting_table import end_year
+from judge.app.game_state.variant_rules import game_map_of
 from judge.app.mail_out import outbox
 from judge.app.reports.final_summary import final_summary_lines
 from judge.app.session.mail_session import MailSession, Outgoing
@@ -65,7 +66,7 @@ class Notice:
 
 def final_centres(game: Game, position: Position) -> dict[str, int]:
     """Every power of the game with its supply centres in ``position`` (0 if none), in the map's order."""
-    return {power: len(position.centers.get(power, ())) for power in game_map(game).powers}
+    return {power: len(position.centers.get(power, ())) for power in game_map_of(game).powers}
 
 
 def subject_event(game: Game, result: FinalResult | None) -> str:
@@ -174,7 +175,7 @@ def after_processing(
         result = FinalResult(ResultKind.SOLO, (winner,), final_centres(game, position))
     elif last_year is not None and ends_after(game, position.phase):
         # SET END YEAR: scored as a draw of the powers still on the board (seed 002's tournament games).
-        alive = survivors(position, game_map(game).powers)
+        alive = survivors(position, game_map_of(game).powers)
         if alive:
             result = FinalResult(ResultKind.DRAW, alive, final_centres(game, position))
     ended_year = last_year if result is not None and result.kind is ResultKind.DRAW else None

@@ -34,11 +34,10 @@ from judge.app.game_state.clock_store import phase_schedule
 from judge.app.game_state.game_facts import (
     OPEN_FOR_TAKEOVER,
     describe_variant,
-    game_map,
     players_needed,
     waiting_seats,
 )
-from judge.app.game_state.variant_rules import opening_neutral_units
+from judge.app.game_state.variant_rules import game_map_of, opening_neutral_units
 from judge.core.phase import Phase
 from judge.core.variants import available_variants
 from judge.db.database import UnitOfWork
@@ -143,7 +142,7 @@ def next_forming_game(uow: UnitOfWork, person: Person) -> Game | None:
 
 def open_seats(game: Game) -> list[Seat]:
     """Powers that anyone may take over, in the map's order of powers."""
-    order = {power: index for index, power in enumerate(game_map(game).powers)}
+    order = {power: index for index, power in enumerate(game_map_of(game).powers)}
     seats = [s for s in game.seats if s.power is not None and s.status in OPEN_FOR_TAKEOVER]
     return sorted(seats, key=lambda seat: order.get(seat.power or "", len(order)))
 
@@ -178,7 +177,7 @@ def create_game(
     if find_game(uow, name) is not None:
         raise GameNameTaken(name)
     game = uow.games.create(name, now, variant=chosen, rule_options=words)
-    game.winning_centers = game_map(game).win_centers  # the variant's threshold (SET CENTERS may change it)
+    game.winning_centers = game_map_of(game).win_centers  # the variant's threshold (SET CENTERS may change it)
     seat = uow.seats.join(game, creator, password, now)
     return game, seat
 
@@ -290,7 +289,7 @@ def start_game(
     """
     if game.state is not GameState.FORMING:
         raise NotForming(game)
-    the_map = game_map(game)
+    the_map = game_map_of(game)
     position = opening_position(the_map, neutral_units=opening_neutral_units(game, the_map))
     letters = dict(power_letters(the_map))
     seats = waiting_seats(game)
@@ -348,7 +347,7 @@ def first_phase_times(uow: UnitOfWork, game: Game, now: datetime, zone: ZoneInfo
     a master who wants more time for the first orders sets SET MOVE NEXT or
     SET DEADLINE).
     """
-    schedule = phase_schedule(game, opening_position(game_map(game)).phase.type)
+    schedule = phase_schedule(game, opening_position(game_map_of(game)).phase.type)
     return next_phase_times(
         now,
         schedule,

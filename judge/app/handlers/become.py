@@ -8,7 +8,8 @@ only after SIGNON M<game>.
 
 from __future__ import annotations
 
-from judge.app.game_state.game_facts import game_map, power_name
+from judge.app.game_state.game_facts import power_name
+from judge.app.game_state.variant_rules import game_map_of
 from judge.app.games.masters import became, become, require_master
 from judge.app.session.mail_session import MailSession
 from judge.app.session.refusals import CommandRefused
@@ -25,7 +26,7 @@ def handle(command: Become, session: MailSession) -> Next:
         raise CommandRefused(_("Only one BECOME per mail: send another mail to act for another power."))
     if game.state is GameState.FORMING:
         raise CommandRefused(_("Game '{game}' has not started: no power has a player yet.").format(game=game.name))
-    if command.power not in game_map(game).powers:
+    if command.power not in game_map_of(game).powers:
         raise CommandRefused(_("{power} is not a power of this game.").format(power=command.power))
     seat = session.uow.seats.by_power(game, command.power)
     if seat is None:

@@ -21,7 +21,7 @@ from judge.app.game_state.clock_store import (
     set_times,
     stored_times,
 )
-from judge.app.game_state.game_facts import game_map as map_of_game
+from judge.app.game_state.variant_rules import game_map_of
 from judge.app.games.masters import (
     announce_dated_to_game,
     require_master,
@@ -52,7 +52,7 @@ def handle(command: Resume, session: MailSession) -> Next:
     zone = session.services.config.timezone
     times = fresh_times(
         session.uow, game, session.now, position.phase.type, zone,
-        previous=stored_times(game), owing=owing_powers(game, position, map_of_game(game)), same_phase=True,
+        previous=stored_times(game), owing=owing_powers(game, position, game_map_of(game)), same_phase=True,
     )  # fmt: skip
     session.uow.audit.record(
         AuditKind.SETTING, session.now, game=game, person=session.person, actor=session.sender,

@@ -24,7 +24,7 @@ from sqlalchemy import or_, select
 
 from judge.app.game_state.boards import from_json
 from judge.app.game_state.clock_store import phase_schedule
-from judge.app.game_state.game_facts import game_map
+from judge.app.game_state.variant_rules import game_map_of
 from judge.app.games.masters import Gettext, acting_master, announce_dated_to_game, require_master
 from judge.app.mail_out.wording import phase_name
 from judge.app.reports.listing import board_lines
@@ -90,7 +90,7 @@ def handle(command: Rollback, session: MailSession) -> Next:
             lines.append(_("The deadline is {deadline}.").format(
                 deadline=tell(game.deadline_at)
             ))
-        lines += ["", *board_lines(position, game_map(game), language, _)]
+        lines += ["", *board_lines(position, game_map_of(game), language, _)]
         return "\n".join(lines)
 
     announce_dated_to_game(session, game, f"Rollback to {reopened.name}", body, exclude=[session.sender])

@@ -7,8 +7,9 @@ master's word; the powers the master has approved are kept in
 
 from __future__ import annotations
 
-from judge.app.game_state.game_facts import game_map, power_name
+from judge.app.game_state.game_facts import power_name
 from judge.app.game_state.setting_table import APPROVED, APPROVED_POWERS
+from judge.app.game_state.variant_rules import game_map_of
 from judge.app.games.masters import change_setting, check_may_set
 from judge.app.session.mail_session import MailSession
 from judge.app.session.refusals import CommandRefused
@@ -23,7 +24,7 @@ def handle(command: SetApproved, session: MailSession) -> Next:
     game = check_may_set(session, APPROVED_POWERS, _(APPROVED_POWERS.label))
     if not command.letters:
         raise CommandRefused(_("SET APPROVED needs the letters of the powers (SET APPROVED FG)."))
-    letters = power_letters(game_map(game))
+    letters = power_letters(game_map_of(game))
     powers: list[str] = []
     for letter in command.letters.upper():
         if letter not in letters:

@@ -10,7 +10,7 @@ ends the game after n game years (through SET END YEAR, the house rule).
 
 from __future__ import annotations
 
-from judge.app.game_state.game_facts import game_map
+from judge.app.game_state.variant_rules import game_map_of
 from judge.app.games.masters import is_master, signed_on_game
 from judge.app.session.mail_session import MailSession, Role
 from judge.app.session.refusals import CommandRefused
@@ -41,7 +41,7 @@ def handle(command: SetCouncils, session: MailSession) -> Next:
     if game.state is not GameState.FORMING:
         raise CommandRefused(_("Councils can only be set before the game starts."))
     uow = session.uow
-    powers = len(game_map(game).powers)
+    powers = len(game_map_of(game).powers)
     if not command.enabled:
         uow.games.change_setting(
             game,

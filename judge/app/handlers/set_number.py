@@ -9,8 +9,9 @@ than their own.
 
 from __future__ import annotations
 
-from judge.app.game_state.game_facts import game_map, waiting_seats
+from judge.app.game_state.game_facts import waiting_seats
 from judge.app.game_state.setting_table import END_YEAR, NUMBERS
+from judge.app.game_state.variant_rules import game_map_of
 from judge.app.games.masters import change_setting, check_may_set
 from judge.app.session.mail_session import MailSession
 from judge.app.session.refusals import CommandRefused
@@ -39,7 +40,7 @@ def handle(command: SetNumber, session: MailSession) -> Next:
                 setting=label, low=_number(low), high=_number(high), value=_number(value)
             )
         )
-    first_year = game_map(game).first_phase.year
+    first_year = game_map_of(game).first_phase.year
     if command.option == END_YEAR and 0 < value < first_year:
         raise CommandRefused(
             _("The last year cannot come before the game's first year, {year} (0 turns it off).").format(
@@ -53,7 +54,7 @@ def handle(command: SetNumber, session: MailSession) -> Next:
             )
         )
     stored: float | int | None = float(value) if command.option in ("ONTIMERAT", "RESRAT") else value
-    if command.option == "PLAYERS" and value == len(game_map(game).powers):
+    if command.option == "PLAYERS" and value == len(game_map_of(game).powers):
         stored = None  # one per power, the default: follows the variant
     shown = setting.shown(value)
     old = change_setting(session, game, setting, stored)
@@ -67,7 +68,7 @@ def handle(command: SetNumber, session: MailSession) -> Next:
 def _bounds(
     session: MailSession, game: Game, option: str, low: float | None, high: float | None
 ) -> tuple[float | None, float | None]:
-    the_map = game_map(game)
+    the_map = game_map_of(game)
     if option == "CENTERS":
         return low, len(the_map.supply_centers)
     if option == "PLAYERS":

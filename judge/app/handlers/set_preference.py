@@ -7,7 +7,8 @@ seat in that short form and read when the game starts.
 
 from __future__ import annotations
 
-from judge.app.game_state.game_facts import game_map, power_name
+from judge.app.game_state.game_facts import power_name
+from judge.app.game_state.variant_rules import game_map_of
 from judge.app.games.lifecycle import preference_text
 from judge.app.session.mail_session import MailSession, Role
 from judge.app.session.refusals import CommandRefused
@@ -26,7 +27,7 @@ def handle(command: SetPreference, session: MailSession) -> Next:
         raise CommandRefused(
             _("The powers have already been dealt: preferences can only be set before the game starts.")
         )
-    letters = power_letters(game_map(game))
+    letters = power_letters(game_map_of(game))
     seen: set[str] = set()
     for group in command.groups:
         for letter in group.upper().replace("*", ""):

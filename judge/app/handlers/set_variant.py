@@ -9,7 +9,7 @@ Three kinds of words are read:
   variant by mistake);
 * an adjudicator rule option (``descartes``, ``paradox=descartes``; see
   :data:`judge.app.game_state.setting_table.RULE_WORDS`): kept in the game's rules, read by
-  the processing through :func:`judge.app.game_state.setting_table.adjudication_rules`.
+  the processing through :func:`judge.app.game_state.game_rules.game_rules`.
 
 ``SET NOT VARIANT`` takes an option off (a rule option back to its
 default). Only before the start, by the moderator. ``SET RULE name=value``

@@ -15,11 +15,11 @@ from judge.app.game_state.variant_rules import (
     SETTINGS,
     rule_in_play,
     variant_has,
+    variant_map,
 )
 from judge.app.games.masters import change_setting, check_may_set
 from judge.app.session.mail_session import MailSession
 from judge.app.session.refusals import CommandRefused
-from judge.core.variants import load_map
 from judge.lang.commands import SetFlag
 
 
@@ -29,7 +29,7 @@ def set_variant_rule(command: SetFlag, session: MailSession) -> None:
     rule = RULE_OF_FLAG[command.option]
     label = _(setting.label)
     game = check_may_set(session, setting, label)
-    game_map = load_map(game.variant)
+    game_map = variant_map(game)
     if rule != "neutral_units" and not variant_has(game_map, rule):
         raise CommandRefused(
             _("{option} is a rule of variants that have it (such as Colonial); the {variant} variant "

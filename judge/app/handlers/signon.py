@@ -28,13 +28,8 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from typing import TypeVar
 
-from judge.app.game_state.game_facts import (
-    audience,
-    describe_variant,
-    game_map,
-    players_needed,
-    power_name,
-)
+from judge.app.game_state.game_facts import audience, describe_variant, players_needed, power_name
+from judge.app.game_state.variant_rules import game_map_of
 from judge.app.games.lifecycle import (
     AlreadyInGame,
     GameFull,
@@ -211,7 +206,7 @@ def _target_seat(
     figures come in the same query."""
     if game is None or game.state is GameState.FORMING:
         return None, None
-    power = power_letters(game_map(game)).get(letter.upper())
+    power = power_letters(game_map_of(game)).get(letter.upper())
     if power is None:
         return None, None
     return session.uow.seats.by_power_and_throttle(

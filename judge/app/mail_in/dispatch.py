@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from judge.app.game_state.variant_rules import game_map_of
 from judge.app.handlers import handler_for
 from judge.app.people.signon_checks import PLAYERS_WANTED
 from judge.app.session.error_text import error_text
@@ -22,7 +23,6 @@ from judge.app.session.refusals import CommandRefused
 from judge.app.session.registry import Next
 from judge.core.errors import CoreError
 from judge.core.geography import GameMap
-from judge.core.variants import load_map
 from judge.lang import commands as c
 from judge.lang.commands import Command
 from judge.lang.errors import MailError
@@ -132,6 +132,6 @@ def _game_map(session: MailSession) -> GameMap | None:
     if session.game is None:
         return None
     try:
-        return load_map(session.game.variant)
+        return game_map_of(session.game)
     except CoreError:
         return None

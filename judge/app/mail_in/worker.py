@@ -30,6 +30,7 @@ from datetime import datetime, timedelta, tzinfo
 from sqlalchemy import Select, bindparam, event, select
 from sqlalchemy.orm import joinedload, object_session
 
+from judge.app.game_state.variant_rules import game_map_of
 from judge.app.mail_in.dispatch import run_commands
 from judge.app.mail_in.unreadable import note_unreadable
 from judge.app.mail_out import outbox
@@ -430,7 +431,7 @@ def _parse(uow: UnitOfWork, body: str, person: Person | None) -> tuple[ParseResu
     signon = next(c for c in parsed.commands if isinstance(c, Signon | Create))
     if any(c.line < signon.line for c in parsed.commands) or any(e.line < signon.line for e in parsed.errors):
         parsed = parse_mail(
-            body, load_map(game.variant), phase_type=_phase_type(game), french=language == "fr"
+            body, game_map_of(game), phase_type=_phase_type(game), french=language == "fr"
         )
     return parsed, language
 
@@ -443,7 +444,7 @@ def _reading(game: Game, command: Signon | Create, *, french: bool) -> SignonRea
     """How the rest of the mail is read after its sign-on to ``game``: the game's map (or the
     variant the sign-on names, as the reader itself would switch to), phase type and language."""
     named = _variant_map(command.variant) if command.variant is not None else None
-    return SignonReading(named or load_map(game.variant), _phase_type(game), french)
+    return SignonReading(named or game_map_of(game), _phase_type(game), french)
 
 
 def _variant_map(variant: str) -> GameMap | None:

@@ -44,7 +44,7 @@ from typing import Any
 
 from judge.app.game_state import order_sheets as kept
 from judge.app.game_state.boards import current
-from judge.app.game_state.game_facts import audience, game_map, is_gunboat, power_letter, power_name
+from judge.app.game_state.game_facts import audience, is_gunboat, power_letter, power_name
 from judge.app.game_state.setting_table import (
     ALL_PRESS,
     FAKE_BROADCAST,
@@ -52,6 +52,7 @@ from judge.app.game_state.setting_table import (
     FAKE_NONE,
     NO_BROADCAST,
 )
+from judge.app.game_state.variant_rules import game_map_of
 from judge.app.mail_out import outbox
 from judge.app.mail_out.touch_press import touching_powers
 from judge.app.session.mail_session import MailSession, Outgoing, Role
@@ -143,7 +144,7 @@ def resolve(recipients: Recipients, session: MailSession, game: Game, *, drop_ow
     a fake's shown list keeps it, since it is only a header.
     """
     _ = session.gettext
-    letters = power_letters(game_map(game))
+    letters = power_letters(game_map_of(game))
     named = recipients.letters.upper()
     for letter in named:
         if letter not in letters and letter not in (OBSERVER_LETTER, MASTER_LETTER):
@@ -162,7 +163,7 @@ def resolve(recipients: Recipients, session: MailSession, game: Game, *, drop_ow
         masters = MASTER_LETTER in named
         all_but = None
     own = session.acting_power if drop_own else None
-    order = list(game_map(game).powers)
+    order = list(game_map_of(game).powers)
     chosen = tuple(sorted({p for p in powers if p != own}, key=order.index))
     return Targets(chosen, observers, masters, all_but)
 
@@ -256,7 +257,7 @@ def _check_touch(session: MailSession, game: Game, sender: Sender, real: Targets
             )
         return
     _record, position = current(session.uow, game)
-    touching = touching_powers(position, game_map(game), sender.power)
+    touching = touching_powers(position, game_map_of(game), sender.power)
     far = [power for power in real.powers if power not in touching]
     if far:
         raise CommandRefused(
@@ -269,7 +270,7 @@ def _check_touch(session: MailSession, game: Game, sender: Sender, real: Targets
 
 def _broadcasts_this_phase(session: MailSession, game: Game, power: str) -> int:
     """How many broadcasts ``power`` has sent in the current phase (faked partial ones are broadcasts)."""
-    everyone = {*game_map(game).powers, OBSERVER_LETTER, MASTER_LETTER}
+    everyone = {*game_map_of(game).powers, OBSERVER_LETTER, MASTER_LETTER}
     return sum(
         1
         for message in session.uow.press.for_game(game)
@@ -282,7 +283,7 @@ def _broadcasts_this_phase(session: MailSession, game: Game, power: str) -> int:
 
 def _owes_orders_not_sent(session: MailSession, game: Game, power: str) -> bool:
     _record, position = current(session.uow, game)
-    if not kept.owes_orders(position, power, game_map(game)):
+    if not kept.owes_orders(position, power, game_map_of(game)):
         return False
     return power not in kept.current_submissions(session.uow, game, position.phase)
 
@@ -438,7 +439,7 @@ def _store(session: MailSession, game: Game, body: str, plan: Plan) -> None:
     if plan.faked:
         shown_list = [] if shown is None else stored_recipients(shown)
     if real is None and plan.faked:
-        kind, recipients = PressKind.PRESS, [*game_map(game).powers, OBSERVER_LETTER, MASTER_LETTER]
+        kind, recipients = PressKind.PRESS, [*game_map_of(game).powers, OBSERVER_LETTER, MASTER_LETTER]
     elif real is None:
         kind, recipients = PressKind.BROADCAST, []
     else:
@@ -478,7 +479,7 @@ def recipient_names(game: Game, targets: Targets, language: str) -> str:
     """``England, Germany``, ``the observers``, ``all but France`` in the reader's language."""
     _ = translation(language).gettext
     if targets.all_but is not None:
-        letters = power_letters(game_map(game))
+        letters = power_letters(game_map_of(game))
         named = [power_name(letters[c], language) for c in targets.all_but if c in letters]
         if OBSERVER_LETTER in targets.all_but:
             named.append(_("the observers"))

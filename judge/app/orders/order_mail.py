@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from judge.app.game_state import order_sheets as kept
 from judge.app.game_state.boards import from_json
+from judge.app.game_state.game_rules import game_rules
 from judge.app.game_state.variant_rules import game_map_of
 from judge.app.mail_out.wording import phase_name
 from judge.app.reports.acknowledgement import Acknowledgement, render_acknowledgement
@@ -45,12 +46,6 @@ AREA = "orders"
 MAX_YEARS_AHEAD = 5
 """The Judge stored orders for phases at most five years ahead."""
 GONE = (SeatStatus.RESIGNED, SeatStatus.ELIMINATED)
-
-
-def game_rules(game: Game) -> Rules:
-    """The game's rule options (``extra_settings["rules"]``), the DATC preferences by default."""
-    stored = game.extra_settings.get("rules", {})
-    return Rules.from_mapping(stored if isinstance(stored, dict) else {})
 
 
 @dataclass

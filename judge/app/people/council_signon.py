@@ -13,7 +13,8 @@ signs on as another member.
 
 from __future__ import annotations
 
-from judge.app.game_state.game_facts import game_map, power_name
+from judge.app.game_state.game_facts import power_name
+from judge.app.game_state.variant_rules import game_map_of
 from judge.app.people import throttle
 from judge.app.people.signon_checks import check_impersonation, owns_address
 from judge.app.session.mail_session import MailSession, Role
@@ -29,7 +30,7 @@ def council_signon(
     """The member this sign-on opens (the session then speaks for them), or None (refused, counted)."""
     uow = session.uow
     power = (
-        power_letters(game_map(game)).get(letter.upper())
+        power_letters(game_map_of(game)).get(letter.upper())
         if game.state is not GameState.FORMING
         else None
     )

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judge.app.game_state.game_facts import OPEN_FOR_TAKEOVER, game_map
+from judge.app.game_state.game_facts import OPEN_FOR_TAKEOVER
+from judge.app.game_state.variant_rules import game_map_of
 from judge.app.games.lifecycle import StartedGame, ready_to_start, start_game
 from judge.app.people.takeover import BACK_TO_PLAY
 from judge.app.reports.game_start import queue_game_starting
@@ -75,7 +76,7 @@ def power_signon(uow: UnitOfWork, game: Game | None, letter: str, password: str)
     """
     if game is None or game.state is GameState.FORMING:
         raise InvalidSignon
-    power = power_letters(game_map(game)).get(letter.upper())
+    power = power_letters(game_map_of(game)).get(letter.upper())
     if power is None:
         raise InvalidSignon
     seat = uow.seats.by_power(game, power, players=False)  # loaded by the handler as it needs them

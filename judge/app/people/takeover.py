@@ -26,12 +26,12 @@ from judge.app.game_state.game_facts import (
     OPEN_FOR_TAKEOVER,
     audience,
     by_zone,
-    game_map,
     is_gunboat,
     power_letter,
     power_name,
 )
 from judge.app.game_state.setting_table import APPROVED
+from judge.app.game_state.variant_rules import game_map_of
 from judge.app.session.mail_session import MailSession, Outgoing
 from judge.db.enums import SeatStatus
 from judge.db.models import Game, Person, Seat, TakeoverRequest
@@ -50,7 +50,7 @@ def is_open(seat: Seat) -> bool:
 
 def open_seats(game: Game) -> list[Seat]:
     """Powers open for takeover, in the map's order of powers."""
-    order = {power: index for index, power in enumerate(game_map(game).powers)}
+    order = {power: index for index, power in enumerate(game_map_of(game).powers)}
     seats = [seat for seat in game.seats if is_open(seat)]
     return sorted(seats, key=lambda seat: order.get(seat.power or "", len(order)))
 

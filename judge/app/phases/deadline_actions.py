@@ -46,10 +46,9 @@ from sqlalchemy.orm.util import identity_key
 from judge.app.game_state import order_sheets as kept
 from judge.app.game_state.boards import from_json
 from judge.app.game_state.game_facts import audience, by_zone, power_letter, power_name
-from judge.app.game_state.game_facts import game_map as map_of_game
+from judge.app.game_state.variant_rules import game_map_of
 from judge.app.mail_out import outbox
 from judge.app.session.services import Services
-from judge.core.variants import load_map
 from judge.db.database import UnitOfWork
 from judge.db.enums import SeatStatus
 from judge.db.models import Game, Person, Seat
@@ -124,11 +123,11 @@ class _Mailer:
             self.queue(addresses, subject, body(self._readers[1], language))
 
     def letters(self, powers: Iterable[str]) -> str:
-        order = {power: index for index, power in enumerate(load_map(self.game.variant).powers)}
+        order = {power: index for index, power in enumerate(game_map_of(self.game).powers)}
         return "".join(power_letter(self.game, p) for p in sorted(powers, key=lambda p: order.get(p, 99)))
 
     def names(self, powers: Iterable[str], language: str) -> str:
-        order = {power: index for index, power in enumerate(load_map(self.game.variant).powers)}
+        order = {power: index for index, power in enumerate(game_map_of(self.game).powers)}
         return ", ".join(power_name(p, language) for p in sorted(powers, key=lambda p: order.get(p, 99)))
 
 
@@ -148,7 +147,7 @@ def _remind(mailer: _Mailer, event: Reminder) -> None:
     if record is None:
         return
     position = from_json(record.position_before)
-    game_map = map_of_game(game)
+    game_map = game_map_of(game)
     submissions = kept.current_submissions(mailer.uow, game, position.phase)
     # Whole minutes left, rounded up: a reminder sent late (a deadline set close by hand, a judge
     # that was down) says "in 20 minutes", never "in 0 hours" (issue 13).

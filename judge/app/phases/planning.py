@@ -20,7 +20,7 @@ from datetime import datetime
 from judge.app.game_state import order_sheets as kept
 from judge.app.game_state.boards import from_json
 from judge.app.game_state.clock_store import phase_schedule, with_book
-from judge.app.game_state.game_facts import game_map as map_of_game
+from judge.app.game_state.variant_rules import game_map_of
 from judge.app.session.services import Services
 from judge.core.geography import GameMap
 from judge.core.orders import Order
@@ -111,7 +111,7 @@ def phase_clock(uow: UnitOfWork, game: Game, opened: OpenPhase | None = None) ->
     times = current_times(game, record, record.opened_at)
     if times is None:
         return None
-    game_map = map_of_game(game)
+    game_map = game_map_of(game)
     flags = kept.error_flags(game)
     powers: list[PowerStatus] = []
     for seat in game.seats:

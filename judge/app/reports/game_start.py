@@ -13,8 +13,8 @@ from zoneinfo import ZoneInfo
 from judge.app.audience.council_members import seat_readers
 from judge.app.councils.formation import queue_council_notices
 from judge.app.game_state.boards import opening_position
-from judge.app.game_state.game_facts import game_map, is_gunboat, power_name
-from judge.app.game_state.variant_rules import opening_neutral_units
+from judge.app.game_state.game_facts import is_gunboat, power_name
+from judge.app.game_state.variant_rules import game_map_of, opening_neutral_units
 from judge.app.mail_out.wording import phase_name
 from judge.app.session.mail_session import MailSession, Outgoing
 from judge.app.session.readers import reader_language, reader_zone
@@ -33,7 +33,7 @@ HIDDEN_ADDRESS = "someone@somewhere"
 def game_starting_body(game: Game, seat: Seat | None, language: str, zone: ZoneInfo) -> str:
     """The body for one reader: the player of ``seat``, or an observer/master when None."""
     _ = translation(language).gettext
-    the_map = game_map(game)
+    the_map = game_map_of(game)
     lines: list[str] = []
     lines.append(_("Game '{game}' has started.").format(game=game.name))
     if seat is not None and seat.power is not None:

@@ -40,7 +40,8 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 
-from judge.app.game_state.game_facts import game_map, is_gunboat, power_name
+from judge.app.game_state.game_facts import is_gunboat, power_name
+from judge.app.game_state.variant_rules import game_map_of
 from judge.core.phase import Phase
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, PhaseState, PressKind
@@ -154,7 +155,7 @@ def observer_saw(message: PressMessage) -> bool:
 
 def _recipient_names(game: Game, recipients: Sequence[str], language: str, _: Gettext) -> str:
     """Stored recipients (power names or letters, ``O``, ``M``) as a reader names them."""
-    the_map = game_map(game)
+    the_map = game_map_of(game)
     letters = power_letters(the_map)
     powers = [letters.get(item, item) for item in recipients if item not in (OBSERVER_LETTER, MASTER_LETTER)]
     order = list(the_map.powers)

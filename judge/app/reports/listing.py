@@ -27,14 +27,9 @@ from zoneinfo import ZoneInfo
 from judge.app.audience.council_members import seat_readers
 from judge.app.game_state.boards import NoOpenPhase, current
 from judge.app.game_state.clock_store import phase_schedule
-from judge.app.game_state.game_facts import (
-    describe_variant,
-    game_map,
-    is_gunboat,
-    players_needed,
-    power_name,
-)
+from judge.app.game_state.game_facts import describe_variant, is_gunboat, players_needed, power_name
 from judge.app.game_state.house_rules import house_rule_words
+from judge.app.game_state.variant_rules import game_map_of
 from judge.app.reports.person import registration_lines
 from judge.core.geography import GameMap
 from judge.core.names import province_display_name
@@ -144,7 +139,7 @@ def brief_list(games: Sequence[Game], own: set[int], _: Gettext) -> list[str]:
         mark = "*" if game.id in own else " "
         variant = describe_variant(game)
         if game.state is GameState.FORMING:
-            wanted = game.players_count or len(game_map(game).powers)
+            wanted = game.players_count or len(game_map_of(game).powers)
             players = f"{wanted - players_needed(game)}/{wanted}"
             phase = state_word(GameState.FORMING, _)
         else:
@@ -231,7 +226,7 @@ def press_words(game: Game) -> list[str]:
 
 
 def parameter_lines(game: Game, _: Gettext) -> list[str]:
-    the_map = game_map(game)
+    the_map = game_map_of(game)
     players = game.players_count or len(the_map.powers)
     lines = [_("Game parameters:"), *schedule_lines(game)]
     lines.append(
@@ -322,7 +317,7 @@ def game_report(
     _: Gettext,
 ) -> list[str]:
     """LIST game: everything about one game a player may know."""
-    the_map = game_map(game)
+    the_map = game_map_of(game)
     variant = describe_variant(game)
     lines: list[str] = []
     if game.state is GameState.FORMING:
@@ -482,7 +477,7 @@ def board_lines(position: Position, the_map: GameMap, language: str, _: Gettext)
 
 def _build_centres(game: Game) -> str:
     """``home``, ``any`` or ``one``: where builds go, the variant's rule (Chaos: any) where SET left the default."""
-    if game.build_centres == "home" and game_map(game).special.build_any_owned_centre:
+    if game.build_centres == "home" and game_map_of(game).special.build_any_owned_centre:
         return "any"
     return game.build_centres
 
@@ -493,7 +488,7 @@ def whogame_lines(game: Game, *, full: bool, language: str, _: Gettext) -> list[
     lines.append(_("Variant and options: {variant}.").format(
         variant=describe_variant(game)
     ))
-    order = {power: index for index, power in enumerate(game_map(game).powers)}
+    order = {power: index for index, power in enumerate(game_map_of(game).powers)}
     for seat in sorted(game.seats, key=lambda s: (order.get(s.power or "", len(order)), s.id)):
         if seat.person is None or seat.status not in (
             SeatStatus.PLAYING,

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from judge.app.game_state.boards import from_json
-from judge.app.game_state.game_facts import describe_variant, game_map, is_gunboat, power_name
+from judge.app.game_state.game_facts import describe_variant, is_gunboat, power_name
+from judge.app.game_state.variant_rules import game_map_of
 from judge.core.phase import Phase
 from judge.core.position import Position
 from judge.db.database import UnitOfWork
@@ -107,7 +108,7 @@ def _when(tenure: SeatTenure, zone: ZoneInfo, _: Gettext) -> str:
 
 def player_lines(game: Game, *, hidden: bool, language: str, zone: ZoneInfo, _: Gettext) -> list[str]:
     """Each power with everyone who held it, in the order they held it."""
-    the_map = game_map(game)
+    the_map = game_map_of(game)
     seats = {seat.power: seat for seat in game.seats if seat.power is not None}
     width = max(len(power_name(p, language)) for p in the_map.powers) + 2
     lines = [_("Players:")]
@@ -178,7 +179,7 @@ def summary_lines(
         lines.append(_("This gunboat game does not reveal who played which power (NoReveal)."))
     elif hidden:
         lines.append(_("This is a gunboat game: who played which power is shown when the game is over."))
-    table = centre_table(centres_by_year(positions_in_order(records)), game_map(game).powers, language, _)
+    table = centre_table(centres_by_year(positions_in_order(records)), game_map_of(game).powers, language, _)
     if table:
         lines += ["", *table]
     return lines
