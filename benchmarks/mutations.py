@@ -2,27 +2,41 @@
 
 Each mutant is one small change to one function of a target module, made on the syntax tree so
 that comments and strings never count: a comparison loosened or tightened (``<`` and ``<=``,
-``>`` and ``>=``, ``==`` and ``!=``, ``in`` and ``not in``), ``and`` and ``or`` swapped, ``+``
-and ``-`` swapped, a whole number moved by one, a ``not`` dropped, ``True`` and ``False``
-swapped in a return. The mutants of all targets are drawn in a seeded order (``--sample`` of
-them, or all), each is written into a scratch copy of the repository, and the tests that cover
-its module run there (``-x``, first failure wins) with ``PYTHONPATH`` naming the copy, so
-subprocesses (the ``judge`` command) run the mutant too. A mutant is *killed* when those tests
-fail (or time out), and *survives* when they pass.
+``>`` and ``>=``, ``==`` and ``!=``, ``in`` and ``not in``, ``is`` and ``is not``), ``and`` and
+``or`` swapped, ``+`` and ``-`` swapped, a whole number moved by one, a ``not`` dropped, ``True``
+and ``False`` swapped in a return.
+
+The targets are four areas: the core adjudicator, the order reader, the visibility rules (who
+reads what) and the throttles (the sign-on limit and the flood limit). Which tests run against a
+mutant is measured, not listed by hand: once per area (and again whenever a target module or a
+test of its pool changes) the area's pool of test files runs under ``coverage`` with one context
+per test, which maps each line of a target module to the tests that execute it, with each test's
+time. A mutant then runs only the tests that execute its line (its expression's lines and its
+statement's first line), fastest first, up to ``--budget`` seconds of their measured time, in a
+scratch copy of the repository with ``PYTHONPATH`` naming the copy (so the ``judge`` command run
+by a test runs the mutant too), ``-x``: the first failure kills it. A line run while a test's
+module- or class-scoped fixture is set up (the DATC's one CLI run of all cases, say) counts for
+every test of the pool that shares that fixture. A mutant whose line no test of the pool runs
+survives as ``uncovered``; one whose tests outlive ``120 s + 10 x`` their measured time is counted
+killed as ``timeout`` (the change made them hang).
 
 Usage (from the repository's root, with the project's virtualenv):
 
-    .venv/bin/python benchmarks/mutations.py --sample 60 --seed 1
+    .venv/bin/python benchmarks/mutations.py --per-area 40 --seed 1
 
-It prints one line per mutant, then the survivors with their place and change, and last
-``mutants killed: X.XX`` (the share killed). Survivors are either killed by a new test or
-explained in docs/testing.md (an equivalent mutant, or why it cannot matter).
+``--per-area N`` draws N mutants of each area in a seeded order (0: every mutant; an area has
+hundreds, so a full run takes hours on two shared cores) and says how many it drew of how many.
+It prints one line per mutant, the survivors with their place and change, the share killed in
+each area, and last ``mutants killed: X.XX`` (the share killed over all mutants run). Survivors
+are either killed by a new test or explained in docs/testing.md.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import hashlib
+import json
 import os
 import random
 import shutil
@@ -30,44 +44,91 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+CACHE = ROOT / ".mutation-cache"
 
-TARGETS: dict[str, tuple[str, ...]] = {
-    # The core adjudicator: the DATC, the rules, the phases and the property tests.
-    "judge/core/adjudicator/movement.py": ("tests/core/test_datc.py", "tests/core/test_adjudicator_datc.py"),
-    "judge/core/adjudicator/convoys.py": ("tests/core/test_datc.py", "tests/core/test_adjudicator_datc.py"),
-    "judge/core/adjudicator/retreats.py": ("tests/core/test_datc.py", "tests/core/test_adjudicator_phases.py"),
-    "judge/core/adjudicator/adjustments.py": (
-        "tests/core/test_datc.py", "tests/core/test_adjudicator_phases.py", "tests/core/test_adjudicator_rules.py",
+
+@dataclass(frozen=True)
+class Area:
+    """Target modules (``path`` or ``path:function,function`` for some functions only) and the
+    pool of test files whose tests may cover them."""
+
+    modules: tuple[str, ...]
+    pool: tuple[str, ...]
+
+
+AREAS: dict[str, Area] = {
+    "adjudicator": Area(
+        modules=(
+            "judge/core/adjudicator/movement.py", "judge/core/adjudicator/movement_phase.py",
+            "judge/core/adjudicator/convoys.py", "judge/core/adjudicator/retreats.py",
+            "judge/core/adjudicator/retreat_options.py", "judge/core/adjudicator/adjustments.py",
+            "judge/core/adjudicator/civil_disorder.py", "judge/core/adjudicator/validation.py",
+            "judge/core/adjudicator/phases.py", "judge/core/adjudicator/order_sets.py",
+            "judge/core/adjudicator/rules.py", "judge/core/adjudicator/board.py",
+        ),
+        pool=(
+            "tests/core/test_datc.py", "tests/core/test_adjudicator_datc.py",
+            "tests/core/test_adjudicator_phases.py", "tests/core/test_adjudicator_properties.py",
+            "tests/core/test_adjudicator_rules.py", "tests/core/test_adjudicator_validation.py",
+            "tests/core/test_adjudicate_cli.py", "tests/core/test_rules_house_seed002.py",
+            "tests/core/test_seed_examples.py", "tests/core/test_movement_fast_reading.py",
+            "tests/core/test_variant_format_rules.py", "tests/app/test_orders_sheet.py",
+        ),
     ),
-    "judge/core/adjudicator/validation.py": (
-        "tests/core/test_datc.py", "tests/core/test_adjudicator_validation.py",
+    "order reader": Area(
+        modules=("judge/lang/orders.py",),
+        pool=(
+            "tests/lang/test_orders.py", "tests/lang/test_golden.py", "tests/lang/test_postal_notations.py",
+            "tests/lang/test_postal_properties.py", "tests/lang/test_properties.py",
+            "tests/lang/test_province_suggestions.py", "tests/lang/test_fuzz.py", "tests/lang/test_mail_reader.py",
+            "tests/core/test_error_messages.py",
+        ),
     ),
-    "judge/core/adjudicator/phases.py": (
-        "tests/core/test_adjudicator_phases.py", "tests/app/test_orders_sheet.py", "tests/core/test_datc.py",
+    "visibility": Area(
+        modules=(
+            "judge/app/audience/council_members.py", "judge/core/councils/roles.py", "judge/app/audience/results_readers.py",
+            "judge/app/session/readers.py:seat_addresses,player_addresses,master_addresses,observer_addresses,everyone,"
+            "person_address",
+            "judge/app/game_state/game_facts.py:audience,is_gunboat",
+            "judge/app/mail_out/press_rules.py:resolve,_check_allowed,_grey,_shown,_own_addresses,_merge,readers,stored_recipients",
+        ),
+        pool=(
+            "tests/core/test_councils_roles.py", "tests/core/test_councils_spies.py",
+            "tests/core/test_councils_elections.py",
+            "tests/app/test_councils_secrets.py", "tests/app/test_councils_secrets_game.py",
+            "tests/app/test_councils_roles.py", "tests/app/test_councils_rules.py",
+            "tests/app/test_councils_treason.py", "tests/app/test_one_reader_per_mail.py",
+            "tests/app/test_games_press.py", "tests/app/test_press_modes.py", "tests/app/test_press_fakes.py",
+            "tests/app/test_press_limits.py", "tests/app/test_press_touch.py", "tests/app/test_press_postal.py",
+            "tests/app/test_reports_summary.py", "tests/app/test_reports_history.py",
+            "tests/app/test_processing_results.py", "tests/app/test_identity_whois.py", "tests/app/test_info_list.py",
+        ),
     ),
-    # The order reader.
-    "judge/lang/orders.py": ("tests/lang/test_orders.py", "tests/lang/test_golden.py", "tests/lang/test_postal_notations.py"),
-    # The throttles.
-    "judge/mail/ratelimit.py": ("tests/mail/test_ratelimit.py",),
-    "judge/app/people/throttle.py": (
-        "tests/app/test_games_signon_throttle.py", "tests/app/test_signon_limit_edges.py",
-        "tests/app/test_signon_unlock.py",
+    "throttles": Area(
+        modules=("judge/app/people/throttle.py", "judge/mail/ratelimit.py", "judge/mail/triage.py"),
+        pool=(
+            "tests/app/test_games_signon_throttle.py", "tests/app/test_signon_limit_edges.py",
+            "tests/app/test_signon_unlock.py", "tests/app/test_worker_floods.py",
+            "tests/mail/test_ratelimit.py", "tests/mail/test_triage.py", "tests/mail/test_door_limits.py",
+            "tests/hostile/test_floods.py", "tests/timekeeping/test_window_edges.py",
+        ),
     ),
-    # The clock of a phase (deadlines, grace, notices).
-    "judge/timekeeping/lateness.py": ("tests/timekeeping",),
-}
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
 class Mutant:
+    area: str
     path: str
     index: int  # the index-th mutable node of the module, in walk order
     line: int
+    lines: tuple[int, ...]  # the lines whose coverage says which tests reach the mutant
     change: str
 
 
@@ -78,38 +139,61 @@ _COMPARE_SWAPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
 }  # fmt: skip
 
 
-def _in_functions(tree: ast.Module) -> Iterator[ast.AST]:
-    """Every node inside a function body (not annotations, decorators or module constants)."""
+def _split(module: str) -> tuple[str, frozenset[str] | None]:
+    path, _, functions = module.partition(":")
+    return path, frozenset(functions.split(",")) if functions else None
+
+
+def _in_functions(tree: ast.Module, only: frozenset[str] | None) -> Iterator[tuple[ast.AST, int]]:
+    """Every node inside a function body (not annotations, decorators or module constants), with
+    the first line of the statement it is part of. ``only``: the functions (by name) to mutate."""
     for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and (only is None or node.name in only):
             for statement in node.body:
                 if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
                     continue  # the docstring
-                yield from ast.walk(statement)
+                yield from _with_statement(statement)
 
 
-def _candidates(tree: ast.Module) -> list[tuple[ast.AST, str]]:
-    """The mutable nodes of ``tree`` with what the mutation does, in a fixed order."""
-    found: list[tuple[ast.AST, str]] = []
+def _with_statement(statement: ast.stmt) -> Iterator[tuple[ast.AST, int]]:
+    """``statement`` and every node under it, depth first, each with its nearest statement's first line."""
+    stack: list[tuple[ast.AST, int]] = [(statement, statement.lineno)]
+    while stack:
+        node, line = stack.pop()
+        if isinstance(node, ast.stmt | ast.excepthandler):
+            line = node.lineno
+        yield node, line
+        stack.extend((child, line) for child in reversed(list(ast.iter_child_nodes(node))))
+
+
+def _candidates(tree: ast.Module, only: frozenset[str] | None) -> list[tuple[ast.AST, int, str]]:
+    """The mutable nodes of ``tree`` with their statement's line and what the mutation does, in a fixed order."""
+    found: list[tuple[ast.AST, int, str]] = []
     seen: set[int] = set()
-    for node in _in_functions(tree):
+    for node, statement_line in _in_functions(tree, only):
         if id(node) in seen:
             continue
         seen.add(id(node))
-        if isinstance(node, ast.Compare) and type(node.ops[0]) in _COMPARE_SWAPS:
-            swapped = _COMPARE_SWAPS[type(node.ops[0])]
-            found.append((node, f"{type(node.ops[0]).__name__} -> {swapped.__name__}"))
-        elif isinstance(node, ast.BoolOp):
-            found.append((node, "and -> or" if isinstance(node.op, ast.And) else "or -> and"))
-        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub):
-            found.append((node, "+ -> -" if isinstance(node.op, ast.Add) else "- -> +"))
-        elif isinstance(node, ast.Constant) and type(node.value) is int and not isinstance(node.value, bool):
-            found.append((node, f"{node.value} -> {node.value + 1}"))
-        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-            found.append((node, "not x -> x"))
-        elif isinstance(node, ast.Return) and isinstance(node.value, ast.Constant) and type(node.value.value) is bool:
-            found.append((node, f"return {node.value.value} -> return {not node.value.value}"))
+        change = _change_of(node)
+        if change is not None:
+            found.append((node, statement_line, change))
     return found
+
+
+def _change_of(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Compare) and type(node.ops[0]) in _COMPARE_SWAPS:
+        return f"{type(node.ops[0]).__name__} -> {_COMPARE_SWAPS[type(node.ops[0])].__name__}"
+    if isinstance(node, ast.BoolOp):
+        return "and -> or" if isinstance(node.op, ast.And) else "or -> and"
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub):
+        return "+ -> -" if isinstance(node.op, ast.Add) else "- -> +"
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return f"{node.value} -> {node.value + 1}"
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return "not x -> x"
+    if isinstance(node, ast.Return) and isinstance(node.value, ast.Constant) and type(node.value.value) is bool:
+        return f"return {node.value.value} -> return {not node.value.value}"
+    return None
 
 
 def _apply(node: ast.AST) -> ast.AST | None:
@@ -139,29 +223,180 @@ class _Replace(ast.NodeTransformer):
         return super().generic_visit(node)
 
 
-def mutants_of(path: str) -> list[Mutant]:
+def mutants_of(area: str, module: str) -> list[Mutant]:
+    path, only = _split(module)
     tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
-    return [
-        Mutant(path, index, getattr(node, "lineno", 0), change)
-        for index, (node, change) in enumerate(_candidates(tree))
-    ]
+    mutants = []
+    for index, (node, statement_line, change) in enumerate(_candidates(tree, only)):
+        first = getattr(node, "lineno", statement_line)
+        last = getattr(node, "end_lineno", None) or first
+        lines = tuple(sorted({statement_line, *range(first, last + 1)}))
+        mutants.append(Mutant(area, module, index, first, lines, change))
+    return mutants
 
 
 def mutated_source(mutant: Mutant) -> str:
-    tree = ast.parse((ROOT / mutant.path).read_text(encoding="utf-8"))
-    node, _change = _candidates(tree)[mutant.index]
+    path, only = _split(mutant.path)
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    node, _line, _change = _candidates(tree, only)[mutant.index]
     replacement = _apply(node)
     if replacement is not None:
         tree = _Replace(node, replacement).visit(tree)
     return ast.unparse(ast.fix_missing_locations(tree))
 
 
-def run_tests(copy: Path, tests: tuple[str, ...], timeout: float) -> str:
+# -- which tests reach which line ------------------------------------------------------------------
+
+
+def _pool_files(area: Area) -> list[Path]:
+    return sorted(path for entry in area.pool for path in _py_files(ROOT / entry))
+
+
+def _py_files(path: Path) -> list[Path]:
+    return sorted(path.rglob("*.py")) if path.is_dir() else [path]
+
+
+def _fingerprint(area: Area) -> str:
+    digest = hashlib.sha256()
+    sources = {_split(module)[0] for module in area.modules}
+    conftests = sorted((ROOT / "tests").rglob("conftest.py"))
+    for path in [*(ROOT / source for source in sorted(sources)), *_pool_files(area), *conftests]:
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+@dataclass
+class CoverageMap:
+    lines: dict[str, dict[int, list[str]]]  # module path -> line -> contexts ("nodeid" or "nodeid|setup")
+    durations: dict[str, float]  # node id -> seconds (setup, call and teardown)
+    passed: set[str]  # node ids that passed (a failing or skipped test kills nothing)
+    shared: dict[str, list[str]]  # node id -> its module/class-scoped fixtures (keys)
+
+
+def coverage_map(name: str, area: Area, *, refresh: bool) -> CoverageMap:
+    """The area's map, from the cache when neither its modules nor its tests changed."""
+    CACHE.mkdir(exist_ok=True)
+    slug = name.replace(" ", "-")
+    cached = CACHE / f"{slug}-{_fingerprint(area)}.json"
+    if refresh or not cached.exists():
+        for old in CACHE.glob(f"{slug}-*.json"):
+            old.unlink()
+        print(f"mapping {name}: its pool of {len(area.pool)} test files runs once under coverage", flush=True)
+        began = time.perf_counter()
+        modules = sorted({_split(module)[0] for module in area.modules})
+        command = [sys.executable, str(Path(__file__).resolve()), "--map-run", str(cached), *modules, "--", *area.pool]
+        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+        env.pop("JUDGE_TEST_POSTGRES_URL", None)  # the engine cannot change who reads what
+        subprocess.run(command, cwd=ROOT, env=env, check=True)
+        print(f"mapped {name} in {time.perf_counter() - began:.0f} s", flush=True)
+    raw = json.loads(cached.read_text(encoding="utf-8"))
+    return CoverageMap(
+        lines={path: {int(line): contexts for line, contexts in by_line.items()} for path, by_line in raw["lines"].items()},
+        durations=raw["durations"], passed=set(raw["passed"]), shared=raw["shared"],
+    )  # fmt: skip
+
+
+def _map_run(out: Path, modules: list[str], pool: list[str]) -> int:
+    """Run ``pool`` under coverage with one dynamic context per test phase; write the map to ``out``."""
+    import coverage  # only the mapping needs it (the dev extra installs it)
+
+    cov = coverage.Coverage(data_file=None, include=[str(ROOT / module) for module in modules], branch=False)
+    cov.start()
+    import pytest
+
+    durations: dict[str, float] = defaultdict(float)
+    passed: set[str] = set()
+    failed: set[str] = set()
+    shared: dict[str, list[str]] = {}
+
+    class Contexts:
+        """Names the coverage context after the running test, its setup apart."""
+
+        @pytest.hookimpl(tryfirst=True)
+        def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+            for item in items:
+                info = getattr(item, "_fixtureinfo", None)
+                keys = []
+                for fixture, definitions in (info.name2fixturedefs.items() if info is not None else []):
+                    last = definitions[-1]
+                    if last.scope in ("module", "class", "package"):
+                        keys.append(f"{last.baseid}::{fixture}")
+                shared[item.nodeid] = keys
+
+        @pytest.hookimpl(tryfirst=True)
+        def pytest_runtest_setup(self, item: pytest.Item) -> None:
+            cov.switch_context(item.nodeid + "|setup")
+
+        @pytest.hookimpl(tryfirst=True)
+        def pytest_runtest_call(self, item: pytest.Item) -> None:
+            cov.switch_context(item.nodeid)
+
+        @pytest.hookimpl(tryfirst=True)
+        def pytest_runtest_teardown(self, item: pytest.Item) -> None:
+            cov.switch_context(item.nodeid)
+
+        def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+            durations[report.nodeid] += report.duration
+            if report.failed:
+                failed.add(report.nodeid)
+            elif report.when == "call" and report.passed:
+                passed.add(report.nodeid)
+
+    status = pytest.main(
+        ["-q", "-n", "0", "-p", "no:cacheprovider", "-p", "no:randomly", "-k", "not postgresql", *pool],
+        plugins=[Contexts()],
+    )
+    cov.stop()
+    data = cov.get_data()
+    lines: dict[str, dict[int, list[str]]] = {}
+    for measured in data.measured_files():
+        relative = str(Path(measured).resolve().relative_to(ROOT))
+        by_line = data.contexts_by_lineno(measured)
+        lines[relative] = {line: sorted(c for c in contexts if c) for line, contexts in by_line.items()}
+    out.write_text(json.dumps({
+        "lines": lines, "durations": durations, "passed": sorted(passed - failed), "shared": shared,
+    }), encoding="utf-8")  # fmt: skip
+    if status not in (0, 1):
+        print(f"the pool's run ended with pytest status {status}", file=sys.stderr)
+    if failed:
+        print(f"{len(failed)} tests of the pool failed before any mutation; they are left out", file=sys.stderr)
+    return 0
+
+
+def tests_for(mutant: Mutant, covered: CoverageMap, budget: float) -> list[str]:
+    """The tests that run the mutant's lines, fastest first, up to ``budget`` seconds of measured time."""
+    by_line = covered.lines.get(_split(mutant.path)[0], {})
+    members: dict[str, set[str]] = defaultdict(set)
+    for node, keys in covered.shared.items():
+        for key in keys:
+            members[key].add(node)
+    chosen: set[str] = set()
+    for line in mutant.lines:
+        for context in by_line.get(line, []):
+            node, _, phase = context.partition("|")
+            chosen.add(node)
+            if phase == "setup":
+                for key in covered.shared.get(node, []):
+                    chosen |= members[key]
+    ranked = sorted((node for node in chosen if node in covered.passed), key=lambda node: covered.durations.get(node, 0.0))
+    selected: list[str] = []
+    spent = 0.0
+    for node in ranked:
+        cost = covered.durations.get(node, 0.0)
+        if selected and spent + cost > budget:
+            continue
+        selected.append(node)
+        spent += cost
+    files = list(dict.fromkeys(node.split("::")[0] for node in selected))
+    return sorted(selected, key=lambda node: files.index(node.split("::")[0]))  # one file's tests together
+
+
+def run_tests(copy: Path, tests: list[str], timeout: float) -> str:
     """``killed``, ``survived`` or ``timeout`` (counted as killed: the mutant hung the tests)."""
     env = {**os.environ, "PYTHONPATH": str(copy), "PYTHONDONTWRITEBYTECODE": "1"}
     env.pop("JUDGE_TEST_POSTGRES_URL", None)  # the engine cannot change what these modules compute
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-n", "0", "-p", "no:cacheprovider",
-               "-p", "no:randomly", "-k", "not postgresql", *tests]  # fmt: skip
+               "-p", "no:randomly", *tests]  # fmt: skip
     try:
         result = subprocess.run(command, cwd=copy, env=env, capture_output=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
@@ -170,41 +405,73 @@ def run_tests(copy: Path, tests: tuple[str, ...], timeout: float) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sample", type=int, default=0, help="how many mutants (0: all of them)")
+    if len(sys.argv) > 1 and sys.argv[1] == "--map-run":
+        split = sys.argv.index("--")
+        return _map_run(Path(sys.argv[2]), sys.argv[3:split], sys.argv[split + 1 :])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--per-area", type=int, default=40, help="mutants drawn from each area (0: all of them)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--timeout", type=float, default=600.0, help="seconds for one mutant's tests")
-    parser.add_argument("--only", action="append", default=[], help="a target module (repeatable)")
+    parser.add_argument("--budget", type=float, default=30.0, help="seconds of measured test time for one mutant")
+    parser.add_argument("--area", action="append", default=[], choices=sorted(AREAS), help="an area (repeatable)")
+    parser.add_argument("--only", action="append", default=[], help="a target module's path (repeatable)")
+    parser.add_argument("--refresh", action="store_true", help="map the lines to the tests again")
+    parser.add_argument("--list", action="store_true", help="list the mutants drawn and their tests, run nothing")
     args = parser.parse_args()
-    targets = {path: tests for path, tests in TARGETS.items() if not args.only or path in args.only}
-    mutants = [mutant for path in targets for mutant in mutants_of(path)]
-    random.Random(args.seed).shuffle(mutants)
-    if args.sample:
-        mutants = mutants[: args.sample]
-    print(f"{len(mutants)} mutants over {len(targets)} modules")
-    survivors: list[Mutant] = []
-    killed = 0
+    rng = random.Random(args.seed)
+    drawn: list[Mutant] = []
+    maps: dict[str, CoverageMap] = {}
+    for name, area in AREAS.items():
+        if args.area and name not in args.area:
+            continue
+        modules = [m for m in area.modules if not args.only or _split(m)[0] in args.only]
+        if not modules:
+            continue
+        every = [mutant for module in modules for mutant in mutants_of(name, module)]
+        rng.shuffle(every)
+        some = every[: args.per_area] if args.per_area else every
+        print(f"{name}: {len(some)} mutants drawn of {len(every)} over {len(modules)} modules", flush=True)
+        drawn += some
+        maps[name] = coverage_map(name, area, refresh=args.refresh)
+    outcomes: dict[str, list[str]] = defaultdict(list)
+    survivors: list[tuple[Mutant, str]] = []
     with tempfile.TemporaryDirectory(prefix="judge-mutants-") as scratch:
         copy = Path(scratch) / "repo"
-        shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".venv", ".git", "data", "__pycache__", "*.pyc"))
-        for number, mutant in enumerate(mutants, 1):
-            original = (copy / mutant.path).read_text(encoding="utf-8")
-            (copy / mutant.path).write_text(mutated_source(mutant), encoding="utf-8")
+        shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(
+            ".venv", ".git", ".mutation-cache", "__pycache__", "*.pyc", ".hypothesis", ".*_cache",
+        ))  # fmt: skip
+        for number, mutant in enumerate(drawn, 1):
+            path = _split(mutant.path)[0]
+            tests = tests_for(mutant, maps[mutant.area], args.budget)
+            if args.list:
+                print(f"{path}:{mutant.line} {mutant.change}: {len(tests)} tests {tests[:3]}")
+                continue
             began = time.perf_counter()
-            try:
-                outcome = run_tests(copy, targets[mutant.path], args.timeout)
-            finally:
-                (copy / mutant.path).write_text(original, encoding="utf-8")
-            killed += outcome != "survived"
-            if outcome == "survived":
-                survivors.append(mutant)
-            print(f"[{number}/{len(mutants)}] {outcome:8} {mutant.path}:{mutant.line} {mutant.change}"
-                  f" ({time.perf_counter() - began:.0f} s)", flush=True)  # fmt: skip
+            if not tests:
+                outcome = "uncovered"
+            else:
+                original = (copy / path).read_text(encoding="utf-8")
+                (copy / path).write_text(mutated_source(mutant), encoding="utf-8")
+                measured = sum(maps[mutant.area].durations.get(node, 0.0) for node in tests)
+                try:
+                    outcome = run_tests(copy, tests, 120.0 + 10 * measured)
+                finally:
+                    (copy / path).write_text(original, encoding="utf-8")
+            outcomes[mutant.area].append(outcome)
+            if outcome in ("survived", "uncovered"):
+                survivors.append((mutant, outcome))
+            print(f"[{number}/{len(drawn)}] {outcome:9} {path}:{mutant.line} {mutant.change}"
+                  f" ({len(tests)} tests, {time.perf_counter() - began:.0f} s)", flush=True)  # fmt: skip
+    if args.list:
+        return 0
     print(f"survivors: {len(survivors)}")
-    for mutant in survivors:
-        print(f"  {mutant.path}:{mutant.line} {mutant.change}")
-    share = killed / len(mutants) if mutants else 0.0
-    print(f"mutants killed: {share:.2f}")
+    for mutant, outcome in survivors:
+        print(f"  {_split(mutant.path)[0]}:{mutant.line} {mutant.change} ({outcome})")
+    killed = total = 0
+    for name, results in outcomes.items():
+        dead = sum(result in ("killed", "timeout") for result in results)
+        print(f"{name}: {dead}/{len(results)} killed")
+        killed, total = killed + dead, total + len(results)
+    print(f"mutants killed: {killed / total if total else 0.0:.2f}")
     return 0
 
 

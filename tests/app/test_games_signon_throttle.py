@@ -120,3 +120,15 @@ def test_failures_older_than_a_day_are_forgotten(harness: Harness) -> None:
     _guess(harness, "robot1@example.net")
     with harness.db.unit_of_work(readonly=True) as uow:
         assert [row.sender for row in uow.session.query(SignonFailure).all()] == ["robot1@example.net"]
+
+
+def test_the_lockout_mail_names_the_locked_power_by_its_letter(harness: Harness) -> None:
+    """The subject says which power is locked: France's letter for France, M for the master."""
+    start_game(harness)
+    _five_failures(harness)  # the fifth failure's mail tells of the lockout
+    france = [str(m["Subject"]) for m in harness.others if "Sign-on Lockout" in str(m["Subject"])]
+    assert france and all(subject.endswith("Sign-on Lockout: F") for subject in france), france
+    for n in range(5):
+        harness.exchange(f"robot{n}@example.net", "SIGNON Mdemo guess\n")
+    master = [str(m["Subject"]) for m in harness.others if "Sign-on Lockout" in str(m["Subject"])]
+    assert master and all(subject.endswith("Sign-on Lockout: M") for subject in master), master

@@ -66,6 +66,17 @@ def test_idle_addresses_are_forgotten() -> None:
     assert limiter.tracked_addresses == 1
 
 
+def test_an_address_quiet_for_exactly_a_window_is_forgotten_one_second_less_is_not() -> None:
+    """The edge of forget_idle: a last mail exactly one window old is forgotten (it would be allowed
+    anyway), one a second younger is kept."""
+    limiter = RateLimiter(limit=5, window=timedelta(hours=1))
+    limiter.decide("a@x.org", T0)
+    limiter.forget_idle(T0 + timedelta(hours=1) - timedelta(seconds=1))
+    assert limiter.tracked_addresses == 1
+    limiter.forget_idle(T0 + timedelta(hours=1))
+    assert limiter.tracked_addresses == 0
+
+
 def test_naive_datetimes_are_refused() -> None:
     with pytest.raises(ValueError, match="timezone-aware"):
         RateLimiter(limit=1, window=MINUTE).decide("a@x.org", datetime(2026, 1, 1))

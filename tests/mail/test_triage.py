@@ -110,3 +110,32 @@ def test_a_mail_quoting_the_judge_without_a_command_is_answered_a_few_times_a_da
     assert held(QUOTING, store, has_command=True) is None  # a command is always answered
     assert held(QUOTING, store, has_command=False, at=NOW + timedelta(days=2)) is None  # after a quiet day
     assert all(key.startswith(QUOTING_KEY_PREFIX) for key in store.histories)  # apart from the floods
+
+
+def test_quoting_mails_count_under_the_envelope_sender_too() -> None:
+    """A robot that changes its From line on every quoting mail is still counted under its envelope
+    sender: the quota runs out as for one From."""
+    store = MemoryFloodStore()
+    answered = []
+    for n in range(QUOTING_ANSWERS_PER_DAY + 2):
+        raw = QUOTING.replace(b"From: player@x.org", f"From: robot{n}@x.org".encode())
+        verdict = triage(raw, envelope_sender="robot@x.org", own_addresses=OWN, limiter=None, now=NOW)
+        reason = held_without_command(
+            verdict, has_command=False, envelope_sender="robot@x.org", store=store, now=NOW + timedelta(minutes=n)
+        )
+        answered.append(reason is None)
+    assert answered == [True] * QUOTING_ANSWERS_PER_DAY + [False, False]
+
+
+def test_quoting_mails_count_under_the_from_line_too() -> None:
+    """One From line behind ever-changing envelope senders is still counted under its From."""
+    store = MemoryFloodStore()
+    answered = []
+    for n in range(QUOTING_ANSWERS_PER_DAY + 2):
+        verdict = triage(QUOTING, envelope_sender=f"bounce{n}@x.org", own_addresses=OWN, limiter=None, now=NOW)
+        reason = held_without_command(
+            verdict, has_command=False, envelope_sender=f"bounce{n}@x.org", store=store,
+            now=NOW + timedelta(minutes=n),
+        )  # fmt: skip
+        answered.append(reason is None)
+    assert answered == [True] * QUOTING_ANSWERS_PER_DAY + [False, False]
