@@ -1,8 +1,12 @@
-"""`judge map POSITION.json [--orders-result RESULT.json] -o board.png|board.svg`: draw a ruling.
+"""`judge map`: draw a ruling, or a variant's opening, as PNG or SVG.
 
-Reads a position in the `judge adjudicate` contract's format (and, if given,
-the result `judge adjudicate` wrote for it) and draws the board: PNG or SVG
-by the output file's extension. Anyone can so check a ruling by eye.
+``judge map POSITION.json [--orders-result RESULT.json] -o board.png|board.svg``
+reads a position in the `judge adjudicate` contract's format (and, if given,
+the result `judge adjudicate` wrote for it) and draws the board: anyone can
+so check a ruling by eye. ``judge map --variant NAME [--phase S1901M] -o
+board.png`` draws a variant's opening with no position file (the board a
+game of it starts from, as the Game Starting mail shows it). PNG or SVG by
+the output file's extension; ``--language fr`` gives the French picture.
 """
 
 from __future__ import annotations
@@ -18,14 +22,17 @@ import orjson
 from judge.core.errors import CoreError
 
 NAME = "map"
-HELP = "draw a position (and its adjudicated orders) as PNG or SVG"
+HELP = "draw a position (and its adjudicated orders), or a variant's opening, as PNG or SVG"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("position", help="position JSON (the `judge adjudicate` input format)")
+    parser.add_argument("position", nargs="?", help="position JSON (the `judge adjudicate` input format)")
     parser.add_argument("--orders-result", dest="result", help="the result JSON `judge adjudicate` gave for it")
+    parser.add_argument("--variant", help="draw this variant's opening instead of a position file")
+    parser.add_argument("--phase", help="with --variant: the opening's phase (it must be the variant's first)")
     parser.add_argument("-o", "--output", required=True, help="board.png or board.svg")
     parser.add_argument("--title", help="title over the map (default: variant and phase)")
+    parser.add_argument("--language", choices=("en", "fr"), default="en", help="the picture's language")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,10 +43,19 @@ def run(args: argparse.Namespace) -> int:
     if output.suffix.lower() not in (".png", ".svg"):
         print("judge map: the output must end in .png or .svg", file=sys.stderr)
         return 2
+    if (args.position is None) == (args.variant is None):
+        print("judge map: give a position file or --variant NAME (one of them)", file=sys.stderr)
+        return 2
     try:
-        position = _read_json(args.position)
-        result = _read_json(args.result) if args.result else None
-        svg = svg_from_contract(position, result, title=args.title)
+        if args.variant is not None:
+            if args.result:
+                print("judge map: --orders-result goes with a position file, not --variant", file=sys.stderr)
+                return 2
+            svg = _opening_svg(args.variant, args.phase, args.title, args.language)
+        else:
+            position = _read_json(args.position)
+            result = _read_json(args.result) if args.result else None
+            svg = svg_from_contract(position, result, title=args.title, language=args.language)
     except (OSError, json.JSONDecodeError, CoreError) as error:  # orjson's error is a JSONDecodeError
         print(f"judge map: {error}", file=sys.stderr)
         return 1
@@ -51,6 +67,20 @@ def run(args: argparse.Namespace) -> int:
     else:
         output.write_bytes(svg_to_png(svg))
     return 0
+
+
+def _opening_svg(variant: str, phase: str | None, title: str | None, language: str) -> str:
+    """The opening board of ``variant`` as a game of it starts (Chaos: its first builds)."""
+    from judge.app.positions import opening_position
+    from judge.core.errors import PositionError
+    from judge.core.variants import load_map
+    from judge.maps.render import render_svg
+
+    game_map = load_map(variant.lower())
+    opening = opening_position(game_map)
+    if phase is not None and phase.upper() != str(opening.phase):
+        raise PositionError(f"the opening of {game_map.name} is {opening.phase}, not {phase.upper()}")
+    return render_svg(game_map, opening, title=title, language=language)
 
 
 def _read_json(path: str) -> Any:

@@ -42,6 +42,8 @@ class MapArt:
     height: float
     body: str
     provinces: MappingProxyType[str, Anchors]
+    wraps: bool = False
+    """The east and west edges are one meridian (World): the short way may cross them."""
 
     def where(self, location: str) -> Point:
         """The anchor of a unit standing on ``location`` (``"STP/NC"`` uses the coast's anchor)."""
@@ -85,4 +87,5 @@ def load_art(variant: str) -> MapArt:
         height=float(side["height"]),
         body=_OUTER.sub("", svg).strip(),
         provinces=MappingProxyType(provinces),
+        wraps=bool(side.get("wraps", False)),
     )

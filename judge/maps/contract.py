@@ -69,10 +69,23 @@ def orders_from_result(result: Mapping[str, Any], position: Position, game_map: 
             continue
         dislodged.append(DislodgedUnit(unit, str(entry.get("attacker_from") or ""), bool(entry.get("attacker_via_convoy"))))
         retreats[unit] = tuple(str(r) for r in entry.get("retreats") or ())
-    return OrdersDrawn(tuple(entries), tuple(dislodged), retreats)
+    return OrdersDrawn(tuple(entries), tuple(dislodged), retreats, _centers(result.get("centers"), game_map))
 
 
-def svg_from_contract(position_data: object, result_data: object | None = None, *, title: str | None = None) -> str:
+def _centers(value: object, game_map: GameMap) -> dict[str, frozenset[str]] | None:
+    """The result's centres after the phase (power -> its centres), the map's powers and centres only."""
+    if not isinstance(value, Mapping):
+        return None
+    return {
+        str(power): frozenset(str(c).upper() for c in owned if str(c).upper() in game_map.supply_centers)
+        for power, owned in value.items()
+        if str(power) in game_map.powers and isinstance(owned, (list, tuple))
+    }
+
+
+def svg_from_contract(
+    position_data: object, result_data: object | None = None, *, title: str | None = None, language: str = "en"
+) -> str:
     """The SVG of a position in the contract's format (with its result drawn over it, if given)."""
     given = position_from_json(position_data)
     drawn = None
@@ -80,4 +93,4 @@ def svg_from_contract(position_data: object, result_data: object | None = None, 
         if not isinstance(result_data, Mapping):
             raise PositionError("the result must be a JSON object")
         drawn = orders_from_result(result_data, given.position, given.game_map)
-    return render_svg(given.game_map, given.position, drawn, title=title)
+    return render_svg(given.game_map, given.position, drawn, title=title, language=language)

@@ -4,15 +4,26 @@ Pure: a variant (or its :class:`GameMap`), a :class:`Position` and what was
 ordered go in, SVG text comes out; the only thing read is the variant's map
 art (:mod:`judge.maps.art`). The picture shows:
 
+* land shaded by the owner of its supply centre (a light tint of the power's
+  colour), neutral centres in their own shade, other land plain;
 * units as army (a square with a flag's pole) and fleet (a hull) symbols,
   filled with their power's colour (``data-power`` names the power);
 * supply centres as rings filled with their owner's colour (white if neutral);
-* moves and retreats as arrows, supports as dashed lines, convoys as dotted
-  lines, holds as a ring; an order that failed is red with a cross, an
-  invalid one grey with a cross;
-* units dislodged beside their province, with their retreat options as thin
-  arrows; builds as a double ring, removals and disbands as a cross;
+* moves and retreats as arrows stopping short of the destination's unit and
+  label, supports as dashed lines, convoys as dotted lines, an explicit hold
+  as a ring, a unit without orders as a thin dashed grey ring; an order that
+  failed is red with a cross, an invalid one grey with a cross; on a map
+  whose east and west edges meet (World), a move the short way round is two
+  half-arrows, one leaving each edge;
+* a unit dislodged once only, beside its province (never also in it), with
+  its order and its retreat options (or its retreat) starting from there;
+  builds as a double ring, removals and disbands as a cross;
 * the phase as a title, and a legend: each power's colour and centre count.
+
+The centres, shading and legend of a results picture are those *after* the
+phase (``OrdersDrawn.centers``): the counts the results mail gives.
+Everything readable follows the reader's language (``language``): the
+title, the powers' names and the province labels (French abbreviations).
 
 Text is drawn with :mod:`judge.maps.font` (strokes, not a font), so the PNG is
 readable on a machine without fonts. Player names never appear: only powers.
@@ -20,7 +31,8 @@ readable on a machine without fonts. Player names never appear: only powers.
 
 from __future__ import annotations
 
-import colorsys
+import functools
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
@@ -43,74 +55,159 @@ from judge.core.phase import Phase, PhaseType
 from judge.core.position import DislodgedUnit, Position
 from judge.core.units import Unit, UnitType, province_of
 from judge.core.variants import load_map
+from judge.i18n import translation
 from judge.maps.art import MapArt, Point, load_art
+from judge.maps.colour import tint
 from judge.maps.font import text_path
+from judge.maps.layout import (
+    LABEL_BASELINE,
+    LABEL_SIZE,
+    Box,
+    Labels,
+    centre_box,
+    place_labels,
+    unit_box,
+)
 
-__all__ = ["OrdersDrawn", "drawn_from", "power_colours", "render_svg"]
+__all__ = ["MIN_POWER_DELTA", "OrdersDrawn", "drawn_from", "power_colours", "render_svg", "territory_colour"]
 
 _TITLE_BAND = 44.0
 _ROW = 26.0
 _FAILED = "#d62020"
 _INVALID = "#808080"
 _GOOD = "#1b1b1b"
+_NEUTRAL_LAND = "#d8ccaa"
+"""A supply centre nobody owns: darker than the plain land, so neutral centres read at a glance."""
+TINT = 0.45
+"""How much white a power's territory colour has: light enough for the labels and units on it."""
+MIN_POWER_DELTA = 10.0
+"""The least CIEDE2000 difference between two powers' colours, and between their territory tints,
+on every shipped variant (checked by tests/maps/test_palette.py)."""
+_ARROW_HEAD = 15.0
+"""An arrowhead's length: marker 5 x stroke 3."""
 
-# Colours for the classic seven, close to the published board's; other powers take the generated palette.
+# The classic seven keep the colours players know; the others were chosen (greedily, each the colour
+# farthest from those before it, in CIEDE2000, over the colours and their tints) from a grid of sRGB
+# colours of lightness 32 to 75 kept off the sea, the plain land and white: any two of the 34 differ
+# by more than MIN_POWER_DELTA, and so do their tints.
 _CLASSIC = {
     "AUSTRIA": "#c8372d", "ENGLAND": "#3c3ca8", "FRANCE": "#3fa9e0", "GERMANY": "#5a4a3a",
     "ITALY": "#2e9a3c", "RUSSIA": "#8d5ab8", "TURKEY": "#e8c41c",
 }  # fmt: skip
 _PALETTE = (
-    "#c8372d", "#3c3ca8", "#3fa9e0", "#5a4a3a", "#2e9a3c", "#8d5ab8", "#e8c41c", "#e07b1f",
-    "#d94f9c", "#1f8c8c", "#8aa61a", "#7a1f3d", "#2b5f2b", "#f2a0a0", "#6b6bd6", "#b08a3a",
-    "#36c2a0",
+    "#c8372d", "#3c3ca8", "#3fa9e0", "#5a4a3a", "#2e9a3c", "#8d5ab8", "#e8c41c", "#ff780f",
+    "#ff0087", "#c3b4c3", "#005a5a", "#a5b496", "#00c3b4", "#ff87b4", "#5a5a00", "#7800ff",
+    "#96a5ff", "#d2a578", "#005aff", "#78c300", "#5a6987", "#f03cff", "#962d5a", "#873c00",
+    "#ff9678", "#966978", "#b47800", "#4b694b", "#960096", "#69a5a5", "#005a87", "#d2a5f0",
+    "#ff4b0f", "#a5a54b",
 )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
 class OrdersDrawn:
-    """What to draw over the position: each order's result, and the units dislodged with their retreats.
+    """What to draw over the position: each order's result, the units dislodged with their
+    retreats, and the centres after the phase.
 
     ``retreats`` gives each dislodged unit its retreat locations (an empty
     tuple: it is destroyed); units of ``dislodged`` missing from it are drawn
-    without options.
+    without options. ``centers`` (when known) is who owns what once the
+    phase is over: the picture's centre marks, shading and legend show it.
     """
 
     results: tuple[OrderResult, ...] = ()
     dislodged: tuple[DislodgedUnit, ...] = ()
     retreats: Mapping[Unit, tuple[str, ...]] = field(default_factory=dict)
+    centers: Mapping[str, frozenset[str]] | None = None
 
 
 def drawn_from(result: AdjudicationResult) -> OrdersDrawn:
-    """The drawing of an adjudicated phase: its results, its dislodged units and their retreats."""
-    return OrdersDrawn(tuple(result.results), tuple(result.dislodged), dict(result.retreats))
+    """The drawing of an adjudicated phase: its results, its dislodged units, their retreats, the centres after."""
+    return OrdersDrawn(tuple(result.results), tuple(result.dislodged), dict(result.retreats), result.position.centers)
 
 
 def power_colours(game_map: GameMap) -> dict[str, str]:
-    """Each power's colour: the classic colours where the power is a classic one, else a palette by index."""
-    colours: dict[str, str] = {}
+    """Each power's colour: the classic colours where the power is a classic one, else the palette by index."""
     classic = set(game_map.powers) <= set(_CLASSIC)
-    for index, power in enumerate(game_map.powers):
-        if classic:
-            colours[power] = _CLASSIC[power]
-        elif index < len(_PALETTE):
-            colours[power] = _PALETTE[index]
-        else:  # many powers (Chaos): hues spread by the golden angle, two lightnesses
-            hue = (index * 0.618034) % 1.0
-            red, green, blue = colorsys.hls_to_rgb(hue, 0.38 if index % 2 else 0.6, 0.7)
-            colours[power] = f"#{int(red * 255):02x}{int(green * 255):02x}{int(blue * 255):02x}"
-    return colours
+    if classic:
+        return {power: _CLASSIC[power] for power in game_map.powers}
+    if len(game_map.powers) > len(_PALETTE):
+        raise VariantError(f"{game_map.name} has {len(game_map.powers)} powers: the palette has {len(_PALETTE)} colours")
+    # Variants without the classic seven start after them: their colours are the most distinct ones.
+    start = 7 if len(game_map.powers) <= len(_PALETTE) - 7 else 0
+    return {power: _PALETTE[start + index] for index, power in enumerate(game_map.powers)}
 
 
-def phase_title(phase: Phase) -> str:
-    """``Spring 1901 movement (S1901M)``: the phase in words and in the judge's notation."""
-    kind = {PhaseType.MOVEMENT: "movement", PhaseType.RETREAT: "retreats", PhaseType.ADJUSTMENT: "adjustments"}
-    season = {"S": "Spring", "F": "Fall", "W": "Winter"}.get(str(phase)[0], "")
-    return f"{season} {phase.year} {kind[phase.type]} ({phase})"
+def territory_colour(colour: str) -> str:
+    """The shade of a power's land: its colour, lightened."""
+    return tint(colour, TINT)
+
+
+def phase_title(phase: Phase, language: str = "en") -> str:
+    """``Fall 1901, movement (F1901M)`` in the reader's language."""
+    _ = translation(language).gettext
+    texts = {
+        ("S", PhaseType.MOVEMENT): _("Spring {year}, movement ({phase})"),
+        ("S", PhaseType.RETREAT): _("Spring {year}, retreats ({phase})"),
+        ("F", PhaseType.MOVEMENT): _("Fall {year}, movement ({phase})"),
+        ("F", PhaseType.RETREAT): _("Fall {year}, retreats ({phase})"),
+        ("W", PhaseType.ADJUSTMENT): _("Winter {year}, adjustments ({phase})"),
+    }
+    text = texts.get((str(phase)[0], phase.type), "{phase}")
+    return text.format(year=phase.year, phase=phase)
 
 
 def _short_title(game_map: GameMap) -> str:
     """``Standard Diplomacy``, ``Ancient Mediterranean``: the variant's title without its notes in brackets."""
     return (game_map.title or game_map.name).split(" (")[0]
+
+
+def legend_lines(game_map: GameMap, centers: Mapping[str, frozenset[str]], language: str = "en") -> list[tuple[str, str]]:
+    """(power, text) of each legend entry: the power's name in ``language`` and its centre count."""
+    lines = []
+    for power in game_map.powers:
+        names = game_map.power_names.get(power)
+        name = names.display(language) if names is not None else power
+        lines.append((power, f"{name} {len(centers.get(power, ()))}"))
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class _Base:
+    """What one variant's picture has in every phase, in one language: built once and kept."""
+
+    art: MapArt
+    labels: Labels
+    label_boxes: tuple[tuple[str, Box], ...]
+    labels_svg: str
+    defs: str
+
+
+@functools.lru_cache(maxsize=64)
+def _base(variant: str, language: str) -> _Base:
+    art = load_art(variant)
+    labels = place_labels(variant, language)
+    strokes = " ".join(
+        text_path(labels.text[code], labels.at[code][0], labels.at[code][1] + LABEL_BASELINE, LABEL_SIZE, "middle")
+        for code in labels.at
+    )
+    # One path for every label (a tenth less time to render a large board than a path each),
+    # butt ends, and no anti-aliasing: crisp small letters, and a smaller PNG. Bevelled
+    # joins: without anti-aliasing, mitred or round ones fill the sharp angles of W and M.
+    labels_svg = (
+        f'<path class="labels" data-labels="{escape(" ".join(labels.text[c] for c in labels.at))}" '
+        f'data-codes="{" ".join(labels.at)}" d="{strokes}" shape-rendering="crispEdges" '
+        'fill="none" stroke="#2a2a2a" stroke-width="1.1" stroke-linecap="butt" stroke-linejoin="bevel"/>'
+    )
+    marker = (
+        '<marker id="arrow-{name}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" '
+        'orient="auto"><path d="M0 0L10 5L0 10z" fill="{colour}"/></marker>'
+    )
+    defs = (
+        "<defs>"
+        + "".join(marker.format(name=n, colour=c) for n, c in (("good", _GOOD), ("failed", _FAILED), ("invalid", _INVALID)))
+        + "</defs>"
+    )
+    return _Base(art, labels, tuple(labels.boxes().items()), labels_svg, defs)
 
 
 def render_svg(
@@ -119,51 +216,73 @@ def render_svg(
     orders: OrdersDrawn | AdjudicationResult | None = None,
     *,
     title: str | None = None,
+    language: str = "en",
 ) -> str:
     """The SVG picture of ``position`` (and of ``orders`` if given), titled ``title`` or the phase."""
     game_map = variant if isinstance(variant, GameMap) else load_map(variant)
-    art = load_art(game_map.name)
+    language = "fr" if language == "fr" else "en"
+    base = _base(game_map.name, language)
+    art = base.art
     drawn = drawn_from(orders) if isinstance(orders, AdjudicationResult) else orders
     colours = power_colours(game_map)
-    canvas = _Canvas(art, colours)
-    canvas.centres(game_map, position.centers)
-    for unit in position.units:
-        canvas.unit(unit, art.where(unit.location), css="unit")
+    centers = drawn.centers if drawn is not None and drawn.centers is not None else position.centers
+    canvas = _Canvas(art, colours, base)
+    canvas.centres(game_map, centers)
     dislodged = list(position.dislodged)
     retreats: Mapping[Unit, tuple[str, ...]] = {}
     if drawn is not None:
-        dislodged.extend(d for d in drawn.dislodged if d not in dislodged)
+        dislodged.extend(d for d in drawn.dislodged if all(d.unit != e.unit for e in dislodged))
         retreats = drawn.retreats
+    # A dislodged unit stands beside its province, once: in a retreat phase the province holds the
+    # unit that took it; in a movement phase's results the unit is drawn where it ends up.
+    away = {(d.unit.power, d.unit.location) for d in dislodged}
+    for entry in dislodged:
+        canvas.place_dislodged(entry.unit)
+    for unit in position.units:
+        if position.phase.type is PhaseType.MOVEMENT and (unit.power, unit.location) in away:
+            continue
+        canvas.unit(unit, art.where(unit.location), css="unit")
+    if drawn is not None:
         for result in drawn.results:
             canvas.order(result, position)
     for entry in dislodged:
-        canvas.dislodged(entry.unit, retreats.get(entry.unit))
-    labels = canvas.labels(game_map)
-    heading = title if title is not None else f"{_short_title(game_map)}: {phase_title(position.phase)}"
+        canvas.dislodged(entry.unit, retreats.get(entry.unit) if entry.unit in retreats else None)
+    heading = title if title is not None else f"{_short_title(game_map)}: {phase_title(position.phase, language)}"
     legend_rows = (len(game_map.powers) + 3) // 4
     height = art.height + _TITLE_BAND + legend_rows * _ROW + 12
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {art.width:g} {height:g}" '
         f'width="{art.width:g}" height="{height:g}" data-variant="{escape(game_map.name)}" '
-        f'data-phase="{position.phase}">',
-        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" '
-        'orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="context-stroke"/></marker>'
-        f'<marker id="arrow-good" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" orient="auto"><path d="M0 0L10 5L0 10z" fill="{_GOOD}"/></marker>'
-        f'<marker id="arrow-failed" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" orient="auto"><path d="M0 0L10 5L0 10z" fill="{_FAILED}"/></marker>'
-        f'<marker id="arrow-invalid" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" orient="auto"><path d="M0 0L10 5L0 10z" fill="{_INVALID}"/></marker>'
-        "</defs>",
+        f'data-phase="{position.phase}" data-language="{language}">',
+        base.defs,
         f'<rect x="0" y="0" width="{art.width:g}" height="{height:g}" fill="#ffffff"/>',
         _text(heading, art.width / 2, 31, 20, "middle", css="title", width=2.4),
         f'<g transform="translate(0 {_TITLE_BAND:g})">',
-        # Province borders without anti-aliasing: a PNG a third the size, borders still clean.
-        f'<g shape-rendering="crispEdges">{art.body}</g>',
-        labels,
+        # Province borders without anti-aliasing: a smaller PNG, borders still clean.
+        f'<g shape-rendering="crispEdges">{art.body}{_shading(game_map, colours, centers)}</g>',
+        base.labels_svg,
         *canvas.layers(),
         "</g>",
-        _legend(game_map, colours, position.centers, art.width, art.height + _TITLE_BAND + 8),
+        _legend(game_map, colours, centers, art.width, art.height + _TITLE_BAND + 8, language),
         "</svg>",
     ]
     return "\n".join(parts)
+
+
+def _shading(game_map: GameMap, colours: Mapping[str, str], centers: Mapping[str, frozenset[str]]) -> str:
+    """The territory colours, as a style sheet over the art's provinces (ids beat its classes):
+    each owned centre's province in its owner's tint, each neutral centre in the neutral shade."""
+    rules: list[str] = []
+    owned: set[str] = set()
+    for power in game_map.powers:
+        provinces = sorted(c for c in centers.get(power, ()) if c in game_map.provinces)
+        owned.update(provinces)
+        if provinces:
+            rules.append(",".join(f"#p-{c}" for c in provinces) + f"{{fill:{territory_colour(colours[power])}}}")
+    neutral = sorted(c for c in game_map.supply_centers if c not in owned and c in game_map.provinces)
+    if neutral:
+        rules.append(",".join(f"#p-{c}" for c in neutral) + f"{{fill:{_NEUTRAL_LAND}}}")
+    return f'<style class="shading">{"".join(rules)}</style>' if rules else ""
 
 
 def _text(text: str, x: float, y: float, size: float, anchor: str, *, css: str, width: float = 1.4, colour: str = "#111") -> str:
@@ -174,54 +293,49 @@ def _text(text: str, x: float, y: float, size: float, anchor: str, *, css: str, 
 
 
 def _legend(
-    game_map: GameMap, colours: Mapping[str, str], centers: Mapping[str, frozenset[str]], width: float, top: float
+    game_map: GameMap, colours: Mapping[str, str], centers: Mapping[str, frozenset[str]], width: float, top: float,
+    language: str,
 ) -> str:
     parts = ['<g class="legend">']
     column = width / 4
-    for index, power in enumerate(game_map.powers):
+    for index, (power, text) in enumerate(legend_lines(game_map, centers, language)):
         x = 12 + (index % 4) * column
         y = top + (index // 4) * _ROW
-        count = len(centers.get(power, ()))
         parts.append(
             f'<rect class="swatch" data-power="{escape(power)}" x="{x:g}" y="{y:g}" width="18" height="18" '
             f'fill="{colours[power]}" stroke="#111" stroke-width="1"/>'
         )
-        name = game_map.power_names[power].name if power in game_map.power_names else power
-        parts.append(_text(f"{name} {count}", x + 26, y + 15, 12, "start", css="legend-text"))
+        parts.append(_text(text, x + 26, y + 15, 12, "start", css="legend-text"))
     parts.append("</g>")
     return "".join(parts)
+
+
+def _clear_of(box: Box, boxes: Iterable[tuple[str, Box]]) -> bool:
+    return not any(box.overlaps(other) for _code, other in boxes)
 
 
 class _Canvas:
     """Collects the layers of one picture, each a list of SVG elements."""
 
-    def __init__(self, art: MapArt, colours: Mapping[str, str]) -> None:
+    def __init__(self, art: MapArt, colours: Mapping[str, str], base: _Base) -> None:
         self.art = art
         self.colours = colours
+        self.base = base
+        self.wraps = art.wraps
         self._centres: list[str] = []
         self._lines: list[str] = []
         self._units: list[str] = []
         self._marks: list[str] = []
+        self._beside: dict[str, Point] = {}
+        """Where each dislodged unit is drawn, by its location."""
+        self._taken: list[Box] = []
+        """Boxes of the dislodged units already placed."""
 
     def layers(self) -> Iterable[str]:
         yield '<g class="centres">' + "".join(self._centres) + "</g>"
         yield '<g class="units">' + "".join(self._units) + "</g>"
         yield '<g class="orders">' + "".join(self._lines) + "</g>"
         yield '<g class="marks">' + "".join(self._marks) + "</g>"
-
-    def labels(self, game_map: GameMap) -> str:
-        codes = [code for code in self.art.provinces if code in game_map.provinces]
-        strokes = " ".join(
-            text_path(code, self.art.provinces[code].label[0], self.art.provinces[code].label[1] + 4, 9, "middle")
-            for code in codes
-        )
-        # One path for every label (a tenth less time to render a large board than a path each),
-        # butt ends, and no anti-aliasing: crisp small letters, and a PNG a quarter smaller. Bevelled
-        # joins: without anti-aliasing, mitred or round ones fill the sharp angles of W and M.
-        return (
-            f'<path class="labels" data-labels="{" ".join(codes)}" d="{strokes}" shape-rendering="crispEdges" '
-            'fill="none" stroke="#2a2a2a" stroke-width="1.1" stroke-linecap="butt" stroke-linejoin="bevel"/>'
-        )
 
     def centres(self, game_map: GameMap, centers: Mapping[str, frozenset[str]]) -> None:
         owner = {c: p for p, owned in centers.items() for c in owned}
@@ -242,7 +356,8 @@ class _Canvas:
         fill = self.colours.get(unit.power, "#dddddd")
         common = (
             f'class="{css}" data-power="{escape(unit.power)}" data-unit="{unit.type.value}" '
-            f'data-loc="{escape(unit.location)}" fill="{fill}" stroke="#111" stroke-width="1.5"{extra}'
+            f'data-loc="{escape(unit.location)}" data-x="{x:.1f}" data-y="{y:.1f}" fill="{fill}" stroke="#111" '
+            f'stroke-width="1.5"{extra}'
         )
         if unit.type is UnitType.ARMY:
             self._units.append(
@@ -253,29 +368,112 @@ class _Canvas:
                 f'<path {common} d="M{x - 12:.1f} {y - 1:.1f}h24l-5 8h-14z M{x - 1:.1f} {y - 1:.1f}v-9l7 7h-7"/>'
             )
 
+    def place_dislodged(self, unit: Unit) -> Point | None:
+        """Beside its province: the nearest place, down and to the right first, whose box covers no
+        label, no unit anchor, no centre marker and no other dislodged unit."""
+        home = self._at(unit.location)
+        if home is None:
+            return None
+        obstacles = [unit_box(p) for a in self.art.provinces.values() for p in (a.unit, *a.coasts.values())]
+        obstacles += [centre_box(a.centre) for a in self.art.provinces.values() if a.centre is not None]
+        chosen = (home[0] + 16, home[1] + 14)
+        for radius in (22.0, 28.0, 34.0, 42.0, 50.0):
+            found = None
+            for step in range(16):
+                angle = math.radians(40 + step * 22.5)
+                point = (home[0] + radius * math.cos(angle), home[1] + radius * math.sin(angle))
+                box = unit_box(point).grown(1)
+                if not (box.left >= 0 and box.right <= self.art.width and box.top >= 0 and box.bottom <= self.art.height):
+                    continue
+                if _clear_of(box, self.base.label_boxes) and not any(box.overlaps(o) for o in obstacles) and not any(
+                    box.overlaps(t) for t in self._taken
+                ):
+                    found = point
+                    break
+            if found is not None:
+                chosen = found
+                break
+        self._taken.append(unit_box(chosen))
+        self._beside[unit.location] = chosen
+        return chosen
+
     def _cross(self, at: Point, colour: str, kind: str) -> None:
         x, y = at
         self._marks.append(
-            f'<path class="cross {kind}" d="M{x - 6:.1f} {y - 6:.1f}l12 12M{x + 6:.1f} {y - 6:.1f}l-12 12" '
-            f'stroke="{colour}" stroke-width="3.5" stroke-linecap="round"/>'
+            f'<path class="cross {kind}" data-x="{x:.1f}" data-y="{y:.1f}" d="M{x - 6:.1f} {y - 6:.1f}l12 12M{x + 6:.1f} '
+            f'{y - 6:.1f}l-12 12" stroke="{colour}" stroke-width="3.5" stroke-linecap="round"/>'
         )
 
-    def _line(self, start: Point, end: Point, kind: str, outcome: Outcome, *, arrow: bool, dash: str = "", shorten: float = 13.0) -> None:
-        colour = {Outcome.SUCCEEDS: _GOOD, Outcome.FAILS: _FAILED, Outcome.INVALID: _INVALID}[outcome]
+    def _wrapped(self, start: Point, end: Point) -> tuple[tuple[Point, Point], ...]:
+        """The segments from ``start`` to ``end``: one, or on a map whose edges meet, two when the
+        short way crosses the edge (to the edge, then from the other edge)."""
         (x1, y1), (x2, y2) = start, end
-        length = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1e-6)
-        if length > 2 * shorten:
-            x1, y1 = x1 + (x2 - x1) * shorten / length, y1 + (y2 - y1) * shorten / length
-            x2, y2 = x2 - (x2 - x1) * shorten / length, y2 - (y2 - y1) * shorten / length
-        marker = f' marker-end="url(#arrow-{outcome.value if outcome is not Outcome.SUCCEEDS else "good"})"' if arrow else ""
-        marker = marker.replace("arrow-fails", "arrow-failed")
+        width = self.art.width
+        if not self.wraps or abs(x2 - x1) <= width / 2:
+            return ((start, end),)
+        shifted = x2 - width if x2 > x1 else x2 + width  # the destination seen across the edge
+        edge = 0.0 if shifted < 0 else width
+        y_edge = y1 + (y2 - y1) * (edge - x1) / (shifted - x1)
+        return ((start, (edge, y_edge)), ((width - edge, y_edge), end))
+
+    def _end_clear(self, start: Point, end: Point, stop: float) -> Point:
+        """Where an arrow from ``start`` towards ``end`` stops: ``stop`` short of it, and further back
+        while its head would cover a label."""
+        (x1, y1), (x2, y2) = start, end
+        length = math.hypot(x2 - x1, y2 - y1)
+        if length < 1e-6:
+            return end
+        ux, uy = (x2 - x1) / length, (y2 - y1) / length
+        back = min(stop, length * 0.6)
+        while back < length * 0.8:
+            tip = (x2 - ux * back, y2 - uy * back)
+            if _clear_of(_head_box(tip, (ux, uy)), self.base.label_boxes):
+                return tip
+            back += 2.0
+        return (x2 - ux * min(stop, length * 0.6), y2 - uy * min(stop, length * 0.6))
+
+    def _line(
+        self, start: Point, end: Point, kind: str, outcome: Outcome, *, arrow: bool, dash: str = "", stop: float = 15.0,
+        extra: str = "",
+    ) -> None:
+        colour = {Outcome.SUCCEEDS: _GOOD, Outcome.FAILS: _FAILED, Outcome.INVALID: _INVALID}[outcome]
+        marker_name = {Outcome.SUCCEEDS: "good", Outcome.FAILS: "failed", Outcome.INVALID: "invalid"}[outcome]
+        segments = self._wrapped(start, end)
         dashing = f' stroke-dasharray="{dash}"' if dash else ""
+        path: list[str] = []
+        for index, (a, b) in enumerate(segments):
+            last = index == len(segments) - 1
+            (x1, y1), (x2, y2) = a, b
+            length = max(math.hypot(x2 - x1, y2 - y1), 1e-6)
+            if index == 0 and length > 30:  # leave the unit's symbol
+                x1, y1 = x1 + (x2 - x1) * 12 / length, y1 + (y2 - y1) * 12 / length
+            if last:
+                x2, y2 = self._end_clear((x1, y1), (x2, y2), stop) if arrow else (x2, y2)
+            path.append(f"M{x1:.1f} {y1:.1f}L{x2:.1f} {y2:.1f}")
+        marker = f' marker-end="url(#arrow-{marker_name})"' if arrow else ""
+        wrap = ' data-wraps="yes"' if len(segments) > 1 else ""
+        d = "".join(path)
         self._lines.append(
-            f'<path class="order {kind} {outcome.value}" d="M{x1:.1f} {y1:.1f}L{x2:.1f} {y2:.1f}" fill="none" '
+            f'<path class="order {kind} {outcome.value}"{extra}{wrap} d="{d}" fill="none" '
             f'stroke="{colour}" stroke-width="3"{dashing}{marker}/>'
         )
+        if len(segments) > 1 and arrow:  # the first half-arrow gets its own head at the edge
+            (a, b) = segments[0]
+            self._lines.append(
+                f'<path class="order-wrap {outcome.value}" d="M{b[0] - (b[0] - a[0]) * 0.001:.1f} {b[1]:.1f}L{b[0]:.1f} {b[1]:.1f}" '
+                f'fill="none" stroke="{colour}" stroke-width="3"{marker}/>'
+            )
         if outcome is not Outcome.SUCCEEDS:
-            self._cross(((x1 + x2) / 2, (y1 + y2) / 2), colour, outcome.value)
+            a, b = segments[-1]
+            self._cross(self._mark_point(a, b), colour, outcome.value)
+
+    def _mark_point(self, start: Point, end: Point) -> Point:
+        """A point on the line near its middle where a cross covers no label."""
+        for fraction in (0.5, 0.42, 0.58, 0.35, 0.65, 0.28, 0.72, 0.2, 0.8):
+            point = (start[0] + (end[0] - start[0]) * fraction, start[1] + (end[1] - start[1]) * fraction)
+            if _clear_of(Box(point[0] - 8, point[1] - 8, point[0] + 8, point[1] + 8), self.base.label_boxes):
+                return point
+        return ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
 
     def _at(self, location: str) -> Point | None:
         try:
@@ -283,19 +481,29 @@ class _Canvas:
         except VariantError:  # a location the art lacks (an invalid order): draw nothing
             return None
 
+    def _unit_at(self, location: str) -> Point | None:
+        """Where the unit standing on ``location`` is drawn: beside its province when dislodged."""
+        return self._beside.get(location) or self._at(location)
+
     def order(self, result: OrderResult, position: Position) -> None:
         order = result.order
         outcome = result.outcome
         unit_location = result.unit.location if result.unit is not None else None
         if order is None or isinstance(order, Hold):
-            if unit_location is not None and (at := self._at(unit_location)) is not None:
+            if unit_location is not None and (at := self._unit_at(unit_location)) is not None:
                 colour = {Outcome.SUCCEEDS: _GOOD, Outcome.FAILS: _FAILED, Outcome.INVALID: _INVALID}[outcome]
                 if order is None and result.unit is not None and position.phase.type is not PhaseType.MOVEMENT:
                     self._cross(at, _FAILED, "disbanded")  # no order in a retreat/adjustment: it is lost
+                elif order is None:  # no order: it holds, but nobody said so
+                    self._lines.append(
+                        f'<circle class="order unordered {outcome.value}" data-loc="{escape(unit_location)}" '
+                        f'cx="{at[0]:.1f}" cy="{at[1]:.1f}" r="15" fill="none" stroke="{_INVALID}" stroke-width="1.2" '
+                        'stroke-dasharray="2 3"/>'
+                    )
                 else:
                     self._lines.append(
-                        f'<circle class="order hold {outcome.value}" cx="{at[0]:.1f}" cy="{at[1]:.1f}" r="16" fill="none" '
-                        f'stroke="{colour}" stroke-width="2.5"/>'
+                        f'<circle class="order hold {outcome.value}" data-loc="{escape(unit_location)}" cx="{at[0]:.1f}" '
+                        f'cy="{at[1]:.1f}" r="16" fill="none" stroke="{colour}" stroke-width="2.5"/>'
                     )
             return
         if isinstance(order, Build):
@@ -314,9 +522,9 @@ class _Canvas:
             if outcome is not Outcome.SUCCEEDS:
                 self._cross(at, colour, outcome.value)
             return
-        start = self._at(order.unit.location) if hasattr(order, "unit") else None
+        start = self._unit_at(order.unit.location) if hasattr(order, "unit") else None
         if start is None and unit_location is not None:
-            start = self._at(unit_location)
+            start = self._unit_at(unit_location)
         if start is None:
             return
         if isinstance(order, (Remove, Disband)):
@@ -330,28 +538,31 @@ class _Canvas:
                 kind = "move" if isinstance(order, Move) else "retreat"
                 if isinstance(order, Move) and order.wants_convoy:
                     kind = "move convoyed"
-                self._line(start, end, kind, outcome, arrow=True)
+                where = f' data-from="{escape(order.unit.location)}" data-to="{escape(order.destination)}"'
+                self._line(start, end, kind, outcome, arrow=True, extra=where)
             return
         if isinstance(order, SupportHold):
-            end = self._at(order.supported.location)
+            end = self._unit_at(order.supported.location)
             if end is not None:
                 self._line(start, end, "support-hold", outcome, arrow=False, dash="8 5")
             return
         if isinstance(order, (SupportMove, Convoy)):
             subject = order.supported if isinstance(order, SupportMove) else order.convoyed
-            origin = self._at(subject.location)
+            origin = self._unit_at(subject.location)
             target = self._at(province_of(order.destination))
             if origin is None or target is None:
                 return
-            middle = ((origin[0] + target[0]) / 2, (origin[1] + target[1]) / 2)
+            if self.wraps and abs(target[0] - origin[0]) > self.art.width / 2:  # the middle of the short way
+                target = (target[0] - self.art.width if target[0] > origin[0] else target[0] + self.art.width, target[1])
+            middle = ((origin[0] + target[0]) / 2 % self.art.width if self.wraps else (origin[0] + target[0]) / 2,
+                      (origin[1] + target[1]) / 2)  # fmt: skip
             kind, dash = ("support-move", "8 5") if isinstance(order, SupportMove) else ("convoy", "2 5")
-            self._line(start, middle, kind, outcome, arrow=True, dash=dash, shorten=10.0)
+            self._line(start, middle, kind, outcome, arrow=True, dash=dash, stop=6.0)
 
     def dislodged(self, unit: Unit, retreats: tuple[str, ...] | None) -> None:
-        home = self._at(unit.location)
-        if home is None:
+        beside = self._beside.get(unit.location)
+        if beside is None:
             return
-        beside = (home[0] + 16, home[1] + 14)
         self.unit(unit, beside, css="unit dislodged", extra=' stroke-dasharray="3 2" opacity="0.85"')
         self._marks.append(
             f'<circle class="dislodged-mark" data-loc="{escape(unit.location)}" cx="{beside[0]:.1f}" cy="{beside[1]:.1f}" '
@@ -365,11 +576,27 @@ class _Canvas:
             end = self._at(option)
             if end is None:
                 continue
+            segments = self._wrapped(beside, end)
+            d = ""
+            for index, (a, b) in enumerate(segments):
+                if index == len(segments) - 1:
+                    b = self._end_clear(a, b, 15.0)
+                d += f"M{a[0]:.1f} {a[1]:.1f}L{b[0]:.1f} {b[1]:.1f}"
             self._lines.append(
                 f'<path class="retreat-option" data-loc="{escape(unit.location)}" data-to="{escape(option)}" '
-                f'd="M{beside[0]:.1f} {beside[1]:.1f}L{end[0]:.1f} {end[1]:.1f}" fill="none" stroke="{_FAILED}" '
+                f'd="{d}" fill="none" stroke="{_FAILED}" '
                 f'stroke-width="1.5" stroke-dasharray="4 3" marker-end="url(#arrow-failed)"/>'
             )
+
+
+def _head_box(tip: Point, direction: Point) -> Box:
+    """The box around an arrowhead whose tip is ``tip``, pointing along ``direction`` (a unit vector)."""
+    ux, uy = direction
+    bx, by = tip[0] - ux * _ARROW_HEAD, tip[1] - uy * _ARROW_HEAD
+    half = _ARROW_HEAD / 2
+    xs = (tip[0], bx - uy * half, bx + uy * half)
+    ys = (tip[1], by + ux * half, by - ux * half)
+    return Box(min(xs), min(ys), max(xs), max(ys))
 
 
 def results_for_viewer(results: Sequence[OrderResult], powers: Iterable[str]) -> tuple[OrderResult, ...]:

@@ -64,12 +64,12 @@ class Harness:
         mail with its map attached, drawn as the sender draws it)."""
         with self.db.unit_of_work(readonly=True) as uow:
             rows = [
-                (row.id, bytes(row.message), row.map_phase_id)
+                (row.id, bytes(row.message), row.map_phase_id, row.map_language)
                 for row in uow.session.query(OutboundMail).order_by(OutboundMail.id)
             ]
-        return [self._delivered(id, message, phase) for id, message, phase in rows]
+        return [self._delivered(id, message, phase, language) for id, message, phase, language in rows]
 
-    def _delivered(self, id: int, message: bytes, phase: int | None) -> EmailMessage:
+    def _delivered(self, id: int, message: bytes, phase: int | None, language: str | None = None) -> EmailMessage:
         """One outbox row as delivered. A row without a map goes out as its bytes: parsed once
         (tests read the whole outbox after every mail, and parsing it all again each time made
         the long games quadratic), and parsed again if its bytes ever differ."""
@@ -78,7 +78,7 @@ class Harness:
             if cached is not None and cached[0] == message:
                 return cached[1]
         parsed = message_from_bytes(
-            deliverable_message(self.services, self._pictures, message, phase),
+            deliverable_message(self.services, self._pictures, message, phase, language or "en"),
             policy=policy.default,
         )
         assert isinstance(parsed, EmailMessage)

@@ -69,7 +69,7 @@ def test_the_legend_lists_each_power_with_its_colour_and_centre_count() -> None:
         assert f'data-power="{power}" x=' in svg
         count = len(POSITION["centers"].get(power, ()))
         assert f'data-text="{STANDARD.power_names[power].name} {count}"' in svg
-    assert 'data-text="Standard Diplomacy: Fall 1902 movement (F1902M)"' in svg
+    assert 'data-text="Standard Diplomacy: Fall 1902, movement (F1902M)"' in svg
 
 
 def test_each_kind_of_order_and_result_is_drawn_apart() -> None:
@@ -178,7 +178,10 @@ def test_every_phase_of_a_random_game_renders(variant: str) -> None:
             orders = _adjustments(rng, game_map, position)
         result = adjudicate(position, orders, Rules(), game_map)
         svg = render_svg(game_map, position, result)
-        assert svg.count('class="unit"') == len(position.units)
+        # Every unit once: a unit dislodged this phase beside its province, never also in it.
+        away = len(result.dislodged) if kind is PhaseType.MOVEMENT else 0
+        assert svg.count('class="unit"') == len(position.units) - away
+        assert svg.count('class="unit dislodged"') == away + len(position.dislodged)
         rendered += 1
         options = dict(result.retreats)
         position = result.position
@@ -220,7 +223,7 @@ def test_an_arrow_runs_from_the_unit_to_its_destination_and_an_invalid_order_is_
     result = rule_on(position)
     svg = svg_from_contract(position, result)
     art = load_art("standard")
-    (move,) = re.findall(r'<path class="order move succeeds" d="M([\d.]+) ([\d.]+)L([\d.]+) ([\d.]+)"', svg)
+    (move,) = re.findall(r'<path class="order move succeeds"[^>]*? d="M([\d.]+) ([\d.]+)L([\d.]+) ([\d.]+)"', svg)
     x1, y1, x2, y2 = (float(v) for v in move)
     (bx, by), (mx, my) = art.where("BRE"), art.where("MAO")
     assert abs(x1 - bx) + abs(y1 - by) < 30 and abs(x2 - mx) + abs(y2 - my) < 30

@@ -905,6 +905,8 @@ def write(result: dict, scale: float = 1.0) -> None:
         "provinces": points,
         "crossings": result["crossings"],
     }
+    if variant == "world":  # plate carree round the whole globe: the renderer draws moves the short way
+        sidecar["wraps"] = True
     (MAPS / f"{variant}.json").write_text(
         json.dumps(sidecar, indent=1, sort_keys=True) + "\n", encoding="utf-8"
     )

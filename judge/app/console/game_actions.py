@@ -107,7 +107,10 @@ def run_as_master(
     session = _master_session(uow, services, game, line, operator, now)
     run_commands(session, parsed)
     for mail in session.outgoing:
-        outbox.queue(uow, services, mail.to, mail.subject, mail.body, now, game_id=mail.game_id)
+        outbox.queue(
+            uow, services, mail.to, mail.subject, mail.body, now, game_id=mail.game_id,
+            map_phase_id=mail.map_phase_id, map_language=mail.map_language,
+        )  # fmt: skip
     reply = session.reply.render()
     uow.audit.record(
         AuditKind.ADMIN, now, game=game, actor=operator, setting="console",

@@ -316,7 +316,10 @@ def _process(
         )
     _queue_reply(session, mail_id)
     for mail in session.outgoing:
-        outbox.queue(uow, services, mail.to, mail.subject, mail.body, now, game_id=mail.game_id)
+        outbox.queue(
+            uow, services, mail.to, mail.subject, mail.body, now, game_id=mail.game_id,
+            map_phase_id=mail.map_phase_id, map_language=mail.map_language,
+        )  # fmt: skip
 
 
 def _hold_flood(

@@ -46,11 +46,15 @@ def queue(
     references: Sequence[str] = (),
     in_reply_to_mail_id: int | None = None,
     attachment: Attachment | None = None,
+    map_phase_id: int | None = None,
+    map_language: str | None = None,
 ) -> None:
     """Render the mail for each reader in ``to`` and put them in the outbox (replies when they answer
     a message id): one message per reader, as everything the judge sends (:func:`queue_many`).
 
     ``attachment`` (a map) makes it multipart/mixed; the text stays whole.
+    ``map_phase_id`` asks the sender to attach that phase's map in
+    ``map_language`` when it delivers the mail (the Game Starting mail's board).
 
     Recipients are canonicalised (IDNA domains); one that is no usable
     address is left out with a log line, and a mail left with nobody is not
@@ -69,7 +73,7 @@ def queue(
             for reader in readers
         ]  # fmt: skip
     else:
-        mails = _generated(identity, readers, subject, body, now, attachment, None, {})
+        mails = _generated(identity, readers, subject, body, now, attachment, map_phase_id, {}, map_language)
     _put(uow, identity, mails, now, game_id=game_id, in_reply_to_id=in_reply_to_mail_id)
 
 
@@ -85,6 +89,8 @@ class Letter:
     map_phase_id: int | None = None
     """The processed phase whose map the sender attaches when it delivers the mail (the results'
     picture, drawn at delivery so the processing transaction stays short), or none."""
+    map_language: str | None = None
+    """The language of that map: the reader's, as the text's (None: English)."""
 
 
 def queue_many(
@@ -104,7 +110,7 @@ def queue_many(
     for letter in letters:
         mails += _generated(
             identity, usable_recipients(letter.to), letter.subject, letter.body, now, letter.attachment,
-            letter.map_phase_id, shared,
+            letter.map_phase_id, shared, letter.map_language,
         )  # fmt: skip
     return _put(uow, identity, mails, now, game_id=game_id)
 
@@ -118,6 +124,7 @@ def _generated(
     attachment: Attachment | None,
     map_phase_id: int | None,
     shared: dict[tuple[str, str], SharedMail],
+    map_language: str | None = None,
 ) -> list[ReaderMail]:
     """The mail the judge sends on its own (``auto-generated``), one per reader; a text without an
     attachment is written once (:class:`SharedMail`, kept in ``shared`` by subject and body)."""
@@ -126,13 +133,13 @@ def _generated(
             ReaderMail(reader, render(
                 identity, reader, subject, body, now=now, auto_submitted=AutoSubmitted.GENERATED,
                 attachment=attachment,
-            ), map_phase_id)
+            ), map_phase_id, map_language)
             for reader in readers
         ]  # fmt: skip
     mail = shared.get((subject, body))
     if mail is None and readers:
         mail = shared[subject, body] = SharedMail(identity, subject, body, now=now, auto_submitted=AutoSubmitted.GENERATED)
-    return [ReaderMail(reader, mail.to(reader), map_phase_id) for reader in readers] if mail is not None else []
+    return [ReaderMail(reader, mail.to(reader), map_phase_id, map_language) for reader in readers] if mail is not None else []
 
 
 def _put(

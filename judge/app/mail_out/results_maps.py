@@ -63,12 +63,13 @@ def map_is_off(game: Game, reader: str) -> bool:
     return reader in ((game.extra_settings or {}).get(MAPS_OFF) or {})
 
 
-def picture_title(game: Game, position: Position) -> str:
-    return f"{game.name}: {phase_title(position.phase)}"
+def picture_title(game: Game, position: Position, language: str = "en") -> str:
+    return f"{game.name}: {phase_title(position.phase, language)}"
 
 
-def phase_svg(game: Game, record: PhaseRecord, previous: PhaseRecord | None = None) -> str:
-    """The picture of one phase record: with its orders and results only once it is processed.
+def phase_svg(game: Game, record: PhaseRecord, previous: PhaseRecord | None = None, language: str = "en") -> str:
+    """The picture of one phase record, in the reader's ``language``: with its orders and results
+    (and the centres after it) only once it is processed.
 
     A retreat phase's dislodged units get the retreat options that the
     ``previous`` (movement) phase's results announced to everyone.
@@ -82,47 +83,55 @@ def phase_svg(game: Game, record: PhaseRecord, previous: PhaseRecord | None = No
         drawn = orders_from_result(record.results, position, game_map)
     if position.dislodged and previous is not None and previous.results:
         announced = orders_from_result(previous.results, position, game_map)
-        drawn = OrdersDrawn(drawn.results if drawn else (), announced.dislodged, announced.retreats)
-    return render_svg(game_map, position, drawn, title=picture_title(game, position))
+        drawn = OrdersDrawn(
+            drawn.results if drawn else (), announced.dislodged, announced.retreats, drawn.centers if drawn else None
+        )
+    return render_svg(game_map, position, drawn, title=picture_title(game, position, language), language=language)
 
 
 class ResultsPictures:
-    """The results mails' pictures, drawn by the sender when it delivers them, once per phase.
+    """The mails' pictures, drawn by the sender when it delivers them, once per phase and language.
 
     A phase's results go to every player, master and observer in separate
-    mails that all carry the same picture; the sender delivers them one
-    after another, so a few recent pictures are kept. The key is the phase
-    record's id and its processing time: a processed record never changes,
-    and a rollback that deletes it (its id may be reused on SQLite) gives
-    the new record another processing time, so a kept picture cannot be
-    shown for the wrong phase.
+    mails that carry the same picture in their reader's language; the
+    sender delivers them one after another, so a few recent pictures are
+    kept. The key is the phase record's id, its processing time and the
+    language: a processed record never changes, and a rollback that deletes
+    it (its id may be reused on SQLite) gives the new record another
+    processing time, so a kept picture cannot be shown for the wrong phase.
+    A phase not processed yet (the Game Starting mail's opening board) is
+    drawn as it stands, without orders; its key adds the record's game and
+    name, so a reused id draws again.
     """
 
     def __init__(self, keep: int = 8) -> None:
         self._keep = keep
-        self._pictures: OrderedDict[tuple[int, object], Attachment | None] = OrderedDict()
+        self._pictures: OrderedDict[tuple[object, ...], Attachment | None] = OrderedDict()
 
-    def picture(self, uow: UnitOfWork, phase_id: int) -> Attachment | None:
-        """The PNG of processed phase ``phase_id`` with its orders and results, or None.
+    def picture(self, uow: UnitOfWork, phase_id: int, language: str = "en") -> Attachment | None:
+        """The PNG of phase ``phase_id`` in ``language`` (with its orders and results once processed), or None.
 
         None (and a log line) when the phase is gone or the picture cannot be
-        drawn: a picture never stops a results mail, whose text is complete.
+        drawn: a picture never stops a mail, whose text is complete.
         """
         record = uow.session.get(PhaseRecord, phase_id)
-        if record is None or record.processed_at is None:
+        if record is None:
             return None
-        key = (phase_id, record.processed_at)
+        language = "fr" if language == "fr" else "en"
+        key: tuple[object, ...] = (phase_id, record.processed_at, language)
+        if record.processed_at is None:
+            key = (*key, record.game_id, record.name)
         if key in self._pictures:
             self._pictures.move_to_end(key)
             return self._pictures[key]
-        picture = _draw_results(uow, record)
+        picture = _draw_results(uow, record, language)
         self._pictures[key] = picture
         while len(self._pictures) > self._keep:
             self._pictures.popitem(last=False)
         return picture
 
 
-def _draw_results(uow: UnitOfWork, record: PhaseRecord) -> Attachment | None:
+def _draw_results(uow: UnitOfWork, record: PhaseRecord, language: str) -> Attachment | None:
     try:
         game = record.game
         # The phase before it in its timeline: the newest record of the turn before, made before it.
@@ -132,7 +141,7 @@ def _draw_results(uow: UnitOfWork, record: PhaseRecord) -> Attachment | None:
             .order_by(PhaseRecord.id.desc())
             .limit(1)
         ).first()
-        svg = phase_svg(game, record, previous)
+        svg = phase_svg(game, record, previous, language)
         return Attachment(file_name(game, record.name, "png"), "image/png", svg_to_png(svg))
     except Exception:
         log.exception("no map for phase record %s", record.id)

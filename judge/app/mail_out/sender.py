@@ -54,17 +54,22 @@ class TransactionalOutbox:
             claimed = uow.outbox.claim_one_row(now, lease)
         return self._deliverable(claimed)
 
-    def _deliverable(self, claimed: tuple[int, bytes, list[str], int, int | None] | None) -> OutgoingMail | None:
+    def _deliverable(
+        self, claimed: tuple[int, bytes, list[str], int, int | None, str | None] | None
+    ) -> OutgoingMail | None:
         if claimed is None:
             return None
-        id, message, recipients, attempts, map_phase_id = claimed
+        id, message, recipients, attempts, map_phase_id, map_language = claimed
         mail = OutgoingMail(id, message, tuple(recipients), attempts)
         if map_phase_id is None:
             return mail
         # The results' map, drawn now (after the claim's commit, in a read-only transaction), not
         # when the phase was processed; a mail whose picture cannot be drawn goes out as text.
         return replace(
-            mail, message_bytes=deliverable_message(self.services, self.pictures, mail.message_bytes, map_phase_id)
+            mail,
+            message_bytes=deliverable_message(
+                self.services, self.pictures, mail.message_bytes, map_phase_id, map_language or "en"
+            ),
         )
 
     def mark_sent(self, id: int, now: datetime, refused: Mapping[str, str]) -> None:
@@ -92,13 +97,15 @@ class TransactionalOutbox:
         self.services.on_outbox()
 
 
-def deliverable_message(services: Services, pictures: ResultsPictures, message: bytes, map_phase_id: int | None) -> bytes:
-    """The outbox message as it goes out: with its phase's map attached when it asks for one."""
+def deliverable_message(
+    services: Services, pictures: ResultsPictures, message: bytes, map_phase_id: int | None, language: str = "en"
+) -> bytes:
+    """The outbox message as it goes out: with its phase's map, in ``language``, attached when it asks for one."""
     if map_phase_id is None:
         return message
     try:
         with services.db.unit_of_work(readonly=True) as uow:
-            picture = pictures.picture(uow, map_phase_id)
+            picture = pictures.picture(uow, map_phase_id, language)
     except Exception:  # a picture never keeps the results' text from going out
         log.exception("could not read phase %s to draw its map", map_phase_id)
         return message

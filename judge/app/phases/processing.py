@@ -259,7 +259,7 @@ def process_phase(
         uow, services,
         [outbox.Letter([address], subject,
                        mailed[reader.language, reader_zone(reader.time_zone, zone).key],
-                       map_phase_id=None if address.lower() in no_map else record.id)
+                       map_phase_id=None if address.lower() in no_map else record.id, map_language=reader.language)
          for address, reader in audience.items()],
         now, game_id=game.id,
     )  # fmt: skip

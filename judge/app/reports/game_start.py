@@ -85,10 +85,16 @@ def _zone(person: Person | None, judge_zone: ZoneInfo) -> ZoneInfo:
 
 
 def queue_game_starting(session: MailSession, game: Game) -> int:
-    """Queue the Game Starting mail to every player, master and observer; returns how many mails."""
+    """Queue the Game Starting mail to every player, master and observer; returns how many mails.
+
+    Each carries the opening board in its reader's language (drawn by the sender when it delivers
+    the mail, as a results mail's map), unless the reader said SET MAP OFF.
+    """
+    from judge.app.maps import map_off_addresses
+
     config = session.services.config
     subject = game_subject(config.code, game.name, "Game Starting", game.current_phase)
-    mails: list[tuple[Sequence[str], str]] = []
+    mails: list[tuple[Sequence[str], str, str]] = []
     for seat in game.seats:
         if seat.person is None:
             continue
@@ -98,21 +104,26 @@ def queue_game_starting(session: MailSession, game: Game) -> int:
             if key not in bodies:
                 zone = reader_zone(reader.time_zone or None, config.timezone)
                 bodies[key] = game_starting_body(game, seat, reader.language, zone)
-            mails.append(([reader.address], bodies[key]))
+            mails.append(([reader.address], bodies[key], reader.language))
     for master in game.masters:
         if master.person.primary_address:
-            body = game_starting_body(game, None, _language(master.person, game), _zone(master.person, config.timezone))
-            mails.append(([master.person.primary_address], body))
+            language = _language(master.person, game)
+            body = game_starting_body(game, None, language, _zone(master.person, config.timezone))
+            mails.append(([master.person.primary_address], body, language))
     for observer in game.observers:
-        body = game_starting_body(game, None, _language(observer.person, game), _zone(observer.person, config.timezone))
-        mails.append(([observer.address], body))
+        language = _language(observer.person, game)
+        body = game_starting_body(game, None, language, _zone(observer.person, config.timezone))
+        mails.append(([observer.address], body, language))
+    opening = session.uow.phases.current(game)
+    no_map = map_off_addresses(game)
     sent: set[str] = set()
     count = 0
-    for to, body in mails:
+    for to, body, language in mails:
         fresh = tuple(a for a in to if a.lower() not in sent)
         if fresh:
             sent.update(a.lower() for a in fresh)
-            session.send(Outgoing(fresh, subject, body, game_id=game.id))
+            board = opening.id if opening is not None and not any(a.lower() in no_map for a in fresh) else None
+            session.send(Outgoing(fresh, subject, body, game_id=game.id, map_phase_id=board, map_language=language))
             count += 1
     if councils_enabled(game):  # each member's place, each spy's secret, the master's full list
         queue_council_notices(session, game)

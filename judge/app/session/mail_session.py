@@ -42,6 +42,10 @@ class Outgoing:
     body: str
     game_id: int | None = None
     generated: bool = True  # Auto-Submitted: auto-generated (else auto-replied)
+    map_phase_id: int | None = None
+    """A phase whose board the sender attaches when it delivers the mail (the Game Starting mail's)."""
+    map_language: str | None = None
+    """The language of that board: the reader's, as the text's."""
 
 
 @dataclass

@@ -100,6 +100,8 @@ class OutboundMail(Base):
     map_phase_id: Mapped[int | None] = mapped_column(ForeignKey("phases.id", ondelete="SET NULL"), default=None)
     """The processed phase whose map the sender attaches when it delivers this mail (a results
     mail whose reader wants the picture), drawn then rather than in the processing transaction."""
+    map_language: Mapped[str | None] = mapped_column(String(8), default=None)
+    """The language of that map (its reader's, as the mail's text): None is English."""
 
 
 class SenderFlood(Base):

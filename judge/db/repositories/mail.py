@@ -490,10 +490,13 @@ def _outbound() -> Table:
 
 
 @functools.cache
-def _claim_one_statement() -> Select[tuple[int, bytes, list[str], int, int | None]]:
+def _claim_one_statement() -> Select[tuple[int, bytes, list[str], int, int | None, str | None]]:
     table = _outbound()
     return (
-        select(table.c.id, table.c.message, table.c.recipients, table.c.attempts, table.c.map_phase_id)
+        select(
+            table.c.id, table.c.message, table.c.recipients, table.c.attempts, table.c.map_phase_id,
+            table.c.map_language,
+        )
         .where(
             table.c.state == OutboundState.PENDING,
             table.c.next_attempt_at <= bindparam("claim_now", type_=table.c.next_attempt_at.type),
@@ -540,6 +543,8 @@ class ReaderMail:
     message: bytes
     map_phase_id: int | None = None
     """The processed phase whose map the sender attaches when it delivers the mail, or none."""
+    map_language: str | None = None
+    """The language of that map (the reader's): None is English."""
 
 
 class OutboxRepository:
@@ -607,6 +612,7 @@ class OutboxRepository:
                     "message": bytes(mail.message), "state": OutboundState.PENDING, "attempts": 0,
                     "next_attempt_at": now, "last_error": None, "sent_at": None, "game_id": game_id,
                     "in_reply_to_id": in_reply_to_id, "map_phase_id": mail.map_phase_id,
+                    "map_language": mail.map_language if mail.map_phase_id is not None else None,
                 }
             )  # fmt: skip
         connection = self.session.connection()
@@ -634,20 +640,20 @@ class OutboxRepository:
 
     def claim_one_row(
         self, now: datetime, lease: Callable[[int], datetime]
-    ) -> tuple[int, bytes, list[str], int, int | None] | None:
+    ) -> tuple[int, bytes, list[str], int, int | None, str | None] | None:
         """The sender's claim (:meth:`claim_due` of one) in Core: the oldest message due, locked
         (skipping one another sender holds), its attempt counted and its next attempt moved to
-        ``lease(attempts)``; (id, message, recipients, attempts, map phase) or None. No ORM
+        ``lease(attempts)``; (id, message, recipients, attempts, map phase, map language) or None. No ORM
         object is made (issue 14: loading and flushing one cost more than the statements)."""
         row = self.session.connection().execute(_claim_one_statement(), {"claim_now": now}).one_or_none()
         if row is None:
             return None
-        mail_id, message, recipients, attempts, map_phase_id = row
+        mail_id, message, recipients, attempts, map_phase_id, map_language = row
         attempts = int(attempts) + 1
         self.session.connection().execute(
             _claimed_statement(), {"claimed_id": mail_id, "claimed_attempts": attempts, "claimed_lease": lease(attempts)}
         )
-        return int(mail_id), bytes(message), list(recipients), attempts, map_phase_id
+        return int(mail_id), bytes(message), list(recipients), attempts, map_phase_id, map_language
 
     def mark_sent_row(self, mail_id: int, now: datetime, error: str | None) -> None:
         """Mark a claimed message sent (``error``: the recipients the relay refused), in Core;

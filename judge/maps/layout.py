@@ -1,0 +1,196 @@
+"""Where things go so that nothing hides anything (issue 28): boxes, province outlines, labels.
+
+Pure: a variant's art (:mod:`judge.maps.art`) and a language in, the place of
+each province label out, computed once per variant and language and kept. A
+label is moved, within its province, off every place a unit can stand (each
+unit anchor and coast anchor of the map), off every centre marker and off the
+labels already placed; the renderer then keeps arrowheads, crosses and
+dislodged units off the labels (:mod:`judge.maps.render`). The boxes here are
+the ones the overlap tests check: a test computes them from the drawing's
+own coordinates.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from judge.core.variants import load_map
+from judge.maps.art import MapArt, Point, load_art
+from judge.maps.font import text_width
+
+LABEL_SIZE = 9.0
+"""Cap height of a province label, in map units."""
+LABEL_BASELINE = 4.0
+"""A label's baseline lies this far below its point (so the text is centred on it)."""
+ARMY_HALF = (10.0, 8.5)
+FLEET_HALF = (13.0, 9.0)
+UNIT_HALF = (13.0, 9.0)
+"""Half width and half height of the box any unit symbol fits in (the fleet's hull and sail)."""
+CENTRE_RADIUS = 6.0
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    """An axis-aligned rectangle: left, top, right, bottom."""
+
+    left: float
+    top: float
+    right: float
+    bottom: float
+
+    def overlaps(self, other: Box) -> bool:
+        return self.left < other.right and other.left < self.right and self.top < other.bottom and other.top < self.bottom
+
+    def grown(self, by: float) -> Box:
+        return Box(self.left - by, self.top - by, self.right + by, self.bottom + by)
+
+    def contains(self, point: Point) -> bool:
+        return self.left <= point[0] <= self.right and self.top <= point[1] <= self.bottom
+
+
+def unit_box(at: Point) -> Box:
+    x, y = at
+    return Box(x - UNIT_HALF[0], y - UNIT_HALF[1], x + UNIT_HALF[0], y + UNIT_HALF[1])
+
+
+def centre_box(at: Point) -> Box:
+    x, y = at
+    r = CENTRE_RADIUS + 1
+    return Box(x - r, y - r, x + r, y + r)
+
+
+def label_box(text: str, at: Point) -> Box:
+    """The box of a label drawn centred on ``at`` (its strokes, and half their width)."""
+    x, y = at
+    half = text_width(text, LABEL_SIZE) / 2 + 1
+    baseline = y + LABEL_BASELINE
+    return Box(x - half, baseline - LABEL_SIZE - 1, x + half, baseline + 1)
+
+
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_PATH = re.compile(r'<path id="p-([A-Za-z0-9_]+)"[^>]*? d="([^"]*)"')
+
+Ring = tuple[Point, ...]
+
+
+def _rings(d: str) -> tuple[Ring, ...]:
+    rings: list[Ring] = []
+    for part in d.split("M")[1:]:
+        numbers = [float(n) for n in _NUMBER.findall(part)]
+        rings.append(tuple(zip(numbers[0::2], numbers[1::2], strict=False)))
+    return tuple(rings)
+
+
+def outlines(art: MapArt) -> dict[str, tuple[Ring, ...]]:
+    """Each province's outline as rings of points (even-odd: a ring inside another is a hole)."""
+    return {code.upper(): _rings(d) for code, d in _PATH.findall(art.body)}
+
+
+def inside(rings: tuple[Ring, ...], point: Point) -> bool:
+    """Even-odd point-in-polygon over every ring."""
+    x, y = point
+    crossings = 0
+    for ring in rings:
+        count = len(ring)
+        for index in range(count):
+            (x1, y1), (x2, y2) = ring[index], ring[(index + 1) % count]
+            if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+                crossings += 1
+    return crossings % 2 == 1
+
+
+def label_text(game_map_name: str, code: str, language: str) -> str:
+    """A province's label: its code, or in French its French abbreviation where the variant has one."""
+    if language == "fr":
+        province = load_map(game_map_name).provinces.get(code)
+        if province is not None and province.french_abbreviation:
+            return province.french_abbreviation.upper()
+    return code
+
+
+@dataclass(frozen=True, slots=True)
+class Labels:
+    """Every province label of one variant in one language: its text and its point."""
+
+    text: MappingProxyType[str, str]
+    at: MappingProxyType[str, Point]
+
+    def box(self, code: str) -> Box:
+        return label_box(self.text[code], self.at[code])
+
+    def boxes(self) -> dict[str, Box]:
+        return {code: self.box(code) for code in self.at}
+
+
+def _offsets(reach: float, step: float) -> list[Point]:
+    points = [(dx * step, dy * step) for dx in range(-int(reach / step), int(reach / step) + 1)
+              for dy in range(-int(reach / step), int(reach / step) + 1)]  # fmt: skip
+    return sorted(points, key=lambda p: (p[0] ** 2 + (1.6 * p[1]) ** 2, p))
+
+
+_OFFSETS = _offsets(48.0, 3.0)
+
+
+def fixed_obstacles(art: MapArt) -> list[Box]:
+    """Every place a unit can stand (each unit and coast anchor) and every centre marker."""
+    boxes: list[Box] = []
+    for anchors in art.provinces.values():
+        boxes.append(unit_box(anchors.unit))
+        boxes.extend(unit_box(p) for p in anchors.coasts.values())
+        if anchors.centre is not None:
+            boxes.append(centre_box(anchors.centre))
+    return boxes
+
+
+@functools.lru_cache(maxsize=64)
+def place_labels(variant: str, language: str) -> Labels:
+    """The labels of ``variant`` in ``language``, each moved off units, centre markers and other labels.
+
+    Each label starts at the art's label point and takes the nearest offset
+    (wider than tall: labels are wide) whose box touches no obstacle and
+    whose centre stays inside its province; a label that finds none keeps
+    the art's point (the overlap test names any such label).
+    """
+    art = load_art(variant)
+    game_map = load_map(variant)
+    shapes = outlines(art)
+    obstacles = fixed_obstacles(art)
+    placed: dict[str, Point] = {}
+    texts: dict[str, str] = {}
+    placed_boxes: list[Box] = []
+    # Small provinces first: they have the fewest places to go.
+    codes = [c for c in art.provinces if c in game_map.provinces]
+    codes.sort(key=lambda c: (_area(shapes.get(c, ())), c))
+    for code in codes:
+        text = label_text(game_map.name, code, language)
+        texts[code] = text
+        home = art.provinces[code].label
+        rings = shapes.get(code, ())
+        chosen = home
+        for dx, dy in _OFFSETS:
+            point = (home[0] + dx, home[1] + dy)
+            box = label_box(text, point)
+            if box.left < 0 or box.top < 0 or box.right > art.width or box.bottom > art.height:
+                continue
+            if rings and not inside(rings, point):
+                continue
+            grown = box.grown(1.5)
+            if any(grown.overlaps(o) for o in obstacles) or any(grown.overlaps(o) for o in placed_boxes):
+                continue
+            chosen = point
+            break
+        placed[code] = chosen
+        placed_boxes.append(label_box(text, chosen))
+    ordered = {c: placed[c] for c in art.provinces if c in placed}
+    return Labels(MappingProxyType({c: texts[c] for c in ordered}), MappingProxyType(ordered))
+
+
+def _area(rings: tuple[Ring, ...]) -> float:
+    total = 0.0
+    for ring in rings:
+        count = len(ring)
+        total += abs(sum(ring[i][0] * ring[(i + 1) % count][1] - ring[(i + 1) % count][0] * ring[i][1] for i in range(count))) / 2
+    return total
