@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _opening_svg(variant: str, phase: str | None, title: str | None, language: str) -> str:
     """The opening board of ``variant`` as a game of it starts (Chaos: its first builds)."""
-    from judge.app.positions import opening_position
+    from judge.app.game_state.boards import opening_position
     from judge.core.errors import PositionError
     from judge.core.variants import load_map
     from judge.maps.render import render_svg

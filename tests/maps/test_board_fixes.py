@@ -97,7 +97,7 @@ def test_the_french_picture_has_french_title_legend_and_abbreviations() -> None:
 def test_judge_map_draws_a_variants_opening_without_a_position_file(
     variant: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from judge.app.positions import opening_position
+    from judge.app.game_state.boards import opening_position
     from judge.cli import main
 
     out = tmp_path / "opening.svg"

@@ -90,7 +90,7 @@ def queue_game_starting(session: MailSession, game: Game) -> int:
     Each carries the opening board in its reader's language (drawn by the sender when it delivers
     the mail, as a results mail's map), unless the reader said SET MAP OFF.
     """
-    from judge.app.maps import map_off_addresses
+    from judge.app.mail_out.results_maps import map_off_addresses
 
     config = session.services.config
     subject = game_subject(config.code, game.name, "Game Starting", game.current_phase)
