@@ -7,7 +7,6 @@ import pytest
 from judge.app.game_state.setting_table import ALL_PRESS
 from judge.app.reports.history_text import observer_saw, press_header
 from judge.db.enums import PressKind
-from judge.i18n import translation
 from tests.app.conftest import Harness, one_text
 from tests.app.press_helpers import (
     ALL_PLAYERS,
@@ -62,7 +61,7 @@ def test_a_broadcast_faked_as_partial_press_is_in_history_as_it_was_shown(harnes
     [row] = stored_press(harness)
     assert row.shown_recipients == ["RUSSIA"] and observer_saw(row)
     with harness.db.unit_of_work(readonly=True) as uow:
-        history = press_header(uow.games.require("demo"), row, "en", translation("en").gettext)
+        history = press_header(uow.games.require("demo"), row, "en")
     assert history == shown
 
 

@@ -29,10 +29,17 @@ from judge.app.audience.council_members import (
     rule_member,
 )
 from judge.app.audience.council_signed_on import signed_on_member
+from judge.app.councils.formation import role_text
 from judge.app.councils.permissions import press_refusal
 from judge.app.game_state.game_facts import audience, power_letter, power_name
 from judge.app.game_state.variant_rules import game_map_of
-from judge.app.mail_out.press_rules import plan_press, resolve
+from judge.app.mail_out.press_rules import (
+    echo_lines,
+    header,
+    plan_press,
+    resolve,
+    stored_recipients,
+)
 from judge.app.session.mail_session import MailSession, Outgoing
 from judge.app.session.refusals import CommandRefused
 from judge.core.councils.roles import Member, PressRequest, press_readers, room_key
@@ -165,8 +172,6 @@ def _mail_each(
 
 
 def _header(game: Game, member: CouncilMember, request: PressRequest, language: str) -> str:
-    from judge.app.councils.formation import role_text
-
     _ = translation(language).gettext
     sender = _("{role} of {power}").format(
         role=role_text(member, language), power=power_name(member.power, language)
@@ -197,8 +202,6 @@ def _delivered(session: MailSession, game: Game, request: PressRequest, count: i
 def send_observer_press(session: MailSession, command: Press) -> None:
     """An observer's press in a council game: the game's rules as usual, but powers are read by
     their Ambassadors only (a General talks to nobody but his own council, seed 003 rule 1)."""
-    from judge.app.mail_out.press_rules import echo_lines, header, stored_recipients
-
     game = session.game
     assert game is not None
     plan = plan_press(command, session)

@@ -38,6 +38,7 @@ the named list.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -486,57 +487,85 @@ def recipient_names(game: Game, targets: Targets, language: str) -> str:
         if MASTER_LETTER in targets.all_but:
             named.append(_("the master"))
         return _("all but {names}").format(names=", ".join(named))
-    names = [power_name(p, language) for p in targets.powers]
-    if targets.observers:
+    return readers_named(targets.powers, observers=targets.observers, masters=targets.masters, language=language)
+
+
+def readers_named(powers: Iterable[str], *, observers: bool, masters: bool, language: str) -> str:
+    """``England, Germany, the observers, the master``: a press message's readers as a header names
+    them, powers in the order given, then the observers, then the master."""
+    _ = translation(language).gettext
+    names = [power_name(p, language) for p in powers]
+    if observers:
         names.append(_("the observers"))
-    if targets.masters:
+    if masters:
         names.append(_("the master"))
     return ", ".join(names)
 
 
-def _as_who(sender: Sender, language: str) -> str | None:
+def writes_as(power: str | None, role: str | None, language: str) -> str | None:
+    """Who a press header says the sender writes as: his power, else ``Master`` or ``Observer``;
+    None for a sender known by his address alone."""
     _ = translation(language).gettext
-    if sender.power is not None:
-        return power_name(sender.power, language)
-    if sender.role is Role.MASTER:
+    if power is not None:
+        return power_name(power, language)
+    if role == Role.MASTER:
         return _("Master")
-    if sender.role is Role.OBSERVER:
+    if role == Role.OBSERVER:
         return _("Observer")
     return None
 
 
-def header(game: Game, plan: Plan, language: str, *, truth: bool) -> str:
-    """The line above the text: who it is from (unless grey) and to whom (the shown list unless ``truth``)."""
+def header_text(
+    game: Game, language: str, *, recipients: str | None, grey: bool, as_who: str | None, address: str,
+    hide_address: bool,
+) -> str:
+    """The line above a press text, the one wording of it: every copy of a press mail, the
+    master's true line, postal press, and HISTORY's copy rebuilt from the stored message
+    (:func:`judge.app.reports.history_text.press_header`) all come here.
+
+    ``recipients``: the readers as named (:func:`readers_named`), None for a broadcast; ``grey``
+    names no sender; ``as_who`` is :func:`writes_as`; ``hide_address`` (a power's address in a
+    gunboat game) names the power alone, and so does a power whose address is not known.
+    """
     _ = translation(language).gettext
-    targets = plan.real if truth else plan.shown
-    grey = plan.grey and not truth
-    as_who = _as_who(plan.sender, language)
-    address = plan.sender.address
-    hide_address = not truth and is_gunboat(game) and plan.sender.power is not None
-    if targets is None:
+    by_power_alone = hide_address or (as_who is not None and not address)
+    if recipients is None:
         if grey:
             return _("Broadcast message in '{game}':").format(game=game.name)
-        if hide_address:
+        if by_power_alone:
             return _("Broadcast message from {power} in '{game}':").format(power=as_who, game=game.name)
         if as_who is None:
             return _("Broadcast message from {address} in '{game}':").format(address=address, game=game.name)
         return _("Broadcast message from {address} as {power} in '{game}':").format(
             address=address, power=as_who, game=game.name
         )
-    names = recipient_names(game, targets, language)
     if grey:
-        return _("Message to {recipients} in '{game}':").format(recipients=names, game=game.name)
-    if hide_address:
+        return _("Message to {recipients} in '{game}':").format(recipients=recipients, game=game.name)
+    if by_power_alone:
         return _("Message from {power} to {recipients} in '{game}':").format(
-            power=as_who, recipients=names, game=game.name
+            power=as_who, recipients=recipients, game=game.name
         )
     if as_who is None:
         return _("Message from {address} to {recipients} in '{game}':").format(
-            address=address, recipients=names, game=game.name
+            address=address, recipients=recipients, game=game.name
         )
     return _("Message from {address} as {power} to {recipients} in '{game}':").format(
-        address=address, power=as_who, recipients=names, game=game.name
+        address=address, power=as_who, recipients=recipients, game=game.name
     )
+
+
+def header(game: Game, plan: Plan, language: str, *, truth: bool) -> str:
+    """The line above the text: who it is from (unless grey) and to whom (the shown list unless ``truth``)."""
+    targets = plan.real if truth else plan.shown
+    sender = plan.sender
+    return header_text(
+        game, language,
+        recipients=None if targets is None else recipient_names(game, targets, language),
+        grey=plan.grey and not truth,
+        as_who=writes_as(sender.power, sender.role, language),
+        address=sender.address,
+        hide_address=not truth and is_gunboat(game) and sender.power is not None,
+    )  # fmt: skip
 
 
 def disguise_lines(game: Game, plan: Plan, language: str) -> list[str]:

@@ -42,6 +42,7 @@ from sqlalchemy import select
 
 from judge.app.game_state.game_facts import is_gunboat, power_name
 from judge.app.game_state.variant_rules import game_map_of
+from judge.app.mail_out.press_rules import header_text, readers_named, writes_as
 from judge.core.phase import Phase
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, PhaseState, PressKind
@@ -153,67 +154,37 @@ def observer_saw(message: PressMessage) -> bool:
     return OBSERVER_LETTER in message.recipients
 
 
-def _recipient_names(game: Game, recipients: Sequence[str], language: str, _: Gettext) -> str:
-    """Stored recipients (power names or letters, ``O``, ``M``) as a reader names them."""
+def _recipient_names(game: Game, recipients: Sequence[str], language: str) -> str:
+    """Stored recipients (power names or letters, ``O``, ``M``) as a reader names them, the powers
+    in the map's order."""
     the_map = game_map_of(game)
     letters = power_letters(the_map)
     powers = [letters.get(item, item) for item in recipients if item not in (OBSERVER_LETTER, MASTER_LETTER)]
     order = list(the_map.powers)
     powers.sort(key=lambda p: order.index(p) if p in order else len(order))
-    names = [power_name(power, language) for power in powers]
-    if OBSERVER_LETTER in recipients:
-        names.append(_("the observers"))
-    if MASTER_LETTER in recipients:
-        names.append(_("the master"))
-    return ", ".join(names)
+    return readers_named(
+        powers, observers=OBSERVER_LETTER in recipients, masters=MASTER_LETTER in recipients, language=language
+    )
 
 
-def press_header(game: Game, message: PressMessage, language: str, _: Gettext) -> str:
-    """The line above a press text, as the observers' copy had it.
+def press_header(game: Game, message: PressMessage, language: str) -> str:
+    """The line above a press text, as the observers' copy had it: the press mail's own header
+    (:func:`judge.app.mail_out.press_rules.header_text`) from the stored message.
 
-    The same sentences as the press mail's own header (:mod:`judge.app.mail_out.press_rules`),
-    rebuilt from the stored message: the recipients shown (``shown_recipients``,
-    an empty list meaning "shown as a broadcast"), no sender for grey press, no
-    address in a gunboat game. A ``TO ALL BUT`` list is stored resolved, so it
-    reads as the names it reached.
+    The recipients shown (``shown_recipients``, an empty list meaning "shown as a broadcast"),
+    no sender for grey press, no address in a gunboat game. A ``TO ALL BUT`` list is stored
+    resolved, so it reads as the names it reached.
     """
-    grey = message.grey
     shown = message.shown_recipients if message.shown_recipients is not None else message.recipients
     broadcast = message.kind in (PressKind.BROADCAST, PressKind.POSTAL) or not shown
-    if message.sender_power is not None:
-        as_who: str | None = power_name(message.sender_power, language)
-    elif message.sender_role == "master":
-        as_who = _("Master")
-    elif message.sender_role == "observer":
-        as_who = _("Observer")
-    else:
-        as_who = None
-    address = message.sender_address or ""
-    hide_address = is_gunboat(game) and message.sender_power is not None
-    if broadcast:
-        if grey:
-            return _("Broadcast message in '{game}':").format(game=game.name)
-        if hide_address or (as_who is not None and not address):
-            return _("Broadcast message from {power} in '{game}':").format(power=as_who, game=game.name)
-        if as_who is None:
-            return _("Broadcast message from {address} in '{game}':").format(address=address, game=game.name)
-        return _("Broadcast message from {address} as {power} in '{game}':").format(
-            address=address, power=as_who, game=game.name
-        )
-    names = _recipient_names(game, shown, language, _)
-    if grey:
-        return _("Message to {recipients} in '{game}':").format(recipients=names, game=game.name)
-    if hide_address or (as_who is not None and not address):
-        return _("Message from {power} to {recipients} in '{game}':").format(
-            power=as_who, recipients=names, game=game.name
-        )
-    if as_who is None:
-        return _("Message from {address} to {recipients} in '{game}':").format(
-            address=address, recipients=names, game=game.name
-        )
-    return _("Message from {address} as {power} to {recipients} in '{game}':").format(
-        address=address, power=as_who, recipients=names, game=game.name
-    )
+    return header_text(
+        game, language,
+        recipients=None if broadcast else _recipient_names(game, shown, language),
+        grey=message.grey,
+        as_who=writes_as(message.sender_power, message.sender_role, language),
+        address=message.sender_address or "",
+        hide_address=is_gunboat(game) and message.sender_power is not None,
+    )  # fmt: skip
 
 
 def press_item(game: Game, message: PressMessage, language: str, _: Gettext) -> HistoryItem:
@@ -223,7 +194,7 @@ def press_item(game: Game, message: PressMessage, language: str, _: Gettext) -> 
         return HistoryItem(message.sent_at, message.phase, "Notice", body)
     title = {PressKind.BROADCAST: "Broadcast", PressKind.POSTAL: "Postal Press"}.get(message.kind, "Press")
     return HistoryItem(
-        message.sent_at, message.phase, title, (press_header(game, message, language, _), "", *body)
+        message.sent_at, message.phase, title, (press_header(game, message, language), "", *body)
     )
 
 
