@@ -267,6 +267,7 @@ def judge_env(url: str, work: Path) -> dict[str, str]:
         "JUDGE_DATABASE_URL": url,
         "JUDGE_RELAY": f"maildir:{work / 'maildir'}",
         "JUDGE_SMTP_PORT": "0",
+        "JUDGE_WEB_PORT": "0",
         "JUDGE_RATE_LIMIT_MESSAGES": "0",
     }
 

@@ -47,6 +47,7 @@ def main() -> None:
     for _ in range(args.runs):
         port = free_port()
         env["JUDGE_SMTP_PORT"] = str(port)
+        env["JUDGE_WEB_PORT"] = "0"
         started = time.perf_counter()
         process = subprocess.Popen([sys.executable, "-c", SERVE], env=env, cwd=ROOT,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -87,6 +87,8 @@ DEFAULT_CONFIRMATIONS_PER_DOMAIN_PER_DAY = 20
 DEFAULT_CONFIRMATIONS_PER_HOUR = 30
 DEFAULT_WHOIS_PER_DAY = 20
 DEFAULT_DUPLICATE_DAYS = 7
+DEFAULT_WEB_HOST = "127.0.0.1"
+DEFAULT_WEB_PORT = 8080
 
 _CODE_PATTERN = re.compile(r"^[A-Za-z0-9]{1,8}$")
 
@@ -204,6 +206,14 @@ class Config:
     the first delivery's processing is kept as a duplicate and not carried out again; 0: never."""
     metrics_port: int = 0
     """The loopback port (127.0.0.1) where `judge serve` publishes its counters for Prometheus; 0: off."""
+    web_host: str = DEFAULT_WEB_HOST
+    """Where the web role (the read-only pages of the games, judge.web) listens; loopback by
+    default, behind a reverse proxy that adds HTTPS."""
+    web_port: int = DEFAULT_WEB_PORT
+    """The web role's port; 0 turns the web role off."""
+    web_base_url: str = ""
+    """The address readers reach the pages at (``https://judge.example.org/diplomacy``), written in
+    feeds and calendars; empty: ``http://web_host:web_port``."""
 
     @property
     def own_addresses(self) -> frozenset[str]:
@@ -245,6 +255,9 @@ _ENV_NAMES: dict[str, str] = {
     "outbound_max_attempts": "JUDGE_OUTBOUND_MAX_ATTEMPTS",
     "outbound_retry_seconds": "JUDGE_OUTBOUND_RETRY_SECONDS",
     "metrics_port": "JUDGE_METRICS_PORT",
+    "web_host": "JUDGE_WEB_HOST",
+    "web_port": "JUDGE_WEB_PORT",
+    "web_base_url": "JUDGE_WEB_BASE_URL",
     "signon_power_failures": "JUDGE_SIGNON_POWER_FAILURES",
     "signon_power_failures_per_day": "JUDGE_SIGNON_POWER_FAILURES_PER_DAY",
     "signon_sender_failures": "JUDGE_SIGNON_SENDER_FAILURES",
@@ -371,7 +384,21 @@ def _build(raw: Mapping[str, _Raw]) -> Config:
         **_signon_settings(raw),
         **_proof_settings(raw),
         **({"metrics_port": _port(raw["metrics_port"], "metrics_port")} if "metrics_port" in raw else {}),
+        web_host=_text(raw["web_host"], "web_host") if "web_host" in raw else DEFAULT_WEB_HOST,
+        web_port=_port(raw["web_port"], "web_port") if "web_port" in raw else DEFAULT_WEB_PORT,
+        web_base_url=_base_url(raw["web_base_url"]) if "web_base_url" in raw else "",
     )
+
+
+def _base_url(item: _Raw) -> str:
+    """``web_base_url``: an http(s) address without query, its trailing ``/`` dropped."""
+    url = _text(item, "web_base_url").rstrip("/")
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise ConfigError(
+            "web_base_url", item.source, f"{url!r} is not an http(s) address like https://judge.example.org"
+        )
+    return url
 
 
 def _guard_settings(raw: Mapping[str, _Raw]) -> dict[str, int]:

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 NAME = "serve"
-HELP = "run the judge: SMTP in, commands, deadlines, mail out"
-ROLE_NAMES = ("inbound", "worker", "outbound", "scheduler")
+HELP = "run the judge: SMTP in, commands, deadlines, mail out, the web pages"
+ROLE_NAMES = ("inbound", "worker", "outbound", "scheduler", "web")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         choices=ROLE_NAMES,
         metavar="ROLE",
-        help="run only this role (inbound, worker, outbound or scheduler); repeatable",
+        help="run only this role (inbound, worker, outbound, scheduler or web); repeatable",
     )
     parser.add_argument(
         "--workers",
@@ -110,8 +110,9 @@ def _say_where(config: Any, metrics: Any) -> Callable[[Any], None]:
         from judge.app.runtime.startup_line import startup_line
 
         listening = f"{server.host}:{server.port}" if Role.INBOUND in server.running_roles else None
+        web = f"{config.web_host}:{server.web_port}" if Role.WEB in server.running_roles else None
         line = startup_line(config, listening=listening, roles=[r.value for r in server.running_roles],
-                            metrics_port=metrics.port if metrics is not None else None)
+                            metrics_port=metrics.port if metrics is not None else None, web=web)
         print(line, flush=True)
 
     return ready

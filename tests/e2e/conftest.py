@@ -79,6 +79,7 @@ def judge_factory(
             "JUDGE_RELAY": relay.url,
             "JUDGE_SMTP_HOST": "127.0.0.1",
             "JUDGE_SMTP_PORT": "0",
+            "JUDGE_WEB_PORT": "0",  # the pages: tests/web
             "JUDGE_RATE_LIMIT_MESSAGES": "0",
             # The games' fixtures use short passwords (pw0); the rules: tests/app/test_password_rules.py.
             "JUDGE_PASSWORD_MIN_LENGTH": "1",

@@ -52,6 +52,7 @@ class ServeProcess:
             JUDGE_DATABASE_URL=database_url,
             JUDGE_SMTP_HOST="127.0.0.1",
             JUDGE_SMTP_PORT=str(self.port),
+            JUDGE_WEB_PORT="0",
             JUDGE_RATE_LIMIT_MESSAGES="0",
             JUDGE_LOG_LEVEL="INFO",
             # A reply in flight at the kill waits one retry interval before it goes again.

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from judge.app.reports.listing import SHOWN_IN_BRIEF_LIST, brief_list, game_report
+from judge.app.reports.listing import SHOWN_IN_BRIEF_LIST, brief_list, game_report, publicly_listed
 from judge.app.session.mail_session import MailSession, Role
 from judge.app.session.refusals import CommandRefused
 from judge.app.session.registry import Next, handles
@@ -44,7 +44,7 @@ def own_game_ids(session: MailSession) -> set[int]:
 def listed_games(session: MailSession, own: set[int]) -> list[Game]:
     """The brief list's games: listed ones and the sender's own, forming or under way, by name."""
     games = session.uow.games.list(states=SHOWN_IN_BRIEF_LIST)
-    return [game for game in games if game.listed or game.id in own]
+    return [game for game in games if publicly_listed(game) or game.id in own]
 
 
 def report(session: MailSession, game: Game) -> str:

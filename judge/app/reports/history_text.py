@@ -167,34 +167,43 @@ def _recipient_names(game: Game, recipients: Sequence[str], language: str) -> st
     )
 
 
-def press_header(game: Game, message: PressMessage, language: str) -> str:
+def press_header(game: Game, message: PressMessage, language: str, *, addresses: bool = True) -> str:
     """The line above a press text, as the observers' copy had it: the press mail's own header
     (:func:`judge.app.mail_out.press_rules.header_text`) from the stored message.
 
     The recipients shown (``shown_recipients``, an empty list meaning "shown as a broadcast"),
     no sender for grey press, no address in a gunboat game. A ``TO ALL BUT`` list is stored
     resolved, so it reads as the names it reached.
+
+    ``addresses=False`` (the public web pages, :mod:`judge.web`): never the sender's address,
+    the power alone, and no sender at all when there is no power or role to name.
     """
     shown = message.shown_recipients if message.shown_recipients is not None else message.recipients
     broadcast = message.kind in (PressKind.BROADCAST, PressKind.POSTAL) or not shown
+    as_who = writes_as(message.sender_power, message.sender_role, language)
+    address = (message.sender_address or "") if addresses else ""
     return header_text(
         game, language,
         recipients=None if broadcast else _recipient_names(game, shown, language),
-        grey=message.grey,
-        as_who=writes_as(message.sender_power, message.sender_role, language),
-        address=message.sender_address or "",
+        grey=message.grey or (not addresses and as_who is None),
+        as_who=as_who,
+        address=address,
         hide_address=is_gunboat(game) and message.sender_power is not None,
     )  # fmt: skip
 
 
-def press_item(game: Game, message: PressMessage, language: str, _: Gettext) -> HistoryItem:
-    """A press message as the observers' copy read, titled like its mail's subject (English, as subjects are)."""
+def press_item(
+    game: Game, message: PressMessage, language: str, _: Gettext, *, addresses: bool = True
+) -> HistoryItem:
+    """A press message as the observers' copy read, titled like its mail's subject (English, as
+    subjects are); ``addresses=False``: its header names no address (:func:`press_header`)."""
     body = tuple(message.body.rstrip().splitlines())
     if message.kind is PressKind.NOTICE:
         return HistoryItem(message.sent_at, message.phase, "Notice", body)
     title = {PressKind.BROADCAST: "Broadcast", PressKind.POSTAL: "Postal Press"}.get(message.kind, "Press")
     return HistoryItem(
-        message.sent_at, message.phase, title, (press_header(game, message, language), "", *body)
+        message.sent_at, message.phase, title,
+        (press_header(game, message, language, addresses=addresses), "", *body),
     )
 
 

@@ -96,6 +96,13 @@ def phase_text(phase: str | None, _: Gettext) -> str:
     return _(template).format(year=parsed.year, phase=phase)
 
 
+def publicly_listed(game: Game) -> bool:
+    """Whether anyone may come across ``game`` without being told its name: in the brief LIST of
+    someone who is not in it, and on the web pages (:mod:`judge.web`), which show nothing at all
+    of a game the master made private with SET NOLIST."""
+    return game.listed
+
+
 def press_code(game: Game) -> str:
     """The brief list's press column: mode letters, then P (partial press) and F (fakes allowed)."""
     mode = game.press_mode.lower().replace("gray", "grey")

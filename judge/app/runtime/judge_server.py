@@ -1,5 +1,5 @@
 """The running judge: one asyncio process holding the SMTP door, the worker,
-the scheduler and the outbound sender, or any subset of them.
+the scheduler, the outbound sender and the web pages, or any subset of them.
 
 Each role is a loop around work that is already durable in the database, so
 the roles only need to be *woken*, never to hand data to each other: the
@@ -28,6 +28,7 @@ import importlib.util
 import inspect
 import logging
 import signal
+import socket
 import threading
 from collections.abc import Awaitable, Callable, Collection, Coroutine
 from concurrent.futures import ThreadPoolExecutor
@@ -73,9 +74,13 @@ class Role(StrEnum):
     WORKER = "worker"
     OUTBOUND = "outbound"
     SCHEDULER = "scheduler"
+    WEB = "web"
+    """The read-only pages of the games (:mod:`judge.web`), on ``web_host:web_port`` (0: off)."""
 
 
 ALL_ROLES: frozenset[Role] = frozenset(Role)
+MAIL_ROLES: frozenset[Role] = ALL_ROLES - {Role.WEB}
+"""The roles that handle mail and wake one another; the web role only reads the database."""
 
 
 @dataclass(frozen=True)
@@ -145,7 +150,10 @@ class JudgeServer:
         port: int | None = None,
         relay: Relay | None = None,
         tuning: ServerTuning = ServerTuning(),
+        web_socket: socket.socket | None = None,
     ) -> None:
+        """``web_socket``: a listening socket the web role serves on instead of binding
+        ``web_host:web_port`` itself (tests bind port 0)."""
         if not roles:
             raise ValueError("a server needs at least one role")
         self.roles = frozenset(Role(role) for role in roles)
@@ -161,6 +169,7 @@ class JudgeServer:
         self._scheduler_wake = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._inbound: InboundServer | None = None
+        self._web_socket = web_socket
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._stopped = asyncio.Event()
         self._woken: dict[Channel, tuple[Role, asyncio.Event]] = {
@@ -186,12 +195,21 @@ class JudgeServer:
             raise RuntimeError("the inbound role is not running")
         return self._inbound.port
 
+    @property
+    def web_port(self) -> int:
+        """The port the web pages are served on (only while the web role runs)."""
+        if self._web_socket is None or Role.WEB not in self.running_roles:
+            raise RuntimeError("the web role is not running")
+        port: int = self._web_socket.getsockname()[1]
+        return port
+
     async def start(self) -> None:
         """Start every role; returns once the SMTP door (if any) is listening."""
         self._loop = asyncio.get_running_loop()
         if self.tuning.workers > 1:  # each worker holds a thread while it answers a mail
             self._loop.set_default_executor(ThreadPoolExecutor(max_workers=self.tuning.workers + 6))
-        if self.roles != ALL_ROLES:  # the other roles run in other processes: wake them there
+        mail_here = self.roles & MAIL_ROLES
+        if mail_here and mail_here != MAIL_ROLES:  # the other roles run in other processes: wake them there
             self._wakeups = wakeups_for(self._base_services.db.engine)
         self.services = dataclasses.replace(
             self._base_services,
@@ -223,6 +241,11 @@ class JudgeServer:
             else:
                 self._spawn(Role.SCHEDULER, self._run_scheduler())
                 running.add(Role.SCHEDULER)
+        if Role.WEB in self.roles:
+            listening = self._web_listening()
+            if listening is not None:
+                self._spawn(Role.WEB, self._run_web(listening))
+                running.add(Role.WEB)
         self.running_roles = frozenset(running)
         self._start_listening()
         log_event(
@@ -230,6 +253,7 @@ class JudgeServer:
             "server.started",
             roles=",".join(sorted(role.value for role in running)),
             smtp=f"{self.host}:{self._inbound.port}" if self._inbound else None,
+            web=self._web_address() if Role.WEB in running else None,
             database=self.services.db.dialect,
         )
 
@@ -306,6 +330,29 @@ class JudgeServer:
             idle_timeout=config.smtp_idle_timeout_seconds,
             session_max=config.smtp_session_max_seconds,
         )
+
+    def _web_listening(self) -> socket.socket | None:
+        """The web role's socket, bound here so that a port taken fails the start like the SMTP
+        door's (OSError); None when ``web_port`` is 0 (the web role off)."""
+        if self._web_socket is not None:
+            return self._web_socket
+        config = self.services.config
+        if config.web_port == 0:
+            log_event(log, "server.role_off", role=Role.WEB.value, reason="web_port is 0")
+            return None
+        self._web_socket = socket.create_server((config.web_host, config.web_port), reuse_port=False)
+        return self._web_socket
+
+    def _web_address(self) -> str:
+        assert self._web_socket is not None
+        host, port = self._web_socket.getsockname()[:2]
+        return f"{host}:{port}"
+
+    async def _run_web(self, listening: socket.socket) -> None:
+        """Serve the pages until asked to stop. The web application (Starlette, Jinja2) is
+        imported here, in a thread, once the door listens, as the worker's modules are."""
+        serving = await asyncio.to_thread(importlib.import_module, "judge.web.serving")
+        await serving.serve_web(self.services, listening, self._stop)
 
     def _store_and_wake(self, mails: list[Received]) -> list[int]:
         """Commit mails the door received together, in one transaction (the door says 250 to

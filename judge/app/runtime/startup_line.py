@@ -34,9 +34,15 @@ def shown_relay(config: Config) -> str:
 
 
 def startup_line(
-    config: Config, *, listening: str | None, roles: Collection[str], metrics_port: int | None = None
+    config: Config,
+    *,
+    listening: str | None,
+    roles: Collection[str],
+    metrics_port: int | None = None,
+    web: str | None = None,
 ) -> str:
-    """``listening``: "host:port" of the SMTP door, or None when this process does not run it."""
+    """``listening``: "host:port" of the SMTP door, or None when this process does not run it;
+    ``web``: "host:port" of the web pages, or None when they are not served here."""
     door = f"listening for mail on {listening}" if listening else "not listening for mail (no inbound role)"
     parts = [
         f"The judge is up: {door}",
@@ -44,6 +50,8 @@ def startup_line(
         f"replies {shown_relay(config)}",
         f"roles {', '.join(sorted(roles))}",
     ]
+    if web:
+        parts.append(f"pages on http://{web}/")
     if metrics_port:
         parts.append(f"metrics on http://127.0.0.1:{metrics_port}/metrics")
     return "; ".join(parts) + "."

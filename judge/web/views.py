@@ -1,0 +1,386 @@
+"""What each page shows, read from the database through the mail path's own rules.
+
+Every function here takes a read-only unit of work and returns plain values for a template
+or a JSON answer. Nothing decides a visibility rule of its own; each question is asked of
+the place the mail replies ask it:
+
+* which games: :func:`judge.app.reports.listing.publicly_listed` (SET NOLIST hides a game
+  from the pages altogether: every page of it is a 404);
+* who plays: :func:`judge.app.reports.summary.identities_hidden` (a gunboat game's players are
+  shown when the game is over, never when NoReveal), as SUMMARY tells an observer; council
+  members and spies are never listed (only the final summary mailed at the end names them,
+  with their addresses);
+* press: :func:`judge.app.reports.history.observer_saw` (broadcasts, postal press, notices,
+  press to the observers; never private or council press) under the observers' own header,
+  written with ``addresses=False``;
+* orders and results: the processed phase records only (HISTORY's
+  :func:`judge.app.reports.history.results_text`); an open phase shows its board alone;
+* maps: :func:`judge.app.maps.phase_svg`, which draws orders only once a phase is processed.
+
+Names of people (registration names) are shown where SUMMARY shows them; their addresses,
+never.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from judge.app.game_facts import describe_variant, game_map, power_name
+from judge.app.games import open_seats
+from judge.app.maps import phase_svg
+from judge.app.positions import from_json
+from judge.app.reports.final_summary import outcome_line, score_table
+from judge.app.reports.history import (
+    ENDED,
+    observer_saw,
+    press_item,
+    published_diaries,
+    results_text,
+)
+from judge.app.reports.listing import (
+    board_lines,
+    parameter_lines,
+    phase_text,
+    press_code,
+    publicly_listed,
+    state_word,
+)
+from judge.app.reports.summary import centres_by_year, identities_hidden, positions_in_order
+from judge.db.database import UnitOfWork
+from judge.db.enums import GameState
+from judge.db.models import Game, PhaseRecord
+from judge.db.repositories.councils import councils_enabled
+from judge.timekeeping.dates import tell_date
+
+Gettext = Callable[[str], str]
+
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+"""What a game name in a path may look like before the database is asked (anything else: 404)."""
+PHASE_PATTERN = re.compile(r"^[A-Za-z0-9]{2,16}$")
+
+GROUPS: tuple[tuple[str, tuple[GameState, ...]], ...] = (
+    ("forming", (GameState.FORMING,)),
+    ("active", (GameState.ACTIVE, GameState.PAUSED)),
+    ("finished", (GameState.FINISHED, GameState.TERMINATED)),
+)
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Who reads a page: the language it is written in, the zone its times are told in."""
+
+    language: str
+    zone: ZoneInfo
+    gettext: Gettext
+
+    def date(self, when: datetime | None) -> str:
+        return tell_date(when, self.zone, self.gettext) if when is not None else ""
+
+
+# -- finding what may be shown ----------------------------------------------------------------
+
+
+def public_game(uow: UnitOfWork, name: str) -> Game | None:
+    """The game called ``name`` if the pages may show it; None for no such game, an odd name,
+    or a game the master made private (the pages cannot tell those apart)."""
+    if not NAME_PATTERN.match(name):
+        return None
+    game = uow.games.by_name(name)
+    if game is None or not publicly_listed(game):
+        return None
+    return game
+
+
+def public_games(uow: UnitOfWork) -> list[Game]:
+    return [game for game in uow.games.list() if publicly_listed(game)]
+
+
+def timeline(uow: UnitOfWork, game: Game) -> list[PhaseRecord]:
+    """The phases of the game's current timeline, oldest first (as SUMMARY and MAP read them)."""
+    return uow.phases.history(game)
+
+
+def find_phase(records: Sequence[PhaseRecord], name: str) -> int | None:
+    """The index of the phase called ``name`` (any case) in the timeline, or None."""
+    if not PHASE_PATTERN.match(name):
+        return None
+    wanted = name.upper()
+    found = [index for index, record in enumerate(records) if record.name.upper() == wanted]
+    return found[-1] if found else None
+
+
+# -- the list of games --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameRow:
+    name: str
+    state: str
+    variant: str
+    phase: str
+    deadline: str
+    press: str
+    open_powers: list[str]
+    forming: bool
+
+
+def game_row(game: Game, reader: Reader) -> GameRow:
+    _ = reader.gettext
+    deadline = game.deadline_at if game.state is GameState.ACTIVE else None
+    return GameRow(
+        name=game.name,
+        state=state_word(game.state, _),
+        variant=describe_variant(game),
+        phase=phase_text(game.current_phase, _) if game.state is not GameState.FORMING else "-",
+        deadline=reader.date(deadline),
+        press=press_code(game),
+        open_powers=[power_name(seat.power or "", reader.language) for seat in open_seats(game)]
+        if game.state in (GameState.ACTIVE, GameState.PAUSED)
+        else [],
+        forming=game.state is GameState.FORMING,
+    )
+
+
+def game_groups(uow: UnitOfWork, reader: Reader) -> list[tuple[str, list[GameRow]]]:
+    """(group key, its games) for forming, active (paused too) and finished games."""
+    games = public_games(uow)
+    return [
+        (key, [game_row(game, reader) for game in games if game.state in states])
+        for key, states in GROUPS
+    ]
+
+
+# -- one game ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PowerRow:
+    power: str
+    name: str
+    centres: int
+    units: int
+    players: list[str]
+
+
+@dataclass(frozen=True)
+class PhaseLink:
+    name: str
+    text: str
+    processed: bool
+
+
+@dataclass(frozen=True)
+class PressEntry:
+    when: str
+    phase: str
+    title: str
+    header: str
+    body: str
+
+
+@dataclass
+class GamePage:
+    row: GameRow
+    started: str
+    finished: str
+    masters: list[str]
+    players_hidden: bool
+    councils: bool
+    powers: list[PowerRow]
+    phases: list[PhaseLink]
+    current: str | None
+    parameters: list[str]
+    centres: list[tuple[int, dict[str, int]]]
+    press: list[PressEntry]
+    final: list[str] = field(default_factory=list)
+    scores: list[str] = field(default_factory=list)
+    diaries: list[str] = field(default_factory=list)
+
+
+def players_hidden(game: Game) -> bool:
+    """Whether the pages name no player of ``game``: SUMMARY's rule for an observer (a gunboat
+    game's players until the end, for ever if NoReveal), and always in a council game, whose
+    members only the final summary mailed at the end names (with the spies and addresses)."""
+    return identities_hidden(game, viewer_is_master=False) or councils_enabled(game)
+
+
+def person_name(person: Any) -> str:
+    """A person as the pages name them: their registration name, never an address."""
+    name = (getattr(person, "name", "") or "").strip()
+    return name or "?"
+
+
+def power_rows(game: Game, records: Sequence[PhaseRecord], reader: Reader, *, hidden: bool) -> list[PowerRow]:
+    the_map = game_map(game)
+    position = None
+    if records:
+        last = records[-1]
+        position = from_json(last.position_after if last.position_after is not None else last.position_before)
+    seats = {seat.power: seat for seat in game.seats if seat.power is not None}
+    rows = []
+    for power in the_map.powers:
+        seat = seats.get(power)
+        players: list[str] = []
+        if not hidden and seat is not None:
+            players = [person_name(tenure.person) for tenure in seat.tenures if tenure.person is not None]
+        rows.append(
+            PowerRow(
+                power=power,
+                name=power_name(power, reader.language),
+                centres=len(position.centers.get(power, frozenset())) if position else 0,
+                units=sum(1 for unit in position.units if unit.power == power) if position else 0,
+                players=list(dict.fromkeys(players)),
+            )
+        )
+    return rows
+
+
+def press_entries(uow: UnitOfWork, game: Game, reader: Reader) -> list[PressEntry]:
+    """The press the observers received, oldest first, as their copies read without addresses."""
+    _ = reader.gettext
+    entries = []
+    for message in uow.press.for_game(game):
+        if not observer_saw(message):
+            continue
+        item = press_item(game, message, reader.language, _, addresses=False)
+        lines = list(item.lines)
+        header = ""
+        if lines and item.title != "Notice":
+            header, lines = lines[0], lines[2:]
+        entries.append(PressEntry(reader.date(item.at), item.phase or "", item.title, header, "\n".join(lines)))
+    return entries
+
+
+def game_page(uow: UnitOfWork, game: Game, reader: Reader) -> GamePage:
+    _ = reader.gettext
+    records = timeline(uow, game)
+    hidden = players_hidden(game)
+    page = GamePage(
+        row=game_row(game, reader),
+        started=reader.date(game.started_at),
+        finished=reader.date(game.finished_at) if game.state in ENDED else "",
+        masters=[person_name(master.person) for master in game.masters],
+        players_hidden=hidden,
+        councils=councils_enabled(game),
+        powers=power_rows(game, records, reader, hidden=hidden),
+        phases=[PhaseLink(r.name, phase_text(r.name, _), r.processed_at is not None) for r in records],
+        current=records[-1].name if records else None,
+        parameters=parameter_lines(game, _)[1:],
+        centres=[(row.year, row.counts) for row in centres_by_year(positions_in_order(records))],
+        press=press_entries(uow, game, reader),
+    )
+    if game.state in ENDED:
+        outcome = (game.extra_settings or {}).get("outcome")
+        page.final = [outcome_line(game, outcome, reader.language, _)]
+        if outcome is not None:
+            page.scores = score_table(outcome, reader.language, _)
+        page.diaries = published_diaries(uow, game, reader.language, _)
+    return page
+
+
+# -- one phase -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PhasePage:
+    game: str
+    name: str
+    text: str
+    processed: bool
+    deadline: str
+    results: list[str]
+    board: list[str]
+    previous: str | None
+    next: str | None
+
+
+def phase_page(game: Game, records: Sequence[PhaseRecord], index: int, reader: Reader) -> PhasePage:
+    _ = reader.gettext
+    record = records[index]
+    processed = record.processed_at is not None
+    position = from_json(record.position_before)
+    return PhasePage(
+        game=game.name,
+        name=record.name,
+        text=phase_text(record.name, _),
+        processed=processed,
+        deadline=reader.date(record.deadline_at) if not processed else "",
+        results=results_text(record, reader.language, _) if processed else [],
+        board=board_lines(position, game_map(game), reader.language, _),
+        previous=records[index - 1].name if index > 0 else None,
+        next=records[index + 1].name if index + 1 < len(records) else None,
+    )
+
+
+def picture(game: Game, records: Sequence[PhaseRecord], index: int) -> str:
+    """The SVG of a phase: with its orders and results only once it is processed."""
+    return phase_svg(game, records[index], records[index - 1] if index > 0 else None)
+
+
+def picture_key(records: Sequence[PhaseRecord], index: int) -> tuple[object, ...]:
+    """What a cached picture depends on: the record (a rollback makes a new one) and whether it is
+    processed (its picture gains the orders then)."""
+    record = records[index]
+    return (record.game_id, record.id, record.name, record.opened_at, record.processed_at)
+
+
+# -- JSON for tools ------------------------------------------------------------------------------
+
+
+def _iso(when: datetime | None) -> str | None:
+    return when.isoformat() if when is not None else None
+
+
+def game_summary_json(game: Game) -> dict[str, Any]:
+    return {
+        "name": game.name,
+        "state": game.state.value,
+        "variant": game.variant,
+        "options": list(game.rule_options),
+        "phase": game.current_phase if game.state is not GameState.FORMING else None,
+        "deadline": _iso(game.deadline_at) if game.state is GameState.ACTIVE else None,
+        "press": press_code(game),
+        "open_powers": [seat.power for seat in open_seats(game)]
+        if game.state in (GameState.ACTIVE, GameState.PAUSED)
+        else [],
+    }
+
+
+def game_json(uow: UnitOfWork, game: Game, reader: Reader) -> dict[str, Any]:
+    records = timeline(uow, game)
+    hidden = players_hidden(game)
+    powers = power_rows(game, records, reader, hidden=hidden)
+    answer = game_summary_json(game)
+    answer["players_hidden"] = hidden
+    answer["powers"] = [
+        {"power": row.power, "centres": row.centres, "units": row.units, **({} if hidden else {"players": row.players})}
+        for row in powers
+    ]
+    answer["phases"] = [{"name": r.name, "processed": r.processed_at is not None} for r in records]
+    answer["centres_by_year"] = [
+        {"year": row.year, "centres": row.counts} for row in centres_by_year(positions_in_order(records))
+    ]
+    return answer
+
+
+def phase_json(game: Game, records: Sequence[PhaseRecord], index: int) -> dict[str, Any]:
+    """A phase in the `judge adjudicate` contract's terms: its position (the input without
+    orders while it is open); once processed, the input with the orders and the ruling."""
+    record = records[index]
+    processed = record.processed_at is not None
+    answer: dict[str, Any] = {
+        "game": game.name,
+        "phase": record.name,
+        "processed": processed,
+        "position": record.position_before,
+    }
+    if processed:
+        answer["input"] = record.orders_adjudicated
+        answer["result"] = {key: value for key, value in (record.results or {}).items() if key != "report"}
+        answer["position_after"] = record.position_after
+    return answer

@@ -1,0 +1,173 @@
+"""The pages themselves (issue 29): the list of games, a game, a phase and its map, in English
+and French, in UTC or the reader's zone; and what any request gets: strict headers, no cookie,
+404 for anything odd, only GET and HEAD, escaped text, a rate limit."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from starlette.testclient import TestClient
+
+from judge.db.enums import GameState, PressKind, SeatStatus
+from judge.web.app import create_app
+from tests.app.conftest import Harness
+from tests.app.reports_helpers import finish, post, process, start_game
+
+HOSTILE = "<script>alert('x')</script>"
+
+
+def test_the_index_lists_forming_active_and_finished_games_with_their_open_powers(
+    harness: Harness, web: TestClient
+) -> None:
+    start_game(harness, "alpha")
+    start_game(harness, "omega")
+    finish(harness, "omega")
+    with harness.db.unit_of_work() as uow:
+        uow.games.create("newbie", harness.clock.now())
+        alpha = uow.games.require("alpha")
+        seat = uow.seats.by_power(alpha, "ITALY")
+        assert seat is not None
+        uow.seats.leave(seat, harness.clock.now(), SeatStatus.RESIGNED, phase=alpha.current_phase)
+        alpha.deadline_at = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+    page = web.get("/").text
+    forming, active, finished = (page.index(f'<section id="{key}">') for key in ("forming", "active", "finished"))
+    assert forming < page.index("/games/newbie") < active < page.index("/games/alpha") < finished
+    assert page.index("/games/omega") > finished
+    row = page[page.index("/games/alpha"):]
+    row = row[: row.index("</tr>")]
+    assert "Standard" in row and "Spring 1901, movement (S1901M)" in row and "Italy" in row
+    assert "Monday 30 November 2026, 12:00 UTC" in row
+    assert "SIGNON ?newbie password" in page and "judge@example.org" in page
+    games = {game["name"]: game for game in web.get("/api/games").json()}
+    assert games["alpha"]["open_powers"] == ["ITALY"] and games["newbie"]["state"] == "forming"
+
+
+def test_a_game_page_has_its_powers_phases_map_chart_and_settings(harness: Harness, web: TestClient) -> None:
+    start_game(harness, "demo")
+    process(harness, "demo", {"FRANCE": ["A PAR-BUR", "F BRE-MAO"]})
+    process(harness, "demo", {"FRANCE": ["A BUR-BEL", "F MAO-POR"]})
+    page = web.get("/games/demo").text
+    for phase in ("S1901M", "F1901M", "W1901A"):
+        assert f'href="/games/demo/{phase}"' in page
+    assert '<img class="map" src="/games/demo/W1901A.svg"' in page
+    assert '<svg xmlns="http://www.w3.org/2000/svg"' in page and "<polyline" in page  # the centres chart
+    assert "<td>France</td><td class=\"n\">5</td>" in page  # Brest, Marseilles, Paris, Belgium, Portugal
+    assert "France Player" in page and "Game Master" in page  # names, as SUMMARY gives them
+    assert "Press settings: White" in page
+    data = web.get("/api/games/demo").json()
+    assert [p["name"] for p in data["phases"]] == ["S1901M", "F1901M", "W1901A"]
+    assert data["centres_by_year"][-1] == {"year": 1901, "centres": data["centres_by_year"][-1]["centres"]}
+    assert data["centres_by_year"][-1]["centres"]["FRANCE"] == 5
+
+
+def test_a_phase_page_shows_its_map_results_board_and_neighbours(harness: Harness, web: TestClient) -> None:
+    start_game(harness, "demo")
+    process(harness, "demo", {"FRANCE": ["A PAR-BUR"]})
+    process(harness, "demo", {"FRANCE": ["F BRE-MAO"]})
+    following = web.get("/api/games/demo").json()["phases"][2]["name"]
+    page = web.get("/games/demo/F1901M").text
+    assert 'rel="prev" href="/games/demo/S1901M"' in page and f'rel="next" href="/games/demo/{following}"' in page
+    assert 'src="/games/demo/F1901M.svg"' in page and "Movement results for Fall of 1901" in page
+    assert "Units on the board:" in page and "A Burgundy" in page
+    assert web.get("/games/demo/f1901m").status_code == 200  # any case, as MAP reads it
+    svg = web.get("/games/demo/F1901M.svg")
+    png = web.get("/games/demo/F1901M.png")
+    assert svg.headers["content-type"] == "image/svg+xml" and svg.text.startswith("<")
+    assert png.headers["content-type"] == "image/png" and png.content[:8] == b"\x89PNG\r\n\x1a\n"
+    api = web.get("/api/games/demo/F1901M").json()
+    assert api["position"]["phase"] == "F1901M" and api["input"]["units"] and "report" not in api["result"]
+
+
+def test_maps_are_drawn_once_and_kept(harness: Harness) -> None:
+    start_game(harness, "demo")
+    process(harness, "demo")
+    app = create_app(harness.services, rate=10_000, burst=10_000)
+    assert app.site is not None
+    with TestClient(app) as client:
+        first = client.get("/games/demo/S1901M.svg").content
+        assert client.get("/games/demo/S1901M.svg").content == first
+        client.get("/games/demo/S1901M.png")
+        client.get("/games/demo/S1901M.png")
+    assert app.site.pictures.drawn == 2  # one SVG, one PNG
+
+
+def test_french_by_parameter_or_browser_and_times_in_the_readers_zone(harness: Harness, web: TestClient) -> None:
+    start_game(harness, "demo")
+    assert "Les parties de ce juge" in web.get("/?lang=fr").text
+    assert "Les parties de ce juge" in web.get("/", headers={"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}).text
+    assert "Games on this judge" in web.get("/", headers={"Accept-Language": "de, en;q=0.5, fr;q=0.2"}).text
+    assert "Games on this judge" in web.get("/?lang=xx").text
+    paris = web.get("/games/demo?lang=fr&tz=Europe/Paris").text
+    assert "lundi 23 novembre 2026, 10:00 CET (Europe/Paris), soit 09:00 UTC" in paris
+    assert 'href="/games/demo/S1901M?lang=fr&amp;tz=Europe%2FParis"' in paris  # kept along the links
+    assert "Monday 23 November 2026, 09:00 UTC" in web.get("/games/demo?tz=Mars/Olympus").text
+
+
+@pytest.mark.parametrize("path", [
+    "/nothing", "/games", "/games/", "/games/nope", "/games/%2e%2e", "/games/..%2f..%2fetc%2fpasswd",
+    "/games/" + "a" * 300, "/games/<script>", "/games/demo/S1901M.gif", "/games/demo/S1901M.svg.png",
+    "/games/demo/X9999Z", "/games/demo/S1901M/more", "/games/demo/%00", "/api/games/nope",
+    "/api/games/demo/nope", "/static/../judge/web/app.py", "/static/nothing.css", "/games/demo/.svg",
+])  # fmt: skip
+def test_odd_paths_get_the_404_page(harness: Harness, web: TestClient, path: str) -> None:
+    start_game(harness, "demo")
+    answer = web.get(path)
+    assert answer.status_code == 404, path
+    assert "Traceback" not in answer.text
+
+
+def test_every_answer_has_the_strict_headers_no_cookie_and_only_get_and_head(harness: Harness, web: TestClient) -> None:
+    start_game(harness, "demo")
+    for path in ("/", "/games/demo", "/games/demo/S1901M.svg", "/api/games", "/nothing"):
+        answer = web.get(path)
+        assert "default-src 'none'" in answer.headers["content-security-policy"], path
+        assert "script-src" not in answer.headers["content-security-policy"]
+        assert answer.headers["x-content-type-options"] == "nosniff"
+        assert "set-cookie" not in answer.headers
+    head = web.head("/games/demo")
+    assert head.status_code == 200 and head.content == b""
+    for method in ("POST", "PUT", "DELETE", "PATCH"):
+        assert web.request(method, "/games/demo").status_code == 405, method
+
+
+def test_hostile_text_from_mail_is_escaped_everywhere(harness: Harness, web: TestClient) -> None:
+    start_game(harness, "demo")
+    with harness.db.unit_of_work() as uow:
+        game = uow.games.require("demo")
+        game.comment = HOSTILE
+        game.comment_full = f"Rules: {HOSTILE}\n<img src=x onerror=alert(1)>"
+        person = uow.people.by_address("france@example.net")
+        assert person is not None
+        person.name = HOSTILE
+    post(harness, "demo", f"{HOSTILE} and <a href='javascript:alert(1)'>x</a>", kind=PressKind.BROADCAST,
+         sender="FRANCE")
+    process(harness, "demo")
+    finish(harness, "demo")
+    for path in ("/", "/games/demo", "/games/demo/S1901M", "/games/demo/S1901M.svg", "/feed.atom",
+                 "/games/demo/feed.atom"):
+        body = web.get(path).text
+        assert "<script" not in body and "<img src=x" not in body and "<a href='javascript" not in body, path
+    page = web.get("/games/demo").text
+    assert page.count("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;") >= 3  # the name, the comment, the press
+    api = web.get("/api/games/demo")  # JSON is data, not a page: the text as it is, never sniffed as HTML
+    assert api.headers["content-type"] == "application/json" and api.headers["x-content-type-options"] == "nosniff"
+    assert HOSTILE in api.json()["powers"][2]["players"]
+
+
+def test_a_client_hammering_the_pages_is_slowed_down(harness: Harness) -> None:
+    start_game(harness, "demo")
+    with TestClient(create_app(harness.services, rate=0.001, burst=3)) as client:
+        statuses = [client.get("/").status_code for _ in range(5)]
+    assert statuses == [200, 200, 200, 429, 429]
+
+
+def test_the_calendar_has_the_next_deadline_while_the_game_is_played(harness: Harness, web: TestClient) -> None:
+    start_game(harness, "demo")
+    with harness.db.unit_of_work() as uow:
+        uow.games.require("demo").deadline_at = datetime(2026, 11, 26, 23, 30, tzinfo=UTC)
+    calendar = web.get("/games/demo/deadlines.ics").text
+    assert calendar.startswith("BEGIN:VCALENDAR") and "DTSTART:20261126T233000Z" in calendar
+    with harness.db.unit_of_work() as uow:
+        uow.games.require("demo").state = GameState.FINISHED
+    assert "BEGIN:VEVENT" not in web.get("/games/demo/deadlines.ics").text

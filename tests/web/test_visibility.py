@@ -1,0 +1,145 @@
+"""What the pages reveal to whom (issue 29): exactly what an observer by mail may see.
+
+Games are played by mail (sign-ons, orders, press through the judge's handlers), then every
+page, picture, feed and JSON answer reachable from ``/`` is crawled, and none of the strings
+an observer never receives may appear: anyone's address, private press, a gunboat game's
+players, a council's press and its spy, master-only press of a moderated game, an unlisted
+game, the orders of a phase not yet processed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from starlette.testclient import TestClient
+
+from judge.db.enums import GameState
+from tests.app.conftest import Harness
+from tests.app.councils_helpers import form_council_game, seated
+from tests.app.reports_helpers import POWERS, address_of, password_of, process, start_game
+
+LINK = re.compile(r'(?:href|src)="(/[^"]*)"')
+
+
+def crawl(web: TestClient, starts: Iterable[str] = ("/",)) -> dict[str, str]:
+    """Every page reachable from ``starts`` (and each game's feeds and JSON), path -> body text."""
+    seen: dict[str, str] = {}
+    todo = [*list(starts), "/feed.atom", "/api/games"]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        answer = web.get(path)
+        assert answer.status_code == 200, (path, answer.status_code)
+        body = answer.content.decode("utf-8", "replace") if not path.endswith(".png") else ""
+        seen[path] = body
+        found = [link.replace("&amp;", "&") for link in LINK.findall(body)]
+        for game in re.findall(r'"/games/([a-z0-9_.-]+)"', body):
+            found += [f"/api/games/{game}", f"/games/{game}/deadlines.ics"]
+        for phase in re.findall(r'href="/games/([a-z0-9_.-]+)/([A-Z0-9]+)"', body):
+            found.append(f"/api/games/{phase[0]}/{phase[1]}")
+        todo += [link for link in found if link not in seen]
+    return seen
+
+
+def assert_nowhere(pages: dict[str, str], secrets: Iterable[str]) -> None:
+    for secret in secrets:
+        for path, body in pages.items():
+            assert secret.lower() not in body.lower(), f"{secret!r} shown at {path}"
+
+
+def mail(harness: Harness, sender: str, body: str) -> None:
+    harness.exchange(sender, body)
+
+
+def france_signon(name: str = "demo") -> str:
+    return f"SIGNON F{name} {password_of('FRANCE')}\n"
+
+
+def test_a_gunboat_game_with_private_press_shows_no_player_and_no_private_press(
+    harness: Harness, web: TestClient
+) -> None:
+    start_game(harness, "boat", options=["gunboat"])
+    mail(harness, address_of("FRANCE"), france_signon("boat") + "PRESS TO E\nOnly England reads this.\nENDPRESS\n")
+    mail(harness, address_of("FRANCE"), france_signon("boat") + "PRESS TO M\nOnly the master reads this.\nENDPRESS\n")
+    mail(harness, address_of("FRANCE"), france_signon("boat") + "BROADCAST\nEveryone reads this.\nENDBROADCAST\n")
+    mail(harness, address_of("FRANCE"), france_signon("boat") + "PRESS TO O\nThe observers read this.\nENDPRESS\n")
+    process(harness, "boat", {"FRANCE": ["A PAR-BUR"]})
+    pages = crawl(web)
+    assert "/games/boat/S1901M" in pages and "/games/boat/S1901M.svg" in pages
+    everything = "\n".join(pages.values())
+    assert "Everyone reads this." in everything and "The observers read this." in everything
+    assert "Broadcast message from France" in everything  # the power, as the observers' copy said
+    assert_nowhere(pages, [
+        "Only England reads this.", "Only the master reads this.", "@example.net",
+        *(f"{power.title()} Player" for power in POWERS), "pwfrance",
+    ])
+
+
+def test_a_finished_gunboat_game_names_its_players_unless_noreveal(harness: Harness, web: TestClient) -> None:
+    start_game(harness, "shown", options=["gunboat"])
+    start_game(harness, "kept", options=["gunboat"], reveal=False)
+    for name in ("shown", "kept"):
+        with harness.db.unit_of_work() as uow:
+            game = uow.games.require(name)
+            game.state = GameState.FINISHED
+            game.finished_at = harness.clock.now()
+    assert "France Player" in web.get("/games/shown").text
+    kept = web.get("/games/kept").text
+    assert "France Player" not in kept and "gunboat" in kept
+    assert "players" not in web.get("/api/games/kept").json()["powers"][0]
+
+
+def test_orders_of_a_phase_not_processed_are_shown_nowhere(harness: Harness, web: TestClient) -> None:
+    start_game(harness, "demo")
+    paths = ["/games/demo", "/games/demo/S1901M", "/games/demo/S1901M.svg", "/api/games/demo/S1901M",
+             "/api/games/demo", "/games/demo/feed.atom", "/feed.atom"]
+    before = {path: web.get(path).content for path in paths}
+    mail(harness, address_of("FRANCE"), france_signon() + "A PAR-BUR\nF BRE-MAO\nA MAR-SPA\n")
+    after = {path: web.get(path).content for path in paths}
+    assert after == before
+    phase = web.get("/api/games/demo/S1901M").json()
+    assert phase["processed"] is False and "input" not in phase and "result" not in phase
+    assert "This phase is being played" in web.get("/games/demo/S1901M").text
+    process(harness, "demo")
+    assert "Paris -&gt; Burgundy" in web.get("/games/demo/S1901M").text  # once processed, as the results said
+    assert web.get("/api/games/demo/S1901M").json()["input"]["orders"]["FRANCE"]
+
+
+def test_an_unlisted_game_is_not_on_any_page(harness: Harness, web: TestClient) -> None:
+    start_game(harness, "open")
+    start_game(harness, "hush")
+    with harness.db.unit_of_work() as uow:
+        uow.games.require("hush").listed = False
+    pages = crawl(web)
+    assert "/games/open" in pages
+    assert_nowhere(pages, ["hush"])
+    for path in ("/games/hush", "/games/hush/S1901M", "/games/hush/S1901M.svg", "/api/games/hush",
+                 "/api/games/hush/S1901M", "/games/hush/feed.atom", "/games/hush/deadlines.ics"):
+        assert web.get(path).status_code == 404, path
+
+
+def test_a_moderated_game_shows_no_master_only_press(harness: Harness, web: TestClient) -> None:
+    start_game(harness, "ruled")
+    with harness.db.unit_of_work() as uow:
+        uow.games.require("ruled").moderated = True
+    mail(harness, address_of("FRANCE"), france_signon("ruled") + "PRESS TO M\nA word to the master.\nENDPRESS\n")
+    mail(harness, "master@example.net", "SIGNON Mruled masterpw\nPRESS TO F\nThe master answers France.\nENDPRESS\n")
+    pages = crawl(web)
+    assert "Game Master" in pages["/games/ruled"]  # the master's name, as SUMMARY gives it
+    assert_nowhere(pages, ["A word to the master.", "The master answers France.", "@example.net", "masterpw"])
+
+
+def test_a_council_game_shows_no_council_press_no_member_and_no_spy(harness: Harness, web: TestClient) -> None:
+    addresses = form_council_game(harness)
+    members = seated(harness)
+    spies = [m for m in members if m.true_power is not None]
+    assert spies, "the council game has a spy"
+    general = next(m for m in members if m.role == "general")
+    mail(harness, general.address, f"{general.signon}\nPRESS TO {general.signon.split()[1][0]}\n"
+                                   "Council secret.\nENDPRESS\n")
+    pages = crawl(web)
+    assert "/games/demo" in pages
+    assert "<th>Players</th>" not in pages["/games/demo"] and "played by a council" in pages["/games/demo"]
+    assert_nowhere(pages, ["Council secret.", "spy", "espion", "@example.net", *addresses])
