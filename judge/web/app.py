@@ -29,7 +29,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from judge.app.services import Services
+from judge.app.session.services import Services
 from judge.db.database import UnitOfWork
 from judge.i18n import translation
 from judge.timekeeping.dates import zone_named
@@ -185,7 +185,8 @@ class Site:
         query = ("?" + urlencode(kept)) if kept else ""
         switch = {**kept, "lang": "en" if reader.language == "fr" else "fr"}
         html = self.templates.get_template(template).render(
-            w=words(reader.gettext), lang=reader.language, q=query, switch="?" + urlencode(switch),
+            w=words(reader.gettext), lang=reader.language, q=query,
+            picture_query="?lang=fr" if reader.language == "fr" else "", switch="?" + urlencode(switch),
             zone=reader.zone.key, judge=self.services.config.display_name,
             address=self.services.config.address, **values,
         )
@@ -237,15 +238,15 @@ class Site:
             if index is None:
                 return None
             if extension:
-                return self.picture(game, records, index, extension)
+                return self.picture(game, records, index, extension, reader.language)
             return self.page(request, "phase.html", phase=views.phase_page(game, records, index, reader),
                              title=game.name)
 
         return self.read(work, request)
 
-    def picture(self, game: Any, records: Any, index: int, extension: str) -> Response:
-        key = views.picture_key(records, index)
-        svg = self.pictures.get((*key, "svg"), lambda: views.picture(game, records, index).encode("utf-8"))
+    def picture(self, game: Any, records: Any, index: int, extension: str, language: str) -> Response:
+        key = views.picture_key(records, index, language)
+        svg = self.pictures.get((*key, "svg"), lambda: views.picture(game, records, index, language).encode("utf-8"))
         processed = records[index].processed_at is not None
         headers = {"Cache-Control": "public, max-age=86400" if processed else "public, max-age=60"}
         if extension == "svg":

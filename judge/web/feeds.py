@@ -13,7 +13,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from sqlalchemy import select
 
-from judge.app.reports.history import observer_saw, press_item, results_text
+from judge.app.reports.history_text import observer_saw, press_item, results_text
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, PhaseState
 from judge.db.models import Game, PhaseRecord

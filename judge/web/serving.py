@@ -1,6 +1,6 @@
 """The web role: uvicorn serving :func:`judge.web.app.create_app` inside the judge's event loop.
 
-The judge owns the process's signals (:func:`judge.app.server.serve`): uvicorn's own
+The judge owns the process's signals (:func:`judge.app.runtime.judge_server.serve`): uvicorn's own
 handlers are left out, and the role stops when the server's stop event is set, letting the
 requests under way finish (a few seconds at most).
 """
@@ -14,7 +14,7 @@ from collections.abc import Generator
 
 import uvicorn
 
-from judge.app.services import Services
+from judge.app.session.services import Services
 from judge.web.app import create_app
 
 GRACEFUL_SECONDS = 5

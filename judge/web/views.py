@@ -6,16 +6,16 @@ the place the mail replies ask it:
 
 * which games: :func:`judge.app.reports.listing.publicly_listed` (SET NOLIST hides a game
   from the pages altogether: every page of it is a 404);
-* who plays: :func:`judge.app.reports.summary.identities_hidden` (a gunboat game's players are
+* who plays: :func:`judge.app.reports.summary_text.identities_hidden` (a gunboat game's players are
   shown when the game is over, never when NoReveal), as SUMMARY tells an observer; council
   members and spies are never listed (only the final summary mailed at the end names them,
   with their addresses);
-* press: :func:`judge.app.reports.history.observer_saw` (broadcasts, postal press, notices,
+* press: :func:`judge.app.reports.history_text.observer_saw` (broadcasts, postal press, notices,
   press to the observers; never private or council press) under the observers' own header,
   written with ``addresses=False``;
 * orders and results: the processed phase records only (HISTORY's
-  :func:`judge.app.reports.history.results_text`); an open phase shows its board alone;
-* maps: :func:`judge.app.maps.phase_svg`, which draws orders only once a phase is processed.
+  :func:`judge.app.reports.history_text.results_text`); an open phase shows its board alone;
+* maps: :func:`judge.app.mail_out.results_maps.phase_svg`, which draws orders only once a phase is processed.
 
 Names of people (registration names) are shown where SUMMARY shows them; their addresses,
 never.
@@ -30,12 +30,13 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from judge.app.game_facts import describe_variant, game_map, power_name
-from judge.app.games import open_seats
-from judge.app.maps import phase_svg
-from judge.app.positions import from_json
+from judge.app.game_state.boards import from_json
+from judge.app.game_state.game_facts import describe_variant, power_name
+from judge.app.game_state.variant_rules import game_map_of
+from judge.app.games.lifecycle import open_seats
+from judge.app.mail_out.results_maps import phase_svg
 from judge.app.reports.final_summary import outcome_line, score_table
-from judge.app.reports.history import (
+from judge.app.reports.history_text import (
     ENDED,
     observer_saw,
     press_item,
@@ -50,7 +51,7 @@ from judge.app.reports.listing import (
     publicly_listed,
     state_word,
 )
-from judge.app.reports.summary import centres_by_year, identities_hidden, positions_in_order
+from judge.app.reports.summary_text import centres_by_year, identities_hidden, positions_in_order
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState
 from judge.db.models import Game, PhaseRecord
@@ -216,7 +217,7 @@ def person_name(person: Any) -> str:
 
 
 def power_rows(game: Game, records: Sequence[PhaseRecord], reader: Reader, *, hidden: bool) -> list[PowerRow]:
-    the_map = game_map(game)
+    the_map = game_map_of(game)
     position = None
     if records:
         last = records[-1]
@@ -311,22 +312,22 @@ def phase_page(game: Game, records: Sequence[PhaseRecord], index: int, reader: R
         processed=processed,
         deadline=reader.date(record.deadline_at) if not processed else "",
         results=results_text(record, reader.language, _) if processed else [],
-        board=board_lines(position, game_map(game), reader.language, _),
+        board=board_lines(position, game_map_of(game), reader.language, _),
         previous=records[index - 1].name if index > 0 else None,
         next=records[index + 1].name if index + 1 < len(records) else None,
     )
 
 
-def picture(game: Game, records: Sequence[PhaseRecord], index: int) -> str:
-    """The SVG of a phase: with its orders and results only once it is processed."""
-    return phase_svg(game, records[index], records[index - 1] if index > 0 else None)
+def picture(game: Game, records: Sequence[PhaseRecord], index: int, language: str) -> str:
+    """The SVG of a phase in ``language``: with its orders and results only once it is processed."""
+    return phase_svg(game, records[index], records[index - 1] if index > 0 else None, language)
 
 
-def picture_key(records: Sequence[PhaseRecord], index: int) -> tuple[object, ...]:
-    """What a cached picture depends on: the record (a rollback makes a new one) and whether it is
-    processed (its picture gains the orders then)."""
+def picture_key(records: Sequence[PhaseRecord], index: int, language: str) -> tuple[object, ...]:
+    """What a cached picture depends on: the record (a rollback makes a new one), whether it is
+    processed (its picture gains the orders then) and its language."""
     record = records[index]
-    return (record.game_id, record.id, record.name, record.opened_at, record.processed_at)
+    return (record.game_id, record.id, record.name, record.opened_at, record.processed_at, language)
 
 
 # -- JSON for tools ------------------------------------------------------------------------------

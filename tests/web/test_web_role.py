@@ -11,8 +11,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from judge.app.server import ALL_ROLES, MAIL_ROLES, JudgeServer, Role, ServerTuning
-from judge.app.startup_line import startup_line
+from judge.app.runtime.judge_server import ALL_ROLES, MAIL_ROLES, JudgeServer, Role, ServerTuning
+from judge.app.runtime.startup_line import startup_line
 from judge.cli import build_parser
 from judge.config import ConfigError, load_config
 from tests.app.conftest import Harness
