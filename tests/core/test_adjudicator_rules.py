@@ -271,3 +271,13 @@ def test_retreat_to_the_origin_of_a_convoyed_attacker() -> None:
     refused = play("S1901R", units, orders, Rules(retreat_to_convoy_origin=False), dislodged=dislodged)
     assert refused.results[0].outcome is Outcome.INVALID
     assert Unit("GERMANY", A, "PIC") not in refused.position.units
+
+
+def test_a_unit_without_orders_dislodged_by_the_first_unit_is_reported_dislodged() -> None:
+    """An unordered unit holds; when it is dislodged its result fails and says so, whichever unit of
+    the position (the first one here) dislodged it."""
+    units = [Unit("FRANCE", A, "BUR"), Unit("FRANCE", A, "RUH"), Unit("GERMANY", A, "MUN")]
+    result = play("S1901M", units, {"FRANCE": ["A BUR - MUN", "A RUH S A BUR - MUN"]}, Rules())
+    assert [d.unit for d in result.dislodged] == [Unit("GERMANY", A, "MUN")]
+    munich = [r for r in result.results if r.unit == Unit("GERMANY", A, "MUN")]
+    assert [(r.order, r.outcome, r.reason) for r in munich] == [(None, Outcome.FAILS, "no order: holds, dislodged")]

@@ -55,3 +55,35 @@ def test_fast_reading_adjudicates_as_the_general_one(seed: int, rules: Rules) ->
         options = dict(result.retreats)
         position = result.position
     assert fast_path_used
+
+
+@pytest.mark.parametrize(
+    "orders",
+    [
+        ["A VIE H", "A BUD H", "F TRI H"],
+        ["A VIE - GAL", "A BUD - SER", "F TRI - ALB"],
+        ["A VIE S A BUD - GAL", "A BUD - GAL", "F TRI H"],
+        ["A BUD S A VIE - GAL", "A VIE - GAL", "F TRI H"],
+        ["A VIE S F TRI", "A BUD S F TRI", "F TRI H"],
+    ],
+    ids=["holds", "moves", "vie-supports", "bud-supports", "tri-supported"],
+)
+def test_the_usual_orders_never_reach_the_validator(orders: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Holds, moves by land and supports a unit could give alone are read by the table lookups, whichever
+    unit of the position (the first one too) gives or gets them: the validator is the long way, for the
+    rest. (A slower reading gives the same results; this pins what _read_orders promises.)"""
+    from judge.core.adjudicator.validation import interpret
+    from tests.core.datc_orders import parse_orders
+
+    game_map = load_map("standard")
+    position = Position("standard", Phase.parse("S1901M"), game_map.starting_units, game_map.starting_centers)
+    readings: list[object] = []
+
+    def counted(*args: object) -> object:
+        readings.append(args[2])  # the order
+        return interpret(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(movement_phase, "interpret", counted)
+    result = adjudicate(position, parse_orders({"AUSTRIA": orders}, position.phase), Rules(), game_map)
+    assert readings == []
+    assert all(r.outcome is not None for r in result.results if r.power == "AUSTRIA")

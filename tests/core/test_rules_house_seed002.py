@@ -153,3 +153,13 @@ def test_seed002_another_powers_order_to_the_unit_does_not_stop_the_completion()
     units = [Unit("FRANCE", A, "PAR"), Unit("FRANCE", A, "BUR")]
     result = play(units, {"FRANCE": ["A BUR S A PAR - PIC"], "GERMANY": ["A PAR - GAS"]}, COMPLETE)
     assert locations(result) == {"PIC", "BUR"}
+
+
+def test_seed002_a_convoy_ordered_in_full_completes_no_other_fleet() -> None:
+    """The completion is for a missing convoy order only: when the convoy given carries the army, an
+    idle fleet of the same power that could also carry it is left alone (it holds, no order)."""
+    units = [Unit("ENGLAND", A, "LON"), Unit("ENGLAND", F, "NTH"), Unit("ENGLAND", F, "ENG")]
+    result = play(units, {"ENGLAND": ["A LON - BEL", "F NTH C A LON - BEL"]}, COMPLETE)
+    assert locations(result) == {"BEL", "NTH", "ENG"}
+    channel = [r for r in result.results if r.unit is not None and r.unit.location == "ENG"]
+    assert [(r.order, r.reason) for r in channel] == [(None, "no order: holds")]
