@@ -24,7 +24,8 @@ from bench_repository import CHEAP, postgres_url, sqlite_url
 
 from judge.app.game_state import order_sheets as kept
 from judge.app.game_state.boards import opening_position, to_json
-from judge.app.phases.scheduler import plan, process_due
+from judge.app.phases.guarded_scheduler import process_due
+from judge.app.phases.planning import plan
 from judge.app.session.services import Services
 from judge.config import load_config
 from judge.core.phase import Phase

@@ -2,7 +2,7 @@
 
 The games are the orders tests' seven-player Standard game
 (:func:`tests.app.orders_helpers.start_game`); time moves with the harness's
-FakeClock and the scheduler runs with :func:`judge.app.phases.scheduler.process_due`,
+FakeClock and the scheduler runs with :func:`judge.app.phases.guarded_scheduler.process_due`,
 as the running judge would on waking.
 """
 
@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from email.message import EmailMessage
 from zoneinfo import ZoneInfo
 
-from judge.app.phases.scheduler import process_due
+from judge.app.phases.guarded_scheduler import process_due
 from judge.db.enums import SeatStatus
 from judge.db.models import Person
 from tests.app.conftest import Harness

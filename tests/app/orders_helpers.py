@@ -16,7 +16,7 @@ from typing import Any
 
 from judge.app.game_state.boards import FIRST_PHASE, from_json, opening_position, to_json
 from judge.app.game_state.clock_store import phase_schedule
-from judge.app.phases.scheduler import plan
+from judge.app.phases.planning import plan
 from judge.core.phase import Phase
 from judge.core.position import Position
 from judge.core.variants import load_map

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from judge.app.phases.scheduler import process_due
+from judge.app.phases.guarded_scheduler import process_due
 from tests.app.conftest import Harness
 from tests.app.orders_helpers import start_game
 from tests.app.test_processing_results import fall_position

@@ -14,8 +14,9 @@ from datetime import timedelta
 import pytest
 
 from judge.app.councils import elections
+from judge.app.phases.guarded_scheduler import process_due
+from judge.app.phases.planning import plan
 from judge.app.phases.processing import process_phase
-from judge.app.phases.scheduler import plan, process_due
 from judge.core.phase import Phase
 from judge.db.enums import SeatStatus
 from tests.app.conftest import Harness

@@ -8,7 +8,7 @@ council's members and the masters only, never to another council.
 
 from __future__ import annotations
 
-from judge.app.phases.scheduler import process_due
+from judge.app.phases.guarded_scheduler import process_due
 from tests.app.conftest import Harness, text
 from tests.app.councils_helpers import MASTER, ambassador, form_council_game, general, seated
 

@@ -8,7 +8,7 @@ council and the masters; no other council is told.
 
 from __future__ import annotations
 
-from judge.app.phases.scheduler import process_due
+from judge.app.phases.guarded_scheduler import process_due
 from tests.app.conftest import Harness, text
 from tests.app.councils_helpers import (
     MASTER,

@@ -124,7 +124,7 @@ def test_an_arrest_in_the_fall_allows_no_escape_in_the_next_spring(harness: Harn
 
 def _open_yearly(harness: Harness, game: StartedGame) -> None:
     from judge.app.councils import elections
-    from judge.app.phases.scheduler import plan
+    from judge.app.phases.planning import plan
 
     with harness.db.unit_of_work() as uow:
         row = game.game(uow)
@@ -268,7 +268,7 @@ def test_help_on_the_councils_in_english_and_french(harness: Harness) -> None:
 
 
 def test_a_general_is_warned_before_the_deadline_that_his_orders_are_unreleased(harness: Harness) -> None:
-    from judge.app.phases.scheduler import process_due
+    from judge.app.phases.guarded_scheduler import process_due
     from tests.app.councils_helpers import form_council_game, general
     from tests.app.test_councils_elections_release import OPENINGS, _elect_everyone, _mail
 

@@ -38,7 +38,7 @@ from pathlib import Path
 import pytest
 
 from judge.app.game_state.game_facts import power_name
-from judge.app.phases.scheduler import process_due
+from judge.app.phases.guarded_scheduler import process_due
 from judge.db.database import Database
 from tests.app.conftest import Harness, new_harness, text
 from tests.app.councils_helpers import (

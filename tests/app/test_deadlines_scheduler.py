@@ -6,7 +6,7 @@ import asyncio
 import time
 from datetime import datetime, timedelta
 
-from judge.app.phases.scheduler import run_scheduler
+from judge.app.phases.guarded_scheduler import run_scheduler
 from tests.app.conftest import Harness
 from tests.app.deadlines_helpers import advance_to, send_orders, times
 from tests.app.orders_helpers import start_game

@@ -53,17 +53,17 @@ def test_joining_a_forming_game_locks_it(harness: Harness, locks: list[int]) -> 
 
 
 def test_clock_flags_re_plan_the_game(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    import judge.app.phases.scheduler as scheduler
+    import judge.app.phases.planning as planning
 
     moderated_game(harness)
     planned: list[str] = []
-    real = scheduler.plan
+    real = planning.phase_clock  # plan reads the game's clock first: the spy sees every plan
 
-    def spy(uow, services, game, now):  # type: ignore[no-untyped-def]
+    def spy(uow, game, opened=None):  # type: ignore[no-untyped-def]
         planned.append(game.name)
-        return real(uow, services, game, now)
+        return real(uow, game, opened)
 
-    monkeypatch.setattr(scheduler, "plan", spy)
+    monkeypatch.setattr(planning, "phase_clock", spy)
     as_master(harness, "SET NMR\n")
     assert planned == ["modo"]
     planned.clear()

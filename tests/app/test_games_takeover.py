@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from judge.app.phases.scheduler import process_due
+from judge.app.phases.guarded_scheduler import process_due
 from judge.db.enums import AuditKind, SeatStatus
 from judge.db.models import TakeoverRequest
 from tests.app.conftest import Harness, one_text

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from judge.app.phases.scheduler import process_due
+from judge.app.phases.guarded_scheduler import process_due
 from judge.app.session.services import Services
 from judge.db.enums import SeatStatus
 from judge.timekeeping.clock import FakeClock

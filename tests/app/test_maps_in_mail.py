@@ -16,7 +16,7 @@ import pytest
 import judge.app.mail_out.results_maps as maps
 from judge.app.mail_out.results_maps import phase_svg
 from judge.app.mail_out.sender import TransactionalOutbox
-from judge.app.phases.scheduler import process_due
+from judge.app.phases.guarded_scheduler import process_due
 from judge.core.variants import load_map
 from judge.db.models import Game, OutboundMail, PhaseRecord
 from judge.mail.outbound import drain_once

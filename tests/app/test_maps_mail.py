@@ -12,7 +12,7 @@ from email.message import EmailMessage
 
 import pytest
 
-from judge.app.phases.scheduler import process_due
+from judge.app.phases.guarded_scheduler import process_due
 from judge.mail.compose import Attachment, attachment_bytes
 from judge.maps.png import png_size
 from tests.app.conftest import Harness

@@ -20,7 +20,7 @@ from email.message import EmailMessage
 
 from judge.app.mail_out.results_maps import ResultsPictures
 from judge.app.mail_out.sender import deliverable_message
-from judge.app.phases.scheduler import process_due
+from judge.app.phases.guarded_scheduler import process_due
 from judge.db.models import GameObserver, InboundMail, OutboundMail, PersonAddress
 from tests.app.conftest import JUDGE, Harness
 from tests.app.games_helpers import powers_of, register

@@ -9,8 +9,8 @@ from email.message import EmailMessage
 import pytest
 
 from judge.app.game_state.boards import opening_position
+from judge.app.phases.guarded_scheduler import process_due
 from judge.app.phases.processing import process_phase
-from judge.app.phases.scheduler import process_due
 from judge.core.phase import Phase
 from judge.core.position import Position
 from judge.core.units import Unit, UnitType

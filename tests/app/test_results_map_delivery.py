@@ -18,7 +18,7 @@ import pytest
 
 import judge.app.mail_out.results_maps as maps
 from judge.app.mail_out.sender import TransactionalOutbox
-from judge.app.phases.scheduler import process_due
+from judge.app.phases.guarded_scheduler import process_due
 from judge.db.models import OutboundMail, PhaseRecord
 from judge.mail.compose import Attachment, AutoSubmitted, render, with_attachment
 from judge.mail.outbound import drain_once

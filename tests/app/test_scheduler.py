@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 from datetime import timedelta
 
-from judge.app.phases.scheduler import earliest_due, process_due, run_scheduler
+from judge.app.phases.guarded_scheduler import process_due, run_scheduler
+from judge.app.phases.scheduler import earliest_due
 from judge.db.enums import SeatStatus
 from tests.app.conftest import Harness
 from tests.app.orders_helpers import POWERS, StartedGame, plain, start_game

@@ -92,7 +92,7 @@ def test_when_the_failure_cannot_be_recorded_the_round_ends_without_raising(
 def test_the_role_survives_a_failing_round_and_judge_serve_runs_the_guarded_scheduler(
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert server.SCHEDULER_MODULE == "judge.app.phases.guarded_scheduler"
+    assert server._scheduler_loop() is guarded_scheduler.run_scheduler
     rounds: list[int] = []
     stop = asyncio.Event()
 

@@ -16,7 +16,7 @@ from datetime import timedelta
 import pytest
 
 from judge.app.game_state.boards import opening_position
-from judge.app.phases.scheduler import process_due
+from judge.app.phases.guarded_scheduler import process_due
 from judge.core.adjudicator import Rules
 from judge.core.phase import Phase
 from judge.core.position import Position

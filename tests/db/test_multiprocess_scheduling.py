@@ -8,7 +8,7 @@ transactions (two processes). Afterwards each game has exactly one
 processed Spring 1901 and one open Fall 1901, and each of its nine readers
 (seven players, the master, an observer) exactly one results mail.
 
-Also here: :func:`judge.app.phases.scheduler.plan` locks the game row before
+Also here: :func:`judge.app.phases.planning.plan` locks the game row before
 reading the orders, so two players' last orders arriving in two processes
 at once still trigger early processing (PostgreSQL, where the two
 transactions really overlap).
@@ -29,7 +29,8 @@ from sqlalchemy import select
 
 from judge.app.game_state import order_sheets as kept
 from judge.app.game_state.boards import opening_position, to_json
-from judge.app.phases.scheduler import plan, process_due
+from judge.app.phases.guarded_scheduler import process_due
+from judge.app.phases.planning import plan
 from judge.app.session.services import Services
 from judge.config import Config, load_config
 from judge.core.phase import Phase

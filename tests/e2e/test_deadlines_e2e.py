@@ -17,7 +17,7 @@ from email.message import EmailMessage
 
 from judge.app.game_state.boards import opening_position, to_json
 from judge.app.game_state.clock_store import phase_schedule
-from judge.app.phases.scheduler import plan
+from judge.app.phases.planning import plan
 from judge.core.variants import load_map
 from judge.db.enums import GameState, SeatStatus
 from judge.db.repositories import Registration

@@ -8,7 +8,9 @@ from pathlib import Path
 
 from judge.app.game_state.boards import FIRST_PHASE, opening_position, to_json
 from judge.app.game_state.clock_store import phase_schedule
-from judge.app.phases.scheduler import RETRY_AFTER, plan, process_due
+from judge.app.phases.guarded_scheduler import process_due
+from judge.app.phases.planning import plan
+from judge.app.phases.scheduler import RETRY_AFTER
 from judge.core.variants import load_map
 from judge.db.database import Database
 from judge.db.enums import GameState

@@ -1,9 +1,8 @@
 """Small facts about a game that many modules need: its map, its powers' names and letters, who hears its news.
 
-Kept apart from :mod:`judge.app.games.lifecycle` (which starts games and plans their
-deadlines, and so imports the timekeeping and scheduling code) so that the
-press, the reports and the endgame can read these facts without importing
-the scheduler: that import was the root of judge.app's legacy import circle.
+In the ``game_state`` room, low in :data:`tests.test_layers.APP_ROOMS`, so that the
+audience, the outgoing mail, the reports and the endgame can all read these
+facts; :mod:`judge.app.games.lifecycle` (which starts games) sits higher.
 :mod:`judge.app.games.lifecycle` re-exports every name here.
 """
 

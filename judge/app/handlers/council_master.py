@@ -23,7 +23,7 @@ from judge.app.game_state.game_facts import power_name
 from judge.app.game_state.variant_rules import game_map_of
 from judge.app.games.masters import require_master
 from judge.app.mail_out.wording import phase_name
-from judge.app.phases.replanning import replan
+from judge.app.phases.planning import plan
 from judge.app.session.mail_session import MailSession
 from judge.app.session.refusals import CommandRefused
 from judge.app.session.registry import Next, handles
@@ -58,7 +58,7 @@ def handle(command: CouncilMaster, session: MailSession) -> Next:
         return Next.CONTINUE
     if command.action in ("close", "shorten"):
         _waits(command, session, game)
-        replan(session, game)
+        plan(session.uow, session.services, game, session.now)
         return Next.CONTINUE
     power = power_by_letter_or_name(command.arguments[0], game_map_of(game)) if command.arguments else None
     if power is None:
@@ -72,7 +72,7 @@ def handle(command: CouncilMaster, session: MailSession) -> Next:
         _("{member} steps down as {power}'s General-in-chief; an early election names his successor "
           "(he may not be elected).").format(member=member_label(uow, general), power=power_name(power, session.language)),
     )
-    replan(session, game)
+    plan(session.uow, session.services, game, session.now)
     return Next.CONTINUE
 
 

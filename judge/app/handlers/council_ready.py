@@ -13,7 +13,7 @@ from __future__ import annotations
 from judge.app.councils import releases
 from judge.app.game_state.game_facts import power_name
 from judge.app.handlers.council_vote import council_member_or_refuse
-from judge.app.phases.replanning import replan
+from judge.app.phases.planning import plan
 from judge.app.session.mail_session import MailSession
 from judge.app.session.registry import Next, handles
 from judge.db.models import CouncilMember, Game
@@ -45,4 +45,4 @@ def _release(command: CouncilReady, session: MailSession, member: CouncilMember,
     if cancelled:
         said += " " + _("The early election of your council is cancelled.")
     session.reply.ok(command.line, said)
-    replan(session, game)
+    plan(session.uow, session.services, game, session.now)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from judge.app.audience.council_signed_on import signed_on_member
 from judge.app.councils import elections
 from judge.app.game_state.game_facts import power_name
-from judge.app.phases.replanning import replan
+from judge.app.phases.planning import plan
 from judge.app.session.mail_session import MailSession, Role
 from judge.app.session.refusals import CommandRefused
 from judge.app.session.registry import Next, handles
@@ -75,6 +75,6 @@ def handle(command: CouncilVote, session: MailSession) -> Next:
         said += " " + _("This ballot replaces your earlier one in this election.")
     if cast.closed:
         said += " " + _("Every member has voted: the election is closed and the result mailed to your council.")
-        replan(session, game)  # the phase the election held may start now
+        plan(session.uow, session.services, game, session.now)  # the phase the election held may start now
     session.reply.ok(command.line, said)
     return Next.CONTINUE

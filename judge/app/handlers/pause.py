@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from judge.app.game_state.clock_store import clear_pause_notices, open_phase
 from judge.app.games.masters import announce_to_game, require_moderator, setter_name
-from judge.app.phases.replanning import replan
+from judge.app.phases.planning import plan
 from judge.app.session.mail_session import MailSession
 from judge.app.session.refusals import CommandRefused
 from judge.app.session.registry import Next, handles
@@ -41,7 +41,7 @@ def handle(command: Pause, session: MailSession) -> Next:
         AuditKind.SETTING, session.now, game=game, person=session.person, actor=session.sender,
         setting="paused_at", new_value=session.now,
     )  # fmt: skip
-    replan(session, game)
+    plan(session.uow, session.services, game, session.now)
     session.reply.ok(
         command.line,
         _("Game '{game}' is paused: nothing will be processed and no deadline will pass until RESUME.").format(

@@ -28,8 +28,8 @@ from judge.app.games.masters import (
     setter_name,
     signed_on_game,
 )
+from judge.app.phases.planning import plan
 from judge.app.phases.processing import owing_powers
-from judge.app.phases.replanning import replan
 from judge.app.session.mail_session import MailSession, Role
 from judge.app.session.refusals import CommandRefused
 from judge.app.session.registry import Next, handles
@@ -62,7 +62,7 @@ def handle(command: Resume, session: MailSession) -> Next:
     clear_pause_notices(game)
     set_times(session.uow, game, times)
     session.uow.press.clear_votes(game)
-    replan(session, game)
+    plan(session.uow, session.services, game, session.now)
     session.reply.ok(
         command.line,
         _("Game '{game}' is resumed. The new deadline is {deadline}.").format(

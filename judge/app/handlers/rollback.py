@@ -27,6 +27,7 @@ from judge.app.game_state.clock_store import phase_schedule
 from judge.app.game_state.variant_rules import game_map_of
 from judge.app.games.masters import Gettext, acting_master, announce_dated_to_game, require_master
 from judge.app.mail_out.wording import phase_name
+from judge.app.phases.planning import plan
 from judge.app.reports.listing import board_lines
 from judge.app.session.mail_session import MailSession
 from judge.app.session.refusals import CommandRefused
@@ -143,6 +144,4 @@ def _restore_game(session: MailSession, game: Game, reopened: PhaseRecord, posit
     reopened.deadline_at = times.deadline
     uow.flush()
     if game.paused_at is None:
-        from judge.app.phases.scheduler import plan
-
         plan(uow, session.services, game, session.now)

@@ -21,7 +21,7 @@ from judge.app.game_state.setting_table import (
 from judge.app.games.masters import change_setting, check_may_set, is_master, signed_on_game
 from judge.app.handlers.set_variant import change_rules, options_text
 from judge.app.people.signon_checks import start_if_ready
-from judge.app.phases.replanning import replan
+from judge.app.phases.planning import plan
 from judge.app.session.mail_session import MailSession, Role
 from judge.app.session.refusals import CommandRefused
 from judge.app.session.registry import Next, handles
@@ -52,7 +52,7 @@ def handle(command: SetChoice, session: MailSession) -> Next:
     shown = setting.shown(value)
     old = change_setting(session, game, setting, value)
     if old is not None and command.option == "PROCESS" and game.current_phase is not None:
-        replan(session, game)  # MANUAL/AUTO PROCESS changes what the scheduler may do
+        plan(session.uow, session.services, game, session.now)  # MANUAL/AUTO PROCESS changes what the scheduler may do
     if old is not None:
         session.reply.ok(command.line, _("{setting}: {value} (was {old}).").format(setting=label, value=shown, old=old))
         if command.option == "START" and start_if_ready(session, game) is not None:

@@ -27,7 +27,7 @@ from judge.app.game_state.clock_store import (
     stored_times,
 )
 from judge.app.games.masters import announce_dated_to_game, require_moderator, setter_name
-from judge.app.phases.replanning import replan
+from judge.app.phases.planning import plan
 from judge.app.session.mail_session import MailSession
 from judge.app.session.refusals import CommandRefused
 from judge.app.session.registry import Next, handles
@@ -78,7 +78,7 @@ def handle(command: SetDeadline, session: MailSession) -> Next:
         ) from error
     _record(session, game, times, new)
     set_times(session.uow, game, new)
-    replan(session, game)
+    plan(session.uow, session.services, game, session.now)
     session.reply.ok(command.line, *notes, *_lines(new, _, session.tell_date))
     event = "Grace Adjustment" if command.which is DeadlineKind.GRACE else "Deadline Adjustment"
 

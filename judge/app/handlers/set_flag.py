@@ -27,7 +27,7 @@ from judge.app.game_state.setting_table import (
 from judge.app.game_state.variant_rules import RULE_OF_FLAG as VARIANT_RULE_FLAGS
 from judge.app.games.masters import change_setting, check_may_set, is_master, signed_on_game
 from judge.app.handlers.set_variant_rule import set_variant_rule
-from judge.app.phases.replanning import replan
+from judge.app.phases.planning import plan
 from judge.app.session.mail_session import MailSession, Role
 from judge.app.session.refusals import CommandRefused
 from judge.app.session.registry import Next, handles
@@ -64,7 +64,7 @@ def handle(command: SetFlag, session: MailSession) -> Next:
     if old is not None and command.option == "DIAS":
         session.uow.press.clear_votes(game)
     if old is not None and command.option in CLOCK_FLAGS and game.current_phase is not None:
-        replan(session, game)
+        plan(session.uow, session.services, game, session.now)
     shown = setting.shown(command.enabled)
     if old is not None:
         session.reply.ok(command.line, _("{setting}: {value} (was {old}).").format(setting=label, value=shown, old=old))

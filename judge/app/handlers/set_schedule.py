@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from judge.app.game_state.clock_store import game_schedule, store_schedule
 from judge.app.games.masters import Change, note_change, require_moderator
-from judge.app.phases.replanning import replan
+from judge.app.phases.planning import plan
 from judge.app.session.mail_session import MailSession
 from judge.app.session.refusals import CommandRefused
 from judge.app.session.registry import Next, handles
@@ -68,7 +68,7 @@ def handle(command: SetSchedule, session: MailSession) -> Next:
             )
         )
     session.reply.ok(command.line, *messages)
-    replan(session, game)
+    plan(session.uow, session.services, game, session.now)
     return Next.CONTINUE
 
 

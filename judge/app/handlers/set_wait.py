@@ -9,6 +9,7 @@ his orders are resolved).
 from __future__ import annotations
 
 from judge.app.councils.permissions import check_wait
+from judge.app.phases.planning import plan
 from judge.app.session.mail_session import MailSession, Role
 from judge.app.session.refusals import CommandRefused
 from judge.app.session.registry import Next, handles
@@ -33,8 +34,6 @@ def handle(command: SetWait, session: MailSession) -> Next:
         )
     seat.wait = command.wait
     session.uow.flush()
-    from judge.app.phases.scheduler import plan
-
     plan(session.uow, session.services, game, session.now)  # WAIT holds (NOWAIT frees) early processing
     if command.wait:
         message = _("WAIT set: the phase will not be processed before its deadline.")

@@ -13,7 +13,7 @@ error and no orders leaves the flag as it was.
 from __future__ import annotations
 
 from judge.app.game_state import order_sheets as kept
-from judge.app.phases.replanning import replan
+from judge.app.phases.planning import plan
 from judge.app.session.mail_session import MailSession
 from judge.db.enums import GameState
 from judge.db.models import Game
@@ -28,6 +28,6 @@ def settle_when_the_mail_ends(session: MailSession, game: Game, power: str) -> N
         if session.reply.errors > 0 or power not in kept.error_flags(game):
             return
         kept.set_error_flag(game, power, False)
-        replan(session, game)  # the flag decides whether the phase may be processed early
+        plan(session.uow, session.services, game, session.now)  # the flag decides whether the phase may be processed early
 
     session.finishers.append(settle)

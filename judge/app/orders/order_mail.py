@@ -23,6 +23,7 @@ from judge.app.game_state.boards import from_json
 from judge.app.game_state.game_rules import game_rules
 from judge.app.game_state.variant_rules import game_map_of
 from judge.app.mail_out.wording import phase_name
+from judge.app.phases.planning import plan
 from judge.app.reports.acknowledgement import Acknowledgement, render_acknowledgement
 from judge.app.session.error_text import error_text
 from judge.app.session.mail_session import MailSession, Role
@@ -389,8 +390,6 @@ def finish(session: MailSession, state: OrderMail) -> None:
     for power in state.drafts:
         session.reply.epilogue += ["", *acknowledgement(session, state, power)]
     if replan:
-        from judge.app.phases.scheduler import plan
-
         plan(session.uow, session.services, state.game, session.now)
 
 

@@ -16,8 +16,7 @@ master's APPROVE or REFUSE (:class:`judge.db.models.TakeoverRequest`). The
 previous player is told when their power is taken over; the event is in
 the game's audit trail.
 
-This module is the policy and the notices; it imports nothing from
-judge.app's legacy import circle.
+This module is the policy and the notices.
 """
 
 from __future__ import annotations

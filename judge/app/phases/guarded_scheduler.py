@@ -1,34 +1,39 @@
-"""The scheduler role under the guard: one game's failure never stops the others, nor the judge.
+"""The scheduler's loop, under the guard: one game's failure never stops the others, nor the judge.
 
-:mod:`judge.app.phases.scheduler` decides what is due in a game and does it (one
-game per transaction). This module runs it the way ``judge serve`` does: a
-game whose turn raises is rolled back, its failure is recorded (the game's
-``failed_attempts``, an audit event with the error), it is backed off (five
-minutes, doubling, at most six hours), the judgekeeper is alarmed (at most
-one mail an hour, :mod:`judge.app.mail_out.alarms`), and the other due games are
-handled in the same round. A failure of the round itself (the database
-away) is logged and the round tried again later: the role never ends.
-
-Kept apart from :mod:`judge.app.phases.scheduler`, which sits in the app's legacy
-import circle, so the guard adds nothing to that circle.
+:mod:`judge.app.phases.scheduler` decides what is due in one game and does it.
+This module is the one loop around it, the one ``judge serve`` runs and the
+tests drive: due games are claimed and handled (several per transaction when
+several are due at once); a game whose turn raises is rolled back, its
+failure is recorded (the game's ``failed_attempts``, an audit event with the
+error), it is backed off (five minutes, doubling, at most six hours), the
+judgekeeper is alarmed (at most one mail an hour,
+:mod:`judge.app.mail_out.alarms`), and the other due games are handled in the
+same round. A failure of the round itself (the database away) is logged and
+the round tried again later: the role never ends.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 from judge.app.mail_out.alarms import GAME_FAILED, alarm_keeper
 from judge.app.phases import scheduler
 from judge.app.session.services import Services
 from judge.db.enums import AuditKind
 from judge.db.errors import StaleStateError
+from judge.waiting import first_of
 
 log = logging.getLogger(__name__)
 
 MAX_ERROR_CHARS = 4000
 
+ALARM = "next-due"
+"""The APScheduler job that wakes the scheduler at the earliest due time."""
+
+MAX_STEPS_PER_CALL = 10_000
+"""At most this many games handled by one :func:`process_due` (the loop then sleeps a moment)."""
 
 BATCH = 8
 """Due games claimed and handled in one transaction when several are due at once (a deadline
@@ -50,12 +55,12 @@ def process_due(services: Services) -> int:
     """
     handled = 0
     batch = BATCH
-    while handled < scheduler.MAX_STEPS_PER_CALL:
+    while handled < MAX_STEPS_PER_CALL:
         now = services.clock.now()
         game_ids: list[int] = []
         try:
             with services.db.unit_of_work() as uow:
-                games = uow.games.claim_due_many(now, min(batch, scheduler.MAX_STEPS_PER_CALL - handled))
+                games = uow.games.claim_due_many(now, min(batch, MAX_STEPS_PER_CALL - handled))
                 if not games:
                     return handled
                 game_ids = [game.id for game in games]
@@ -125,5 +130,35 @@ def guarded_round(services: Services) -> datetime | None:
 async def run_scheduler(
     services: Services, stop: asyncio.Event, wake: asyncio.Event, *, max_sleep: float = 60.0
 ) -> None:
-    """As :func:`judge.app.phases.scheduler.run_scheduler`, but a failing round is logged, never fatal."""
-    await scheduler.run_scheduler(services, stop, wake, max_sleep=max_sleep, one_round=guarded_round)
+    """Process due games until ``stop`` is set; sleep until the earliest due time or ``wake``.
+
+    An APScheduler alarm (a one-off date job, replaced at every round) rings
+    at the earliest ``next_due_at`` in the database; a mail that changes a
+    game's due time rings ``wake`` itself (``Services.on_schedule``). The
+    database is re-read on every round, and at least every ``max_sleep``
+    seconds, so games planned by another judge process are picked up too;
+    nothing is kept in memory that a restart would lose. A failing round is
+    logged and the loop goes on (:func:`guarded_round`).
+    """
+    from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+    async def ring() -> None:  # a coroutine: APScheduler runs it on this loop, where ``wake`` lives
+        wake.set()
+
+    alarm = AsyncIOScheduler(timezone=UTC)
+    alarm.start()
+    try:
+        while not stop.is_set():
+            wake.clear()
+            earliest = await asyncio.to_thread(guarded_round, services)
+            if earliest is not None:
+                # The judge's clock may be offset from the machine's (tests): the alarm counts real seconds.
+                delay = max(0.0, (earliest - services.clock.now()).total_seconds())
+                if delay < max_sleep:
+                    alarm.add_job(
+                        ring, "date", run_date=datetime.now(UTC) + timedelta(seconds=delay),
+                        id=ALARM, replace_existing=True, misfire_grace_time=None,
+                    )  # fmt: skip
+            await first_of(stop, wake, timeout=max_sleep)
+    finally:
+        alarm.shutdown(wait=False)

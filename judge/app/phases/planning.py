@@ -1,9 +1,11 @@
 """When a game must next be looked at: its phase clock, read once, and ``next_due_at`` set from it.
 
-Kept apart from :mod:`judge.app.phases.scheduler` (which does what is due) and
-:mod:`judge.app.phases.processing` (which processes a phase): both need the clock,
-and processing must plan the phase it opens without importing the scheduler
-(that made the app's legacy import circle).
+:func:`plan` is the one way to re-plan a game, called the same way by every
+caller: a handler whose command moves the game's clock (``plan(session.uow,
+session.services, game, session.now)``), the order mail, and processing for the
+phase it opens. It sits below :mod:`judge.app.phases.processing` (which opens
+phases) and :mod:`judge.app.phases.scheduler` (which does what is due), both of
+which read the clock from here.
 
 The phase clock is computed once per transaction on the scheduler's path:
 :func:`read_open_phase` reads the open phase and its orders (two queries),

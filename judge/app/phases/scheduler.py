@@ -1,16 +1,17 @@
-"""The scheduler: process each game when it is due, and know when that is.
+"""What is due in one game, done: the scheduler's work on a game it has claimed.
 
 The database is the single source of truth: ``games.next_due_at`` (one
-indexed column) says when a game must next be looked at. :func:`plan` sets
-it from the time-keeping rules (:mod:`judge.timekeeping.lateness`) whenever
-something changes (orders arrive, a phase opens); :func:`process_due` claims
-due games one per transaction (``FOR UPDATE SKIP LOCKED`` on PostgreSQL, so
-several judge processes share the work and never do one thing twice), does
-what is due and stores the next due time in the same transaction. A restart
-needs nothing but the database.
+indexed column) says when a game must next be looked at.
+:func:`judge.app.phases.planning.plan` sets it from the time-keeping rules
+(:mod:`judge.timekeeping.lateness`) whenever something changes (orders arrive,
+a phase opens); the scheduler's loop (:mod:`judge.app.phases.guarded_scheduler`,
+the one ``judge serve`` runs) claims due games (``FOR UPDATE SKIP LOCKED`` on
+PostgreSQL, so several judge processes share the work and never do one thing
+twice) and hands each to :func:`handle_due`, which does what is due and stores
+the next due time in the same transaction. A restart needs nothing but the
+database.
 
-The phase's clock and :func:`plan` live in :mod:`judge.app.phases.planning` (re-exported
-here). What is carried out here: processing — early, once every power that owes
+What is carried out here: processing — early, once every power that owes
 orders has complete orders (no error flag) and nobody has WAIT, ``delay``
 after the last orders and never before the phase's start; at the deadline
 when everything is in; at the end of grace in NMR games with the late powers
@@ -25,60 +26,28 @@ the same transaction that records it in the game's book
 
 from __future__ import annotations
 
-import asyncio
-import logging
-from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from judge.app.game_state.clock_store import save_book
 from judge.app.phases.deadline_actions import apply_dedication, carry_out
-from judge.app.phases.planning import phase_clock, plan, read_open_phase
+from judge.app.phases.planning import phase_clock, read_open_phase
 from judge.app.phases.processing import NotProcessable, process_phase
 from judge.app.session.services import Services
 from judge.db.database import UnitOfWork
-from judge.db.errors import StaleStateError
 from judge.db.models import Game
 from judge.db.repositories.councils import councils_enabled
 from judge.timekeeping.lateness import Process, tick
 from judge.timekeeping.lateness import record as record_events
-from judge.waiting import first_of
 
-__all__ = ["earliest_due", "handle_due", "phase_clock", "plan", "process_due", "run_scheduler"]
+__all__ = ["MAX_RETRY", "RETRY_AFTER", "earliest_due", "handle_due", "retry_delay"]
 
-log = logging.getLogger(__name__)
-
-ALARM = "next-due"
-"""The APScheduler job that wakes the scheduler at the earliest due time."""
-MAX_STEPS_PER_CALL = 10_000
 RETRY_AFTER = timedelta(minutes=5)
+"""How long a game that failed once waits before it is tried again (doubling after each failure)."""
 MAX_RETRY = timedelta(hours=6)
+"""The longest a failing game waits between tries."""
 
 
-# ------------------------------------------------------------------ doing what is due
-
-
-def process_due(services: Services) -> int:
-    """Do what is due in every due game, one game per transaction; returns how many were handled."""
-    handled = 0
-    while handled < MAX_STEPS_PER_CALL:
-        now = services.clock.now()
-        game_id: int | None = None
-        try:
-            with services.db.unit_of_work() as uow:
-                game = uow.games.claim_due(now)
-                if game is None:
-                    return handled
-                game_id = game.id
-                handle_due(uow, services, game, now)
-        except StaleStateError:
-            log.info("game %s was handled by another process", game_id)
-        except Exception:
-            if game_id is None:
-                raise
-            log.exception("scheduler failed on game %s", game_id)
-            _postpone(services, game_id, now)
-        handled += 1
-    return handled
+# ------------------------------------------------------------------ one due game
 
 
 def handle_due(uow: UnitOfWork, services: Services, game: Game, now: datetime) -> None:
@@ -135,71 +104,13 @@ def _council_holds(uow: UnitOfWork, services: Services, game: Game, now: datetim
     return hold_processing(uow, services, game, now)
 
 
-def _postpone(services: Services, game_id: int, now: datetime) -> None:
-    """After an unexpected failure: try again later, backing off, so one broken game stalls nothing."""
-    with services.db.unit_of_work() as uow:
-        game = uow.games.get(game_id)
-        game.failed_attempts += 1
-        uow.games.set_next_due(game, now + retry_delay(game.failed_attempts))
-
-
 def retry_delay(failed_attempts: int) -> timedelta:
     """How long a game that failed ``failed_attempts`` times in a row waits: doubling, capped."""
     delay: timedelta = RETRY_AFTER * 2 ** min(failed_attempts - 1, 10)
     return min(delay, MAX_RETRY)
 
 
-# ------------------------------------------------------------------ running
-
-
 def earliest_due(services: Services) -> datetime | None:
+    """When the first game falls due (None: no game is waiting for the clock)."""
     with services.db.unit_of_work(readonly=True) as uow:
         return uow.games.earliest_due()
-
-
-def run_round(services: Services) -> datetime | None:
-    """One round of the scheduler: do what is due, then say when the next game falls due."""
-    process_due(services)
-    return earliest_due(services)
-
-
-async def run_scheduler(
-    services: Services,
-    stop: asyncio.Event,
-    wake: asyncio.Event,
-    *,
-    max_sleep: float = 60.0,
-    one_round: Callable[[Services], datetime | None] = run_round,
-) -> None:
-    """Process due games until ``stop`` is set; sleep until the earliest due time or ``wake``.
-
-    An APScheduler alarm (a one-off date job, replaced at every round) rings
-    at the earliest ``next_due_at`` in the database; a mail that changes a
-    game's due time rings ``wake`` itself (``Services.on_schedule``). The
-    database is re-read on every round, and at least every ``max_sleep``
-    seconds, so games planned by another judge process are picked up too;
-    nothing is kept in memory that a restart would lose.
-    """
-    from apscheduler.schedulers.asyncio import AsyncIOScheduler
-
-    async def ring() -> None:  # a coroutine: APScheduler runs it on this loop, where ``wake`` lives
-        wake.set()
-
-    alarm = AsyncIOScheduler(timezone=UTC)
-    alarm.start()
-    try:
-        while not stop.is_set():
-            wake.clear()
-            earliest = await asyncio.to_thread(one_round, services)
-            if earliest is not None:
-                # The judge's clock may be offset from the machine's (tests): the alarm counts real seconds.
-                delay = max(0.0, (earliest - services.clock.now()).total_seconds())
-                if delay < max_sleep:
-                    alarm.add_job(
-                        ring, "date", run_date=datetime.now(UTC) + timedelta(seconds=delay),
-                        id=ALARM, replace_existing=True, misfire_grace_time=None,
-                    )  # fmt: skip
-            await first_of(stop, wake, timeout=max_sleep)
-    finally:
-        alarm.shutdown(wait=False)
-

@@ -24,8 +24,6 @@ import contextlib
 import dataclasses
 import gc
 import importlib
-import importlib.util
-import inspect
 import logging
 import signal
 import socket
@@ -62,10 +60,6 @@ from judge.timekeeping.clock import Clock
 from judge.waiting import first_of
 
 log = logging.getLogger(__name__)
-
-SCHEDULER_MODULE = "judge.app.phases.guarded_scheduler"
-"""The scheduler role, under the guard (one game's failure never stops the others, nor the judge)."""
-
 
 class Role(StrEnum):
     """One job of the running judge; ``judge serve --only ROLE`` runs just that one."""
@@ -124,12 +118,6 @@ def build_services(config: Config, db: Database, clock: Clock) -> Services:
         else None
     )
     return Services(db=db, config=config, clock=clock, limiter=limiter)
-
-
-def scheduler_available() -> bool:
-    """True once the scheduler module exists (it is written separately; until then the
-    server runs the roles that exist and says so in its log)."""
-    return importlib.util.find_spec(SCHEDULER_MODULE) is not None
 
 
 class JudgeServer:
@@ -230,17 +218,8 @@ class JudgeServer:
             self._spawn(Role.OUTBOUND, self._run_outbound(relay))
             running.add(Role.OUTBOUND)
         if Role.SCHEDULER in self.roles:
-            if not scheduler_available():
-                log_event(
-                    log,
-                    "server.role_unavailable",
-                    level=logging.WARNING,
-                    role=Role.SCHEDULER.value,
-                    reason=f"{SCHEDULER_MODULE} is not installed",
-                )
-            else:
-                self._spawn(Role.SCHEDULER, self._run_scheduler())
-                running.add(Role.SCHEDULER)
+            self._spawn(Role.SCHEDULER, self._run_scheduler())
+            running.add(Role.SCHEDULER)
         if Role.WEB in self.roles:
             listening = self._web_listening()
             if listening is not None:
@@ -427,19 +406,8 @@ class JudgeServer:
         )
 
     async def _run_scheduler(self) -> None:
-        run_scheduler = await asyncio.to_thread(_load_scheduler)  # imported after start-up, in a thread
-        if run_scheduler is None:
-            log_event(log, "server.role_unavailable", level=logging.WARNING,
-                      role=Role.SCHEDULER.value, reason=f"{SCHEDULER_MODULE} has no run_scheduler")
-            await self._stop.wait()  # not a failure of the server: the other roles go on
-            return
-        options: dict[str, float] = {}
-        accepted = inspect.signature(run_scheduler).parameters
-        for name in ("max_sleep", "idle_seconds", "poll_seconds"):
-            if name in accepted:
-                options[name] = self.tuning.scheduler_poll_seconds
-                break
-        await run_scheduler(self.services, self._stop, self._scheduler_wake, **options)
+        run_scheduler = await asyncio.to_thread(_scheduler_loop)  # imported after start-up, in a thread
+        await run_scheduler(self.services, self._stop, self._scheduler_wake, max_sleep=self.tuning.scheduler_poll_seconds)
 
     # --- plumbing -------------------------------------------------------------
 
@@ -519,12 +487,12 @@ def settle_heap() -> None:
     gc.freeze()
 
 
-def _load_scheduler() -> Callable[..., Awaitable[None]] | None:
-    if not scheduler_available():
-        return None
-    module = importlib.import_module(SCHEDULER_MODULE)
-    function = getattr(module, "run_scheduler", None)
-    return function if callable(function) else None
+def _scheduler_loop() -> Callable[..., Awaitable[None]]:
+    """The scheduler's loop (:mod:`judge.app.phases.guarded_scheduler`), imported once the door
+    listens, as the worker is: processing, reports and maps are much of the judge's import time."""
+    from judge.app.phases.guarded_scheduler import run_scheduler
+
+    return run_scheduler
 
 
 async def serve(
