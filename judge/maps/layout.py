@@ -132,6 +132,8 @@ def _offsets(reach: float, step: float) -> list[Point]:
 
 
 _OFFSETS = _offsets(48.0, 3.0)
+_FAR_OFFSETS = _offsets(36.0, 2.0)
+"""A label with no room inside its province goes just outside it, this near."""
 
 
 def fixed_obstacles(art: MapArt) -> list[Box]:
@@ -169,23 +171,38 @@ def place_labels(variant: str, language: str) -> Labels:
         texts[code] = text
         home = art.provinces[code].label
         rings = shapes.get(code, ())
-        chosen = home
-        for dx, dy in _OFFSETS:
-            point = (home[0] + dx, home[1] + dy)
-            box = label_box(text, point)
-            if box.left < 0 or box.top < 0 or box.right > art.width or box.bottom > art.height:
-                continue
-            if rings and not inside(rings, point):
-                continue
-            grown = box.grown(1.5)
-            if any(grown.overlaps(o) for o in obstacles) or any(grown.overlaps(o) for o in placed_boxes):
-                continue
-            chosen = point
-            break
+        chosen = _free_point(text, home, rings, obstacles, placed_boxes, art) or _free_point(
+            text, home, (), obstacles, placed_boxes, art, _FAR_OFFSETS
+        ) or home
         placed[code] = chosen
         placed_boxes.append(label_box(text, chosen))
     ordered = {c: placed[c] for c in art.provinces if c in placed}
     return Labels(MappingProxyType({c: texts[c] for c in ordered}), MappingProxyType(ordered))
+
+
+def _free_point(
+    text: str,
+    home: Point,
+    rings: tuple[Ring, ...],
+    obstacles: list[Box],
+    placed: list[Box],
+    art: MapArt,
+    offsets: list[Point] | None = None,
+) -> Point | None:
+    """The nearest point to ``home`` where the label's box is on the board, clear of every obstacle
+    and placed label, and (when ``rings`` are given) inside its province."""
+    for dx, dy in offsets or _OFFSETS:
+        point = (home[0] + dx, home[1] + dy)
+        box = label_box(text, point)
+        if box.left < 0 or box.top < 0 or box.right > art.width or box.bottom > art.height:
+            continue
+        if rings and not inside(rings, point):
+            continue
+        grown = box.grown(1.5)
+        if any(grown.overlaps(o) for o in obstacles) or any(grown.overlaps(o) for o in placed):
+            continue
+        return point
+    return None
 
 
 def _area(rings: tuple[Ring, ...]) -> float:

@@ -126,15 +126,17 @@ def drawn_from(result: AdjudicationResult) -> OrdersDrawn:
 
 
 def power_colours(game_map: GameMap) -> dict[str, str]:
-    """Each power's colour: the classic colours where the power is a classic one, else the palette by index."""
-    classic = set(game_map.powers) <= set(_CLASSIC)
-    if classic:
-        return {power: _CLASSIC[power] for power in game_map.powers}
-    if len(game_map.powers) > len(_PALETTE):
-        raise VariantError(f"{game_map.name} has {len(game_map.powers)} powers: the palette has {len(_PALETTE)} colours")
-    # Variants without the classic seven start after them: their colours are the most distinct ones.
-    start = 7 if len(game_map.powers) <= len(_PALETTE) - 7 else 0
-    return {power: _PALETTE[start + index] for index, power in enumerate(game_map.powers)}
+    """Each power's colour: a classic power (Youngstown's England too) keeps its classic colour, the
+    others take the palette after the classic seven, in the variant's order; a variant with more
+    powers than that (Chaos) takes the whole palette in order."""
+    powers = game_map.powers
+    if len(powers) > len(_PALETTE):
+        raise VariantError(f"{game_map.name} has {len(powers)} powers: the palette has {len(_PALETTE)} colours")
+    others = [p for p in powers if p not in _CLASSIC]
+    if len(others) > len(_PALETTE) - len(_CLASSIC):
+        return {power: _PALETTE[index] for index, power in enumerate(powers)}
+    spare = iter(_PALETTE[len(_CLASSIC) :])
+    return {power: _CLASSIC[power] if power in _CLASSIC else next(spare) for power in powers}
 
 
 def territory_colour(colour: str) -> str:
@@ -418,18 +420,29 @@ class _Canvas:
 
     def _end_clear(self, start: Point, end: Point, stop: float) -> Point:
         """Where an arrow from ``start`` towards ``end`` stops: ``stop`` short of it, and further back
-        while its head would cover a label."""
+        while its head would cover a label; when the whole way is covered (a short move between
+        crowded labels), the tip goes beside the destination's unit instead, where it covers none."""
         (x1, y1), (x2, y2) = start, end
         length = math.hypot(x2 - x1, y2 - y1)
         if length < 1e-6:
             return end
         ux, uy = (x2 - x1) / length, (y2 - y1) / length
         back = min(stop, length * 0.6)
-        while back < length * 0.8:
+        while back < length * 0.85:
             tip = (x2 - ux * back, y2 - uy * back)
             if _clear_of(_head_box(tip, (ux, uy)), self.base.label_boxes):
                 return tip
             back += 2.0
+        for radius in (16.0, 22.0, 28.0):
+            for step in range(12):
+                angle = math.atan2(-uy, -ux) + math.radians((step + 1) // 2 * 30 * (1 if step % 2 else -1))
+                tip = (x2 + radius * math.cos(angle), y2 + radius * math.sin(angle))
+                dx, dy = tip[0] - x1, tip[1] - y1
+                norm = math.hypot(dx, dy)
+                if norm < 20:
+                    continue
+                if _clear_of(_head_box(tip, (dx / norm, dy / norm)), self.base.label_boxes):
+                    return tip
         return (x2 - ux * min(stop, length * 0.6), y2 - uy * min(stop, length * 0.6))
 
     def _line(
@@ -468,11 +481,18 @@ class _Canvas:
             self._cross(self._mark_point(a, b), colour, outcome.value)
 
     def _mark_point(self, start: Point, end: Point) -> Point:
-        """A point on the line near its middle where a cross covers no label."""
-        for fraction in (0.5, 0.42, 0.58, 0.35, 0.65, 0.28, 0.72, 0.2, 0.8):
-            point = (start[0] + (end[0] - start[0]) * fraction, start[1] + (end[1] - start[1]) * fraction)
-            if _clear_of(Box(point[0] - 8, point[1] - 8, point[0] + 8, point[1] + 8), self.base.label_boxes):
-                return point
+        """A point on the line near its middle (or just beside it) where a cross covers no label."""
+        length = max(math.hypot(end[0] - start[0], end[1] - start[1]), 1e-6)
+        nx, ny = -(end[1] - start[1]) / length, (end[0] - start[0]) / length
+        for side in (0.0, 10.0, -10.0, 18.0, -18.0):
+            for step in range(15):
+                fraction = 0.5 + (step + 1) // 2 * 0.05 * (1 if step % 2 else -1)
+                point = (
+                    start[0] + (end[0] - start[0]) * fraction + nx * side,
+                    start[1] + (end[1] - start[1]) * fraction + ny * side,
+                )
+                if _clear_of(Box(point[0] - 8, point[1] - 8, point[0] + 8, point[1] + 8), self.base.label_boxes):
+                    return point
         return ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
 
     def _at(self, location: str) -> Point | None:
