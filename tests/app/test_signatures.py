@@ -28,7 +28,7 @@ def guide_note(language: str) -> str:
 
 
 def error_flagged(game: StartedGame) -> bool:
-    from judge.app.orders import error_flags
+    from judge.app.game_state.order_sheets import error_flags
 
     with game.harness.db.unit_of_work(readonly=True) as uow:
         return "FRANCE" in error_flags(game.game(uow))
