@@ -164,8 +164,26 @@ class Site:
             lstrip_blocks=True,
         )
         self.css = (HERE / "static" / "judge.css").read_bytes()
+        self._centres: dict[tuple[object, ...], views.CentreRows] = {}
+        self._lock = threading.Lock()
 
     # -- helpers ------------------------------------------------------------------------
+
+    def centres(self, records: Any) -> views.CentreRows:
+        """:func:`views.centre_rows`, kept per timeline (reading every board of a long game is
+        most of a game page's time; a timeline's boards never change)."""
+        if not records:
+            return []
+        key = views.timeline_key(records)
+        with self._lock:
+            kept = self._centres.get(key)
+        if kept is None:
+            kept = views.centre_rows(records)
+            with self._lock:
+                self._centres[key] = kept
+                while len(self._centres) > PICTURES_KEPT:
+                    self._centres.pop(next(iter(self._centres)))
+        return kept
 
     def base_url(self, request: Request) -> str:
         configured = self.services.config.web_base_url
@@ -215,7 +233,7 @@ class Site:
             game = views.public_game(uow, name)
             if game is None:
                 return None
-            page = views.game_page(uow, game, reader)
+            page = views.game_page(uow, game, reader, self.centres)
             chart = centres_chart(page.centres, [(row.power, row.name) for row in page.powers])
             return self.page(request, "game.html", game=page, chart=chart)
 

@@ -30,6 +30,9 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
 from judge.app.game_state.boards import from_json
 from judge.app.game_state.game_facts import describe_variant, power_name
 from judge.app.game_state.variant_rules import game_map_of
@@ -54,7 +57,7 @@ from judge.app.reports.listing import (
 from judge.app.reports.summary_text import centres_by_year, identities_hidden, positions_in_order
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState
-from judge.db.models import Game, PhaseRecord
+from judge.db.models import Game, Person, PhaseRecord, Seat, SeatTenure
 from judge.db.repositories.councils import councils_enabled
 from judge.timekeeping.dates import tell_date
 
@@ -98,12 +101,30 @@ def public_game(uow: UnitOfWork, name: str) -> Game | None:
 
 
 def public_games(uow: UnitOfWork) -> list[Game]:
-    return [game for game in uow.games.list() if publicly_listed(game)]
+    """The games the pages list, by name, their seats read with them (one query, not one a game)."""
+    games = uow.session.scalars(select(Game).options(selectinload(Game.seats)).order_by(Game.name))
+    return [game for game in games if publicly_listed(game)]
 
 
 def timeline(uow: UnitOfWork, game: Game) -> list[PhaseRecord]:
-    """The phases of the game's current timeline, oldest first (as SUMMARY and MAP read them)."""
-    return uow.phases.history(game)
+    """The phases of the game's current timeline, oldest first (as SUMMARY and MAP read them);
+    their boards and results are read only for the phases a page uses."""
+    return uow.phases.history(game, boards=False)
+
+
+def tenure_names(uow: UnitOfWork, game: Game) -> dict[int, list[str]]:
+    """{seat id: the names of who held it, in order}, in one query (not one a tenure)."""
+    rows = uow.session.execute(
+        select(SeatTenure.seat_id, Person.name)
+        .join(Seat, Seat.id == SeatTenure.seat_id)
+        .join(Person, Person.id == SeatTenure.person_id)
+        .where(Seat.game_id == game.id)
+        .order_by(SeatTenure.id)
+    )
+    names: dict[int, list[str]] = {}
+    for seat_id, name in rows:
+        names.setdefault(seat_id, []).append((name or "").strip() or "?")
+    return names
 
 
 def find_phase(records: Sequence[PhaseRecord], name: str) -> int | None:
@@ -196,7 +217,7 @@ class GamePage:
     phases: list[PhaseLink]
     current: str | None
     parameters: list[str]
-    centres: list[tuple[int, dict[str, int]]]
+    centres: CentreRows
     press: list[PressEntry]
     final: list[str] = field(default_factory=list)
     scores: list[str] = field(default_factory=list)
@@ -216,19 +237,22 @@ def person_name(person: Any) -> str:
     return name or "?"
 
 
-def power_rows(game: Game, records: Sequence[PhaseRecord], reader: Reader, *, hidden: bool) -> list[PowerRow]:
+def power_rows(
+    uow: UnitOfWork, game: Game, records: Sequence[PhaseRecord], reader: Reader, *, hidden: bool
+) -> list[PowerRow]:
     the_map = game_map_of(game)
     position = None
     if records:
         last = records[-1]
         position = from_json(last.position_after if last.position_after is not None else last.position_before)
     seats = {seat.power: seat for seat in game.seats if seat.power is not None}
+    names = tenure_names(uow, game) if not hidden else {}
     rows = []
     for power in the_map.powers:
         seat = seats.get(power)
         players: list[str] = []
         if not hidden and seat is not None:
-            players = [person_name(tenure.person) for tenure in seat.tenures if tenure.person is not None]
+            players = names.get(seat.id, [])
         rows.append(
             PowerRow(
                 power=power,
@@ -257,7 +281,23 @@ def press_entries(uow: UnitOfWork, game: Game, reader: Reader) -> list[PressEntr
     return entries
 
 
-def game_page(uow: UnitOfWork, game: Game, reader: Reader) -> GamePage:
+CentreRows = list[tuple[int, dict[str, int]]]
+
+
+def centre_rows(records: Sequence[PhaseRecord]) -> CentreRows:
+    """The centres of each power at each year's end, as SUMMARY counts them."""
+    return [(row.year, row.counts) for row in centres_by_year(positions_in_order(records))]
+
+
+def timeline_key(records: Sequence[PhaseRecord]) -> tuple[object, ...]:
+    """What :func:`centre_rows` of a timeline depends on: its records, and whether each is processed."""
+    return (records[0].game_id if records else None, tuple((record.id, record.opened_at, record.processed_at) for record in records))
+
+
+def game_page(
+    uow: UnitOfWork, game: Game, reader: Reader, centres: Callable[[Sequence[PhaseRecord]], CentreRows] = centre_rows
+) -> GamePage:
+    """``centres``: :func:`centre_rows`, or a caller's cache of it (the pages keep them)."""
     _ = reader.gettext
     records = timeline(uow, game)
     hidden = players_hidden(game)
@@ -268,11 +308,11 @@ def game_page(uow: UnitOfWork, game: Game, reader: Reader) -> GamePage:
         masters=[person_name(master.person) for master in game.masters],
         players_hidden=hidden,
         councils=councils_enabled(game),
-        powers=power_rows(game, records, reader, hidden=hidden),
+        powers=power_rows(uow, game, records, reader, hidden=hidden),
         phases=[PhaseLink(r.name, phase_text(r.name, _), r.processed_at is not None) for r in records],
         current=records[-1].name if records else None,
         parameters=parameter_lines(game, _)[1:],
-        centres=[(row.year, row.counts) for row in centres_by_year(positions_in_order(records))],
+        centres=centres(records),
         press=press_entries(uow, game, reader),
     )
     if game.state in ENDED:
@@ -355,7 +395,7 @@ def game_summary_json(game: Game) -> dict[str, Any]:
 def game_json(uow: UnitOfWork, game: Game, reader: Reader) -> dict[str, Any]:
     records = timeline(uow, game)
     hidden = players_hidden(game)
-    powers = power_rows(game, records, reader, hidden=hidden)
+    powers = power_rows(uow, game, records, reader, hidden=hidden)
     answer = game_summary_json(game)
     answer["players_hidden"] = hidden
     answer["powers"] = [

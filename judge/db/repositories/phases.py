@@ -14,7 +14,7 @@ from typing import Any, cast
 from sqlalchemy import Table, Text, bindparam, func, select, update
 from sqlalchemy import cast as sql_cast
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, defer
 from sqlalchemy.orm.attributes import set_committed_value
 
 from judge.db.enums import AuditKind, PhaseState
@@ -168,15 +168,23 @@ class PhaseRepository:
         for key, value in values.items():
             set_committed_value(phase, key, value)
 
-    def history(self, game: Game) -> list[PhaseRecord]:
-        """The phases of the current timeline, oldest first."""
-        return list(
-            self.session.scalars(
-                select(PhaseRecord)
-                .where(PhaseRecord.game_id == game.id, PhaseRecord.state != PhaseState.ROLLED_BACK)
-                .order_by(PhaseRecord.turn)
-            )
+    def history(self, game: Game, *, boards: bool = True) -> list[PhaseRecord]:
+        """The phases of the current timeline, oldest first.
+
+        ``boards=False`` leaves the JSON columns (positions, orders, results) to be read when
+        first used: a reader who lists the phases (the web pages) reads only those it shows.
+        """
+        query = (
+            select(PhaseRecord)
+            .where(PhaseRecord.game_id == game.id, PhaseRecord.state != PhaseState.ROLLED_BACK)
+            .order_by(PhaseRecord.turn)
         )
+        if not boards:
+            query = query.options(
+                defer(PhaseRecord.position_before), defer(PhaseRecord.orders_received),
+                defer(PhaseRecord.orders_adjudicated), defer(PhaseRecord.results), defer(PhaseRecord.position_after),
+            )  # fmt: skip
+        return list(self.session.scalars(query))
 
     def by_turn(self, game: Game, turn: int) -> PhaseRecord:
         record = self.session.scalars(
