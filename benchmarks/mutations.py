@@ -235,9 +235,11 @@ def mutants_of(area: str, module: str) -> list[Mutant]:
     return mutants
 
 
-def mutated_source(mutant: Mutant) -> str:
+def mutated_source(mutant: Mutant, base: Path = ROOT) -> str:
+    """The module's source with the mutant in it, read from ``base`` (the scratch copy while a run
+    goes on: the repository may move meanwhile)."""
     path, only = _split(mutant.path)
-    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    tree = ast.parse((base / path).read_text(encoding="utf-8"))
     node, _line, _change = _candidates(tree, only)[mutant.index]
     replacement = _apply(node)
     if replacement is not None:
@@ -450,7 +452,7 @@ def main() -> int:
                 outcome = "uncovered"
             else:
                 original = (copy / path).read_text(encoding="utf-8")
-                (copy / path).write_text(mutated_source(mutant), encoding="utf-8")
+                (copy / path).write_text(mutated_source(mutant, copy), encoding="utf-8")
                 measured = sum(maps[mutant.area].durations.get(node, 0.0) for node in tests)
                 try:
                     outcome = run_tests(copy, tests, 120.0 + 10 * measured)

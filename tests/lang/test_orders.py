@@ -723,3 +723,37 @@ def test_fast_path_agrees_with_the_general_reader_on_every_shape(
     text: str, case: Callable[[str], str], phase_type: PhaseType | None, french: bool
 ) -> None:
     fast_agrees(case(text), phase_type, french)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("F St Petersburg cs H", Hold(UnitRef(F, "STP/SC"))),
+        ("F MAO - Spain cn", Move(UnitRef(F, "MAO"), "SPA/NC")),
+        ("F stp cn - BAR", Move(UnitRef(F, "STP/NC"), "BAR")),
+    ],
+)
+def test_a_french_coast_abbreviation_after_a_name_reads_in_an_english_game(
+    text: str, expected: Order, standard: GameMap
+) -> None:
+    """"cs"/"cn" are no coast words of their own in English, but after a name the name tables read
+    them (a French player in an English game)."""
+    clear_reading_cache()
+    assert read(text, standard) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "phase_type", "unit"),
+    [
+        ("REMOVE A PAR PAR", PhaseType.ADJUSTMENT, UnitRef(A, "PAR")),
+        ("DISBAND F BRE xx yy", PhaseType.ADJUSTMENT, UnitRef(F, "BRE")),
+        ("BUILD A PAR PAR", PhaseType.ADJUSTMENT, UnitRef(A, "PAR")),
+        ("DISBAND A PAR - BUR", PhaseType.RETREAT, UnitRef(A, "PAR")),
+    ],
+)
+def test_an_unreadable_order_after_its_keyword_still_names_its_unit(
+    text: str, phase_type: PhaseType, unit: UnitRef, standard: GameMap
+) -> None:
+    """A build, removal or disband that cannot be read still says which unit it was for (the word
+    before the unit is skipped, not the unit's type)."""
+    assert fails(text, standard, phase_type=phase_type).unit == unit
