@@ -1,6 +1,6 @@
 """Adjudicator benchmark: our engine against the PyPI `diplomacy` package, same games.
 
-Plays seeded random games (see random_games.py) through our reader and
+Plays seeded random games (judge.core.random_orders) through our reader and
 adjudicator, records every phase's orders, then replays the very same orders
 through `diplomacy.Game` (set_orders + process) in the same run. Prints phases
 per second for each and the ratio ours/theirs, our time with and without
@@ -47,7 +47,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from random_games import OrderMaker, starting_position, to_diplomacy_package
+from random_games import to_diplomacy_package
 
 from judge.core.adjudicator import adjudicate
 from judge.core.adjudicator.results import AdjudicationResult
@@ -55,6 +55,7 @@ from judge.core.adjudicator.rules import Rules
 from judge.core.orders import Order
 from judge.core.phase import PhaseType
 from judge.core.position import Position
+from judge.core.random_orders import RandomOrders, opening_position
 from judge.core.serialization import position_to_json
 from judge.core.units import Unit
 from judge.core.variants import load_map
@@ -93,8 +94,8 @@ def play_ours(games: int, years: int, seed: int) -> Totals:
     rules = Rules()
     totals = Totals()
     for game in range(games):
-        maker = OrderMaker(game_map, random.Random(seed * 1_000_003 + game))
-        position: Position = starting_position(game_map)
+        maker = RandomOrders(game_map, random.Random(seed * 1_000_003 + game))
+        position: Position = opening_position(game_map)
         retreats: Mapping[Unit, Sequence[str]] = {}
         log: list[PhaseRecord] = []
         last_year = position.phase.year + years - 1

@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 
 from judge.core.adjudicator import Rules, adjudicate, movement_phase
 from judge.core.adjudicator.results import AdjudicationResult
-from judge.core.phase import Phase, PhaseType
-from judge.core.position import Position
+from judge.core.phase import PhaseType
+from judge.core.random_orders import RandomOrders, opening_position
 from judge.core.units import Unit
 from judge.core.variants import load_map
-from tests.core.test_adjudicator_properties import RULES, phase_orders
+from tests.core.test_adjudicator_properties import MISCHIEF, RULES
 
 
 def _same(a: AdjudicationResult, b: AdjudicationResult) -> None:
@@ -36,14 +36,14 @@ def _same(a: AdjudicationResult, b: AdjudicationResult) -> None:
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), rules=RULES)
 def test_fast_reading_adjudicates_as_the_general_one(seed: int, rules: Rules) -> None:
-    rng = random.Random(seed)
     game_map = load_map("standard")
-    position = Position("standard", Phase.parse("S1901M"), game_map.starting_units, game_map.starting_centers)
+    maker = RandomOrders(game_map, random.Random(seed), mischief=MISCHIEF)
+    position = opening_position(game_map)
     options: dict[Unit, tuple[str, ...]] = {}
     fast_path_used = 0
     for _ in range(15):
         phase_type = position.phase.type
-        orders = phase_orders(rng, game_map, position, options)
+        orders = maker.orders(position, options)
         result = adjudicate(position, orders, rules, game_map)
         if phase_type is PhaseType.MOVEMENT:
             with pytest.MonkeyPatch.context() as patch:

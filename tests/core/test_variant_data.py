@@ -22,20 +22,11 @@ from judge.core.geography import GameMap
 from judge.core.names import name_table
 from judge.core.orders import (
     Build,
-    Convoy,
-    Disband,
-    Hold,
-    Move,
-    Order,
-    Remove,
-    Retreat,
-    SupportHold,
-    SupportMove,
-    Waive,
 )
 from judge.core.phase import Phase, PhaseType
 from judge.core.position import Position
-from judge.core.units import Unit, UnitRef, UnitType, province_of
+from judge.core.random_orders import RandomOrders, opening_position
+from judge.core.units import Unit, UnitType
 from judge.core.variants import available_variants, load_map
 
 
@@ -221,109 +212,6 @@ def test_special_rules_as_documented() -> None:
 # ------------------------------------------------------------------ random games
 
 
-def _ref(unit: Unit) -> UnitRef:
-    return UnitRef(unit.type, unit.location)
-
-
-def _moves(game_map: GameMap, unit: Unit) -> list[str]:
-    if unit.type is UnitType.ARMY:
-        return sorted(game_map.army_moves(unit.province))
-    return sorted(game_map.fleet_moves(unit.location))
-
-
-def _movement(rng: random.Random, game_map: GameMap, position: Position) -> dict[str, list[Order]]:
-    """Mostly sensible orders (moves, supports of a move or hold the unit can reach, convoys next to
-    an army), so that attacks succeed and units are dislodged; a few wild ones, which must fail cleanly."""
-    units = list(position.units)
-    by_province = {u.province: u for u in units}
-    intent: dict[Unit, Order] = {}
-    moving_to: dict[Unit, str] = {}
-    railway = game_map.special.railway
-    for unit in units:
-        targets = _moves(game_map, unit)
-        on_the_line = (
-            railway is not None
-            and unit.power == railway.power
-            and unit.type is UnitType.ARMY
-            and unit.province in railway.provinces
-        )
-        if on_the_line and railway is not None and rng.random() < 0.4:
-            moving_to[unit] = rng.choice([p for p in railway.provinces if p != unit.province])
-            intent[unit] = Move(_ref(unit), moving_to[unit])  # by rail when it is not a border
-        elif targets and rng.random() < 0.6:
-            moving_to[unit] = rng.choice(targets)
-            intent[unit] = Move(_ref(unit), moving_to[unit])
-        else:
-            intent[unit] = Hold(_ref(unit))
-    for unit in units:
-        reach = {province_of(t) for t in _moves(game_map, unit)}
-        roll = rng.random()
-        if roll < 0.35:
-            movers = [u for u in units if u is not unit and province_of(moving_to.get(u, "")) in reach]
-            holders = [by_province[p] for p in sorted(reach) if p in by_province]
-            if movers and rng.random() < 0.7:
-                other = rng.choice(movers)
-                intent[unit] = SupportMove(_ref(unit), _ref(other), province_of(moving_to[other]))
-            elif holders:
-                intent[unit] = SupportHold(_ref(unit), _ref(rng.choice(holders)))
-        elif roll < 0.45 and game_map.is_water(unit.location):
-            armies = [by_province[p] for p in sorted(reach) if p in by_province and by_province[p].type is UnitType.ARMY]
-            landings = sorted(p for p in reach if not game_map.is_water(p))
-            if armies and landings:
-                army = rng.choice(armies)
-                destination = rng.choice(landings)
-                if destination != army.province:
-                    intent[unit] = Convoy(_ref(unit), _ref(army), destination)
-                    intent[army] = Move(_ref(army), destination, via_convoy=True)
-        elif roll < 0.5:
-            wild = rng.choice(sorted(game_map.provinces))
-            intent[unit] = rng.choice(
-                [Move(_ref(unit), wild, via_convoy=rng.random() < 0.5), Convoy(_ref(unit), _ref(rng.choice(units)), wild)]
-            )
-    orders: dict[str, list[Order]] = {}
-    for unit in units:
-        if rng.random() < 0.05:
-            continue  # an unordered unit holds
-        orders.setdefault(unit.power, []).append(intent[unit])
-    return orders
-
-
-def _retreats(rng: random.Random, position: Position, options: dict[Unit, tuple[str, ...]]) -> dict[str, list[Order]]:
-    orders: dict[str, list[Order]] = {}
-    for dislodged in position.dislodged:
-        unit = dislodged.unit
-        choices = options.get(unit, ())
-        if rng.random() < 0.15:
-            continue
-        order: Order = Retreat(_ref(unit), rng.choice(choices)) if choices and rng.random() < 0.8 else Disband(_ref(unit))
-        orders.setdefault(unit.power, []).append(order)
-    return orders
-
-
-def _adjustments(rng: random.Random, game_map: GameMap, position: Position) -> dict[str, list[Order]]:
-    orders: dict[str, list[Order]] = {}
-    for power in game_map.powers:
-        mine = [u for u in position.units if u.power == power]
-        owned = sorted(position.centers.get(power, frozenset()))
-        wanted: list[Order] = []
-        for _ in range(rng.randint(0, 3)):
-            roll = rng.random()
-            if roll < 0.6 and owned:
-                site = rng.choice(owned if rng.random() < 0.8 else sorted(game_map.supply_centers))
-                spots = game_map.fleet_locations(site)
-                if spots and rng.random() < 0.4:
-                    wanted.append(Build(UnitType.FLEET, rng.choice(spots)))
-                else:
-                    wanted.append(Build(UnitType.ARMY, site))
-            elif roll < 0.7:
-                wanted.append(Waive())
-            elif mine:
-                wanted.append(Remove(_ref(rng.choice(mine))))
-        if wanted:
-            orders[power] = wanted
-    return orders
-
-
 def check_board(game_map: GameMap, position: Position) -> None:
     provinces = [u.province for u in position.units]
     assert len(provinces) == len(set(provinces)), "two units in one province"
@@ -345,17 +233,13 @@ def play(variant: str, seed: int, phases: int) -> int:
     rng = random.Random(seed)
     game_map = load_map(variant)
     rules = Rules(paradox=rng.choice(["szykman", "descartes"]))
-    position = Position(variant, game_map.first_phase, game_map.opening_units, game_map.starting_centers)
+    maker = RandomOrders(game_map, rng, mischief=0.3)
+    position = opening_position(game_map)
     options: dict[Unit, tuple[str, ...]] = {}
     played = 0
     for _ in range(phases):
         kind = position.phase.type
-        if kind is PhaseType.MOVEMENT:
-            orders = _movement(rng, game_map, position)
-        elif kind is PhaseType.RETREAT:
-            orders = _retreats(rng, position, options)
-        else:
-            orders = _adjustments(rng, game_map, position)
+        orders = maker.orders(position, options)
         result = adjudicate(position, orders, rules, game_map)
         played += 1
         assert result.next_phase > position.phase

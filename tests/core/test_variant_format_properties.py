@@ -1,7 +1,9 @@
 """Random games under the special rules: whatever is ordered, the rules' promises hold.
 
-Seeded random players (moves, railway rides, supports, builds anywhere,
-removals, some illegal on purpose) play Tinyland with every special rule at
+Seeded random players (the judge's one generator,
+:class:`judge.core.random_orders.RandomOrders`: moves, railway rides,
+supports, builds on every build site and anywhere, removals, some illegal on
+purpose) play Tinyland with every special rule at
 once and the shipped Colonial map, hundreds of phases each; after every
 phase: one unit per province, every unit where its type may stand, neutral
 units never move and own nothing, Hong Kong never belongs to the power it is
@@ -13,26 +15,18 @@ adjustment phase.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 
 import pytest
 
 from judge.core.adjudicator import DEFAULT_RULES, adjudicate
 from judge.core.geography import GameMap
-from judge.core.orders import (
-    Build,
-    Hold,
-    Move,
-    Order,
-    Remove,
-    Retreat,
-    SupportHold,
-    SupportMove,
-    Waive,
-)
+from judge.core.orders import Convoy, Order
 from judge.core.phase import Phase, PhaseType
 from judge.core.position import Position
+from judge.core.random_orders import RandomOrders, opening_position
 from judge.core.special_rules import NEUTRAL
-from judge.core.units import Unit, UnitRef, UnitType, province_of
+from judge.core.units import Unit, UnitType, province_of
 from judge.core.variants import load_map
 from tests.core.tiny_variant import tiny_map
 
@@ -43,59 +37,6 @@ ALL_RULES = [
     {"name": "suez_canal", "province": "KKK", "seas": ["WWW"]},
     {"name": "neutral_units", "units": ["A HHH"]},
 ]
-
-
-def _ref(unit: Unit) -> UnitRef:
-    return UnitRef(unit.type, unit.location)
-
-
-def _moves(game_map: GameMap, unit: Unit) -> list[str]:
-    if unit.type is UnitType.ARMY:
-        return sorted(game_map.army_moves(unit.province))
-    return sorted(game_map.fleet_moves(unit.location))
-
-
-def movement_orders(rng: random.Random, game_map: GameMap, position: Position) -> dict[str, list[Order]]:
-    units = [u for u in position.units if u.power != NEUTRAL]
-    railway = game_map.special.railway
-    orders: dict[str, list[Order]] = {}
-    for unit in units:
-        roll = rng.random()
-        order: Order
-        if roll < 0.1:
-            continue
-        if railway is not None and unit.power == railway.power and unit.province in railway.provinces and roll < 0.4:
-            order = Move(_ref(unit), rng.choice(railway.provinces))
-        elif roll < 0.6 and _moves(game_map, unit):  # an army on an island has no land move
-            order = Move(_ref(unit), rng.choice(_moves(game_map, unit)))
-        elif roll < 0.7:
-            order = Hold(_ref(unit))
-        elif roll < 0.8:
-            order = SupportHold(_ref(unit), _ref(rng.choice(position.units)))
-        else:
-            other = rng.choice(position.units)
-            order = SupportMove(_ref(unit), _ref(other), province_of(rng.choice(_moves(game_map, other) or ["AAA"])))
-        orders.setdefault(unit.power, []).append(order)
-    return orders
-
-
-def adjustment_orders(rng: random.Random, game_map: GameMap, position: Position) -> dict[str, list[Order]]:
-    orders: dict[str, list[Order]] = {}
-    for power in game_map.powers:
-        mine = [u for u in position.units if u.power == power]
-        owned = sorted(position.centers.get(power, frozenset()))
-        wanted: list[Order] = []
-        for _ in range(rng.randint(0, 3)):
-            roll = rng.random()
-            if roll < 0.6 and owned:
-                wanted.append(Build(rng.choice([UnitType.ARMY, UnitType.FLEET]), rng.choice(owned)))
-            elif roll < 0.7:
-                wanted.append(Waive())
-            elif mine:
-                wanted.append(Remove(_ref(rng.choice(mine))))
-        if wanted:
-            orders[power] = wanted
-    return orders
 
 
 def check(game_map: GameMap, before: Position, after: Position) -> None:
@@ -113,8 +54,10 @@ def check(game_map: GameMap, before: Position, after: Position) -> None:
     assert len(owners) == len(set(owners))
 
 
-def rode_or_walked(game_map: GameMap, before: Position, after: Position) -> int:
-    """A unit that ends a movement phase beyond its neighbours rode its power's railway; how many rode."""
+def rode_or_walked(game_map: GameMap, before: Position, after: Position, orders: Mapping[str, Sequence[Order]]) -> int:
+    """A unit that ends a movement phase beyond its neighbours rode its power's railway (or was
+    convoyed there: a fleet was ordered to); how many rode."""
+    convoyed = {province_of(o.destination) for these in orders.values() for o in these if isinstance(o, Convoy)}
     rode = 0
     railway = game_map.special.railway
     starts: dict[tuple[str, UnitType], set[str]] = {}
@@ -123,7 +66,7 @@ def rode_or_walked(game_map: GameMap, before: Position, after: Position) -> int:
         starts[(unit.power, unit.type)].add(unit.province)
     for unit in after.units:
         origins = starts.get((unit.power, unit.type), set())
-        if unit.province in origins or unit.type is UnitType.FLEET:
+        if unit.province in origins or unit.type is UnitType.FLEET or unit.province in convoyed:
             continue
         neighbours = {p for o in origins for p in game_map.province_neighbours(o)}
         if unit.province not in neighbours:
@@ -144,29 +87,18 @@ def test_the_random_players_do_ride_the_railway() -> None:
 def play_random_game(variant: str, seed: int) -> int:
     """Play up to 120 phases with random orders, checking every phase; the number of railway rides."""
     game_map = tiny_map(special_rules=ALL_RULES) if variant == "tinyland" else load_map(variant)
-    rng = random.Random(seed)
-    position = Position(variant, game_map.first_phase, game_map.opening_units, dict(game_map.starting_centers))
+    maker = RandomOrders(game_map, random.Random(seed), mischief=0.3)
+    position = opening_position(game_map)
     options: dict[Unit, tuple[str, ...]] = {}
     phases = rides = 0
     while phases < 120:
         phase_type = position.phase.type
-        if phase_type is PhaseType.MOVEMENT:
-            orders = movement_orders(rng, game_map, position)
-        elif phase_type is PhaseType.RETREAT:
-            orders = {}
-            for dislodged in position.dislodged:
-                choices = options.get(dislodged.unit, ())
-                if choices and rng.random() < 0.7:
-                    orders.setdefault(dislodged.unit.power, []).append(
-                        Retreat(_ref(dislodged.unit), rng.choice(choices))
-                    )
-        else:
-            orders = adjustment_orders(rng, game_map, position)
+        orders = maker.orders(position, options)
         result = adjudicate(position, orders, DEFAULT_RULES, game_map)
         assert result.next_phase > position.phase
         check(game_map, position, result.position)
         if phase_type is PhaseType.MOVEMENT:
-            rides += rode_or_walked(game_map, position, result.position)
+            rides += rode_or_walked(game_map, position, result.position, orders)
             assert not any(d.unit.power == NEUTRAL for d in result.position.dislodged)
         if phase_type is PhaseType.ADJUSTMENT:
             for power in game_map.powers:

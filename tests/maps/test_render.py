@@ -12,15 +12,15 @@ from pathlib import Path
 import pytest
 
 from judge.core.adjudicator import Rules, adjudicate
-from judge.core.phase import Phase, PhaseType
+from judge.core.phase import Phase
 from judge.core.position import DislodgedUnit, Position
+from judge.core.random_orders import RandomOrders, opening_position
 from judge.core.units import Unit, UnitType
 from judge.core.variants import available_variants, load_map
 from judge.maps.art import load_art
 from judge.maps.contract import svg_from_contract
 from judge.maps.png import png_size, svg_to_png
 from judge.maps.render import power_colours, render_svg
-from tests.core.test_variant_data import _adjustments, _movement, _retreats
 
 HERE = Path(__file__).parent
 POSITION = json.loads((HERE / "standard_f1902_position.json").read_text())
@@ -163,19 +163,13 @@ def test_the_png_has_the_svg_size() -> None:
 
 @pytest.mark.parametrize("variant", available_variants())
 def test_every_phase_of_a_random_game_renders(variant: str) -> None:
-    rng = random.Random(16)
     game_map = load_map(variant)
-    position = Position(variant, game_map.first_phase, game_map.opening_units, game_map.starting_centers)
+    maker = RandomOrders(game_map, random.Random(16), mischief=0.3)
+    position = opening_position(game_map)
     options: dict[Unit, tuple[str, ...]] = {}
     rendered = 0
     for _ in range(24):
-        kind = position.phase.type
-        if kind is PhaseType.MOVEMENT:
-            orders = _movement(rng, game_map, position)
-        elif kind is PhaseType.RETREAT:
-            orders = _retreats(rng, position, options)
-        else:
-            orders = _adjustments(rng, game_map, position)
+        orders = maker.orders(position, options)
         result = adjudicate(position, orders, Rules(), game_map)
         svg = render_svg(game_map, position, result)
         # Every unit once: a unit dislodged this phase beside its province, never also in it.
