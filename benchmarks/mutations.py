@@ -82,9 +82,12 @@ AREAS: dict[str, Area] = {
         ),
     ),
     "order reader": Area(
-        modules=("judge/lang/orders.py",),
+        modules=(
+            "judge/lang/orders.py", "judge/lang/order_tokens.py", "judge/lang/order_grammar.py",
+            "judge/lang/order_meaning.py", "judge/lang/order_fast_path.py",
+        ),
         pool=(
-            "tests/lang/test_orders.py", "tests/lang/test_golden.py", "tests/lang/test_postal_notations.py",
+            "tests/lang/test_order_fast_path.py", "tests/lang/test_orders.py", "tests/lang/test_golden.py", "tests/lang/test_postal_notations.py",
             "tests/lang/test_postal_properties.py", "tests/lang/test_properties.py",
             "tests/lang/test_province_suggestions.py", "tests/lang/test_fuzz.py", "tests/lang/test_mail_reader.py",
             "tests/core/test_error_messages.py",

@@ -26,11 +26,11 @@ from judge.core.orders import (
 from judge.core.phase import PhaseType
 from judge.core.units import UnitRef, UnitType
 from judge.core.variants import load_map
+from judge.lang.order_fast_path import read_canonical
+from judge.lang.order_meaning import read_general
 from judge.lang.orders import (
     OrderSyntaxError,
     ReadOrder,
-    _read_canonical,
-    _read_general,
     clear_reading_cache,
     read_order,
     read_order_line,
@@ -485,14 +485,14 @@ PHASES: list[PhaseType | None] = [None, *PhaseType]
 
 def general_outcome(text: str, phase_type: PhaseType | None, french: bool) -> ReadOrder | str:
     try:
-        return _read_general(text, STANDARD, phase_type, french)
+        return read_general(text, STANDARD, phase_type, french)
     except OrderSyntaxError as error:
         return f"error at {error.column}: {error.message}"
 
 
 def fast_agrees(text: str, phase_type: PhaseType | None, french: bool) -> bool:
     """Whether the fast path answered; fails the test if it answered differently."""
-    fast = _read_canonical(text, STANDARD, phase_type, french)
+    fast = read_canonical(text, STANDARD, phase_type, french)
     if fast is None:
         return False
     assert fast == general_outcome(text, phase_type, french), text
@@ -626,7 +626,7 @@ def test_fast_path_answers_plain_orders(text: str) -> None:
 )
 def test_fast_path_leaves_unusual_orders_to_the_general_reader(text: str) -> None:
     for phase_type in PHASES:
-        assert _read_canonical(text, STANDARD, phase_type, False) is None
+        assert read_canonical(text, STANDARD, phase_type, False) is None
 
 
 def test_cache_keeps_phases_and_languages_apart() -> None:
@@ -663,9 +663,9 @@ def test_errors_are_raised_afresh_from_the_cache() -> None:
 
 def synonyms(kind: str) -> list[str]:
     """Every word or phrase of either language that reads as ``kind``."""
-    from judge.lang.orders import _ENGLISH_KEYWORDS, _FRENCH_KEYWORDS
+    from judge.lang.order_tokens import ENGLISH_KEYWORDS, FRENCH_KEYWORDS
 
-    return sorted({w for t in (_ENGLISH_KEYWORDS, _FRENCH_KEYWORDS) for w, k in t.items() if k == kind})
+    return sorted({w for t in (ENGLISH_KEYWORDS, FRENCH_KEYWORDS) for w, k in t.items() if k == kind})
 
 
 soup_places = st.one_of(
