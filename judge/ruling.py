@@ -3,9 +3,12 @@
 This is the pure heart of ``judge adjudicate`` and of the judge's own phase
 processing: a position in the ``judge adjudicate`` JSON format (with each
 power's orders as text lines) goes in, the result in the same contract's
-format comes out. Keeping it here, apart from the command line, lets the
-application process a game's phase with exactly the code a moderator can run
-by hand on the stored position to check a ruling.
+format comes out (:func:`rule_on`, :func:`rule`). The judge's processing
+hands its stored sheets' orders over as typed values (:func:`rule_orders`),
+read once when their mail came and never written out to be read again; both
+roads meet in one adjudication and one way of making the entries, so the
+application processes a game's phase with exactly the code a moderator can
+run by hand on the stored position to check a ruling (a test compares them).
 
 The contract (fixed; tests hold it): every failure becomes ``{"error": ...}``
 rather than an exception; one result entry per order line given, in the order
@@ -74,22 +77,36 @@ def rule_on(data: object) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class Ruling:
-    """A phase ruled on: the engine's result and one contract entry per order line given.
+    """A phase ruled on: the engine's result and one contract entry per order given.
 
-    ``lines`` pairs each power with each order as read (or the error that
-    kept it from being read), in the order given; ``entries`` are the
-    ``results`` of the JSON contract (see :func:`rule_on`).
+    ``entries`` are the ``results`` of the JSON contract (see :func:`rule_on`): one per
+    order or line given, in the order given, then the engine's entries for units that got
+    no order. ``orders`` holds each entry's typed order, in step with ``entries`` (None for
+    a line that could not be read, or a unit that got no order).
     """
 
     result: AdjudicationResult
-    lines: tuple[tuple[str, ReadOrder | OrderSyntaxError], ...]
     entries: tuple[dict[str, Any], ...]
+    orders: tuple[Order | None, ...]
 
     def to_json(self) -> dict[str, Any]:
         """The ``judge adjudicate`` output for this ruling."""
         from judge.core.serialization import result_to_json
 
         return result_to_json(self.result, list(self.entries))
+
+    def to_stored_json(self) -> dict[str, Any]:
+        """:meth:`to_json` with each entry's typed order beside its text (``"order_value"``, in
+        the form of :mod:`judge.core.order_json`; null when there is none): what a processed
+        phase keeps, so that its map is drawn from the orders themselves, never from their text."""
+        from judge.core.order_json import ORDER_VALUE, order_to_json
+        from judge.core.serialization import result_to_json
+
+        entries = [
+            {**entry, ORDER_VALUE: None if order is None else order_to_json(order)}
+            for entry, order in zip(self.entries, self.orders, strict=True)
+        ]
+        return result_to_json(self.result, entries)
 
 
 def rule(
@@ -105,9 +122,6 @@ def rule(
     Raises the core's errors (:class:`~judge.core.errors.CoreError`) only for
     a position or rules the engine cannot work with.
     """
-    from judge.core.adjudicator import adjudicate
-    from judge.core.serialization import order_result_to_json
-
     phase_type = position.phase.type
     lines = tuple(read_lines(orders, game_map, phase_type))
     # Shared names settled by the board, postal preference lists chosen on it (issue 18). Only an
@@ -123,13 +137,58 @@ def rule(
             for power, read in lines
         )
     lines = _preferences_chosen(lines, position, rules, game_map)
+    return _ruled(
+        position,
+        tuple((power, read if isinstance(read, Exception) else read.order) for power, read in lines),
+        rules,
+        game_map,
+    )
+
+
+def rule_orders(
+    position: Position,
+    orders: Mapping[str, Sequence[Order]],
+    rules: Rules,
+    game_map: GameMap,
+) -> Ruling:
+    """Adjudicate the phase of ``position`` with typed orders: nothing is read.
+
+    The judge's own processing: a stored sheet's orders are values already
+    (read once, when their mail came), so they go to the engine as they are,
+    their shared names (``MAR``, ``TYR``) settled by the board as :func:`rule`
+    settles them (:func:`judge.lang.board.settle_order`). The ruling is the one
+    :func:`rule` gives for the orders' text (powers in alphabetical order, each
+    power's orders in the order given): ``tests/core/test_ruling_typed.py``
+    compares the two on generated games.
+    """
+    from judge.lang.board import settle_order
+
+    lines = tuple(
+        (power, settle_order(order, position, power, game_map, rules))
+        for power in sorted(orders)
+        for order in orders[power]
+    )
+    return _ruled(position, lines, rules, game_map)
+
+
+def _ruled(
+    position: Position,
+    lines: tuple[tuple[str, Order | OrderSyntaxError], ...],
+    rules: Rules,
+    game_map: GameMap,
+) -> Ruling:
+    """Adjudicate the orders of ``lines`` (each power's, in the order given; an error stands
+    for a line that could not be read) and make one entry per line, then the engine's others."""
+    from judge.core.adjudicator import adjudicate
+    from judge.core.serialization import order_result_to_json
+
     typed: dict[str, list[Order]] = {}
-    for power, read in lines:
-        if not isinstance(read, Exception):
+    for power, order in lines:
+        if not isinstance(order, Exception):
             if power in typed:
-                typed[power].append(read.order)
+                typed[power].append(order)
             else:
-                typed[power] = [read.order]
+                typed[power] = [order]
     result = adjudicate(position, typed, rules, game_map)
     units = position.units + tuple(d.unit for d in position.dislodged) if position.dislodged else position.units
 
@@ -146,11 +205,12 @@ def rule(
     taken: set[int] = set()
     nxt = 0  # the lockstep: every result before it is taken
     entries: list[dict[str, Any]] = []
-    for power, read in lines:
-        if isinstance(read, Exception):
-            entries.append(_unreadable(power, read, units))
+    values: list[Order | None] = []
+    for power, order in lines:
+        if isinstance(order, Exception):
+            entries.append(_unreadable(power, order, units))
+            values.append(None)
             continue
-        order = read.order
         match: int | None
         if slots is None and nxt < count and pending[nxt].order is order and pending[nxt].power == power:
             match = nxt
@@ -167,11 +227,16 @@ def rule(
                 {"power": power, "unit": None, "order": str(order), "outcome": "invalid",
                  "reason": "the adjudicator gave no result for this order"}
             )  # fmt: skip
+            values.append(order)
         else:
             taken.add(match)
             entries.append(_named_unit(order_result_to_json(pending[match]), order, units))
-    entries.extend(order_result_to_json(pending[k]) for k in range(nxt, count) if k not in taken)
-    return Ruling(result, lines, tuple(entries))
+            values.append(pending[match].order)
+    for k in range(nxt, count):
+        if k not in taken:
+            entries.append(order_result_to_json(pending[k]))
+            values.append(pending[k].order)
+    return Ruling(result, tuple(entries), tuple(values))
 
 
 def _preferences_chosen(

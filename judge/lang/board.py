@@ -24,12 +24,13 @@ from judge.core.adjudicator import DEFAULT_RULES, Rules, validate
 from judge.core.errors import CoreError
 from judge.core.geography import GameMap
 from judge.core.names import NameReading
-from judge.core.orders import Order
+from judge.core.orders import Move, Order
 from judge.core.position import Position
+from judge.lang.order_tokens import name_reading
 from judge.lang.orders import ReadOrder
 from judge.lang.substitution import other_readings
 
-__all__ = ["Settled", "WrongNationality", "settle_by_board", "wrong_nationalities"]
+__all__ = ["Settled", "WrongNationality", "settle_by_board", "settle_order", "wrong_nationalities"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +78,58 @@ def settle_by_board(
             settled = tuple(Settled(r.text, province, r.province) for r, province in changes)
             return replace(read, order=other, readings=(*kept, *chosen)), settled
     return read, ()
+
+
+def settle_order(
+    order: Order, position: Position, power: str, game_map: GameMap, rules: Rules = DEFAULT_RULES
+) -> Order:
+    """A typed order's shared names settled by the board, as :func:`settle_by_board` settles
+    the order read from its canonical text (``str(order)``), without reading that text.
+
+    The names an order in the judge's notation shares are the codes that another table reads
+    otherwise (``MAR``, ``TYR``: :func:`shared_readings`); the board settles them the same way:
+    a legal order stays, an illegal one takes the first other reading that makes it legal.
+    """
+    readings = shared_readings(order, game_map)
+    if not readings or _legal(position, power, order, game_map, rules):
+        return order
+    for other, _changes in other_readings(order, readings):
+        if _legal(position, power, other, game_map, rules):
+            return other
+    return order
+
+
+def shared_readings(order: Order, game_map: GameMap) -> tuple[NameReading, ...]:
+    """The reading of each place ``str(order)`` names that has other readings, in the order written.
+
+    The order reader reads a code in the judge's notation with the English table, which gives a
+    code another table shares its alternatives (``MAR``: North Africa in the French table).
+    """
+    out: list[NameReading] = []
+    for location in _locations_written(order):
+        try:
+            reading = name_reading(game_map, location.split("/")[0], False)  # as the reader reads it
+        except CoreError:
+            continue
+        if reading is not None and reading.alternatives:
+            out.append(reading)
+    return tuple(out)
+
+
+def _locations_written(order: Order) -> list[str]:
+    """The locations of ``str(order)``, left to right."""
+    if isinstance(order, Move):
+        return [order.unit.location, *order.route, order.destination]
+    found: list[str] = []
+    for name in ("unit", "supported", "convoyed"):
+        ref = getattr(order, name, None)
+        if ref is not None:
+            found.append(ref.location)
+    for name in ("destination", "location"):
+        value = getattr(order, name, None)
+        if isinstance(value, str):
+            found.append(value)
+    return found
 
 
 def wrong_nationalities(read: ReadOrder, position: Position) -> tuple[WrongNationality, ...]:

@@ -1,9 +1,14 @@
 """Pictures from the `judge adjudicate` contract: a position JSON and, optionally, its result JSON.
 
-The result's entries name orders as text (``"A PAR - BUR"``); they are read
-back with the judge's order reader so the picture is drawn from exactly what
-the ruling said. Entries that cannot be read (an unreadable line) are left
-off the picture; the position itself is checked as ``judge adjudicate`` does.
+A result the judge stored when it processed a phase keeps each entry's order
+as a value beside its text (``"order_value"``, :mod:`judge.core.order_json`):
+the picture is drawn from that, and no order text is read. A result that has
+only text (``judge adjudicate``'s own output given to ``judge map``, or a
+phase processed before the values were kept) names orders as text
+(``"A PAR - BUR"``), read with the judge's order reader so the picture is
+drawn from exactly what the ruling said. Entries that cannot be read (an
+unreadable line) are left off the picture; the position itself is checked as
+``judge adjudicate`` does.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from typing import Any
 from judge.core.adjudicator.results import OrderResult, Outcome
 from judge.core.errors import PositionError
 from judge.core.geography import GameMap
+from judge.core.order_json import ORDER_VALUE, order_from_json
 from judge.core.orders import Order
 from judge.core.position import DislodgedUnit, Position
 from judge.core.serialization import position_from_json
@@ -30,7 +36,20 @@ def _unit(text: object, power: str) -> Unit | None:
     return Unit(power, UnitType(kind), location.strip().upper())
 
 
-def _order(text: object, game_map: GameMap, position: Position) -> Order | None:
+def _order(entry: Mapping[str, Any], game_map: GameMap, position: Position) -> Order | None:
+    """The entry's order: its stored value when it has one, else its text read."""
+    if ORDER_VALUE in entry:
+        value = entry[ORDER_VALUE]
+        if value is None:
+            return None
+        try:
+            return order_from_json(value)
+        except PositionError:
+            return None
+    return _order_from_text(entry.get("order"), game_map, position)
+
+
+def _order_from_text(text: object, game_map: GameMap, position: Position) -> Order | None:
     from judge.lang.orders import OrderSyntaxError, read_order_line
 
     if not isinstance(text, str):
@@ -57,7 +76,7 @@ def orders_from_result(result: Mapping[str, Any], position: Position, game_map: 
         except ValueError:
             continue
         entries.append(
-            OrderResult(power, _unit(entry.get("unit"), power), _order(entry.get("order"), game_map, position), outcome, str(entry.get("reason") or ""))
+            OrderResult(power, _unit(entry.get("unit"), power), _order(entry, game_map, position), outcome, str(entry.get("reason") or ""))
         )
     dislodged: list[DislodgedUnit] = []
     retreats: dict[Unit, tuple[str, ...]] = {}

@@ -199,3 +199,38 @@ def test_a_reply_with_a_map_keeps_to_the_reply_cap_and_says_what_it_left_out(har
     harness.services.config = replace(harness.services.config, reply_max_bytes=map_bytes // 2)
     small = harness.exchange("stranger@example.org", "MAP demo\n")
     assert attachments(small) == [] and "it is larger than the judge's limit" in plain(small)
+
+
+def test_a_processed_phase_keeps_its_orders_as_values_and_its_map_reads_no_order_text(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27: the results keep each order's value beside its text, the map is drawn from the
+    values; a phase stored the old way (text only) still draws the same picture."""
+    from types import SimpleNamespace
+
+    import judge.lang.orders
+    from judge.app.mail_out.results_maps import phase_svg
+    from judge.core.order_json import ORDER_VALUE, order_from_json
+
+    game = start_game(harness)
+    harness.clock.advance(hours=13)
+    send_all(game, OPENINGS)
+    harness.clock.advance(hours=1)
+    assert process_due(harness.services) == 1
+    with harness.db.unit_of_work(readonly=True) as uow:
+        record = uow.phases.history(game.game(uow))[0]
+        entries = record.results["results"]
+        assert entries and all(str(order_from_json(e[ORDER_VALUE])) == e["order"] for e in entries)
+        old_way = SimpleNamespace(  # the same phase as stored before the values were kept: text only
+            position_before=record.position_before, processed_at=record.processed_at,
+            results={**record.results, "results": [{k: v for k, v in e.items() if k != ORDER_VALUE} for e in entries]},
+        )  # fmt: skip
+        from_text = phase_svg(game.game(uow), old_way)  # type: ignore[arg-type]
+
+        def no_reading(*_args: object, **_kwargs: object) -> object:
+            raise AssertionError("the map read an order's text")
+
+        monkeypatch.setattr(judge.lang.orders, "read_order_line", no_reading)
+        from_values = phase_svg(game.game(uow), record)
+    assert 'class="order move fails"' in from_values and 'class="order support-move succeeds"' in from_values
+    assert from_values == from_text

@@ -11,6 +11,7 @@ import pytest
 from judge.app.game_state.boards import opening_position
 from judge.app.phases.guarded_scheduler import process_due
 from judge.app.phases.processing import process_phase
+from judge.core.order_json import ORDER_VALUE, order_from_json
 from judge.core.phase import Phase
 from judge.core.position import Position
 from judge.core.units import Unit, UnitType
@@ -99,7 +100,12 @@ def test_the_phase_record_keeps_the_ruling_so_it_can_be_checked_by_hand(harness:
         assert record.orders_received is not None
         assert record.orders_received["FRANCE"]["items"] == ["A PAR - BUR", "A MAR S A PAR - BUR", "F BRE - MAO"]
         again = rule_on(record.orders_adjudicated)
-        assert again["results"] == record.results["results"]
+        # The stored entries are the contract's, each with its order as a value beside its text.
+        stored = record.results["results"]
+        assert again["results"] == [{k: v for k, v in e.items() if k != ORDER_VALUE} for e in stored]
+        assert [e["order"] for e in stored] == [
+            None if e[ORDER_VALUE] is None else str(order_from_json(e[ORDER_VALUE])) for e in stored
+        ]
         assert record.position_after is not None
         assert again["units"] == record.position_after["units"]
 

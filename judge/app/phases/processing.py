@@ -8,10 +8,12 @@ results mails are committed together or not at all:
    kept from a PHASE block for it included), IF blocks decided on the board;
    powers in civil disorder keep whatever they had (units without orders
    hold, dislodged units disband, no builds, removals by the game's rule);
-2. :func:`judge.ruling.rule` adjudicates them with the game's rule options;
+2. :func:`judge.ruling.rule_orders` adjudicates them, typed orders as the sheets
+   hold them (no order text is read), with the game's rule options;
 3. the phase record keeps the orders received, the ``judge adjudicate`` input
    (``orders_adjudicated``: rerun it by hand to check the ruling), the
-   result with the rendered results mail in each language used
+   result with each entry's typed order (``order_value``, which the map draws)
+   and the rendered results mail in each language used
    (``results["report"]``, which HISTORY shows), the position after and the
    time it took;
 4. the next phase opens with its deadline (``next``, ``clock``, ``days``
@@ -48,6 +50,7 @@ from judge.app.reports.results import ABANDONED, CIVIL_DISORDER, ResultsReport, 
 from judge.app.session.readers import ACTIVE, reader_zone
 from judge.app.session.services import Services
 from judge.core.geography import GameMap
+from judge.core.orders import Order
 from judge.core.phase import Phase
 from judge.core.position import Position
 from judge.core.serialization import position_to_json
@@ -58,7 +61,7 @@ from judge.db.repositories.councils import councils_enabled
 from judge.i18n import translation
 from judge.logs import log_event
 from judge.mail.compose import game_subject
-from judge.ruling import rule
+from judge.ruling import rule_orders
 from judge.timekeeping.deadlines import PhaseTimes
 from judge.timekeeping.lateness import PhaseClock, Process, ProcessReason
 
@@ -136,15 +139,15 @@ def process_phase(
     zone = services.config.timezone
 
     received: dict[str, Any] = {}
-    lines: dict[str, list[str]] = {}
+    orders: dict[str, list[Order]] = {}
     for power, submission in sorted(submissions.items()):
         received[power] = {
             "version": submission.version, "kind": str(submission.kind), "items": list(submission.canonical),
         }  # fmt: skip
-        effective = [str(order) for order in opened.effective(power, game_map)]
+        effective = opened.effective(power, game_map)
         if effective:
-            lines[power] = effective
-    ruling = rule(position, lines, rules, game_map)
+            orders[power] = effective
+    ruling = rule_orders(position, orders, rules, game_map)  # the sheets' orders as they are: no text read
     result = ruling.result
     after = result.position
     # Orders already kept for the phase that opens next (PHASE blocks): its clock needs them.
@@ -215,11 +218,14 @@ def process_phase(
                 reports[reader.language] if reader_report.zone.key == zone.key
                 else render_results(reader_report, game_map, reader.language, translation(reader.language).gettext)
             )
-    results = {**ruling.to_json(), "reason": reason, "civil_disorder": sorted(newly_cd), "report": reports}
+    results = {**ruling.to_stored_json(), "reason": reason, "civil_disorder": sorted(newly_cd), "report": reports}
     uow.phases.record_processing(
         record,
         orders_received=received,
-        orders_adjudicated=position_to_json(position, orders=lines, rules=rules.to_mapping()),
+        orders_adjudicated=position_to_json(
+            position, orders={power: [str(order) for order in these] for power, these in orders.items()},
+            rules=rules.to_mapping(),
+        ),
         results=results,
         position_after=to_json(after),
         processed_at=now,
