@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from judge.core.adjudicator import Rules, adjudicate, movement_phase
 from judge.core.adjudicator.results import AdjudicationResult
-from judge.core.phase import PhaseType
+from judge.core.phase import Phase, PhaseType
+from judge.core.position import Position
 from judge.core.random_orders import RandomOrders, opening_position
 from judge.core.units import Unit
 from judge.core.variants import load_map

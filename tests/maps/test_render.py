@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from judge.core.adjudicator import Rules, adjudicate
-from judge.core.phase import Phase
+from judge.core.phase import Phase, PhaseType
 from judge.core.position import DislodgedUnit, Position
 from judge.core.random_orders import RandomOrders, opening_position
 from judge.core.units import Unit, UnitType
@@ -173,7 +173,7 @@ def test_every_phase_of_a_random_game_renders(variant: str) -> None:
         result = adjudicate(position, orders, Rules(), game_map)
         svg = render_svg(game_map, position, result)
         # Every unit once: a unit dislodged this phase beside its province, never also in it.
-        away = len(result.dislodged) if kind is PhaseType.MOVEMENT else 0
+        away = len(result.dislodged) if position.phase.type is PhaseType.MOVEMENT else 0
         assert svg.count('class="unit"') == len(position.units) - away
         assert svg.count('class="unit dislodged"') == away + len(position.dislodged)
         rendered += 1
