@@ -15,13 +15,12 @@ import re
 import pytest
 
 from judge.core.adjudicator import Rules, adjudicate
-from judge.core.phase import PhaseType
 from judge.core.position import Position
+from judge.core.random_orders import RandomOrders
 from judge.core.units import Unit
 from judge.core.variants import available_variants, load_map
 from judge.maps.layout import Box, centre_box, place_labels, unit_box
 from judge.maps.render import _head_box, render_svg
-from tests.core.test_variant_data import _adjustments, _movement, _retreats
 
 
 def drawn_boxes(svg: str) -> list[tuple[str, Box]]:
@@ -80,19 +79,13 @@ def test_nothing_covers_a_label_on_any_variants_opening(variant: str) -> None:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_nothing_covers_a_label_in_a_long_random_game(variant: str) -> None:
-    rng = random.Random(28)
     game_map = load_map(variant)
+    maker = RandomOrders(game_map, random.Random(28), mischief=0.3)
     position = _opening(variant)
     options: dict[Unit, tuple[str, ...]] = {}
     found: list[str] = []
     for _ in range(30):
-        kind = position.phase.type
-        if kind is PhaseType.MOVEMENT:
-            orders = _movement(rng, game_map, position)
-        elif kind is PhaseType.RETREAT:
-            orders = _retreats(rng, position, options)
-        else:
-            orders = _adjustments(rng, game_map, position)
+        orders = maker.orders(position, options)
         result = adjudicate(position, orders, Rules(), game_map)
         svg = render_svg(game_map, position, result)
         found += [f"{position.phase}: {o}" for o in label_overlaps(svg, variant)]
