@@ -89,6 +89,15 @@ DEFAULT_WHOIS_PER_DAY = 20
 DEFAULT_DUPLICATE_DAYS = 7
 DEFAULT_WEB_HOST = "127.0.0.1"
 DEFAULT_WEB_PORT = 8080
+DEFAULT_VERP_SEPARATOR = "+"
+VERP_SEPARATORS = "+-="
+"""Characters that may join the bounce address's local part and a mail's token (RFC 5321 atoms that
+mail servers' recipient-delimiter settings use)."""
+DEFAULT_BOUNCE_HARD_SCORE = 1.0
+DEFAULT_BOUNCE_SOFT_SCORE = 0.5
+DEFAULT_BOUNCE_THRESHOLD = 5.0
+DEFAULT_BOUNCE_STALE_DAYS = 7
+BOUNCE_SECRET_FILE = "bounce-secret"
 
 _CODE_PATTERN = re.compile(r"^[A-Za-z0-9]{1,8}$")
 
@@ -214,6 +223,32 @@ class Config:
     web_base_url: str = ""
     """The address readers reach the pages at (``https://judge.example.org/diplomacy``), written in
     feeds and calendars; empty: ``http://web_host:web_port``."""
+    bounce_local_part: str = ""
+    """The local part of the judge's bounce address (VERP, judge.mail.verp); empty: the judge's own
+    local part followed by ``-bounces`` (``judge-bounces@`` for ``judge@``)."""
+    verp_separator: str = DEFAULT_VERP_SEPARATOR
+    """What joins the bounce address's local part and a mail's token: ``judge-bounces+TOKEN@``.
+    Postfix's ``recipient_delimiter`` must be the same character."""
+    bounce_secret: str = field(default="", repr=False)
+    """The key of the tokens in envelope senders (HMAC); empty: a random key kept in the data
+    directory's ``bounce-secret`` file, made on first use. Several judge hosts sharing one
+    database need the same key."""
+    bounce_hard_score: float = DEFAULT_BOUNCE_HARD_SCORE
+    """What a permanent failure (5.x.x) adds to an address's bounce score (at most once a day)."""
+    bounce_soft_score: float = DEFAULT_BOUNCE_SOFT_SCORE
+    """What a temporary failure (4.x.x) adds to an address's bounce score (at most once a day)."""
+    bounce_threshold: float = DEFAULT_BOUNCE_THRESHOLD
+    """The score at which an address is marked bouncing (its owner and masters told, an observer's
+    mail held)."""
+    bounce_stale_days: int = DEFAULT_BOUNCE_STALE_DAYS
+    """An address that has not bounced for this many days starts again from a score of 0."""
+    dkim_key_file: Path | None = None
+    """A PEM private key (RSA or Ed25519) with which the judge signs its own mail (DKIM); none: no
+    signature (the operator's MTA signs, as deploy/postfix shows with OpenDKIM)."""
+    dkim_selector: str = ""
+    """The DKIM selector of the key (its public half is published at SELECTOR._domainkey.DOMAIN)."""
+    dkim_domain: str = ""
+    """The signing domain (d=); empty: the judge's own domain."""
 
     @property
     def own_addresses(self) -> frozenset[str]:
@@ -224,6 +259,11 @@ class Config:
     def domain(self) -> str:
         """The judge's mail domain, used for Message-IDs."""
         return self.address.rpartition("@")[2] or "localhost"
+
+    @property
+    def bounce_local(self) -> str:
+        """The bounce address's local part (``bounce_local_part``, or the judge's own + ``-bounces``)."""
+        return self.bounce_local_part or f"{self.address.rpartition('@')[0] or 'judge'}-bounces"
 
 
 # (setting name, environment variable); the TOML key is the setting name.
@@ -270,6 +310,16 @@ _ENV_NAMES: dict[str, str] = {
     "confirmations_per_hour": "JUDGE_CONFIRMATIONS_PER_HOUR",
     "whois_per_day": "JUDGE_WHOIS_PER_DAY",
     "duplicate_days": "JUDGE_DUPLICATE_DAYS",
+    "bounce_local_part": "JUDGE_BOUNCE_LOCAL_PART",
+    "verp_separator": "JUDGE_VERP_SEPARATOR",
+    "bounce_secret": "JUDGE_BOUNCE_SECRET",
+    "bounce_hard_score": "JUDGE_BOUNCE_HARD_SCORE",
+    "bounce_soft_score": "JUDGE_BOUNCE_SOFT_SCORE",
+    "bounce_threshold": "JUDGE_BOUNCE_THRESHOLD",
+    "bounce_stale_days": "JUDGE_BOUNCE_STALE_DAYS",
+    "dkim_key_file": "JUDGE_DKIM_KEY_FILE",
+    "dkim_selector": "JUDGE_DKIM_SELECTOR",
+    "dkim_domain": "JUDGE_DKIM_DOMAIN",
 }
 
 
@@ -379,11 +429,7 @@ def _build(raw: Mapping[str, _Raw]) -> Config:
         ),
         rate_limit_window=window,
         public_whois=_flag(raw["public_whois"], "public_whois") if "public_whois" in raw else False,
-        **_mail_edge_settings(raw),
-        **_guard_settings(raw),
-        **_signon_settings(raw),
-        **_proof_settings(raw),
-        **({"metrics_port": _port(raw["metrics_port"], "metrics_port")} if "metrics_port" in raw else {}),
+        **_rest(raw),
         web_host=_text(raw["web_host"], "web_host") if "web_host" in raw else DEFAULT_WEB_HOST,
         web_port=_port(raw["web_port"], "web_port") if "web_port" in raw else DEFAULT_WEB_PORT,
         web_base_url=_base_url(raw["web_base_url"]) if "web_base_url" in raw else "",
@@ -399,6 +445,74 @@ def _base_url(item: _Raw) -> str:
             "web_base_url", item.source, f"{url!r} is not an http(s) address like https://judge.example.org"
         )
     return url
+
+
+def _rest(raw: Mapping[str, _Raw]) -> dict[str, Any]:
+    """The settings read by groups, those that were given."""
+    found: dict[str, Any] = {
+        **_mail_edge_settings(raw), **_guard_settings(raw), **_signon_settings(raw), **_proof_settings(raw),
+        **_bounce_settings(raw), **_dkim_settings(raw),
+    }  # fmt: skip
+    if "metrics_port" in raw:
+        found["metrics_port"] = _port(raw["metrics_port"], "metrics_port")
+    return found
+
+
+_LOCAL_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$")
+
+
+def _given(raw: Mapping[str, _Raw], names: tuple[str, ...]) -> dict[str, _Raw]:
+    """Those of the settings ``names`` given a value: an empty string (the TOML example's way of
+    showing a setting left to its default) is none."""
+    return {name: raw[name] for name in names if name in raw and raw[name].value != ""}
+
+
+def _bounce_settings(given: Mapping[str, _Raw]) -> dict[str, Any]:
+    """The VERP address and the bounce score's settings that were given."""
+    blank = {"bounce_local_part", "bounce_secret"} - set(_given(given, ("bounce_local_part", "bounce_secret")))
+    raw = {name: item for name, item in given.items() if name not in blank}
+    found: dict[str, Any] = {}
+    if "bounce_local_part" in raw:
+        local = _text(raw["bounce_local_part"], "bounce_local_part")
+        if not _LOCAL_PART.match(local):
+            raise ConfigError("bounce_local_part", raw["bounce_local_part"].source,
+                              f"{local!r} must be 1 to 40 letters, digits, dots, dashes or underscores")
+        found["bounce_local_part"] = local
+    if "verp_separator" in raw:
+        separator = _text(raw["verp_separator"], "verp_separator")
+        if len(separator) != 1 or separator not in VERP_SEPARATORS:
+            raise ConfigError("verp_separator", raw["verp_separator"].source,
+                              f"{separator!r} must be one of {' '.join(VERP_SEPARATORS)}")
+        found["verp_separator"] = separator
+    if "bounce_secret" in raw:
+        secret = _text(raw["bounce_secret"], "bounce_secret")
+        if len(secret) < 16:
+            raise ConfigError("bounce_secret", raw["bounce_secret"].source, "must be at least 16 characters")
+        found["bounce_secret"] = secret
+    for setting, minimum in (("bounce_hard_score", 0.0), ("bounce_soft_score", 0.0), ("bounce_threshold", 0.1)):
+        if setting in raw:
+            found[setting] = _number(raw[setting], setting, minimum)
+    found |= _whole_numbers(raw, (("bounce_stale_days", 1),))
+    return found
+
+
+def _dkim_settings(given: Mapping[str, _Raw]) -> dict[str, Any]:
+    """The judge's own DKIM signing: the key file, its selector and the signing domain, all or none."""
+    raw = _given(given, ("dkim_key_file", "dkim_selector", "dkim_domain"))
+    found: dict[str, Any] = {}
+    if "dkim_key_file" in raw:
+        found["dkim_key_file"] = _path(raw["dkim_key_file"], "dkim_key_file")
+    if "dkim_selector" in raw:
+        selector = _text(raw["dkim_selector"], "dkim_selector")
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,62}", selector):
+            raise ConfigError("dkim_selector", raw["dkim_selector"].source, f"{selector!r} is not a DNS label")
+        found["dkim_selector"] = selector
+    if "dkim_domain" in raw:
+        found["dkim_domain"] = _text(raw["dkim_domain"], "dkim_domain")
+    if ("dkim_key_file" in found) != ("dkim_selector" in found):
+        item = raw.get("dkim_key_file") or raw["dkim_selector"]
+        raise ConfigError("dkim_key_file", item.source, "DKIM signing needs both dkim_key_file and dkim_selector")
+    return found
 
 
 def _guard_settings(raw: Mapping[str, _Raw]) -> dict[str, int]:

@@ -108,6 +108,12 @@ def _show(services: Any, args: argparse.Namespace) -> int:
     block = view["blocked"]
     if block:
         print(safe(f"BLOCKED since {block.get('at')} by {block.get('by')}: {block.get('reason') or '-'}"))
+    for bounced in view["bounces"]:
+        state = f"BOUNCING since {bounced['bouncing_since']}" if bounced["bouncing_since"] else "not bouncing yet"
+        print(safe(
+            f"bounces: {bounced['address']} score {bounced['score']:g} ({bounced['bounces']} bounce(s), "
+            f"the last {bounced['last_bounce']}: {bounced['last_reason']}); {state}"
+        ))  # fmt: skip
     return 0
 
 

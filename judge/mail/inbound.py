@@ -1,7 +1,8 @@
 """The judge's SMTP door: accept mail for the judge, store it durably, and only then say 250.
 
-The listener parses nothing. RCPT accepts only the judge's own addresses
-(550 for anything else, so the judge is never an open relay); DATA refuses
+The listener parses nothing. RCPT accepts only the judge's own addresses and
+its bounce addresses (judge.mail.verp: the worker tells a real token from a
+forged one), 550 for anything else, so the judge is never an open relay; DATA refuses
 mail over the size limit with a clear 552, hands the raw bytes to the
 injected :class:`InboundStore` and answers 250 only after the store has
 committed them. If storing fails the answer is 451: the sender's server keeps
@@ -179,8 +180,10 @@ class JudgeInboundHandler:
         clock: Callable[[], datetime] = _utc_now,
         store_threads: int = 4,
         max_recipients: int = 100,
+        also_accepts: Callable[[str], bool] | None = None,
     ) -> None:
         self.store = store
+        self.also_accepts = also_accepts
         self.max_recipients = max_recipients
         self.own_addresses = frozenset(a.strip().lower() for a in own_addresses)
         if not self.own_addresses:
@@ -201,7 +204,9 @@ class JudgeInboundHandler:
         address: str,
         rcpt_options: list[str],
     ) -> str:
-        if address.strip().strip("<>").lower() not in self.own_addresses:
+        if address.strip().strip("<>").lower() not in self.own_addresses and not (
+            self.also_accepts is not None and self.also_accepts(address)
+        ):
             own = ", ".join(sorted(self.own_addresses))
             return UNKNOWN_RECIPIENT.format(address=address, own=own)
         if len(envelope.rcpt_tos) >= self.max_recipients:

@@ -61,9 +61,12 @@ class PermanentDeliveryError(DeliveryError):
 
 
 class Relay(Protocol):
-    def deliver(self, message: bytes, recipients: Sequence[str]) -> Mapping[str, str]:
-        """Hand ``message`` over for ``recipients``; return the recipients refused while others
-        were accepted (address -> reason), ``{}`` when all were. Raises :class:`DeliveryError`."""
+    def deliver(
+        self, message: bytes, recipients: Sequence[str], envelope_sender: str | None = None
+    ) -> Mapping[str, str]:
+        """Hand ``message`` over for ``recipients``, from ``envelope_sender`` (the mail's VERP
+        address, judge.mail.verp; None: the relay's own); return the recipients refused while
+        others were accepted (address -> reason), ``{}`` when all were. Raises :class:`DeliveryError`."""
         ...
 
 
@@ -79,6 +82,8 @@ class OutgoingMail:
     message_bytes: bytes
     recipients: Sequence[str]
     attempts: int = 0
+    envelope_sender: str | None = None
+    """The mail's own envelope sender (its VERP address), or None for the relay's."""
 
 
 class Outbox(Protocol):
@@ -262,7 +267,10 @@ def _deliver_one(
         report.failed += 1
         return
     try:
-        refused = relay.deliver(mail.message_bytes, list(mail.recipients))
+        if mail.envelope_sender is None:
+            refused = relay.deliver(mail.message_bytes, list(mail.recipients))
+        else:
+            refused = relay.deliver(mail.message_bytes, list(mail.recipients), mail.envelope_sender)
     except PermanentDeliveryError as error:
         log.warning("outbox mail %s refused for good: %s", mail.id, _describe(error))
         outbox.mark_failed(mail.id, _describe(error), now)
@@ -352,21 +360,29 @@ class MaildirRelay:
 
     The default relay: a fresh machine can read everything the judge sends
     with any mail reader (``mutt -f data/maildir``). The envelope recipients
-    are recorded in an ``X-Envelope-To`` header, since a Maildir has no envelope.
+    are recorded in an ``X-Envelope-To`` header, since a Maildir has no envelope,
+    and the envelope sender in a ``Return-Path`` when the mail has its own (as
+    a mail server's local delivery writes it).
     The file and its directory are synced before the delivery counts as done.
     """
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
 
-    def deliver(self, message: bytes, recipients: Sequence[str]) -> Mapping[str, str]:
+    def deliver(
+        self, message: bytes, recipients: Sequence[str], envelope_sender: str | None = None
+    ) -> Mapping[str, str]:
         usable, refused = canonical_recipients(recipients)
         if not usable:
             raise PermanentDeliveryError(f"no recipient can be delivered: {refused}", 550)
         envelope = ", ".join(usable)  # canonical: no spaces, no line breaks, UTF-8 allowed
+        returned = b""
+        if envelope_sender is not None:  # the judge's own VERP address: no spaces, no line breaks
+            returned = b"Return-Path: <" + envelope_sender.encode("utf-8", "replace") + b">\n"
         data = (
-            b"X-Envelope-To: " + envelope.encode("utf-8") + b"\n" + message.replace(b"\r\n", b"\n")
-        )
+            returned + b"X-Envelope-To: " + envelope.encode("utf-8") + b"\n"
+            + message.replace(b"\r\n", b"\n")
+        )  # fmt: skip
         try:
             box = mailbox.Maildir(str(self.path), factory=None, create=True)
             key = box.add(data)
@@ -426,8 +442,11 @@ class SmtpRelay:
             password=spec.password,
         )
 
-    def deliver(self, message: bytes, recipients: Sequence[str]) -> Mapping[str, str]:
-        """Send ``message``; recipients the relay cannot take are returned with the reason.
+    def deliver(
+        self, message: bytes, recipients: Sequence[str], envelope_sender: str | None = None
+    ) -> Mapping[str, str]:
+        """Send ``message`` from ``envelope_sender`` (else the relay's own); recipients the relay
+        cannot take are returned with the reason.
 
         Domains travel IDNA-encoded. A recipient whose local part is not ASCII
         needs SMTPUTF8: it is sent with it when the relay offers it, and
@@ -457,7 +476,7 @@ class SmtpRelay:
                 usable = [r for r in usable if not needs_smtputf8(r)]
             if not usable:
                 raise PermanentDeliveryError(f"no recipient can be delivered: {refused}", 550)
-            sender = self._envelope_sender()
+            sender = envelope_sender or self._envelope_sender()
             rejected = client.sendmail(sender, usable, message, mail_options=options)
         except smtplib.SMTPRecipientsRefused as error:
             reasons = {r: f"{c} {_text(m)}" for r, (c, m) in error.recipients.items()}

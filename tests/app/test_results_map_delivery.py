@@ -32,7 +32,7 @@ class Relay:
     def __init__(self) -> None:
         self.delivered: list[tuple[EmailMessage, tuple[str, ...]]] = []
 
-    def deliver(self, message: bytes, recipients: Sequence[str]) -> Mapping[str, str]:
+    def deliver(self, message: bytes, recipients: Sequence[str], envelope_sender: str | None = None) -> Mapping[str, str]:
         self.delivered.append((message_from_bytes(message, policy=policy.default), tuple(recipients)))  # type: ignore[arg-type]
         return {}
 

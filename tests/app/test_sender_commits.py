@@ -19,7 +19,7 @@ class Relay:
         self.sent: list[tuple[str, ...]] = []
         self.refuse = refuse
 
-    def deliver(self, message: bytes, recipients: Sequence[str]) -> Mapping[str, str]:
+    def deliver(self, message: bytes, recipients: Sequence[str], envelope_sender: str | None = None) -> Mapping[str, str]:
         self.sent.append(tuple(recipients))
         return {self.refuse: "550 no such user"} if self.refuse in recipients else {}
 

@@ -35,7 +35,7 @@ class RecordingRelay:
     def __init__(self) -> None:
         self.delivered: list[Sequence[str]] = []
 
-    def deliver(self, message: bytes, recipients: Sequence[str]) -> Mapping[str, str]:
+    def deliver(self, message: bytes, recipients: Sequence[str], envelope_sender: str | None = None) -> Mapping[str, str]:
         self.delivered.append(list(recipients))
         return {}
 

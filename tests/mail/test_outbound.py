@@ -98,7 +98,7 @@ class FlakyRelay:
         self.attempts = 0
         self.delivered: list[tuple[bytes, list[str]]] = []
 
-    def deliver(self, message: bytes, recipients: Sequence[str]) -> Mapping[str, str]:
+    def deliver(self, message: bytes, recipients: Sequence[str], envelope_sender: str | None = None) -> Mapping[str, str]:
         self.attempts += 1
         if self.failure is not None:
             raise self.failure
@@ -143,7 +143,7 @@ def test_the_attempt_is_counted_before_the_relay_sees_the_mail() -> None:
     seen: list[int] = []
 
     class Watching:
-        def deliver(self, message: bytes, recipients: Sequence[str]) -> Mapping[str, str]:
+        def deliver(self, message: bytes, recipients: Sequence[str], envelope_sender: str | None = None) -> Mapping[str, str]:
             row = outbox.rows[mail_id]
             seen.append(row.attempts)
             assert row.due > NOW  # leased: no other sender takes it meanwhile
@@ -161,7 +161,7 @@ def test_a_mail_that_crashes_every_attempt_ends_failed_not_retried_for_ever() ->
     policy = BackoffPolicy(max_attempts=3)
 
     class Dying:
-        def deliver(self, message: bytes, recipients: Sequence[str]) -> Mapping[str, str]:
+        def deliver(self, message: bytes, recipients: Sequence[str], envelope_sender: str | None = None) -> Mapping[str, str]:
             raise KeyboardInterrupt
 
     moment = NOW

@@ -52,7 +52,7 @@ class Relay:
         self.delivered: list[bytes] = []
         self.attempts_seen: list[int] = []
 
-    def deliver(self, message: bytes, recipients: Sequence[str]) -> Mapping[str, str]:
+    def deliver(self, message: bytes, recipients: Sequence[str], envelope_sender: str | None = None) -> Mapping[str, str]:
         # What ANOTHER connection sees now: the attempt must already be committed.
         committed = {row.id: row.attempts for row in _rows(self.harness)}
         self.attempts_seen.append(sum(committed.values()))

@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from judge.app.mail_out.bounces import bounce_state
 from judge.app.people.blocking import block_of
 from judge.app.phases.planning import phase_clock
 from judge.app.reports.listing import parameter_lines
@@ -114,7 +115,8 @@ def _press_counts(uow: UnitOfWork, game: Game) -> dict[str, Any]:
 
 
 def person_details(uow: UnitOfWork, person: Person) -> dict[str, Any]:
-    """Everything `judge person show` prints: registration, record, games, block, audit trail."""
+    """Everything `judge person show` prints: registration, record, games, block, bounce scores
+    (judge.app.mail_out.bounces), audit trail."""
     seats = uow.session.scalars(select(Seat).where(Seat.person_id == person.id).order_by(Seat.id)).all()
     events = uow.session.scalars(
         select(AuditEvent).where(AuditEvent.person_id == person.id, AuditEvent.kind == AuditKind.ADMIN)
@@ -143,6 +145,14 @@ def person_details(uow: UnitOfWork, person: Person) -> dict[str, Any]:
             {"game": seat.game.name, "power": seat.power, "status": seat.status.value} for seat in seats
         ],
         "blocked": block,
+        "bounces": [
+            {
+                "address": row.address, "score": row.score, "bounces": row.bounces,
+                "last_bounce": _when(row.last_bounce_at), "last_reason": row.last_reason,
+                "bouncing_since": _when(row.bouncing_since),
+            }
+            for row in bounce_state(uow, [a.address for a in person.addresses]).values()
+        ],
         "operator_changes": [
             {"at": _when(e.at), "by": e.actor, "what": e.setting, "detail": e.detail} for e in events
         ],

@@ -107,7 +107,7 @@ def audience(
             add(reader_language(master.person, game), [person_address(master.person) or ""])
     if observers:
         for observer in game.observers:
-            if broadcast and not observer.receives_broadcasts:
+            if (broadcast and not observer.receives_broadcasts) or observer.held_for_bounces:
                 continue
             add(reader_language(observer.person, game), [observer.address])
     return groups

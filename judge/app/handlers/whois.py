@@ -28,6 +28,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
+from judge.app.mail_out.bounces import bounce_state
 from judge.app.reports.person import whois_record
 from judge.app.session.mail_session import MailSession
 from judge.app.session.registry import Next, handles
@@ -121,7 +122,10 @@ def handle(command: Whois, session: MailSession) -> Next:
                 budget["left"] -= 1
                 counted += 1
             shown.add(person.id)
-            messages += [*whois_record(person, _, private=may_read_private(session, person)), ""]
+            messages += [*whois_record(person, _, private=may_read_private(session, person))]
+            if _is_own(session, person):
+                messages += _own_bounces(session, person)
+            messages.append("")
         if more:
             messages.append(
                 _("More than {count} registrations start with '{prefix}'; give a longer prefix.").format(
@@ -132,3 +136,17 @@ def handle(command: Whois, session: MailSession) -> Next:
         session.uow.people.record_whois(session.sender, counted, session.now, kept=DAY)
     session.reply.ok(command.line, "\n".join(messages).rstrip())
     return Next.CONTINUE
+
+
+def _own_bounces(session: MailSession, person: Person) -> list[str]:
+    """A person's own addresses whose mail bounces (judge.app.mail_out.bounces): shown to them alone."""
+    _ = session.gettext
+    lines: list[str] = []
+    for row in bounce_state(session.uow, [a.address for a in person.addresses]).values():
+        line = _("Mail to {address} bounces: {count} bounce(s), the last on {date}: {reason}").format(
+            address=row.address, count=row.bounces, date=session.tell_date(row.last_bounce_at), reason=row.last_reason
+        )
+        if row.bouncing_since is not None:
+            line += " " + _("(marked bouncing since {date})").format(date=session.tell_date(row.bouncing_since))
+        lines.append(line)
+    return lines

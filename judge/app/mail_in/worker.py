@@ -35,6 +35,7 @@ from judge.app.mail_in.dispatch import run_commands
 from judge.app.mail_in.unreadable import note_unreadable
 from judge.app.mail_out import outbox
 from judge.app.mail_out.alarms import MAIL_FAILED, alarm_keeper
+from judge.app.mail_out.bounces import clear_bounces, is_bounce, take_bounce
 from judge.app.people.blocking import BLOCKED_REASON, is_blocked
 from judge.app.people.signon_checks import signed_on_from_own_address
 from judge.app.session.mail_session import MailSession
@@ -233,11 +234,12 @@ def _process_taken(
         once_since = now - timedelta(days=services.config.duplicate_days)
         taken = uow.mail_in.start_processing(mail_id, now, once_since)
         if taken is not None:  # None: another worker finished it after our lease ran out
-            raw, mail_from, original = taken
-            if original is not None:  # delivered again (a lost 250): carried out once only
-                uow.mail_in.mark_duplicate(mail_id, original, now)
+            if taken.original is not None:  # delivered again (a lost 250): carried out once only
+                uow.mail_in.mark_duplicate(mail_id, taken.original, now)
+            elif is_bounce(services, taken.rcpt_tos):  # to a VERP address: read, never answered
+                take_bounce(uow, services, mail_id, taken.raw, taken.rcpt_tos, now)
             else:
-                _process(uow, services, mail_id, raw, mail_from, now)
+                _process(uow, services, mail_id, taken.raw, taken.mail_from, now, sender_bounced=taken.sender_bounced)
         counted = (
             uow.mail_in.count_attempt(following, services.clock.now() + CLAIM_LEASE)
             if following is not None else None
@@ -253,7 +255,8 @@ def _wake(callback: Callable[[], None]) -> None:
 
 
 def _process(
-    uow: UnitOfWork, services: Services, mail_id: int, raw: bytes, envelope_sender: str, now: datetime
+    uow: UnitOfWork, services: Services, mail_id: int, raw: bytes, envelope_sender: str, now: datetime,
+    *, sender_bounced: bool = False,
 ) -> None:
     config = services.config
     limiter = services.limiter
@@ -269,6 +272,8 @@ def _process(
         uow.mail_in.mark_ignored(uow.mail_in.get(mail_id), verdict.reason or "ignored", now)
         return
     sender = decoded.sender
+    if sender_bounced:  # the address works again: its bounce score goes, an observer's mail resumes
+        clear_bounces(uow, {envelope_sender, sender})
     person = _sender_person(uow, sender)
     if is_blocked(person):  # `judge person block`: kept for the operator, never answered
         uow.mail_in.mark_ignored(uow.mail_in.get(mail_id), BLOCKED_REASON, now)

@@ -60,7 +60,7 @@ class TransactionalOutbox:
         if claimed is None:
             return None
         id, message, recipients, attempts, map_phase_id, map_language = claimed
-        mail = OutgoingMail(id, message, tuple(recipients), attempts)
+        mail = OutgoingMail(id, message, tuple(recipients), attempts, self._envelope_sender(id, recipients))
         if map_phase_id is None:
             return mail
         # The results' map, drawn now (after the claim's commit, in a read-only transaction), not
@@ -71,6 +71,14 @@ class TransactionalOutbox:
                 self.services, self.pictures, mail.message_bytes, map_phase_id, map_language or "en"
             ),
         )
+
+    def _envelope_sender(self, id: int, recipients: list[str]) -> str | None:
+        """The mail's VERP address (judge.mail.verp): a bounce to it names this mail and its one
+        reader. None (the relay's own, the judge's address) for a row of several readers, which
+        the outbox no longer writes."""
+        if len(recipients) != 1:
+            return None
+        return self.services.verp.envelope_sender(id, recipients[0])
 
     def mark_sent(self, id: int, now: datetime, refused: Mapping[str, str]) -> None:
         with self.services.db.unit_of_work() as uow:

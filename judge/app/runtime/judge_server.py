@@ -298,6 +298,7 @@ class JudgeServer:
             config.max_message_size,
             clock=self.services.clock.now,
             max_recipients=config.smtp_max_recipients,
+            also_accepts=self.services.verp.is_bounce_address,  # bounces to the VERP addresses
         )
         return await start_inbound_server(
             handler,

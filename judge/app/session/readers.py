@@ -95,7 +95,8 @@ def master_addresses(game: Game) -> list[str]:
 
 
 def observer_addresses(game: Game) -> list[str]:
-    return [o.address for o in game.observers if o.address]
+    """Observers' addresses, but for those that bounce (judge.app.mail_out.bounces)."""
+    return [o.address for o in game.observers if o.address and not o.held_for_bounces]
 
 
 def everyone(game: Game, *, exclude: Iterable[str] = ()) -> list[str]:

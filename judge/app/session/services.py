@@ -9,11 +9,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from judge.config import Config
 from judge.db.database import Database
 from judge.mail.compose import JudgeIdentity
 from judge.mail.ratelimit import RateLimiter
+from judge.mail.verp import Verp, verp_from_config
 from judge.timekeeping.clock import Clock
 
 
@@ -32,3 +34,8 @@ class Services:
     @property
     def identity(self) -> JudgeIdentity:
         return JudgeIdentity.from_config(self.config)
+
+    @cached_property
+    def verp(self) -> Verp:
+        """The bounce address and its key (read once: the key may live in a file)."""
+        return verp_from_config(self.config)

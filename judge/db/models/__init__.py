@@ -19,12 +19,13 @@ from judge.db.models.identity import (
     TakeoverRequest,
     WhoisLookup,
 )
-from judge.db.models.mail import InboundMail, OutboundMail
+from judge.db.models.mail import AddressBounces, InboundMail, OutboundMail
 from judge.db.models.people import Absence, Person, PersonAddress
 from judge.db.models.play import DiaryEntry, DrawVote, OrderSubmission, PhaseRecord, PressMessage
 
 __all__ = [
     "Absence",
+    "AddressBounces",
     "AddressClaim",
     "AuditEvent",
     "Base",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import ForeignKey, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from judge.core.phase import PhaseType
@@ -238,6 +238,9 @@ class GameObserver(Base):
     password_hash: Mapped[str] = mapped_column(String(HASH_LENGTH))
     receives_broadcasts: Mapped[bool] = mapped_column(default=True)
     since: Mapped[datetime]
+    held_for_bounces: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """The address bounces (judge.app.mail_out.bounces): no mail about the game goes to it until a mail
+    from it comes to the judge."""
 
     game: Mapped[Game] = relationship(back_populates="observers")
     person: Mapped[Person | None] = relationship()

@@ -102,6 +102,31 @@ class OutboundMail(Base):
     mail whose reader wants the picture), drawn then rather than in the processing transaction."""
     map_language: Mapped[str | None] = mapped_column(String(8), default=None)
     """The language of that map (its reader's, as the mail's text): None is English."""
+    bounced_at: Mapped[datetime | None] = mapped_column(default=None)
+    """When a bounce for this mail came back to its VERP address (judge.app.mail_out.bounces); the first one."""
+    bounce: Mapped[str | None] = mapped_column(Text, default=None)
+    """What the bounce said: ``hard:``, ``soft:`` or ``none:`` and the server's words."""
+
+
+class AddressBounces(Base):
+    """An address's bounce score (judge.app.mail_out.bounces), kept by address so an observer who never
+    registered has one too. No row: the address never bounced, or wrote to the judge since."""
+
+    __tablename__ = "address_bounces"
+
+    address: Mapped[str] = mapped_column(String(ADDRESS_LENGTH), primary_key=True)
+    """Lower case, as the outbox row's reader."""
+    score: Mapped[float] = mapped_column(default=0.0)
+    scored_at: Mapped[datetime | None] = mapped_column(default=None)
+    """When a bounce last added to the score (at most once a day; the score decays from then)."""
+    last_bounce_at: Mapped[datetime]
+    last_mail_id: Mapped[int | None] = mapped_column(default=None)
+    """The outbox mail that bounced last (its row may have been purged since)."""
+    last_reason: Mapped[str] = mapped_column(Text, default="")
+    bounces: Mapped[int] = mapped_column(default=0)
+    """Bounces that came back for the address (every one, scored or not)."""
+    bouncing_since: Mapped[datetime | None] = mapped_column(default=None)
+    """When the score reached the threshold: the owner and the masters were told then, once."""
 
 
 class SenderFlood(Base):

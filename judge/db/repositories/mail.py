@@ -38,7 +38,7 @@ from judge.db.enums import InboundState, OutboundState
 from judge.db.errors import NotFoundError
 from judge.db.models import InboundMail, OutboundMail
 from judge.db.models.base import ADDRESS_LENGTH
-from judge.db.models.mail import SenderFlood, Throttle
+from judge.db.models.mail import AddressBounces, SenderFlood, Throttle
 from judge.db.validation import check_json, check_text
 from judge.mail.once import once_key
 
@@ -80,6 +80,19 @@ def _inbound_row(
         "state": InboundState.RECEIVED, "attempts": 0, "error": None,
         "processed_at": None, "next_attempt_at": None, "once_key": once_key(raw, mail_from),
     }  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class StartedMail:
+    """A mail taken for processing (:meth:`InboundMailRepository.start_processing`)."""
+
+    raw: bytes
+    mail_from: str
+    rcpt_tos: list[str]
+    original: int | None
+    """An earlier delivery of the same mail, carried out already (this one is a duplicate)."""
+    sender_bounced: bool
+    """The envelope sender has a bounce score (a mail from it clears it)."""
 
 
 class InboundMailRepository:
@@ -196,12 +209,11 @@ class InboundMailRepository:
             .execution_options(populate_existing=True)
         ).one_or_none()
 
-    def start_processing(
-        self, mail_id: int, now: datetime, once_since: datetime
-    ) -> tuple[bytes, str, int | None] | None:
-        """Mark a taken mail processed and return its raw bytes, its envelope sender, and the
-        id of an earlier delivery of the same mail carried out after ``once_since`` (None: it
-        is the first), in one statement.
+    def start_processing(self, mail_id: int, now: datetime, once_since: datetime) -> StartedMail | None:
+        """Mark a taken mail processed and return its raw bytes, its envelope, the id of an
+        earlier delivery of the same mail carried out after ``once_since`` (None: it is the
+        first), and whether its envelope sender has a bounce score (judge.app.mail_out.bounces: a mail
+        from an address clears it), in one statement.
 
         The worker's hot path: :meth:`lock_taken` and :meth:`mark_processed` in one
         ``UPDATE ... RETURNING``. The UPDATE locks the row to the commit (PostgreSQL waits
@@ -214,7 +226,9 @@ class InboundMailRepository:
         row = self.session.connection().execute(
             _start_statement(), {"start_id": mail_id, "start_now": now, "start_once_since": once_since}
         ).one_or_none()
-        return None if row is None else (bytes(row[0]), str(row[1]), row[2])
+        if row is None:
+            return None
+        return StartedMail(bytes(row[0]), str(row[1]), list(row[2] or []), row[3], row[4] is not None)
 
     def mark_duplicate(self, mail_id: int, original: int, now: datetime) -> None:
         """Kept, never carried out: a second delivery of mail ``original``."""
@@ -474,6 +488,9 @@ def _start_statement() -> Update:
         )
         .scalar_subquery()
     )
+    bounces = cast(Table, AddressBounces.__table__)
+    sender = select(me.c.sender_key).where(me.c.id == bindparam("start_id")).scalar_subquery()
+    bounced = select(bounces.c.address).where(bounces.c.address == sender).scalar_subquery()
     return (
         update(table)
         .where(table.c.id == bindparam("start_id"), table.c.state.in_(PENDING_STATES))
@@ -481,7 +498,7 @@ def _start_statement() -> Update:
             state=InboundState.PROCESSED, processed_at=bindparam("start_now", type_=table.c.processed_at.type),
             error=None, next_attempt_at=None,
         )
-        .returning(table.c.raw, table.c.mail_from, original)
+        .returning(table.c.raw, table.c.mail_from, table.c.rcpt_tos, original, bounced)
     )
 
 
