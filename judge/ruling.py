@@ -305,7 +305,8 @@ def read_lines(
     for power in sorted(orders):
         for line in orders[power]:
             if "," not in line and ";" not in line and line and not line.isspace():
-                # One order (read_order_line's own first case), its reading usually cached.
+                # One order (read_order_line's own first case): the same line again in a batch of
+                # phases is a lookup in the reader's memo.
                 try:
                     yield power, read_order(line, game_map, phase_type=phase_type)
                     continue

@@ -60,9 +60,15 @@ def read_order(
     written. ``french`` adds the French names and keywords (T/xxx for hold,
     "par convoi", "côte nord"). Raises :class:`OrderSyntaxError`.
 
-    One reading per (text, map, phase type, language): the same orders come
-    again and again. Reading is pure and a :class:`ReadOrder` is immutable,
-    so a repeated order ("A PAR H", the same convoy every turn) costs one
+    One reading per (text, map, phase type, language): the same text comes
+    again and again on a first reading (a player's every mail repeats the
+    orders already given, a batch of ``judge adjudicate`` phases repeats
+    "A PAR H" and the same convoy every turn; without the memo that batch
+    takes a fifth longer), and the stored sheets are text read again at
+    each re-planning. Nothing written by the judge is read back through it
+    since issue 27: processing hands typed orders to the ruling, results
+    keep them as values for the map. Reading is pure and a
+    :class:`ReadOrder` is immutable, so a repeated order costs one
     dictionary lookup. Errors are not kept: each gets its own exception
     object and its suggestions.
     """
