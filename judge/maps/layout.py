@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from judge.core.variants import load_map
-from judge.maps.art import MapArt, Point, load_art
+from judge.maps.art import Anchors, MapArt, Point, load_art
 from judge.maps.font import text_width
 
 LABEL_SIZE = 9.0
@@ -147,24 +147,97 @@ def fixed_obstacles(art: MapArt) -> list[Box]:
     return boxes
 
 
+@dataclass(frozen=True, slots=True)
+class Inset:
+    """A crowded part of a board drawn again, larger, in a panel under it (World's and
+    Youngstown's Europe): the region's box on the board and how much larger it is drawn."""
+
+    left: float
+    top: float
+    right: float
+    bottom: float
+    scale: float
+
+    def to_inset(self, point: Point) -> Point:
+        return ((point[0] - self.left) * self.scale, (point[1] - self.top) * self.scale)
+
+    def holds(self, point: Point) -> bool:
+        return self.left <= point[0] <= self.right and self.top <= point[1] <= self.bottom
+
+    @property
+    def size(self) -> tuple[float, float]:
+        return ((self.right - self.left) * self.scale, (self.bottom - self.top) * self.scale)
+
+
+INSETS: dict[str, Inset] = {
+    # Europe, the Middle East and central Africa, where World's 17 powers crowd.
+    "world": Inset(680.0, 105.0, 960.0, 395.0, 2.0),
+    # Europe, a tenth of Youngstown's board with a third of its provinces.
+    "youngstown": Inset(300.0, 160.0, 600.0, 400.0, 2.2),
+}
+
+
+@functools.lru_cache(maxsize=16)
+def inset_art(variant: str) -> MapArt | None:
+    """The drawing of ``variant``'s inset, as a board of its own (every anchor moved and scaled,
+    the provinces' outlines scaled by a transform with thinner strokes), or None without one."""
+    inset = INSETS.get(variant.lower())
+    if inset is None:
+        return None
+    art = load_art(variant)
+    width, height = inset.size
+    moved = {
+        code: Anchors(
+            label=inset.to_inset(a.label),
+            unit=inset.to_inset(a.unit),
+            coasts=MappingProxyType({c: inset.to_inset(p) for c, p in a.coasts.items()}),
+            centre=inset.to_inset(a.centre) if a.centre is not None else None,
+        )
+        for code, a in art.provinces.items()
+    }
+    body = (
+        f"<style>.inset-body .land,.inset-body .sea{{stroke-width:{1 / inset.scale:.2f}}}</style>"
+        f'<g class="inset-body" transform="scale({inset.scale:g}) translate({-inset.left:g} {-inset.top:g})">{art.body}</g>'
+    )
+    return MapArt(variant=art.variant, width=width, height=height, body=body, provinces=MappingProxyType(moved))
+
+
+def _view(variant: str, inset: bool) -> tuple[MapArt, dict[str, tuple[Ring, ...]]]:
+    art = load_art(variant)
+    shapes = outlines(art)
+    if not inset:
+        return art, shapes
+    drawn = inset_art(variant)
+    spec = INSETS[variant.lower()]
+    assert drawn is not None
+    return drawn, {c: tuple(tuple(spec.to_inset(p) for p in ring) for ring in rings) for c, rings in shapes.items()}
+
+
 @functools.lru_cache(maxsize=64)
-def place_labels(variant: str, language: str) -> Labels:
+def place_labels(variant: str, language: str, inset: bool = False) -> Labels:
     """The labels of ``variant`` in ``language``, each moved off units, centre markers and other labels.
 
     Each label starts at the art's label point and takes the nearest offset
     (wider than tall: labels are wide) whose box touches no obstacle and
-    whose centre stays inside its province; a label that finds none keeps
-    the art's point (the overlap test names any such label).
+    whose centre stays inside its province (else just outside it); a label
+    that finds none keeps the art's point (the overlap test names any such
+    label). A board with an inset labels on the board only the provinces
+    outside the inset's region, and in the inset (``inset=True``) those whose
+    label falls inside it.
     """
-    art = load_art(variant)
+    art, shapes = _view(variant, inset)
     game_map = load_map(variant)
-    shapes = outlines(art)
+    region = INSETS.get(variant.lower())
     obstacles = fixed_obstacles(art)
     placed: dict[str, Point] = {}
     texts: dict[str, str] = {}
     placed_boxes: list[Box] = []
-    # Small provinces first: they have the fewest places to go.
     codes = [c for c in art.provinces if c in game_map.provinces]
+    if region is not None and not inset:
+        codes = [c for c in codes if not region.holds(art.provinces[c].label)]
+    elif inset:
+        codes = [c for c in codes if 0 <= art.provinces[c].label[0] <= art.width and 0 <= art.provinces[c].label[1] <= art.height]
+    # Small provinces first: they have the fewest places to go.
     codes.sort(key=lambda c: (_area(shapes.get(c, ())), c))
     for code in codes:
         text = label_text(game_map.name, code, language)

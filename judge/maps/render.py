@@ -60,11 +60,13 @@ from judge.maps.art import MapArt, Point, load_art
 from judge.maps.colour import tint
 from judge.maps.font import text_path
 from judge.maps.layout import (
+    INSETS,
     LABEL_BASELINE,
     LABEL_SIZE,
     Box,
     Labels,
     centre_box,
+    inset_art,
     place_labels,
     unit_box,
 )
@@ -185,9 +187,10 @@ class _Base:
 
 
 @functools.lru_cache(maxsize=64)
-def _base(variant: str, language: str) -> _Base:
-    art = load_art(variant)
-    labels = place_labels(variant, language)
+def _base(variant: str, language: str, inset: bool = False) -> _Base:
+    art = inset_art(variant) if inset else load_art(variant)
+    assert art is not None
+    labels = place_labels(variant, language, inset)
     strokes = " ".join(
         text_path(labels.text[code], labels.at[code][0], labels.at[code][1] + LABEL_BASELINE, LABEL_SIZE, "middle")
         for code in labels.at
@@ -212,22 +215,12 @@ def _base(variant: str, language: str) -> _Base:
     return _Base(art, labels, tuple(labels.boxes().items()), labels_svg, defs)
 
 
-def render_svg(
-    variant: str | GameMap,
-    position: Position,
-    orders: OrdersDrawn | AdjudicationResult | None = None,
-    *,
-    title: str | None = None,
-    language: str = "en",
-) -> str:
-    """The SVG picture of ``position`` (and of ``orders`` if given), titled ``title`` or the phase."""
-    game_map = variant if isinstance(variant, GameMap) else load_map(variant)
-    language = "fr" if language == "fr" else "en"
-    base = _base(game_map.name, language)
+def _draw(
+    base: _Base, colours: Mapping[str, str], game_map: GameMap, position: Position, drawn: OrdersDrawn | None,
+    centers: Mapping[str, frozenset[str]],
+) -> list[str]:
+    """The centres, units, orders and marks of one view of the board (the board, or its inset)."""
     art = base.art
-    drawn = drawn_from(orders) if isinstance(orders, AdjudicationResult) else orders
-    colours = power_colours(game_map)
-    centers = drawn.centers if drawn is not None and drawn.centers is not None else position.centers
     canvas = _Canvas(art, colours, base)
     canvas.centres(game_map, centers)
     dislodged = list(position.dislodged)
@@ -249,9 +242,64 @@ def render_svg(
             canvas.order(result, position)
     for entry in dislodged:
         canvas.dislodged(entry.unit, retreats.get(entry.unit) if entry.unit in retreats else None)
+    return list(canvas.layers())
+
+
+def render_svg(
+    variant: str | GameMap,
+    position: Position,
+    orders: OrdersDrawn | AdjudicationResult | None = None,
+    *,
+    title: str | None = None,
+    language: str = "en",
+) -> str:
+    """The SVG picture of ``position`` (and of ``orders`` if given), titled ``title`` or the phase.
+
+    A board with an inset (:data:`judge.maps.layout.INSETS`) draws its crowded
+    region again, larger, in a panel under the board (``<g class="inset">``),
+    with the legend beside it; on the board the region is framed and its
+    provinces' labels are left to the inset.
+    """
+    game_map = variant if isinstance(variant, GameMap) else load_map(variant)
+    language = "fr" if language == "fr" else "en"
+    base = _base(game_map.name, language)
+    art = base.art
+    drawn = drawn_from(orders) if isinstance(orders, AdjudicationResult) else orders
+    colours = power_colours(game_map)
+    centers = drawn.centers if drawn is not None and drawn.centers is not None else position.centers
+    shading = _shading(game_map, colours, centers)
     heading = title if title is not None else f"{_short_title(game_map)}: {phase_title(position.phase, language)}"
-    legend_rows = (len(game_map.powers) + 3) // 4
-    height = art.height + _TITLE_BAND + legend_rows * _ROW + 12
+    region = INSETS.get(game_map.name)
+    panel: list[str] = []
+    legend_left, legend_width, columns = 0.0, art.width, 4
+    legend_top = art.height + _TITLE_BAND + 8
+    rows = (len(game_map.powers) + columns - 1) // columns
+    height = art.height + _TITLE_BAND + rows * _ROW + 12
+    if region is not None:
+        inset = _base(game_map.name, language, inset=True)
+        width, tall = inset.art.width, inset.art.height
+        top = art.height + _TITLE_BAND + 8
+        panel = [
+            f'<g class="inset" transform="translate(8 {top:g})" data-region="{region.left:g} {region.top:g} '
+            f'{region.right:g} {region.bottom:g}" data-scale="{region.scale:g}">',
+            f'<clipPath id="inset-clip"><rect x="0" y="0" width="{width:g}" height="{tall:g}"/></clipPath>',
+            '<g clip-path="url(#inset-clip)">',
+            f'<g shape-rendering="crispEdges">{inset.art.body}</g>',
+            inset.labels_svg,
+            *_draw(inset, colours, game_map, position, drawn, centers),
+            "</g>",
+            f'<rect x="0" y="0" width="{width:g}" height="{tall:g}" fill="none" stroke="#111" stroke-width="2"/>',
+            "</g>",
+        ]
+        legend_left, legend_width, columns = width + 24, art.width - width - 24, 2
+        rows = (len(game_map.powers) + columns - 1) // columns
+        height = max(top + tall + 12, legend_top + rows * _ROW + 12)
+    frame = (
+        f'<rect class="inset-frame" x="{region.left:g}" y="{region.top:g}" width="{region.right - region.left:g}" '
+        f'height="{region.bottom - region.top:g}" fill="none" stroke="#111" stroke-width="1.5" stroke-dasharray="6 4"/>'
+        if region is not None
+        else ""
+    )
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {art.width:g} {height:g}" '
         f'width="{art.width:g}" height="{height:g}" data-variant="{escape(game_map.name)}" '
@@ -259,13 +307,15 @@ def render_svg(
         base.defs,
         f'<rect x="0" y="0" width="{art.width:g}" height="{height:g}" fill="#ffffff"/>',
         _text(heading, art.width / 2, 31, 20, "middle", css="title", width=2.4),
-        f'<g transform="translate(0 {_TITLE_BAND:g})">',
+        f'<g class="board" transform="translate(0 {_TITLE_BAND:g})">',
         # Province borders without anti-aliasing: a smaller PNG, borders still clean.
-        f'<g shape-rendering="crispEdges">{art.body}{_shading(game_map, colours, centers)}</g>',
+        f'<g shape-rendering="crispEdges">{art.body}{shading}</g>',
+        frame,
         base.labels_svg,
-        *canvas.layers(),
+        *_draw(base, colours, game_map, position, drawn, centers),
         "</g>",
-        _legend(game_map, colours, centers, art.width, art.height + _TITLE_BAND + 8, language),
+        *panel,
+        _legend(game_map, colours, centers, legend_left, legend_width, legend_top, language, columns),
         "</svg>",
     ]
     return "\n".join(parts)
@@ -295,14 +345,14 @@ def _text(text: str, x: float, y: float, size: float, anchor: str, *, css: str, 
 
 
 def _legend(
-    game_map: GameMap, colours: Mapping[str, str], centers: Mapping[str, frozenset[str]], width: float, top: float,
-    language: str,
+    game_map: GameMap, colours: Mapping[str, str], centers: Mapping[str, frozenset[str]], left: float, width: float,
+    top: float, language: str, columns: int = 4,
 ) -> str:
     parts = ['<g class="legend">']
-    column = width / 4
+    column = width / columns
     for index, (power, text) in enumerate(legend_lines(game_map, centers, language)):
-        x = 12 + (index % 4) * column
-        y = top + (index // 4) * _ROW
+        x = left + 12 + (index % columns) * column
+        y = top + (index // columns) * _ROW
         parts.append(
             f'<rect class="swatch" data-power="{escape(power)}" x="{x:g}" y="{y:g}" width="18" height="18" '
             f'fill="{colours[power]}" stroke="#111" stroke-width="1"/>'

@@ -27,7 +27,9 @@ STANDARD = load_map("standard")
 
 
 def units(svg: str) -> list[dict[str, str]]:
-    return [dict(re.findall(r'([a-z-]+)="([^"]*)"', e)) for e in re.findall(r'<path class="unit[^"]*"[^>]*>', svg)]
+    """The units drawn on the board (not those drawn again in an inset)."""
+    board = svg.partition('<g class="inset"')[0]
+    return [dict(re.findall(r'([a-z-]+)="([^"]*)"', e)) for e in re.findall(r'<path class="unit[^"]*"[^>]*>', board)]
 
 
 def test_a_dislodged_unit_is_drawn_once_beside_its_province_in_the_results() -> None:

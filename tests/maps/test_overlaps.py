@@ -19,7 +19,7 @@ from judge.core.position import Position
 from judge.core.random_orders import RandomOrders
 from judge.core.units import Unit
 from judge.core.variants import available_variants, load_map
-from judge.maps.layout import Box, centre_box, place_labels, unit_box
+from judge.maps.layout import Box, Labels, centre_box, place_labels, unit_box
 from judge.maps.render import _head_box, render_svg
 
 
@@ -46,7 +46,15 @@ def drawn_boxes(svg: str) -> list[tuple[str, Box]]:
 
 
 def label_overlaps(svg: str, variant: str, language: str = "en") -> list[str]:
-    labels = place_labels(variant, language)
+    """What covers a label, on the board and in its inset (each against its own labels)."""
+    board, _, inset = svg.partition('<g class="inset"')
+    found = _covered(board, place_labels(variant, language))
+    if inset:
+        found += [f"inset: {o}" for o in _covered(inset, place_labels(variant, language, inset=True))]
+    return found
+
+
+def _covered(svg: str, labels: Labels) -> list[str]:
     shown = re.search(r'class="labels"[^>]*data-codes="([^"]*)"', svg).group(1).split()  # type: ignore[union-attr]
     found = []
     for what, box in drawn_boxes(svg):
@@ -57,27 +65,19 @@ def label_overlaps(svg: str, variant: str, language: str = "en") -> list[str]:
     return found
 
 
-_CROWDED = {"world", "youngstown"}
-VARIANTS = [
-    pytest.param(v, marks=pytest.mark.xfail(strict=True, reason="Europe is too crowded at this scale: its inset is to come"))
-    if v in _CROWDED else v
-    for v in available_variants()
-]  # fmt: skip
-
-
 def _opening(variant: str) -> Position:
     game_map = load_map(variant)
     return Position(variant, game_map.first_phase, game_map.opening_units, game_map.starting_centers)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", available_variants())
 def test_nothing_covers_a_label_on_any_variants_opening(variant: str) -> None:
     for language in ("en", "fr"):
         svg = render_svg(variant, _opening(variant), language=language)
         assert label_overlaps(svg, variant, language) == []
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", available_variants())
 def test_nothing_covers_a_label_in_a_long_random_game(variant: str) -> None:
     game_map = load_map(variant)
     maker = RandomOrders(game_map, random.Random(28), mischief=0.3)
@@ -102,3 +102,18 @@ def test_the_overlap_check_sees_a_unit_on_a_label() -> None:
     x, y = place_labels("standard", "en").at["BOH"]
     planted = svg.replace('<g class="units">', f'<g class="units"><path class="unit" data-loc="X" data-x="{x}" data-y="{y}"/>')
     assert label_overlaps(planted, "standard") == ["unit X covers BOH"]
+
+
+def test_world_and_youngstown_draw_europe_again_larger_with_its_labels_there() -> None:
+    for variant in ("world", "youngstown"):
+        svg = render_svg(variant, _opening(variant))
+        board, _, inset = svg.partition('<g class="inset"')
+        on_board = re.search(r'class="labels"[^>]*data-codes="([^"]*)"', board).group(1).split()  # type: ignore[union-attr]
+        in_inset = re.search(r'class="labels"[^>]*data-codes="([^"]*)"', inset).group(1).split()  # type: ignore[union-attr]
+        assert len(in_inset) >= 40
+        # Every province is labelled somewhere; the crowded ones in the inset only.
+        assert set(on_board) | set(in_inset) == set(load_map(variant).provinces)
+        assert {"GER", "FRA", "ITA", "UKR"} <= set(in_inset) if variant == "world" else {"BER", "MUN", "VIE"} <= set(in_inset)
+        assert not {"GER", "BER", "MUN"} & set(on_board)
+        # Every unit of the region is drawn in the inset too.
+        assert len(re.findall(r'class="unit"', inset)) >= 15
