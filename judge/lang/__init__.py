@@ -8,7 +8,8 @@ so that importing one reader does not load the others):
   its errors; never raises.
 * :mod:`judge.lang.commands`: one frozen dataclass per command, for the
   handlers to dispatch on.
-* :func:`judge.lang.orders.read_order_line`: the order reader.
+* :func:`judge.lang.orders.read_order_line`: the order reader (its jobs in
+  ``order_tokens``, ``order_grammar``, ``order_meaning`` and ``order_fast_path``).
 * :func:`judge.lang.serialize.result_to_json`: the JSON that `judge parse`
   prints.
 """

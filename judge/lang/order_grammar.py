@@ -5,7 +5,7 @@ source of truth); this module reads them out of Lark once (from its parser's
 ``_parse_table``, an internal of Lark: ``pyproject.toml`` pins Lark to the minor
 version this is written for, and the tests of the order reader fail if it
 moves) and runs them over token types. The parse of an order depends on its
-token types alone, so it runs once per sequence of types (:func:`shape`) and
+token types alone, so it runs once per sequence of types (:func:`_shape`) and
 the tree is then filled with the order's tokens.
 """
 

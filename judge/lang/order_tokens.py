@@ -194,7 +194,7 @@ class Token(str):
     """A grammar token: the text as written, its ``type`` (``PLACE``, ``_MOVE``...) and offset.
 
     The reader's own, in place of Lark's: Lark is needed only to build the
-    LALR tables (:func:`_tables`), so ``judge adjudicate`` and the fast path
+    LALR tables (:mod:`judge.lang.order_grammar`), so ``judge adjudicate`` and the fast path
     never import it (start-up is most of a short batch). Same attribute
     names as ``lark.Token`` (``type``, ``value``, ``start_pos``).
     """
