@@ -164,6 +164,7 @@ class Site:
             lstrip_blocks=True,
         )
         self.css = (HERE / "static" / "judge.css").read_bytes()
+        self.icon = (HERE / "static" / "favicon.svg").read_bytes()
         self._centres: dict[tuple[object, ...], views.CentreRows] = {}
         self._lock = threading.Lock()
 
@@ -274,6 +275,9 @@ class Site:
         png = self.pictures.get((*key, "png"), lambda: svg_to_png(svg.decode("utf-8")))
         return Response(png, media_type="image/png", headers=headers)
 
+    def favicon(self, request: Request) -> Response:
+        return Response(self.icon, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
+
     def stylesheet(self, request: Request) -> Response:
         return Response(self.css, media_type="text/css", headers={"Cache-Control": "public, max-age=3600"})
 
@@ -364,6 +368,8 @@ def create_app(services: Services, *, rate: float = RATE_PER_SECOND, burst: floa
             Route("/", site.index, methods=get),
             Route("/feed.atom", site.judge_feed, methods=get),
             Route("/static/judge.css", site.stylesheet, methods=get),
+            Route("/static/favicon.svg", site.favicon, methods=get),
+            Route("/favicon.ico", site.favicon, methods=get),
             Route("/api/games", site.api_games, methods=get),
             Route("/api/games/{name}", site.api_game, methods=get),
             Route("/api/games/{name}/{phase}", site.api_phase, methods=get),
