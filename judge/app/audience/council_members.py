@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session, object_session
 
-from judge.app.audience.council_signed_on import signed_on_member
 from judge.app.session.mail_session import MailSession
 from judge.app.session.readers import person_address, reader_language, seat_addresses
 from judge.core.councils.roles import Channel, Member, sees
@@ -136,7 +135,7 @@ def reply_addresses(session: MailSession) -> list[str]:
     """Where the reply to the mail goes besides its sender: what the signed-on player set with SET
     ADDRESS (a council member's own, never his council's), and copies the sign-on asked for."""
     extra: list[str] = []
-    member = signed_on_member(session)
+    member = session.council_member
     game = session.game
     if member is not None and game is not None and councils_enabled(game):
         chosen = (member.extra or {}).get(ADDRESS_KEY)

@@ -1,7 +1,7 @@
 """What a signed-on council member may do, asked by the ordinary handlers.
 
 The sign-on of a council member (``SIGNON <letter><game> <own password>``)
-stores the member on the mail's session (:func:`judge.app.audience.council_signed_on.remember_member`). The
+stores the member on the mail's session (``MailSession.council_member``). The
 order, draw, concede, wait and press handlers then call :func:`check_order`,
 :func:`check_draw`, :func:`check_concede`, :func:`check_wait` or :func:`press_refusal`; in a game
 without councils these return at once, without touching the database.
@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from judge.app.audience.council_members import rule_member
-from judge.app.audience.council_signed_on import signed_on_member
 from judge.app.session.mail_session import MailSession, Role
 from judge.app.session.refusals import CommandRefused
 from judge.core.councils.roles import (
@@ -72,7 +71,7 @@ def _acting_member(session: MailSession) -> CouncilMember | None:
     game = session.game
     if game is None or not councils_enabled(game) or session.role is not Role.POWER:
         return None
-    return signed_on_member(session)
+    return session.council_member
 
 
 def _refuse(session: MailSession, refusal: Refusal, power: str) -> CommandRefused:

@@ -28,7 +28,6 @@ from judge.app.audience.council_members import (
     readers_of,
     rule_member,
 )
-from judge.app.audience.council_signed_on import signed_on_member
 from judge.app.councils.formation import role_text
 from judge.app.councils.permissions import press_refusal
 from judge.app.game_state.game_facts import audience, power_letter, power_name
@@ -70,7 +69,7 @@ def send_council_press(session: MailSession, command: Press) -> None:
     """Check and deliver one press from a council member; the reply says who read it."""
     _ = session.gettext
     game = session.game
-    member = signed_on_member(session)
+    member = session.council_member
     if game is None or member is None:
         raise CommandRefused(
             _("Press needs a SIGNON first: to which game? The press was not sent.")
@@ -158,7 +157,7 @@ def _mail_each(
 ) -> None:
     """One mail per reader, to him alone, in his language; never back to the sender, nobody twice."""
     sent: set[str] = {session.sender.lower()}
-    member = signed_on_member(session)
+    member = session.council_member
     if member is not None:
         sent |= {a.lower() for a in member_addresses(member, person_of(game, member))}
     texts: dict[str, str] = {}

@@ -237,14 +237,11 @@ def watch_release(session: MailSession, member: CouncilMember) -> None:
     every unit now holds after a plain READY (rule 5c asks READY HOLD): that
     release is withdrawn, and the reply says so, never in silence.
     """
-    if session.area_state.get(WATCH_KEY):
+    if session.release_watched:
         return
-    session.area_state[WATCH_KEY] = True
+    session.release_watched = True
     # after every other finisher (the orders are stored by one of them): it queues itself last
     session.finishers.append(lambda: session.finishers.append(lambda: _withdraw_voided_release(session, member)))
-
-
-WATCH_KEY = "council_release_watch"
 
 
 def _withdraw_voided_release(session: MailSession, member: CouncilMember) -> None:

@@ -35,8 +35,6 @@ from judge.i18n import translation
 from judge.mail.compose import game_subject
 from judge.timekeeping.dates import tell_date
 
-AREA = "masters"
-
 Gettext = Callable[[str], str]
 
 
@@ -136,10 +134,10 @@ class _MailState:
 
 
 def _state(session: MailSession) -> _MailState:
-    state = session.area_state.get(AREA)
-    if not isinstance(state, _MailState):
+    state = session.state_of(_MailState)
+    if state is None:
         state = _MailState()
-        session.area_state[AREA] = state
+        session.keep_state(state)
     return state
 
 

@@ -10,7 +10,6 @@ influence broke a tie).
 
 from __future__ import annotations
 
-from judge.app.audience.council_signed_on import signed_on_member
 from judge.app.councils import elections
 from judge.app.game_state.game_facts import power_name
 from judge.app.phases.planning import plan
@@ -31,7 +30,7 @@ def council_member_or_refuse(session: MailSession, what: str) -> CouncilMember:
         raise CommandRefused(
             _("{command}: this game is not played by councils. Nothing was done.").format(command=what)
         )
-    member = signed_on_member(session)
+    member = session.council_member
     if session.role is not Role.POWER or member is None:
         raise CommandRefused(
             _("{command}: only a council member signed on with his own password may do this. "

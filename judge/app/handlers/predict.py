@@ -28,7 +28,7 @@ def handle(command: Predict, session: MailSession) -> Next:
     if game.state is not GameState.ACTIVE or game.current_phase is None or game.paused_at is not None:
         raise CommandRefused(_("Game '{game}' has no phase to predict now.").format(game=game.name))
     phase = game.current_phase
-    mail_orders = session.area_state.get(order_mail.AREA)
+    mail_orders = session.state_of(order_mail.OrderMail)
     savepoint = session.uow.session.begin_nested()
     try:
         order_mail.settle(session)  # this mail's orders so far, undone with the rest
@@ -37,9 +37,9 @@ def handle(command: Predict, session: MailSession) -> Next:
         raise CommandRefused(_("Game '{game}' has no phase to predict now.").format(game=game.name)) from None
     finally:
         savepoint.rollback()
-        if isinstance(mail_orders, order_mail.OrderMail):
+        if mail_orders is not None:
             mail_orders.settled = False  # stored for good, and acknowledged, when the mail ends
-            session.area_state[order_mail.AREA] = mail_orders
+            session.keep_state(mail_orders)
     report = processed.reports.get(session.language) or processed.reports.get("en", "")
     session.reply.ok(
         command.line,

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from judge.app.audience.council_signed_on import signed_on_member
 from judge.app.councils import membership
 from judge.app.councils.permissions import is_council_game
 from judge.app.game_state.game_facts import audience, players_needed, power_letter, power_name
@@ -41,7 +40,7 @@ def handle(command: Resign, session: MailSession) -> Next:
             game.observers.remove(session.observer)
             session.observer = None
         messages = [_("You no longer observe game '{game}'.").format(game=game.name)]
-    elif (member := signed_on_member(session)) is not None and is_council_game(game):
+    elif (member := session.council_member) is not None and is_council_game(game):
         messages = _resign_member(session, game, member)
     else:
         seat = session.seat

@@ -16,7 +16,6 @@ routes his mail alone and is announced to nobody
 
 from __future__ import annotations
 
-from judge.app.audience.council_signed_on import signed_on_member
 from judge.app.councils import membership
 from judge.app.councils.permissions import is_council_game
 from judge.app.game_state.game_facts import audience, is_gunboat, power_letter, power_name
@@ -53,7 +52,7 @@ def handle(command: SetAddress, session: MailSession) -> Next:
             )
         ) from None
     addresses = list(dict.fromkeys(addresses))
-    member = signed_on_member(session)
+    member = session.council_member
     if member is not None and not is_council_game(game):
         member = None
     owner_id = member.person_id if member is not None else seat.person_id  # a council member's own

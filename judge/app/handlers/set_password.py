@@ -5,7 +5,6 @@ Only the hash is stored. The change is not announced (the Judge's rule).
 
 from __future__ import annotations
 
-from judge.app.audience.council_signed_on import signed_on_member
 from judge.app.people.password_rules import check_new_password
 from judge.app.session.mail_session import MailSession, Role
 from judge.app.session.refusals import CommandRefused
@@ -21,7 +20,7 @@ def handle(command: SetPassword, session: MailSession) -> Next:
     if session.role is not Role.OBSERVER:
         check_new_password(session, command.password)
     uow = session.uow
-    member = signed_on_member(session)  # councils: each member's own password (no query)
+    member = session.council_member  # councils: each member's own password (no query)
     if session.role is Role.POWER and member is not None:
         uow.councils.set_password(member, command.password)
     elif session.role is Role.POWER and session.seat is not None:

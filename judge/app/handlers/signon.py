@@ -51,7 +51,6 @@ from judge.app.people.signon_checks import (
     check_access,
     check_impersonation,
     master_signon,
-    players_wanted,
     power_signon,
     start_if_ready,
 )
@@ -201,7 +200,7 @@ def _target_seat(
     the throttle's figures for it when read with the seats (see :func:`throttle.refused`).
 
     The game's seats are loaded here, with their players only when the mail goes on to
-    something that reads them (:func:`judge.app.people.signon_checks.players_wanted`): a mail that only
+    something that reads them (``MailSession.players_wanted``): a mail that only
     gives orders reads no player but the sender, already loaded (issue 14). The throttle's
     figures come in the same query."""
     if game is None or game.state is GameState.FORMING:
@@ -211,7 +210,7 @@ def _target_seat(
         return None, None
     return session.uow.seats.by_power_and_throttle(
         game, power, normalise_address(session.sender), throttle.window_start(session),
-        players=players_wanted(session),
+        players=session.players_wanted,
     )
 
 

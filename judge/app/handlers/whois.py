@@ -23,7 +23,6 @@ most that many registrations; the personal part only as said above.
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
@@ -39,7 +38,6 @@ from judge.lang.commands import Whois
 PER_MAIL = 5
 LIMIT = PER_MAIL
 DAY = timedelta(days=1)
-_AREA = "whois"
 
 
 def find_people(session: MailSession, prefix: str) -> tuple[list[Person], bool]:
@@ -77,14 +75,12 @@ def may_read_private(session: MailSession, person: Person) -> bool:
     return bool(config.admin) and normalise_address(session.sender) == normalise_address(config.admin)
 
 
-def _allowance(session: MailSession) -> dict[str, Any]:
-    """This mail's WHOIS budget: registrations still to show in it, and whether the bound was told."""
-    state = session.area_state.get(_AREA)
-    if state is None:
+def _left(session: MailSession) -> int:
+    """This mail's WHOIS budget: registrations still to show in it (counted at its first WHOIS)."""
+    if session.whois_left is None:
         seen = session.uow.people.whois_shown(session.sender, session.now - DAY)
-        left = max(0, min(PER_MAIL, session.services.config.whois_per_day - seen))
-        state = session.area_state[_AREA] = {"left": left, "told": False}
-    return state
+        session.whois_left = max(0, min(PER_MAIL, session.services.config.whois_per_day - seen))
+    return session.whois_left
 
 
 def _is_own(session: MailSession, person: Person) -> bool:
@@ -96,7 +92,7 @@ def handle(command: Whois, session: MailSession) -> Next:
     _ = session.gettext
     messages: list[str] = []
     shown: set[int] = set()
-    budget = _allowance(session)
+    _left(session)
     counted = 0
     for prefix in command.prefixes:
         people, more = find_people(session, prefix)
@@ -109,9 +105,9 @@ def handle(command: Whois, session: MailSession) -> Next:
             if person.id in shown:
                 continue
             if not _is_own(session, person):
-                if budget["left"] <= 0:
-                    if not budget["told"]:
-                        budget["told"] = True
+                if _left(session) <= 0:
+                    if not session.whois_bound_told:
+                        session.whois_bound_told = True
                         messages.append(
                             _(
                                 "WHOIS shows at most {per_mail} registrations per mail, and {per_day} "
@@ -119,7 +115,7 @@ def handle(command: Whois, session: MailSession) -> Next:
                             ).format(per_mail=PER_MAIL, per_day=session.services.config.whois_per_day)
                         )
                     break
-                budget["left"] -= 1
+                session.whois_left = _left(session) - 1
                 counted += 1
             shown.add(person.id)
             messages += [*whois_record(person, _, private=may_read_private(session, person))]

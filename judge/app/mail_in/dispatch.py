@@ -16,7 +16,6 @@ import dataclasses
 
 from judge.app.game_state.variant_rules import game_map_of
 from judge.app.handlers import handler_for
-from judge.app.people.signon_checks import PLAYERS_WANTED
 from judge.app.session.error_text import error_text
 from judge.app.session.mail_session import MailSession
 from judge.app.session.refusals import CommandRefused
@@ -50,7 +49,7 @@ PLAYERS_NOT_READ: tuple[type[Command], ...] = (
     c.Signon, c.Signoff, c.OrderCommand, c.Conditional, c.PhaseCommand, c.Clear, c.IgnoredText,
 )
 """Commands that read no player of the game but the one signed on as (the sender): a mail of
-these alone has its sign-on load the seats without their players (judge.app.people.signon_checks.players_wanted)."""
+these alone has its sign-on load the seats without their players (``MailSession.players_wanted``)."""
 
 
 def _question(command: Command) -> str:
@@ -60,7 +59,7 @@ def _question(command: Command) -> str:
 
 def run_commands(session: MailSession, parsed: ParseResult) -> None:
     _ = session.gettext
-    session.area_state[PLAYERS_WANTED] = not all(isinstance(command, PLAYERS_NOT_READ) for command in parsed.commands)
+    session.players_wanted = not all(isinstance(command, PLAYERS_NOT_READ) for command in parsed.commands)
     answered: dict[str, int] = {}
     items: list[tuple[int, int, object]] = [
         (command.line, 1, command) for command in parsed.commands

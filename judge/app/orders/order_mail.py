@@ -1,7 +1,7 @@
 """What one mail does to orders: collected while its commands run, stored once at its end.
 
 Order lines, IF blocks, PHASE and CLEAR each have a handler; they share this
-per-mail state (in ``session.area_state``). Each order is checked as it comes
+per-mail state (an :class:`OrderMail`, kept by ``session.keep_state``). Each order is checked as it comes
 (against the board for the current phase, for form only for a later phase)
 and merged into the power's sheet in memory; when the mail has been read, a
 finisher stores each changed sheet as one new version, sets or clears the
@@ -43,7 +43,6 @@ from judge.db.models import Game, Seat
 from judge.lang.commands import Conditional, OrderCommand
 from judge.mail.compose import subject_phase
 
-AREA = "orders"
 MAX_YEARS_AHEAD = 5
 """The Judge stored orders for phases at most five years ahead."""
 GONE = (SeatStatus.RESIGNED, SeatStatus.ELIMINATED)
@@ -91,8 +90,8 @@ class OrderMail:
 def begin(session: MailSession) -> OrderMail:
     """This mail's order state, created (with its finisher) by the first order-area command."""
     _ = session.gettext
-    state = session.area_state.get(AREA)
-    if isinstance(state, OrderMail):
+    state = session.state_of(OrderMail)
+    if state is not None:
         return state
     game = session.game
     if game is None or session.role is None:
@@ -115,7 +114,7 @@ def begin(session: MailSession) -> OrderMail:
             raise CommandRefused(_("Game '{game}' is not taking orders now.").format(game=game.name))
         _phase_id, turn, stored = board
     state = OrderMail(game, turn, _position(stored), game_map_of(game), game_rules(game), prefetched=prefetched)
-    session.area_state[AREA] = state
+    session.keep_state(state)
     session.finishers.append(lambda: finish(session, state))
     return state
 
@@ -335,8 +334,8 @@ def settle(session: MailSession) -> None:
 
     The acknowledgement is left out: once the phase is processed, the results say what came of them.
     """
-    state = session.area_state.pop(AREA, None)
-    if isinstance(state, OrderMail) and not state.settled:
+    state = session.drop_state(OrderMail)
+    if state is not None and not state.settled:
         _store(session, state)
         state.settled = True
 
@@ -353,7 +352,7 @@ def confirm_when_the_mail_ends(session: MailSession) -> None:
             return
         if session.game is None or session.game.state is not GameState.ACTIVE:
             return
-        existing = session.area_state.get(AREA)
+        existing = session.state_of(OrderMail)
         if existing is None:
             from judge.app.councils.permissions import check_order
 
@@ -362,10 +361,8 @@ def confirm_when_the_mail_ends(session: MailSession) -> None:
                 state, draft = acting(session)
             except CommandRefused:
                 return
-        elif isinstance(existing, OrderMail):
-            state, draft = existing, existing.drafts.get(session.acting_power) or acting(session)[1]
         else:
-            return
+            state, draft = existing, existing.drafts.get(session.acting_power) or acting(session)[1]
         if session.failed_order_lines:
             draft.touched = True
         finish(session, state)

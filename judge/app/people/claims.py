@@ -62,7 +62,6 @@ REGISTER = "register"  # the same, and apply the REGISTER form kept in the paylo
 ADDRESS = "address"  # link the claimed address itself to the registration (after its owner agreed)
 UPDATE = "update"  # the owner's yes to a REGISTER from their own address: fields, primary, a new address
 
-_AREA = "claims"  # MailSession.area_state: codes mailed and refusals told in this mail
 
 
 class ClaimRefused(Exception):
@@ -134,7 +133,7 @@ def refusal(session: MailSession, error: ClaimRefused, _: Gettext) -> str | None
 
     A mail asking for a thousand codes gets one sentence, not a thousand.
     """
-    told: set[str] = session.area_state.setdefault(_AREA, {}).setdefault("told", set())
+    told = session.claim_refusals_told
     key = type(error).__name__ if isinstance(error, OverBound) else repr(error.args)
     if key in told:
         return None
@@ -144,8 +143,7 @@ def refusal(session: MailSession, error: ClaimRefused, _: Gettext) -> str | None
 
 def _check_bounds(session: MailSession, confirm_address: str, requester: str) -> None:
     """Raise ClaimRefused when one more code may not be mailed now (see the module's docstring)."""
-    state = session.area_state.setdefault(_AREA, {})
-    if state.get("mailed", 0) >= PER_MAIL:
+    if session.codes_mailed >= PER_MAIL:
         raise OverBound("mail")
     people = session.uow.people
     if len(people.pending_claims(confirm_address, session.now)) >= MAX_PENDING:
@@ -193,7 +191,7 @@ def open_claim(
         now=session.now,
         lifetime=LIFETIME,
     )
-    session.area_state[_AREA]["mailed"] = session.area_state[_AREA].get("mailed", 0) + 1
+    session.codes_mailed += 1
     _mail_code(session, claim, person, token)
     return claim
 

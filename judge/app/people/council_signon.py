@@ -47,9 +47,7 @@ def council_signon(
     seat = uow.seats.by_power(game, member.power)
     session.game, session.seat, session.role = game, seat, Role.POWER
     session.acting_power = member.power
-    from judge.app.audience.council_signed_on import remember_member
-
-    remember_member(session, member)
+    session.council_member = member  # the mail's later commands act for this member
     person = uow.councils.person_of(member)
     check_impersonation(session, game, person, power_name(member.power))
     return member

@@ -34,16 +34,6 @@ from judge.lang.powers import power_letters
 from judge.mail.compose import game_subject
 from judge.timekeeping.dedication import PlayerRecord, SignOnThresholds, check_sign_on
 
-PLAYERS_WANTED = "signon.players_wanted"
-"""``MailSession.area_state`` key, set by :func:`judge.app.mail_in.dispatch.run_commands`: False when no
-command of the mail reads the game's players (a mail that only gives orders), so a sign-on loads
-the seats without them (issue 14)."""
-
-
-def players_wanted(session: MailSession) -> bool:
-    """Whether a sign-on loads the game's seats with their players (see :data:`PLAYERS_WANTED`)."""
-    return session.area_state.get(PLAYERS_WANTED) is not False
-
 
 class InvalidSignon(Exception):
     """No such game, no such power in it, or the wrong password: deliberately one error for all."""

@@ -5,6 +5,11 @@ handlers read and change it (SIGNON sets the game and seat, BECOME the acting
 power, PHASE the phase orders are for) and add to its reply; mail for other
 people (broadcasts, notices) goes to ``outgoing`` and is queued with the reply
 when the transaction commits.
+
+What the handlers share across a mail's commands is typed here: a field for each fact
+(the council member signed on as, the WHOIS and confirmation-code budgets...), and for a
+flow whose state's class lives in a room above this one (the order mail, a master's
+changes) one value per class (:meth:`MailSession.state_of`).
 """
 
 from __future__ import annotations
@@ -13,18 +18,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import TypeVar
 from zoneinfo import ZoneInfo
 
 from judge.app.session.reply import Reply
 from judge.app.session.services import Services
 from judge.core.phase import Phase
 from judge.db.database import UnitOfWork
-from judge.db.models import Game, GameMaster, GameObserver, Person, Seat
+from judge.db.models import CouncilMember, Game, GameMaster, GameObserver, Person, Seat
 from judge.i18n import translation
 from judge.mail.compose import Attachment
 from judge.mail.decode import DecodedMail
 from judge.timekeeping.dates import tell_date
+
+T = TypeVar("T")
 
 
 class Role(StrEnum):
@@ -80,8 +87,27 @@ class MailSession:
     finishers: list[Callable[[], None]] = field(default_factory=list)
     """Run once after the mail's last command, before the reply is written: a summary that
     depends on the whole mail (the order acknowledgement, the error flag) goes here."""
-    area_state: dict[str, Any] = field(default_factory=dict)
-    """Per-mail state that one area's handlers share across commands, keyed by area name."""
+    council_member: CouncilMember | None = None
+    """The council member the mail's sign-on opened (judge.app.people.council_signon): its later
+    commands act for this member. None outside a council game."""
+    players_wanted: bool = True
+    """False when no command of the mail reads the game's players (a mail that only gives
+    orders), so a sign-on loads the seats without them (issue 14); set by
+    judge.app.mail_in.dispatch.run_commands, read by judge.app.people.signon_checks."""
+    release_watched: bool = False
+    """A General's orders in this mail are watched for a council release they void
+    (judge.app.councils.releases.watch_release): the watch is queued once."""
+    whois_left: int | None = None
+    """WHOIS: how many more registrations this mail may show (None: not counted yet)."""
+    whois_bound_told: bool = False
+    """WHOIS: the reply already said that the mail reached its bound."""
+    codes_mailed: int = 0
+    """Confirmation codes this mail had mailed (judge.app.people.claims bounds them per mail)."""
+    claim_refusals_told: set[str] = field(default_factory=set)
+    """The bounds that refused a code in this mail and were told: each is told once."""
+    _flow_state: dict[type, object] = field(default_factory=dict, repr=False)
+    """The state of a flow above this room that spans the mail's commands, one value per class
+    (the order mail's drafts, a master's changes): see :meth:`state_of`."""
     admit: Callable[[MailSession], bool] | None = None
     """For a mail past the flood limit: whether it may run on once its sign-ons have run
     (judge.app.mail_in.dispatch asks before the first other command); None for any other mail."""
@@ -115,3 +141,21 @@ class MailSession:
 
     def send(self, outgoing: Outgoing) -> None:
         self.outgoing.append(outgoing)
+
+    def state_of(self, kind: type[T]) -> T | None:
+        """The mail's state of class ``kind`` kept by :meth:`keep_state`, None before it is.
+
+        A flow whose state's type lives in a room above the session (the order mail's
+        :class:`judge.app.orders.order_mail.OrderMail`) keeps it here, typed by its class, so
+        the session imports nothing from above it."""
+        found = self._flow_state.get(kind)
+        return found if isinstance(found, kind) else None
+
+    def keep_state(self, value: object) -> None:
+        """Keep ``value`` for the rest of the mail, as the state of its class."""
+        self._flow_state[type(value)] = value
+
+    def drop_state(self, kind: type[T]) -> T | None:
+        """Forget the state of class ``kind``, returning it (None if none was kept)."""
+        found = self._flow_state.pop(kind, None)
+        return found if isinstance(found, kind) else None
