@@ -38,7 +38,7 @@ from judge.core.orders import (
 )
 from judge.core.units import UnitRef, UnitType
 
-__all__ = ["ORDER_VALUE", "order_from_json", "order_to_json"]
+__all__ = ["ORDER_VALUE", "order_from_json", "order_to_json", "without_order_values"]
 
 ORDER_VALUE = "order_value"
 """The key of a stored result entry's typed order, beside its text ``"order"``
@@ -136,3 +136,18 @@ def order_from_json(data: object) -> Order:
     if reader is None:
         raise PositionError(f"order: unknown kind {data.get('kind')!r}")
     return reader(data)
+
+
+def without_order_values(result: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored result as the ``judge adjudicate`` contract writes it: its entries without
+    :data:`ORDER_VALUE` (what the judge keeps for itself, the map's reading of the orders)."""
+    entries = result.get("results")
+    if not isinstance(entries, list):
+        return dict(result)
+    return {
+        **result,
+        "results": [
+            {k: v for k, v in entry.items() if k != ORDER_VALUE} if isinstance(entry, Mapping) else entry
+            for entry in entries
+        ],
+    }

@@ -55,6 +55,7 @@ from judge.app.reports.listing import (
     state_word,
 )
 from judge.app.reports.summary_text import centres_by_year, identities_hidden, positions_in_order
+from judge.core.order_json import without_order_values
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState
 from judge.db.models import Game, Person, PhaseRecord, Seat, SeatTenure
@@ -422,6 +423,7 @@ def phase_json(game: Game, records: Sequence[PhaseRecord], index: int) -> dict[s
     }
     if processed:
         answer["input"] = record.orders_adjudicated
-        answer["result"] = {key: value for key, value in (record.results or {}).items() if key != "report"}
+        stored = without_order_values(record.results or {})  # the contract's entries (issue 27)
+        answer["result"] = {key: value for key, value in stored.items() if key != "report"}
         answer["position_after"] = record.position_after
     return answer

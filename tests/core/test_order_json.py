@@ -70,3 +70,12 @@ def test_generated_games_orders_go_there_and_back() -> None:
 def test_anything_else_is_refused_with_the_cores_error(data: object) -> None:
     with pytest.raises(PositionError):
         order_from_json(data)
+
+
+def test_a_stored_result_without_its_values_is_the_contracts() -> None:
+    from judge.core.order_json import ORDER_VALUE, without_order_values
+
+    stored = {"phase": "S1901M", "results": [{"order": "WAIVE", ORDER_VALUE: {"kind": "waive"}}, {"order": None}]}
+    assert without_order_values(stored) == {"phase": "S1901M", "results": [{"order": "WAIVE"}, {"order": None}]}
+    assert stored["results"][0][ORDER_VALUE] == {"kind": "waive"}  # the stored result is left as it is
+    assert without_order_values({"error": "x"}) == {"error": "x"}

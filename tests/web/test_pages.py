@@ -10,6 +10,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from judge.db.enums import GameState, PressKind, SeatStatus
+from judge.ruling import rule_on
 from judge.web.app import create_app
 from tests.app.conftest import Harness
 from tests.app.reports_helpers import finish, post, process, start_game
@@ -77,6 +78,9 @@ def test_a_phase_page_shows_its_map_results_board_and_neighbours(harness: Harnes
     assert png.headers["content-type"] == "image/png" and png.content[:8] == b"\x89PNG\r\n\x1a\n"
     api = web.get("/api/games/demo/F1901M").json()
     assert api["position"]["phase"] == "F1901M" and api["input"]["units"] and "report" not in api["result"]
+    # The ruling in the contract's terms: the entries judge adjudicate gives for the input, no more
+    # (the orders' values the judge keeps for its maps stay inside).
+    assert api["result"]["results"] == rule_on(api["input"])["results"]
 
 
 def test_maps_are_drawn_once_and_kept(harness: Harness) -> None:
