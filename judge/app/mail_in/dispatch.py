@@ -8,6 +8,10 @@ read-only LIST, WHOIS, SUMMARY ... with the same words) is answered once: the
 repeat gets one line pointing at the first answer. A repeat of a question
 whose answer depends on the games (LIST, SUMMARY ...) is answered again
 after a command that may have changed something.
+
+What the dispatch may rely on about each command (a constant answer, a read-only one, no
+write before a refusal, a savepoint of its own, no player read) is said by class-level flags
+on the command's class in :mod:`judge.lang.commands` (``Command.CONSTANT_ANSWER``...).
 """
 
 from __future__ import annotations
@@ -27,30 +31,6 @@ from judge.lang.commands import Command
 from judge.lang.errors import MailError
 from judge.lang.mail import ParseResult
 
-CONSTANT_ANSWERS: tuple[type[Command], ...] = (c.Help, c.Get, c.Version)
-"""Questions whose answer is the same every time: answered once per mail."""
-READ_ONLY_ANSWERS: tuple[type[Command], ...] = (
-    c.ListGames, c.Summary, c.History, c.Whois, c.Whogame, c.InfoPlayer,
-)
-"""Questions that change nothing but whose answer follows the games: answered once
-per mail until a command that may have changed something."""
-
-WRITES_NOTHING_BEFORE_REFUSING: tuple[type[Command], ...] = (c.OrderCommand, c.Conditional, c.Signoff, c.IgnoredText)
-"""Commands that change nothing in the database while they run (an order is merged into the
-mail's sheet in memory and stored once at its end): a refusal has nothing to undo, so they run
-without a savepoint of their own (two statements less per command, issue 14). Any other
-exception still rolls the whole mail back."""
-OWN_SAVEPOINTS: tuple[type[Command], ...] = (c.Signon,)
-"""Commands whose handler takes a savepoint itself around what may refuse after writing
-(judge/app/handlers/signon.py: a power's sign-on, the most common command, needs none)."""
-
-
-PLAYERS_NOT_READ: tuple[type[Command], ...] = (
-    c.Signon, c.Signoff, c.OrderCommand, c.Conditional, c.PhaseCommand, c.Clear, c.IgnoredText,
-)
-"""Commands that read no player of the game but the one signed on as (the sender): a mail of
-these alone has its sign-on load the seats without their players (``MailSession.players_wanted``)."""
-
 
 def _question(command: Command) -> str:
     """What a command asks, whatever line it is on: repeats compare equal."""
@@ -59,8 +39,9 @@ def _question(command: Command) -> str:
 
 def run_commands(session: MailSession, parsed: ParseResult) -> None:
     _ = session.gettext
-    session.players_wanted = not all(isinstance(command, PLAYERS_NOT_READ) for command in parsed.commands)
+    session.players_wanted = not all(command.READS_NO_PLAYER for command in parsed.commands)
     answered: dict[str, int] = {}
+    lasting: set[str] = set()  # the constant answers among them: no command makes them stale
     items: list[tuple[int, int, object]] = [
         (command.line, 1, command) for command in parsed.commands
     ]
@@ -76,15 +57,17 @@ def run_commands(session: MailSession, parsed: ParseResult) -> None:
             session.failed_order_lines += item.order_line
             continue
         assert isinstance(item, Command)
-        if isinstance(item, CONSTANT_ANSWERS + READ_ONLY_ANSWERS):
+        if item.CONSTANT_ANSWER or item.READ_ONLY_ANSWER:
             question = _question(item)
             first = answered.get(question)
             if first is not None:
                 session.reply.ok(item.line, _("Answered above (line {line}).").format(line=first))
                 continue
             answered[question] = item.line
+            if item.CONSTANT_ANSWER:
+                lasting.add(question)
         else:
-            for question in [q for q in answered if not q.startswith(_CONSTANT_PREFIXES)]:
+            for question in [q for q in answered if q not in lasting]:
                 del answered[question]
         handler = handler_for(item)
         if handler is None:
@@ -93,7 +76,7 @@ def run_commands(session: MailSession, parsed: ParseResult) -> None:
             )
             continue
         try:
-            if isinstance(item, WRITES_NOTHING_BEFORE_REFUSING + OWN_SAVEPOINTS):
+            if item.WRITES_NOTHING_BEFORE_REFUSING or item.OWN_SAVEPOINTS:
                 outcome = handler(item, session)
             else:
                 with session.uow.session.begin_nested():
@@ -121,9 +104,6 @@ def _admitted(session: MailSession) -> bool:
         return True
     session.held = session.stop = True
     return False
-
-
-_CONSTANT_PREFIXES = tuple(f"{kind.__name__}(" for kind in CONSTANT_ANSWERS)
 
 
 def _game_map(session: MailSession) -> GameMap | None:
