@@ -2,7 +2,7 @@
 
 Checks that the database answers and is at the newest schema, that the relay
 answers (SMTP connect, TLS and login as configured, then NOOP) or the Maildir
-takes files, and reads the queues: inbound mail waiting and the oldest one's
+takes files, that the web pages answer (unless web_port is 0), and reads the queues: inbound mail waiting and the oldest one's
 age, quarantined mail, the outbox's depth, age and failures, the next game
 due and how overdue it is. Exit status 0 when all is well, 1 when something
 needs a person (each line says which threshold), 2 when the settings cannot

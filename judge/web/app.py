@@ -33,7 +33,7 @@ from judge.app.session.services import Services
 from judge.db.database import UnitOfWork
 from judge.i18n import translation
 from judge.timekeeping.dates import zone_named
-from judge.web import feeds, views
+from judge.web import feeds, pages_served, views
 from judge.web.chart import centres_chart
 from judge.web.words import words
 
@@ -89,6 +89,7 @@ class Guard:
 
         async def guarded(message: Message) -> None:
             if message["type"] == "http.response.start":
+                pages_served.count(int(message["status"]))
                 headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"set-cookie"]
                 message = {**message, "headers": headers + SECURITY_HEADERS}
             await send(message)

@@ -27,6 +27,7 @@ def judge_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     for variable in ("JUDGE_CONFIG", "JUDGE_RELAY", "JUDGE_DATABASE_URL"):
         monkeypatch.delenv(variable, raising=False)
     monkeypatch.setenv("JUDGE_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("JUDGE_WEB_PORT", "0")  # the web role's check: tests/web/test_web_role.py
     return tmp_path
 
 

@@ -175,3 +175,18 @@ def test_the_calendar_has_the_next_deadline_while_the_game_is_played(harness: Ha
     with harness.db.unit_of_work() as uow:
         uow.games.require("demo").state = GameState.FINISHED
     assert "BEGIN:VEVENT" not in web.get("/games/demo/deadlines.ics").text
+
+
+def test_the_metrics_count_the_pages_served_by_status(harness: Harness, web: TestClient) -> None:
+    from judge.app.console.metrics import JudgeCollector
+    from judge.web import pages_served
+
+    start_game(harness, "demo")
+    before = pages_served.counts()
+    web.get("/games/demo")
+    web.get("/games/nope")
+    web.get("/games/nope")
+    after = pages_served.counts()
+    assert after.get(200, 0) - before.get(200, 0) == 1 and after.get(404, 0) - before.get(404, 0) == 2
+    [family] = [f for f in JudgeCollector(harness.db, harness.clock.now).collect() if f.name == "judge_web_pages_served"]
+    assert {s.labels["status"]: s.value for s in family.samples if s.name.endswith("_total")}["404"] == after[404]

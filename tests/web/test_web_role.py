@@ -94,3 +94,36 @@ def test_a_taken_web_port_fails_judge_serve_like_a_taken_smtp_port(
         monkeypatch.setenv("JUDGE_WEB_PORT", str(taken.getsockname()[1]))
         assert main(["serve", "--only", "web"]) == 1
     assert "address already in use" in capsys.readouterr().err.lower()
+
+
+def test_judge_check_reports_the_web_role(harness: Harness) -> None:
+    from datetime import UTC, datetime
+
+    from judge.app.console.health import Thresholds, check
+
+    def web_finding(config: object) -> tuple[bool, str]:
+        report = check(config, datetime.now(UTC), Thresholds(), relay_timeout=2)  # type: ignore[arg-type]
+        [finding] = [f for f in report.findings if f.name == "web"]
+        return finding.ok, finding.detail
+
+    config = harness.services.config
+    assert web_finding(dataclasses.replace(config, web_port=0)) == (True, "off (web_port 0)")
+    with socket.socket() as closed:  # a port nobody listens on
+        closed.bind(("127.0.0.1", 0))
+        free = closed.getsockname()[1]
+    ok, detail = web_finding(dataclasses.replace(config, web_port=free))
+    assert not ok and "not answering" in detail
+    listening = socket.create_server(("127.0.0.1", 0))
+    port = listening.getsockname()[1]
+
+    async def run() -> tuple[bool, str]:
+        async with JudgeServer(harness.services, roles={Role.WEB}, tuning=TUNING, web_socket=listening):
+            for _ in range(100):
+                found = await asyncio.to_thread(web_finding, dataclasses.replace(config, web_port=port))
+                if found[0]:
+                    return found
+                await asyncio.sleep(0.05)
+            return found
+
+    ok, detail = asyncio.run(run())
+    assert ok and detail == f"http://127.0.0.1:{port}/ answers 200"

@@ -183,7 +183,26 @@ def check(config: Config, now: datetime, limits: Thresholds, *, relay_timeout: f
         finally:
             database.dispose()
     report.add("relay", *_relay(config, relay_timeout))
+    report.add("web", *_web(config, relay_timeout))
     return report
+
+
+def _web(config: Config, timeout: float) -> tuple[bool, str]:
+    """Whether the web role (judge.web) answers its list of games, when it is on."""
+    import urllib.request
+
+    if config.web_port == 0:
+        return True, "off (web_port 0)"
+    host = "127.0.0.1" if config.web_host in ("0.0.0.0", "") else config.web_host
+    host = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    url = f"http://{host}:{config.web_port}/"
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never through a proxy
+    try:
+        with opener.open(url, timeout=timeout) as answer:
+            status = int(answer.status)
+    except Exception as error:
+        return False, f"{url}: not answering ({error}): is judge serve running with its web role?"
+    return status == 200, f"{url} answers {status}"
 
 
 def _queues(report: HealthReport, f: QueueFigures, limits: Thresholds) -> None:

@@ -22,7 +22,9 @@ Families (all gauges, as the database holds them; mail counts fall when
 * ``judge_phases_processed``, ``judge_phase_processing_seconds_total``;
 * ``judge_mail_answered_last_hour``, ``judge_mail_answer_seconds_max_last_hour``;
 * ``judge_game_overdue_seconds``, ``judge_games_failing`` (failed twice in a row or more);
-* ``judge_up`` (1 when the database answered the scrape).
+* ``judge_up`` (1 when the database answered the scrape);
+* ``judge_web_pages_served_total{status}``: answers of the web role (:mod:`judge.web`) in this
+  process since it started, the one figure counted in memory (pages leave nothing in the database).
 """
 
 from __future__ import annotations
@@ -36,13 +38,14 @@ from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 
 from prometheus_client import CollectorRegistry, make_wsgi_app
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from judge.app.console.health import QueueFigures, queue_figures
 from judge.db.database import Database
 from judge.db.enums import InboundState, OutboundState
 from judge.mail import lograte
+from judge.web import pages_served
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +64,12 @@ class JudgeCollector(Collector):
         self.now = now
 
     def collect(self) -> Iterator[Any]:
+        served = CounterMetricFamily(
+            "judge_web_pages_served", "Answers of the web role in this process, by HTTP status", labels=["status"]
+        )
+        for status, answers in sorted({200: 0, **pages_served.counts()}.items()):  # 200 always: a steady series
+            served.add_metric([str(status)], answers)
+        yield served
         try:
             figures: QueueFigures | None = queue_figures(self.db, self.now())
         except Exception:
