@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from datetime import datetime
 
 from judge.app.mail_out.alarms import alarm_keeper
@@ -37,6 +36,7 @@ class TransactionalOutbox:
     def __init__(self, services: Services) -> None:
         self.services = services
         self.pictures = ResultsPictures()
+        self.signer = services.dkim  # read now: a key that cannot sign stops the start, not each mail
 
     def claim_next(self, now: datetime, lease: Callable[[int], datetime]) -> OutgoingMail | None:
         with self.services.db.unit_of_work() as uow:
@@ -60,17 +60,13 @@ class TransactionalOutbox:
         if claimed is None:
             return None
         id, message, recipients, attempts, map_phase_id, map_language = claimed
-        mail = OutgoingMail(id, message, tuple(recipients), attempts, self._envelope_sender(id, recipients))
-        if map_phase_id is None:
-            return mail
-        # The results' map, drawn now (after the claim's commit, in a read-only transaction), not
-        # when the phase was processed; a mail whose picture cannot be drawn goes out as text.
-        return replace(
-            mail,
-            message_bytes=deliverable_message(
-                self.services, self.pictures, mail.message_bytes, map_phase_id, map_language or "en"
-            ),
-        )
+        if map_phase_id is not None:
+            # The results' map, drawn now (after the claim's commit, in a read-only transaction), not
+            # when the phase was processed; a mail whose picture cannot be drawn goes out as text.
+            message = deliverable_message(self.services, self.pictures, message, map_phase_id, map_language or "en")
+        if self.signer is not None:  # signed last: the signature covers the bytes the relay gets
+            message = self.signer.sign(message)
+        return OutgoingMail(id, message, tuple(recipients), attempts, self._envelope_sender(id, recipients))
 
     def _envelope_sender(self, id: int, recipients: list[str]) -> str | None:
         """The mail's VERP address (judge.mail.verp): a bounce to it names this mail and its one

@@ -14,6 +14,7 @@ from functools import cached_property
 from judge.config import Config
 from judge.db.database import Database
 from judge.mail.compose import JudgeIdentity
+from judge.mail.dkim_signing import DkimSigner, signer_from_config
 from judge.mail.ratelimit import RateLimiter
 from judge.mail.verp import Verp, verp_from_config
 from judge.timekeeping.clock import Clock
@@ -34,6 +35,11 @@ class Services:
     @property
     def identity(self) -> JudgeIdentity:
         return JudgeIdentity.from_config(self.config)
+
+    @cached_property
+    def dkim(self) -> DkimSigner | None:
+        """The judge's own DKIM signer, when a key is configured (read once)."""
+        return signer_from_config(self.config)
 
     @cached_property
     def verp(self) -> Verp:
