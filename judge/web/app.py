@@ -10,6 +10,7 @@ writes the answer with the guard's headers (a strict Content-Security-Policy, no
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import time
@@ -258,17 +259,22 @@ class Site:
             if index is None:
                 return None
             if extension:
-                return self.picture(game, records, index, extension, reader.language)
+                return self.picture(request, game, records, index, extension, reader.language)
             return self.page(request, "phase.html", phase=views.phase_page(game, records, index, reader),
                              title=game.name)
 
         return self.read(work, request)
 
-    def picture(self, game: Any, records: Any, index: int, extension: str, language: str) -> Response:
+    def picture(self, request: Request, game: Any, records: Any, index: int, extension: str, language: str) -> Response:
+        """The map, drawn once; a browser that has this very picture gets 304 (its ETag names
+        what the picture depends on, :func:`views.picture_key`)."""
         key = views.picture_key(records, index, language)
+        tag = '"' + hashlib.sha256(repr((*key, extension)).encode()).hexdigest()[:32] + '"'
+        if request.headers.get("if-none-match") == tag:
+            return Response(status_code=304, headers={"ETag": tag})
         svg = self.pictures.get((*key, "svg"), lambda: views.picture(game, records, index, language).encode("utf-8"))
         processed = records[index].processed_at is not None
-        headers = {"Cache-Control": "public, max-age=86400" if processed else "public, max-age=60"}
+        headers = {"Cache-Control": "public, max-age=86400" if processed else "public, max-age=60", "ETag": tag}
         if extension == "svg":
             return Response(svg, media_type="image/svg+xml", headers=headers)
         from judge.maps.png import svg_to_png

@@ -93,7 +93,12 @@ def test_maps_are_drawn_once_and_kept(harness: Harness) -> None:
         assert client.get("/games/demo/S1901M.svg").content == first
         client.get("/games/demo/S1901M.png")
         client.get("/games/demo/S1901M.png")
-    assert app.site.pictures.drawn == 2  # one SVG, one PNG
+        tag = client.get("/games/demo/S1901M.svg").headers["etag"]
+        again = client.get("/games/demo/S1901M.svg", headers={"If-None-Match": tag})
+        assert again.status_code == 304 and again.content == b""
+        assert client.get("/games/demo/S1901M.png").headers["etag"] != tag
+        assert client.get("/games/demo/S1901M.svg?lang=fr").headers["etag"] != tag  # in French
+    assert app.site.pictures.drawn == 3  # one SVG, one PNG, the French SVG
 
 
 def test_french_by_parameter_or_browser_and_times_in_the_readers_zone(harness: Harness, web: TestClient) -> None:

@@ -53,6 +53,14 @@ def mail(harness: Harness, sender: str, body: str) -> None:
     harness.exchange(sender, body)
 
 
+def stored_press(harness: Harness) -> set[str]:
+    """Every press text the judge stored (so that a test knows its secret was really sent)."""
+    from judge.db.models import PressMessage
+
+    with harness.db.unit_of_work(readonly=True) as uow:
+        return {message.body.strip() for message in uow.session.query(PressMessage)}
+
+
 def france_signon(name: str = "demo") -> str:
     return f"SIGNON F{name} {password_of('FRANCE')}\n"
 
@@ -66,6 +74,7 @@ def test_a_gunboat_game_with_private_press_shows_no_player_and_no_private_press(
     mail(harness, address_of("FRANCE"), france_signon("boat") + "BROADCAST\nEveryone reads this.\nENDBROADCAST\n")
     mail(harness, address_of("FRANCE"), france_signon("boat") + "PRESS TO O\nThe observers read this.\nENDPRESS\n")
     process(harness, "boat", {"FRANCE": ["A PAR-BUR"]})
+    assert {"Only England reads this.", "Only the master reads this."} <= stored_press(harness)
     pages = crawl(web)
     assert "/games/boat/S1901M" in pages and "/games/boat/S1901M.svg" in pages
     everything = "\n".join(pages.values())
@@ -126,6 +135,7 @@ def test_a_moderated_game_shows_no_master_only_press(harness: Harness, web: Test
         uow.games.require("ruled").moderated = True
     mail(harness, address_of("FRANCE"), france_signon("ruled") + "PRESS TO M\nA word to the master.\nENDPRESS\n")
     mail(harness, "master@example.net", "SIGNON Mruled masterpw\nPRESS TO F\nThe master answers France.\nENDPRESS\n")
+    assert {"A word to the master.", "The master answers France."} <= stored_press(harness)
     pages = crawl(web)
     assert "Game Master" in pages["/games/ruled"]  # the master's name, as SUMMARY gives it
     assert_nowhere(pages, ["A word to the master.", "The master answers France.", "@example.net", "masterpw"])
@@ -139,6 +149,7 @@ def test_a_council_game_shows_no_council_press_no_member_and_no_spy(harness: Har
     general = next(m for m in members if m.role == "general")
     mail(harness, general.address, f"{general.signon}\nPRESS TO {general.signon.split()[1][0]}\n"
                                    "Council secret.\nENDPRESS\n")
+    assert "Council secret." in stored_press(harness)
     pages = crawl(web)
     assert "/games/demo" in pages
     assert "<th>Players</th>" not in pages["/games/demo"] and "played by a council" in pages["/games/demo"]
