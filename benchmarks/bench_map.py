@@ -1,10 +1,15 @@
-"""Map benchmark (issue 16): time to draw a position as SVG and as PNG, and the PNG's size, per variant.
+"""Map benchmark (issues 16, 28): the CPU time to draw a board as PNG, per variant, and the PNG's size.
 
 Each shipped variant's opening position is drawn, and Standard's mid-game
-fixture (tests/maps) with its orders and results; the median of ``--runs``
-runs is printed for the SVG alone and for SVG + PNG (wall and CPU time), with the PNG's size in bytes and pixels.
+fixture (tests/maps) with its orders and results (in English and French);
+the median of ``--runs`` runs is printed for the SVG alone and for SVG + PNG
+(wall and CPU time), with the PNG's size in KB and pixels. ``--before REV``
+also measures the code of git revision REV (exported to a temporary
+directory and imported first, in a subprocess) and prints its CPU time and
+PNG size beside today's, so a change's effect is read on the same machine
+in the same minute.
 
-    .venv/bin/python benchmarks/bench_map.py [--runs 7]
+    .venv/bin/python benchmarks/bench_map.py [--runs 7] [--before 0b1236d]
 
 Figures only; nothing here is asserted (timings do not belong in tests).
 """
@@ -13,20 +18,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from judge.core.position import Position
-from judge.core.variants import available_variants, load_map
-from judge.maps.contract import svg_from_contract
-from judge.maps.png import png_size, svg_to_png
-from judge.maps.render import render_svg
-
-FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "maps"
+HERE = Path(__file__).resolve().parent
+FIXTURES = HERE.parent / "tests" / "maps"
 
 
-def _median_ms(work, runs: int, clock=time.perf_counter) -> float:  # type: ignore[no-untyped-def]
+def _median_ms(work: Callable[[], object], runs: int, clock: Callable[[], float] = time.perf_counter) -> float:
     times = []
     for _ in range(runs):
         start = clock()
@@ -35,28 +40,82 @@ def _median_ms(work, runs: int, clock=time.perf_counter) -> float:  # type: igno
     return statistics.median(times) * 1000
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=7)
-    args = parser.parse_args()
-    cases: list[tuple[str, object]] = []
+def measure(runs: int) -> dict[str, dict[str, float]]:
+    """Each case's figures: svg ms, svg+png ms (wall), cpu ms (svg+png), png KB, width, height."""
+    import inspect
+
+    from judge.core.position import Position
+    from judge.core.variants import available_variants, load_map
+    from judge.maps.contract import svg_from_contract
+    from judge.maps.png import png_size, svg_to_png
+    from judge.maps.render import render_svg
+
     position = json.loads((FIXTURES / "standard_f1902_position.json").read_text())
     result = json.loads((FIXTURES / "standard_f1902_result.json").read_text())
-    cases.append(("standard F1902M + orders", lambda: svg_from_contract(position, result)))
+    cases: list[tuple[str, Callable[[], str]]] = [("standard F1902M + orders", lambda: svg_from_contract(position, result))]
+    if "language" in inspect.signature(svg_from_contract).parameters:
+        french: Callable[[], str] = lambda: svg_from_contract(position, result, language="fr")  # noqa: E731
+        cases.append(("standard F1902M + orders, fr", french))
     for name in available_variants():
         game_map = load_map(name)
         opening = Position(name, game_map.first_phase, game_map.opening_units, game_map.starting_centers)
-        cases.append((f"{name} opening", lambda m=game_map, p=opening: render_svg(m, p)))
-    # Wall time suffers from a loaded machine; the CPU time of the process is the steadier figure.
-    print(f"{'map':32} {'svg ms':>8} {'svg+png ms':>11} {'cpu ms':>8} {'png KB':>8} {'pixels':>10}")
+        cases.append((f"{name} opening", lambda m=game_map, p=opening: render_svg(m, p)))  # type: ignore[misc]
+    figures: dict[str, dict[str, float]] = {}
     for label, draw in cases:
-        svg = draw()  # type: ignore[operator]
-        svg_ms = _median_ms(draw, args.runs)
-        png_ms = _median_ms(lambda d=draw: svg_to_png(d()), args.runs)  # type: ignore[misc]
-        cpu_ms = _median_ms(lambda d=draw: svg_to_png(d()), args.runs, time.process_time)  # type: ignore[misc]
+        svg = draw()
         png = svg_to_png(svg)
         width, height = png_size(png)
-        print(f"{label:32} {svg_ms:8.1f} {png_ms:11.1f} {cpu_ms:8.1f} {len(png) / 1024:8.1f} {f'{width}x{height}':>10}")
+        figures[label] = {
+            "svg_ms": _median_ms(draw, runs),
+            "png_ms": _median_ms(lambda d=draw: svg_to_png(d()), runs),  # type: ignore[misc]
+            # Wall time suffers from a loaded machine; the CPU time of the process is the steadier figure.
+            "cpu_ms": _median_ms(lambda d=draw: svg_to_png(d()), runs, time.process_time),  # type: ignore[misc]
+            "png_kb": len(png) / 1024,
+            "width": width,
+            "height": height,
+        }
+    return figures
+
+
+def _before(revision: str, runs: int) -> dict[str, dict[str, float]]:
+    """The figures of ``revision``'s code: exported by git, imported first by a child process."""
+    root = HERE.parent
+    with tempfile.TemporaryDirectory(prefix="bench-map-") as folder:
+        archive = subprocess.run(["git", "-C", str(root), "archive", revision, "judge"], capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
+        env = dict(os.environ, PYTHONPATH=folder)
+        done = subprocess.run(
+            [sys.executable, __file__, "--runs", str(runs), "--json"], capture_output=True, text=True, check=True, env=env
+        )
+        figures: dict[str, dict[str, float]] = json.loads(done.stdout)
+        return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--before", help="a git revision whose code is measured too, for comparison")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # the child's output
+    args = parser.parse_args()
+    if args.json:
+        print(json.dumps(measure(args.runs)))
+        return
+    before = _before(args.before, args.runs) if args.before else {}
+    after = measure(args.runs)
+    head = f"{'map':32} {'svg ms':>7} {'svg+png ms':>10} {'cpu ms':>7} {'png KB':>7} {'pixels':>10}"
+    if before:
+        head += f"   {'cpu ms before':>13} {'png KB before':>13}"
+    print(head)
+    for label, row in after.items():
+        pixels = f"{int(row['width'])}x{int(row['height'])}"
+        line = (
+            f"{label:32} {row['svg_ms']:7.1f} {row['png_ms']:10.1f} {row['cpu_ms']:7.1f} {row['png_kb']:7.1f} "
+            f"{pixels:>10}"
+        )
+        if before:
+            old = before.get(label)
+            line += f"   {old['cpu_ms']:13.1f} {old['png_kb']:13.1f}" if old else f"   {'-':>13} {'-':>13}"
+        print(line)
 
 
 if __name__ == "__main__":

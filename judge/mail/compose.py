@@ -21,6 +21,7 @@ gunboat game a broadcast's missing reader plays.
 from __future__ import annotations
 
 import binascii
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -262,8 +263,12 @@ def attachment_bytes(attachment: Attachment) -> int:
     return encoded + 2 * lines + 400  # 400: the part's headers, the boundaries and the preamble
 
 
+@functools.lru_cache(maxsize=8)
 def _attachment_part(attachment: Attachment) -> bytes:
-    """The file's MIME part in base64, lines of 76 characters; the name kept to safe characters."""
+    """The file's MIME part in base64, lines of 76 characters; the name kept to safe characters.
+
+    Kept for the last few files: the sender attaches one phase's map to each of its readers' mails
+    one after another, and encoding it again for each took a third of a results mail's sending."""
     name = re.sub(r"[^A-Za-z0-9._-]", "_", attachment.filename)[:60] or "attachment"
     kind = re.sub(r"[^a-z0-9./+-]", "", attachment.content_type.lower()) or "application/octet-stream"
     encoded = binascii.b2a_base64(attachment.data, newline=False)

@@ -114,16 +114,24 @@ class ResultsPictures:
         None (and a log line) when the phase is gone or the picture cannot be
         drawn: a picture never stops a mail, whose text is complete.
         """
-        record = uow.session.get(PhaseRecord, phase_id)
-        if record is None:
+        # The key's columns alone first: a phase's readers after the first get its kept picture
+        # without loading the record's positions and results (a few ms a mail in a deadline storm).
+        found = uow.session.execute(
+            select(PhaseRecord.processed_at, PhaseRecord.game_id, PhaseRecord.name).where(PhaseRecord.id == phase_id)
+        ).first()
+        if found is None:
             return None
+        processed_at, game_id, name = found
         language = "fr" if language == "fr" else "en"
-        key: tuple[object, ...] = (phase_id, record.processed_at, language)
-        if record.processed_at is None:
-            key = (*key, record.game_id, record.name)
+        key: tuple[object, ...] = (phase_id, processed_at, language)
+        if processed_at is None:
+            key = (*key, game_id, name)
         if key in self._pictures:
             self._pictures.move_to_end(key)
             return self._pictures[key]
+        record = uow.session.get(PhaseRecord, phase_id)
+        if record is None:
+            return None
         picture = _draw_results(uow, record, language)
         self._pictures[key] = picture
         while len(self._pictures) > self._keep:
