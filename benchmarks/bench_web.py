@@ -1,7 +1,7 @@
 """How fast the web role answers (issue 29): the game list and a game page of a 20-year game.
 
 Not a test: it prints figures. A Standard game is played for YEARS years with seeded random
-movement orders (benchmarks/random_games.py; retreats and adjustments left to the judge's
+movement orders (judge.core.random_orders; retreats and adjustments left to the judge's
 defaults), with a broadcast each phase; a few more games are listed beside it. Then, through
 the whole stack (the guard, Starlette, the page's read-only unit of work, Jinja2), in one
 process: requests per second for a do-nothing page of the same stack, for ``/`` and for the
@@ -21,7 +21,7 @@ import time
 from datetime import UTC, datetime, timedelta
 
 from bench_repository import CHEAP, sqlite_url
-from random_games import OrderMaker, to_diplomacy_package
+from random_games import to_diplomacy_package
 from starlette.responses import Response
 from starlette.routing import Route
 from starlette.testclient import TestClient
@@ -32,6 +32,7 @@ from judge.app.phases.processing import process_phase
 from judge.app.session.services import Services
 from judge.config import load_config
 from judge.core.phase import PhaseType
+from judge.core.random_orders import RandomOrders
 from judge.core.variants import load_map
 from judge.db import Database
 from judge.db.enums import GameState, PressKind
@@ -59,7 +60,7 @@ def start(services: Services, name: str) -> None:
 def play(services: Services, clock: FakeClock, name: str, years: int) -> int:
     """Play ``name`` until its ``years``-th year is over; returns the phases processed."""
     the_map = load_map("standard")
-    maker = OrderMaker(the_map, random.Random(7))
+    maker = RandomOrders(the_map, random.Random(7))
     processed = 0
     while True:
         with services.db.unit_of_work() as uow:

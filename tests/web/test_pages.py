@@ -195,3 +195,37 @@ def test_the_metrics_count_the_pages_served_by_status(harness: Harness, web: Tes
     assert after.get(200, 0) - before.get(200, 0) == 1 and after.get(404, 0) - before.get(404, 0) == 2
     [family] = [f for f in JudgeCollector(harness.db, harness.clock.now).collect() if f.name == "judge_web_pages_served"]
     assert {s.labels["status"]: s.value for s in family.samples if s.name.endswith("_total")}["404"] == after[404]
+
+
+def test_a_phase_in_json_replays_through_judge_adjudicate_to_the_same_ruling(harness: Harness, web: TestClient) -> None:
+    from judge.ruling import rule_on
+
+    start_game(harness, "demo")
+    process(harness, "demo", {"FRANCE": ["A PAR-BUR", "A MAR S A PAR-BUR"], "GERMANY": ["A MUN-BUR"],
+                              "ENGLAND": ["F LON-NTH"]})
+    phase = web.get("/api/games/demo/S1901M").json()
+    replayed = rule_on(phase["input"])
+    assert "error" not in replayed
+    for key in ("next_phase", "units", "centers", "results"):
+        assert replayed[key] == phase["result"][key], key
+
+
+def test_the_feeds_are_atom_with_results_and_the_observers_press(harness: Harness, web: TestClient) -> None:
+    from xml.etree import ElementTree
+
+    atom = "{http://www.w3.org/2005/Atom}"
+    start_game(harness, "demo")
+    post(harness, "demo", "Hello observers", kind=PressKind.PRESS, sender="FRANCE", recipients=["O"])
+    post(harness, "demo", "Only for England", kind=PressKind.PRESS, sender="FRANCE", recipients=["E"])
+    process(harness, "demo")
+    judge_feed = ElementTree.fromstring(web.get("/feed.atom").content)
+    titles = [entry.findtext(f"{atom}title") for entry in judge_feed.iter(f"{atom}entry")]
+    assert titles == ["demo: results of S1901M", "New game demo"]
+    game_feed = web.get("/games/demo/feed.atom")
+    assert game_feed.headers["content-type"].startswith("application/atom+xml")
+    entries = list(ElementTree.fromstring(game_feed.content).iter(f"{atom}entry"))
+    texts = [entry.findtext(f"{atom}content") or "" for entry in entries]
+    assert any("Movement results for Spring of 1901" in text and "/games/demo/S1901M.png" in text for text in texts)
+    assert any("Hello observers" in text for text in texts)
+    assert not any("Only for England" in text for text in texts)
+    assert "France" in "".join(texts) and "@" not in "".join(texts)
