@@ -65,8 +65,6 @@ class Guard:
         self.burst = burst
         self._buckets: dict[str, tuple[float, float]] = {}
         self._lock = threading.Lock()
-        self.served = 0
-        """Answers given (the rate-limited ones too): the metrics' count of pages."""
         self.site: Site | None = None
         """The pages behind the guard (their map cache), when it guards :func:`create_app`'s."""
 
@@ -86,7 +84,6 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        self.served += 1
 
         async def guarded(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -225,8 +222,8 @@ class Site:
 
     def index(self, request: Request) -> Response:
         reader = self.reader(request)
-        return self.read(lambda uow: self.page(request, "index.html",
-                                               groups=views.game_groups(uow, reader)), request)
+        return self.read(lambda uow: self.page(request, "index.html", groups=views.game_groups(uow, reader),
+                                               legend=views.legend(reader)), request)
 
     def game(self, request: Request) -> Response:
         name = request.path_params["name"]

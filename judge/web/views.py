@@ -51,6 +51,7 @@ from judge.app.reports.listing import (
     parameter_lines,
     phase_text,
     press_code,
+    press_legend,
     publicly_listed,
     state_word,
 )
@@ -167,6 +168,11 @@ def game_row(game: Game, reader: Reader) -> GameRow:
         else [],
         forming=game.state is GameState.FORMING,
     )
+
+
+def legend(reader: Reader) -> str:
+    """What the press column's letters mean (LIST's own legend)."""
+    return press_legend(reader.gettext)
 
 
 def game_groups(uow: UnitOfWork, reader: Reader) -> list[tuple[str, list[GameRow]]]:

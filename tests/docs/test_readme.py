@@ -14,6 +14,8 @@ from judge.config import (
     DEFAULT_SMTP_HOST,
     DEFAULT_SMTP_PORT,
     DEFAULT_TIMEZONE,
+    DEFAULT_WEB_HOST,
+    DEFAULT_WEB_PORT,
     load_config,
 )
 
@@ -40,3 +42,4 @@ def test_the_readme_gives_the_real_defaults() -> None:
     for default in (DEFAULT_ADDRESS, DEFAULT_CODE, DEFAULT_DISPLAY_NAME, DEFAULT_TIMEZONE):
         assert f"`{default}`" in README, default
     assert f"SMTP on {DEFAULT_SMTP_HOST}:{DEFAULT_SMTP_PORT}" in README
+    assert f"http://{DEFAULT_WEB_HOST}:{DEFAULT_WEB_PORT}/" in README
