@@ -18,7 +18,8 @@ by a test runs the mutant too), ``-x``: the first failure kills it. A line run w
 module- or class-scoped fixture is set up (the DATC's one CLI run of all cases, say) counts for
 every test of the pool that shares that fixture. A mutant whose line no test of the pool runs
 survives as ``uncovered``; one whose tests outlive ``120 s + 10 x`` their measured time is counted
-killed as ``timeout`` (the change made them hang).
+killed as ``timeout`` (the change made them hang); one that grows past 2 GiB of memory fails
+(killed).
 
 Usage (from the repository's root, with the project's virtualenv):
 
@@ -403,10 +404,23 @@ def run_tests(copy: Path, tests: list[str], timeout: float) -> str:
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-n", "0", "-p", "no:cacheprovider",
                "-p", "no:randomly", *tests]  # fmt: skip
     try:
-        result = subprocess.run(command, cwd=copy, env=env, capture_output=True, timeout=timeout, check=False)
+        result = subprocess.run(
+            command, cwd=copy, env=env, capture_output=True, timeout=timeout, check=False, preexec_fn=_memory_cap
+        )
     except subprocess.TimeoutExpired:
         return "timeout"
     return "survived" if result.returncode == 0 else "killed"
+
+
+MEMORY_CAP = 2 * 1024**3
+"""Bytes of address space for one mutant's tests: a mutant that makes a loop grow a list without end
+fails on MemoryError (killed) instead of filling a machine others share."""
+
+
+def _memory_cap() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
 
 
 def main() -> int:

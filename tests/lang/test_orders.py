@@ -560,7 +560,7 @@ SOUP_WORDS = [
     *PROVINCES[::3], "STP/NC", "STP/SC", "SPA/NC", "BUL/EC", "BUL/NC", "PAR/NC", "STP/north",
     "STP/n", "stp/NORD", "SPA/xx", "LON/", "MAR", "TYR", "NAF", "Pariss", "Xyz",
     "Paris", "London", "mer", "du", "Nord", "Mid-Atlantic", "Ocean", "St", "Petersburg",
-    "North", "Sea", "Espagne", "cote", "nord", "coast", "north", "nc", "cn", "co",
+    "North", "Sea", "Espagne", "cote", "côte", "nord", "coast", "north", "nc", "cn", "co", "Piémont", "Bür",
     "A", "F", "H", "S", "C", "T", "D", "R", "B", "M", "P", "W", "a", "f", "xxx",
     "-", "->", "—", "VIA", "CONVOY", "convoi", "par", "by", "to", "move", "moves", "va",
     "HOLD", "SUPPORT", "BUILD", "REMOVE", "DISBAND", "WAIVE", "RETREAT", "PROXY",
@@ -757,3 +757,10 @@ def test_an_unreadable_order_after_its_keyword_still_names_its_unit(
     """A build, removal or disband that cannot be read still says which unit it was for (the word
     before the unit is skipped, not the unit's type)."""
     assert fails(text, standard, phase_type=phase_type).unit == unit
+
+
+def test_two_different_coasts_are_refused_as_such(standard: GameMap) -> None:
+    """A name that carries a coast and a second, different coast: the answer says they differ (not
+    that the province lacks a coast)."""
+    error = fails("F St Petersburg north coast/sc H", standard)
+    assert error.message == "Two different coasts given -> St Petersburg north coast"
