@@ -229,3 +229,27 @@ def test_the_feeds_are_atom_with_results_and_the_observers_press(harness: Harnes
     assert any("Hello observers" in text for text in texts)
     assert not any("Only for England" in text for text in texts)
     assert "France" in "".join(texts) and "@" not in "".join(texts)
+
+
+def test_the_pages_answer_while_the_mail_path_holds_the_write_lock(harness: Harness, web: TestClient) -> None:
+    """The web role only reads: a page answers while a worker's transaction holds the write lock
+    (it neither waits for the lock nor takes it), and shows nothing uncommitted."""
+    import threading
+
+    start_game(harness, "demo")
+    paths = ("/", "/games/demo", "/games/demo/S1901M", "/games/demo/S1901M.svg", "/api/games/demo")
+    answers: list[tuple[int, bool]] = []
+    with harness.db.unit_of_work() as uow:
+        uow.games.require("demo").comment = "Not committed yet"
+        uow.session.flush()  # on SQLite the write lock is held from here to the commit
+
+        def read() -> None:
+            for path in paths:
+                answer = web.get(path)
+                answers.append((answer.status_code, "Not committed yet" in answer.text))
+
+        reader = threading.Thread(target=read)
+        reader.start()
+        reader.join(timeout=60)
+        assert not reader.is_alive(), "a page waited for the write lock"
+    assert answers == [(200, False)] * len(paths)

@@ -154,3 +154,32 @@ def test_a_council_game_shows_no_council_press_no_member_and_no_spy(harness: Har
     assert "/games/demo" in pages
     assert "<th>Players</th>" not in pages["/games/demo"] and "played by a council" in pages["/games/demo"]
     assert_nowhere(pages, ["Council secret.", "spy", "espion", "@example.net", *addresses])
+
+
+def test_one_judge_with_every_kind_of_game_shows_none_of_their_secrets(harness: Harness, web: TestClient) -> None:
+    """The issue's crawl: a gunboat game with private press, a council game with a spy, a
+    moderated game, an unlisted game and a game with orders waiting, all on one judge, every
+    page, picture, feed and JSON answer reachable from the list of games."""
+    addresses = form_council_game(harness)
+    spies = [m for m in seated(harness) if m.true_power is not None]
+    start_game(harness, "boat", options=["gunboat"])
+    mail(harness, address_of("FRANCE"), france_signon("boat") + "PRESS TO E\nGunboat secret.\nENDPRESS\n")
+    start_game(harness, "ruled")
+    with harness.db.unit_of_work() as uow:
+        uow.games.require("ruled").moderated = True
+    mail(harness, address_of("FRANCE"), france_signon("ruled") + "PRESS TO M\nModerated secret.\nENDPRESS\n")
+    start_game(harness, "hush")
+    with harness.db.unit_of_work() as uow:
+        uow.games.require("hush").listed = False
+    mail(harness, address_of("FRANCE"), france_signon("hush") + "BROADCAST\nUnlisted broadcast.\nENDBROADCAST\n")
+    mail(harness, address_of("FRANCE"), france_signon("ruled") + "A PAR-PIC\nF BRE-ENG\n")
+    assert {"Gunboat secret.", "Moderated secret.", "Unlisted broadcast."} <= stored_press(harness)
+    pages = crawl(web)
+    assert {"/games/demo", "/games/boat", "/games/ruled", "/api/games/ruled/S1901M"} <= set(pages)
+    assert spies
+    assert_nowhere(pages, [
+        "Gunboat secret.", "Moderated secret.", "Unlisted broadcast.", "hush", "spy", "espion",
+        "@example.net", "Picardy", "English Channel", *addresses,
+    ])
+    boat = pages["/games/boat"] + pages["/api/games/boat"]
+    assert not any(f"{power.title()} Player" in boat for power in POWERS)  # the same people are named elsewhere
