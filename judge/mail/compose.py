@@ -161,8 +161,10 @@ def _after_message_id(
         (JUDGE_HEADER, f"{identity.code} {identity.address}"),
         ("Auto-Submitted", auto_submitted.value),
         ("X-Auto-Response-Suppress", "All"),  # asks Exchange not to answer with vacation notices
-        ("MIME-Version", "1.0"),
     ]
+    if auto_submitted is AutoSubmitted.GENERATED:  # what older vacation programs look for instead
+        headers.append(("Precedence", "bulk"))
+    headers.append(("MIME-Version", "1.0"))
     return headers
 
 
@@ -417,6 +419,14 @@ def _fold(name: str, value: str) -> str:
         current += f" {word}"
     lines.append(current)
     return "\r\n".join(lines)
+
+
+def header_lines(headers: Sequence[tuple[str, str]]) -> bytes:
+    """Headers in wire form (each on one line, folded, CRLF after each), for headers added to a
+    rendered mail as it goes out (judge.app.mail_out.list_headers)."""
+    return b"".join(
+        _fold(_one_line(name), _one_line(value)).encode("utf-8", "replace") + b"\r\n" for name, value in headers
+    )
 
 
 def _one_line(text: str) -> str:

@@ -33,6 +33,7 @@ from judge.mail.addresses import AddressError, ascii_domain_of
 _MAC_CHARS = 16
 """Base32 characters of the keyed hash kept in a token: 80 bits, beyond guessing by mail."""
 _TOKEN = re.compile(rf"^([1-9][0-9]{{0,17}})-([a-z2-7]{{{_MAC_CHARS}}})$")
+_UNSUBSCRIBE = re.compile(rf"^u([1-9][0-9]{{0,17}})-([a-z2-7]{{{_MAC_CHARS}}})$")
 
 
 @dataclass(frozen=True)
@@ -76,8 +77,34 @@ class Verp:
         """Whether ``mac`` is the hash of outbox mail ``mail_id`` to ``reader`` (constant time)."""
         return hmac.compare_digest(self._mac(mail_id, reader), mac.lower())
 
-    def _mac(self, mail_id: int, reader: str) -> str:
-        digest = hmac.new(self.secret, f"verp1\0{mail_id}\0{reader.strip().lower()}".encode(), hashlib.sha256)
+    def unsubscribe_token(self, observer_id: int, address: str) -> str:
+        """The token that stops observer ``observer_id``'s mail (``u<id>-<hash>``), for the
+        ``List-Unsubscribe`` of the mail to ``address``: in a mailto to the bounce address, and
+        in the web role's one-click address (RFC 8058)."""
+        return f"u{observer_id}-{self._mac(observer_id, address, 'unsubscribe1')}"
+
+    def unsubscribe_address(self, observer_id: int, address: str) -> str:
+        """The mailto address of :meth:`unsubscribe_token`."""
+        return f"{self.local_part}{self.separator}{self.unsubscribe_token(observer_id, address)}@{self.domain}"
+
+    def unsubscribe_of(self, address_or_token: str) -> tuple[int, str] | None:
+        """The (observer id, hash) an unsubscribe address or bare token carries, or None."""
+        text = address_or_token.strip().strip("<>").strip().lower()
+        if "@" in text:
+            local, domain = _split(text)
+            prefix = self.local_part.lower() + self.separator
+            if local is None or domain != self.domain.lower() or not local.startswith(prefix):
+                return None
+            text = local[len(prefix) :]
+        found = _UNSUBSCRIBE.match(text)
+        return (int(found.group(1)), found.group(2)) if found is not None else None
+
+    def verifies_unsubscribe(self, observer_id: int, address: str, mac: str) -> bool:
+        """Whether ``mac`` is the unsubscribe hash of observer ``observer_id`` at ``address``."""
+        return hmac.compare_digest(self._mac(observer_id, address, "unsubscribe1"), mac.lower())
+
+    def _mac(self, number: int, address: str, purpose: str = "verp1") -> str:
+        digest = hmac.new(self.secret, f"{purpose}\0{number}\0{address.strip().lower()}".encode(), hashlib.sha256)
         return base64.b32encode(digest.digest()).decode("ascii")[:_MAC_CHARS].lower()
 
 

@@ -1,8 +1,9 @@
 """The web application: routes, the reader's language and zone, the guard, the map cache.
 
 Every page is answered by a plain function run in Starlette's thread pool, inside a
-read-only unit of work: the web role never takes the write lock, so it never slows the mail
-path. What a page shows is :mod:`judge.web.views`'s (the mail path's rules); this module only
+read-only unit of work: the web role never takes the write lock for a page, so it never slows
+the mail path. Its one POST, RFC 8058's one-click unsubscribe of an observer (issue 30), writes
+one row by an unforgeable token. What a page shows is :mod:`judge.web.views`'s (the mail path's rules); this module only
 validates the request (anything odd is a 404 page, never a traceback), picks the language
 (``?lang=fr``, else ``Accept-Language``) and the zone (``?tz=Europe/Paris``, else UTC), and
 writes the answer with the guard's headers (a strict Content-Security-Policy, no cookies).
@@ -24,12 +25,14 @@ from zoneinfo import ZoneInfo
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from judge.app.mail_out.bounces import unsubscribe
 from judge.app.session.services import Services
 from judge.db.database import UnitOfWork
 from judge.i18n import translation
@@ -210,6 +213,24 @@ class Site:
         )
         return HTMLResponse(html, status_code=status)
 
+    async def unsubscribe(self, request: Request) -> Response:
+        """RFC 8058's one-click unsubscribe of an observer (the https address of its mail's
+        ``List-Unsubscribe``): a POST whose form says ``List-Unsubscribe=One-Click``, with the
+        token of judge.mail.verp; the observer stops observing. Anything else is refused plainly."""
+        body = await request.body()
+        asked = self.services.verp.unsubscribe_of(str(request.path_params["token"]))
+        if b"List-Unsubscribe=One-Click" not in body[:1000] or asked is None:
+            return Response("400 not a one-click unsubscribe\n", status_code=400, media_type="text/plain")
+
+        def work() -> str:
+            with self.services.db.unit_of_work() as uow:
+                return unsubscribe(uow, self.services, *asked)
+
+        done = await run_in_threadpool(work)
+        if "stopped observing" not in done:
+            return Response("404 no such subscription\n", status_code=404, media_type="text/plain")
+        return Response("200 unsubscribed: the judge sends you no more mail about this game\n", media_type="text/plain")
+
     def not_found(self, request: Request) -> HTMLResponse:
         return self.page(request, "missing.html", status=404)
 
@@ -381,6 +402,8 @@ def create_app(services: Services, *, rate: float = RATE_PER_SECOND, burst: floa
             Route("/games/{name}/feed.atom", site.game_feed, methods=get),
             Route("/games/{name}/deadlines.ics", site.deadlines, methods=get),
             Route("/games/{name}/{phase}", site.phase, methods=get),
+            # The one POST (and the one write) of the web role: RFC 8058's one-click unsubscribe.
+            Route("/unsubscribe/{token}", site.unsubscribe, methods=["POST"]),
         ],
         exception_handlers={404: missing, HTTPException: refused},
     )

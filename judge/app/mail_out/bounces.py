@@ -64,7 +64,13 @@ def take_bounce(
     uow: UnitOfWork, services: Services, mail_id: int, raw: bytes, rcpt_tos: Sequence[str], now: datetime
 ) -> None:
     """Record a mail that came to a bounce address (see the module's rules); it is marked
-    ignored with what was made of it, and never answered."""
+    ignored with what was made of it, and never answered. A mail to an observer's unsubscribe
+    address (the mailto of ``List-Unsubscribe``, judge.app.mail_out.list_headers) is carried out."""
+    for address in rcpt_tos:
+        asked = services.verp.unsubscribe_of(address)
+        if asked is not None:
+            _ignore(uow, mail_id, "unsubscribe: " + unsubscribe(uow, services, *asked), now)
+            return
     tied = _tie(uow, services, rcpt_tos)
     if isinstance(tied, str):
         _ignore(uow, mail_id, f"bounce ignored: {tied}", now)
@@ -82,6 +88,21 @@ def take_bounce(
     _ignore(uow, mail_id, f"bounce ({report.kind}) for mail {sent.id} to {reader}: {report.detail}; {counted}", now)
     if crossed:
         mark_bouncing(uow, services, record, sent, now)
+
+
+def unsubscribe(uow: UnitOfWork, services: Services, observer_id: int, mac: str) -> str:
+    """Stop an observer's mail (``List-Unsubscribe``, by mail or the web role's one click): the
+    observer leaves the game, when the token's hash matches its address; what was done."""
+    observer = uow.session.get(GameObserver, observer_id)
+    if observer is None:
+        return f"no observer {observer_id} (gone already)"
+    if not services.verp.verifies_unsubscribe(observer_id, observer.address, mac):
+        return f"a forged token for observer {observer_id}"
+    game = observer.game.name
+    uow.session.delete(observer)
+    uow.flush()
+    log.info("observer %s of game %s unsubscribed", observer_id, game)
+    return f"observer {observer_id} of game {game} stopped observing"
 
 
 def _ignore(uow: UnitOfWork, mail_id: int, reason: str, now: datetime) -> None:

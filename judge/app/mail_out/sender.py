@@ -15,11 +15,13 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 
 from judge.app.mail_out.alarms import alarm_keeper
+from judge.app.mail_out.list_headers import list_headers
 from judge.app.mail_out.results_maps import ResultsPictures
 from judge.app.session.services import Services
 from judge.db.database import UnitOfWork
 from judge.db.enums import OutboundState
 from judge.db.models import OutboundMail
+from judge.db.repositories.mail import ClaimedMail
 from judge.mail.addresses import AddressError, canonical_address, printable
 from judge.mail.compose import with_attachment
 from judge.mail.outbound import OutgoingMail
@@ -55,15 +57,17 @@ class TransactionalOutbox:
         return self._deliverable(claimed)
 
     def _deliverable(
-        self, claimed: tuple[int, bytes, list[str], int, int | None, str | None] | None
+        self, claimed: ClaimedMail | None
     ) -> OutgoingMail | None:
         if claimed is None:
             return None
-        id, message, recipients, attempts, map_phase_id, map_language = claimed
+        id, message, recipients, attempts, map_phase_id, map_language, game_id = claimed
         if map_phase_id is not None:
             # The results' map, drawn now (after the claim's commit, in a read-only transaction), not
             # when the phase was processed; a mail whose picture cannot be drawn goes out as text.
             message = deliverable_message(self.services, self.pictures, message, map_phase_id, map_language or "en")
+        if game_id is not None and len(recipients) == 1:  # List-Id, and an observer's List-Unsubscribe
+            message = list_headers(self.services, game_id, recipients[0]) + message
         if self.signer is not None:  # signed last: the signature covers the bytes the relay gets
             message = self.signer.sign(message)
         return OutgoingMail(id, message, tuple(recipients), attempts, self._envelope_sender(id, recipients))

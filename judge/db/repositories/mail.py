@@ -82,6 +82,10 @@ def _inbound_row(
     }  # fmt: skip
 
 
+ClaimedMail = tuple[int, bytes, list[str], int, int | None, str | None, int | None]
+"""An outbox row the sender claimed: id, message, recipients, attempts, map phase, map language, game."""
+
+
 @dataclass(frozen=True, slots=True)
 class StartedMail:
     """A mail taken for processing (:meth:`InboundMailRepository.start_processing`)."""
@@ -507,12 +511,12 @@ def _outbound() -> Table:
 
 
 @functools.cache
-def _claim_one_statement() -> Select[tuple[int, bytes, list[str], int, int | None, str | None]]:
+def _claim_one_statement() -> Select[tuple[int, bytes, list[str], int, int | None, str | None, int | None]]:
     table = _outbound()
     return (
         select(
             table.c.id, table.c.message, table.c.recipients, table.c.attempts, table.c.map_phase_id,
-            table.c.map_language,
+            table.c.map_language, table.c.game_id,
         )
         .where(
             table.c.state == OutboundState.PENDING,
@@ -657,20 +661,20 @@ class OutboxRepository:
 
     def claim_one_row(
         self, now: datetime, lease: Callable[[int], datetime]
-    ) -> tuple[int, bytes, list[str], int, int | None, str | None] | None:
+    ) -> ClaimedMail | None:
         """The sender's claim (:meth:`claim_due` of one) in Core: the oldest message due, locked
         (skipping one another sender holds), its attempt counted and its next attempt moved to
-        ``lease(attempts)``; (id, message, recipients, attempts, map phase, map language) or None. No ORM
+        ``lease(attempts)``; (id, message, recipients, attempts, map phase, map language, game) or None. No ORM
         object is made (issue 14: loading and flushing one cost more than the statements)."""
         row = self.session.connection().execute(_claim_one_statement(), {"claim_now": now}).one_or_none()
         if row is None:
             return None
-        mail_id, message, recipients, attempts, map_phase_id, map_language = row
+        mail_id, message, recipients, attempts, map_phase_id, map_language, game_id = row
         attempts = int(attempts) + 1
         self.session.connection().execute(
             _claimed_statement(), {"claimed_id": mail_id, "claimed_attempts": attempts, "claimed_lease": lease(attempts)}
         )
-        return int(mail_id), bytes(message), list(recipients), attempts, map_phase_id, map_language
+        return int(mail_id), bytes(message), list(recipients), attempts, map_phase_id, map_language, game_id
 
     def mark_sent_row(self, mail_id: int, now: datetime, error: str | None) -> None:
         """Mark a claimed message sent (``error``: the recipients the relay refused), in Core;
