@@ -244,9 +244,12 @@ def place_labels(variant: str, language: str, inset: bool = False) -> Labels:
         texts[code] = text
         home = art.provinces[code].label
         rings = shapes.get(code, ())
-        chosen = _free_point(text, home, rings, obstacles, placed_boxes, art) or _free_point(
-            text, home, (), obstacles, placed_boxes, art, _FAR_OFFSETS
-        ) or home
+        chosen = (
+            _free_point(text, home, rings, obstacles, placed_boxes, art, whole=True)
+            or _free_point(text, home, rings, obstacles, placed_boxes, art)
+            or _free_point(text, home, (), obstacles, placed_boxes, art, _FAR_OFFSETS)
+            or home
+        )
         placed[code] = chosen
         placed_boxes.append(label_box(text, chosen))
     ordered = {c: placed[c] for c in art.provinces if c in placed}
@@ -261,15 +264,23 @@ def _free_point(
     placed: list[Box],
     art: MapArt,
     offsets: list[Point] | None = None,
+    *,
+    whole: bool = False,
 ) -> Point | None:
     """The nearest point to ``home`` where the label's box is on the board, clear of every obstacle
-    and placed label, and (when ``rings`` are given) inside its province."""
+    and placed label, and (when ``rings`` are given) inside its province: its centre, or with
+    ``whole`` its whole box (no border runs through the label)."""
     for dx, dy in offsets or _OFFSETS:
         point = (home[0] + dx, home[1] + dy)
         box = label_box(text, point)
         if box.left < 0 or box.top < 0 or box.right > art.width or box.bottom > art.height:
             continue
         if rings and not inside(rings, point):
+            continue
+        if whole and not all(
+            inside(rings, corner)
+            for corner in ((box.left, box.top), (box.right, box.top), (box.left, box.bottom), (box.right, box.bottom))
+        ):
             continue
         grown = box.grown(1.5)
         if any(grown.overlaps(o) for o in obstacles) or any(grown.overlaps(o) for o in placed):

@@ -117,3 +117,21 @@ def test_world_and_youngstown_draw_europe_again_larger_with_its_labels_there() -
         assert not {"GER", "BER", "MUN"} & set(on_board)
         # Every unit of the region is drawn in the inset too.
         assert len(re.findall(r'class="unit"', inset)) >= 15
+
+
+def test_no_border_runs_through_a_standard_label_but_in_the_smallest_provinces() -> None:
+    """Issue 28: a border ran through the SWE label. A label now lies wholly inside its province
+    where it fits; on Standard only three small provinces' labels do not."""
+    from judge.maps.art import load_art
+    from judge.maps.layout import inside, outlines
+
+    labels = place_labels("standard", "en")
+    shapes = outlines(load_art("standard"))
+
+    def crossed(code: str) -> bool:
+        box = labels.box(code)
+        corners = ((box.left, box.top), (box.right, box.top), (box.left, box.bottom), (box.right, box.bottom))
+        return not all(inside(shapes[code], corner) for corner in corners)
+
+    assert not crossed("SWE") and not crossed("NWY") and not crossed("DEN")
+    assert {code for code in labels.at if crossed(code)} <= {"CON", "LVP", "NAP"}

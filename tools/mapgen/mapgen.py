@@ -899,6 +899,8 @@ def write(result: dict, scale: float = 1.0) -> None:
             entry["label"], entry["unit"] = scaled(entry["label"]), scaled(entry["unit"])
             entry["centre"] = scaled(entry["centre"])
             entry["coasts"] = {name: scaled(p) for name, p in entry["coasts"].items()}
+    for code, point in seed_tables.UNIT_OVERRIDES.get(variant, {}).items():
+        points[code]["unit"] = list(point)
     sidecar = {
         "width": W,
         "height": H,

@@ -348,3 +348,10 @@ def _youngstown() -> dict[str, tuple[float, float]]:
 
 
 TABLES["youngstown"] = _youngstown()
+
+
+# Unit anchors set by hand where the deepest point of the outline misleads (issue 28): Skagerrak's
+# deepest point is in its Kattegat arm, east of Denmark, where a fleet reads as Denmark's or Sweden's.
+UNIT_OVERRIDES: dict[str, dict[str, tuple[float, float]]] = {
+    "standard": {"SKA": (515.0, 185.0)},
+}
