@@ -189,8 +189,10 @@ class Site:
         return kept
 
     def base_url(self, request: Request) -> str:
-        configured = self.services.config.web_base_url
-        return configured or str(request.base_url).rstrip("/")
+        """The address links in feeds and calendars start with: ``web_base_url``, else where the
+        role listens; never the request's Host header, which any client writes."""
+        config = self.services.config
+        return config.web_base_url or f"http://{config.web_host}:{config.web_port}"
 
     def reader(self, request: Request) -> views.Reader:
         language = reader_language(request)

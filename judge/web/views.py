@@ -61,6 +61,7 @@ from judge.db.database import UnitOfWork
 from judge.db.enums import GameState
 from judge.db.models import Game, Person, PhaseRecord, Seat, SeatTenure
 from judge.db.repositories.councils import councils_enabled
+from judge.i18n import N_
 from judge.timekeeping.dates import tell_date
 
 Gettext = Callable[[str], str]
@@ -272,6 +273,15 @@ def power_rows(
     return rows
 
 
+PRESS_TITLES = {
+    "Broadcast": N_("Broadcast"),
+    "Press": N_("Press"),
+    "Postal Press": N_("Postal press"),
+    "Notice": N_("Notice from the judge"),
+}
+"""HISTORY's titles (English, as mail subjects are) as a page in the reader's language says them."""
+
+
 def press_entries(uow: UnitOfWork, game: Game, reader: Reader) -> list[PressEntry]:
     """The press the observers received, oldest first, as their copies read without addresses."""
     _ = reader.gettext
@@ -284,7 +294,8 @@ def press_entries(uow: UnitOfWork, game: Game, reader: Reader) -> list[PressEntr
         header = ""
         if lines and item.title != "Notice":
             header, lines = lines[0], lines[2:]
-        entries.append(PressEntry(reader.date(item.at), item.phase or "", item.title, header, "\n".join(lines)))
+        title = _(PRESS_TITLES[item.title]) if item.title in PRESS_TITLES else item.title
+        entries.append(PressEntry(reader.date(item.at), item.phase or "", title, header, "\n".join(lines)))
     return entries
 
 

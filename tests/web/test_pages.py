@@ -253,3 +253,20 @@ def test_the_pages_answer_while_the_mail_path_holds_the_write_lock(harness: Harn
         reader.join(timeout=60)
         assert not reader.is_alive(), "a page waited for the write lock"
     assert answers == [(200, False)] * len(paths)
+
+
+def test_feed_links_use_the_configured_address_never_the_host_header(harness: Harness) -> None:
+    import dataclasses
+
+    start_game(harness, "demo")
+    services = dataclasses.replace(
+        harness.services, config=dataclasses.replace(harness.services.config, web_base_url="https://judge.example.org")
+    )
+    with TestClient(create_app(services)) as client:
+        feed = client.get("/games/demo/feed.atom", headers={"Host": "evil.example.com"}).text
+        calendar = client.get("/games/demo/deadlines.ics", headers={"Host": "evil.example.com"}).text
+    assert "https://judge.example.org/games/demo" in feed and "evil" not in feed
+    assert "evil" not in calendar
+    with TestClient(create_app(harness.services)) as client:
+        feed = client.get("/feed.atom", headers={"Host": "evil.example.com"}).text
+    assert "http://127.0.0.1:8080/" in feed and "evil" not in feed
