@@ -8,8 +8,8 @@ here: the REGISTER form (up to END), press text (up to ENDPRESS,
 ENDBROADCAST, SIGNOFF or the end of the mail), SET COMMENT BEGIN (up to
 SIGNOFF), DIARY (up to ENDDIARY), and IF ... ENDIF, whose structure this
 module builds (the end of the mail, a PHASE line or SIGNOFF close open IFs
-silently, as the Judge did). SIGNOFF or a ``--`` signature line ends the
-reading, and so do the ways people end a mail (a closing line, a phone's
+silently, as the Judge did). SIGNOFF or a ``-- `` signature line
+(:func:`judge.mail.signature.is_signature_line`, the decoder's rule too) ends the reading, and so do the ways people end a mail (a closing line, a phone's
 footer) when no command follows them; prose after the last command is
 :class:`~judge.lang.commands.IgnoredText`, not a bad order (the rules are
 in :mod:`judge.lang.signatures`).
@@ -55,6 +55,7 @@ from judge.lang.grammar import (
 )
 from judge.lang.orders import OrderSyntaxError, ReadOrder, read_order_line
 from judge.lang.signatures import is_sign_off, looks_like_prose
+from judge.mail.signature import is_signature_line
 
 MAX_MAIL_CHARS = 1_000_000
 """Characters read from a mail body; the rest is reported and ignored."""
@@ -232,7 +233,7 @@ class _MailReader:
         stripped = text.strip()
         if not stripped:
             return
-        if stripped == "--":
+        if is_signature_line(stripped):
             self._signoff(c.Signoff(number, signature=True))
             return
         if len(text) > MAX_LINE_LENGTH:
@@ -279,7 +280,7 @@ class _MailReader:
             if not stripped or is_sign_off(stripped):
                 continue
             key = " ".join(stripped.lower().split())
-            if stripped == "--" or key in _SIGNOFFS:
+            if is_signature_line(stripped) or key in _SIGNOFFS:
                 break
             first_match = _FIRST_WORD.match(stripped)
             first = first_match.group().lower() if first_match else ""
@@ -534,7 +535,7 @@ class _MailReader:
             if key in ends:
                 ended = names[key] if names else key
                 return "\n".join(body), ended, source.index
-            if peeked.rstrip("\r") == "-- ":
+            if is_signature_line(peeked):
                 return "\n".join(body), "signature", source.index
             body.append(peeked)
         return "\n".join(body), "end", source.index

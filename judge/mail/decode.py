@@ -12,7 +12,7 @@ not be read) is also in ``unreadable``, for the reply. The work is bounded
 whatever the mail: a mail nested deeper than :data:`MAX_MIME_NESTING` (or with
 more than :data:`MAX_MULTIPARTS` multipart containers) is read for its headers
 only, and lines longer than :data:`MAX_LINE_LENGTH` are cut. Quoted lines (``>``) and everything after a ``-- ``
-signature line are dropped here; ``SIGNOFF`` belongs to the grammar.
+signature line (:mod:`judge.mail.signature`, the command reader's rule too) are dropped here; ``SIGNOFF`` belongs to the grammar.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from typing import TypeVar
 
 from judge.mail.addresses import AddressError, canonical_address
 from judge.mail.html_text import html_to_text
+from judge.mail.signature import is_signature_line
 
 T = TypeVar("T")
 
@@ -522,7 +523,7 @@ def clean_body(text: str, notes: list[str], unreadable: list[Unreadable] | None 
     kept: list[str] = []
     quoted = 0
     for index, line in enumerate(lines):
-        if line == "--":  # "-- " once trailing blanks are gone
+        if is_signature_line(line):
             notes.append(f"dropped the signature ({len(lines) - index} lines)")
             break
         if _ORIGINAL_MESSAGE.match(line) or (
