@@ -393,3 +393,13 @@ def database(database_url: str) -> Iterator[Database]:
         yield db
     finally:
         db.dispose()
+
+
+@pytest.fixture
+def sqlite_database(sqlite_database_url: str) -> Iterator[Database]:
+    """The same on SQLite only, for tests not about engines (a long game by mail, the attack corpus)."""
+    db = Database(sqlite_database_url, passwords=TEST_PASSWORDS)
+    try:
+        yield db
+    finally:
+        db.dispose()

@@ -140,6 +140,13 @@ def harness(database: Database, tmp_path: Path) -> Iterator[Harness]:
     yield new_harness(database, tmp_path)
 
 
+@pytest.fixture
+def sqlite_harness(sqlite_database: Database, tmp_path: Path) -> Harness:
+    """A harness on SQLite only (a test too long to run on both engines, whose stored state the
+    per-engine tests already cover)."""
+    return new_harness(sqlite_database, tmp_path)
+
+
 def new_harness(database: Database, tmp_path: Path) -> Harness:
     """A harness on ``database`` with the suite's judge configuration and a fake clock."""
     clock = FakeClock(datetime(2026, 11, 23, 9, 0, tzinfo=UTC))

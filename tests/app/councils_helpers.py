@@ -15,6 +15,7 @@ from tests.app.conftest import Harness, text
 from tests.app.games_helpers import player, register
 
 MASTER = "referee@example.net"
+POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 LETTER = {
     "AUSTRIA": "A",
     "ENGLAND": "E",
@@ -23,6 +24,16 @@ LETTER = {
     "ITALY": "I",
     "RUSSIA": "R",
     "TURKEY": "T",
+}
+#: Every unit of Standard's opening holding, by power: the orders a General gives to play a season.
+HOLDS = {
+    "AUSTRIA": "A VIE H\nA BUD H\nF TRI H",
+    "ENGLAND": "F LON H\nF EDI H\nA LVP H",
+    "FRANCE": "A PAR H\nA MAR H\nF BRE H",
+    "GERMANY": "A BER H\nA MUN H\nF KIE H",
+    "ITALY": "A ROM H\nA VEN H\nF NAP H",
+    "RUSSIA": "A WAR H\nA MOS H\nF SEV H\nF STP/SC H",
+    "TURKEY": "F ANK H\nA CON H\nA SMY H",
 }
 
 

@@ -10,6 +10,7 @@ from tests.app.conftest import Harness, text
 from tests.app.councils_helpers import (
     LETTER,
     MASTER,
+    POWERS,
     Seated,
     ambassador,
     form_council_game,
@@ -18,7 +19,6 @@ from tests.app.councils_helpers import (
 )
 from tests.app.reports_helpers import process
 
-POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 SECRET_WORDS = re.compile(r"\bspy\b|\bspies\b|\bespion", re.IGNORECASE)
 
 

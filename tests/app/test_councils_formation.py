@@ -12,6 +12,7 @@ from judge.lang.powers import power_letters
 from tests.app.conftest import Harness, text
 from tests.app.councils_helpers import (
     MASTER,
+    POWERS,
     ambassador,
     form_council_game,
     general,
@@ -19,8 +20,6 @@ from tests.app.councils_helpers import (
     seated,
 )
 from tests.app.games_helpers import player, register
-
-POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
 
 def test_only_the_creator_or_a_master_sets_councils_and_only_before_the_start(

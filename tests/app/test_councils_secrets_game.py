@@ -30,20 +30,17 @@ both engines.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from datetime import timedelta
 from email.message import EmailMessage
-from pathlib import Path
-
-import pytest
 
 from judge.app.game_state.game_facts import power_name
 from judge.app.phases.guarded_scheduler import process_due
-from judge.db.database import Database
-from tests.app.conftest import Harness, new_harness, text
+from tests.app.conftest import Harness, text
 from tests.app.councils_helpers import (
+    HOLDS,
     LETTER,
     MASTER,
+    POWERS,
     Seated,
     ambassador,
     form_council_game,
@@ -51,29 +48,9 @@ from tests.app.councils_helpers import (
     seated,
 )
 from tests.app.councils_secrets_helpers import member_id, readers
-from tests.conftest import TEST_PASSWORDS
 
-POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 FRENCH_PLAYERS = {1: "F", 2: "F", 3: "F", 4: "G", 5: "G", 6: "G"}
-HOLDS = {
-    "AUSTRIA": "A VIE H\nA BUD H\nF TRI H",
-    "ENGLAND": "F LON H\nF EDI H\nA LVP H",
-    "FRANCE": "A PAR H\nA MAR H\nF BRE H",
-    "GERMANY": "A BER H\nA MUN H\nF KIE H",
-    "ITALY": "A ROM H\nA VEN H\nF NAP H",
-    "RUSSIA": "A WAR H\nA MOS H\nF SEV H\nF STP/SC H",
-    "TURKEY": "F ANK H\nA CON H\nA SMY H",
-}
 SPY_WORDS = re.compile(r"\bspy\b|\bspies\b|\bespion", re.IGNORECASE)
-
-
-@pytest.fixture
-def sqlite_harness(sqlite_database_url: str, tmp_path: Path) -> Iterator[Harness]:
-    database = Database(sqlite_database_url, passwords=TEST_PASSWORDS)
-    try:
-        yield new_harness(database, tmp_path)
-    finally:
-        database.dispose()
 
 
 class Game:

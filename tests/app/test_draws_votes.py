@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from judge.app.games.draws import Agreement, Passed, Vote, accepts, count_votes, largest_accepted
+from judge.app.game_state.agreements import Agreement, Passed
+from judge.app.games.draws import Vote, accepts, count_votes, largest_accepted
 from judge.db.enums import DrawVoteKind, SeatStatus
 from tests.app.conftest import Harness
 from tests.app.orders_helpers import LETTER

@@ -169,12 +169,8 @@ def test_a_listener_that_loses_its_connection_listens_again_and_wakes_its_roles(
     assert not listener.is_alive()
 
 
-def test_sqlite_has_no_cross_process_wakeups(sqlite_database_url: str) -> None:
-    db = Database(sqlite_database_url, passwords=TEST_PASSWORDS)
-    try:
-        assert wakeups_for(db.engine) is None
-    finally:
-        db.dispose()
+def test_sqlite_has_no_cross_process_wakeups(sqlite_database: Database) -> None:
+    assert wakeups_for(sqlite_database.engine) is None
 
 
 def _send(port: int, message: str) -> None:

@@ -15,20 +15,8 @@ from datetime import UTC, datetime
 from email.message import EmailMessage
 
 from judge.db.repositories.people import Registration
+from tests.app.councils_helpers import HOLDS, LETTER, MASTER, POWERS
 from tests.e2e.harness import CODE, E2EJudge, text, wait_until
-
-POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
-LETTER = dict(zip(POWERS, "AEFGIRT", strict=True))
-MASTER = "referee@example.net"
-HOLDS = {
-    "AUSTRIA": "A VIE H\nA BUD H\nF TRI H",
-    "ENGLAND": "F LON H\nF EDI H\nA LVP H",
-    "FRANCE": "A PAR H\nA MAR H\nF BRE H",
-    "GERMANY": "A BER H\nA MUN H\nF KIE H",
-    "ITALY": "A ROM H\nA VEN H\nF NAP H",
-    "RUSSIA": "A WAR H\nA MOS H\nF SEV H\nF STP/SC H",
-    "TURKEY": "F ANK H\nA CON H\nA SMY H",
-}
 
 
 def player(n: int) -> str:

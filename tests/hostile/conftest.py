@@ -3,13 +3,11 @@ and the whole judge on loopback for the corpus over SMTP."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from judge.db.database import Database
-from tests.conftest import TEST_PASSWORDS
 
 # The whole judge on loopback (SMTP door, worker, outbound sender) with a capture relay,
 # from the end-to-end tests: the corpus is sent over real SMTP too.
@@ -18,10 +16,6 @@ from tests.hostile.harness import World
 
 
 @pytest.fixture
-def sqlite_world(sqlite_database_url: str, tmp_path: Path) -> Iterator[World]:
+def sqlite_world(sqlite_database: Database, tmp_path: Path) -> World:
     """A world on SQLite: the corpus runs one case per fresh database."""
-    db = Database(sqlite_database_url, passwords=TEST_PASSWORDS)
-    try:
-        yield World(db, tmp_path)
-    finally:
-        db.dispose()
+    return World(sqlite_database, tmp_path)
