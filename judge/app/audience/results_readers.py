@@ -97,7 +97,7 @@ def results_audience(uow: UnitOfWork, game: Game) -> dict[str, ResultsReader]:
 
 
 def _primary(lines: list[Any]) -> list[str]:
-    """The primary address among a person's rows, else the first (as :func:`notify.person_address`)."""
+    """The primary address among a person's rows, else the first (as :func:`judge.app.session.readers.person_address`)."""
     addresses = [(line.address, line.is_primary) for line in lines if line.address is not None]
     if not addresses:
         return []

@@ -33,6 +33,7 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy import bindparam, select
 
+from judge.app.game_state.boards import NoOpenPhase, current
 from judge.app.session.mail_session import MailSession, Role
 from judge.app.session.refusals import CommandRefused
 from judge.core.phase import PhaseType
@@ -272,8 +273,6 @@ def open_phase(uow: UnitOfWork, game: Game) -> tuple[PhaseRecord, Position] | No
     """The open phase's record and position (None when the game is not being played)."""
     if game.state is not GameState.ACTIVE or game.current_phase is None:
         return None
-    from judge.app.game_state.boards import NoOpenPhase, current
-
     try:
         return current(uow, game)
     except NoOpenPhase:

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from judge.core.position import Position
 from judge.core.units import Unit
 from judge.lang.commands import Conditional, OrderCommand
-from judge.lang.conditions import Condition, holds
+from judge.lang.conditions import holds
 from judge.lang.preferences import Preference
 
 Body = Sequence[OrderCommand | Conditional]
@@ -28,10 +28,6 @@ Body = Sequence[OrderCommand | Conditional]
 def units_at_start(position: Position) -> tuple[Unit, ...]:
     """The units a condition looks at: those on the board and those waiting to retreat."""
     return position.units + tuple(d.unit for d in position.dislodged)
-
-
-def is_true(condition: Condition, position: Position) -> bool:
-    return holds(condition, units_at_start(position))
 
 
 def chosen_body(block: Conditional, position: Position) -> Body:

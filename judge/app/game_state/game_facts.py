@@ -1,9 +1,10 @@
-"""Small facts about a game that many modules need: its map, its powers' names and letters, who hears its news.
+"""Small facts about a game that many modules need: its variant's title, its powers' names and
+letters, who hears its news (and in which zone), the seats still waiting for players.
 
-In the ``game_state`` room, low in :data:`tests.test_layers.APP_ROOMS`, so that the
-audience, the outgoing mail, the reports and the endgame can all read these
-facts; :mod:`judge.app.games.lifecycle` (which starts games) sits higher.
-:mod:`judge.app.games.lifecycle` re-exports every name here.
+In the ``game_state`` room, low in :data:`tests.test_layers.APP_ROOMS`, so that the outgoing
+mail, the reports and the endgame can all read these facts; :mod:`judge.app.games.lifecycle`
+(which starts games) sits higher. The game's map is
+:func:`judge.app.game_state.variant_rules.game_map_of`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from zoneinfo import ZoneInfo
 
+from judge.app.audience.council_members import seat_readers
 from judge.app.game_state.variant_rules import game_map_of
+from judge.app.session.readers import person_address, reader_language, reader_zone, seat_addresses
+from judge.core.councils.roles import Channel
 from judge.core.errors import CoreError
 from judge.core.variants import load_map, power_names_of
 from judge.db.enums import SeatStatus
@@ -78,10 +82,6 @@ def audience(
     out observers who asked not to get broadcasts. Addresses in ``exclude``
     (the sender's) are left out; nobody is listed twice.
     """
-    from judge.app.audience.council_members import seat_readers
-    from judge.app.session.readers import person_address, reader_language
-    from judge.core.councils.roles import Channel
-
     # A council's members each read alone: the game's news as players, what is for one power as
     # his council (judge.app.audience.council_members).
     channel = Channel.GAME if powers is None else Channel.COUNCIL
@@ -120,8 +120,6 @@ def by_zone(game: Game, groups: dict[str, list[str]], judge_zone: ZoneInfo) -> l
     An address is the zone of the person it reaches in this game (player, master, observer);
     an address nobody registered reads in the judge's zone.
     """
-    from judge.app.session.readers import person_address, reader_zone, seat_addresses
-
     zones: dict[str, ZoneInfo] = {}
 
     def note(person_zone: str | None, addresses: Iterable[str]) -> None:

@@ -180,9 +180,6 @@ FLAGS: Mapping[str, Setting] = MappingProxyType({s.option: s for s in (
 )})  # fmt: skip
 """On/off options (``SetFlag``) kept on the game."""
 
-PERSONAL_FLAGS = frozenset({"BROADCAST"})
-"""On/off options about the sender's own mail, not the game (``SET [NO] BROADCAST``)."""
-
 UNSUPPORTED_FLAGS: Mapping[str, str] = MappingProxyType({
     **{name: "variant rule" for name in (
         "COASTAL CONVOYS", "STRICT CONVOY", "TRANSFORM", "ATTACK TRANSFORM", "SUMMER",
@@ -236,9 +233,6 @@ CHOICES: Mapping[str, Setting] = MappingProxyType({s.option: s for s in (
             values={"ANY": "any", "SAME": "same", "DIFFERENT": "different"}),
 )})  # fmt: skip
 """One-of-several options (``SetChoice``) kept on the game."""
-
-PERSONAL_CHOICES = frozenset({"MASTER PRESS"})
-"""``SET ALL PRESS`` / ``SET NORMAL PRESS``: whether the sender gets every partial press."""
 
 NUMBERS: Mapping[str, Setting] = MappingProxyType({s.option: s for s in (
     Setting("DEDICATION", "min_dedication", Kind.NUMBER, N_("Minimum dedication"),

@@ -12,7 +12,7 @@ from judge.app.game_state.boards import opening_position
 from judge.core.errors import VariantError
 from judge.core.geography import GameMap
 from judge.core.phase import Season
-from judge.core.variants import available_variants, load_map
+from judge.core.variants import load_map
 from judge.i18n import N_, translation
 
 PREFIX = "info."
@@ -26,11 +26,6 @@ RULE_NAMES = {
 }
 
 SEASONS = {Season.SPRING: N_("spring"), Season.FALL: N_("fall"), Season.WINTER: N_("winter")}
-
-
-def info_names() -> tuple[str, ...]:
-    """``info.standard``, ``info.colonial``...: the names GET answers with a variant's description."""
-    return tuple(PREFIX + name for name in available_variants())
 
 
 def variant_info(requested: str, language: str) -> str | None:

@@ -37,11 +37,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from judge.app.game_state.agreements import Agreement as Agreement  # re-exported
-from judge.app.game_state.agreements import Passed as Passed
+from judge.app.game_state.agreements import Agreement, Passed
 from judge.app.game_state.boards import current
 from judge.app.game_state.game_facts import power_name
 from judge.app.game_state.variant_rules import game_map_of
+from judge.app.games.endgame import end_by_agreement
 from judge.app.session.mail_session import MailSession, Role
 from judge.app.session.refusals import CommandRefused
 from judge.core.position import Position
@@ -234,8 +234,6 @@ def letters_to_powers(game: Game, letters: str) -> tuple[str, ...]:
 
 def settle(session: MailSession, ballot: Ballot) -> Passed | None:
     """Count the votes after one was cast; if they end the game, end it (notices queued with the reply)."""
-    from judge.app.games.endgame import end_by_agreement
-
     game = ballot.game
     passed = count_votes(
         standing_votes(session.uow, game), ballot.alive, ballot.voting,

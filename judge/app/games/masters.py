@@ -26,6 +26,7 @@ from zoneinfo import ZoneInfo
 from judge.app.audience.council_members import group_by_language, seat_readers
 from judge.app.game_state.game_facts import audience, by_zone, power_letter, power_name
 from judge.app.game_state.setting_table import Setting, When, Who, current_value
+from judge.app.reports.listing import parameter_lines
 from judge.app.session.mail_session import MailSession, Outgoing, Role
 from judge.app.session.refusals import CommandRefused
 from judge.core.councils.roles import Channel
@@ -189,8 +190,6 @@ def setter_name(session: MailSession, game: Game, language: str) -> str | None:
 
 def _announce_changes(session: MailSession, game: Game) -> None:
     """One Parameter Change mail per reader language: what changed, then the parameter block."""
-    from judge.app.reports.listing import parameter_lines
-
     changes = _state(session).changes
     if not changes:
         return

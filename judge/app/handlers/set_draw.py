@@ -9,8 +9,9 @@ everyone with the final summary (:mod:`judge.app.games.endgame`).
 from __future__ import annotations
 
 from judge.app.councils.permissions import check_draw
+from judge.app.game_state.agreements import Agreement
 from judge.app.game_state.game_facts import power_letter
-from judge.app.games.draws import MAX_DRAW_LETTERS, Agreement, letters_to_powers, settle, voter
+from judge.app.games.draws import MAX_DRAW_LETTERS, letters_to_powers, settle, voter
 from judge.app.reports.final_summary import names
 from judge.app.session.mail_session import MailSession
 from judge.app.session.refusals import CommandRefused

@@ -30,6 +30,7 @@ from datetime import datetime, timedelta, tzinfo
 from sqlalchemy import Select, bindparam, event, select
 from sqlalchemy.orm import joinedload, object_session
 
+from judge.app.audience.council_members import reply_addresses
 from judge.app.game_state.variant_rules import game_map_of
 from judge.app.mail_in.dispatch import run_commands
 from judge.app.mail_in.unreadable import note_unreadable
@@ -509,7 +510,6 @@ def _queue_reply(session: MailSession, mail_id: int) -> None:
         phase=phase if session.signed_on else None,
         error_flag=session.reply.errors > 0,
     )
-    from judge.app.audience.council_members import reply_addresses
 
     recipients = [session.sender, *reply_addresses(session)]
     outbox.queue(

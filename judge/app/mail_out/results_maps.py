@@ -59,10 +59,6 @@ def set_map_choice(game: Game, reader: str, addresses: Iterable[str], enabled: b
     game.extra_settings = settings  # a new dict, so the JSON column is written
 
 
-def map_is_off(game: Game, reader: str) -> bool:
-    return reader in ((game.extra_settings or {}).get(MAPS_OFF) or {})
-
-
 def picture_title(game: Game, position: Position, language: str = "en") -> str:
     return f"{game.name}: {phase_title(position.phase, language)}"
 

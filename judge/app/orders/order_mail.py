@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from judge.app.game_state import order_sheets as kept
 from judge.app.game_state.boards import from_json
+from judge.app.game_state.conditions import block_orders
 from judge.app.game_state.game_rules import game_rules
 from judge.app.game_state.variant_rules import game_map_of
 from judge.app.mail_out.wording import phase_name
@@ -235,7 +236,6 @@ def add_block(session: MailSession, block: Conditional) -> None:
         draft.futures[later] = sheet.with_block(block)
         draft.changed_futures.add(later)
         return
-    from judge.app.game_state.conditions import block_orders
 
     problems = 0
     for command in block_orders(block):

@@ -39,10 +39,6 @@ class InvalidSignon(Exception):
     """No such game, no such power in it, or the wrong password: deliberately one error for all."""
 
 
-class NotRegistered(Exception):
-    """Joining a game or taking over a power needs a registration (REGISTER)."""
-
-
 class NotInvited(Exception):
     """The game's master denied this address, or only allows listed ones."""
 

@@ -33,7 +33,7 @@ from judge.app.game_state.setting_table import APPROVED
 from judge.app.game_state.variant_rules import game_map_of
 from judge.app.session.mail_session import MailSession, Outgoing
 from judge.db.enums import SeatStatus
-from judge.db.models import Game, Person, Seat, TakeoverRequest
+from judge.db.models import Game, Person, Seat
 from judge.i18n import translation
 from judge.mail.compose import game_subject
 from judge.timekeeping.dates import tell_date
@@ -60,10 +60,6 @@ def needs_approval(game: Game, seat: Seat) -> bool:
         return False
     approved = (game.extra_settings or {}).get(APPROVED) or []
     return seat.power not in approved
-
-
-def pending_request(session: MailSession, game: Game, power: str) -> TakeoverRequest | None:
-    return session.uow.seats.pending_takeover(game, power)
 
 
 def tell_previous_player(session: MailSession, game: Game, seat: Seat, previous: Person | None) -> None:

@@ -21,6 +21,7 @@ from enum import StrEnum
 from typing import TypeVar
 from zoneinfo import ZoneInfo
 
+from judge.app.session.readers import reader_zone
 from judge.app.session.reply import Reply
 from judge.app.session.services import Services
 from judge.core.phase import Phase
@@ -131,8 +132,6 @@ class MailSession:
     @property
     def zone(self) -> ZoneInfo:
         """The sender's time zone: their registration's, else the judge's."""
-        from judge.app.session.readers import reader_zone
-
         return reader_zone(self.person.time_zone if self.person is not None else None, self.services.config.timezone)
 
     def tell_date(self, when: datetime) -> str:
