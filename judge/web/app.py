@@ -257,7 +257,8 @@ class Site:
             if game is None:
                 return None
             page = views.game_page(uow, game, reader, self.centres)
-            chart = centres_chart(page.centres, [(row.power, row.name) for row in page.powers])
+            chart = centres_chart(page.centres, [(row.power, row.name) for row in page.powers],
+                                  views.map_colours(game))
             return self.page(request, "game.html", game=page, chart=chart)
 
         return self.read(work, request)

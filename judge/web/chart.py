@@ -6,17 +6,24 @@ attribute (the pages' Content-Security-Policy allows neither).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 
 from markupsafe import Markup, escape
 
 WIDTH, HEIGHT, LEFT, BOTTOM, TOP, RIGHT = 640, 300, 40, 30, 10, 120
+_SAFE_COLOUR = re.compile(r"^#[0-9A-Fa-f]{3,8}$")
 COLOURS = ("#c0392b", "#2c3e50", "#2980b9", "#7f8c8d", "#27ae60", "#8e44ad", "#d4ac0d",
            "#e67e22", "#16a085", "#6d4c41", "#ad1457", "#1b5e20")
 
 
-def centres_chart(rows: Sequence[tuple[int, dict[str, int]]], powers: Sequence[tuple[str, str]]) -> Markup:
-    """``rows``: (year, {power: centres}); ``powers``: (power, name shown) in the map's order."""
+def centres_chart(
+    rows: Sequence[tuple[int, dict[str, int]]],
+    powers: Sequence[tuple[str, str]],
+    colours: Mapping[str, str] | None = None,
+) -> Markup:
+    """``rows``: (year, {power: centres}); ``powers``: (power, name shown) in the map's order;
+    ``colours``: each power's colour on the map (:func:`judge.maps.render.power_colours`)."""
     if len(rows) < 2:
         return Markup("")
     most = max([1, *(count for _, counts in rows for count in counts.values())])
@@ -38,7 +45,9 @@ def centres_chart(rows: Sequence[tuple[int, dict[str, int]]], powers: Sequence[t
         if index % step == 0 or index == len(rows) - 1:
             parts.append(f'<text x="{x(index):.1f}" y="{HEIGHT - 10}" text-anchor="middle" font-size="11">{int(year)}</text>')
     for number, (power, name) in enumerate(powers):
-        colour = COLOURS[number % len(COLOURS)]
+        colour = (colours or {}).get(power) or COLOURS[number % len(COLOURS)]
+        if not _SAFE_COLOUR.match(colour):
+            colour = COLOURS[number % len(COLOURS)]
         points = " ".join(f"{x(i):.1f},{y(int(counts.get(power, 0))):.1f}" for i, (_, counts) in enumerate(rows))
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{points}"/>')
         label_y = TOP + 14 * number + 8

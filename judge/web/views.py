@@ -376,6 +376,13 @@ def phase_page(game: Game, records: Sequence[PhaseRecord], index: int, reader: R
     )
 
 
+def map_colours(game: Game) -> dict[str, str]:
+    """Each power's colour on the game's map, for the chart to match it."""
+    from judge.maps.render import power_colours
+
+    return power_colours(game_map_of(game))
+
+
 def picture(game: Game, records: Sequence[PhaseRecord], index: int, language: str) -> str:
     """The SVG of a phase in ``language``: with its orders and results only once it is processed."""
     return phase_svg(game, records[index], records[index - 1] if index > 0 else None, language)

@@ -270,3 +270,22 @@ def test_feed_links_use_the_configured_address_never_the_host_header(harness: Ha
     with TestClient(create_app(harness.services)) as client:
         feed = client.get("/feed.atom", headers={"Host": "evil.example.com"}).text
     assert "http://127.0.0.1:8080/" in feed and "evil" not in feed
+
+
+def test_after_a_rollback_the_pages_show_the_new_timeline_not_the_kept_pictures(harness: Harness, web: TestClient) -> None:
+    start_game(harness, "demo")
+    process(harness, "demo", {"FRANCE": ["A PAR-BUR"]})
+    old_page = web.get("/games/demo/S1901M").text
+    old_map = web.get("/games/demo/S1901M.svg").headers["etag"]
+    assert "Paris -&gt; Burgundy" in old_page
+    with harness.db.unit_of_work() as uow:
+        game = uow.games.require("demo")
+        reopened = uow.phases.rollback(game, 1, harness.clock.now())
+        game.current_phase = reopened.name
+    page = web.get("/games/demo/S1901M").text
+    assert "Paris -&gt; Burgundy" not in page and "This phase is being played" in page
+    assert web.get("/games/demo/F1901M").status_code == 404  # the abandoned timeline's phase
+    assert web.get("/games/demo/S1901M.svg").headers["etag"] != old_map
+    process(harness, "demo", {"FRANCE": ["A PAR-PIC"]})
+    assert "Paris -&gt; Picardy" in web.get("/games/demo/S1901M").text
+    assert [p["name"] for p in web.get("/api/games/demo").json()["phases"]] == ["S1901M", "F1901M"]
