@@ -25,6 +25,7 @@ def words(_: Callable[[str], str]) -> dict[str, str]:
         "join": _("To join a forming game, mail the judge at {address} a line such as "
                   "'SIGNON ?{game} password'; to take over an open power, 'SIGNON Xgame password' "
                   "with the power's letter. Send HELP for everything else."),
+        "some_game": _("mygame"),
         "observe": _("Everything here is what an observer of the game receives by mail, without "
                      "anyone's address; orders are shown once their phase is processed."),
         "times": _("Times are shown in {zone}."),
