@@ -198,7 +198,11 @@ def _base(variant: str, language: str, inset: bool = False) -> _Base:
     # One path for every label (a tenth less time to render a large board than a path each),
     # butt ends, and no anti-aliasing: crisp small letters, and a smaller PNG. Bevelled
     # joins: without anti-aliasing, mitred or round ones fill the sharp angles of W and M.
+    # Drawn over the orders with a pale halo under the letters: a support or convoy line that crosses
+    # a label (NTH, between a convoy's fleet and the move it carries) passes under it, never over.
     labels_svg = (
+        f'<path class="label-halo" d="{strokes}" fill="none" stroke="#ffffff" stroke-opacity="0.75" '
+        'stroke-width="3.2" stroke-linecap="round" stroke-linejoin="round"/>'
         f'<path class="labels" data-labels="{escape(" ".join(labels.text[c] for c in labels.at))}" '
         f'data-codes="{" ".join(labels.at)}" d="{strokes}" shape-rendering="crispEdges" '
         'fill="none" stroke="#2a2a2a" stroke-width="1.1" stroke-linecap="butt" stroke-linejoin="bevel"/>'
@@ -285,8 +289,8 @@ def render_svg(
             f'<clipPath id="inset-clip"><rect x="0" y="0" width="{width:g}" height="{tall:g}"/></clipPath>',
             '<g clip-path="url(#inset-clip)">',
             f'<g shape-rendering="crispEdges">{inset.art.body}</g>',
-            inset.labels_svg,
             *_draw(inset, colours, game_map, position, drawn, centers),
+            inset.labels_svg,
             "</g>",
             f'<rect x="0" y="0" width="{width:g}" height="{tall:g}" fill="none" stroke="#111" stroke-width="2"/>',
             "</g>",
@@ -311,8 +315,8 @@ def render_svg(
         # Province borders without anti-aliasing: a smaller PNG, borders still clean.
         f'<g shape-rendering="crispEdges">{art.body}{shading}</g>',
         frame,
-        base.labels_svg,
         *_draw(base, colours, game_map, position, drawn, centers),
+        base.labels_svg,
         "</g>",
         *panel,
         _legend(game_map, colours, centers, legend_left, legend_width, legend_top, language, columns),

@@ -135,3 +135,14 @@ def test_no_border_runs_through_a_standard_label_but_in_the_smallest_provinces()
 
     assert not crossed("SWE") and not crossed("NWY") and not crossed("DEN")
     assert {code for code in labels.at if crossed(code)} <= {"CON", "LVP", "NAP"}
+
+
+def test_labels_are_drawn_over_the_orders_on_a_halo() -> None:
+    """A line crossing a label (a convoy's across NTH) passes under it: the labels come after the
+    orders and marks in the drawing, each letter on a pale halo, on the board and in an inset."""
+    for variant in ("standard", "world"):
+        svg = render_svg(variant, _opening(variant))
+        for part in svg.split('<g class="inset"'):
+            orders, marks = part.index('<g class="orders">'), part.index('<g class="marks">')
+            halo, labels = part.index('class="label-halo"'), part.index('class="labels"')
+            assert orders < marks < halo < labels
