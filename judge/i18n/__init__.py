@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gettext
 import io
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from typing import Literal, TypeGuard
@@ -24,6 +25,9 @@ from judge.i18n.catalog import compile_mo, parse_po
 Language = Literal["en", "fr"]
 LANGUAGES: tuple[Language, ...] = ("en", "fr")
 DOMAIN = "judge"
+
+Gettext = Callable[[str], str]
+"""A reader's ``gettext``: an English message in, the message in the reader's language out."""
 
 
 def is_language(text: str) -> TypeGuard[Language]:

@@ -11,7 +11,7 @@ game ended for. Only the final summary (after the end) says who spied.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -19,8 +19,7 @@ from judge.app.game_state.game_facts import power_name
 from judge.app.session.readers import person_address
 from judge.db.database import UnitOfWork
 from judge.db.models import CouncilMember, Game
-
-Gettext = Callable[[str], str]
+from judge.i18n import Gettext
 
 
 def victorious_powers(outcome: Mapping[str, Any] | None) -> tuple[str, ...]:

@@ -32,12 +32,9 @@ from judge.app.session.refusals import CommandRefused
 from judge.core.councils.roles import Channel
 from judge.db.enums import GameState
 from judge.db.models import Game, Seat
-from judge.i18n import translation
+from judge.i18n import Gettext, translation
 from judge.mail.compose import game_subject
 from judge.timekeeping.dates import tell_date
-
-Gettext = Callable[[str], str]
-
 
 # -- who may act ---------------------------------------------------------------------------------
 

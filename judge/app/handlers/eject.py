@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from judge.app.game_state.game_facts import power_letter, power_name
 from judge.app.game_state.setting_table import FLAGS
-from judge.app.games.masters import Gettext, announce_to_game, change_setting, require_master
+from judge.app.games.masters import announce_to_game, change_setting, require_master
 from judge.app.session.mail_session import MailSession, Outgoing
 from judge.app.session.readers import person_address, reader_language
 from judge.app.session.refusals import CommandRefused
@@ -22,7 +22,7 @@ from judge.app.session.registry import Next, handles
 from judge.db.enums import AuditKind, GameState, SeatStatus
 from judge.db.models import Game, GameMaster, GameObserver, Seat
 from judge.db.repositories.people import normalise_address
-from judge.i18n import translation
+from judge.i18n import Gettext, translation
 from judge.lang.commands import Eject
 from judge.mail.compose import game_subject
 

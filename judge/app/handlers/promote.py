@@ -8,14 +8,14 @@ goes, a master hears everything anyway. Announced ("Promotion of address").
 
 from __future__ import annotations
 
-from judge.app.games.masters import Gettext, announce_to_game, require_master
+from judge.app.games.masters import announce_to_game, require_master
 from judge.app.session.mail_session import MailSession, Outgoing
 from judge.app.session.readers import reader_language
 from judge.app.session.refusals import CommandRefused
 from judge.app.session.registry import Next, handles
 from judge.db.enums import AuditKind
 from judge.db.repositories.people import normalise_address
-from judge.i18n import translation
+from judge.i18n import Gettext, translation
 from judge.lang.commands import Promote
 from judge.mail.compose import game_subject
 

@@ -35,7 +35,6 @@ that holds the sender's address (their own); nothing of anyone else's.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -59,12 +58,11 @@ from judge.app.session.registry import Next, handles
 from judge.db.enums import AuditKind
 from judge.db.models import Person
 from judge.db.repositories.people import Registration, normalise_address
+from judge.i18n import Gettext
 from judge.lang.commands import Register, RegisterField
 from judge.lang.powers import fold
 from judge.mail.addresses import AddressError
 from judge.timekeeping.dates import zone_named
-
-Gettext = Callable[[str], str]
 
 # Keyword (folded: lower case, no accents, no blanks) -> the field it fills.
 KEYWORDS: dict[str, str] = {

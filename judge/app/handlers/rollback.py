@@ -25,7 +25,7 @@ from sqlalchemy import or_, select
 from judge.app.game_state.boards import from_json
 from judge.app.game_state.clock_store import phase_schedule
 from judge.app.game_state.variant_rules import game_map_of
-from judge.app.games.masters import Gettext, acting_master, announce_dated_to_game, require_master
+from judge.app.games.masters import acting_master, announce_dated_to_game, require_master
 from judge.app.mail_out.wording import phase_name
 from judge.app.phases.planning import plan
 from judge.app.reports.listing import board_lines
@@ -37,6 +37,7 @@ from judge.core.position import Position
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, PhaseState, SeatStatus
 from judge.db.models import Game, OrderSubmission, PhaseRecord
+from judge.i18n import Gettext
 from judge.lang.commands import Rollback
 from judge.timekeeping.deadlines import next_phase_times
 

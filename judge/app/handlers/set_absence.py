@@ -28,7 +28,7 @@ from judge.app.session.refusals import CommandRefused
 from judge.app.session.registry import Next, handles
 from judge.db.enums import GameState
 from judge.db.models import Game
-from judge.i18n import translation
+from judge.i18n import Gettext, translation
 from judge.lang.commands import SetAbsence
 from judge.mail.compose import game_subject, judge_date
 from judge.timekeeping.absences import (
@@ -44,8 +44,6 @@ from judge.timekeeping.errors import (
     OverlappingAbsenceError,
     TooManyAbsencesError,
 )
-
-Gettext = Callable[[str], str]
 
 
 @handles(SetAbsence)

@@ -7,10 +7,11 @@ himself or the power he BECAME). The masters are told ("Absence Notice").
 from __future__ import annotations
 
 from judge.app.game_state.clock_store import absence_owner, game_absences, read_date
-from judge.app.handlers.set_absence import Gettext, tell_masters
+from judge.app.handlers.set_absence import tell_masters
 from judge.app.session.mail_session import MailSession
 from judge.app.session.refusals import CommandRefused
 from judge.app.session.registry import Next, handles
+from judge.i18n import Gettext
 from judge.lang.commands import SetNoAbsence
 from judge.timekeeping.absences import cancel_absence
 from judge.timekeeping.dates import DateRole

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from judge.app.game_state.setting_table import FLAGS
 from judge.app.games.masters import (
-    Gettext,
     announce_to_game,
     change_setting,
     require_moderator,
@@ -20,6 +19,7 @@ from judge.app.session.mail_session import MailSession
 from judge.app.session.refusals import CommandRefused
 from judge.app.session.registry import Next, handles
 from judge.db.enums import AuditKind, GameState
+from judge.i18n import Gettext
 from judge.lang.commands import Terminate
 
 

@@ -11,11 +11,12 @@ The start is taken off the players' records. Everyone is told ("Unstart").
 from __future__ import annotations
 
 from judge.app.game_state.setting_table import CHOICES
-from judge.app.games.masters import Gettext, announce_to_game, change_setting, require_master
+from judge.app.games.masters import announce_to_game, change_setting, require_master
 from judge.app.session.mail_session import MailSession
 from judge.app.session.refusals import CommandRefused
 from judge.app.session.registry import Next, handles
 from judge.db.enums import AuditKind, GameState, PhaseState, SeatStatus
+from judge.i18n import Gettext
 from judge.lang.commands import Unstart
 
 

@@ -13,7 +13,7 @@ feminine).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from judge.core.geography import GameMap
 from judge.core.names import province_display_name
@@ -34,8 +34,8 @@ from judge.core.phase import Phase, PhaseType, Season
 from judge.core.position import Position
 from judge.core.units import Unit, UnitRef, UnitType, province_of
 from judge.core.variants import power_names_of
+from judge.i18n import Gettext
 
-Gettext = Callable[[str], str]
 
 # power -> (English name, English adjective, French name, French feminine adjective)
 def power_name(power: str, language: str) -> str:

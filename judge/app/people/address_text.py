@@ -10,12 +10,8 @@ known here (else in English), :func:`shown` the address as it may be echoed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from judge.i18n import N_
+from judge.i18n import N_, Gettext
 from judge.mail.addresses import AddressError, canonical_address, printable
-
-Gettext = Callable[[str], str]
 
 # The reasons judge.mail.addresses gives, marked for translation.
 KNOWN_REASONS = frozenset(

@@ -35,17 +35,14 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
 from judge.app.session.mail_session import MailSession, Outgoing
 from judge.db.models import AddressClaim, Person
 from judge.db.repositories.people import normalise_address
-from judge.i18n import translation
+from judge.i18n import Gettext, translation
 from judge.mail.compose import judge_date
-
-Gettext = Callable[[str], str]
 
 LIFETIME = timedelta(days=3)
 MAX_ATTEMPTS = 5

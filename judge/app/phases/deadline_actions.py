@@ -53,7 +53,7 @@ from judge.db.database import UnitOfWork
 from judge.db.enums import SeatStatus
 from judge.db.models import Game, Person, Seat
 from judge.db.repositories.people import DEDICATION_COUNTERS
-from judge.i18n import translation
+from judge.i18n import Gettext, translation
 from judge.mail.compose import game_subject
 from judge.timekeeping.dates import tell_date
 from judge.timekeeping.dedication import missed_unannounced, points_for_events, turns_of_phase
@@ -68,7 +68,6 @@ from judge.timekeeping.lateness import (
     WaitingForReplacements,
 )
 
-Gettext = Callable[[str], str]
 LATE_FLAG = "[You are late!] "
 REMINDER_EVENT = "Reminder"
 LATE_EVENT = "Late Notice"

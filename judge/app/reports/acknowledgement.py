@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from judge.app.game_state.conditions import block_lines
 from judge.app.game_state.order_sheets import Completeness, unit_key
 from judge.app.mail_out.wording import (
-    Gettext,
     game_reference,
     order_phrase,
     phase_heading,
@@ -34,6 +33,7 @@ from judge.core.names import province_display_name
 from judge.core.orders import Order
 from judge.core.phase import Phase, PhaseType
 from judge.core.position import Position
+from judge.i18n import Gettext
 from judge.lang.commands import Conditional
 
 

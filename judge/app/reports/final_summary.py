@@ -11,7 +11,7 @@ published when a game is over.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -23,8 +23,7 @@ from judge.app.reports.summary_text import summary_lines
 from judge.db.database import UnitOfWork
 from judge.db.models import Game
 from judge.db.repositories.councils import councils_enabled
-
-Gettext = Callable[[str], str]
+from judge.i18n import Gettext
 
 
 def names(powers: list[str] | tuple[str, ...], language: str, _: Gettext) -> str:

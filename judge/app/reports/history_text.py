@@ -32,7 +32,7 @@ day, a missing time 00:00, in the judge's time zone.
 from __future__ import annotations
 
 import calendar
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
@@ -47,11 +47,10 @@ from judge.core.phase import Phase
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, PhaseState, PressKind
 from judge.db.models import DiaryEntry, Game, PhaseRecord, PressMessage
+from judge.i18n import Gettext
 from judge.lang.dates import DateSpec
 from judge.lang.powers import MASTER_LETTER, OBSERVER_LETTER, power_letters
 from judge.mail.compose import judge_date
-
-Gettext = Callable[[str], str]
 
 DEFAULT_DAYS = 7
 DEFAULT_LINES = 1000

@@ -20,7 +20,7 @@ Where the Judge is silent we chose:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -40,11 +40,9 @@ from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, OrderBlockKind, SeatStatus
 from judge.db.models import Game, Seat
 from judge.db.repositories.councils import council_settings
-from judge.i18n import N_, Language
+from judge.i18n import N_, Gettext, Language
 from judge.lang.powers import fold
 from judge.timekeeping.dates import tell_date
-
-Gettext = Callable[[str], str]
 
 HIDDEN_ADDRESS = "someone@somewhere"
 SHOWN_IN_BRIEF_LIST = (GameState.FORMING, GameState.ACTIVE, GameState.PAUSED)

@@ -20,15 +20,12 @@ figures a sign-on is checked against.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from judge.app.game_state.game_facts import is_gunboat, power_name
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, SeatStatus
 from judge.db.models import Person
+from judge.i18n import Gettext
 from judge.timekeeping.dedication import PlayerRecord
-
-Gettext = Callable[[str], str]
 
 LEVELS: tuple[str, ...] = ("novice", "amateur", "intermediate", "advanced", "expert")
 """The Judge's player levels, lower case as stored."""

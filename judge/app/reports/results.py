@@ -23,7 +23,6 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from judge.app.mail_out.wording import (
-    Gettext,
     game_reference,
     label_width,
     order_phrase,
@@ -41,6 +40,7 @@ from judge.core.geography import GameMap
 from judge.core.phase import PhaseType, Season
 from judge.core.position import Position
 from judge.core.units import UnitType
+from judge.i18n import Gettext
 from judge.timekeeping.dates import tell_date
 
 CIVIL_DISORDER = "cd"

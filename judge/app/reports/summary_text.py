@@ -21,7 +21,7 @@ Judge's master did.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
@@ -33,9 +33,8 @@ from judge.core.position import Position
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState
 from judge.db.models import Game, Person, PhaseRecord, SeatTenure
+from judge.i18n import Gettext
 from judge.mail.compose import judge_date
-
-Gettext = Callable[[str], str]
 
 HIDDEN = "someone@somewhere"
 ENDED = (GameState.FINISHED, GameState.TERMINATED)
