@@ -27,10 +27,11 @@ def _stamp(when: datetime) -> str:
     return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _entry(ident: str, title: str, when: datetime, link: str, text: str) -> str:
+def _entry(ident: str, title: str, when: datetime, link: str, text: str, picture: str | None = None) -> str:
+    enclosure = f'<link rel="enclosure" type="image/png" href={quoteattr(picture)}/>' if picture else ""
     return (
         f"<entry><id>{escape(ident)}</id><title>{escape(title)}</title><updated>{_stamp(when)}</updated>"
-        f"<link href={quoteattr(link)}/><content type=\"text\">{escape(text)}</content></entry>"
+        f"<link href={quoteattr(link)}/>{enclosure}<content type=\"text\">{escape(text)}</content></entry>"
     )
 
 
@@ -90,7 +91,9 @@ def game_feed(uow: UnitOfWork, game: Game, reader: views.Reader, base: str) -> s
         page = f"{link}/{record.name}"
         text = "\n".join(results_text(record, reader.language, _)) + f"\n\n{page}.png"
         heading = _("{game}: results of {phase}").format(game=game.name, phase=record.name)
-        entries.append((record.processed_at, _entry(f"{page}#{record.id}", heading, record.processed_at, page, text)))
+        entries.append(
+            (record.processed_at, _entry(f"{page}#{record.id}", heading, record.processed_at, page, text, f"{page}.png"))
+        )
     for message in uow.press.for_game(game):
         if not observer_saw(message):
             continue

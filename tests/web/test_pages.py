@@ -227,6 +227,8 @@ def test_the_feeds_are_atom_with_results_and_the_observers_press(harness: Harnes
     texts = [entry.findtext(f"{atom}content") or "" for entry in entries]
     assert any("Movement results for Spring of 1901" in text and "/games/demo/S1901M.png" in text for text in texts)
     assert any("Hello observers" in text for text in texts)
+    pictures = [link.get("href") for entry in entries for link in entry.iter(f"{atom}link") if link.get("rel") == "enclosure"]
+    assert pictures == ["http://127.0.0.1:8080/games/demo/S1901M.png"]
     assert not any("Only for England" in text for text in texts)
     assert "France" in "".join(texts) and "@" not in "".join(texts)
 
