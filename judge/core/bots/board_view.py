@@ -11,7 +11,8 @@ supply centres of the centre's weight, decayed by the number of moves that
 type of unit needs to get there (:data:`DECAY` per move). The weights say what
 the power wants: centres it does not own pull, the more so when neutral;
 centres it owns pull in proportion to how many foreign units could enter
-them. So a unit drifts toward the centres it can take and back to those it
+them. However far the nearest centre it does not own, each move nearer is
+worth :data:`PULL`, so that units far from everything still advance. So a unit drifts toward the centres it can take and back to those it
 must keep, without any list of openings or fronts written for one map.
 """
 
@@ -35,6 +36,9 @@ from judge.core.units import Unit, UnitType, province_of
 DECAY = 0.4
 """How much of a centre's weight is left one move farther away."""
 
+PULL = 0.15
+"""What each move between a place and the nearest centre the power does not own costs."""
+
 _ARMY = UnitType.ARMY
 _FLEET = UnitType.FLEET
 
@@ -46,7 +50,7 @@ class MapTables:
     army_next: Mapping[str, frozenset[str]]
     fleet_next: Mapping[str, frozenset[str]]
     army_distance: Mapping[str, Mapping[str, int]]
-    """centre -> province -> moves an army needs (absent: it cannot get there without a convoy)."""
+    """centre -> province -> moves an army needs by land (absent: only a convoy gets it there)."""
     fleet_distance: Mapping[str, Mapping[str, int]]
     centres: tuple[str, ...]
 
@@ -111,6 +115,8 @@ class View:
     mine: list[Unit] = field(init=False)
     threat: dict[str, int] = field(init=False)
     """province -> how many units of other powers could move there this phase (neutral units never move)."""
+    reaching: dict[str, int] = field(init=False)
+    """province -> how many units of the power could move there this phase."""
     _worth: dict[tuple[UnitType, str], float] = field(init=False)
     _weights: dict[str, float] = field(init=False)
 
@@ -129,6 +135,11 @@ class View:
         self.threat = threat
         self._worth = {}
         self._weights = self._centre_weights()
+        reaching: dict[str, int] = {}
+        for unit in self.mine:
+            for province in {province_of(loc) for loc in self.reach(unit)}:
+                reaching[province] = reaching.get(province, 0) + 1
+        self.reaching = reaching
 
     # ----------------------------------------------------------- facts
 
@@ -156,6 +167,11 @@ class View:
         except OrderError:
             return False
         return True
+
+    @property
+    def building(self) -> bool:
+        """Whether the power may have builds to make next winter (as many centres as units, or more)."""
+        return len(self.position.centers.get(self.power, frozenset())) >= len(self.mine)
 
     def distance_to_owned(self) -> Mapping[str, int]:
         """Province steps (any terrain) to the nearest centre this power owns."""
@@ -192,6 +208,7 @@ class View:
             return cached
         distances = self.tables.army_distance if unit_type is _ARMY else self.tables.fleet_distance
         total = 0.0
+        nearest = 99
         for centre, weight in self._weights.items():
             table = distances.get(centre)
             if table is None:
@@ -199,8 +216,21 @@ class View:
             steps = table.get(province)
             if steps is not None:
                 total += weight * DECAY**steps
+                if steps < nearest and not self.owns(centre):
+                    nearest = steps
+        # However far the centres it could take, a step nearer is worth something.
+        total -= PULL * min(nearest, 12)
         self._worth[key] = total
         return total
+
+    def next_to(self, unit_type: UnitType, province: str) -> frozenset[str]:
+        """The provinces a unit of ``unit_type`` in ``province`` could move to (any coast)."""
+        graph = self.tables.army_next if unit_type is _ARMY else self.tables.fleet_next
+        return graph.get(province, frozenset())
+
+    def wanted_and_held(self, province: str) -> bool:
+        """A centre the power does not own, with a unit of another power in it."""
+        return self.is_centre(province) and not self.owns(province) and self.foreign_at(province) is not None
 
     def build_locations(self, site: str) -> Iterable[tuple[UnitType, str]]:
         """The units that could be built in ``site``: an army on land, a fleet on each coast."""

@@ -9,7 +9,11 @@ claim their best places, the best claims first; no two of the power's units
 are sent to one province, nor one into a province another of its units
 stands in. A province another power holds is attacked when a second unit
 of the power can support the attack (and now and then, by the seed, when
-none can: the defender may move away). Units left holding support the
+none can: the defender may move away). A place beside a held centre that
+another unit of the power also reaches is worth more, so units gather in
+pairs that can take it. Units left holding then step into the places the
+power's moving units leave, when that is better (a column advances). Units
+still holding support the
 power's moves that meet resistance (attacks first, then moves a foreign unit
 could bounce), or the holds of threatened units of the power. An army that
 holds for want of anything better by land is carried by a fleet of the power
@@ -18,7 +22,10 @@ ties, so two bots of the same power on the same board play the same orders
 for the same seed and differ across seeds.
 
 Retreats go where they are worth most; builds go on the sites worth most
-(the type worth more there), removals take the units worth least.
+(the type worth more there, but an army where it can stand once the power
+has more than twice as many fleets as armies), removals take the units
+worth least. A centre of its own that it may build in is left free in the
+fall when the power may have builds coming.
 """
 
 from __future__ import annotations
@@ -47,6 +54,9 @@ from judge.core.units import Unit, UnitRef, UnitType, province_of
 
 _ARMY = UnitType.ARMY
 
+_PAIRING = 0.8
+"""What a place next to a held centre another unit of the power also reaches is worth besides."""
+
 _GAMBLE = 0.25
 """How often an attack no unit of the power can support is made all the same (the defender may move
 away; without it a lone unit would never leave a board where every neighbour is held)."""
@@ -56,14 +66,17 @@ def _ref(unit: Unit) -> UnitRef:
     return UnitRef(unit.type, unit.location)
 
 
-def _gain(view: View, unit_type: UnitType, province: str, fall: bool) -> float:
-    """What ending the phase in ``province`` gives besides its worth."""
+def _gain(view: View, unit_type: UnitType, province: str, fall: bool, *, staying: bool = False) -> float:
+    """What ending the phase in ``province`` gives, its worth included (``staying``: the unit is
+    there already)."""
     gain = 0.0
     if view.is_centre(province):
         if not view.owns(province):
             gain += 3.0 if fall else 1.0
         elif view.threat.get(province, 0) > 0:
-            gain += (1.6 if fall else 0.7) * min(view.threat[province], 2)
+            gain += (1.6 if fall else 0.25) * min(view.threat[province], 2)
+        elif staying and fall and view.building and view.game_map.can_build_in(province, view.power):
+            gain -= 0.8  # a build site of its own, safe, is wanted free for the winter's builds
     return gain + view.worth(unit_type, province)
 
 
@@ -80,12 +93,19 @@ def movement(view: View, rng: random.Random) -> list[Order]:
     choices: list[tuple[float, str, Unit, str]] = []
     hold_score: dict[Unit, float] = {}
     for unit in mine:
-        here = _gain(view, unit.type, unit.province, fall)
+        here = _gain(view, unit.type, unit.province, fall, staying=True)
         hold_score[unit] = here
         choices.append((here + rng.random() * 0.05, unit.location, unit, unit.location))
+        reached = {province_of(loc) for loc in view.reach(unit)}
         for location in view.reach(unit):
             province = province_of(location)
             score = _gain(view, unit.type, province, fall)
+            # Beside a held centre another unit of the power reaches too: the two can take it.
+            if any(
+                view.wanted_and_held(t) and view.reaching.get(t, 0) - (t in reached) >= 1
+                for t in view.next_to(unit.type, province)
+            ):
+                score += _PAIRING
             if view.foreign_at(province) is not None:
                 score -= 0.4  # an attack costs a support and may still bounce
             choices.append((score + rng.random() * 0.05, unit.location, unit, location))
@@ -118,6 +138,7 @@ def movement(view: View, rng: random.Random) -> list[Order]:
         plan.orders[unit] = move
         plan.claimed.add(province)
 
+    _follow(view, plan, hold_score, fall)
     _convoys(view, plan, hold_score, fall)
     _supports(view, plan)
     out: list[Order] = []
@@ -125,6 +146,40 @@ def movement(view: View, rng: random.Random) -> list[Order]:
         order = plan.orders.get(unit) or Hold(_ref(unit))
         out.append(order if view.legal(order) else Hold(_ref(unit)))
     return out
+
+
+def _follow(view: View, plan: _Plan, hold_score: dict[Unit, float], fall: bool) -> None:
+    """Units left holding step into the places the power's moving units leave, when that is better.
+
+    Never into the place of the unit that would swap with it (a swap without a convoy bounces),
+    never into a place another unit of the power claimed; a unit that moves away frees its own.
+    """
+    for _round in range(3):
+        leaving = {
+            u.province: province_of(o.destination) for u, o in plan.orders.items() if isinstance(o, Move)
+        }
+        changed = False
+        for unit in view.mine:
+            if not isinstance(plan.orders.get(unit), Hold):
+                continue
+            best: tuple[float, str] | None = None
+            for location in view.reach(unit):
+                province = province_of(location)
+                if province in plan.claimed or province not in leaving or leaving[province] == unit.province:
+                    continue
+                score = _gain(view, unit.type, province, fall)
+                if score > hold_score[unit] + 0.1 and (best is None or (-score, location) < best):
+                    best = (-score, location)
+            if best is None:
+                continue
+            move = Move(_ref(unit), best[1])
+            if view.legal(move):
+                plan.orders[unit] = move
+                plan.claimed.discard(unit.province)
+                plan.claimed.add(province_of(best[1]))
+                changed = True
+        if not changed:
+            return
 
 
 def _helper(view: View, plan: _Plan, mover: Unit, province: str, hold_score: dict[Unit, float]) -> Unit | None:
@@ -239,6 +294,8 @@ def retreats(view: View, rng: random.Random) -> list[Order]:
 def adjustments(view: View, rng: random.Random) -> list[Order]:
     owed = view.board.owed(view.power)
     if owed > 0:
+        armies = sum(u.type is _ARMY for u in view.mine)
+        fleets = len(view.mine) - armies
         builds: list[tuple[float, str, Build]] = []
         for site in build_sites(view.position, view.power, view.game_map):
             best = max(
@@ -246,6 +303,8 @@ def adjustments(view: View, rng: random.Random) -> list[Order]:
                 for t, loc in view.build_locations(site)
             )
             unit_type = UnitType(best[1][0])
+            if unit_type is not _ARMY and fleets > 2 * armies + 1 and view.game_map.is_land(site):
+                unit_type, best = _ARMY, (best[0], "A" + site)  # enough fleets: armies take the land
             builds.append((best[0] + view.threat.get(site, 0) * 0.3, site, Build(unit_type, best[1][1:])))
         builds.sort(key=lambda b: (-b[0], b[1]))
         return [b[2] for b in builds[:owed]]
