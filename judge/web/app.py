@@ -54,6 +54,8 @@ SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
 ]
 PICTURES_KEPT = 256
 """Map pictures kept drawn (SVG and PNG count apart): a 20-year game has about a hundred phases."""
+CONCURRENT_READS = 4
+"""Pages reading the database at once (the others wait their turn, holding no connection)."""
 RATE_PER_SECOND = 20.0
 RATE_BURST = 120.0
 
@@ -168,6 +170,7 @@ class Site:
         self.css = (HERE / "static" / "judge.css").read_bytes()
         self.icon = (HERE / "static" / "favicon.svg").read_bytes()
         self._centres: dict[tuple[object, ...], views.CentreRows] = {}
+        self._readers = threading.BoundedSemaphore(CONCURRENT_READS)
         self._lock = threading.Lock()
 
     # -- helpers ------------------------------------------------------------------------
@@ -237,7 +240,10 @@ class Site:
         return self.page(request, "missing.html", status=404)
 
     def read(self, work: Callable[[UnitOfWork], Response | None], request: Request) -> Response:
-        with self.services.db.unit_of_work(readonly=True) as uow:
+        """``work`` in a read-only unit of work; at most :data:`CONCURRENT_READS` pages read the
+        database at once, so that however many clients ask, the pages never hold more than a few
+        of the connections the mail roles share with them."""
+        with self._readers, self.services.db.unit_of_work(readonly=True) as uow:
             answer = work(uow)
         return answer if answer is not None else self.not_found(request)
 

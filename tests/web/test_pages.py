@@ -291,3 +291,49 @@ def test_after_a_rollback_the_pages_show_the_new_timeline_not_the_kept_pictures(
     process(harness, "demo", {"FRANCE": ["A PAR-PIC"]})
     assert "Paris -&gt; Picardy" in web.get("/games/demo/S1901M").text
     assert [p["name"] for p in web.get("/api/games/demo").json()["phases"]] == ["S1901M", "F1901M"]
+
+
+def test_at_most_a_few_pages_read_the_database_at_once(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """However many clients ask at once, the pages hold at most CONCURRENT_READS of the
+    connections the mail roles share with them."""
+    import contextlib
+    import threading
+    from collections.abc import Iterator
+
+    from judge.web import app as web_app
+
+    start_game(harness, "demo")
+    database = harness.db
+    real = database.unit_of_work
+    inside = 0
+    most = 0
+    lock = threading.Lock()
+    gate = threading.Event()
+
+    @contextlib.contextmanager
+    def counted(*, readonly: bool = False) -> Iterator[object]:
+        nonlocal inside, most
+        with lock:
+            inside += 1
+            most = max(most, inside)
+            if inside >= web_app.CONCURRENT_READS:
+                gate.set()
+        try:
+            gate.wait(timeout=2)  # hold the readers until the bound is reached
+            with real(readonly=readonly) as uow:
+                yield uow
+        finally:
+            with lock:
+                inside -= 1
+
+    monkeypatch.setattr(database, "unit_of_work", counted)
+    statuses: list[int] = []
+    with TestClient(create_app(harness.services, rate=10_000, burst=10_000)) as client:
+        threads = [threading.Thread(target=lambda: statuses.append(client.get("/games/demo").status_code))
+                   for _ in range(12)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+    assert statuses == [200] * 12
+    assert most == web_app.CONCURRENT_READS
