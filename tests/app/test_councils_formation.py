@@ -8,6 +8,7 @@ from judge.app.councils.formation import deal_councils
 from judge.app.games.lifecycle import parse_preference
 from judge.core.councils.spies import draw_spies
 from judge.core.variants import load_map
+from judge.db.repositories.councils import councils_enabled
 from judge.lang.powers import power_letters
 from tests.app.conftest import Harness, text
 from tests.app.councils_helpers import (
@@ -41,7 +42,7 @@ def test_only_the_creator_or_a_master_sets_councils_and_only_before_the_start(
     assert "no longer played by councils" in back
     with harness.db.unit_of_work(readonly=True) as uow:
         game = uow.games.require("demo")
-        assert game.players_count is None and not uow.councils.enabled(game)
+        assert game.players_count is None and not councils_enabled(game)
 
 
 def test_set_councils_is_refused_once_the_game_has_started(harness: Harness) -> None:

@@ -8,6 +8,7 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from judge.db import Database
+from judge.db.repositories.councils import councils_enabled
 from judge.db.repositories.people import Registration
 
 NOW = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
@@ -25,14 +26,14 @@ def test_settings_are_read_from_the_game_without_a_table(database: Database) -> 
     with database.unit_of_work() as uow:
         game = uow.games.require("council")
         assert uow.councils.settings(game) is None
-        assert not uow.councils.enabled(game)
+        assert not councils_enabled(game)
         stored = uow.councils.configure(game, size=4)
         assert stored["size"] == 4 and stored["election_hours"] == 24
     with database.unit_of_work() as uow:
         game = uow.games.require("council")
         assert uow.councils.settings(game) == {**stored}
         uow.councils.disable(game)
-        assert not uow.councils.enabled(game)
+        assert not councils_enabled(game)
 
 
 def test_members_passwords_elections_and_votes(database: Database) -> None:

@@ -6,6 +6,7 @@ the order, draw, concede and press handlers ask before acting for a council
 member; ``press_routing`` delivers press between council members. Modules
 of the elections and treason rules live here too.
 
-Every check starts with :func:`judge.db.repositories.councils.councils_enabled`,
-a look at the game's settings, so ordinary games pay no query.
+The flow reaches them through ``council_hooks``, the councils' implementation
+of the game hooks (:mod:`judge.app.hooks.game_hooks`), which a game has only
+when its settings say councils play it: ordinary games pay no query.
 """

@@ -17,8 +17,9 @@
   decided, never who cast it nor how many.
 * :func:`wake_at` tells the scheduler when the next election closes.
 
-Every entry point starts from :func:`is_council_game` (a look at the game's
-settings), so ordinary games read no council table.
+The flow reaches these entry points through the councils' game hooks
+(:mod:`judge.app.councils.council_hooks`), only for games played by
+councils, so ordinary games read no council table.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from judge.core.phase import Phase, PhaseType, Season
 from judge.db.database import UnitOfWork
 from judge.db.enums import SeatStatus
 from judge.db.models import CouncilElection, CouncilMember, Game, Person
-from judge.db.repositories.councils import council_settings, councils_enabled
+from judge.db.repositories.councils import council_settings
 from judge.i18n import N_, translation
 from judge.mail.compose import game_subject
 from judge.timekeeping.dates import tell_date
@@ -54,10 +55,6 @@ INFLUENCE_KEY = "influence_candidate"
 ELECTION_EVENT = "Election"
 COUNCIL_EVENT = "Council"
 DEADLINE_EVENT = "Deadline Adjustment"
-
-
-def is_council_game(game: Game | None) -> bool:
-    return game is not None and councils_enabled(game)
 
 
 def current_phase(game: Game) -> Phase:
@@ -139,8 +136,6 @@ def open_first_elections(uow: UnitOfWork, game: Game, now: datetime, year: int) 
     session (:func:`queue_first_election_notices`). The game is due again
     at the elections' deadline at the latest.
     """
-    if not is_council_game(game):
-        return
     if open_elections(uow, None, game, now, year=year, kind=rules.FIRST):
         uow.games.set_next_due(game, wake_at(uow, game, game.next_due_at))
 
@@ -161,7 +156,7 @@ def is_yearly_election_point(before: Phase, after: Phase) -> bool:
 
 def after_phase_opened(uow: UnitOfWork, services: Services, game: Game, now: datetime, before: Phase, after: Phase) -> None:
     """Called when processing opens ``after``: open the yearly elections when the fall is over."""
-    if not is_council_game(game) or not is_yearly_election_point(before, after):
+    if not is_yearly_election_point(before, after):
         return
     open_elections(uow, services, game, now, year=before.year, kind=rules.REGULAR)
 
@@ -524,8 +519,6 @@ def _seat_general(
 
 def close_due(uow: UnitOfWork, services: Services, game: Game, now: datetime) -> int:
     """Close every open election whose deadline has come (the scheduler calls this); returns how many."""
-    if not is_council_game(game):
-        return 0
     due = [e for e in uow.councils.open_elections(game) if _aware(e.deadline_at) <= now]
     for election in due:
         close(uow, services, game, election, now)
@@ -534,8 +527,6 @@ def close_due(uow: UnitOfWork, services: Services, game: Game, now: datetime) ->
 
 def wake_at(uow: UnitOfWork, game: Game, planned: datetime | None) -> datetime | None:
     """``planned``, or the next election deadline if it comes first."""
-    if not is_council_game(game):
-        return planned
     deadlines = [_aware(e.deadline_at) for e in uow.councils.open_elections(game)]
     hold = (game.extra_settings or {}).get(RELEASE_KEY)
     if isinstance(hold, dict) and hold.get("phase") == game.current_phase and hold.get("until"):

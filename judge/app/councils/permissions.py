@@ -26,8 +26,7 @@ from judge.core.councils.roles import (
     may_wait,
 )
 from judge.db.enums import GameState
-from judge.db.models import CouncilMember, Game
-from judge.db.repositories.councils import councils_enabled
+from judge.db.models import CouncilMember
 from judge.i18n import N_
 
 REASONS: dict[Refusal, str] = {
@@ -65,11 +64,11 @@ REASONS: dict[Refusal, str] = {
 def _acting_member(session: MailSession) -> CouncilMember | None:
     """The council member a player's command speaks for; None when the rules do not apply.
 
-    Masters (also after BECOME) and observers are not council members; games
-    without councils stop at the first test, reading no table.
+    Masters (also after BECOME) and observers are not council members. Reached through the
+    councils' game hooks only, so only in games played by councils.
     """
     game = session.game
-    if game is None or not councils_enabled(game) or session.role is not Role.POWER:
+    if game is None or session.role is not Role.POWER:
         return None
     return session.council_member
 
@@ -91,7 +90,7 @@ def _check(session: MailSession, rule: RuleCheck, refusal_without_member: Refusa
     if member is None:
         game = session.game
         started = game is not None and game.state is not GameState.FORMING
-        if started and game is not None and councils_enabled(game) and session.role is Role.POWER:
+        if started and session.role is Role.POWER:
             # a started council game signed on without a member (SIGNON never does this): refuse
             raise _refuse(session, refusal_without_member, session.acting_power or "")
         return
@@ -139,7 +138,3 @@ def press_refusal(session: MailSession, member: CouncilMember, request: PressReq
         power=power_name(member.power, session.language), letter=letter
     )
 
-
-def is_council_game(game: Game | None) -> bool:
-    """No query: the game's settings say whether councils play it."""
-    return game is not None and councils_enabled(game)

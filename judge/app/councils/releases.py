@@ -32,7 +32,6 @@ from judge.app.councils.elections import (
     LAST_RANK,
     RELEASE_KEY,
     current_phase,
-    is_council_game,
     mail_member,
     open_election_of,
     person_of,
@@ -175,8 +174,6 @@ def _unreleased(uow: UnitOfWork, game: Game) -> list[str]:
 
 def hold_processing(uow: UnitOfWork, services: Services, game: Game, now: datetime) -> bool:
     """True when the phase must not be processed now (see the module's rules); opens the grace if due."""
-    if not is_council_game(game):
-        return False
     state = _state(game)
     if state.get("grace"):
         until = datetime.fromisoformat(state["until"])
@@ -290,8 +287,6 @@ DRAFTS_DISCARDED = "(orders not released by the General: drafts set aside, counc
 
 def end_of_grace(uow: UnitOfWork, game: Game, now: datetime) -> None:
     """Called by the scheduler before it reads the orders: at the grace's end, set unreleased drafts aside."""
-    if not is_council_game(game):
-        return
     state = _state(game)
     if not state.get("grace") or state.get("drafts_checked"):
         return

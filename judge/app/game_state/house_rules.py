@@ -15,8 +15,10 @@
   owed orders); orders sent for any phase start the count again. Counts are
   kept in ``extra_settings["missed_seasons"]``.
 
-Pure decisions on the game's settings and the phase's facts; the processing
-calls them and applies what they return.
+Pure decisions on the game's settings and the phase's facts. They take part
+in the flow through the game hooks (:mod:`judge.app.hooks.game_hooks`: the hook
+points ``ends_after`` and ``civil_disorder`` of every implementation), which
+:func:`judge.app.phases.processing.process_phase` calls and whose answers it applies.
 """
 
 from __future__ import annotations

@@ -27,8 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from judge.app.councils.formation import form_councils
-from judge.app.game_state.assignment import Preference, assign_powers
+from judge.app.game_state.assignment import Preference
 from judge.app.game_state.boards import opening_position, to_json
 from judge.app.game_state.clock_store import phase_schedule
 from judge.app.game_state.game_facts import (
@@ -38,12 +37,12 @@ from judge.app.game_state.game_facts import (
     waiting_seats,
 )
 from judge.app.game_state.variant_rules import game_map_of, opening_neutral_units
+from judge.app.hooks.game_hooks import hooks_for
 from judge.core.phase import Phase
 from judge.core.variants import available_variants
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, SeatStatus
 from judge.db.models import Game, Person, Seat
-from judge.db.repositories.councils import councils_enabled
 from judge.lang.powers import power_letters
 from judge.timekeeping.absences import Absence, counting_absences
 from judge.timekeeping.deadlines import PhaseTimes, next_phase_times
@@ -295,12 +294,8 @@ def start_game(
     seats = waiting_seats(game)
     seed = rng.getrandbits(63)
     preferences = {seat.id: parse_preference(seat.preferences, letters) for seat in seats}
-    if councils_enabled(game):  # seed 003: several players per power (judge.app.councils)
-        deal = form_councils(
-            uow, game, seats, preferences, the_map.powers, seed, now, first_year=position.phase.year
-        )
-    else:
-        deal = assign_powers(preferences, the_map.powers, random.Random(seed))
+    hooks = hooks_for(game)  # seed 003's councils: several players per power
+    deal = hooks.deal_powers(uow, game, seats, preferences, the_map.powers, seed, now, position.phase.year)
     by_id = {seat.id: seat for seat in seats}
     for seat_id, power in sorted(deal.items()):
         seat = by_id[seat_id]
@@ -331,10 +326,7 @@ def start_game(
         strict_wait=game.strict_wait,
     )
     uow.games.set_next_due(game, next_wakeup(clock, now))
-    if councils_enabled(game):  # seed 003, rule 4: the first election, before the first turn
-        from judge.app.councils.elections import open_first_elections
-
-        open_first_elections(uow, game, now, position.phase.year)
+    hooks.on_game_started(uow, game, now, position.phase.year)
     return StartedGame(powers=dict(deal), seed=seed, times=times, dummies=dummies)
 
 

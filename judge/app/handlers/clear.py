@@ -11,8 +11,8 @@ reply names the blocks withdrawn to that sender only.
 
 from __future__ import annotations
 
-from judge.app.councils.permissions import check_order
 from judge.app.game_state import order_sheets as kept
+from judge.app.hooks.game_hooks import hooks_for
 from judge.app.orders import order_mail
 from judge.app.session.mail_session import MailSession
 from judge.app.session.registry import Next, handles
@@ -21,7 +21,7 @@ from judge.lang.commands import Clear
 
 @handles(Clear)
 def handle(command: Clear, session: MailSession) -> Next:
-    check_order(session)  # councils: the General alone (no query in other games)
+    hooks_for(session.game).check_order(session)  # councils: the General alone (no query in other games)
     _ = session.gettext
     state, draft = order_mail.acting(session)
     if command.blocks:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from judge.app.councils.permissions import check_order
+from judge.app.hooks.game_hooks import hooks_for
 from judge.app.orders import order_mail
 from judge.app.session.mail_session import MailSession
 from judge.app.session.registry import Next, handles
@@ -11,6 +11,6 @@ from judge.lang.commands import Conditional
 
 @handles(Conditional)
 def handle(command: Conditional, session: MailSession) -> Next:
-    check_order(session)  # councils: the General alone (no query in other games)
+    hooks_for(session.game).check_order(session)  # councils: the General alone (no query in other games)
     order_mail.add_block(session, command)
     return Next.CONTINUE

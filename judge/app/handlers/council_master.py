@@ -18,10 +18,11 @@ their replies go to the master alone (the waiting list is secret).
 from __future__ import annotations
 
 from judge.app.councils import master_waits, releases, replacements
-from judge.app.councils.elections import is_council_game, member_label, refusal_sentence
+from judge.app.councils.elections import member_label, refusal_sentence
 from judge.app.game_state.game_facts import power_name
 from judge.app.game_state.variant_rules import game_map_of
 from judge.app.games.masters import require_master
+from judge.app.hooks.game_hooks import hooks_for
 from judge.app.mail_out.wording import phase_name
 from judge.app.phases.planning import plan
 from judge.app.session.mail_session import MailSession
@@ -37,7 +38,7 @@ from judge.lang.powers import power_by_letter_or_name
 def handle(command: CouncilMaster, session: MailSession) -> Next:
     _ = session.gettext
     game = require_master(session, "COUNCIL")
-    if not is_council_game(game):
+    if "COUNCIL" not in hooks_for(game).own_commands:
         raise CommandRefused(_("{command}: this game is not played by councils. Nothing was done.").format(command="COUNCIL"))
     uow = session.uow
     if command.action == "onr":

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from judge.app.councils import elections
 from judge.app.game_state.game_facts import power_name
+from judge.app.hooks.game_hooks import hooks_for
 from judge.app.phases.planning import plan
 from judge.app.session.mail_session import MailSession, Role
 from judge.app.session.refusals import CommandRefused
@@ -26,7 +27,7 @@ def council_member_or_refuse(session: MailSession, what: str) -> CouncilMember:
     game = session.game
     if game is None or session.role is None:
         raise CommandRefused(_("{command}: sign on to your council game first. Nothing was done.").format(command=what))
-    if not elections.is_council_game(game):
+    if what not in hooks_for(game).own_commands:
         raise CommandRefused(
             _("{command}: this game is not played by councils. Nothing was done.").format(command=what)
         )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from judge.app.councils.permissions import check_order
+from judge.app.hooks.game_hooks import hooks_for
 from judge.app.orders import order_mail, postal_orders
 from judge.app.session.mail_session import MailSession
 from judge.app.session.registry import Next, handles
@@ -11,7 +11,7 @@ from judge.lang.commands import OrderCommand
 
 @handles(OrderCommand)
 def handle(command: OrderCommand, session: MailSession) -> Next:
-    check_order(session)  # councils: the General alone (no query in other games)
+    hooks_for(session.game).check_order(session)  # councils: the General alone (no query in other games)
     prepared = postal_orders.prepare_for(session, command)  # postal habits first (issue 18)
     if prepared is not None:
         order_mail.add_order(session, *prepared)

@@ -7,21 +7,16 @@ now and holding postal press for the results.
 
 from __future__ import annotations
 
-from judge.app.councils.permissions import is_council_game
-from judge.app.councils.press_routing import send_council_press, send_observer_press
+from judge.app.hooks.game_hooks import hooks_for
 from judge.app.mail_out.press_rules import hold_postal_press, plan_press, send_press
-from judge.app.session.mail_session import MailSession, Role
+from judge.app.session.mail_session import MailSession
 from judge.app.session.registry import Next, handles
 from judge.lang.commands import Press
 
 
 @handles(Press)
 def handle(command: Press, session: MailSession) -> Next:
-    if session.role is Role.POWER and is_council_game(session.game):  # seed 003: Ambassadors to Ambassadors
-        send_council_press(session, command)
-        return Next.CONTINUE
-    if session.role is Role.OBSERVER and is_council_game(session.game) and not command.postal:
-        send_observer_press(session, command)  # powers read by their Ambassadors, never a General
+    if hooks_for(session.game).send_press(session, command):  # seed 003: Ambassadors to Ambassadors
         return Next.CONTINUE
     if command.postal:
         hold_postal_press(command, session)

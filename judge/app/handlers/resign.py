@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from judge.app.councils import membership
-from judge.app.councils.permissions import is_council_game
 from judge.app.game_state.game_facts import audience, players_needed, power_letter, power_name
+from judge.app.hooks.game_hooks import hooks_for
 from judge.app.session.mail_session import MailSession, Outgoing, Role
 from judge.app.session.refusals import CommandRefused
 from judge.app.session.registry import Next, handles
@@ -40,7 +40,7 @@ def handle(command: Resign, session: MailSession) -> Next:
             game.observers.remove(session.observer)
             session.observer = None
         messages = [_("You no longer observe game '{game}'.").format(game=game.name)]
-    elif (member := session.council_member) is not None and is_council_game(game):
+    elif (member := hooks_for(game).member(session)) is not None:
         messages = _resign_member(session, game, member)
     else:
         seat = session.seat

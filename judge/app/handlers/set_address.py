@@ -17,8 +17,8 @@ routes his mail alone and is announced to nobody
 from __future__ import annotations
 
 from judge.app.councils import membership
-from judge.app.councils.permissions import is_council_game
 from judge.app.game_state.game_facts import audience, is_gunboat, power_letter, power_name
+from judge.app.hooks.game_hooks import hooks_for
 from judge.app.people.address_text import read_address, reason, shown
 from judge.app.session.mail_session import MailSession, Outgoing, Role
 from judge.app.session.refusals import CommandRefused
@@ -52,9 +52,7 @@ def handle(command: SetAddress, session: MailSession) -> Next:
             )
         ) from None
     addresses = list(dict.fromkeys(addresses))
-    member = session.council_member
-    if member is not None and not is_council_game(game):
-        member = None
+    member = hooks_for(game).member(session)
     owner_id = member.person_id if member is not None else seat.person_id  # a council member's own
     holder = session.uow.people.get(owner_id) if owner_id is not None else None
     own = {a.address for a in holder.addresses} if holder is not None else set()

@@ -9,9 +9,9 @@ concession lasts one phase and is secret until it passes.
 
 from __future__ import annotations
 
-from judge.app.councils.permissions import check_concede
 from judge.app.game_state.game_facts import power_letter, power_name
 from judge.app.games.draws import settle, strictly_largest, voter
+from judge.app.hooks.game_hooks import hooks_for
 from judge.app.session.mail_session import MailSession
 from judge.app.session.refusals import CommandRefused
 from judge.app.session.registry import Next, handles
@@ -21,7 +21,7 @@ from judge.lang.commands import SetConcede
 
 @handles(SetConcede)
 def handle(command: SetConcede, session: MailSession) -> Next:
-    check_concede(session)  # councils: the General alone (no query in other games)
+    hooks_for(session.game).check_concede(session)  # councils: the General alone (no query in other games)
     _ = session.gettext
     ballot = voter(session, "SET CONCEDE" if command.power is not None else "SET NO CONCEDE")
     game, language = ballot.game, session.language

@@ -8,10 +8,10 @@ everyone with the final summary (:mod:`judge.app.games.endgame`).
 
 from __future__ import annotations
 
-from judge.app.councils.permissions import check_draw
 from judge.app.game_state.agreements import Agreement
 from judge.app.game_state.game_facts import power_letter
 from judge.app.games.draws import MAX_DRAW_LETTERS, letters_to_powers, settle, voter
+from judge.app.hooks.game_hooks import hooks_for
 from judge.app.reports.final_summary import names
 from judge.app.session.mail_session import MailSession
 from judge.app.session.refusals import CommandRefused
@@ -22,7 +22,7 @@ from judge.lang.commands import SetDraw
 
 @handles(SetDraw)
 def handle(command: SetDraw, session: MailSession) -> Next:
-    check_draw(session)  # councils: the General alone (no query in other games)
+    hooks_for(session.game).check_draw(session)  # councils: the General alone (no query in other games)
     _ = session.gettext
     ballot = voter(session, "SET NO DRAW" if not command.vote else "SET DRAW")
     game, language = ballot.game, session.language

@@ -8,7 +8,7 @@ his orders are resolved).
 
 from __future__ import annotations
 
-from judge.app.councils.permissions import check_wait
+from judge.app.hooks.game_hooks import hooks_for
 from judge.app.phases.planning import plan
 from judge.app.session.mail_session import MailSession, Role
 from judge.app.session.refusals import CommandRefused
@@ -24,7 +24,7 @@ def handle(command: SetWait, session: MailSession) -> Next:
     seat = _target(session)
     if seat is None:
         raise CommandRefused(_("SET WAIT and SET NOWAIT are for a player signed on to a power."))
-    check_wait(session)  # councils: the General's choice alone
+    hooks_for(session.game).check_wait(session)  # councils: the General's choice alone
     game = seat.game
     if game.state is not GameState.ACTIVE or game.current_phase is None:
         raise CommandRefused(_("The game is not being played now: there is no phase to wait for."))

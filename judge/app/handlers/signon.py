@@ -41,6 +41,7 @@ from judge.app.games.lifecycle import (
     ready_to_start,
     take_over,
 )
+from judge.app.hooks.game_hooks import hooks_for
 from judge.app.orders import error_flag, order_mail
 from judge.app.people import throttle
 from judge.app.people.council_signon import council_signon, signon_message
@@ -67,7 +68,6 @@ from judge.app.session.refusals import CommandRefused
 from judge.app.session.registry import Next, handles
 from judge.db.enums import AuditKind, GameState, SeatStatus
 from judge.db.models import Game, Person, Seat
-from judge.db.repositories.councils import councils_enabled
 from judge.db.repositories.people import normalise_address
 from judge.i18n import translation
 from judge.lang.commands import Signon, SignonRole
@@ -147,7 +147,7 @@ def _power(command: Signon, session: MailSession) -> Next:
     may refuse after writing, take a savepoint of their own."""
     _ = session.gettext
     game = find_game(session.uow, command.game or "", lock=True)
-    if game is not None and councils_enabled(game):  # seed 003: each council member's own password
+    if game is not None and hooks_for(game).members_sign_on:  # seed 003: each council member's own password
         with session.uow.session.begin_nested():
             return _council_member(command, session, game)
     target, known = _target_seat(session, game, command.power_letter or "")
@@ -517,12 +517,9 @@ def _rejoin(command: Signon, session: MailSession, game: Game, seat: Seat) -> Ne
 def _join_started(command: Signon, session: MailSession, game: Game) -> Next:
     """``SIGNON ?game`` on a started game: take over its first open power."""
     _ = session.gettext
-    if councils_enabled(game):  # seed 003: members sign on to their council; the master places newcomers
-        raise CommandRefused(
-            _("Game '{game}' is played by councils: a member signs on with SIGNON <letter>{game} and "
-              "his own password; newcomers are placed by the master.").format(game=game.name),
-            stop=True,
-        )
+    refusal = hooks_for(game).join_refusal(game, _)  # seed 003: the master places a council's newcomers
+    if refusal is not None:
+        raise CommandRefused(refusal, stop=True)
     seats = open_seats(game)
     if not seats:
         raise CommandRefused(

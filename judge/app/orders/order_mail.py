@@ -23,6 +23,7 @@ from judge.app.game_state.boards import from_json
 from judge.app.game_state.conditions import block_orders
 from judge.app.game_state.game_rules import game_rules
 from judge.app.game_state.variant_rules import game_map_of
+from judge.app.hooks.game_hooks import hooks_for
 from judge.app.mail_out.wording import phase_name
 from judge.app.phases.planning import plan
 from judge.app.reports.acknowledgement import Acknowledgement, render_acknowledgement
@@ -354,10 +355,8 @@ def confirm_when_the_mail_ends(session: MailSession) -> None:
             return
         existing = session.state_of(OrderMail)
         if existing is None:
-            from judge.app.councils.permissions import check_order
-
             try:
-                check_order(session)  # councils: the orders are the General's to see, as to give
+                hooks_for(session.game).check_order(session)  # councils: the orders are the General's to see
                 state, draft = acting(session)
             except CommandRefused:
                 return

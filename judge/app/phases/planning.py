@@ -23,6 +23,7 @@ from judge.app.game_state import order_sheets as kept
 from judge.app.game_state.boards import from_json
 from judge.app.game_state.clock_store import phase_schedule, with_book
 from judge.app.game_state.variant_rules import game_map_of
+from judge.app.hooks.game_hooks import hooks_for
 from judge.app.session.services import Services
 from judge.core.geography import GameMap
 from judge.core.orders import Order
@@ -30,7 +31,6 @@ from judge.core.position import Position
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, OrderBlockKind, SeatStatus
 from judge.db.models import Game, OrderSubmission, PhaseRecord
-from judge.db.repositories.councils import councils_enabled
 from judge.timekeeping.deadlines import PhaseTimes
 from judge.timekeeping.lateness import PhaseClock, PowerStatus, due, next_wakeup
 from judge.timekeeping.lateness import Process as ProcessEvent
@@ -167,11 +167,7 @@ def plan(
         uow.flush()
         uow.games.lock(game.id)
     clock = phase_clock(uow, game, opened)
-    due_at = None if clock is None else next_wakeup(clock, now)
-    if councils_enabled(game):  # an open election closes at its own deadline
-        from judge.app.councils.elections import wake_at as election_wake
-
-        due_at = election_wake(uow, game, due_at)
+    due_at = hooks_for(game).wake_at(uow, game, None if clock is None else next_wakeup(clock, now))
     if due_at is not None and game.manual_process and _only_processing(clock, due_at):
         due_at = None  # MANUAL PROCESS: the master processes with PROCESS
     if due_at != game.next_due_at:

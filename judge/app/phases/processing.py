@@ -41,8 +41,8 @@ from judge.app.game_state import order_sheets as kept
 from judge.app.game_state.boards import to_json
 from judge.app.game_state.clock_store import fresh_times
 from judge.app.game_state.game_rules import game_rules
-from judge.app.game_state.house_rules import civil_disorder_after_missed, ends_after
 from judge.app.game_state.variant_rules import game_map_of
+from judge.app.hooks.game_hooks import hooks_for
 from judge.app.mail_out import outbox
 from judge.app.phases.deadline_actions import count_processing
 from judge.app.phases.planning import OpenPhase, current_times, phase_clock, plan, read_open_phase
@@ -57,7 +57,6 @@ from judge.core.serialization import position_to_json
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, SeatStatus
 from judge.db.models import Game
-from judge.db.repositories.councils import councils_enabled
 from judge.i18n import translation
 from judge.logs import log_event
 from judge.mail.compose import game_subject
@@ -136,6 +135,7 @@ def process_phase(
     record, position, submissions = opened.record, opened.position, opened.submissions
     game_map = game_map_of(game)
     rules = game_rules(game)
+    hooks = hooks_for(game)  # the variant and the house rules (SET CD AFTER, END YEAR): no SQL
     zone = services.config.timezone
 
     received: dict[str, Any] = {}
@@ -156,7 +156,7 @@ def process_phase(
         with uow.session.no_autoflush:  # nothing of this transaction concerns the orders
             next_submissions = kept.current_submissions(uow, game, after.phase)
 
-    newly_cd = civil_disorder_after_missed(
+    newly_cd = hooks.civil_disorder(
         game, position, owing_powers(game, position, game_map), submissions, event.newly_in_civil_disorder
     )
     if clock is not None:
@@ -165,15 +165,13 @@ def process_phase(
         if seat.power in newly_cd and seat.status in ACTIVE:
             uow.seats.set_status(seat, SeatStatus.CIVIL_DISORDER)
     eliminated = _eliminate(uow, game, after, now, str(position.phase))
-    if eliminated and councils_enabled(game):  # seed 003, rule 7: councils of fallen powers, unmasked spies
-        from judge.app.councils.replacements import after_eliminations
-
-        after_eliminations(uow, services, game, now, eliminated)
+    if eliminated:
+        hooks.after_eliminations(uow, services, game, now, eliminated)
     winner = winner_of(after, game.winning_centers)
     finished = (
         winner is not None
         or not any(seat.status in ACTIVE for seat in game.seats)
-        or ends_after(game, after.phase)  # SET END YEAR
+        or hooks.ends_after(game, after.phase)  # SET END YEAR
     )
 
     next_times: PhaseTimes | None = None
@@ -188,10 +186,7 @@ def process_phase(
                 uow, game, now, after.phase.type, zone,
                 previous=current_times(game, record, now), owing=owing_powers(game, after, game_map),
             )  # fmt: skip
-        if councils_enabled(game):  # seed 003: the results announce the deadline the elections hold
-            from judge.app.councils.elections import held_for_elections
-
-            next_times = held_for_elections(game, next_times, now, position.phase, after.phase)
+        next_times = hooks.next_phase_times(game, next_times, now, position.phase, after.phase)
     statuses = {
         seat.power: (CIVIL_DISORDER if seat.status is SeatStatus.CIVIL_DISORDER else ABANDONED)
         for seat in game.seats
@@ -245,10 +240,7 @@ def process_phase(
         if seat.wait:
             seat.wait = False
     if new_record is not None:
-        if councils_enabled(game):  # the game's settings: no SQL for other games
-            from judge.app.councils.elections import after_phase_opened
-
-            after_phase_opened(uow, services, game, now, position.phase, after.phase)
+        hooks.after_phase_opened(uow, services, game, now, position.phase, after.phase)
         # The new phase's clock from what is in hand: no query; the due time goes in with the rest.
         plan(uow, services, game, now, opened=OpenPhase(new_record, after, next_submissions))
     uow.phases.flush_opened(game)  # one flush: the new phase, the game, the seats

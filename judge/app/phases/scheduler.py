@@ -29,13 +29,13 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from judge.app.game_state.clock_store import save_book
+from judge.app.hooks.game_hooks import hooks_for
 from judge.app.phases.deadline_actions import apply_dedication, carry_out
 from judge.app.phases.planning import phase_clock, read_open_phase
 from judge.app.phases.processing import NotProcessable, process_phase
 from judge.app.session.services import Services
 from judge.db.database import UnitOfWork
 from judge.db.models import Game
-from judge.db.repositories.councils import councils_enabled
 from judge.timekeeping.lateness import Process, tick
 from judge.timekeeping.lateness import record as record_events
 
@@ -52,12 +52,8 @@ MAX_RETRY = timedelta(hours=6)
 
 def handle_due(uow: UnitOfWork, services: Services, game: Game, now: datetime) -> None:
     """Carry out what the time-keeping rules say is due in ``game`` at ``now``; store the next due time."""
-    if councils_enabled(game):  # the game's settings: no SQL for other games
-        from judge.app.councils.elections import close_due
-        from judge.app.councils.releases import end_of_grace
-
-        close_due(uow, services, game, now)
-        end_of_grace(uow, game, now)  # before the orders are read: unreleased drafts set aside
+    hooks = hooks_for(game)  # the game's settings: no SQL
+    hooks.before_due(uow, services, game, now)  # the variant's own deadlines, before the orders are read
     opened = read_open_phase(uow, game)  # the open phase and its orders, read once
     clock = None if opened is None else phase_clock(uow, game, opened)
     if clock is None or opened is None:
@@ -74,8 +70,8 @@ def handle_due(uow: UnitOfWork, services: Services, game: Game, now: datetime) -
         if isinstance(event, Process):
             if game.manual_process:
                 continue
-            if councils_enabled(game) and _council_holds(uow, services, game, now):
-                continue  # seed 003: a General's orders are drafts until released (grace, early election)
+            if hooks.holds_processing(uow, services, game, now):
+                continue  # the variant holds it (seed 003: a General's orders are drafts until released)
             save_book(game, step.after, record)
             try:
                 process_phase(uow, services, game, now, event=event, clock=record_events(step.before, others, now),
@@ -91,17 +87,7 @@ def handle_due(uow: UnitOfWork, services: Services, game: Game, now: datetime) -
     wake_at = step.wake_at
     if wake_at is not None and wake_at <= now:
         wake_at = None  # only MANUAL PROCESS processing is left: the master's to do
-    if councils_enabled(game):
-        from judge.app.councils.elections import wake_at as election_wake
-
-        wake_at = election_wake(uow, game, wake_at)
-    uow.games.set_next_due(game, wake_at)
-
-
-def _council_holds(uow: UnitOfWork, services: Services, game: Game, now: datetime) -> bool:
-    from judge.app.councils.releases import hold_processing
-
-    return hold_processing(uow, services, game, now)
+    uow.games.set_next_due(game, hooks.wake_at(uow, game, wake_at))
 
 
 def retry_delay(failed_attempts: int) -> timedelta:

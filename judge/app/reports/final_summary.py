@@ -15,14 +15,13 @@ from collections.abc import Mapping
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from judge.app.councils.council_story import council_summary_lines
 from judge.app.game_state.game_facts import power_name
 from judge.app.game_state.scoring import SYSTEMS
+from judge.app.hooks.game_hooks import hooks_for
 from judge.app.reports.history_text import published_diaries
 from judge.app.reports.summary_text import summary_lines
 from judge.db.database import UnitOfWork
 from judge.db.models import Game
-from judge.db.repositories.councils import councils_enabled
 from judge.i18n import Gettext
 
 
@@ -92,8 +91,7 @@ def final_summary_lines(
         table = score_table(outcome, language, _)
         if table:
             lines += ["", *table]
-    if councils_enabled(game):  # seed 003: every spy revealed, the winners named
-        lines += council_summary_lines(uow, game, outcome, language, _)
+    lines += hooks_for(game).final_summary_lines(uow, game, outcome, language, _)  # councils: every spy revealed
     diaries = published_diaries(uow, game, language, _)
     if diaries:
         lines += ["", _("The diaries of the game, now published:"), "", *diaries]

@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from zoneinfo import ZoneInfo
 
 from judge.app.audience.council_members import seat_readers
-from judge.app.councils.formation import queue_council_notices
 from judge.app.game_state.boards import opening_position
 from judge.app.game_state.game_facts import is_gunboat, power_name
 from judge.app.game_state.variant_rules import game_map_of, opening_neutral_units
+from judge.app.hooks.game_hooks import hooks_for
 from judge.app.mail_out.wording import phase_name
 from judge.app.session.mail_session import MailSession, Outgoing
 from judge.app.session.readers import reader_language, reader_zone
@@ -22,7 +22,6 @@ from judge.core.names import province_display_name
 from judge.core.phase import Phase, Season
 from judge.core.units import UnitType
 from judge.db.models import Game, Person, Seat
-from judge.db.repositories.councils import councils_enabled
 from judge.i18n import translation
 from judge.mail.compose import game_subject
 from judge.timekeeping.dates import tell_date
@@ -125,9 +124,5 @@ def queue_game_starting(session: MailSession, game: Game) -> int:
             board = opening.id if opening is not None and not any(a.lower() in no_map for a in fresh) else None
             session.send(Outgoing(fresh, subject, body, game_id=game.id, map_phase_id=board, map_language=language))
             count += 1
-    if councils_enabled(game):  # each member's place, each spy's secret, the master's full list
-        queue_council_notices(session, game)
-        from judge.app.councils.elections import queue_first_election_notices
-
-        queue_first_election_notices(session, game)
+    hooks_for(game).announce_start(session, game)  # councils: each member's place, each spy's secret...
     return count

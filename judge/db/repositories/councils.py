@@ -44,7 +44,12 @@ def council_settings(game: Game) -> dict[str, Any] | None:
 
 
 def councils_enabled(game: Game) -> bool:
-    """True when ``game`` is played by councils; reads no table."""
+    """True when ``game`` is played by councils; reads no table.
+
+    The one name of this test. In ``judge.app`` only the game hooks' resolver
+    (:func:`judge.app.hooks.game_hooks.hooks_for`) and the audience ask it
+    (``tests/app/test_game_hooks.py``).
+    """
     return council_settings(game) is not None
 
 
@@ -57,9 +62,6 @@ class CouncilRepository:
 
     def settings(self, game: Game) -> dict[str, Any] | None:
         return council_settings(game)
-
-    def enabled(self, game: Game) -> bool:
-        return councils_enabled(game)
 
     def configure(self, game: Game, **options: Any) -> dict[str, Any]:
         """Turn councils on for ``game`` (or change options); returns the stored options."""

@@ -1,0 +1,244 @@
+"""The game hooks: where a game's variant and house rules take part in the flow, and which a game has.
+
+A variant with its own flow (the councils of seed 003; Blind or Machiavelli
+next) is one implementation of :class:`GameHooks`; an ordinary game's is
+:class:`PlainHooks`. :func:`hooks_for` resolves a game's hooks from its
+settings, with no query, so an ordinary game pays one look at a dictionary
+for them and nothing else. Callers ask the hooks; no module outside this
+room and the implementations tests which variant a game plays
+(``tests/app/test_game_hooks.py`` fails if such a test comes back).
+
+The house rules that act when a phase is processed (``SET END YEAR``,
+``SET CD AFTER``: :mod:`judge.app.game_state.house_rules`) are hook points of
+every implementation: a council game may have them too.
+
+Each hook point, and who calls it:
+
+========================  ==========================================================
+``before_due``            :func:`judge.app.phases.scheduler.handle_due`, first
+``holds_processing``      the same, before it processes a phase that is due
+``wake_at``               :func:`judge.app.phases.planning.plan` and ``handle_due``
+``civil_disorder``        :func:`judge.app.phases.processing.process_phase` (CD AFTER)
+``ends_after``            the same (END YEAR)
+``after_eliminations``    the same, when powers leave the board
+``next_phase_times``      the same, before the results announce the next deadline
+``after_phase_opened``    the same, once the next phase is open
+``deal_powers``           :func:`judge.app.games.lifecycle.start_game`
+``on_game_started``       the same, once the first phase is open
+``announce_start``        :func:`judge.app.reports.game_start.queue_game_starting`
+``final_summary_lines``   :func:`judge.app.reports.final_summary.final_summary_lines`
+``own_commands``          the variant's own commands (COUNCIL, VOTE, ACCUSE...), refused elsewhere
+``members_sign_on``       the SIGNON handler: each member of a power signs on alone
+``join_refusal``          the SIGNON handler, ``SIGNON ?game`` on a started game
+``member``                RESIGN, SET ADDRESS: who is signed on, as a power's member
+``send_press``            the PRESS handler
+``check_order`` …         the order lines, IF blocks, CLEAR, SET DRAW, SET WAIT, SET CONCEDE
+========================  ==========================================================
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any, Protocol
+
+from judge.app.councils.council_hooks import CouncilHooks
+from judge.app.game_state.assignment import Preference, assign_powers
+from judge.app.game_state.house_rules import civil_disorder_after_missed, ends_after
+from judge.app.session.mail_session import MailSession
+from judge.app.session.services import Services
+from judge.core.phase import Phase
+from judge.core.position import Position
+from judge.db.database import UnitOfWork
+from judge.db.models import CouncilMember, Game, Seat
+from judge.db.repositories.councils import councils_enabled
+from judge.i18n import Gettext
+from judge.lang.commands import Press
+from judge.timekeeping.deadlines import PhaseTimes
+
+
+class GameHooks(Protocol):
+    """What a game's variant and house rules do at each point of the flow (see the module's table)."""
+
+    # -- the scheduler and planning
+
+    def before_due(self, uow: UnitOfWork, services: Services, game: Game, now: datetime) -> None:
+        """A due game is about to be handled, before its orders are read."""
+
+    def holds_processing(self, uow: UnitOfWork, services: Services, game: Game, now: datetime) -> bool:
+        """Whether a phase the clock would process now must wait."""
+
+    def wake_at(self, uow: UnitOfWork, game: Game, planned: datetime | None) -> datetime | None:
+        """When the scheduler must look at the game, given what the clock alone says (``planned``)."""
+
+    # -- processing a phase
+
+    def civil_disorder(
+        self, game: Game, position: Position, owing: Iterable[str], submitted: Iterable[str], late: Iterable[str]
+    ) -> set[str]:
+        """The powers put in civil disorder by this processing (``late``: the clock's choice)."""
+
+    def ends_after(self, game: Game, next_phase: Phase) -> bool:
+        """Whether the game ends before ``next_phase`` although nobody won."""
+
+    def after_eliminations(
+        self, uow: UnitOfWork, services: Services, game: Game, now: datetime, eliminated: Sequence[str]
+    ) -> None:
+        """Powers left the board in this processing."""
+
+    def next_phase_times(
+        self, game: Game, times: PhaseTimes, now: datetime, phase: Phase, next_phase: Phase
+    ) -> PhaseTimes:
+        """The next phase's times as the results will announce them."""
+
+    def after_phase_opened(
+        self, uow: UnitOfWork, services: Services, game: Game, now: datetime, phase: Phase, next_phase: Phase
+    ) -> None:
+        """``next_phase`` is open, ``phase`` processed."""
+
+    # -- the game's start and end
+
+    def deal_powers(
+        self, uow: UnitOfWork, game: Game, seats: Sequence[Seat], preferences: Mapping[int, Preference],
+        powers: Sequence[str], seed: int, now: datetime, first_year: int,
+    ) -> dict[int, str]:
+        """``{seat id: power}``: who plays which power when the game starts."""
+
+    def on_game_started(self, uow: UnitOfWork, game: Game, now: datetime, first_year: int) -> None:
+        """The game's first phase is open."""
+
+    def announce_start(self, session: MailSession, game: Game) -> None:
+        """The start's own notices, queued after everyone's "game starting" mail."""
+
+    def final_summary_lines(
+        self, uow: UnitOfWork, game: Game, outcome: Mapping[str, Any] | None, language: str, _: Gettext
+    ) -> list[str]:
+        """The variant's part of the final summary."""
+
+    # -- the players' commands
+
+    @property
+    def own_commands(self) -> frozenset[str]:
+        """The commands the variant adds (COUNCIL, VOTE...): refused in a game whose variant lacks them."""
+
+    @property
+    def members_sign_on(self) -> bool:
+        """Whether each member of a power signs on alone, with a password of his own (the council kind)."""
+
+    def join_refusal(self, game: Game, _: Gettext) -> str | None:
+        """Why ``SIGNON ?game`` may not take over a power of the started game (None: it may)."""
+
+    def member(self, session: MailSession) -> CouncilMember | None:
+        """The member of a power the mail is signed on as (None: the power's player, or nobody)."""
+
+    def send_press(self, session: MailSession, command: Press) -> bool:
+        """Route ``command`` the variant's way; False when the ordinary press rules apply."""
+
+    def check_order(self, session: MailSession) -> None:
+        """Refuse (raise ``CommandRefused``) orders the signed-on sender may not give."""
+
+    def check_draw(self, session: MailSession) -> None:
+        """Refuse a draw vote the sender may not cast."""
+
+    def check_wait(self, session: MailSession) -> None:
+        """Refuse SET WAIT / NOWAIT from a sender who may not set it."""
+
+    def check_concede(self, session: MailSession) -> None:
+        """Refuse a concession the sender may not make."""
+
+
+class PlainHooks:
+    """An ordinary game: the house rules it has, and nothing else at any point."""
+
+    def before_due(self, uow: UnitOfWork, services: Services, game: Game, now: datetime) -> None:
+        return None
+
+    def holds_processing(self, uow: UnitOfWork, services: Services, game: Game, now: datetime) -> bool:
+        return False
+
+    def wake_at(self, uow: UnitOfWork, game: Game, planned: datetime | None) -> datetime | None:
+        return planned
+
+    def civil_disorder(
+        self, game: Game, position: Position, owing: Iterable[str], submitted: Iterable[str], late: Iterable[str]
+    ) -> set[str]:
+        return civil_disorder_after_missed(game, position, owing, submitted, late)  # SET CD AFTER
+
+    def ends_after(self, game: Game, next_phase: Phase) -> bool:
+        return ends_after(game, next_phase)  # SET END YEAR
+
+    def after_eliminations(
+        self, uow: UnitOfWork, services: Services, game: Game, now: datetime, eliminated: Sequence[str]
+    ) -> None:
+        return None
+
+    def next_phase_times(
+        self, game: Game, times: PhaseTimes, now: datetime, phase: Phase, next_phase: Phase
+    ) -> PhaseTimes:
+        return times
+
+    def after_phase_opened(
+        self, uow: UnitOfWork, services: Services, game: Game, now: datetime, phase: Phase, next_phase: Phase
+    ) -> None:
+        return None
+
+    def deal_powers(
+        self, uow: UnitOfWork, game: Game, seats: Sequence[Seat], preferences: Mapping[int, Preference],
+        powers: Sequence[str], seed: int, now: datetime, first_year: int,
+    ) -> dict[int, str]:
+        return assign_powers(preferences, powers, random.Random(seed))
+
+    def on_game_started(self, uow: UnitOfWork, game: Game, now: datetime, first_year: int) -> None:
+        return None
+
+    def announce_start(self, session: MailSession, game: Game) -> None:
+        return None
+
+    def final_summary_lines(
+        self, uow: UnitOfWork, game: Game, outcome: Mapping[str, Any] | None, language: str, _: Gettext
+    ) -> list[str]:
+        return []
+
+    @property
+    def own_commands(self) -> frozenset[str]:
+        return frozenset()
+
+    @property
+    def members_sign_on(self) -> bool:
+        return False
+
+    def join_refusal(self, game: Game, _: Gettext) -> str | None:
+        return None
+
+    def member(self, session: MailSession) -> CouncilMember | None:
+        return None
+
+    def send_press(self, session: MailSession, command: Press) -> bool:
+        return False
+
+    def check_order(self, session: MailSession) -> None:
+        return None
+
+    def check_draw(self, session: MailSession) -> None:
+        return None
+
+    def check_wait(self, session: MailSession) -> None:
+        return None
+
+    def check_concede(self, session: MailSession) -> None:
+        return None
+
+
+PLAIN: GameHooks = PlainHooks()
+COUNCILS: GameHooks = CouncilHooks()
+
+
+def hooks_for(game: Game | None) -> GameHooks:
+    """The hooks of ``game`` (an ordinary game's when there is none); reads the game's settings, no table.
+
+    The hooks keep no state of their own: the two implementations are made once, at import.
+    """
+    if game is not None and councils_enabled(game):
+        return COUNCILS
+    return PLAIN
