@@ -200,9 +200,10 @@ def _base(variant: str, language: str, inset: bool = False) -> _Base:
     # joins: without anti-aliasing, mitred or round ones fill the sharp angles of W and M.
     # Drawn over the orders with a pale halo under the letters: a support or convoy line that crosses
     # a label (NTH, between a convoy's fleet and the move it carries) passes under it, never over.
+    # The halo is crisp, as the letters: anti-aliased, it cost a third more time and a fifth more PNG.
     labels_svg = (
-        f'<path class="label-halo" d="{strokes}" fill="none" stroke="#ffffff" stroke-opacity="0.75" '
-        'stroke-width="3.2" stroke-linecap="round" stroke-linejoin="round"/>'
+        f'<path class="label-halo" d="{strokes}" fill="none" stroke="#ffffff" stroke-opacity="0.6" '
+        'stroke-width="3" shape-rendering="crispEdges" stroke-linecap="butt" stroke-linejoin="bevel"/>'
         f'<path class="labels" data-labels="{escape(" ".join(labels.text[c] for c in labels.at))}" '
         f'data-codes="{" ".join(labels.at)}" d="{strokes}" shape-rendering="crispEdges" '
         'fill="none" stroke="#2a2a2a" stroke-width="1.1" stroke-linecap="butt" stroke-linejoin="bevel"/>'
