@@ -337,3 +337,18 @@ def test_at_most_a_few_pages_read_the_database_at_once(harness: Harness, monkeyp
             thread.join(timeout=60)
     assert statuses == [200] * 12
     assert most == web_app.CONCURRENT_READS
+
+
+ODD = ["", "..", "%2e%2e%2f", "<script>", "'", '"', "%00", "%ff%fe", "a" * 2000, "ü", "𝔡𝔢𝔪𝔬", "demo%0d%0aSet-Cookie:x=1",
+       "demo;rm", "demo?x", "DEMO", " demo", "demo ", "S1901M.svg.svg", "..%5c..%5cwindows", "%25", "\\", "con", "nul"]
+
+
+def test_no_odd_path_or_parameter_gets_anything_but_a_page_or_a_404(harness: Harness, web: TestClient) -> None:
+    start_game(harness, "demo")
+    for odd in ODD:
+        for path in (f"/games/{odd}", f"/games/demo/{odd}", f"/api/games/{odd}", f"/api/games/demo/{odd}",
+                     f"/games/{odd}/feed.atom", f"/games/demo?lang={odd}&tz={odd}", f"/?tz={odd}",
+                     f"/games/demo/S1901M.svg?lang={odd}"):
+            answer = web.get(path)
+            assert answer.status_code in (200, 404), (path, answer.status_code)
+            assert "Traceback" not in answer.text and "set-cookie" not in answer.headers, path
