@@ -28,7 +28,7 @@ JUDGE_FLOORS: tuple[frozenset[str], ...] = (
          "i18n", "locale", "help", "config", "logs"}
     ),
     frozenset({"app"}),
-    frozenset({"commands", "cli"}),
+    frozenset({"commands", "cli", "web"}),  # web: the read-only pages, a face of the judge like its command line
 )
 
 #: ``judge.app``'s rooms, low to high.

@@ -32,12 +32,13 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from judge.app.console import pages_served
 from judge.app.mail_out.bounces import unsubscribe
 from judge.app.session.services import Services
 from judge.db.database import UnitOfWork
 from judge.i18n import translation
 from judge.timekeeping.dates import zone_named
-from judge.web import feeds, pages_served, views
+from judge.web import feeds, views
 from judge.web.chart import centres_chart
 from judge.web.words import words
 

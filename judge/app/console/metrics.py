@@ -41,11 +41,11 @@ from prometheus_client import CollectorRegistry, make_wsgi_app
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from judge.app.console import pages_served
 from judge.app.console.health import QueueFigures, queue_figures
 from judge.db.database import Database
 from judge.db.enums import InboundState, OutboundState
 from judge.mail import lograte
-from judge.web import pages_served
 
 log = logging.getLogger(__name__)
 

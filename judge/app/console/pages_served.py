@@ -1,4 +1,4 @@
-"""How many answers the web role gave in this process, by HTTP status: the metrics' count of
+"""How many answers the web role (judge.web) gave in this process, by HTTP status: the metrics' count of
 pages served (``judge_web_pages_served_total``). Kept in memory, unlike the database figures:
 pages leave no trace in the database (the web role never writes)."""
 
