@@ -32,7 +32,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from judge.app.console.game_actions import pages_served
+from judge.app.console import pages_served
 from judge.app.mail_out.bounces import unsubscribe
 from judge.app.session.services import Services
 from judge.db.database import UnitOfWork

@@ -183,7 +183,7 @@ def test_the_calendar_has_the_next_deadline_while_the_game_is_played(harness: Ha
 
 
 def test_the_metrics_count_the_pages_served_by_status(harness: Harness, web: TestClient) -> None:
-    from judge.app.console.game_actions import pages_served
+    from judge.app.console import pages_served
     from judge.app.console.metrics import JudgeCollector
 
     start_game(harness, "demo")
