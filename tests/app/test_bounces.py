@@ -269,3 +269,21 @@ def test_judge_person_show_prints_the_bounce_score(harness: Harness, capsys: pyt
     assert main(["person", "--url", harness.db.url, "show", FRANCE]) == 0
     out = capsys.readouterr().out
     assert f"bounces: {FRANCE} score 2 (2 bounce(s)" in out and "5.1.1" in out and "not bouncing yet" in out
+
+
+def test_a_masters_notice_never_shows_the_players_address_even_in_the_servers_words(harness: Harness) -> None:
+    from judge.app.mail_out.bounces import without_addresses
+
+    assert without_addresses('550 5.1.1 <France@Example.net>: unknown user: "france@example.net"') == (
+        '550 5.1.1 <<address>>: unknown user: "<address>"'
+    )
+    start_game(harness)
+    harness.exchange(FRANCE, "VERSION\n")
+    harness.new_mail()
+    for day in range(5):
+        sent = last_mail_to(harness, FRANCE)
+        to = verp_of(harness, sent)
+        bounce(harness, dsn(to, FRANCE, tag=f"d{day}", diagnostic=f"550 5.1.1 <{FRANCE}>: user unknown"), to)
+        harness.clock.advance(timedelta(days=1, minutes=1))
+    [told] = [m for m in harness.new_mail() if str(m["To"]) == MASTER]
+    assert "5.1.1" in text(told) and FRANCE not in told.as_string()

@@ -32,6 +32,7 @@ The rules (all figures are settings, judge.config):
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -103,6 +104,15 @@ def unsubscribe(uow: UnitOfWork, services: Services, observer_id: int, mac: str)
     uow.flush()
     log.info("observer %s of game %s unsubscribed", observer_id, game)
     return f"observer {observer_id} of game {game} stopped observing"
+
+
+_ADDRESS = re.compile(r"[^\s<>\"'(),;:\[\]]+@[^\s<>\"'(),;:\[\]]+")
+
+
+def without_addresses(text: str) -> str:
+    """``text`` with every mail address in it replaced by ``<address>``: a mail server's words
+    ("unknown user: ghost@example.net") told to a master must not show a player's address."""
+    return _ADDRESS.sub("<address>", text)
 
 
 def _ignore(uow: UnitOfWork, mail_id: int, reason: str, now: datetime) -> None:
@@ -269,7 +279,7 @@ def _tell_masters(
                 "their other registered addresses, if they have any. The judge counts the address as working "
                 "again as soon as a mail from it arrives."
             ).format(powers=", ".join(sorted(powers)), game=game.name, count=record.bounces,
-                     date=tell_date(record.last_bounce_at, zone, _), reason=record.last_reason)  # fmt: skip
+                     date=tell_date(record.last_bounce_at, zone, _), reason=without_addresses(record.last_reason))  # fmt: skip
             subject = _("{code}:{game} - mail to {powers} bounces").format(
                 code=services.config.code, game=game.name, powers=", ".join(sorted(powers))
             )
