@@ -143,6 +143,8 @@ _CHOICES: Mapping[str, tuple[str, str]] = {
     "observernone": ("OBSERVER PRESS", "NONE"),
     # master's copy of partial press
     "allpress": ("MASTER PRESS", "ALL"), "normalpress": ("MASTER PRESS", "NORMAL"),
+    # what a power in civil disorder plays (issue 31): holds, or the sensible bot's orders
+    "cdhold": ("CD", "HOLD"), "cdsensible": ("CD", "SENSIBLE"),
     # processing and starting
     "manualprocess": ("PROCESS", "MANUAL"), "autoprocess": ("PROCESS", "AUTO"),
     "manualstart": ("START", "MANUAL"), "autostart": ("START", "AUTO"),

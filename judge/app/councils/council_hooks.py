@@ -18,9 +18,16 @@ from judge.app.councils.council_story import council_summary_lines
 from judge.app.councils.formation import form_councils, queue_council_notices
 from judge.app.councils.press_routing import send_council_press, send_observer_press
 from judge.app.game_state.assignment import Preference
-from judge.app.game_state.house_rules import civil_disorder_after_missed, ends_after
+from judge.app.game_state.house_rules import (
+    civil_disorder_after_missed,
+    civil_disorder_orders,
+    ends_after,
+)
 from judge.app.session.mail_session import MailSession, Role
 from judge.app.session.services import Services
+from judge.core.adjudicator.rules import Rules
+from judge.core.geography import GameMap
+from judge.core.orders import Order
 from judge.core.phase import Phase
 from judge.core.position import Position
 from judge.db.database import UnitOfWork
@@ -50,6 +57,11 @@ class CouncilHooks:
         self, game: Game, position: Position, owing: Iterable[str], submitted: Iterable[str], late: Iterable[str]
     ) -> set[str]:
         return civil_disorder_after_missed(game, position, owing, submitted, late)  # SET CD AFTER
+
+    def civil_disorder_orders(
+        self, game: Game, position: Position, in_civil_disorder: Iterable[str], game_map: GameMap, rules: Rules
+    ) -> Mapping[str, list[Order]]:
+        return civil_disorder_orders(game, position, in_civil_disorder, game_map, rules)  # SET CD SENSIBLE
 
     def ends_after(self, game: Game, next_phase: Phase) -> bool:
         return ends_after(game, next_phase)  # SET END YEAR

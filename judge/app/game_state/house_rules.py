@@ -1,4 +1,5 @@
-"""Two house rules that act when a phase is processed: a fixed last year, and civil disorder after missed seasons.
+"""Three house rules that act when a phase is processed: a fixed last year, civil disorder after missed
+seasons, and what a power in civil disorder plays.
 
 * ``SET END YEAR n`` (seeds 002 and 003: tournament games are played for six
   to nine years, "les parties se termineront au plus tard fin 1906, fin
@@ -14,18 +15,38 @@
   until it has missed ``n`` consecutive seasons (movement phases in which it
   owed orders); orders sent for any phase start the count again. Counts are
   kept in ``extra_settings["missed_seasons"]``.
+* ``SET CD SENSIBLE`` / ``SET CD HOLD`` (issue 31; HOLD, the classic Judge,
+  by default): under SENSIBLE, a power in civil disorder with no orders on
+  file plays the orders of the ``sensible`` bot (:mod:`judge.core.bots`:
+  it holds and supports its threatened centres, retreats to keep its
+  centres, builds where threatened, removes its farthest units, never
+  attacks), chosen when the phase is processed. The bot's seed is derived
+  from the game's name, the phase and the power (:func:`bot_seed`), so the
+  same phase gets the same orders again.
 
 Pure decisions on the game's settings and the phase's facts. They take part
 in the flow through the game hooks (:mod:`judge.app.hooks.game_hooks`: the hook
-points ``ends_after`` and ``civil_disorder`` of every implementation), which
-:func:`judge.app.phases.processing.process_phase` calls and whose answers it applies.
+points ``ends_after``, ``civil_disorder`` and ``civil_disorder_orders`` of every
+implementation), which :func:`judge.app.phases.processing.process_phase` calls and
+whose answers it applies.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import zlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from judge.app.game_state.setting_table import RULES, cd_after_missed_seasons, end_year, rules_text
+from judge.app.game_state.setting_table import (
+    RULES,
+    cd_after_missed_seasons,
+    civil_disorder_plays_sensibly,
+    end_year,
+    rules_text,
+)
+from judge.core.adjudicator.rules import Rules
+from judge.core.bots import bot_orders
+from judge.core.geography import GameMap
+from judge.core.orders import Order
 from judge.core.phase import Phase, PhaseType
 from judge.core.position import Position
 from judge.db.models import Game
@@ -73,6 +94,32 @@ def civil_disorder_after_missed(
     return {power for power, missed in counts.items() if missed >= threshold and power not in sent}
 
 
+def bot_seed(game_name: str, phase: Phase, power: str) -> int:
+    """The seed of a bot's orders for ``power`` in ``phase`` of a game: the same every time it is asked."""
+    return zlib.crc32(f"{game_name}/{phase}/{power}".encode())
+
+
+def civil_disorder_orders(
+    game: Game, position: Position, in_civil_disorder: Iterable[str], game_map: GameMap, rules: Rules
+) -> Mapping[str, list[Order]]:
+    """The orders the powers ``in_civil_disorder`` (with none on file) play in ``position``'s phase.
+
+    Nothing under ``SET CD HOLD`` (the default): their units hold, their
+    retreats and adjustments are defaulted by the adjudicator. Under ``SET CD
+    SENSIBLE``, the sensible bot's orders for each.
+    """
+    if not civil_disorder_plays_sensibly(game):
+        return {}
+    played: dict[str, list[Order]] = {}
+    for power in sorted(set(in_civil_disorder)):
+        orders = bot_orders(
+            game_map, position, power, rules, bot_seed(game.name, position.phase, power), "sensible"
+        )
+        if orders:
+            played[power] = orders
+    return played
+
+
 def house_rule_words(game: Game, gettext: Callable[[str], str]) -> list[str]:
     """What LIST shows of a game's rule options and house rules (nothing when all are the defaults).
 
@@ -90,4 +137,6 @@ def house_rule_words(game: Game, gettext: Callable[[str], str]) -> list[str]:
     missed = cd_after_missed_seasons(game)
     if missed is not None:
         words.append(_("Civil disorder after {count} seasons without orders.").format(count=missed))
+    if civil_disorder_plays_sensibly(game):
+        words.append(_("Powers in civil disorder play sensible orders (SET CD SENSIBLE)."))
     return words

@@ -146,6 +146,11 @@ END_YEAR_KEY = "end_year"
 CD_AFTER = "CD AFTER"
 CD_AFTER_KEY = "cd_after_missed_seasons"
 """``SET CD AFTER n`` (seed 000, 3.6: a power with no orders for n consecutive seasons falls into civil disorder)."""
+CD_PLAY = "CD"
+CD_PLAY_KEY = "civil_disorder_play"
+"""``SET CD SENSIBLE`` / ``SET CD HOLD`` (issue 31): what a power in civil disorder plays, the sensible
+bot's orders or (unset, the default, the classic Judge) nothing: its units hold."""
+CD_SENSIBLE = "sensible"
 APPROVED = "approved_powers"
 """``extra_settings`` key: the powers whose newcomers the master has approved (SET APPROVED)."""
 
@@ -231,6 +236,8 @@ CHOICES: Mapping[str, Setting] = MappingProxyType({s.option: s for s in (
     }),
     Setting("ACCESS", "access", Kind.CHOICE, N_("Access"),
             values={"ANY": "any", "SAME": "same", "DIFFERENT": "different"}),
+    Setting(CD_PLAY, "extra:" + CD_PLAY_KEY, Kind.CHOICE, N_("Civil disorder"),
+            values={"HOLD": None, "SENSIBLE": CD_SENSIBLE}),
 )})  # fmt: skip
 """One-of-several options (``SetChoice``) kept on the game."""
 
@@ -352,6 +359,11 @@ def cd_after_missed_seasons(game: Game) -> int | None:
     """After how many consecutive seasons without orders a power falls into civil disorder (``SET CD AFTER``)."""
     value = game.extra_settings.get(CD_AFTER_KEY)
     return int(value) if value else None
+
+
+def civil_disorder_plays_sensibly(game: Game) -> bool:
+    """Whether a power in civil disorder plays the sensible bot's orders (``SET CD SENSIBLE``)."""
+    return game.extra_settings.get(CD_PLAY_KEY) == CD_SENSIBLE
 
 
 def rules_text(chosen: Mapping[str, Any]) -> str:

@@ -9,7 +9,7 @@ room and the implementations tests which variant a game plays
 (``tests/app/test_game_hooks.py`` fails if such a test comes back).
 
 The house rules that act when a phase is processed (``SET END YEAR``,
-``SET CD AFTER``: :mod:`judge.app.game_state.house_rules`) are hook points of
+``SET CD AFTER``, ``SET CD SENSIBLE``: :mod:`judge.app.game_state.house_rules`) are hook points of
 every implementation: a council game may have them too.
 
 Each hook point, and who calls it:
@@ -19,6 +19,7 @@ Each hook point, and who calls it:
 ``holds_processing``      the same, before it processes a phase that is due
 ``wake_at``               :func:`judge.app.phases.planning.plan` and ``handle_due``
 ``civil_disorder``        :func:`judge.app.phases.processing.process_phase` (CD AFTER)
+``civil_disorder_orders`` the same, before the ruling (CD SENSIBLE / CD HOLD)
 ``ends_after``            the same (END YEAR)
 ``after_eliminations``    the same, when powers leave the board
 ``next_phase_times``      the same, before the results announce the next deadline
@@ -45,9 +46,16 @@ from typing import Any, Protocol
 
 from judge.app.councils.council_hooks import CouncilHooks
 from judge.app.game_state.assignment import Preference, assign_powers
-from judge.app.game_state.house_rules import civil_disorder_after_missed, ends_after
+from judge.app.game_state.house_rules import (
+    civil_disorder_after_missed,
+    civil_disorder_orders,
+    ends_after,
+)
 from judge.app.session.mail_session import MailSession
 from judge.app.session.services import Services
+from judge.core.adjudicator.rules import Rules
+from judge.core.geography import GameMap
+from judge.core.orders import Order
 from judge.core.phase import Phase
 from judge.core.position import Position
 from judge.db.database import UnitOfWork
@@ -78,6 +86,11 @@ class GameHooks(Protocol):
         self, game: Game, position: Position, owing: Iterable[str], submitted: Iterable[str], late: Iterable[str]
     ) -> set[str]:
         """The powers put in civil disorder by this processing (``late``: the clock's choice)."""
+
+    def civil_disorder_orders(
+        self, game: Game, position: Position, in_civil_disorder: Iterable[str], game_map: GameMap, rules: Rules
+    ) -> Mapping[str, list[Order]]:
+        """The orders the powers ``in_civil_disorder`` (none on file) play in the phase processed."""
 
     def ends_after(self, game: Game, next_phase: Phase) -> bool:
         """Whether the game ends before ``next_phase`` although nobody won."""
@@ -164,6 +177,11 @@ class PlainHooks:
         self, game: Game, position: Position, owing: Iterable[str], submitted: Iterable[str], late: Iterable[str]
     ) -> set[str]:
         return civil_disorder_after_missed(game, position, owing, submitted, late)  # SET CD AFTER
+
+    def civil_disorder_orders(
+        self, game: Game, position: Position, in_civil_disorder: Iterable[str], game_map: GameMap, rules: Rules
+    ) -> Mapping[str, list[Order]]:
+        return civil_disorder_orders(game, position, in_civil_disorder, game_map, rules)  # SET CD SENSIBLE
 
     def ends_after(self, game: Game, next_phase: Phase) -> bool:
         return ends_after(game, next_phase)  # SET END YEAR

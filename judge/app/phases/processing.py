@@ -147,6 +147,12 @@ def process_phase(
         effective = opened.effective(power, game_map)
         if effective:
             orders[power] = effective
+    newly_cd = hooks.civil_disorder(
+        game, position, owing_powers(game, position, game_map), submissions, event.newly_in_civil_disorder
+    )
+    # Powers in civil disorder (from before, or from now) with nothing on file: SET CD decides what they play.
+    in_cd = {seat.power for seat in game.seats if seat.power and seat.status is SeatStatus.CIVIL_DISORDER}
+    orders.update(hooks.civil_disorder_orders(game, position, (in_cd | newly_cd) - set(orders), game_map, rules))
     ruling = rule_orders(position, orders, rules, game_map)  # the sheets' orders as they are: no text read
     result = ruling.result
     after = result.position
@@ -156,9 +162,6 @@ def process_phase(
         with uow.session.no_autoflush:  # nothing of this transaction concerns the orders
             next_submissions = kept.current_submissions(uow, game, after.phase)
 
-    newly_cd = hooks.civil_disorder(
-        game, position, owing_powers(game, position, game_map), submissions, event.newly_in_civil_disorder
-    )
     if clock is not None:
         count_processing(uow, game, clock, replace(event, newly_in_civil_disorder=frozenset(newly_cd)), now)
     for seat in game.seats:

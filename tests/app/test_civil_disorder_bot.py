@@ -1,0 +1,96 @@
+"""SET CD SENSIBLE / SET CD HOLD (issue 31): what a power in civil disorder plays, set by mail.
+
+Under HOLD (the default, the classic Judge) a power in civil disorder gives no orders: its units hold.
+Under SENSIBLE it plays the sensible bot's orders (judge.core.bots) when the phase is processed: here
+Italy, put in civil disorder by SET CD AFTER 1 when it misses Spring 1901, holds Venice (which the
+Austrian fleet in Trieste could enter) and supports it from Rome.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.app.conftest import Harness
+from tests.app.masters_helpers import (
+    as_master,
+    as_power,
+    moderated_game,
+    players_by_power,
+    read,
+    state_of,
+)
+from tests.app.orders_helpers import StartedGame, start_game
+from tests.app.press_helpers import set_extra
+from tests.app.reports_helpers import register
+
+_OTHERS = {
+    "AUSTRIA": "A VIE H", "ENGLAND": "A LVP H", "FRANCE": "A PAR H", "GERMANY": "A BER H",
+    "RUSSIA": "A MOS H", "TURKEY": "A CON H",
+}  # fmt: skip
+
+
+def test_the_master_sets_cd_sensible_and_back_to_hold_and_list_shows_it(harness: Harness) -> None:
+    moderated_game(harness, players=2)
+    register(harness, "curious@example.org", "Curious")
+    body = read(as_master(harness, "SET CD HOLD\n"))
+    assert "Civil disorder: already Hold." in body
+    body = read(as_master(harness, "SET CD SENSIBLE\n"))
+    assert "Civil disorder: Sensible (was Hold)." in body
+    assert state_of(harness).columns["extra_settings"]["civil_disorder_play"] == "sensible"
+    listing = read(harness.exchange("curious@example.org", "LIST modo\n"))
+    assert "Powers in civil disorder play sensible orders (SET CD SENSIBLE)." in listing
+    body = read(as_master(harness, "SET CD HOLD\n"))
+    assert "Civil disorder: Hold (was Sensible)." in body
+    listing = read(harness.exchange("curious@example.org", "LIST modo\n"))
+    assert "SET CD SENSIBLE" not in listing
+
+
+def test_players_of_a_moderated_game_may_not_set_it(harness: Harness) -> None:
+    moderated_game(harness)
+    power = next(iter(players_by_power(harness)))
+    body = read(as_power(harness, power, "SET CD SENSIBLE\n"))
+    assert "only the master" in body.lower()
+    assert "civil_disorder_play" not in state_of(harness).columns["extra_settings"]
+
+
+def _adjudicated(harness: Harness, phase: str) -> dict[str, Any]:
+    """The orders a processed phase was adjudicated with, as its record keeps them."""
+    with harness.db.unit_of_work(readonly=True) as uow:
+        records = uow.phases.history(uow.games.require("demo"))
+        [record] = [r for r in records if r.name == phase]
+        return dict(record.orders_adjudicated or {})
+
+
+def _italy_misses_spring(harness: Harness, play: str | None) -> tuple[StartedGame, dict[str, Any]]:
+    game = start_game(harness, "demo")
+    set_extra(harness, {"cd_after_missed_seasons": 1})
+    if play is not None:
+        game.master(f"SET CD {play}\n")
+    for power, order in _OTHERS.items():
+        game.orders(power, order + "\n")
+    game.master("PROCESS\n")
+    return game, _adjudicated(harness, "S1901M")
+
+
+def test_under_cd_sensible_a_power_in_civil_disorder_defends_its_threatened_centre(harness: Harness) -> None:
+    game, adjudicated = _italy_misses_spring(harness, "SENSIBLE")
+    assert sorted(adjudicated["orders"]["ITALY"]) == ["A ROM S A VEN", "A VEN H", "F NAP H"]
+    with harness.db.unit_of_work(readonly=True) as uow:
+        seat = next(s for s in game.game(uow).seats if s.power == "ITALY")
+        assert seat.status.value == "civil_disorder"
+    # The next phase: Italy, in civil disorder from before, plays again.
+    for power, order in _OTHERS.items():
+        game.orders(power, order + "\n")
+    game.master("PROCESS\n")
+    assert "ITALY" in _adjudicated(harness, "F1901M")["orders"]
+
+
+def test_under_cd_hold_the_default_a_power_in_civil_disorder_gives_no_orders(harness: Harness) -> None:
+    _game, adjudicated = _italy_misses_spring(harness, None)
+    assert "ITALY" not in adjudicated.get("orders", {})
+
+
+def test_the_setting_and_the_listing_in_french(harness: Harness) -> None:
+    moderated_game(harness, players=2, language="fr")
+    body = read(as_master(harness, "SET CD SENSIBLE\n"))
+    assert "Désordre civil : Sensible" in body
