@@ -53,9 +53,9 @@ def test_blocks_are_decided_on_the_board_and_later_orders_win() -> None:
     yes = block("IF german army mun\n A par - pic\nENDIF")
     no = block("IF german fleet ber\n F bre - eng\nELSE\n F bre - pic\nENDIF")
     sheet = OrderSheet().with_order(Move(UnitRef(A, "PAR"), "BUR")).with_block(yes).with_block(no)
-    assert [str(o) for o in sheet.effective(OPENING)] == ["A PAR - PIC", "F BRE - PIC"]
+    assert [str(o) for o in sheet.effective(OPENING, MAP, "FRANCE")] == ["A PAR - PIC", "F BRE - PIC"]
     after = sheet.with_order(Move(UnitRef(A, "PAR"), "GAS"))
-    assert [str(o) for o in after.effective(OPENING)] == ["F BRE - PIC", "A PAR - GAS"]
+    assert [str(o) for o in after.effective(OPENING, MAP, "FRANCE")] == ["F BRE - PIC", "A PAR - GAS"]
 
 
 def test_a_block_replaces_every_earlier_block_that_orders_one_of_its_units() -> None:
@@ -76,7 +76,7 @@ def test_nested_blocks_and_left_to_right_conditions() -> None:
         "IF german army mun or russian army war and turkish fleet ank\n"
         " IF austrian fleet tri\n  A par - bur\n ENDIF\nENDIF"
     )
-    assert [str(o) for o in sheet_of(nested).effective(OPENING)] == ["A PAR - BUR"]
+    assert [str(o) for o in sheet_of(nested).effective(OPENING, MAP, "FRANCE")] == ["A PAR - BUR"]
     assert [line.strip() for line in block_lines(nested)][:2] == [
         "IF (GERMANY A MUN OR RUSSIA A WAR) AND TURKEY F ANK", "IF AUSTRIA F TRI",
     ]
@@ -97,7 +97,7 @@ def test_orders_read_without_the_phase_mean_what_the_phase_makes_them() -> None:
 
 
 def test_movement_completeness_names_the_units_without_orders() -> None:
-    orders = read("A PAR - BUR\nF BRE - MAO").effective(OPENING)
+    orders = read("A PAR - BUR\nF BRE - MAO").effective(OPENING, MAP, "FRANCE")
     done = completeness(OPENING, "FRANCE", orders, MAP)
     assert done.owes and not done.complete
     assert done.unordered == (Unit("FRANCE", A, "MAR"),)
@@ -138,7 +138,7 @@ def test_retreat_phases_ask_only_for_the_dislodged_units() -> None:
     assert not owes_orders(board, "ITALY", MAP)
     done = completeness(board, "AUSTRIA", [], MAP)
     assert done.unordered == (Unit("AUSTRIA", F, "TRI"),)
-    orders = read("F TRI - ALB", PhaseType.RETREAT).effective(board)
+    orders = read("F TRI - ALB", PhaseType.RETREAT).effective(board, MAP, "AUSTRIA")
     assert orders == [Retreat(UnitRef(F, "TRI"), "ALB")]
     assert completeness(board, "AUSTRIA", orders, MAP).complete
 
@@ -174,3 +174,31 @@ def test_set_any_centres_makes_a_foreign_centre_a_build_site() -> None:
     assert not owes_orders(board, "FRANCE", MAP)
     anywhere = game_map_of(Game(name="anyc", variant="standard", build_centres="any"))
     assert completeness(board, "FRANCE", [], anywhere).builds_left == 1
+
+
+def test_a_chaos_build_list_builds_in_an_owned_centre_that_is_another_powers_home() -> None:
+    """Chaos: every centre is some power's home, and a power builds in any centre it owns. A postal
+    build list on the power's sheet is chosen for that power on the game's map: Paris's list naming
+    Belgium (captured) builds there, though Belgium is another power's home centre."""
+    chaos = load_map("chaos")
+    board = Position(
+        "chaos", Phase.parse("W1901A"), (Unit("PARIS", A, "PAR"),),
+        {"PARIS": frozenset({"PAR", "BEL"})},
+    )  # fmt: skip
+    sheet = OrderSheet.read(["BUILD A BEL, A PAR"], chaos, PhaseType.ADJUSTMENT)
+    assert sheet.preferences, "the line is kept as a preference list"
+    assert sheet.effective(board, chaos, "PARIS") == [Build(A, "BEL")]
+
+
+def test_a_build_list_is_read_on_the_map_given_set_any_centres() -> None:
+    """The sheet chooses a list on the map it is given (the game's, with SET ANY CENTRES), not the
+    position's bare variant: Belgium is a French build site only with the rule."""
+    from judge.app.game_state.variant_rules import game_map_of
+    from judge.db.models import Game
+
+    board = winter((Unit("FRANCE", A, "PAR"), Unit("FRANCE", A, "BRE"), Unit("FRANCE", A, "MAR")),
+                   {"FRANCE": frozenset({"PAR", "BRE", "MAR", "BEL"})})  # fmt: skip
+    sheet = read("BUILD A BEL, A PAR", PhaseType.ADJUSTMENT)
+    assert sheet.effective(board, MAP, "FRANCE") == []
+    anywhere = game_map_of(Game(name="anyc", variant="standard", build_centres="any"))
+    assert sheet.effective(board, anywhere, "FRANCE") == [Build(A, "BEL")]

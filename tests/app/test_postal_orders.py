@@ -206,3 +206,33 @@ def test_seed_000_removal_without_the_origin_warns_when_units_move_through_its_p
     game.master("PROCESS\n")
     game.master("PROCESS\n")
     assert {u for u in units_of(game) if u.startswith("GERMANY")} == {"GERMANY F NTH", "GERMANY A MUN"}
+
+
+def test_a_build_list_under_set_any_centres_builds_in_a_foreign_centre(harness: Harness) -> None:
+    """SET ANY CENTRES: France may build in Belgium, which it owns; a postal build list naming
+    Belgium is read on the game's map with its rules (the core's build sites), not the bare
+    variant's, so the list gives the build and the adjustment makes it."""
+    position = Position(
+        "standard", Phase.parse("W1901A"),
+        (Unit("FRANCE", A, "PAR"), Unit("FRANCE", A, "BRE"), Unit("FRANCE", A, "MAR"), Unit("GERMANY", A, "MUN")),
+        {"FRANCE": frozenset({"PAR", "BRE", "MAR", "BEL"}), "GERMANY": frozenset({"MUN"})},
+    )  # fmt: skip
+    game = start_game(harness, position=position, settings={"build_centres": "any"})
+    body = game.orders_text("FRANCE", "BUILD A BEL, A PAR\n")
+    assert ("On the board now, the list gives: BUILD A BEL; not taken (not legal, or more than allowed): "
+            "BUILD A PAR.") in body
+    assert "Your orders are complete." in body
+    game.master("PROCESS\n")
+    assert "FRANCE A BEL" in units_of(game)
+
+
+def test_without_set_any_centres_the_same_list_gives_nothing(harness: Harness) -> None:
+    """The same board under the default (home centres): Belgium is no build site, so the list gives nothing."""
+    position = Position(
+        "standard", Phase.parse("W1901A"),
+        (Unit("FRANCE", A, "PAR"), Unit("FRANCE", A, "BRE"), Unit("FRANCE", A, "MAR"), Unit("GERMANY", A, "MUN")),
+        {"FRANCE": frozenset({"PAR", "BRE", "MAR", "BEL"}), "GERMANY": frozenset({"MUN"})},
+    )  # fmt: skip
+    game = start_game(harness, position=position)
+    body = game.orders_text("FRANCE", "BUILD A BEL, A PAR\n")
+    assert "On the board now, the list gives nothing" in body

@@ -99,7 +99,7 @@ def _all_hold(uow: UnitOfWork, game: Game, power: str) -> bool:
         return False
     game_map = game_map_of(game)
     submission = kept.current_submissions(uow, game, position.phase).get(power)
-    orders = kept.sheet_of(submission, game_map, position.phase).effective(position)
+    orders = kept.sheet_of(submission, game_map, position.phase).effective(position, game_map, power)
     return all(isinstance(order, Hold) for order in orders)
 
 

@@ -50,7 +50,6 @@ from sqlalchemy.sql.elements import BindParameter
 from judge.app.game_state.conditions import applied_orders, block_lines, block_orders
 from judge.core.adjudicator.phases import build_sites
 from judge.core.adjudicator.validation import builds_owed
-from judge.core.errors import CoreError
 from judge.core.geography import GameMap
 from judge.core.orders import (
     Build,
@@ -68,13 +67,12 @@ from judge.core.orders import (
 from judge.core.phase import Phase, PhaseType
 from judge.core.position import Position
 from judge.core.units import Unit, province_of
-from judge.core.variants import load_map
 from judge.db.database import UnitOfWork
 from judge.db.enums import OrderBlockKind, PhaseState
 from judge.db.models import Game, OrderSubmission, PhaseRecord, Seat
 from judge.lang.commands import Conditional, OrderCommand
 from judge.lang.mail import parse_mail
-from judge.lang.preferences import Preference, choose, owner
+from judge.lang.preferences import Preference, choose
 
 ERROR_FLAGS = "order_error_flags"
 """``game.extra_settings`` key: {"phase": "S1901M", "powers": [...]} — powers whose last order mail had errors."""
@@ -229,8 +227,11 @@ class OrderSheet:
     def blocks(self) -> tuple[Conditional, ...]:
         return tuple(item for item in self.items if isinstance(item, Conditional))
 
-    def effective(self, position: Position) -> list[Order]:
-        """The orders that apply on ``position``: blocks decided, later orders replacing earlier ones."""
+    def effective(self, position: Position, game_map: GameMap, power: str) -> list[Order]:
+        """``power``'s orders that apply on ``position``: blocks decided, later orders replacing
+        earlier ones, preference lists chosen on ``game_map`` (the game's map with its rules:
+        :func:`judge.app.game_state.variant_rules.game_map_of`, so SET ANY CENTRES and Chaos
+        build sites count)."""
         phase_type = position.phase.type
         merged = _Merged()
         lists: list[Preference] = []
@@ -247,7 +248,7 @@ class OrderSheet:
                 merged.add(adapt(item, phase_type))
         chosen = merged.orders()
         for preference in lists:  # after the plain orders: those count against the builds allowed
-            for order in chosen_from(preference, position, chosen):
+            for order in chosen_from(preference, position, game_map, power, chosen):
                 chosen = merge(chosen, adapt(order, phase_type))
         return chosen
 
@@ -323,23 +324,22 @@ def _read_sheet(lines: tuple[str, ...], game_map: GameMap, phase_type: PhaseType
     return OrderSheet(tuple(items))
 
 
-def chosen_from(preference: Preference, position: Position, others: Sequence[Order] = ()) -> tuple[Order, ...]:
-    """The orders a preference list comes to on ``position`` (seed 000, 3.4.2).
+def chosen_from(
+    preference: Preference, position: Position, game_map: GameMap, power: str, others: Sequence[Order] = ()
+) -> tuple[Order, ...]:
+    """The orders ``power``'s preference list comes to on ``position`` (seed 000, 3.4.2).
 
     Only in the phase the list is for (a retreat list in a retreat phase, a
     build or removal list in an adjustment phase): the first legal retreat;
     the first legal builds or removals up to the number allowed, after the
-    power's other adjustment orders (``others``).
+    power's other adjustment orders (``others``). ``game_map`` is the game's
+    map with its rules (never the bare variant's: a build list under SET ANY
+    CENTRES or in Chaos builds in any owned centre, as the core's build sites
+    say); ``power`` is the power whose sheet holds the list (a list never
+    orders another power's units or builds).
     """
     wanted = PhaseType.RETREAT if preference.unit is not None else PhaseType.ADJUSTMENT
     if position.phase.type is not wanted:
-        return ()
-    try:
-        game_map = load_map(position.variant)
-    except CoreError:
-        return ()
-    power = owner(position, game_map, preference.choices)
-    if power is None:
         return ()
     return choose(position, power, preference.choices, game_map, others=others).taken
 

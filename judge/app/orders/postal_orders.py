@@ -105,7 +105,7 @@ def prepare_for(session: MailSession, command: OrderCommand) -> tuple[OrderComma
                                  .format(text=read.text))
         draft.sheet = draft.sheet.with_order(item)
         draft.changed = True
-        _note_choice(session, state, draft, command, item)
+        _note_choice(session, state, draft, power, command, item)
         return None
     traced = _traced(state, draft, power, item, read, command.line) if ahead is not None else None
     if traced is not None:
@@ -113,7 +113,7 @@ def prepare_for(session: MailSession, command: OrderCommand) -> tuple[OrderComma
     else:
         _keep_for(session, state, draft, target, item)
     if ahead is not None:
-        _warn_moving_removals(session, state, draft, command, item, traced=traced is not None)
+        _warn_moving_removals(session, state, draft, power, command, item, traced=traced is not None)
         _ = session.gettext
         message = (
             _("Kept for {phase}: if the unit is dislodged, the first legal retreat of the list is taken "
@@ -162,7 +162,7 @@ def _traced(
     units = {u.province: u for u in state.position.units if u.power == power}
     moves = {
         order.unit.province: province_of(order.destination)
-        for order in draft.sheet.effective(state.position)
+        for order in draft.sheet.effective(state.position, state.game_map, power)
         if isinstance(order, Move) and order.unit.province in units
     }
     origins = {province_of(location) for location in read.origins}
@@ -200,6 +200,7 @@ def _warn_moving_removals(
     session: MailSession,
     state: OrderMail,
     draft: PowerDraft,
+    power: str,
     command: OrderCommand,
     item: Order | Preference,
     *,
@@ -220,7 +221,7 @@ def _warn_moving_removals(
     if not removed:
         return
     moving: set[str] = set()
-    for order in draft.sheet.effective(state.position):
+    for order in draft.sheet.effective(state.position, state.game_map, power):
         if isinstance(order, Move):
             moving.update({order.unit.province, order.destination.split("/")[0]})
     for province in sorted(removed.keys() & moving):
@@ -230,12 +231,14 @@ def _warn_moving_removals(
         ).format(order=removed[province], place=_place(state, province, session.language)))
 
 
-def _note_choice(session: MailSession, state: OrderMail, draft: PowerDraft, command: OrderCommand, item: Order | Preference) -> None:
+def _note_choice(
+    session: MailSession, state: OrderMail, draft: PowerDraft, power: str, command: OrderCommand, item: Order | Preference
+) -> None:
     """Say what a list given in its own phase comes to on the board now."""
     if not isinstance(item, Preference):
         return
     _ = session.gettext
-    chosen = kept.chosen_from(item, state.position, draft.sheet.plain)
+    chosen = kept.chosen_from(item, state.position, state.game_map, power, draft.sheet.plain)
     rest = [str(choice) for choice in item.choices if choice not in chosen]
     if chosen and rest:
         session.reply.ok(command.line, _("On the board now, the list gives: {orders}; not taken (not legal, "

@@ -64,7 +64,7 @@ class OpenPhase:
         if known is not None and known[0] is game_map:
             return known[1]
         sheet = kept.sheet_of(self.submissions.get(power), game_map, self.position.phase)
-        orders = sheet.effective(self.position)
+        orders = sheet.effective(self.position, game_map, power)
         self._effective[power] = (game_map, orders)
         return orders
 
