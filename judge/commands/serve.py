@@ -11,7 +11,10 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from judge.app.runtime.judge_server import WebServe
 
 NAME = "serve"
 HELP = "run the judge: SMTP in, commands, deadlines, mail out, the web pages"
@@ -89,7 +92,9 @@ def run(args: argparse.Namespace) -> int:
 
             metrics = start_metrics(database, services.clock.now, config.metrics_port)
         tuning = dataclasses.replace(tuning_from_config(config), workers=max(1, args.workers))
-        healthy = asyncio.run(serve(services, roles=roles, tuning=tuning, ready=_say_where(config, metrics)))
+        healthy = asyncio.run(
+            serve(services, roles=roles, tuning=tuning, ready=_say_where(config, metrics), web=load_web_pages)
+        )
     except OSError as error:  # typically: the SMTP port (or the metrics port) is taken
         log_event(log, "server.failed", level=logging.ERROR, error=str(error))
         print(f"judge serve: {error}", file=sys.stderr)
@@ -116,3 +121,11 @@ def _say_where(config: Any, metrics: Any) -> Callable[[Any], None]:
         print(line, flush=True)
 
     return ready
+
+
+def load_web_pages() -> WebServe:
+    """The web role's pages (:mod:`judge.web`), loaded when the role starts: the pages sit beside
+    this command, above the application, so the command hands them to the server."""
+    from judge.web.serving import serve_web
+
+    return serve_web

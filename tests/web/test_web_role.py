@@ -14,6 +14,7 @@ import pytest
 from judge.app.runtime.judge_server import ALL_ROLES, MAIL_ROLES, JudgeServer, Role, ServerTuning
 from judge.app.runtime.startup_line import startup_line
 from judge.cli import build_parser
+from judge.commands.serve import load_web_pages
 from judge.config import ConfigError, load_config
 from tests.app.conftest import Harness
 from tests.app.reports_helpers import start_game
@@ -50,7 +51,7 @@ def test_the_role_serves_pages_over_http_until_the_judge_stops(harness: Harness)
     listening = socket.create_server(("127.0.0.1", 0))
 
     async def run() -> tuple[int, str, int, str]:
-        server = JudgeServer(harness.services, roles={Role.WEB}, tuning=TUNING, web_socket=listening)
+        server = JudgeServer(harness.services, roles={Role.WEB}, tuning=TUNING, web_socket=listening, web=load_web_pages)
         async with server:
             assert server.running_roles == {Role.WEB}
             base = f"http://127.0.0.1:{server.web_port}"
@@ -76,7 +77,7 @@ def test_web_port_0_leaves_the_role_off(harness: Harness) -> None:
     )
 
     async def run() -> frozenset[Role]:
-        async with JudgeServer(harness.services, roles={Role.WEB}, tuning=TUNING) as server:
+        async with JudgeServer(harness.services, roles={Role.WEB}, tuning=TUNING, web=load_web_pages) as server:
             return server.running_roles
 
     assert asyncio.run(run()) == frozenset()
@@ -117,7 +118,7 @@ def test_judge_check_reports_the_web_role(harness: Harness) -> None:
     port = listening.getsockname()[1]
 
     async def run() -> tuple[bool, str]:
-        async with JudgeServer(harness.services, roles={Role.WEB}, tuning=TUNING, web_socket=listening):
+        async with JudgeServer(harness.services, roles={Role.WEB}, tuning=TUNING, web_socket=listening, web=load_web_pages):
             for _ in range(100):
                 found = await asyncio.to_thread(web_finding, dataclasses.replace(config, web_port=port))
                 if found[0]:

@@ -120,6 +120,14 @@ def build_services(config: Config, db: Database, clock: Clock) -> Services:
     return Services(db=db, config=config, clock=clock, limiter=limiter)
 
 
+WebServe = Callable[[Services, socket.socket, asyncio.Event], Awaitable[None]]
+"""Serves the pages on a listening socket until the event is set (``judge.web.serving.serve_web``)."""
+
+WebLoader = Callable[[], WebServe]
+"""Imports the pages and gives their server: called in a thread once the door listens, so the
+start-up line does not wait for Starlette and Jinja2 to load."""
+
+
 class JudgeServer:
     """The roles of a judge, started together and stopped together.
 
@@ -139,9 +147,12 @@ class JudgeServer:
         relay: Relay | None = None,
         tuning: ServerTuning = ServerTuning(),
         web_socket: socket.socket | None = None,
+        web: WebLoader | None = None,
     ) -> None:
         """``web_socket``: a listening socket the web role serves on instead of binding
-        ``web_host:web_port`` itself (tests bind port 0)."""
+        ``web_host:web_port`` itself (tests bind port 0). ``web``: loads the pages the web role
+        serves; the pages sit above the application (:mod:`judge.web`, beside the command line),
+        so the command that runs the judge hands them in, and without them the role stays off."""
         if not roles:
             raise ValueError("a server needs at least one role")
         self.roles = frozenset(Role(role) for role in roles)
@@ -158,6 +169,7 @@ class JudgeServer:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._inbound: InboundServer | None = None
         self._web_socket = web_socket
+        self._web = web
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._stopped = asyncio.Event()
         self._woken: dict[Channel, tuple[Role, asyncio.Event]] = {
@@ -314,6 +326,9 @@ class JudgeServer:
     def _web_listening(self) -> socket.socket | None:
         """The web role's socket, bound here so that a port taken fails the start like the SMTP
         door's (OSError); None when ``web_port`` is 0 (the web role off)."""
+        if self._web is None:
+            log_event(log, "server.role_off", role=Role.WEB.value, reason="no web pages were handed in")
+            return None
         if self._web_socket is not None:
             return self._web_socket
         config = self.services.config
@@ -331,8 +346,9 @@ class JudgeServer:
     async def _run_web(self, listening: socket.socket) -> None:
         """Serve the pages until asked to stop. The web application (Starlette, Jinja2) is
         imported here, in a thread, once the door listens, as the worker's modules are."""
-        serving = await asyncio.to_thread(importlib.import_module, "judge.web.serving")
-        await serving.serve_web(self.services, listening, self._stop)
+        assert self._web is not None  # _web_listening gives no socket without the pages
+        serve_web = await asyncio.to_thread(self._web)
+        await serve_web(self.services, listening, self._stop)
 
     def _store_and_wake(self, mails: list[Received]) -> list[int]:
         """Commit mails the door received together, in one transaction (the door says 250 to
@@ -502,6 +518,7 @@ async def serve(
     roles: Collection[Role] = ALL_ROLES,
     tuning: ServerTuning | None = None,
     ready: Callable[[JudgeServer], None] | None = None,
+    web: WebLoader | None = None,
 ) -> bool:
     """Run the judge until SIGINT or SIGTERM, then shut down gracefully.
 
@@ -511,7 +528,7 @@ async def serve(
     """
     if tuning is None:
         tuning = tuning_from_config(services.config)
-    server = JudgeServer(services, roles=roles, tuning=tuning)
+    server = JudgeServer(services, roles=roles, tuning=tuning, web=web)
     loop = asyncio.get_running_loop()
     installed: list[signal.Signals] = []
     for signum in (signal.SIGINT, signal.SIGTERM):
