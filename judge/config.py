@@ -249,6 +249,12 @@ class Config:
     """The DKIM selector of the key (its public half is published at SELECTOR._domainkey.DOMAIN)."""
     dkim_domain: str = ""
     """The signing domain (d=); empty: the judge's own domain."""
+    authserv_id: str = ""
+    """The authserv-id the operator's own MTA writes in its ``Authentication-Results`` header
+    (judge.mail.authresults): that header alone is read; empty: none is read."""
+    ignore_dmarc_fail: bool = False
+    """Keep unanswered a mail whose From domain fails DMARC by the MTA's header (off: the password
+    proves a player)."""
 
     @property
     def own_addresses(self) -> frozenset[str]:
@@ -320,6 +326,8 @@ _ENV_NAMES: dict[str, str] = {
     "dkim_key_file": "JUDGE_DKIM_KEY_FILE",
     "dkim_selector": "JUDGE_DKIM_SELECTOR",
     "dkim_domain": "JUDGE_DKIM_DOMAIN",
+    "authserv_id": "JUDGE_AUTHSERV_ID",
+    "ignore_dmarc_fail": "JUDGE_IGNORE_DMARC_FAIL",
 }
 
 
@@ -509,6 +517,10 @@ def _dkim_settings(given: Mapping[str, _Raw]) -> dict[str, Any]:
         found["dkim_selector"] = selector
     if "dkim_domain" in raw:
         found["dkim_domain"] = _text(raw["dkim_domain"], "dkim_domain")
+    if "authserv_id" in given and given["authserv_id"].value != "":
+        found["authserv_id"] = _text(given["authserv_id"], "authserv_id")
+    if "ignore_dmarc_fail" in given:
+        found["ignore_dmarc_fail"] = _flag(given["ignore_dmarc_fail"], "ignore_dmarc_fail")
     if ("dkim_key_file" in found) != ("dkim_selector" in found):
         item = raw.get("dkim_key_file") or raw["dkim_selector"]
         raise ConfigError("dkim_key_file", item.source, "DKIM signing needs both dkim_key_file and dkim_selector")

@@ -128,6 +128,9 @@ def _list(database: Any, args: argparse.Namespace) -> int:
 def _show(database: Any, args: argparse.Namespace) -> int:
     import json
 
+    from judge.config import ConfigError, load_config
+    from judge.mail.authresults import auth_results_of
+
     with database.unit_of_work(readonly=True) as uow:
         mail = uow.mail_in.get(args.id)
         row = _summary(mail)
@@ -138,6 +141,15 @@ def _show(database: Any, args: argparse.Namespace) -> int:
         row["next_attempt_at"] = mail.next_attempt_at.isoformat() if mail.next_attempt_at else None
         headers, body, problems = _decoded(mail.raw)
         row.update(headers=headers, body=body, problems=problems, size=len(mail.raw))
+        try:
+            authserv_id = load_config().authserv_id
+        except ConfigError:  # the settings are judge serve's business; the mail is still shown
+            authserv_id = ""
+        checked = auth_results_of(mail.raw, authserv_id)  # the operator's MTA's verdict
+        row["authentication"] = (
+            None if checked is None else {"by": checked.authserv_id, "spf": checked.spf, "dkim": checked.dkim,
+                                          "dmarc": checked.dmarc}
+        )  # fmt: skip
     if args.json:
         print(json.dumps(row, ensure_ascii=False, indent=2))
         return 0
@@ -147,6 +159,8 @@ def _show(database: Any, args: argparse.Namespace) -> int:
         if row.get(key):
             print(f"{label}: {row[key]}")
     print(f"envelope to: {', '.join(row['recipients'])}")
+    if checked is not None:
+        print(f"authentication: {_safe(str(checked))}")
     if row["error"]:
         print(f"error: {row['error']}")
     for problem in problems:

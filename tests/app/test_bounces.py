@@ -287,3 +287,32 @@ def test_a_masters_notice_never_shows_the_players_address_even_in_the_servers_wo
         harness.clock.advance(timedelta(days=1, minutes=1))
     [told] = [m for m in harness.new_mail() if str(m["To"]) == MASTER]
     assert "5.1.1" in text(told) and FRANCE not in told.as_string()
+
+
+def test_the_optional_dmarc_rule_and_judge_mail_show(
+    harness: Harness, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dataclasses import replace
+
+    from judge.app.session.services import Services
+    from judge.cli import main
+
+    failed = "Authentication-Results: mx.example.org; spf=fail; dkim=none; dmarc=fail header.from=example.net\r\n"
+    forged_below = "Authentication-Results: mx.example.org; spf=pass; dkim=none; dmarc=fail\r\n"
+    passed = "Authentication-Results: mx.example.org; spf=pass; dkim=pass; dmarc=pass\r\n"
+    strict = Services(
+        db=harness.db, clock=harness.clock,
+        config=replace(harness.services.config, authserv_id="mx.example.org", ignore_dmarc_fail=True),
+    )  # fmt: skip
+    harness.services = strict
+    refused = harness.send("p@example.net", "VERSION\n", headers=failed)
+    harness.drain()
+    assert harness.new_mail() == []
+    with harness.db.unit_of_work(readonly=True) as uow:
+        mail = uow.mail_in.get(refused)
+        assert mail.state is InboundState.IGNORED and mail.error is not None and mail.error.startswith("DMARC fail")
+    harness.exchange("p@example.net", "VERSION\n", headers=passed + forged_below)  # the sender's own is never read
+    monkeypatch.setenv("JUDGE_AUTHSERV_ID", "mx.example.org")
+    capsys.readouterr()
+    assert main(["mail", "--url", harness.db.url, "show", str(refused)]) == 0
+    assert "authentication: spf=fail dkim=none dmarc=fail (by mx.example.org)" in capsys.readouterr().out

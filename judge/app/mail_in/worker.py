@@ -55,6 +55,7 @@ from judge.db.repositories.people import normalise_address
 from judge.i18n import translation
 from judge.lang.commands import Create, Signoff, Signon
 from judge.lang.mail import ParseResult, SignonReading, parse_mail
+from judge.mail.authresults import auth_results_of
 from judge.mail.compose import attachment_bytes, header_block, reply_subject
 from judge.mail.loopguard import is_daemon_address
 from judge.mail.triage import Triage, Verdict, held_without_command, triage
@@ -273,6 +274,11 @@ def _process(
         uow.mail_in.mark_ignored(uow.mail_in.get(mail_id), verdict.reason or "ignored", now)
         return
     sender = decoded.sender
+    if config.ignore_dmarc_fail and config.authserv_id:  # the operator's choice; off by default
+        checked = auth_results_of(raw, config.authserv_id)
+        if checked is not None and checked.dmarc == "fail":
+            uow.mail_in.mark_ignored(uow.mail_in.get(mail_id), f"DMARC fail for the From domain: {checked}", now)
+            return
     if sender_bounced:  # the address works again: its bounce score goes, an observer's mail resumes
         clear_bounces(uow, {envelope_sender, sender})
     person = _sender_person(uow, sender)
