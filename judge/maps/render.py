@@ -57,7 +57,7 @@ from judge.core.units import Unit, UnitType, province_of
 from judge.core.variants import load_map
 from judge.i18n import translation
 from judge.maps.art import MapArt, Point, load_art
-from judge.maps.colour import tint
+from judge.maps.colour import lab, tint
 from judge.maps.font import text_path
 from judge.maps.layout import (
     INSETS,
@@ -85,6 +85,9 @@ TINT = 0.45
 MIN_POWER_DELTA = 10.0
 """The least CIEDE2000 difference between two powers' colours, and between their territory tints,
 on every shipped variant (checked by tests/maps/test_palette.py)."""
+LETTERED_POWERS = 10
+"""Past this many powers (World's 17, Chaos' 34) each unit carries its power's letter too: a second
+cue beside the colour, for colour-blind readers and for colours that stay close however chosen."""
 _ARROW_HEAD = 15.0
 """An arrowhead's length: marker 5 x stroke 3."""
 
@@ -226,7 +229,12 @@ def _draw(
 ) -> list[str]:
     """The centres, units, orders and marks of one view of the board (the board, or its inset)."""
     art = base.art
-    canvas = _Canvas(art, colours, base)
+    letters = (
+        {power: game_map.power_letter(power) for power in game_map.powers}
+        if len(game_map.powers) > LETTERED_POWERS
+        else {}
+    )
+    canvas = _Canvas(art, colours, base, letters)
     canvas.centres(game_map, centers)
     dislodged = list(position.dislodged)
     retreats: Mapping[Unit, tuple[str, ...]] = {}
@@ -374,10 +382,13 @@ def _clear_of(box: Box, boxes: Iterable[tuple[str, Box]]) -> bool:
 class _Canvas:
     """Collects the layers of one picture, each a list of SVG elements."""
 
-    def __init__(self, art: MapArt, colours: Mapping[str, str], base: _Base) -> None:
+    def __init__(
+        self, art: MapArt, colours: Mapping[str, str], base: _Base, letters: Mapping[str, str] | None = None
+    ) -> None:
         self.art = art
         self.colours = colours
         self.base = base
+        self.letters = letters or {}
         self.wraps = art.wraps
         self._centres: list[str] = []
         self._lines: list[str] = []
@@ -416,7 +427,21 @@ class _Canvas:
             f'data-loc="{escape(unit.location)}" data-x="{x:.1f}" data-y="{y:.1f}" fill="{fill}" stroke="#111" '
             f'stroke-width="1.5"{extra}'
         )
-        if unit.type is UnitType.ARMY:
+        letter = self.letters.get(unit.power)
+        if letter is not None:  # the second cue where powers are many: the power's letter, no flag
+            ink = "#ffffff" if lab(fill)[0] < 55 else "#111111"
+            if unit.type is UnitType.ARMY:
+                shape, at_x, at_y = f"M{x - 9:.1f} {y - 7:.1f}h18v14h-18z", x, y + 4
+            else:
+                shape = f"M{x - 12:.1f} {y - 1:.1f}h24l-5 8h-14z M{x + 3:.1f} {y - 1:.1f}v-9l7 7h-7"
+                at_x, at_y = x - 4, y - 2.5
+            self._units.append(f'<path {common} data-letter="{escape(letter)}" d="{shape}"/>')
+            self._units.append(
+                f'<path class="unit-letter" d="{text_path(letter, at_x, at_y, 8 if unit.type is UnitType.ARMY else 7)}" '
+                f'fill="none" stroke="{ink if unit.type is UnitType.ARMY else "#111111"}" stroke-width="1.5" '
+                'stroke-linecap="round" stroke-linejoin="round"/>'
+            )
+        elif unit.type is UnitType.ARMY:
             self._units.append(
                 f'<path {common} d="M{x - 9:.1f} {y - 7:.1f}h18v14h-18z M{x - 4:.1f} {y + 7:.1f}v-10h9"/>'
             )

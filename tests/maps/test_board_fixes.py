@@ -29,7 +29,7 @@ STANDARD = load_map("standard")
 def units(svg: str) -> list[dict[str, str]]:
     """The units drawn on the board (not those drawn again in an inset)."""
     board = svg.partition('<g class="inset"')[0]
-    return [dict(re.findall(r'([a-z-]+)="([^"]*)"', e)) for e in re.findall(r'<path class="unit[^"]*"[^>]*>', board)]
+    return [dict(re.findall(r'([a-z-]+)="([^"]*)"', e)) for e in re.findall(r'<path class="unit(?: [a-z]+)?"[^>]*>', board)]
 
 
 def test_a_dislodged_unit_is_drawn_once_beside_its_province_in_the_results() -> None:

@@ -26,7 +26,7 @@ from judge.maps.render import _head_box, render_svg
 def drawn_boxes(svg: str) -> list[tuple[str, Box]]:
     """Every unit, cross, centre marker and arrowhead of the picture, with what it is."""
     boxes: list[tuple[str, Box]] = []
-    for element in re.findall(r'<path class="unit[^"]*"[^>]*>', svg):
+    for element in re.findall(r'<path class="unit(?: [a-z]+)?"[^>]*>', svg):
         x, y = (float(v) for v in re.search(r'data-x="([\d.-]+)" data-y="([\d.-]+)"', element).groups())  # type: ignore[union-attr]
         location = re.search(r'data-loc="([^"]*)"', element).group(1)  # type: ignore[union-attr]
         boxes.append((f"unit {location}", unit_box((x, y))))

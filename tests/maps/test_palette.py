@@ -8,6 +8,7 @@ import itertools
 
 import pytest
 
+from judge.core.position import Position
 from judge.core.variants import available_variants, load_map
 from judge.maps.colour import ciede2000, difference, lab
 from judge.maps.render import (
@@ -57,3 +58,31 @@ def test_the_palette_covers_34_powers_and_world_has_no_near_twins() -> None:
     world = list(power_colours(load_map("world")).values())
     assert len(world) == 17
     assert min(difference(a, b) for a, b in itertools.combinations(world, 2)) >= 13
+
+
+@pytest.mark.parametrize("variant", ["world", "chaos", "standard"])
+def test_where_powers_are_many_each_unit_carries_its_powers_letter(variant: str) -> None:
+    """The second cue beside the colour (issue 28): past ten powers, each unit symbol is drawn with
+    its power's letter; the classic boards keep their plain symbols."""
+    import re
+
+    from judge.core.random_orders import opening_position
+    from judge.maps.render import LETTERED_POWERS, render_svg
+
+    game_map = load_map(variant)
+    position = opening_position(game_map)
+    if not position.units:  # Chaos starts with builds: put one army in each power's first home centre
+        from judge.core.units import Unit, UnitType
+
+        homes = {p: sorted(game_map.home_centers[p])[0] for p in game_map.powers if game_map.home_centers.get(p)}
+        position = Position(variant, position.phase, tuple(Unit(p, UnitType.ARMY, h) for p, h in homes.items()), position.centers)
+    board = render_svg(game_map, position).partition('<g class="inset"')[0]
+    elements = [dict(re.findall(r'([a-z-]+)="([^"]*)"', e)) for e in re.findall(r'<path class="unit"[^>]*>', board)]
+    units = [(e["data-power"], e.get("data-letter", "")) for e in elements]
+    assert len(units) == len(position.units)
+    letters = board.count('class="unit-letter"')
+    if len(game_map.powers) > LETTERED_POWERS:
+        assert letters == len(units)
+        assert all(letter == game_map.power_letter(power) for power, letter in units)
+    else:
+        assert letters == 0 and all(letter == "" for _power, letter in units)
