@@ -67,6 +67,15 @@ DOCUMENTED: dict[str, Documented] = {
     "pure": Documented(7, 7, 7, {p: 1 for p in STANDARD_HOMES}, 7, 4, "S1901M", STANDARD_LETTERS),
     # Fleet Rome: the Standard board; only Italy's unit in Rome differs.
     "fleet_rome": Documented(7, 75, 34, STANDARD_HOMES, 22, 18, "S1901M", STANDARD_LETTERS),
+    # The two-player Classic games (webDiplomacy's ClassicFvA and ClassicGvI, vDiplomacy's ClassicEvT):
+    # the Standard board, two powers with their three home centres each, the other 28 centres
+    # unowned; 18 to win (webDiplomacy's target, round(18/34 x 34)).
+    "france_austria": Documented(2, 75, 34, _homes("AUSTRIA=3 FRANCE=3"), 6, 18, "S1901M",
+                                 {"AUSTRIA": "A", "FRANCE": "F"}),
+    "germany_italy": Documented(2, 75, 34, _homes("GERMANY=3 ITALY=3"), 6, 18, "S1901M",
+                                {"GERMANY": "G", "ITALY": "I"}),
+    "england_turkey": Documented(2, 75, 34, _homes("ENGLAND=3 TURKEY=3"), 6, 18, "S1901M",
+                                 {"ENGLAND": "E", "TURKEY": "T"}),
     # Colonial: 58 centres, 30 to win, spring 1870.
     "colonial": Documented(
         7, 119, 58, _homes("BRITAIN=6 CHINA=5 FRANCE=3 HOLLAND=3 JAPAN=4 RUSSIA=5 TURKEY=3"), 29, 30, "S1870M",
@@ -149,10 +158,18 @@ def test_the_board_is_one_piece_and_every_coast_reaches_the_sea(variant: str) ->
             assert game_map.fleet_moves(location), f"{variant}: {location} is a fleet dead end"
 
 
+# Units a variant's source starts away from a centre: vDiplomacy's England* vs Turkey puts England's
+# fleets at sea ("to offset the imbalance of England's start, his fleets now start in open seas").
+AT_SEA = {"england_turkey": {"ENGLAND F NTH", "ENGLAND F ENG"}}
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_starting_units_stand_on_their_powers_centres(variant: str) -> None:
     game_map = load_map(variant)
     for unit in game_map.opening_units:
+        if f"{unit.power} {unit}" in AT_SEA.get(variant, set()):
+            assert game_map.is_water(unit.province), unit
+            continue
         assert unit.province in game_map.starting_centers[unit.power], unit
     owned = Counter(c for centres in game_map.starting_centers.values() for c in centres)
     assert all(count == 1 for count in owned.values())
@@ -190,6 +207,36 @@ def test_opening_units_as_documented() -> None:
     assert {"INDIA A DEL", "INDIA F MAD", "INDIA A CAL", "RUSSIA F STP/SC"} <= units("youngstown")
     assert {"FROZEN-ANTARCTICA F CAS", "EUROPE F FRA/NC"} <= units("world")
     assert {"BRITAIN F HON", "RUSSIA F POR", "CHINA A MAC"} <= units("colonial")
+    standard = units("standard")
+    assert units("france_austria") == {u for u in standard if u.split()[0] in ("FRANCE", "AUSTRIA")}
+    assert units("germany_italy") == {u for u in standard if u.split()[0] in ("GERMANY", "ITALY")}
+    assert units("england_turkey") == {"ENGLAND F NTH", "ENGLAND A LON", "ENGLAND F ENG"} | {
+        u for u in standard if u.startswith("TURKEY ")
+    }
+
+
+@pytest.mark.parametrize(
+    ("variant", "played"),
+    [("france_austria", ("AUSTRIA", "FRANCE")), ("germany_italy", ("GERMANY", "ITALY")),
+     ("england_turkey", ("ENGLAND", "TURKEY"))],
+)  # fmt: skip
+def test_two_player_classic_is_the_standard_board_with_two_powers(variant: str, played: tuple[str, ...]) -> None:
+    """The Standard map unchanged; the five powers not played are gone, their home centres neutral."""
+    standard, game_map = load_map("standard"), load_map(variant)
+    assert game_map.powers == played
+    assert set(game_map.provinces) == set(standard.provinces)
+    for code, province in standard.provinces.items():
+        assert game_map.provinces[code].supply_center == province.supply_center, code
+        assert game_map.army_moves(code) == standard.army_moves(code), code
+        for location in standard.fleet_locations(code):
+            assert game_map.fleet_moves(location) == standard.fleet_moves(location), location
+    for power in played:
+        assert game_map.home_centers[power] == standard.home_centers[power]
+        assert game_map.starting_centers[power] == standard.starting_centers[power]
+    owned = {c for centres in game_map.starting_centers.values() for c in centres}
+    assert len(owned) == 6
+    assert all(not game_map.provinces[c].home_of for c in game_map.supply_centers if c not in owned)
+    assert game_map.special.names == ()
 
 
 def test_special_rules_as_documented() -> None:
@@ -205,7 +252,8 @@ def test_special_rules_as_documented() -> None:
     for a, b in zip(colonial.railway.provinces, colonial.railway.provinces[1:], strict=False):
         assert railway_map.army_adjacent(a, b), f"the railway jumps from {a} to {b}"
     assert colonial.suez_canal is not None and colonial.suez_canal.seas == ("MED", "RED")
-    for variant in ("ancmed", "modern", "pure", "fleet_rome", "world", "1898", "youngstown"):
+    for variant in ("ancmed", "modern", "pure", "fleet_rome", "world", "1898", "youngstown", "france_austria",
+                    "germany_italy", "england_turkey"):
         assert load_map(variant).special.names == (), variant
 
 

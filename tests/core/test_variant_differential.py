@@ -1,6 +1,7 @@
 """Our variants against an independent engine: the PyPI `diplomacy` package (1.1.2).
 
-For every variant that package also ships (ancmed, modern, pure, fleet_rome, colonial, world),
+For every variant that package also ships (ancmed, modern, pure, fleet_rome, france_austria,
+germany_italy, colonial, world),
 seeded random games are played by the package itself: each phase, every unit gets one of the
 orders the package offers for it (builds and removals in the numbers the package allows). Each
 phase, as the package saw it before processing (units, centres, dislodged units with their
@@ -79,6 +80,8 @@ PACKAGE_MAP = {
     "modern": "modern",
     "pure": "pure",
     "fleet_rome": "standard_fleet_rome",
+    "france_austria": "standard_france_austria",
+    "germany_italy": "standard_germany_italy",
     "colonial": "colonial",
     "world": "world",
 }

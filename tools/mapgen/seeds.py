@@ -40,7 +40,7 @@ EXTRA_STANDARD: dict[str, list[tuple[float, float]]] = {
     "FIN": [(67.5, 25.5)],
 }
 
-SHARED_STANDARD = {"standard", "1898", "chaos", "fleet_rome"}
+SHARED_STANDARD = {"standard", "1898", "chaos", "fleet_rome", "france_austria", "germany_italy", "england_turkey"}
 
 TABLES: dict[str, dict[str, tuple[float, float]]] = {}
 
@@ -111,7 +111,7 @@ def weight(variant: str, code: str, entry: dict) -> float:
 # enlarged 1 + A times, the edges shrunk.
 FISHEYE: dict[str, tuple[float, float, float, float, float]] = {
     # variant: (centre latitude, centre longitude, RX, RY, A)
-    **{name: (47.5, 13.0, 0.6, 0.35, 1.5) for name in ("standard", "1898", "chaos", "fleet_rome")},
+    **{name: (47.5, 13.0, 0.6, 0.35, 1.5) for name in SHARED_STANDARD},
     "modern": (46.0, 16.0, 0.9, 0.5, 1.0),
 }
 

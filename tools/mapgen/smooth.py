@@ -11,7 +11,7 @@ keep exactly the same border and nothing new can touch: the geometry test
 (tests/maps/test_map_geometry.py) checks every contact and non-contact after the pass.
 
     .venv/bin/python tools/mapgen/smooth.py standard ancmed modern colonial world youngstown
-    cd judge/variants/maps && for v in 1898 chaos fleet_rome; do cp standard.svg $v.svg; done
+    cd judge/variants/maps && for v in 1898 chaos fleet_rome france_austria germany_italy england_turkey; do cp standard.svg $v.svg; done
 """
 
 from __future__ import annotations
