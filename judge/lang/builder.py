@@ -447,6 +447,10 @@ class CommandBuilder(Transformer[Token, Any]):
             if len(rest) != 1:
                 raise CommandError(Message(N_("SET {option} needs a number."), option=meaning.name), _column(last))
             return [self._number(meaning.name, int, rest[0], 0, 9999)]
+        if meaning.name == "BOT":
+            if len(rest) != 1:
+                raise CommandError(Message(N_("SET BOT needs the letters of the powers (SET BOT F).")), _column(last))
+            return [c.SetBot(self.line, self._letters(rest[0]), meaning.enabled)]
         if meaning.name == "MAX ABSENCE":
             if len(rest) != 1:
                 raise CommandError(Message(N_("SET MAX ABSENCE needs a number of days.")), _column(last))

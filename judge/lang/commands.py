@@ -587,6 +587,15 @@ class SetApproved(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class SetBot(Command):
+    """SET [NO] BOT letters: the master gives abandoned powers to the normal bot, or takes them back."""
+
+    KIND: ClassVar[str] = "set_bot"
+    letters: str = ""
+    enabled: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class SetIdentifier(Command):
     """SET BN|MN|EP [NUMBER] id: Boardman, Miller or Electronic Protocol number."""
 

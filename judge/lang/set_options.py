@@ -180,6 +180,8 @@ _SPECIALS: Mapping[str, Special] = {
     "notapprove": Special("NOT APPROVED"), "notapproved": Special("NOT APPROVED"),
     # house rules of seeds 000 and 002: a number follows (0 turns them off)
     "endyear": Special("END YEAR"), "cdafter": Special("CD AFTER"),
+    # issue 31: an abandoned power played by the normal bot until a player takes it over
+    "bot": Special("BOT", True), "nobot": Special("BOT", False),
     # councils of seed 003 (issue 17): SET COUNCILS [size] [YEARS n], SET NO COUNCILS
     "councils": Special("COUNCILS", True), "nocouncils": Special("COUNCILS", False),
     "conseils": Special("COUNCILS", True), "noconseils": Special("COUNCILS", False),

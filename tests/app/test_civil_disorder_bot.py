@@ -94,3 +94,45 @@ def test_the_setting_and_the_listing_in_french(harness: Harness) -> None:
     moderated_game(harness, players=2, language="fr")
     body = read(as_master(harness, "SET CD SENSIBLE\n"))
     assert "Désordre civil : Sensible" in body
+
+
+# ------------------------------------------------------------------ SET BOT: an abandoned power played by the bot
+
+
+def test_the_master_gives_a_resigned_power_to_the_bot_which_plays_until_a_takeover(harness: Harness) -> None:
+    game = start_game(harness, "demo")
+    # A power with a player cannot be given to the bot.
+    refused = read(game.master("SET BOT I\n"))
+    assert "Italy has a player: only a power without one" in refused
+    game.orders("ITALY", "RESIGN\n")
+    body = read(game.master("SET BOT I\n"))
+    assert "Powers played by a bot: Italy." in body
+    register(harness, "curious@example.org", "Curious")
+    assert "Played by a bot until a player takes them over: Italy." in read(
+        harness.exchange("curious@example.org", "LIST demo\n")
+    )
+    for power, order in _OTHERS.items():
+        game.orders(power, order + "\n")
+    game.master("PROCESS\n")
+    italian = _adjudicated(harness, "S1901M")["orders"]["ITALY"]
+    assert len(italian) == 3 and any(" - " in order for order in italian)  # the normal bot moves
+    # A newcomer takes Italy over: the bot stops playing it.
+    register(harness, "newcomer@example.org", "Newcomer")
+    harness.exchange("newcomer@example.org", "SIGNON Idemo fresh\n")
+    with harness.db.unit_of_work(readonly=True) as uow:
+        assert uow.games.require("demo").extra_settings["bot_powers"] == []
+    for power, order in _OTHERS.items():
+        game.orders(power, order + "\n")
+    game.master("PROCESS\n")
+    assert "ITALY" not in _adjudicated(harness, "F1901M").get("orders", {})
+
+
+def test_set_no_bot_takes_the_power_back_and_players_may_not_set_it(harness: Harness) -> None:
+    game = start_game(harness, "demo")
+    game.orders("ITALY", "RESIGN\n")
+    game.master("SET BOT I\n")
+    assert "Powers played by a bot: -." in read(game.master("SET NO BOT I\n"))
+    refused = read(game.orders("FRANCE", "SET BOT I\n"))
+    assert "Only a master of game 'demo' may change that (Powers played by a bot)." in refused
+    with harness.db.unit_of_work(readonly=True) as uow:
+        assert uow.games.require("demo").extra_settings["bot_powers"] == []

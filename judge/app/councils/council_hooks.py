@@ -59,9 +59,12 @@ class CouncilHooks:
         return civil_disorder_after_missed(game, position, owing, submitted, late)  # SET CD AFTER
 
     def civil_disorder_orders(
-        self, game: Game, position: Position, in_civil_disorder: Iterable[str], game_map: GameMap, rules: Rules
+        self, game: Game, position: Position, newly_in_civil_disorder: Iterable[str], ordered: Iterable[str],
+        game_map: GameMap, rules: Rules,
     ) -> Mapping[str, list[Order]]:
-        return civil_disorder_orders(game, position, in_civil_disorder, game_map, rules)  # SET CD SENSIBLE
+        return civil_disorder_orders(  # SET CD SENSIBLE, SET BOT
+            game, position, newly_in_civil_disorder, ordered, game_map, rules
+        )
 
     def ends_after(self, game: Game, next_phase: Phase) -> bool:
         return ends_after(game, next_phase)  # SET END YEAR

@@ -23,6 +23,11 @@ seasons, and what a power in civil disorder plays.
   attacks), chosen when the phase is processed. The bot's seed is derived
   from the game's name, the phase and the power (:func:`bot_seed`), so the
   same phase gets the same orders again.
+* ``SET BOT letters`` (issue 31): the master gives powers without a player
+  (abandoned, resigned, in civil disorder) to the ``normal`` bot, which
+  plays them with the same seeds until a player takes one over (the
+  takeover takes it off the list: :func:`judge.app.games.lifecycle.take_over`);
+  ``SET NO BOT letters`` takes them back.
 
 Pure decisions on the game's settings and the phase's facts. They take part
 in the flow through the game hooks (:mod:`judge.app.hooks.game_hooks`: the hook
@@ -38,17 +43,19 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from judge.app.game_state.setting_table import (
     RULES,
+    bot_powers,
     cd_after_missed_seasons,
     civil_disorder_plays_sensibly,
     end_year,
     rules_text,
 )
 from judge.core.adjudicator.rules import Rules
-from judge.core.bots import bot_orders
+from judge.core.bots import Level, bot_orders
 from judge.core.geography import GameMap
 from judge.core.orders import Order
 from judge.core.phase import Phase, PhaseType
 from judge.core.position import Position
+from judge.db.enums import SeatStatus
 from judge.db.models import Game
 
 MISSED_KEY = "missed_seasons"
@@ -100,24 +107,47 @@ def bot_seed(game_name: str, phase: Phase, power: str) -> int:
 
 
 def civil_disorder_orders(
-    game: Game, position: Position, in_civil_disorder: Iterable[str], game_map: GameMap, rules: Rules
+    game: Game,
+    position: Position,
+    newly_in_civil_disorder: Iterable[str],
+    ordered: Iterable[str],
+    game_map: GameMap,
+    rules: Rules,
 ) -> Mapping[str, list[Order]]:
-    """The orders the powers ``in_civil_disorder`` (with none on file) play in ``position``'s phase.
+    """What the powers without a player play in ``position``'s phase, when they have no orders on file.
 
-    Nothing under ``SET CD HOLD`` (the default): their units hold, their
-    retreats and adjustments are defaulted by the adjudicator. Under ``SET CD
-    SENSIBLE``, the sensible bot's orders for each.
+    A power the master gave to the bot (``SET BOT``), while its seat has no
+    player (abandoned, resigned or in civil disorder): the normal bot's
+    orders. A power in civil disorder (from before, or put there by this
+    processing: ``newly_in_civil_disorder``): nothing under ``SET CD HOLD``
+    (the default: its units hold, its retreats and adjustments are defaulted
+    by the adjudicator), the sensible bot's orders under ``SET CD SENSIBLE``.
+    ``ordered``: the powers with orders on file, which play those.
     """
-    if not civil_disorder_plays_sensibly(game):
-        return {}
+    sensible = civil_disorder_plays_sensibly(game)
+    bots = bot_powers(game)
+    newly = set(newly_in_civil_disorder)
+    skip = set(ordered)
     played: dict[str, list[Order]] = {}
-    for power in sorted(set(in_civil_disorder)):
-        orders = bot_orders(
-            game_map, position, power, rules, bot_seed(game.name, position.phase, power), "sensible"
-        )
+    for seat in sorted(game.seats, key=lambda s: s.power or ""):
+        power = seat.power
+        if power is None or power in skip:
+            continue
+        level: Level
+        if power in bots and seat.status in WITHOUT_PLAYER:
+            level = "normal"
+        elif sensible and (seat.status is SeatStatus.CIVIL_DISORDER or power in newly):
+            level = "sensible"
+        else:
+            continue
+        orders = bot_orders(game_map, position, power, rules, bot_seed(game.name, position.phase, power), level)
         if orders:
             played[power] = orders
     return played
+
+
+WITHOUT_PLAYER = (SeatStatus.ABANDONED, SeatStatus.RESIGNED, SeatStatus.CIVIL_DISORDER)
+"""The seats the master may give to the bot (SET BOT), and the bot plays while they stay so."""
 
 
 def house_rule_words(game: Game, gettext: Callable[[str], str]) -> list[str]:
@@ -139,4 +169,11 @@ def house_rule_words(game: Game, gettext: Callable[[str], str]) -> list[str]:
         words.append(_("Civil disorder after {count} seasons without orders.").format(count=missed))
     if civil_disorder_plays_sensibly(game):
         words.append(_("Powers in civil disorder play sensible orders (SET CD SENSIBLE)."))
+    bots = bot_powers(game)
+    if bots:
+        words.append(
+            _("Played by a bot until a player takes them over: {powers}.").format(
+                powers=", ".join(power.title() for power in sorted(bots))
+            )
+        )
     return words

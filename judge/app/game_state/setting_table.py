@@ -151,6 +151,8 @@ CD_PLAY_KEY = "civil_disorder_play"
 """``SET CD SENSIBLE`` / ``SET CD HOLD`` (issue 31): what a power in civil disorder plays, the sensible
 bot's orders or (unset, the default, the classic Judge) nothing: its units hold."""
 CD_SENSIBLE = "sensible"
+BOT_KEY = "bot_powers"
+"""``SET BOT letters`` (issue 31): the abandoned powers the normal bot plays until a player takes them over."""
 APPROVED = "approved_powers"
 """``extra_settings`` key: the powers whose newcomers the master has approved (SET APPROVED)."""
 
@@ -267,6 +269,7 @@ OPTIONS = Setting("VARIANT OPTIONS", "rule_options", Kind.LIST, N_("Variant opti
 RULE_OPTIONS = Setting("RULE", "extra:" + RULES, Kind.MAPPING, N_("Rules"), when=When.BEFORE_START)
 ALLOWED = Setting("ALLOW PLAYER", "allowed_players", Kind.LIST, N_("Allowed players"))
 DENIED = Setting("DENY PLAYER", "denied_players", Kind.LIST, N_("Denied players"))
+BOT_POWERS = Setting("BOT", "extra:" + BOT_KEY, Kind.LIST, N_("Powers played by a bot"), who=Who.MASTER)
 APPROVED_POWERS = Setting("APPROVED", "extra:" + APPROVED, Kind.LIST, N_("Approved powers"), who=Who.MASTER)
 IDENTIFIERS: Mapping[str, Setting] = MappingProxyType({
     "BN": Setting("BN", "extra:boardman_number", Kind.TEXT, N_("Boardman number"), who=Who.MASTER),
@@ -364,6 +367,11 @@ def cd_after_missed_seasons(game: Game) -> int | None:
 def civil_disorder_plays_sensibly(game: Game) -> bool:
     """Whether a power in civil disorder plays the sensible bot's orders (``SET CD SENSIBLE``)."""
     return game.extra_settings.get(CD_PLAY_KEY) == CD_SENSIBLE
+
+
+def bot_powers(game: Game) -> frozenset[str]:
+    """The powers the normal bot plays until a player takes them over (``SET BOT``)."""
+    return frozenset(game.extra_settings.get(BOT_KEY) or ())
 
 
 def rules_text(chosen: Mapping[str, Any]) -> str:

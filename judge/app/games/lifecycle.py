@@ -36,6 +36,7 @@ from judge.app.game_state.game_facts import (
     players_needed,
     waiting_seats,
 )
+from judge.app.game_state.setting_table import BOT_KEY
 from judge.app.game_state.variant_rules import game_map_of, opening_neutral_units
 from judge.app.hooks.game_hooks import hooks_for
 from judge.core.phase import Phase
@@ -373,6 +374,13 @@ def _absences(uow: UnitOfWork, game: Game, now: datetime) -> tuple[Absence, ...]
 # -- takeover ---------------------------------------------------------------------------------------
 
 
+def hand_back_from_bot(game: Game, power: str | None) -> None:
+    """A player takes ``power``: the bot the master gave it to (SET BOT) stops playing it."""
+    bots = game.extra_settings.get(BOT_KEY) or []
+    if power in bots:
+        game.extra_settings = {**game.extra_settings, BOT_KEY: [p for p in bots if p != power]}
+
+
 def take_over(
     uow: UnitOfWork, game: Game, seat: Seat, person: Person, password: str, now: datetime, *,
     zone: ZoneInfo, actor: str,
@@ -387,6 +395,7 @@ def take_over(
     if any(s.person_id == person.id for s in game.seats):
         raise AlreadyInGame(game)
     uow.seats.take_over(seat, person, password, now, phase=game.current_phase, actor=actor)
+    hand_back_from_bot(game, seat.power)
     uow.people.add_to_record(person, takeovers=1)
     if any(other.status in OPEN_FOR_TAKEOVER for other in game.seats if other is not seat):
         return False

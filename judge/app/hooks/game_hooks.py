@@ -19,7 +19,7 @@ Each hook point, and who calls it:
 ``holds_processing``      the same, before it processes a phase that is due
 ``wake_at``               :func:`judge.app.phases.planning.plan` and ``handle_due``
 ``civil_disorder``        :func:`judge.app.phases.processing.process_phase` (CD AFTER)
-``civil_disorder_orders`` the same, before the ruling (CD SENSIBLE / CD HOLD)
+``civil_disorder_orders`` the same, before the ruling (CD SENSIBLE / CD HOLD, SET BOT)
 ``ends_after``            the same (END YEAR)
 ``after_eliminations``    the same, when powers leave the board
 ``next_phase_times``      the same, before the results announce the next deadline
@@ -88,9 +88,10 @@ class GameHooks(Protocol):
         """The powers put in civil disorder by this processing (``late``: the clock's choice)."""
 
     def civil_disorder_orders(
-        self, game: Game, position: Position, in_civil_disorder: Iterable[str], game_map: GameMap, rules: Rules
+        self, game: Game, position: Position, newly_in_civil_disorder: Iterable[str], ordered: Iterable[str],
+        game_map: GameMap, rules: Rules,
     ) -> Mapping[str, list[Order]]:
-        """The orders the powers ``in_civil_disorder`` (none on file) play in the phase processed."""
+        """The orders the powers without a player and without orders on file play (CD SENSIBLE, SET BOT)."""
 
     def ends_after(self, game: Game, next_phase: Phase) -> bool:
         """Whether the game ends before ``next_phase`` although nobody won."""
@@ -179,9 +180,12 @@ class PlainHooks:
         return civil_disorder_after_missed(game, position, owing, submitted, late)  # SET CD AFTER
 
     def civil_disorder_orders(
-        self, game: Game, position: Position, in_civil_disorder: Iterable[str], game_map: GameMap, rules: Rules
+        self, game: Game, position: Position, newly_in_civil_disorder: Iterable[str], ordered: Iterable[str],
+        game_map: GameMap, rules: Rules,
     ) -> Mapping[str, list[Order]]:
-        return civil_disorder_orders(game, position, in_civil_disorder, game_map, rules)  # SET CD SENSIBLE
+        return civil_disorder_orders(  # SET CD SENSIBLE, SET BOT
+            game, position, newly_in_civil_disorder, ordered, game_map, rules
+        )
 
     def ends_after(self, game: Game, next_phase: Phase) -> bool:
         return ends_after(game, next_phase)  # SET END YEAR

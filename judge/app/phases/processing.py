@@ -150,9 +150,8 @@ def process_phase(
     newly_cd = hooks.civil_disorder(
         game, position, owing_powers(game, position, game_map), submissions, event.newly_in_civil_disorder
     )
-    # Powers in civil disorder (from before, or from now) with nothing on file: SET CD decides what they play.
-    in_cd = {seat.power for seat in game.seats if seat.power and seat.status is SeatStatus.CIVIL_DISORDER}
-    orders.update(hooks.civil_disorder_orders(game, position, (in_cd | newly_cd) - set(orders), game_map, rules))
+    # Powers without a player and with nothing on file: SET CD and SET BOT decide what they play.
+    orders.update(hooks.civil_disorder_orders(game, position, newly_cd, set(orders), game_map, rules))
     ruling = rule_orders(position, orders, rules, game_map)  # the sheets' orders as they are: no text read
     result = ruling.result
     after = result.position
