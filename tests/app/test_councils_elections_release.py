@@ -8,7 +8,12 @@ council and the masters; no other council is told.
 
 from __future__ import annotations
 
+from datetime import timedelta
+from pathlib import Path
+
+from judge.app.councils import releases
 from judge.app.phases.guarded_scheduler import process_due
+from judge.i18n import translation
 from tests.app.conftest import Harness, text
 from tests.app.councils_helpers import (
     MASTER,
@@ -101,7 +106,10 @@ def test_a_missed_release_opens_a_grace_and_a_substitute_is_elected(harness: Har
     assert "released" in _mail(harness, general(members, "FRANCE"), "A PAR - PIC\nA MAR - SPA\nF BRE - MAO\nREADY")
     harness.clock.advance(hours=1)
     process_due(harness.services)
-    assert _phase(harness) == "F1901M"
+    assert _phase(harness) == "S1901M"  # the incumbent's 24 hours run on (rule 4)
+    harness.clock.set(deadline + timedelta(hours=24))
+    process_due(harness.services)
+    assert _phase(harness) == "F1901M"  # the substitute's orders, resolved at the end of the grace
 
 
 def test_a_release_during_the_grace_cancels_the_early_election(harness: Harness) -> None:
@@ -177,3 +185,79 @@ def test_orders_changed_to_all_hold_after_ready_need_the_confirmation(harness: H
     with harness.db.unit_of_work(readonly=True) as uow:
         game = uow.games.require("demo")
         assert [e.power for e in uow.councils.open_elections(game) if e.kind == "early"] == ["FRANCE"]
+
+
+def _doc(page: str) -> str:
+    """A page of docs/ with its line breaks folded."""
+    path = Path(__file__).resolve().parents[2] / "docs" / page
+    return " ".join(line.strip() for line in path.read_text(encoding="utf-8").splitlines())
+
+
+def _grace_with_a_substitute(harness: Harness) -> tuple[list[Seated], Seated, Seated]:
+    """France's General misses his release; his council names Ambassador 1 at once; he orders and releases.
+
+    Returns the members as seated before, the incumbent and the substitute."""
+    form_council_game(harness)
+    members = _elect_everyone(harness)
+    for power, orders in OPENINGS.items():
+        _mail(harness, general(members, power), orders if power == "FRANCE" else orders + "\nREADY")
+    with harness.db.unit_of_work(readonly=True) as uow:
+        deadline = uow.games.require("demo").deadline_at
+    assert deadline is not None
+    harness.clock.set(deadline)
+    process_due(harness.services)
+    incumbent, substitute = general(members, "FRANCE"), ambassador(members, "FRANCE", 1)
+    for member in (m for m in members if m.power == "FRANCE"):
+        _mail(harness, member, f"VOTE {_id(harness, substitute.address)}")  # every vote in: it closes now
+    assert "released" in _mail(harness, substitute, "A PAR - PIC\nA MAR - SPA\nF BRE - MAO\nREADY")
+    harness.new_mail()
+    return members, incumbent, substitute
+
+
+def test_the_incumbent_keeps_the_whole_grace_after_the_substitute_is_named(harness: Harness) -> None:
+    """Rule 4: "Le titulaire du poste, s'il se manifeste au cours des 24h, pourra rendre ses ordres et
+    provoquer l'annulation des élections anticipées": the early election closed minutes into the grace,
+    and 20 hours in the incumbent still comes back, orders and READY in one mail."""
+    members, incumbent, _substitute = _grace_with_a_substitute(harness)
+    harness.clock.advance(hours=20)
+    process_due(harness.services)
+    assert _phase(harness) == "S1901M"  # the substitute released, but the grace is the incumbent's
+    reply = _mail(harness, incumbent, "A PAR - BUR\nA MAR S A PAR - BUR\nF BRE - MAO\nREADY")
+    others = harness.others
+    assert "You came back during the grace" in reply and "released to the judge" in reply
+    assert "Only your council's General-in-chief" not in reply
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("demo")
+        assert uow.councils.general(game, "FRANCE").id == _id(harness, incumbent.address)  # type: ignore[union-attr]
+        early = uow.councils.elections(game, power="FRANCE")[-1]
+        assert (early.kind, early.state) == ("early", "cancelled")
+    told = [m for m in others if "came back during the grace" in text(m)
+            and "sits again as an Ambassador" in text(m)]
+    # the council's active members (the incumbent included) and the master, each alone; no other power
+    assert sorted(str(m["To"]) for m in told) == sorted([*(m.address for m in members if m.power == "FRANCE"), MASTER])
+    quoted = "came back during the grace to hand in his orders: the early election is annulled"
+    assert quoted in " ".join(text(told[0]).split()) and quoted in _doc("councils.md")
+    french = translation("fr").gettext(releases.INCUMBENT_BACK)
+    quoted = "s'est manifesté pendant le délai de grâce pour rendre ses ordres : l'élection anticipée est annulée"
+    assert quoted in french and quoted in _doc("fr/conseils.md")
+    harness.clock.advance(hours=1)  # as any early processing (still 3 hours before the grace's end)
+    process_due(harness.services)
+    assert _phase(harness) == "F1901M"  # every General released: processed without waiting for the grace
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("demo")
+        record = uow.phases.current(game)
+        assert record is not None
+        assert "BUR" in str(record.position_before["units"]).upper()  # the incumbent's orders, not the substitute's
+
+
+def test_the_incumbent_reopens_no_drafts_after_the_substitute_is_named(harness: Harness) -> None:
+    """Coming back is handing in orders: orders without a READY from the incumbent are refused."""
+    _members, incumbent, substitute = _grace_with_a_substitute(harness)
+    reply = _mail(harness, incumbent, "A PAR - BUR")
+    assert "Only your council's General-in-chief submits orders" in reply
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("demo")
+        assert uow.councils.general(game, "FRANCE").id == _id(harness, substitute.address)  # type: ignore[union-attr]
+    harness.clock.advance(hours=25)  # the grace is over: too late to come back
+    reply = _mail(harness, incumbent, "READY")
+    assert "You came back" not in reply

@@ -128,7 +128,8 @@ def test_a_council_game_by_mail(judge: E2EJudge) -> None:
     substitute = _general(judge, "FRANCE")
     assert "released" in _say(judge, substitute[0], substitute[1], "FRANCE",
                               "A PAR - BUR\nA MAR H\nF BRE - MAO\nREADY")  # fmt: skip
-    _move_clock_to(judge, _game(judge).next_due_at)
+    # the substitute's orders are resolved at the end of the grace, the incumbent's 24 hours (rule 4)
+    _move_clock_to(judge, _game(judge).deadline_at)
     wait_until(lambda: _game(judge).current_phase == "F1901M", what="spring processed")
     onr = text(judge.exchange(MASTER, "SIGNON Mdemo masterpw\nCOUNCIL ONR\n"))
     assert "France" in onr and "1 ONR" in onr

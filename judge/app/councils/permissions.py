@@ -100,9 +100,17 @@ def _check(session: MailSession, rule: RuleCheck, refusal_without_member: Refusa
 
 
 def check_order(session: MailSession) -> None:
-    """Refuse orders from anyone but the General of a council game; watch what they do to his release."""
-    _check(session, may_order, Refusal.ORDERS_GENERAL_ONLY)
+    """Refuse orders from anyone but the General of a council game; watch what they do to his release.
+
+    The incumbent of a running grace whose orders come with a READY comes back first
+    (:func:`judge.app.councils.releases.come_back_if_due`): they are his to hand in.
+    """
     member = _acting_member(session)
+    if member is not None and session.game is not None:
+        from judge.app.councils.releases import come_back_if_due, mail_has_ready
+
+        come_back_if_due(session, session.game, member, ready_in_mail=mail_has_ready(session))
+    _check(session, may_order, Refusal.ORDERS_GENERAL_ONLY)
     if member is not None:
         from judge.app.councils.releases import watch_release
 

@@ -9,10 +9,18 @@
   each General who has not is counted an ONR (``council_members.onr_count``)
   and a grace opens (``release_grace_hours``, 24 by default): the phase's
   deadline moves to its end, and an early election of a substitute opens
-  for that council, closing half-way through the grace so the substitute
-  has the rest of it to prepare orders. A release by the incumbent during
-  the grace cancels his council's early election. At the end of the grace
-  the phase is processed with the orders on file.
+  for that council, closing half-way through the grace (or as soon as every
+  vote is in) so the substitute has the rest of it to prepare orders.
+* The incumbent keeps the grace's whole 24 hours (rule 4: "s'il se
+  manifeste au cours des 24h, pourra rendre ses ordres et provoquer
+  l'annulation des élections anticipées"): his release cancels the early
+  election while it is open, and once it has named a substitute he may
+  still come back until the grace ends (:func:`come_back_if_due`: a READY,
+  or orders in a mail with a READY), which annuls the election and makes
+  him General again. So a substitute's orders are resolved at the end of
+  the grace (rule 4: "leur résolution immédiate à l'issue du délai de
+  grâce"), never sooner; an incumbent's release, as soon as every power
+  has released.
 * :func:`onr_counts` is what the master's ``COUNCIL ONR`` shows;
   :func:`master_replacement` is ``COUNCIL REPLACE``: the General steps down
   and an early election names his successor.
@@ -24,7 +32,6 @@ grace) and each General's release in ``council_members.extra["released"]``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -57,7 +64,7 @@ from judge.core.phase import Phase, PhaseType
 from judge.db.database import UnitOfWork
 from judge.db.enums import SeatStatus
 from judge.db.models import CouncilElection, CouncilMember, Game
-from judge.db.repositories.councils import council_settings
+from judge.db.repositories.councils import council_settings, councils_enabled
 from judge.i18n import N_, translation
 
 RELEASED_KEY = "released"
@@ -106,12 +113,97 @@ def _all_hold(uow: UnitOfWork, game: Game, power: str) -> bool:
 NOT_GENERAL = N_("Only your council's General-in-chief releases its orders (councils, rule 5). Nothing was done.")
 
 
-def check_may_release(member: CouncilMember, gettext: Callable[[str], str]) -> None:
-    """Refuse at once (CommandRefused, in the reader's language) anyone but an active General."""
+def check_may_release(session: MailSession, member: CouncilMember) -> None:
+    """Refuse at once (CommandRefused, in the reader's language) anyone but an active General.
+
+    The incumbent of a running grace whose early election named a substitute
+    comes back first (:func:`come_back_if_due`): his READY is his to give.
+    """
+    if session.game is not None:
+        come_back_if_due(session, session.game, member, ready_in_mail=True)
     if may_order(rule_member(member)) is not None:
         from judge.app.session.refusals import CommandRefused
 
-        raise CommandRefused(gettext(NOT_GENERAL))
+        raise CommandRefused(session.gettext(NOT_GENERAL))
+
+
+def substituted_election(uow: UnitOfWork, game: Game, member: CouncilMember, now: datetime) -> CouncilElection | None:
+    """The early election that named a substitute over ``member``, if he may still come back now.
+
+    He may while the grace of his missed release runs (rule 4: the 24 hours
+    are the incumbent's), he is the General counted the ONR, he still sits
+    as an active member, and the substitute that election named is General.
+    """
+    state = _state(game)
+    if not state.get("grace") or now >= datetime.fromisoformat(state["until"]):
+        return None
+    if (state.get("onr_members") or {}).get(member.power) != member.id or member.status != "active":
+        return None
+    general = uow.councils.general(game, member.power)
+    if general is None or general.id == member.id:
+        return None
+    early = [
+        e for e in uow.councils.elections(game, power=member.power)
+        if e.kind == election_rules.EARLY and (e.extra or {}).get("phase") == game.current_phase
+        and not (e.extra or {}).get("by_master")
+    ]  # fmt: skip
+    if not early or early[-1].state != "closed" or early[-1].winner_member_id != general.id:
+        return None
+    return early[-1]
+
+
+def come_back_if_due(session: MailSession, game: Game, member: CouncilMember, *, ready_in_mail: bool) -> bool:
+    """The incumbent comes back during the grace to hand in his orders: the early election is annulled.
+
+    Only with a release in the mail (``ready_in_mail``: the READY itself,
+    or orders in a mail that holds one): rule 4 gives him the 24 hours to
+    "rendre ses ordres", not to reopen drafts. He becomes General again,
+    the substitute sits again as an Ambassador (the incumbent's rank), and
+    the council's active members and the masters are told; the substitute's
+    orders on file stay on file for the incumbent to keep or change. Returns
+    True when he came back.
+    """
+    if not ready_in_mail or not councils_enabled(game):
+        return False
+    uow = session.uow
+    election = substituted_election(uow, game, member, session.now)
+    if election is None:
+        return False
+    substitute = uow.councils.general(game, member.power)
+    assert substitute is not None
+    uow.councils.set_role(substitute, "ambassador", member.rank)
+    uow.councils.set_role(member, "general", 0)
+    renumber(uow, game, member.power)
+    uow.councils.close_election(
+        election, session.now, outcome=election_rules.CANCELLED, winner=substitute, state="cancelled"
+    )
+    from judge.app.councils.elections import member_label
+
+    mail_council(uow, session.services, game, member.power, session.now, INCUMBENT_BACK,
+                 general=member_label(uow, member), substitute=member_label(uow, substitute))  # fmt: skip
+    from judge.app.game_state.game_facts import power_name
+
+    session.reply.epilogue += ["", session.gettext(CAME_BACK).format(
+        power=power_name(member.power, session.language))]
+    uow.flush()
+    return True
+
+
+INCUMBENT_BACK = N_(
+    "{power}'s General-in-chief, {general}, came back during the grace to hand in his orders: the early "
+    "election is annulled and {substitute} sits again as an Ambassador (councils, rule 4)."
+)
+CAME_BACK = N_(
+    "You came back during the grace: the early election of {power}'s council is annulled and you are its "
+    "General-in-chief again (councils, rule 4). The orders on file are the ones your READY releases."
+)
+
+
+def mail_has_ready(session: MailSession) -> bool:
+    """Whether the mail holds a READY (its orders are then handed in, not drafts)."""
+    from judge.lang.commands import CouncilReady
+
+    return any(isinstance(command, CouncilReady) for command in session.commands)
 
 
 def release(
@@ -144,8 +236,9 @@ EARLY_CANCELLED = N_(
 GRACE_OPENED = N_(
     "{power}'s General-in-chief did not release his orders by the deadline (an ONR, councils, rule 5). "
     "A grace runs until {until}: an early election names a substitute (vote with VOTE before {deadline}), "
-    "who then prepares the orders; a release by the General (READY) before then cancels the election. "
-    "At the end of the grace the phase is processed."
+    "who then prepares the orders; a release by the General (READY) at any time before the end of the "
+    "grace cancels the election, even once it has named the substitute. At the end of the grace the phase "
+    "is processed."
 )
 
 
@@ -179,6 +272,8 @@ def hold_processing(uow: UnitOfWork, services: Services, game: Game, now: dateti
         until = datetime.fromisoformat(state["until"])
         if now >= until:
             return False  # the end of the grace: processed with the orders on file (see end_of_grace)
+        if _substitute_serving(uow, game, state):
+            return True  # the incumbent's 24 hours run on; the substitute's orders resolve at their end
         return bool(set(state.get("powers", [])) & set(_unreleased(uow, game)))
     late = _unreleased(uow, game)
     if not late:
@@ -193,6 +288,15 @@ def hold_processing(uow: UnitOfWork, services: Services, game: Game, now: dateti
         return True
     _open_grace(uow, services, game, now, late)
     return True
+
+
+def _substitute_serving(uow: UnitOfWork, game: Game, state: dict[str, Any]) -> bool:
+    """Whether a power of the grace is ordered by a substitute: its incumbent may still come back."""
+    for power, member_id in (state.get("onr_members") or {}).items():
+        general = uow.councils.general(game, power)
+        if general is not None and general.id != member_id:
+            return True
+    return False
 
 
 UNRELEASED_WARNING = N_(

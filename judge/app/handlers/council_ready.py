@@ -25,7 +25,7 @@ def handle(command: CouncilReady, session: MailSession) -> Next:
     member = council_member_or_refuse(session, "READY")
     game = session.game
     assert game is not None
-    releases.check_may_release(member, session.gettext)
+    releases.check_may_release(session, member)
     # Orders in the same mail are stored once the whole mail is read: release after them.
     session.finishers.append(lambda: _release(command, session, member, game))
     return Next.CONTINUE

@@ -39,6 +39,7 @@ def _question(command: Command) -> str:
 
 def run_commands(session: MailSession, parsed: ParseResult) -> None:
     _ = session.gettext
+    session.commands = tuple(parsed.commands)
     session.players_wanted = not all(command.READS_NO_PLAYER for command in parsed.commands)
     answered: dict[str, int] = {}
     lasting: set[str] = set()  # the constant answers among them: no command makes them stale

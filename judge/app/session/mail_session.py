@@ -120,6 +120,9 @@ class MailSession:
     master: what the game is told names the judgekeeper, not a master."""
     failed_order_lines: int = 0
     """Lines of this mail read as orders that could not be read (see ``MailError.order_line``)."""
+    commands: Sequence[object] = ()
+    """The mail's commands as read, in order (set by judge.app.mail_in.dispatch before the first
+    runs): a handler may look ahead, e.g. a council incumbent's orders written before his READY."""
 
     @property
     def signed_on(self) -> bool:
