@@ -12,8 +12,10 @@ from judge.db.repositories.councils import councils_enabled
 from judge.lang.powers import power_letters
 from tests.app.conftest import Harness, text
 from tests.app.councils_helpers import (
+    LETTER,
     MASTER,
     POWERS,
+    Seated,
     ambassador,
     form_council_game,
     general,
@@ -196,3 +198,71 @@ def test_force_begin_with_fewer_players_fills_the_councils_evenly(harness: Harne
     sizes = Counter(m.power for m in seated(harness))
     assert sorted(sizes.values()) == [2, 2, 2, 2, 2, 2, 3]
     assert len(sizes) == 7
+
+
+def _short_game(harness: Harness, players: int) -> list[Seated]:
+    """``players`` join a council game of three that the master starts with FORCE BEGIN."""
+    from tests.app.councils_helpers import seed_starts
+
+    seed_starts(harness, 3)
+    for n in range(players):
+        register(harness, player(n))
+    register(harness, MASTER)
+    harness.exchange(player(0), "CREATE ?demo pw0\nSET COUNCILS 3\n")
+    with harness.db.unit_of_work() as uow:
+        game = uow.games.require("demo")
+        person = uow.people.by_address(MASTER)
+        assert person is not None
+        uow.games.add_master(game, person, "masterpw", harness.clock.now())
+    for n in range(1, players):
+        harness.exchange(player(n), f"SIGNON ?demo pw{n}\n")
+    harness.new_mail()
+    reply = harness.exchange(MASTER, "SIGNON Mdemo masterpw\nFORCE BEGIN\n")
+    assert "has started" in text(reply)
+    return seated(harness)
+
+
+def test_force_begin_short_of_players_makes_councils_of_one_that_negotiate(harness: Harness) -> None:
+    """Ten players for seven councils: four councils of one. Each lone member is his power's General
+    and its Ambassador (else his power could speak to nobody and hear nothing): he is told so alone,
+    writes to other powers' Ambassadors and reads their press, sits in multi-party rooms; a General of
+    a full council still reads none of it, and a lone member is no spy (a spy needs a loyal fellow)."""
+    members = _short_game(harness, 10)
+    start_mail = harness.others
+    sizes = Counter(m.power for m in members)
+    assert sorted(sizes.values()) == [1, 1, 1, 1, 2, 2, 2]
+    lone = [m for m in members if sizes[m.power] == 1]
+    pairs = [m for m in members if sizes[m.power] == 2]
+    told = {str(m["To"]) for m in start_mail if "You sit alone on this council" in text(m)}
+    assert told == {m.address for m in lone}  # each lone member, alone; no other member reads it
+    assert all(m.role == "general" and m.true_power is None for m in lone)
+    first, second = lone[0], lone[1]
+    couple = sorted({m.power for m in pairs})[0]
+    their_ambassador = ambassador(members, couple)
+    their_general = general(members, couple)
+    letter = LETTER[couple]
+    reply = text(harness.exchange(first.address, f"{first.signon}\nPRESS TO {letter}\nShall we talk?\nENDPRESS\n"))
+    assert "Press sent: 1 council members read it" in reply, reply
+    readers = {str(m["To"]) for m in harness.others if "Shall we talk?" in text(m)}
+    assert readers == {their_ambassador.address, MASTER}  # never the General of a full council
+    assert their_general.address not in readers
+    back = f"{their_ambassador.signon}\nPRESS TO {LETTER[first.power]}{LETTER[second.power]}\nA room of three\nENDPRESS\n"
+    harness.exchange(their_ambassador.address, back)
+    readers = {str(m["To"]) for m in harness.others if "A room of three" in text(m)}
+    assert readers == {first.address, second.address, MASTER}
+
+
+
+def test_the_pages_quote_the_lone_members_notice() -> None:
+    from pathlib import Path
+
+    from judge.app.councils.formation import ALONE
+    from judge.i18n import translation
+
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    for page, language, quoted in (
+        ("councils.md", "en", "You sit alone on this council"),
+        ("fr/conseils.md", "fr", "Vous siégez seul dans ce Conseil"),
+    ):
+        assert translation(language).gettext(ALONE).startswith(quoted)
+        assert f"`{quoted} ...`" in " ".join((docs / page).read_text(encoding="utf-8").split())

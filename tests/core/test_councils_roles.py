@@ -10,7 +10,9 @@ from judge.core.councils.roles import (
     may_order,
     may_press,
     may_vote_draw,
+    negotiators,
     press_readers,
+    sits_alone,
 )
 
 GENERAL = Member(1, "FRANCE", "general", 0)
@@ -98,3 +100,23 @@ def test_ambassadors_do_not_write_to_observers() -> None:
         may_press(AMB1, PressRequest(powers=("ENGLAND",), observers=True))
         is Refusal.PRESS_TO_OBSERVERS
     )
+
+
+def test_a_council_of_one_is_its_general_and_its_ambassador() -> None:
+    """A game begun short of players (FORCE BEGIN): the lone member orders and negotiates."""
+    lone = Member(10, "ITALY", "general", 0)
+    councils = {**COUNCILS, "ITALY": [lone]}
+    assert negotiators([lone]) == [lone]
+    assert sits_alone(lone, [lone])
+    assert may_press(lone, PressRequest(powers=("ENGLAND",)), alone=True) is None
+    assert may_press(lone, PressRequest(powers=("ENGLAND",))) is Refusal.GENERAL_PRESS_OWN_AMBASSADORS_ONLY
+    assert press_readers(lone, PressRequest(powers=("ENGLAND",)), councils) == (E1, E2)
+    assert press_readers(E1, PressRequest(powers=("ITALY",)), councils) == (lone,)
+    assert lone in press_readers(E1, PressRequest(broadcast=True), councils)
+    assert press_readers(E1, PressRequest(powers=("ITALY", "FRANCE")), councils) == (lone, AMB1)
+    # a General whose only fellow is under accusation is not alone: cut off from the world (rule 6b)
+    accused = Member(11, "TURKEY", "ambassador", 1, status="accused")
+    t_gen = Member(12, "TURKEY", "general", 0)
+    assert negotiators([t_gen, accused]) == []
+    assert not sits_alone(t_gen, [t_gen, accused])
+    assert negotiators([Member(13, "RUSSIA", "general", 0, status="accused")]) == []

@@ -44,7 +44,7 @@ from judge.core.councils.spies import draw_spies
 from judge.db.database import UnitOfWork
 from judge.db.models import CouncilMember, Game, Seat
 from judge.db.repositories.councils import SETTINGS_KEY, council_settings
-from judge.i18n import translation
+from judge.i18n import N_, translation
 from judge.mail.compose import game_subject
 
 SLOT_SEPARATOR = "#"
@@ -179,6 +179,13 @@ def role_text(member: CouncilMember, language: str) -> str:
     return _("Ambassador {rank}").format(rank=member.rank)
 
 
+ALONE = N_(
+    "You sit alone on this council (the game began short of players): you are both its General-in-chief "
+    "and its Ambassador. You order for {power} and negotiate with the other powers' Ambassadors; their "
+    "press to {power} reaches you."
+)
+
+
 def queue_council_notices(session: MailSession, game: Game) -> None:
     """One private mail per member (their council and role; a spy alone learns their mission),
     and the whole picture, spies included, to each master."""
@@ -222,6 +229,8 @@ def queue_council_notices(session: MailSession, game: Game) -> None:
                 "Sign on with SIGNON {letter}{game} followed by the password you joined with."
             ).format(letter=power_letter(game, member.power), game=game.name),
         ]
+        if len(by_power[member.power]) == 1:
+            lines += ["", _(ALONE).format(power=power_name(member.power, language))]
         if member.true_power is not None:
             lines += [
                 "",

@@ -24,6 +24,7 @@ from judge.core.councils.roles import (
     may_press,
     may_vote_draw,
     may_wait,
+    sits_alone,
 )
 from judge.db.enums import GameState
 from judge.db.models import CouncilMember
@@ -133,14 +134,19 @@ def check_concede(session: MailSession) -> None:
 
 
 def press_refusal(session: MailSession, member: CouncilMember, request: PressRequest) -> str | None:
-    """The sentence refusing ``request`` from ``member``, or None when it may go."""
-    refusal = may_press(rule_member(member), request)
+    """The sentence refusing ``request`` from ``member``, or None when it may go.
+
+    A member alone on his council is its General and its Ambassador at once
+    (:func:`judge.core.councils.roles.negotiators`): he negotiates.
+    """
+    game = session.game
+    council = [rule_member(m) for m in session.uow.councils.seated(game, power=member.power)] if game else []
+    refusal = may_press(rule_member(member), request, alone=sits_alone(rule_member(member), council))
     if refusal is None:
         return None
     from judge.app.game_state.game_facts import power_letter, power_name
 
     _ = session.gettext
-    game = session.game
     letter = power_letter(game, member.power) if game is not None else ""
     return _(REASONS[refusal]).format(
         power=power_name(member.power, session.language), letter=letter

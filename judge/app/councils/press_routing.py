@@ -9,7 +9,9 @@ nation's Ambassadors share the rooms out among themselves);
 ``BROADCAST`` reaches every Ambassador (the seed's common room) and the
 observers who take broadcasts. A General may write only to his own
 council; the master may always be written to, and gets a copy of
-everything. Generals never read other powers' press. The game's press
+everything. Generals never read other powers' press, but for the member
+of a council of one, its General and its Ambassador at once
+(:func:`judge.core.councils.roles.negotiators`). The game's press
 settings (no press, no partial press...) apply to press between powers.
 
 Every reader gets his own mail, to him alone and in his language
@@ -41,7 +43,7 @@ from judge.app.mail_out.press_rules import (
 )
 from judge.app.session.mail_session import MailSession, Outgoing
 from judge.app.session.refusals import CommandRefused
-from judge.core.councils.roles import Member, PressRequest, press_readers, room_key
+from judge.core.councils.roles import Member, PressRequest, negotiators, press_readers, room_key
 from judge.db.enums import PressKind
 from judge.db.models import CouncilMember, Game
 from judge.i18n import translation
@@ -200,17 +202,20 @@ def _delivered(session: MailSession, game: Game, request: PressRequest, count: i
 
 def send_observer_press(session: MailSession, command: Press) -> None:
     """An observer's press in a council game: the game's rules as usual, but powers are read by
-    their Ambassadors only (a General talks to nobody but his own council, seed 003 rule 1)."""
+    their Ambassadors only (a General talks to nobody but his own council, seed 003 rule 1; a council
+    of one is read by its member, :func:`judge.core.councils.roles.negotiators`)."""
     game = session.game
     assert game is not None
     plan = plan_press(command, session)
     real = plan.real
     powers = tuple(game_map_of(game).powers) if real is None else real.powers
     uow = session.uow
-    ambassadors = [
-        m for m in uow.councils.seated(game)
-        if m.power in powers and m.role != "general" and m.status == "active"
-    ]  # fmt: skip
+    seated = [m for m in uow.councils.seated(game) if m.power in powers]
+    rows = {m.id: m for m in seated}
+    by_power: dict[str, list[Member]] = {}
+    for row in seated:
+        by_power.setdefault(row.power, []).append(rule_member(row))
+    ambassadors = [rows[m.id] for power in powers for m in negotiators(by_power.get(power, []))]
     everyone = readers_of(game, ambassadors)
     everyone += [
         Reader(address, language)

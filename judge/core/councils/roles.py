@@ -10,6 +10,11 @@
   its Ambassadors chose to sit there by writing in it (the first by rank
   until one has). A broadcast is the seed's
   common room (tour de Babel): every Ambassador of every power.
+* A council of one (a game begun short of players with FORCE BEGIN, or a
+  council whose other members have all left) is played by its member
+  alone: he is its General and his own Ambassador, so he orders and
+  negotiates (:func:`negotiators`), as an ordinary player would; else his
+  power could speak to nobody and hear nothing.
 * A member under accusation or arrest (seed 003, rule 6) is cut off: no
   orders, no votes, no press (the tribunal channel is not press).
 * What a member reads (:func:`sees`): the game's public mail while he is
@@ -134,15 +139,19 @@ class PressRequest:
     masters: bool = False
 
 
-def may_press(sender: Member, request: PressRequest) -> Refusal | None:
-    """Whether ``sender`` may send ``request`` (press to the master alone is always allowed)."""
+def may_press(sender: Member, request: PressRequest, *, alone: bool = False) -> Refusal | None:
+    """Whether ``sender`` may send ``request`` (press to the master alone is always allowed).
+
+    ``alone``: the sender is the only member seated on his council, its
+    General and its Ambassador at once (:func:`negotiators`).
+    """
     if request.masters and not (
         request.own_council or request.powers or request.broadcast or request.observers
     ):
         return None
     if sender.cut_off:
         return Refusal.CUT_OFF
-    if sender.is_general:
+    if sender.is_general and not alone:
         if request.broadcast or request.powers or request.observers:
             return Refusal.GENERAL_PRESS_OWN_AMBASSADORS_ONLY
         return None
@@ -158,6 +167,28 @@ def _ambassadors(members: Iterable[Member]) -> list[Member]:
     )
 
 
+def sits_alone(member: Member, council: Iterable[Member]) -> bool:
+    """Whether ``member`` is the only member seated on his council (``council``: its seated members)."""
+    seated = [m for m in council if m.status in SEATED_STATUSES]
+    return len(seated) == 1 and seated[0].id == member.id
+
+
+def negotiators(members: Sequence[Member]) -> list[Member]:
+    """Who negotiates for a nation (``members``: its council's seated members), first by rank.
+
+    Its active Ambassadors; a council of one is played by its member alone,
+    who is its General and its Ambassador at once (a game begun short of
+    players: FORCE BEGIN fills the councils evenly, so with fewer players
+    than powers twice over some councils have one member).
+    """
+    ambassadors = _ambassadors(members)
+    if ambassadors:
+        return ambassadors
+    if len(members) == 1 and sits_alone(members[0], members) and members[0].status == ACTIVE:
+        return [members[0]]
+    return []
+
+
 def room_key(sender_power: str, powers: Iterable[str]) -> str:
     """The multi-party room a press to several powers speaks in: its nations, the sender's too."""
     return ",".join(sorted({sender_power, *powers}))
@@ -170,7 +201,7 @@ def room_holder(members: Sequence[Member], holder: int | None) -> Member | None:
     who last wrote in the room (``holder``) sits in it while he is an active
     Ambassador; until one of them has written, the first by rank does.
     """
-    ambassadors = _ambassadors(members)
+    ambassadors = negotiators(members)
     chosen = [m for m in ambassadors if m.id == holder]
     candidates = chosen or ambassadors
     return candidates[0] if candidates else None
@@ -190,7 +221,8 @@ def press_readers(
     bilateral room); to several powers, one Ambassador of each nation, the
     one who sits in that room (:func:`room_holder`; ``holders`` maps each
     power to its member who last wrote there); a broadcast, every
-    Ambassador (the sender's fellows too).
+    Ambassador (the sender's fellows too). A council of one is read by its
+    member (:func:`negotiators`).
     """
     chosen: list[Member] = []
     if request.own_council:
@@ -199,9 +231,9 @@ def press_readers(
         ]
     if request.broadcast:
         for members in councils.values():
-            chosen += _ambassadors(members)
+            chosen += negotiators(members)
     elif len(request.powers) == 1:
-        chosen += _ambassadors(councils.get(request.powers[0], ()))
+        chosen += negotiators(councils.get(request.powers[0], ()))
     else:
         for power in request.powers:
             holder = room_holder(councils.get(power, ()), (holders or {}).get(power))
