@@ -120,3 +120,14 @@ def test_a_council_of_one_is_its_general_and_its_ambassador() -> None:
     assert negotiators([t_gen, accused]) == []
     assert not sits_alone(t_gen, [t_gen, accused])
     assert negotiators([Member(13, "RUSSIA", "general", 0, status="accused")]) == []
+
+
+def test_the_end_of_the_game_is_read_by_every_member_who_ever_sat() -> None:
+    """The final summary tells the councils' story to all: those who left too (rule 9 may name them)."""
+    from judge.core.councils.roles import Channel, sees
+
+    left = Member(20, "FRANCE", "ambassador", 9, status="left")
+    assert not sees(left, Channel.GAME) and not sees(left, Channel.COUNCIL)
+    assert sees(left, Channel.END)
+    assert all(sees(Member(21, "FRANCE", "ambassador", 1, status=s), Channel.END)
+               for s in ("active", "accused", "arrested", "eliminated", "left"))  # fmt: skip

@@ -12,6 +12,8 @@ addresses:
   members, or an ordinary seat's report address or player), used by the
   game's audience (:func:`judge.app.game_state.game_facts.audience`), the results
   (:func:`judge.app.audience.results_readers.results_audience`) and the start;
+* :func:`game_end_readers`: who reads the end of the game and its story
+  (every member who ever sat);
 * :func:`reply_addresses`: where the reply to a mail goes (the sender, and
   the addresses *he* set with SET ADDRESS; never his council);
 * :func:`member_addresses`: a member's own addresses (SET ADDRESS, else his
@@ -110,6 +112,12 @@ def council_readers(
     skip = {a.lower() for a in exclude}
     chosen = [m for m in members_of(game, power) if sees(rule_member(m), channel, accused=accused)]
     return [r for r in readers_of(game, chosen) if r.address.lower() not in skip]
+
+
+def game_end_readers(game: Game) -> list[Reader]:
+    """Every member who ever sat on a council of ``game`` (:attr:`Channel.END`), each alone, in his language:
+    the final summary tells the councils' story to all of them, those who left too."""
+    return readers_of(game, [m for m in members_of(game) if sees(rule_member(m), Channel.END)])
 
 
 def master_readers(game: Game) -> list[Reader]:

@@ -64,6 +64,9 @@ ACCUSE_REASONS: dict[rules.AccuseRefusal, str] = {
 }
 
 
+ACCUSED_BY = "accused_by"
+"""``council_accusations.extra``: every member who accused, in order, those who withdrew too (the final
+summary's story names them once the game is over; ``accuser_member_ids`` holds those who still accuse)."""
 ARREST_PHASE = "phase"
 """``council_accusations.extra``: the phase in which the accusation took effect (the arrest)."""
 
@@ -108,11 +111,13 @@ def accuse(
     accusation = open_accusation(uow, game, accused)
     if accusation is None:
         accusation = uow.councils.accuse(game, accused.power, accused, [accuser], now)
-        accusation.extra = {"effective": False}
+        accusation.extra = {"effective": False, ACCUSED_BY: [accuser.id]}
     elif accuser.id in accusation.accuser_member_ids:
         raise TreasonRefused(N_("You have already accused {member}. Nothing was recorded."), member=word)
     else:
         accusation.accuser_member_ids = [*accusation.accuser_member_ids, accuser.id]
+        ever = list((accusation.extra or {}).get(ACCUSED_BY) or [])
+        accusation.extra = {**(accusation.extra or {}), ACCUSED_BY: [*ever, *([accuser.id] if accuser.id not in ever else [])]}
     became_effective = not _effective(accusation) and rules.accusation_effective(accusation.accuser_member_ids)
     if became_effective:
         accusation.extra = {**(accusation.extra or {}), "effective": True, ARREST_PHASE: str(current_phase(game))}

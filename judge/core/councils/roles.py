@@ -48,6 +48,10 @@ class Channel(StrEnum):
     """His council's room and his power's own mail: the council press, elections, notices to the power."""
     TRIBUNAL = "tribunal"
     """The tribunal of one accused member: his council and himself."""
+    END = "end"
+    """The end of the game and its final summary, the councils' story with every secret the seed
+    lets out: every member who ever sat, those who left too (a spy who stopped playing may be among
+    the winners, rule 9: "même si ... l'espion(ne) aurait dû cesser de jouer")."""
 
 
 IN_GAME_STATUSES = frozenset({"active", "accused", "arrested", "eliminated"})
@@ -96,8 +100,11 @@ def sees(member: Member, channel: Channel, *, accused: int | None = None) -> boo
 
     The accused is cut off from his council (rule 6b: "exclu du Conseil et
     de tous les salons") but not from the game's public mail; he reads his
-    own tribunal (``accused``: its member id). Members who left read nothing.
+    own tribunal (``accused``: its member id). Members who left read nothing
+    more, until the end of the game (:attr:`Channel.END`), which everyone reads.
     """
+    if channel is Channel.END:
+        return True
     if channel is Channel.GAME:
         return member.status in IN_GAME_STATUSES
     if channel is Channel.TRIBUNAL and accused is not None and member.id == accused:
