@@ -131,3 +131,12 @@ def test_the_end_of_the_game_is_read_by_every_member_who_ever_sat() -> None:
     assert sees(left, Channel.END)
     assert all(sees(Member(21, "FRANCE", "ambassador", 1, status=s), Channel.END)
                for s in ("active", "accused", "arrested", "eliminated", "left"))  # fmt: skip
+
+
+def test_what_happens_to_a_member_is_his_to_read_whatever_his_status() -> None:
+    """Channel.OWN: his elimination, his leaving, his seat (mailed to him alone by the audience)."""
+    from judge.core.councils.roles import Channel, sees
+
+    for status in ("active", "accused", "eliminated", "left"):
+        assert sees(Member(30, "FRANCE", "ambassador", 1, status=status), Channel.OWN)
+    assert not sees(Member(31, "FRANCE", "general", 0, status="left"), Channel.COUNCIL)

@@ -12,6 +12,8 @@ addresses:
   members, or an ordinary seat's report address or player), used by the
   game's audience (:func:`judge.app.game_state.game_facts.audience`), the results
   (:func:`judge.app.audience.results_readers.results_audience`) and the start;
+* :func:`member_readers`: one member alone (what happens to him, a
+  warning to him), if the rule lets him be given it;
 * :func:`game_end_readers`: who reads the end of the game and its story
   (every member who ever sat);
 * :func:`reply_addresses`: where the reply to a mail goes (the sender, and
@@ -112,6 +114,12 @@ def council_readers(
     skip = {a.lower() for a in exclude}
     chosen = [m for m in members_of(game, power) if sees(rule_member(m), channel, accused=accused)]
     return [r for r in readers_of(game, chosen) if r.address.lower() not in skip]
+
+
+def member_readers(game: Game, member: CouncilMember, channel: Channel = Channel.OWN) -> list[Reader]:
+    """Where mail to ``member`` alone goes, if he may be given mail of ``channel`` now: his own
+    addresses (SET ADDRESS, else his registration's), his language and zone; never his council's."""
+    return readers_of(game, [member]) if sees(rule_member(member), channel) else []
 
 
 def game_end_readers(game: Game) -> list[Reader]:

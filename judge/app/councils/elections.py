@@ -30,7 +30,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.orm.attributes import flag_modified
 
-from judge.app.audience.council_members import council_readers, master_readers, readers_of
+from judge.app.audience.council_members import council_readers, master_readers, member_readers
 from judge.app.audience.council_members import rule_member as rule_member
 from judge.app.game_state.game_facts import power_name
 from judge.app.mail_out import outbox
@@ -628,15 +628,18 @@ def _mail_result(
 
 def mail_member(
     uow: UnitOfWork, services: Services, game: Game, member: CouncilMember, now: datetime, message: str,
-    **fields: str,
+    *, channel: Channel = Channel.OWN, **fields: str,
 ) -> None:
     """Mail ``message`` (an English id, with ``{power}`` and ``fields``) to ``member`` alone, in his language.
 
     What happens to one member himself (elimination, seat, leaving) is his
-    to read: nobody else gets this mail.
+    to read: nobody else gets this mail. The audience decides where it goes
+    and whether he may be given it (``channel``: :attr:`Channel.OWN` by
+    default, anything about himself; a warning about his power's orders is
+    :attr:`Channel.COUNCIL`, for a member who sits as an active member).
     """
     subject = game_subject(services.config.code, game.name, COUNCIL_EVENT)
-    for reader in readers_of(game, [member]):  # his own addresses (SET ADDRESS), his language
+    for reader in member_readers(game, member, channel):  # his own addresses (SET ADDRESS), his language
         _ = translation(reader.language).gettext
         body = _(message).format(power=power_name(member.power, reader.language), **fields) + "\n"
         outbox.queue(uow, services, [reader.address], subject, body, now, game_id=game.id)

@@ -34,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from judge.app.audience.council_members import Reader, master_readers, member_readers
 from judge.app.game_state.assignment import Preference, assign_powers
 from judge.app.game_state.game_facts import power_letter, power_name
 from judge.app.game_state.setting_table import END_YEAR_KEY
@@ -42,7 +43,7 @@ from judge.app.session.readers import person_address
 from judge.core.councils.roles import AMBASSADOR, GENERAL
 from judge.core.councils.spies import draw_spies
 from judge.db.database import UnitOfWork
-from judge.db.models import CouncilMember, Game, Seat
+from judge.db.models import CouncilMember, Game, Person, Seat
 from judge.db.repositories.councils import SETTINGS_KEY, council_settings
 from judge.i18n import N_, translation
 from judge.mail.compose import game_subject
@@ -190,7 +191,6 @@ def queue_council_notices(session: MailSession, game: Game) -> None:
     """One private mail per member (their council and role; a spy alone learns their mission),
     and the whole picture, spies included, to each master."""
     uow = session.uow
-    config = session.services.config
     members = uow.councils.members(game)
     by_power: dict[str, list[CouncilMember]] = {}
     for member in members:
@@ -201,54 +201,66 @@ def queue_council_notices(session: MailSession, game: Game) -> None:
         if p is not None
     }
     for member in members:
-        person = people.get(member.person_id or 0)
-        address = person_address(person)
-        if person is None or not address:
-            continue
-        language = person.language
-        _ = translation(language).gettext
-        lines = [
-            _(
-                "Game '{game}' is played by councils. You sit on the council of {power} as its {role}."
-            ).format(
-                game=game.name,
-                power=power_name(member.power, language),
-                role=role_text(member, language),
-            ),
-            "",
-            _("Your council:"),
-        ]
-        for fellow in by_power[member.power]:
-            fellow_person = people.get(fellow.person_id or 0)
-            lines.append(
-                f"   {role_text(fellow, language)}: {person_address(fellow_person) or '-'}"
-            )
+        for reader in member_readers(game, member):  # his own address, his language (the audience decides)
+            _queue_own_notice(session, game, member, by_power, people, reader)
+    _queue_master_notice(session, game, by_power, people)
+
+
+def _queue_own_notice(
+    session: MailSession, game: Game, member: CouncilMember, by_power: dict[str, list[CouncilMember]],
+    people: dict[int, Person], reader: Reader,
+) -> None:
+    """One member's *Your council* mail: his council and role; a spy alone learns his mission."""
+    config = session.services.config
+    language = reader.language
+    address = reader.address
+    _ = translation(language).gettext
+    lines = [
+        _(
+            "Game '{game}' is played by councils. You sit on the council of {power} as its {role}."
+        ).format(
+            game=game.name,
+            power=power_name(member.power, language),
+            role=role_text(member, language),
+        ),
+        "",
+        _("Your council:"),
+    ]
+    for fellow in by_power[member.power]:
+        fellow_person = people.get(fellow.person_id or 0)
+        lines.append(
+            f"   {role_text(fellow, language)}: {person_address(fellow_person) or '-'}"
+        )
+    lines += [
+        "",
+        _(
+            "Sign on with SIGNON {letter}{game} followed by the password you joined with."
+        ).format(letter=power_letter(game, member.power), game=game.name),
+    ]
+    if len(by_power[member.power]) == 1:
+        lines += ["", _(ALONE).format(power=power_name(member.power, language))]
+    if member.true_power is not None:
         lines += [
             "",
             _(
-                "Sign on with SIGNON {letter}{game} followed by the password you joined with."
-            ).format(letter=power_letter(game, member.power), game=game.name),
+                "SECRET: you are a spy. You really play for {true}; your aim is the victory of {true}, "
+                "whatever becomes of {power}. Nobody but you and the master knows it."
+            ).format(
+                true=power_name(member.true_power, language),
+                power=power_name(member.power, language),
+            ),
         ]
-        if len(by_power[member.power]) == 1:
-            lines += ["", _(ALONE).format(power=power_name(member.power, language))]
-        if member.true_power is not None:
-            lines += [
-                "",
-                _(
-                    "SECRET: you are a spy. You really play for {true}; your aim is the victory of {true}, "
-                    "whatever becomes of {power}. Nobody but you and the master knows it."
-                ).format(
-                    true=power_name(member.true_power, language),
-                    power=power_name(member.power, language),
-                ),
-            ]
-        subject = game_subject(config.code, game.name, _("Your council"), game.current_phase)
-        session.send(Outgoing((address,), subject, "\n".join(lines) + "\n", game_id=game.id))
-    for master in game.masters:
-        address = person_address(master.person)
-        if not address:
-            continue
-        language = master.person.language if master.person is not None else "en"
+    subject = game_subject(config.code, game.name, _("Your council"), game.current_phase)
+    session.send(Outgoing((address,), subject, "\n".join(lines) + "\n", game_id=game.id))
+
+
+def _queue_master_notice(
+    session: MailSession, game: Game, by_power: dict[str, list[CouncilMember]], people: dict[int, Person]
+) -> None:
+    """The whole picture, spies included, to each master alone."""
+    config = session.services.config
+    for reader in master_readers(game):  # each master alone, in his language (the audience decides)
+        address, language = reader.address, reader.language
         _ = translation(language).gettext
         lines = [
             _("The councils of game '{game}', spies included (for the master only):").format(

@@ -58,7 +58,7 @@ from judge.app.session.mail_session import MailSession
 from judge.app.session.readers import reader_language
 from judge.app.session.services import Services
 from judge.core.councils import elections as election_rules
-from judge.core.councils.roles import may_order
+from judge.core.councils.roles import Channel, may_order
 from judge.core.orders import Hold
 from judge.core.phase import Phase, PhaseType
 from judge.db.database import UnitOfWork
@@ -322,7 +322,7 @@ def _warn_unreleased(
             continue
         language = reader_language(person_of(uow, general), game)
         when = tell_date(deadline, services.config.timezone, translation(language).gettext)
-        mail_member(uow, services, game, general, now, UNRELEASED_WARNING, deadline=when)
+        mail_member(uow, services, game, general, now, UNRELEASED_WARNING, channel=Channel.COUNCIL, deadline=when)
 
 
 RELEASE_WITHDRAWN = N_(

@@ -48,6 +48,9 @@ class Channel(StrEnum):
     """His council's room and his power's own mail: the council press, elections, notices to the power."""
     TRIBUNAL = "tribunal"
     """The tribunal of one accused member: his council and himself."""
+    OWN = "own"
+    """What happens to one member himself (his place on the council, his seat, his departure, his
+    elimination): his alone, whatever his status, since he is its subject."""
     END = "end"
     """The end of the game and its final summary, the councils' story with every secret the seed
     lets out: every member who ever sat, those who left too (a spy who stopped playing may be among
@@ -103,7 +106,7 @@ def sees(member: Member, channel: Channel, *, accused: int | None = None) -> boo
     own tribunal (``accused``: its member id). Members who left read nothing
     more, until the end of the game (:attr:`Channel.END`), which everyone reads.
     """
-    if channel is Channel.END:
+    if channel in (Channel.END, Channel.OWN):
         return True
     if channel is Channel.GAME:
         return member.status in IN_GAME_STATUSES
