@@ -24,17 +24,23 @@ councils, so ordinary games read no council table.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.orm.attributes import flag_modified
 
-from judge.app.audience.council_members import council_readers, master_readers, member_readers
+from judge.app.audience.council_members import (
+    Reader,
+    council_readers,
+    master_readers,
+    member_readers,
+)
 from judge.app.audience.council_members import rule_member as rule_member
 from judge.app.game_state.game_facts import power_name
 from judge.app.mail_out import outbox
 from judge.app.session.mail_session import MailSession
+from judge.app.session.readers import reader_zone
 from judge.app.session.services import Services
 from judge.core.councils import elections as rules
 from judge.core.councils.roles import Channel
@@ -242,16 +248,15 @@ def tell_players(uow: UnitOfWork, services: Services, game: Game, now: datetime,
     """Mail ``message`` (an English id with ``{phase}`` and ``fields``) to everyone who reads the results.
 
     For what concerns the whole game's timing (a phase starting, a deadline
-    moved): each reader in his language, one mail each.
+    moved): each reader in his language, one mail each, its dates in his
+    zone (:func:`judge.app.session.readers.reader_zone`) and UTC.
     """
     from judge.app.audience.results_readers import results_audience
 
     subject = game_subject(services.config.code, game.name, DEADLINE_EVENT)
-    for address, language in results_audience(uow, game).items():
-        _ = translation(language).gettext
-        shown = {
-            k: (tell_date(v, services.config.timezone, _) if isinstance(v, datetime) else v) for k, v in fields.items()
-        }
+    for address, reader in results_audience(uow, game).items():
+        _ = translation(reader.language).gettext
+        shown = _shown(fields, Reader(address, reader.language, reader.time_zone), services, _)
         body = _(message).format(phase=game.current_phase or "", **shown) + "\n"
         outbox.queue(uow, services, [address], subject, body, now, game_id=game.id)
 
@@ -544,19 +549,23 @@ def _aware(moment: datetime) -> datetime:
 # ------------------------------------------------------------------ mail
 
 
-def _recipients(game: Game, power: str) -> dict[str, str]:
-    """Address -> language of the members who may read ``power``'s council mail now, and the masters."""
-    audience: dict[str, str] = {}
+def _recipients(game: Game, power: str) -> list[Reader]:
+    """The members who may read ``power``'s council mail now, and the masters: each address once."""
+    seen: set[str] = set()
+    out: list[Reader] = []
     for reader in [*council_readers(game, power, Channel.COUNCIL), *master_readers(game)]:
-        audience.setdefault(reader.address, reader.language)
-    return audience
+        if reader.address.lower() not in seen:
+            seen.add(reader.address.lower())
+            out.append(reader)
+    return out
 
 
 def announce(uow: UnitOfWork, services: Services, game: Game, election: CouncilElection, now: datetime) -> None:
     """Mail the council and the masters that ``election`` is open, with the candidates and how to vote."""
     council = uow.councils.seated(game, power=election.power)
     candidates = ", ".join(member_label(uow, m) for m in council if m.status == "active")
-    for address, language in _recipients(game, election.power).items():
+    for reader in _recipients(game, election.power):
+        language = reader.language
         _ = translation(language).gettext
         body = _(
             "{power}'s council elects its General-in-chief ({kind}, year {year}).\n"
@@ -568,11 +577,11 @@ def announce(uow: UnitOfWork, services: Services, game: Game, election: CouncilE
             power=power_name(election.power, language),
             kind=_(KIND_NAMES[election.kind]),
             year=election.year,
-            deadline=election.deadline_at.strftime("%Y-%m-%d %H:%M UTC"),
+            deadline=_shown({"deadline": _aware(election.deadline_at)}, reader, services, _)["deadline"],
             candidates=candidates,
         )
         subject = game_subject(services.config.code, game.name, ELECTION_EVENT)
-        outbox.queue(uow, services, [address], subject, body, now, game_id=game.id)
+        outbox.queue(uow, services, [reader.address], subject, body, now, game_id=game.id)
 
 
 KIND_NAMES = {
@@ -621,14 +630,14 @@ def _mail_result(
     now: datetime,
 ) -> None:
     subject = game_subject(services.config.code, game.name, ELECTION_EVENT + " result")
-    for address, language in _recipients(game, election.power).items():
-        body = result_text(uow, language, game, election, council, result)
-        outbox.queue(uow, services, [address], subject, body, now, game_id=game.id)
+    for reader in _recipients(game, election.power):
+        body = result_text(uow, reader.language, game, election, council, result)
+        outbox.queue(uow, services, [reader.address], subject, body, now, game_id=game.id)
 
 
 def mail_member(
     uow: UnitOfWork, services: Services, game: Game, member: CouncilMember, now: datetime, message: str,
-    *, channel: Channel = Channel.OWN, **fields: str,
+    *, channel: Channel = Channel.OWN, **fields: datetime | str,
 ) -> None:
     """Mail ``message`` (an English id, with ``{power}`` and ``fields``) to ``member`` alone, in his language.
 
@@ -637,21 +646,30 @@ def mail_member(
     and whether he may be given it (``channel``: :attr:`Channel.OWN` by
     default, anything about himself; a warning about his power's orders is
     :attr:`Channel.COUNCIL`, for a member who sits as an active member).
+    Dates are told in his zone and UTC.
     """
     subject = game_subject(services.config.code, game.name, COUNCIL_EVENT)
     for reader in member_readers(game, member, channel):  # his own addresses (SET ADDRESS), his language
         _ = translation(reader.language).gettext
-        body = _(message).format(power=power_name(member.power, reader.language), **fields) + "\n"
+        shown = _shown(fields, reader, services, _)
+        body = _(message).format(power=power_name(member.power, reader.language), **shown) + "\n"
         outbox.queue(uow, services, [reader.address], subject, body, now, game_id=game.id)
+
+
+def _shown(fields: dict[str, datetime | str], reader: Reader, services: Services, _: Callable[[str], str]) -> dict[str, str]:
+    """``fields`` as ``reader`` reads them: each date in his zone (his registration's, else the judge's) and UTC."""
+    zone = reader_zone(reader.time_zone, services.config.timezone)
+    return {k: (tell_date(v, zone, _) if isinstance(v, datetime) else v) for k, v in fields.items()}
 
 
 def mail_council(
     uow: UnitOfWork, services: Services, game: Game, power: str, now: datetime, message: str, **fields: datetime | str
 ) -> None:
-    """Mail ``message`` (an English id, with ``{power}`` and ``fields``) to the council's active members and masters."""
+    """Mail ``message`` (an English id, with ``{power}`` and ``fields``) to the council's active members and masters,
+    each alone, in his language, its dates in his zone and UTC."""
     subject = game_subject(services.config.code, game.name, ELECTION_EVENT)
-    for address, language in _recipients(game, power).items():
-        _ = translation(language).gettext
-        shown = {k: (v.strftime("%Y-%m-%d %H:%M UTC") if isinstance(v, datetime) else v) for k, v in fields.items()}
-        body = _(message).format(power=power_name(power, language), **shown) + "\n"
-        outbox.queue(uow, services, [address], subject, body, now, game_id=game.id)
+    for reader in _recipients(game, power):
+        _ = translation(reader.language).gettext
+        shown = _shown(fields, reader, services, _)
+        body = _(message).format(power=power_name(power, reader.language), **shown) + "\n"
+        outbox.queue(uow, services, [reader.address], subject, body, now, game_id=game.id)

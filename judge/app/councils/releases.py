@@ -41,7 +41,6 @@ from judge.app.councils.elections import (
     current_phase,
     mail_member,
     open_election_of,
-    person_of,
     renumber,
     rule_member,
 )
@@ -55,7 +54,6 @@ from judge.app.game_state import order_sheets as kept
 from judge.app.game_state.boards import from_json
 from judge.app.game_state.variant_rules import game_map_of
 from judge.app.session.mail_session import MailSession
-from judge.app.session.readers import reader_language
 from judge.app.session.services import Services
 from judge.core.councils import elections as election_rules
 from judge.core.councils.roles import Channel, may_order
@@ -65,7 +63,7 @@ from judge.db.database import UnitOfWork
 from judge.db.enums import SeatStatus
 from judge.db.models import CouncilElection, CouncilMember, Game
 from judge.db.repositories.councils import council_settings, councils_enabled
-from judge.i18n import N_, translation
+from judge.i18n import N_
 
 RELEASED_KEY = "released"
 HOLD_KEY = "hold_confirmed"
@@ -314,15 +312,11 @@ def _warn_unreleased(
     The phase would be processed now (every power's orders are in) but for
     these releases: the General alone is warned, in his language.
     """
-    from judge.timekeeping.dates import tell_date
-
     for power in powers:
         general = uow.councils.general(game, power)
         if general is None:
             continue
-        language = reader_language(person_of(uow, general), game)
-        when = tell_date(deadline, services.config.timezone, translation(language).gettext)
-        mail_member(uow, services, game, general, now, UNRELEASED_WARNING, channel=Channel.COUNCIL, deadline=when)
+        mail_member(uow, services, game, general, now, UNRELEASED_WARNING, channel=Channel.COUNCIL, deadline=deadline)
 
 
 RELEASE_WITHDRAWN = N_(
