@@ -171,8 +171,9 @@ def _show(services: Any, args: argparse.Namespace) -> int:
     print("\nseats:")
     for seat in view["seats"]:
         orders = _ORDERS_WORDS.get(seat["orders_state"], seat["orders_state"])
+        bot = f", played by the {seat['bot']} bot" if seat.get("bot") else ""
         print(f"  {seat['power'] or '?':<10} {seat['status']:<15} {safe(seat['player'] or '-'):<24} "
-              f"{', '.join(seat['addresses']) or '-'}  ({orders})")
+              f"{', '.join(seat['addresses']) or '-'}  ({orders}{bot})")
     if view["observers"]:
         print("observers: " + ", ".join(view["observers"]))
     print(f"\norders received this phase: {', '.join(view['orders_received']) or 'none'}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from judge.app.console.views import game_details
 from tests.app.conftest import Harness
 from tests.app.masters_helpers import (
     as_master,
@@ -96,6 +97,18 @@ def test_the_setting_and_the_listing_in_french(harness: Harness) -> None:
     assert "Désordre civil : Sensible" in body
 
 
+def _bots_shown(harness: Harness) -> dict[str, str]:
+    """The bot seats as ``judge game show`` lists them (its view of the game)."""
+    with harness.db.unit_of_work(readonly=True) as uow:
+        view = game_details(uow, uow.games.require("demo"))
+    return {seat["power"]: seat["bot"] for seat in view["seats"] if seat["bot"]}
+
+
+def test_judge_game_show_names_the_sensible_bot_of_a_power_in_civil_disorder(harness: Harness) -> None:
+    _italy_misses_spring(harness, "SENSIBLE")
+    assert _bots_shown(harness) == {"ITALY": "sensible"}
+
+
 # ------------------------------------------------------------------ SET BOT: an abandoned power played by the bot
 
 
@@ -107,6 +120,7 @@ def test_the_master_gives_a_resigned_power_to_the_bot_which_plays_until_a_takeov
     game.orders("ITALY", "RESIGN\n")
     body = read(game.master("SET BOT I\n"))
     assert "Powers played by a bot: Italy." in body
+    assert _bots_shown(harness) == {"ITALY": "normal"}  # judge game show
     register(harness, "curious@example.org", "Curious")
     assert "Played by a bot until a player takes them over: Italy." in read(
         harness.exchange("curious@example.org", "LIST demo\n")
@@ -121,6 +135,7 @@ def test_the_master_gives_a_resigned_power_to_the_bot_which_plays_until_a_takeov
     harness.exchange("newcomer@example.org", "SIGNON Idemo fresh\n")
     with harness.db.unit_of_work(readonly=True) as uow:
         assert uow.games.require("demo").extra_settings["bot_powers"] == []
+    assert _bots_shown(harness) == {}
     for power, order in _OTHERS.items():
         game.orders(power, order + "\n")
     game.master("PROCESS\n")

@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from judge.app.game_state.house_rules import bot_level
 from judge.app.mail_out.bounces import bounce_state
 from judge.app.people.blocking import block_of
 from judge.app.phases.planning import phase_clock
@@ -61,7 +62,7 @@ def game_details(uow: UnitOfWork, game: Game) -> dict[str, Any]:
         listed=game.listed,
         settings=[line.strip() for line in parameter_lines(game, translation("en").gettext)[1:]],
         masters_list=[_master_address(master.person) for master in game.masters],
-        seats=[_seat(seat, orders, clock) for seat in game.seats],
+        seats=[{**_seat(seat, orders, clock), "bot": bot_level(game, seat)} for seat in game.seats],
         observers=[observer.address for observer in game.observers],
         orders_received=sorted(orders),
         press=_press_counts(uow, game),

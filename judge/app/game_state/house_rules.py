@@ -56,7 +56,7 @@ from judge.core.orders import Order
 from judge.core.phase import Phase, PhaseType
 from judge.core.position import Position
 from judge.db.enums import SeatStatus
-from judge.db.models import Game
+from judge.db.models import Game, Seat
 
 MISSED_KEY = "missed_seasons"
 """``extra_settings`` key: each power's count of consecutive seasons without orders."""
@@ -124,8 +124,6 @@ def civil_disorder_orders(
     by the adjudicator), the sensible bot's orders under ``SET CD SENSIBLE``.
     ``ordered``: the powers with orders on file, which play those.
     """
-    sensible = civil_disorder_plays_sensibly(game)
-    bots = bot_powers(game)
     newly = set(newly_in_civil_disorder)
     skip = set(ordered)
     played: dict[str, list[Order]] = {}
@@ -133,12 +131,8 @@ def civil_disorder_orders(
         power = seat.power
         if power is None or power in skip:
             continue
-        level: Level
-        if power in bots and seat.status in WITHOUT_PLAYER:
-            level = "normal"
-        elif sensible and (seat.status is SeatStatus.CIVIL_DISORDER or power in newly):
-            level = "sensible"
-        else:
+        level = bot_level(game, seat, newly_in_civil_disorder=power in newly)
+        if level is None:
             continue
         orders = bot_orders(game_map, position, power, rules, bot_seed(game.name, position.phase, power), level)
         if orders:
@@ -148,6 +142,20 @@ def civil_disorder_orders(
 
 WITHOUT_PLAYER = (SeatStatus.ABANDONED, SeatStatus.RESIGNED, SeatStatus.CIVIL_DISORDER)
 """The seats the master may give to the bot (SET BOT), and the bot plays while they stay so."""
+
+
+def bot_level(game: Game, seat: Seat, *, newly_in_civil_disorder: bool = False) -> Level | None:
+    """The bot that plays ``seat``'s power when it has no orders on file, if any (the one rule:
+    processing and ``judge game show`` both ask it). ``newly_in_civil_disorder``: the processing
+    under way puts it in civil disorder."""
+    if seat.power is None:
+        return None
+    if seat.power in bot_powers(game) and seat.status in WITHOUT_PLAYER:
+        return "normal"
+    in_cd = newly_in_civil_disorder or seat.status is SeatStatus.CIVIL_DISORDER
+    if in_cd and civil_disorder_plays_sensibly(game):
+        return "sensible"
+    return None
 
 
 def house_rule_words(game: Game, gettext: Callable[[str], str]) -> list[str]:
