@@ -306,6 +306,15 @@ GOOD_SIDECAR = {
 }
 
 
+@pytest.mark.parametrize("variant", ["1898", "chaos", "fleet_rome", "france_austria", "germany_italy", "england_turkey"])
+def test_the_variants_on_standard_s_board_share_its_drawing(variant: str) -> None:
+    # Their provinces and borders are Standard's (tests/core/test_variant_data.py), so is the art
+    # (tools/mapgen/README.md copies it); a change to Standard's drawing is made to all of them.
+    folder = resources.files("judge.variants.maps")
+    for suffix in (".svg", ".json"):
+        assert folder.joinpath(variant + suffix).read_bytes() == folder.joinpath("standard" + suffix).read_bytes()
+
+
 def test_a_correct_small_drawing_passes() -> None:
     drawing = parse_drawing(small_svg(GOOD_PATHS), json.dumps(GOOD_SIDECAR))
     assert problems(small_map(), drawing) == []
