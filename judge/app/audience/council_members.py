@@ -128,6 +128,13 @@ def game_end_readers(game: Game) -> list[Reader]:
     return readers_of(game, [m for m in members_of(game) if sees(rule_member(m), Channel.END)])
 
 
+def member_addresses_hidden(game: Game) -> bool:
+    """Whether what the judge writes about a power's press must not name the address that wrote it:
+    in a council game, an address tells who sits in which council (and where a spy sits), which
+    no reader but the master learns before the end (seed 003, rule 2)."""
+    return councils_enabled(game)
+
+
 def master_readers(game: Game) -> list[Reader]:
     """Every master of the game, in his language."""
     out = []

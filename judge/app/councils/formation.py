@@ -38,6 +38,7 @@ from judge.app.audience.council_members import Reader, master_readers, member_re
 from judge.app.game_state.assignment import Preference, assign_powers
 from judge.app.game_state.game_facts import power_letter, power_name
 from judge.app.game_state.setting_table import END_YEAR_KEY
+from judge.app.mail_out.press_rules import council_role_text
 from judge.app.session.mail_session import MailSession, Outgoing
 from judge.app.session.readers import person_address
 from judge.core.councils.roles import AMBASSADOR, GENERAL
@@ -174,10 +175,7 @@ def form_councils(
 
 
 def role_text(member: CouncilMember, language: str) -> str:
-    _ = translation(language).gettext
-    if member.role == GENERAL:
-        return _("General-in-chief")
-    return _("Ambassador {rank}").format(rank=member.rank)
+    return council_role_text(member.role, member.rank, language)
 
 
 ALONE = N_(

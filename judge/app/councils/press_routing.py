@@ -30,11 +30,11 @@ from judge.app.audience.council_members import (
     readers_of,
     rule_member,
 )
-from judge.app.councils.formation import role_text
 from judge.app.councils.permissions import press_refusal
-from judge.app.game_state.game_facts import audience, power_letter, power_name
+from judge.app.game_state.game_facts import audience, power_letter
 from judge.app.game_state.variant_rules import game_map_of
 from judge.app.mail_out.press_rules import (
+    council_header_text,
     echo_lines,
     header,
     plan_press,
@@ -46,7 +46,6 @@ from judge.app.session.refusals import CommandRefused
 from judge.core.councils.roles import Member, PressRequest, negotiators, press_readers, room_key
 from judge.db.enums import PressKind
 from judge.db.models import CouncilMember, Game
-from judge.i18n import translation
 from judge.lang.commands import Press
 from judge.lang.powers import MASTER_LETTER
 from judge.mail.compose import game_subject
@@ -117,16 +116,13 @@ def send_council_press(session: MailSession, command: Press) -> None:
             for address in addresses
         ]  # the observers who take broadcasts
     everyone += master_readers(game)
-    _mail_each(session, game, everyone, subject, lambda language: _header(game, member, request, language), body)
+    _mail_each(session, game, everyone, subject, lambda language: _header(member, request, language), body)
     uow.press.post(
         game, command.body, session.now,
         kind=PressKind.BROADCAST if request.broadcast else PressKind.PRESS,
         sender_seat=session.seat, sender_role="power", sender_address=session.sender,
-        recipients=[] if request.broadcast else [
-            *([member.power] if request.own_council else []), *request.powers,
-            *([MASTER_LETTER] if request.masters else []),
-        ],
-        mail_in_id=session.mail_id,
+        recipients=_recipients(member, request), mail_in_id=session.mail_id,
+        council_role=member.role, council_rank=member.rank,
     )  # fmt: skip
     session.reply.ok(command.line, _delivered(session, game, request, len(readers)), "", body)
 
@@ -172,23 +168,22 @@ def _mail_each(
         session.send(Outgoing((reader.address,), subject, texts[reader.language], game_id=game.id))
 
 
-def _header(game: Game, member: CouncilMember, request: PressRequest, language: str) -> str:
-    _ = translation(language).gettext
-    sender = _("{role} of {power}").format(
-        role=role_text(member, language), power=power_name(member.power, language)
-    )
+def _recipients(member: CouncilMember, request: PressRequest) -> list[str]:
+    """The press as stored: empty for a broadcast, else the council's own power (its room), the
+    other powers, ``M`` for the master; :func:`council_header_text` reads the header back from it."""
     if request.broadcast:
-        return _("Broadcast from the {sender} to every Ambassador:").format(sender=sender)
-    names = [power_name(p, language) for p in request.powers]
-    if request.own_council:
-        names.insert(
-            0, _("the council of {power}").format(power=power_name(member.power, language))
-        )
-    if request.masters:
-        names.append(_("the master"))
-    return _("Press from the {sender} to {readers}:").format(
-        sender=sender, readers=", ".join(names)
-    )
+        return []
+    return [
+        *([member.power] if request.own_council else []), *request.powers,
+        *([MASTER_LETTER] if request.masters else []),
+    ]  # fmt: skip
+
+
+def _header(member: CouncilMember, request: PressRequest, language: str) -> str:
+    return council_header_text(
+        language, role=member.role, rank=member.rank, power=member.power,
+        recipients=None if request.broadcast else _recipients(member, request),
+    )  # fmt: skip
 
 
 def _delivered(session: MailSession, game: Game, request: PressRequest, count: int) -> str:

@@ -38,7 +38,7 @@ the named list.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -60,6 +60,7 @@ from judge.app.session.mail_session import MailSession, Outgoing, Role
 from judge.app.session.readers import person_address, seat_addresses
 from judge.app.session.refusals import CommandRefused
 from judge.app.session.services import Services
+from judge.core.councils.roles import GENERAL
 from judge.core.phase import Phase, PhaseType
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, PressKind
@@ -552,6 +553,39 @@ def header_text(
     return _("Message from {address} as {power} to {recipients} in '{game}':").format(
         address=address, power=as_who, recipients=recipients, game=game.name
     )
+
+
+def council_role_text(role: str, rank: int | None, language: str) -> str:
+    """A council member's seat as his readers are told it: "General-in-chief", "Ambassador 2"."""
+    _ = translation(language).gettext
+    if role == GENERAL:
+        return _("General-in-chief")
+    return _("Ambassador {rank}").format(rank=rank)
+
+
+def council_header_text(
+    language: str, *, role: str, rank: int | None, power: str, recipients: Sequence[str] | None
+) -> str:
+    """The line above a council member's press (seed 003), the one wording of it: every reader's
+    copy (:mod:`judge.app.councils.press_routing`) and HISTORY's, rebuilt from the stored message
+    (:func:`judge.app.reports.history_text.press_header`). It names the member's seat and power,
+    never his address (which would tell who sits where, a spy included).
+
+    ``recipients``: None for a broadcast, else the stored list: the sender's own power (his
+    council's room), the other powers in the order written to, ``M`` for the master.
+    """
+    _ = translation(language).gettext
+    sender = _("{role} of {power}").format(
+        role=council_role_text(role, rank, language), power=power_name(power, language)
+    )
+    if recipients is None:
+        return _("Broadcast from the {sender} to every Ambassador:").format(sender=sender)
+    names = [power_name(p, language) for p in recipients if p not in (power, MASTER_LETTER, OBSERVER_LETTER)]
+    if power in recipients:
+        names.insert(0, _("the council of {power}").format(power=power_name(power, language)))
+    if MASTER_LETTER in recipients:
+        names.append(_("the master"))
+    return _("Press from the {sender} to {readers}:").format(sender=sender, readers=", ".join(names))
 
 
 def header(game: Game, plan: Plan, language: str, *, truth: bool) -> str:

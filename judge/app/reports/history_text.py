@@ -40,9 +40,15 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 
+from judge.app.audience.council_members import member_addresses_hidden
 from judge.app.game_state.game_facts import is_gunboat, power_name
 from judge.app.game_state.variant_rules import game_map_of
-from judge.app.mail_out.press_rules import header_text, readers_named, writes_as
+from judge.app.mail_out.press_rules import (
+    council_header_text,
+    header_text,
+    readers_named,
+    writes_as,
+)
 from judge.core.phase import Phase
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, PhaseState, PressKind
@@ -176,10 +182,21 @@ def press_header(game: Game, message: PressMessage, language: str, *, addresses:
 
     ``addresses=False`` (the public web pages, :mod:`judge.web`): never the sender's address,
     the power alone, and no sender at all when there is no power or role to name.
+
+    A council member's press (``sender_member_role`` kept) has the council's own header, which
+    names his seat and power, never his address (:func:`council_header_text`). A member's press
+    kept before the role was (None) names no address either in a council game
+    (:func:`member_addresses_hidden`): the power alone, or no sender when none was kept.
     """
     shown = message.shown_recipients if message.shown_recipients is not None else message.recipients
     broadcast = message.kind in (PressKind.BROADCAST, PressKind.POSTAL) or not shown
+    if message.sender_member_role is not None and message.sender_power is not None:
+        return council_header_text(
+            language, role=message.sender_member_role, rank=message.sender_member_rank,
+            power=message.sender_power, recipients=None if broadcast else message.recipients,
+        )  # fmt: skip
     as_who = writes_as(message.sender_power, message.sender_role, language)
+    addresses = addresses and not (message.sender_role == "power" and member_addresses_hidden(game))
     address = (message.sender_address or "") if addresses else ""
     return header_text(
         game, language,

@@ -103,6 +103,10 @@ class PressMessage(Base):
     ``recipients`` are the powers (or ``M`` master, ``O`` observers) that get
     it; ``shown_recipients`` what they are told it was sent to when faked;
     ``grey`` hides the sender. The master's copy uses the true fields.
+    ``sender_member_role`` and ``sender_member_rank``: in a council game, the seat in his council
+    of the member who wrote (``general``/``ambassador`` and the rank), as his readers were told it,
+    so that HISTORY rebuilds their header without naming his address (None: not a member's
+    press, or a message stored before the column existed).
     """
 
     __tablename__ = "press"
@@ -120,6 +124,8 @@ class PressMessage(Base):
     )  # power/master/observer/judge
     sender_power: Mapped[str | None] = mapped_column(String(POWER_LENGTH), default=None)
     sender_address: Mapped[str | None] = mapped_column(String(ADDRESS_LENGTH), default=None)
+    sender_member_role: Mapped[str | None] = mapped_column(String(16), default=None)
+    sender_member_rank: Mapped[int | None] = mapped_column(default=None)
     recipients: Mapped[list[str]] = mapped_column(default=list)
     shown_recipients: Mapped[list[str] | None] = mapped_column(default=None)
     grey: Mapped[bool] = mapped_column(default=False)

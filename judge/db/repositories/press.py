@@ -33,8 +33,12 @@ class PressRepository:
         shown_recipients: Iterable[str] | None = None,
         grey: bool = False,
         mail_in_id: int | None = None,
+        council_role: str | None = None,
+        council_rank: int | None = None,
     ) -> PressMessage:
-        """Store a message as sent; who gets which copy is decided by the press rules, not here."""
+        """Store a message as sent; who gets which copy is decided by the press rules, not here.
+
+        ``council_role``/``council_rank``: a council member's seat, as his readers' header named it."""
         message = PressMessage(
             game_id=game.id,
             phase=phase if phase is not None else game.current_phase,
@@ -43,6 +47,8 @@ class PressRepository:
             sender_role=sender_role,
             sender_power=sender_seat.power if sender_seat is not None else None,
             sender_address=sender_address,
+            sender_member_role=council_role,
+            sender_member_rank=council_rank,
             recipients=list(recipients),
             shown_recipients=list(shown_recipients) if shown_recipients is not None else None,
             grey=grey,
