@@ -176,7 +176,7 @@ class Killed(BaseException):
 def test_a_mail_that_kills_the_process_is_quarantined_after_three_restarts(
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def dies(*_args: object) -> None:
+    def dies(*_args: object, **_kwargs: object) -> None:
         raise Killed
 
     monkeypatch.setattr(worker, "_process", dies)
