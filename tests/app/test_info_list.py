@@ -225,6 +225,22 @@ def test_orders_owed_in_each_kind_of_phase() -> None:
     assert orders_owed(Position("standard", Phase.parse("W1901A"), units, fewer), the_map, "FRANCE") == 1
 
 
+def test_orders_owed_counts_the_build_sites_of_the_games_rules() -> None:
+    """LIST's status column counts builds as the core's build sites do on the game's map: a free
+    owned foreign centre is a build site under SET ANY CENTRES (and in Chaos), not by default."""
+    from judge.app.game_state.variant_rules import game_map_of
+
+    units = (Unit("FRANCE", UnitType.ARMY, "PAR"), Unit("FRANCE", UnitType.ARMY, "BRE"), Unit("FRANCE", UnitType.ARMY, "MAR"))
+    centers = {"FRANCE": frozenset({"PAR", "BRE", "MAR", "BEL", "HOL"})}
+    winter = Position("standard", Phase.parse("W1901A"), units, centers)
+    assert orders_owed(winter, load_map("standard"), "FRANCE") == 0
+    anywhere = game_map_of(Game(name="anyc", variant="standard", build_centres="any"))
+    assert orders_owed(winter, anywhere, "FRANCE") == 2
+    chaos = Position("chaos", Phase.parse("W1901A"), (Unit("PARIS", UnitType.ARMY, "PAR"),),
+                     {"PARIS": frozenset({"PAR", "BEL"})})  # fmt: skip
+    assert orders_owed(chaos, load_map("chaos"), "PARIS") == 1
+
+
 def test_press_codes() -> None:
     def game(**columns: Any) -> Game:
         defaults: dict[str, Any] = {"press_mode": "white", "partial_press": True, "fake_press": "none"}

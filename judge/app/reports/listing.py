@@ -31,6 +31,7 @@ from judge.app.game_state.game_facts import describe_variant, is_gunboat, player
 from judge.app.game_state.house_rules import house_rule_words
 from judge.app.game_state.variant_rules import game_map_of
 from judge.app.reports.person import registration_lines
+from judge.core.adjudicator.phases import build_sites
 from judge.core.geography import GameMap
 from judge.core.names import province_display_name
 from judge.core.phase import Phase, PhaseType
@@ -272,7 +273,11 @@ def parameter_lines(game: Game, _: Gettext) -> list[str]:
 
 
 def orders_owed(position: Position, the_map: GameMap, power: str) -> int:
-    """How many orders ``power`` owes in the phase of ``position`` (0: nothing to do)."""
+    """How many orders ``power`` owes in the phase of ``position`` (0: nothing to do).
+
+    ``the_map`` is the game's map with its rules (:func:`game_map_of`): builds count as far as
+    the core's :func:`build_sites` allows (home centres, or any owned centre in Chaos and under
+    SET ANY CENTRES), the one count of build sites."""
     kind = position.phase.type
     if kind is PhaseType.MOVEMENT:
         return sum(1 for unit in position.units if unit.power == power)
@@ -283,9 +288,7 @@ def orders_owed(position: Position, the_map: GameMap, power: str) -> int:
     difference = len(owned) - len(units)
     if difference < 0:
         return -difference
-    occupied = {unit.location.split("/")[0] for unit in position.units}
-    free_homes = [c for c in the_map.home_centers.get(power, frozenset()) if c in owned and c not in occupied]
-    return min(difference, len(free_homes))
+    return min(difference, len(build_sites(position, power, the_map)))
 
 
 def seat_status(
