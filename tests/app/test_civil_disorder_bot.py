@@ -11,6 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from judge.app.console.views import game_details
+from judge.app.game_state.boards import from_json
+from judge.app.game_state.house_rules import bot_seed
+from judge.core.adjudicator import DEFAULT_RULES
+from judge.core.bots import bot_orders
+from judge.core.phase import Phase
+from judge.core.variants import load_map
 from tests.app.conftest import Harness
 from tests.app.masters_helpers import (
     as_master,
@@ -86,9 +92,24 @@ def test_under_cd_sensible_a_power_in_civil_disorder_defends_its_threatened_cent
     assert "ITALY" in _adjudicated(harness, "F1901M")["orders"]
 
 
+def test_the_results_keep_each_bots_level_and_seed_and_they_replay_its_orders(harness: Harness) -> None:
+    _italy_misses_spring(harness, "SENSIBLE")
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("demo")
+        [record] = [r for r in uow.phases.history(game) if r.name == "S1901M"]
+        results = dict(record.results or {})
+        before = from_json(record.position_before)
+    assert results["bots"] == {"ITALY": {"level": "sensible", "seed": bot_seed("demo", Phase.parse("S1901M"), "ITALY")}}
+    replayed = bot_orders(load_map("standard"), before, "ITALY", DEFAULT_RULES, results["bots"]["ITALY"]["seed"], "sensible")
+    assert sorted(map(str, replayed)) == sorted(_adjudicated(harness, "S1901M")["orders"]["ITALY"])
+
+
 def test_under_cd_hold_the_default_a_power_in_civil_disorder_gives_no_orders(harness: Harness) -> None:
     _game, adjudicated = _italy_misses_spring(harness, None)
     assert "ITALY" not in adjudicated.get("orders", {})
+    with harness.db.unit_of_work(readonly=True) as uow:
+        [record] = [r for r in uow.phases.history(uow.games.require("demo")) if r.name == "S1901M"]
+        assert "bots" not in (record.results or {})
 
 
 def test_the_setting_and_the_listing_in_french(harness: Harness) -> None:

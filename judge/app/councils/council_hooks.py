@@ -19,6 +19,7 @@ from judge.app.councils.formation import form_councils, queue_council_notices
 from judge.app.councils.press_routing import send_council_press, send_observer_press
 from judge.app.game_state.assignment import Preference
 from judge.app.game_state.house_rules import (
+    StandIns,
     civil_disorder_after_missed,
     civil_disorder_orders,
     ends_after,
@@ -27,7 +28,6 @@ from judge.app.session.mail_session import MailSession, Role
 from judge.app.session.services import Services
 from judge.core.adjudicator.rules import Rules
 from judge.core.geography import GameMap
-from judge.core.orders import Order
 from judge.core.phase import Phase
 from judge.core.position import Position
 from judge.db.database import UnitOfWork
@@ -61,7 +61,7 @@ class CouncilHooks:
     def civil_disorder_orders(
         self, game: Game, position: Position, newly_in_civil_disorder: Iterable[str], ordered: Iterable[str],
         game_map: GameMap, rules: Rules,
-    ) -> Mapping[str, list[Order]]:
+    ) -> StandIns:
         return civil_disorder_orders(  # SET CD SENSIBLE, SET BOT
             game, position, newly_in_civil_disorder, ordered, game_map, rules
         )

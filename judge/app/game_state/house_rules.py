@@ -40,6 +40,8 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from judge.app.game_state.setting_table import (
     RULES,
@@ -106,6 +108,22 @@ def bot_seed(game_name: str, phase: Phase, power: str) -> int:
     return zlib.crc32(f"{game_name}/{phase}/{power}".encode())
 
 
+@dataclass(frozen=True, slots=True)
+class StandIns:
+    """What the powers without a player play in a phase: the bots' orders, and which bot with which
+    seed played each (kept in the phase's results, so a master can replay why a bot did what it did:
+    :func:`judge.core.bots.bot_orders` with the same board, level and seed gives the same orders)."""
+
+    orders: Mapping[str, list[Order]]
+    bots: Mapping[str, tuple[Level, int]]
+
+    def results_entry(self) -> dict[str, Any]:
+        """``{"bots": {power: {"level": ..., "seed": ...}}}`` for the phase's results, ``{}`` when no bot played."""
+        if not self.bots:
+            return {}
+        return {"bots": {power: {"level": level, "seed": seed} for power, (level, seed) in sorted(self.bots.items())}}
+
+
 def civil_disorder_orders(
     game: Game,
     position: Position,
@@ -113,7 +131,7 @@ def civil_disorder_orders(
     ordered: Iterable[str],
     game_map: GameMap,
     rules: Rules,
-) -> Mapping[str, list[Order]]:
+) -> StandIns:
     """What the powers without a player play in ``position``'s phase, when they have no orders on file.
 
     A power the master gave to the bot (``SET BOT``), while its seat has no
@@ -127,6 +145,7 @@ def civil_disorder_orders(
     newly = set(newly_in_civil_disorder)
     skip = set(ordered)
     played: dict[str, list[Order]] = {}
+    bots: dict[str, tuple[Level, int]] = {}
     for seat in sorted(game.seats, key=lambda s: s.power or ""):
         power = seat.power
         if power is None or power in skip:
@@ -134,10 +153,12 @@ def civil_disorder_orders(
         level = bot_level(game, seat, newly_in_civil_disorder=power in newly)
         if level is None:
             continue
-        orders = bot_orders(game_map, position, power, rules, bot_seed(game.name, position.phase, power), level)
+        seed = bot_seed(game.name, position.phase, power)
+        orders = bot_orders(game_map, position, power, rules, seed, level)
         if orders:
             played[power] = orders
-    return played
+            bots[power] = (level, seed)
+    return StandIns(played, bots)
 
 
 WITHOUT_PLAYER = (SeatStatus.ABANDONED, SeatStatus.RESIGNED, SeatStatus.CIVIL_DISORDER)

@@ -47,6 +47,7 @@ from typing import Any, Protocol
 from judge.app.councils.council_hooks import CouncilHooks
 from judge.app.game_state.assignment import Preference, assign_powers
 from judge.app.game_state.house_rules import (
+    StandIns,
     civil_disorder_after_missed,
     civil_disorder_orders,
     ends_after,
@@ -55,7 +56,6 @@ from judge.app.session.mail_session import MailSession
 from judge.app.session.services import Services
 from judge.core.adjudicator.rules import Rules
 from judge.core.geography import GameMap
-from judge.core.orders import Order
 from judge.core.phase import Phase
 from judge.core.position import Position
 from judge.db.database import UnitOfWork
@@ -90,7 +90,7 @@ class GameHooks(Protocol):
     def civil_disorder_orders(
         self, game: Game, position: Position, newly_in_civil_disorder: Iterable[str], ordered: Iterable[str],
         game_map: GameMap, rules: Rules,
-    ) -> Mapping[str, list[Order]]:
+    ) -> StandIns:
         """The orders the powers without a player and without orders on file play (CD SENSIBLE, SET BOT)."""
 
     def ends_after(self, game: Game, next_phase: Phase) -> bool:
@@ -182,7 +182,7 @@ class PlainHooks:
     def civil_disorder_orders(
         self, game: Game, position: Position, newly_in_civil_disorder: Iterable[str], ordered: Iterable[str],
         game_map: GameMap, rules: Rules,
-    ) -> Mapping[str, list[Order]]:
+    ) -> StandIns:
         return civil_disorder_orders(  # SET CD SENSIBLE, SET BOT
             game, position, newly_in_civil_disorder, ordered, game_map, rules
         )

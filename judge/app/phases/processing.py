@@ -151,7 +151,8 @@ def process_phase(
         game, position, owing_powers(game, position, game_map), submissions, event.newly_in_civil_disorder
     )
     # Powers without a player and with nothing on file: SET CD and SET BOT decide what they play.
-    orders.update(hooks.civil_disorder_orders(game, position, newly_cd, set(orders), game_map, rules))
+    stand_ins = hooks.civil_disorder_orders(game, position, newly_cd, set(orders), game_map, rules)
+    orders.update(stand_ins.orders)
     ruling = rule_orders(position, orders, rules, game_map)  # the sheets' orders as they are: no text read
     result = ruling.result
     after = result.position
@@ -215,7 +216,10 @@ def process_phase(
                 reports[reader.language] if reader_report.zone.key == zone.key
                 else render_results(reader_report, game_map, reader.language, translation(reader.language).gettext)
             )
-    results = {**ruling.to_stored_json(), "reason": reason, "civil_disorder": sorted(newly_cd), "report": reports}
+    results = {
+        **ruling.to_stored_json(), "reason": reason, "civil_disorder": sorted(newly_cd), **stand_ins.results_entry(),
+        "report": reports,
+    }  # fmt: skip
     uow.phases.record_processing(
         record,
         orders_received=received,
