@@ -54,6 +54,11 @@ _NUMERIC_OPTIONS = {
     "players": ("PLAYERS", int), "powers": ("PLAYERS", int),
 }  # fmt: skip
 _LEVELS = ("ANY", "NOVICE", "AMATEUR", "INTERMEDIATE", "ADVANCED", "EXPERT")
+COUNCIL_ACTIONS_FR = {
+    "remplacer": "replace", "exclure": "expel", "attente": "waitlist", "véto": "veto", "placer": "seat",
+    "clore": "close", "fermer": "close", "abreger": "shorten", "abréger": "shorten",
+}
+"""The master's COUNCIL actions under their French keywords (CONSEIL REMPLACER F ...)."""
 _ACCESS = {"any": "ANY", "same": "SAME", "different": "DIFFERENT"}
 LANGUAGE_NAMES = {
     "en": "en", "eng": "en", "english": "en", "anglais": "en",
@@ -794,7 +799,7 @@ class CommandBuilder(Transformer[Token, Any]):
 
     def council_accuse(self, children: list[Token]) -> list[c.Command]:
         words = [str(w) for w in children]
-        withdraw = bool(words) and words[0].lower() == "withdraw"
+        withdraw = bool(words) and words[0].lower() in ("withdraw", "retirer", "retrait")
         if withdraw:
             words = words[1:]
         if not words:
@@ -803,12 +808,15 @@ class CommandBuilder(Transformer[Token, Any]):
 
     def council_escape(self, children: list[Token]) -> list[c.Command]:
         words = [str(w).lower() for w in children]
-        if words not in (["leave"], ["waitlist"], ["waiting", "list"]):
+        leave = words in (["leave"], ["partir"], ["quitter"])
+        if not leave and words not in (["waitlist"], ["waiting", "list"], ["attente"], ["liste", "d'attente"]):
             raise CommandError(Message(N_("ESCAPE needs LEAVE or WAITLIST.")))
-        return [c.CouncilEscape(self.line, words[0] != "leave")]
+        return [c.CouncilEscape(self.line, not leave)]
 
     def council_master(self, children: list[Token]) -> list[c.Command]:
         words = [str(w) for w in children]
+        if words:  # the French keywords (CONSEIL REMPLACER F ...) name the same actions
+            words[0] = COUNCIL_ACTIONS_FR.get(words[0].lower(), words[0])
         if not words or words[0].lower() not in (
             "onr", "replace", "expel", "waitlist", "veto", "seat", "close", "shorten"
         ):

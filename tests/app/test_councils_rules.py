@@ -264,6 +264,34 @@ def test_help_on_the_councils_in_english_and_french(harness: Harness) -> None:
     assert "GET COUNCILS" in index and "ACCUSE" in index and "COUNCIL" in index
 
 
+def test_the_council_commands_have_french_keywords(harness: Harness) -> None:
+    """ACCUSER, ACCUSER RETIRER, EVASION, CONSEIL ... do what ACCUSE, ESCAPE, COUNCIL do; the French
+    help and guide list them. The replies go to their writers alone, as for the English words."""
+    from pathlib import Path
+
+    from tests.app.games_helpers import register
+
+    register(harness, "francais@example.net", language="fr")
+    french = plain(harness.exchange("francais@example.net", "GET CONSEILS\n")) + "".join(
+        plain(m) for m in harness.new_mail())
+    docs = Path(__file__).resolve().parents[2] / "docs" / "fr" / "conseils.md"
+    guide = " ".join(docs.read_text(encoding="utf-8").split())
+    for words in ("ACCUSER RETIRER", "EVASION PARTIR", "CONSEIL REMPLACER", "CONSEIL ABREGER", "VOTE ABSTENTION"):
+        assert words in french, words
+    for words in ("`ACCUSER RETIRER`", "`EVASION PARTIR`", "`CONSEIL`", "`ABREGER`", "`VOTE ABSTENTION`"):
+        assert words in guide, words
+    game = council_game(harness)
+    first = member_ids(harness, game, "FRANCE")[ambassador("FRANCE", 1)]
+    assert "takes effect when a second member" in _as(harness, "FRANCE", 0, f"ACCUSER {first}")
+    assert "now cut off" in _as(harness, "FRANCE", 2, f"ACCUSER {first}")
+    assert _status(harness, game, first) == "accused"
+    assert "rehabilitated" in _as(harness, "FRANCE", 2, f"ACCUSER RETIRER {first}")
+    assert _status(harness, game, first) == "active"
+    assert "No General has missed a release of orders." in plain(game.master("CONSEIL ONR"))
+    shorten = plain(game.master("CONSEIL ABREGER 2"))  # read as COUNCIL SHORTEN: nothing waits here
+    assert "COUNCIL needs" not in shorten and "No council wait ends later" in shorten, shorten
+
+
 # ------------------------------------------------------------------ rule 5: releases warned, never lost in silence
 
 
