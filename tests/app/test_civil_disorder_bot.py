@@ -172,3 +172,12 @@ def test_set_no_bot_takes_the_power_back_and_players_may_not_set_it(harness: Har
     assert "Only a master of game 'demo' may change that (Powers played by a bot)." in refused
     with harness.db.unit_of_work(readonly=True) as uow:
         assert uow.games.require("demo").extra_settings["bot_powers"] == []
+
+
+def test_list_shows_the_bot_seats_in_french_as_the_players_guide_quotes(harness: Harness) -> None:
+    game = start_game(harness, "demo")
+    game.orders("ITALY", "RESIGN\n")
+    game.master("SET BOT I\n")
+    register(harness, "curieux@example.org", "Curieux", language="fr")
+    listing = read(harness.exchange("curieux@example.org", "LIST demo\n"))
+    assert "Jouées par un robot jusqu'à ce qu'un joueur les reprenne : Italy." in listing
