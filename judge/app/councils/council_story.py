@@ -82,6 +82,8 @@ ELECTION_ENDS = {
 EARLY_CANCELLED = N_("cancelled: the General released his orders during the grace")
 EARLY_ANNULLED = N_("{winner} named substitute, then annulled: the incumbent came back during the grace")
 BY_MASTER = N_("called by the master")
+LABELLED = N_("{label}: {text}")
+"""A line of the story: its label and what it says (French puts a space before the colon)."""
 STILL_OPEN = N_("still open when the game ended")
 
 
@@ -130,7 +132,7 @@ def _member_line(story: _Story, member: CouncilMember) -> str:
         notes.append(_("{count} ONR as General").format(count=member.onr_count))
     notes += _departure(story, member)
     role = role_text(member, story.language) if member.status in ("active", "accused") else _("member")
-    line = f"      {role}: {story.who(member)}"
+    line = "      " + _(LABELLED).format(label=role, text=story.who(member))
     return line + (" - " + "; ".join(notes) if notes else "")
 
 
@@ -183,7 +185,7 @@ def _election_line(story: _Story, election: CouncilElection) -> str:
         head += f" ({phase_name(when, _)})"
     if extra.get("by_master"):
         head += f", {_(BY_MASTER)}"
-    return f"      {head}: {ending}"
+    return "      " + _(LABELLED).format(label=head, text=ending)
 
 
 def _accusation_line(story: _Story, accusation: CouncilAccusation) -> str | None:
