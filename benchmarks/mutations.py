@@ -49,6 +49,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".mutation-cache"
@@ -301,13 +302,29 @@ def _py_files(path: Path) -> list[Path]:
     return sorted(path.rglob("*.py")) if path.is_dir() else [path]
 
 
-def _fingerprint(area: Area) -> str:
+def _digest(paths: list[Path]) -> str:
     digest = hashlib.sha256()
-    sources = {_split(module)[0] for module in area.modules}
-    conftests = sorted((ROOT / "tests").rglob("conftest.py"))
-    for path in [*(ROOT / source for source in sorted(sources)), *_pool_files(area), *conftests]:
+    for path in paths:
         digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def _support_files() -> list[Path]:
+    """What every test leans on: conftests, helpers, loaders (every file under tests/ but the test modules)."""
+    return sorted(p for p in (ROOT / "tests").rglob("*.py") if not p.name.startswith("test_"))
+
+
+def _base_fingerprint(area: Area) -> str:
+    """The area's modules and the tests' support files: a change to any remaps every test file."""
+    sources = sorted({_split(module)[0] for module in area.modules})
+    return _digest([*(ROOT / source for source in sources), *_support_files()])
+
+
+def _fingerprint(area: Area) -> str:
+    """The whole-pool fingerprint of maps written before they were kept per test file."""
+    sources = {_split(module)[0] for module in area.modules}
+    conftests = sorted((ROOT / "tests").rglob("conftest.py"))
+    return _digest([*(ROOT / source for source in sorted(sources)), *_pool_files(area), *conftests])
 
 
 @dataclass
@@ -318,27 +335,64 @@ class CoverageMap:
     shared: dict[str, list[str]]  # node id -> its module/class-scoped fixtures (keys)
 
 
+def _split_by_file(raw: dict[str, Any], files: list[str]) -> dict[str, dict[str, Any]]:
+    """One pool run's map cut into one map per test file (a node id starts with its file's path)."""
+    def of(node: str) -> str:
+        return node.partition("|")[0].split("::")[0]
+
+    parts: dict[str, dict[str, Any]] = {}
+    for file in files:
+        parts[file] = {
+            "hash": _digest([ROOT / file]),
+            "lines": {
+                module: {line: kept for line, contexts in by_line.items() if (kept := [c for c in contexts if of(c) == file])}
+                for module, by_line in raw["lines"].items()
+            },
+            "durations": {node: seconds for node, seconds in raw["durations"].items() if of(node) == file},
+            "passed": [node for node in raw["passed"] if of(node) == file],
+            "shared": {node: keys for node, keys in raw["shared"].items() if of(node) == file},
+        }  # fmt: skip
+    return parts
+
+
 def coverage_map(name: str, area: Area, *, refresh: bool) -> CoverageMap:
-    """The area's map, from the cache when neither its modules nor its tests changed."""
+    """The area's map: kept per test file, and only the test files that changed (or all, when a
+    module of the area or a support file of the tests changed) run again under coverage."""
     CACHE.mkdir(exist_ok=True)
     slug = name.replace(" ", "-")
-    cached = CACHE / f"{slug}-{_fingerprint(area)}.json"
-    if refresh or not cached.exists():
-        for old in CACHE.glob(f"{slug}-*.json"):
-            old.unlink()
-        print(f"mapping {name}: its pool of {len(area.pool)} test files runs once under coverage", flush=True)
+    cached = CACHE / f"{slug}.json"
+    base = _base_fingerprint(area)
+    stored: dict[str, Any] = {}
+    if not refresh and cached.exists():
+        stored = json.loads(cached.read_text(encoding="utf-8"))
+    elif not refresh and (old := CACHE / f"{slug}-{_fingerprint(area)}.json").exists():
+        stored = {"base": base, "files": _split_by_file(json.loads(old.read_text(encoding="utf-8")), list(area.pool))}
+    if stored.get("base") != base:
+        stored = {"base": base, "files": {}}
+    files: dict[str, Any] = {f: v for f, v in stored["files"].items() if f in area.pool}
+    stale = [file for file in area.pool if files.get(file, {}).get("hash") != _digest([ROOT / file])]
+    if stale:
+        print(f"mapping {name}: {len(stale)} of {len(area.pool)} test files run under coverage", flush=True)
         began = time.perf_counter()
         modules = sorted({_split(module)[0] for module in area.modules})
-        command = [sys.executable, str(Path(__file__).resolve()), "--map-run", str(cached), *modules, "--", *area.pool]
+        run = CACHE / f"{slug}.run.json"
+        command = [sys.executable, str(Path(__file__).resolve()), "--map-run", str(run), *modules, "--", *stale]
         env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
         env.pop("JUDGE_TEST_POSTGRES_URL", None)  # the engine cannot change who reads what
         subprocess.run(command, cwd=ROOT, env=env, check=True)
+        files.update(_split_by_file(json.loads(run.read_text(encoding="utf-8")), stale))
+        run.unlink()
         print(f"mapped {name} in {time.perf_counter() - began:.0f} s", flush=True)
-    raw = json.loads(cached.read_text(encoding="utf-8"))
-    return CoverageMap(
-        lines={path: {int(line): contexts for line, contexts in by_line.items()} for path, by_line in raw["lines"].items()},
-        durations=raw["durations"], passed=set(raw["passed"]), shared=raw["shared"],
-    )  # fmt: skip
+    cached.write_text(json.dumps({"base": base, "files": files}), encoding="utf-8")
+    covered = CoverageMap(lines=defaultdict(lambda: defaultdict(list)), durations={}, passed=set(), shared={})
+    for part in files.values():
+        for module, by_line in part["lines"].items():
+            for line, contexts in by_line.items():
+                covered.lines[module][int(line)].extend(contexts)
+        covered.durations.update(part["durations"])
+        covered.passed.update(part["passed"])
+        covered.shared.update(part["shared"])
+    return covered
 
 
 def _map_run(out: Path, modules: list[str], pool: list[str]) -> int:
@@ -392,6 +446,9 @@ def _map_run(out: Path, modules: list[str], pool: list[str]) -> int:
         plugins=[Contexts()],
     )
     cov.stop()
+    if status not in (0, 1):  # not "all passed" nor "some failed": the pool did not run; keep no map
+        print(f"the pool's run ended with pytest status {status}: no map written", file=sys.stderr)
+        return 2
     data = cov.get_data()
     lines: dict[str, dict[int, list[str]]] = {}
     for measured in data.measured_files():
@@ -401,8 +458,6 @@ def _map_run(out: Path, modules: list[str], pool: list[str]) -> int:
     out.write_text(json.dumps({
         "lines": lines, "durations": durations, "passed": sorted(passed - failed), "shared": shared,
     }), encoding="utf-8")  # fmt: skip
-    if status not in (0, 1):
-        print(f"the pool's run ended with pytest status {status}", file=sys.stderr)
     if failed:
         print(f"{len(failed)} tests of the pool failed before any mutation; they are left out", file=sys.stderr)
     return 0
@@ -462,20 +517,54 @@ def _memory_cap() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
 
 
-def main() -> int:
-    if len(sys.argv) > 1 and sys.argv[1] == "--map-run":
-        split = sys.argv.index("--")
-        return _map_run(Path(sys.argv[2]), sys.argv[3:split], sys.argv[split + 1 :])
+def arguments() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--per-area", type=int, default=40, help="mutants drawn from each area (0: all of them)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget", type=float, default=30.0, help="seconds of measured test time for one mutant")
     parser.add_argument("--area", action="append", default=[], choices=sorted(AREAS), help="an area (repeatable)")
     parser.add_argument("--only", action="append", default=[], help="a target module's path (repeatable)")
-    parser.add_argument("--refresh", action="store_true", help="map the lines to the tests again")
+    parser.add_argument("--refresh", action="store_true", help="map the lines to the tests again, forget kills")
     parser.add_argument("--list", action="store_true", help="list the mutants drawn and their tests, run nothing")
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
+    return parser
+
+
+class _Kills:
+    """Mutants killed before, by module version: a mutant of a module unchanged since is counted
+    killed again without running, on the rule that tests are added, not weakened (a test that is
+    weakened or removed calls for ``--refresh``, which forgets every kill). Any change to the module
+    forgets its own."""
+
+    def __init__(self, *, refresh: bool) -> None:
+        self.path = CACHE / "kills.json"
+        CACHE.mkdir(exist_ok=True)
+        self.known_keys: set[str] = set()
+        if not refresh and self.path.exists():
+            self.known_keys = set(json.loads(self.path.read_text(encoding="utf-8")))
+
+    @staticmethod
+    def _key(mutant: Mutant, copy: Path) -> str:
+        source = (copy / _split(mutant.path)[0]).read_bytes()
+        return f"{hashlib.sha256(source).hexdigest()[:16]}:{mutant.path}:{mutant.index}:{mutant.change}"
+
+    def known(self, mutant: Mutant, copy: Path) -> bool:
+        return self._key(mutant, copy) in self.known_keys
+
+    def add(self, mutant: Mutant, copy: Path) -> None:
+        self.known_keys.add(self._key(mutant, copy))
+        if self.path.exists():  # another run (of another area) may have added some meanwhile
+            self.known_keys |= set(json.loads(self.path.read_text(encoding="utf-8")))
+        scratch = self.path.with_suffix(f".{os.getpid()}")
+        scratch.write_text(json.dumps(sorted(self.known_keys)), encoding="utf-8")
+        scratch.replace(self.path)
+
+
+def main() -> int:
+    if len(sys.argv) > 1 and sys.argv[1] == "--map-run":
+        split = sys.argv.index("--")
+        return _map_run(Path(sys.argv[2]), sys.argv[3:split], sys.argv[split + 1 :])
+    args = arguments().parse_args()
+    kills = _Kills(refresh=args.refresh)
     drawn: list[Mutant] = []
     maps: dict[str, CoverageMap] = {}
     for name, area in AREAS.items():
@@ -485,7 +574,7 @@ def main() -> int:
         if not modules:
             continue
         every = [mutant for module in modules for mutant in mutants_of(name, module)]
-        rng.shuffle(every)
+        random.Random(args.seed).shuffle(every)  # each area drawn alike, whichever areas run
         some = every[: args.per_area] if args.per_area else every
         print(f"{name}: {len(some)} mutants drawn of {len(every)} over {len(modules)} modules", flush=True)
         drawn += some
@@ -507,6 +596,9 @@ def main() -> int:
             began = time.perf_counter()
             if mutant.equivalent is not None:
                 outcome = "equivalent"
+            elif kills.known(mutant, copy):
+                outcome = "killed"  # before, by the same tests of the same module
+                tests = []
             elif not tests:
                 outcome = "uncovered"
             else:
@@ -517,6 +609,8 @@ def main() -> int:
                     outcome = run_tests(copy, tests, 120.0 + 10 * measured)
                 finally:
                     (copy / path).write_text(original, encoding="utf-8")
+            if outcome in ("killed", "timeout") and tests:
+                kills.add(mutant, copy)
             if outcome == "equivalent":
                 equivalents.append(mutant)
             else:
