@@ -2,7 +2,8 @@
 
 - an assertion ending in ``or True`` (always true);
 - a statement after a ``return`` (or ``raise``) in the same block of a test module (never runs);
-- ``pytest.mark.skipif`` without a ``reason`` (a skip must say what optional tool is missing);
+- ``pytest.mark.skipif`` without a ``reason``, or a skip mark used bare (a skip must say what
+  optional tool is missing);
 - ``pytest.skip`` with no message.
 Read with :mod:`ast`, so strings and comments that merely mention these do not count.
 """
@@ -71,9 +72,20 @@ def _is_skip_mark(call: ast.Call, name: str) -> bool:
     return isinstance(func, ast.Attribute) and func.attr == name
 
 
+def _bare_skip_marks(module: ast.Module) -> list[ast.Attribute]:
+    """``pytest.mark.skip``/``skipif`` used without being called: no reason can be given."""
+    called = {id(node.func) for node in ast.walk(module) if isinstance(node, ast.Call)}
+    return [
+        node for node in ast.walk(module)
+        if isinstance(node, ast.Attribute) and node.attr in ("skip", "skipif") and id(node) not in called
+        and isinstance(node.value, ast.Attribute) and node.value.attr == "mark"
+    ]  # fmt: skip
+
+
 def test_every_skip_says_why() -> None:
     found = []
     for path, module in _modules():
+        found += [_where(path, node) for node in _bare_skip_marks(module)]
         for node in ast.walk(module):
             if not isinstance(node, ast.Call):
                 continue
@@ -85,7 +97,7 @@ def test_every_skip_says_why() -> None:
 
 
 def test_the_checks_catch_what_they_look_for() -> None:
-    """The three patterns, planted in a scrap of code, are each found (the checks can fail)."""
+    """The patterns, planted in a scrap of code, are each found (the checks can fail)."""
     planted = ast.parse(
         "def test_x():\n"
         "    assert f() or True\n"
@@ -94,11 +106,15 @@ def test_the_checks_catch_what_they_look_for() -> None:
         "@pytest.mark.skipif(cond)\n"
         "def test_y():\n"
         "    pytest.skip()\n"
+        "@pytest.mark.skip\n"
+        "def test_z():\n"
+        "    pass\n"
     )
     asserts = [n for n in ast.walk(planted) if isinstance(n, ast.Assert)]
     assert _always_true(asserts[0].test) and not _always_true(asserts[1].test)
     calls = [n for n in ast.walk(planted) if isinstance(n, ast.Call)]
     assert any(_is_skip_mark(c, "skipif") and not c.keywords for c in calls)
     assert any(_is_skip_mark(c, "skip") and not c.args for c in calls)
+    assert [node.lineno for node in _bare_skip_marks(planted)] == [8]
     body = planted.body[0].body  # type: ignore[attr-defined]
     assert isinstance(body[1], ast.Return) and len(body) == 3
