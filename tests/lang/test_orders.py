@@ -603,6 +603,8 @@ def test_fast_path_agrees_with_the_general_reader_on_word_soup(
         "F MAR H",
         "F Par H",
         "A PAR - BUR via convoi",
+        "PAR - BUR",
+        "PAR H",
     ],
 )
 def test_fast_path_answers_plain_orders(text: str) -> None:
@@ -764,3 +766,27 @@ def test_two_different_coasts_are_refused_as_such(standard: GameMap) -> None:
     that the province lacks a coast)."""
     error = fails("F St Petersburg north coast/sc H", standard)
     assert error.message == "Two different coasts given -> St Petersburg north coast"
+
+
+@pytest.mark.parametrize("french", [False, True])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("F Edimbourg-mer du Nord", Move(UnitRef(F, "EDI"), "NTH")),
+        ("F Nwy-mer de Groenland et de Norvège", Move(UnitRef(F, "NWY"), "NWG")),
+    ],
+)
+def test_a_hyphen_before_a_name_of_several_words_is_a_move(
+    text: str, expected: Order, french: bool, standard: GameMap
+) -> None:
+    """"Edimbourg-mer du Nord": the hyphen is cut where the words after it, spaced ones included,
+    make a name."""
+    clear_reading_cache()
+    assert read(text, standard, french=french) == expected
+
+
+def test_an_unknown_first_word_is_quoted_whole() -> None:
+    """A place at the very start of the order (no unit type) is quoted from its first letter."""
+    error = fails("Pariss - Bur", STANDARD)
+    assert error.message == "Unrecognized source province -> Pariss (did you mean PAR?)"
+    assert (error.column, error.text) == (1, "Pariss")
