@@ -14,8 +14,8 @@ addresses:
   (:func:`judge.app.audience.results_readers.results_audience`) and the start;
 * :func:`member_readers`: one member alone (what happens to him, a
   warning to him), if the rule lets him be given it;
-* :func:`game_end_readers`: who reads the end of the game and its story
-  (every member who ever sat);
+* :func:`game_end_readers`: which players read the end of the game and its
+  story (in a council game every member who ever sat, else the seats' readers);
 * :func:`reply_addresses`: where the reply to a mail goes (the sender, and
   the addresses *he* set with SET ADDRESS; never his council);
 * :func:`member_addresses`: a member's own addresses (SET ADDRESS, else his
@@ -36,6 +36,7 @@ from sqlalchemy.orm import Session, object_session
 from judge.app.session.mail_session import MailSession
 from judge.app.session.readers import person_address, reader_language, seat_addresses
 from judge.core.councils.roles import Channel, Member, sees
+from judge.db.enums import SeatStatus
 from judge.db.models import CouncilMember, Game, Person, Seat
 from judge.db.repositories.councils import councils_enabled
 
@@ -123,9 +124,20 @@ def member_readers(game: Game, member: CouncilMember, channel: Channel = Channel
 
 
 def game_end_readers(game: Game) -> list[Reader]:
-    """Every member who ever sat on a council of ``game`` (:attr:`Channel.END`), each alone, in his language:
-    the final summary tells the councils' story to all of them, those who left too."""
-    return readers_of(game, [m for m in members_of(game) if sees(rule_member(m), Channel.END)])
+    """The players who read the end of ``game`` and its final summary, each in his language.
+
+    In a council game, every member who ever sat on a council (:attr:`Channel.END`), each
+    alone: the final summary tells the councils' story to all of them, those who left too.
+    In an ordinary game, the readers of every seat with a player who did not resign (the
+    eliminated too). Masters and observers are the caller's (they read it in any game)."""
+    if councils_enabled(game):
+        return readers_of(game, [m for m in members_of(game) if sees(rule_member(m), Channel.END)])
+    return [
+        reader
+        for seat in game.seats
+        if seat.person is not None and seat.status is not SeatStatus.RESIGNED
+        for reader in seat_readers(game, seat)
+    ]
 
 
 def member_addresses_hidden(game: Game) -> bool:

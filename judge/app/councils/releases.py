@@ -62,7 +62,7 @@ from judge.core.phase import Phase, PhaseType
 from judge.db.database import UnitOfWork
 from judge.db.enums import SeatStatus
 from judge.db.models import CouncilElection, CouncilMember, Game
-from judge.db.repositories.councils import council_settings, councils_enabled
+from judge.db.repositories.councils import council_settings
 from judge.i18n import N_
 
 RELEASED_KEY = "released"
@@ -161,7 +161,7 @@ def come_back_if_due(session: MailSession, game: Game, member: CouncilMember, *,
     orders on file stay on file for the incumbent to keep or change. Returns
     True when he came back.
     """
-    if not ready_in_mail or not councils_enabled(game):
+    if not ready_in_mail:
         return False
     uow = session.uow
     election = substituted_election(uow, game, member, session.now)

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from judge.app.audience.council_members import game_end_readers, seat_readers
+from judge.app.audience.council_members import game_end_readers
 from judge.app.game_state.agreements import Agreement, Passed
 from judge.app.game_state.game_facts import power_letter
 from judge.app.game_state.house_rules import ends_after, survivors
@@ -46,9 +46,8 @@ from judge.app.session.readers import person_address
 from judge.app.session.services import Services
 from judge.core.position import Position
 from judge.db.database import UnitOfWork
-from judge.db.enums import GameState, SeatStatus
+from judge.db.enums import GameState
 from judge.db.models import Game
-from judge.db.repositories.councils import councils_enabled
 from judge.i18n import translation
 from judge.mail.compose import game_subject
 
@@ -96,13 +95,8 @@ def readers(game: Game) -> dict[str, list[str]]:
                 seen.add(address.lower())
                 groups.setdefault(language, []).append(address)
 
-    if councils_enabled(game):  # every member who ever sat, each in his language (councils audience)
-        for reader in game_end_readers(game):
-            add(reader.language, [reader.address])
-    for seat in game.seats:
-        if seat.person is not None and seat.status is not SeatStatus.RESIGNED and not councils_enabled(game):
-            for reader in seat_readers(game, seat):
-                add(reader.language, [reader.address])
+    for reader in game_end_readers(game):  # the players (a council game's: every member who ever sat)
+        add(reader.language, [reader.address])
     for master in game.masters:
         add(master.person.language, [person_address(master.person) or ""])
     for observer in game.observers:
