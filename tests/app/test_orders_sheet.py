@@ -5,6 +5,7 @@ from __future__ import annotations
 from judge.app.game_state.boards import opening_position
 from judge.app.game_state.conditions import block_lines, chosen_body
 from judge.app.game_state.order_sheets import OrderSheet, adapt, completeness, owes_orders
+from judge.core.adjudicator import DEFAULT_RULES, Rules
 from judge.core.orders import Build, Disband, Hold, Move, Remove, Retreat, Waive
 from judge.core.phase import Phase, PhaseType
 from judge.core.position import DislodgedUnit, Position
@@ -14,6 +15,7 @@ from judge.lang.commands import Conditional
 from judge.lang.mail import parse_mail
 
 MAP = load_map("standard")
+RULES = DEFAULT_RULES
 OPENING = opening_position(MAP)
 A = UnitType.ARMY
 F = UnitType.FLEET
@@ -53,9 +55,9 @@ def test_blocks_are_decided_on_the_board_and_later_orders_win() -> None:
     yes = block("IF german army mun\n A par - pic\nENDIF")
     no = block("IF german fleet ber\n F bre - eng\nELSE\n F bre - pic\nENDIF")
     sheet = OrderSheet().with_order(Move(UnitRef(A, "PAR"), "BUR")).with_block(yes).with_block(no)
-    assert [str(o) for o in sheet.effective(OPENING, MAP, "FRANCE")] == ["A PAR - PIC", "F BRE - PIC"]
+    assert [str(o) for o in sheet.effective(OPENING, MAP, "FRANCE", RULES)] == ["A PAR - PIC", "F BRE - PIC"]
     after = sheet.with_order(Move(UnitRef(A, "PAR"), "GAS"))
-    assert [str(o) for o in after.effective(OPENING, MAP, "FRANCE")] == ["F BRE - PIC", "A PAR - GAS"]
+    assert [str(o) for o in after.effective(OPENING, MAP, "FRANCE", RULES)] == ["F BRE - PIC", "A PAR - GAS"]
 
 
 def test_a_block_replaces_every_earlier_block_that_orders_one_of_its_units() -> None:
@@ -76,7 +78,7 @@ def test_nested_blocks_and_left_to_right_conditions() -> None:
         "IF german army mun or russian army war and turkish fleet ank\n"
         " IF austrian fleet tri\n  A par - bur\n ENDIF\nENDIF"
     )
-    assert [str(o) for o in sheet_of(nested).effective(OPENING, MAP, "FRANCE")] == ["A PAR - BUR"]
+    assert [str(o) for o in sheet_of(nested).effective(OPENING, MAP, "FRANCE", RULES)] == ["A PAR - BUR"]
     assert [line.strip() for line in block_lines(nested)][:2] == [
         "IF (GERMANY A MUN OR RUSSIA A WAR) AND TURKEY F ANK", "IF AUSTRIA F TRI",
     ]
@@ -97,7 +99,7 @@ def test_orders_read_without_the_phase_mean_what_the_phase_makes_them() -> None:
 
 
 def test_movement_completeness_names_the_units_without_orders() -> None:
-    orders = read("A PAR - BUR\nF BRE - MAO").effective(OPENING, MAP, "FRANCE")
+    orders = read("A PAR - BUR\nF BRE - MAO").effective(OPENING, MAP, "FRANCE", RULES)
     done = completeness(OPENING, "FRANCE", orders, MAP)
     assert done.owes and not done.complete
     assert done.unordered == (Unit("FRANCE", A, "MAR"),)
@@ -138,7 +140,7 @@ def test_retreat_phases_ask_only_for_the_dislodged_units() -> None:
     assert not owes_orders(board, "ITALY", MAP)
     done = completeness(board, "AUSTRIA", [], MAP)
     assert done.unordered == (Unit("AUSTRIA", F, "TRI"),)
-    orders = read("F TRI - ALB", PhaseType.RETREAT).effective(board, MAP, "AUSTRIA")
+    orders = read("F TRI - ALB", PhaseType.RETREAT).effective(board, MAP, "AUSTRIA", RULES)
     assert orders == [Retreat(UnitRef(F, "TRI"), "ALB")]
     assert completeness(board, "AUSTRIA", orders, MAP).complete
 
@@ -187,7 +189,7 @@ def test_a_chaos_build_list_builds_in_an_owned_centre_that_is_another_powers_hom
     )  # fmt: skip
     sheet = OrderSheet.read(["BUILD A BEL, A PAR"], chaos, PhaseType.ADJUSTMENT)
     assert sheet.preferences, "the line is kept as a preference list"
-    assert sheet.effective(board, chaos, "PARIS") == [Build(A, "BEL")]
+    assert sheet.effective(board, chaos, "PARIS", RULES) == [Build(A, "BEL")]
 
 
 def test_a_build_list_is_read_on_the_map_given_set_any_centres() -> None:
@@ -199,6 +201,19 @@ def test_a_build_list_is_read_on_the_map_given_set_any_centres() -> None:
     board = winter((Unit("FRANCE", A, "PAR"), Unit("FRANCE", A, "BRE"), Unit("FRANCE", A, "MAR")),
                    {"FRANCE": frozenset({"PAR", "BRE", "MAR", "BEL"})})  # fmt: skip
     sheet = read("BUILD A BEL, A PAR", PhaseType.ADJUSTMENT)
-    assert sheet.effective(board, MAP, "FRANCE") == []
+    assert sheet.effective(board, MAP, "FRANCE", RULES) == []
     anywhere = game_map_of(Game(name="anyc", variant="standard", build_centres="any"))
-    assert sheet.effective(board, anywhere, "FRANCE") == [Build(A, "BEL")]
+    assert sheet.effective(board, anywhere, "FRANCE", RULES) == [Build(A, "BEL")]
+
+
+def test_a_build_list_is_chosen_under_the_games_adjudication_rules() -> None:
+    """``firstcoast`` (missing_coast=first): a fleet built in St Petersburg without its coast is
+    legal, as the processing will judge it, so the list takes it; by default it is not (the coast
+    is missing), and the list goes on to Moscow."""
+    board = Position(
+        "standard", Phase.parse("W1901A"), (Unit("RUSSIA", A, "WAR"), Unit("RUSSIA", A, "UKR")),
+        {"RUSSIA": frozenset({"WAR", "STP", "MOS"})},
+    )  # fmt: skip
+    sheet = read("BUILD F STP, A MOS", PhaseType.ADJUSTMENT)
+    assert sheet.effective(board, MAP, "RUSSIA", RULES) == [Build(A, "MOS")]
+    assert sheet.effective(board, MAP, "RUSSIA", Rules(missing_coast="first")) == [Build(F, "STP")]

@@ -236,3 +236,24 @@ def test_without_set_any_centres_the_same_list_gives_nothing(harness: Harness) -
     game = start_game(harness, position=position)
     body = game.orders_text("FRANCE", "BUILD A BEL, A PAR\n")
     assert "On the board now, the list gives nothing" in body
+
+
+def test_a_build_list_is_chosen_as_the_games_rules_judge_it(harness: Harness) -> None:
+    """The game's adjudication options (here ``firstcoast``: a fleet built without its coast takes
+    the first) decide which choice of a list is legal, as at the processing: St Petersburg is
+    taken, not passed over for Moscow."""
+    from tests.app.press_helpers import set_extra
+
+    position = Position(
+        "standard", Phase.parse("W1901A"),
+        (Unit("RUSSIA", A, "WAR"), Unit("RUSSIA", A, "UKR"), Unit("GERMANY", A, "MUN")),
+        {"RUSSIA": frozenset({"WAR", "STP", "MOS"}), "GERMANY": frozenset({"MUN"})},
+    )  # fmt: skip
+    game = start_game(harness, position=position)
+    set_extra(harness, {"rules": {"missing_coast": "first"}})
+    body = game.orders_text("RUSSIA", "BUILD F STP, A MOS\n")
+    assert ("On the board now, the list gives: BUILD F STP; not taken (not legal, or more than allowed): "
+            "BUILD A MOS.") in body
+    game.master("PROCESS\n")
+    russia = {u for u in units_of(game) if u.startswith("RUSSIA")}
+    assert russia == {"RUSSIA A WAR", "RUSSIA A UKR", "RUSSIA F STP/NC"}

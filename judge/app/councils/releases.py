@@ -52,6 +52,7 @@ from judge.app.councils.elections import (
 )
 from judge.app.game_state import order_sheets as kept
 from judge.app.game_state.boards import from_json
+from judge.app.game_state.game_rules import game_rules
 from judge.app.game_state.variant_rules import game_map_of
 from judge.app.session.mail_session import MailSession
 from judge.app.session.services import Services
@@ -104,7 +105,7 @@ def _all_hold(uow: UnitOfWork, game: Game, power: str) -> bool:
         return False
     game_map = game_map_of(game)
     submission = kept.current_submissions(uow, game, position.phase).get(power)
-    orders = kept.sheet_of(submission, game_map, position.phase).effective(position, game_map, power)
+    orders = kept.sheet_of(submission, game_map, position.phase).effective(position, game_map, power, game_rules(game))
     return all(isinstance(order, Hold) for order in orders)
 
 

@@ -48,6 +48,7 @@ from sqlalchemy import cast as sql_cast
 from sqlalchemy.sql.elements import BindParameter
 
 from judge.app.game_state.conditions import applied_orders, block_lines, block_orders
+from judge.core.adjudicator import Rules
 from judge.core.adjudicator.phases import build_sites
 from judge.core.adjudicator.validation import builds_owed
 from judge.core.geography import GameMap
@@ -227,11 +228,13 @@ class OrderSheet:
     def blocks(self) -> tuple[Conditional, ...]:
         return tuple(item for item in self.items if isinstance(item, Conditional))
 
-    def effective(self, position: Position, game_map: GameMap, power: str) -> list[Order]:
+    def effective(self, position: Position, game_map: GameMap, power: str, rules: Rules) -> list[Order]:
         """``power``'s orders that apply on ``position``: blocks decided, later orders replacing
         earlier ones, preference lists chosen on ``game_map`` (the game's map with its rules:
         :func:`judge.app.game_state.variant_rules.game_map_of`, so SET ANY CENTRES and Chaos
-        build sites count)."""
+        build sites count) under the game's adjudication ``rules``
+        (:func:`judge.app.game_state.game_rules.game_rules`: a choice is legal as the
+        processing will judge it, ``firstcoast`` included)."""
         phase_type = position.phase.type
         merged = _Merged()
         lists: list[Preference] = []
@@ -248,7 +251,7 @@ class OrderSheet:
                 merged.add(adapt(item, phase_type))
         chosen = merged.orders()
         for preference in lists:  # after the plain orders: those count against the builds allowed
-            for order in chosen_from(preference, position, game_map, power, chosen):
+            for order in chosen_from(preference, position, game_map, power, rules, chosen):
                 chosen = merge(chosen, adapt(order, phase_type))
         return chosen
 
@@ -325,7 +328,12 @@ def _read_sheet(lines: tuple[str, ...], game_map: GameMap, phase_type: PhaseType
 
 
 def chosen_from(
-    preference: Preference, position: Position, game_map: GameMap, power: str, others: Sequence[Order] = ()
+    preference: Preference,
+    position: Position,
+    game_map: GameMap,
+    power: str,
+    rules: Rules,
+    others: Sequence[Order] = (),
 ) -> tuple[Order, ...]:
     """The orders ``power``'s preference list comes to on ``position`` (seed 000, 3.4.2).
 
@@ -336,12 +344,13 @@ def chosen_from(
     map with its rules (never the bare variant's: a build list under SET ANY
     CENTRES or in Chaos builds in any owned centre, as the core's build sites
     say); ``power`` is the power whose sheet holds the list (a list never
-    orders another power's units or builds).
+    orders another power's units or builds); ``rules`` the game's adjudication
+    options, under which the processing judges the choice taken.
     """
     wanted = PhaseType.RETREAT if preference.unit is not None else PhaseType.ADJUSTMENT
     if position.phase.type is not wanted:
         return ()
-    return choose(position, power, preference.choices, game_map, others=others).taken
+    return choose(position, power, preference.choices, game_map, rules, others=others).taken
 
 
 # ------------------------------------------------------------------ completeness

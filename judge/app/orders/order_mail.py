@@ -446,7 +446,7 @@ def _counts_complete(state: OrderMail, power: str, stored: kept.StoredSheet | No
     if stored.kind is OrderBlockKind.FUTURE:
         return True
     sheet = kept.sheet_of(stored, state.game_map, state.phase)
-    return kept.completeness(state.position, power, sheet.effective(state.position, state.game_map, power), state.game_map).complete and not flagged
+    return kept.completeness(state.position, power, sheet.effective(state.position, state.game_map, power, state.rules), state.game_map).complete and not flagged
 
 
 def _store(session: MailSession, state: OrderMail) -> None:
@@ -471,7 +471,7 @@ def _effective(state: OrderMail, power: str, draft: PowerDraft) -> tuple[list[Or
     known = draft.effective
     if known is not None and known[0] is draft.sheet:
         return known[1], known[2]
-    orders = draft.sheet.effective(state.position, state.game_map, power)
+    orders = draft.sheet.effective(state.position, state.game_map, power, state.rules)
     done = kept.completeness(state.position, power, orders, state.game_map)
     draft.effective = (draft.sheet, orders, done)
     return orders, done

@@ -162,7 +162,7 @@ def _traced(
     units = {u.province: u for u in state.position.units if u.power == power}
     moves = {
         order.unit.province: province_of(order.destination)
-        for order in draft.sheet.effective(state.position, state.game_map, power)
+        for order in draft.sheet.effective(state.position, state.game_map, power, state.rules)
         if isinstance(order, Move) and order.unit.province in units
     }
     origins = {province_of(location) for location in read.origins}
@@ -221,7 +221,7 @@ def _warn_moving_removals(
     if not removed:
         return
     moving: set[str] = set()
-    for order in draft.sheet.effective(state.position, state.game_map, power):
+    for order in draft.sheet.effective(state.position, state.game_map, power, state.rules):
         if isinstance(order, Move):
             moving.update({order.unit.province, order.destination.split("/")[0]})
     for province in sorted(removed.keys() & moving):
@@ -238,7 +238,7 @@ def _note_choice(
     if not isinstance(item, Preference):
         return
     _ = session.gettext
-    chosen = kept.chosen_from(item, state.position, state.game_map, power, draft.sheet.plain)
+    chosen = kept.chosen_from(item, state.position, state.game_map, power, state.rules, draft.sheet.plain)
     rest = [str(choice) for choice in item.choices if choice not in chosen]
     if chosen and rest:
         session.reply.ok(command.line, _("On the board now, the list gives: {orders}; not taken (not legal, "

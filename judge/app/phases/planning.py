@@ -22,9 +22,11 @@ from datetime import datetime
 from judge.app.game_state import order_sheets as kept
 from judge.app.game_state.boards import from_json
 from judge.app.game_state.clock_store import phase_schedule, with_book
+from judge.app.game_state.game_rules import game_rules
 from judge.app.game_state.variant_rules import game_map_of
 from judge.app.hooks.game_hooks import hooks_for
 from judge.app.session.services import Services
+from judge.core.adjudicator import Rules
 from judge.core.geography import GameMap
 from judge.core.orders import Order
 from judge.core.position import Position
@@ -47,25 +49,25 @@ class OpenPhase:
     """Orders already kept for the phases of the year that follows (PHASE blocks), by phase name,
     read with the open phase's so that processing knows the next phase's without a query."""
 
-    _effective: dict[str, tuple[GameMap, list[Order]]] = field(default_factory=dict, compare=False, repr=False)
+    _effective: dict[str, tuple[GameMap, Rules, list[Order]]] = field(default_factory=dict, compare=False, repr=False)
     """The orders that apply on the board, by power, as worked out once (the clock, then processing)."""
 
     def kept_for(self, phase: str) -> dict[str, OrderSubmission] | None:
         """The orders kept for ``phase`` if it was read with the open phase (None: not read)."""
         return self.coming.get(phase)
 
-    def effective(self, power: str, game_map: GameMap) -> list[Order]:
+    def effective(self, power: str, game_map: GameMap, rules: Rules) -> list[Order]:
         """The power's orders that apply on the open phase's board (its sheet read, IF blocks decided).
 
         Worked out once per power and map in the transaction: the phase's clock and its
         processing both need them. The list is shared: callers read it, never change it.
         """
         known = self._effective.get(power)
-        if known is not None and known[0] is game_map:
-            return known[1]
+        if known is not None and known[0] is game_map and known[1] == rules:
+            return known[2]
         sheet = kept.sheet_of(self.submissions.get(power), game_map, self.position.phase)
-        orders = sheet.effective(self.position, game_map, power)
-        self._effective[power] = (game_map, orders)
+        orders = sheet.effective(self.position, game_map, power, rules)
+        self._effective[power] = (game_map, rules, orders)
         return orders
 
 
@@ -114,13 +116,14 @@ def phase_clock(uow: UnitOfWork, game: Game, opened: OpenPhase | None = None) ->
     if times is None:
         return None
     game_map = game_map_of(game)
+    rules = game_rules(game)
     flags = kept.error_flags(game)
     powers: list[PowerStatus] = []
     for seat in game.seats:
         if seat.power is None or seat.power in (p.power for p in powers):
             continue
         submission = submissions.get(seat.power)
-        done = kept.completeness(position, seat.power, opened.effective(seat.power, game_map), game_map)
+        done = kept.completeness(position, seat.power, opened.effective(seat.power, game_map, rules), game_map)
         kept_from_before = submission is not None and submission.kind is OrderBlockKind.FUTURE
         powers.append(
             PowerStatus(

@@ -144,7 +144,7 @@ def process_phase(
         received[power] = {
             "version": submission.version, "kind": str(submission.kind), "items": list(submission.canonical),
         }  # fmt: skip
-        effective = opened.effective(power, game_map)
+        effective = opened.effective(power, game_map, rules)
         if effective:
             orders[power] = effective
     newly_cd = hooks.civil_disorder(
