@@ -87,29 +87,6 @@ class Choice:
     passed: tuple[tuple[Order, str], ...]  # (choice, why it was not taken)
 
 
-def owner(position: Position, game_map: GameMap, choices: Sequence[Order]) -> str | None:
-    """The power a list is for, from the board: the dislodged unit, the unit removed, the home centre built in."""
-    first = choices[0]
-    if isinstance(first, Retreat):
-        province = first.unit.province
-        found = next((d.unit.power for d in position.dislodged if d.unit.province == province), None)
-        return found
-    if isinstance(first, Remove):
-        for choice in choices:
-            if isinstance(choice, Remove):
-                unit = next((u for u in position.units if u.province == choice.unit.province), None)
-                if unit is not None:
-                    return unit.power
-        return None
-    for choice in choices:
-        if isinstance(choice, Build):
-            province = province_of(choice.location)
-            for power, homes in game_map.home_centers.items():
-                if province in homes:
-                    return power
-    return None
-
-
 def choose(
     position: Position,
     power: str,
