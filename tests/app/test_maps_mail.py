@@ -168,7 +168,8 @@ def test_a_retreat_phase_map_shows_the_dislodged_unit_and_the_retreats_the_resul
     (part,) = attachments(reply)
     svg = part.get_content()
     svg = svg.decode() if isinstance(svg, bytes) else svg
-    assert svg.count('class="unit dislodged"') == 1 and 'data-loc="BUR" fill' in svg
+    assert svg.count('class="unit dislodged"') == 1
+    assert re_findall(r'class="unit dislodged" data-power="([A-Z]+)" data-unit="A" data-loc="BUR"', svg) == ["FRANCE"]
     options = set(re_findall(r'class="retreat-option" data-loc="BUR" data-to="([A-Z/]+)"', svg))
     assert options and "RUH" not in options and options <= {"PAR", "PIC", "GAS", "MAR", "BEL"}
 
