@@ -145,3 +145,18 @@ def test_a_members_press_kept_before_the_role_was_names_the_power_alone(harness:
     history = text(harness.exchange(OBSERVER, "HISTORY demo\n"))
     assert "Broadcast message from Turkey in 'demo':" in history
     _no_member_address(members, history)
+
+
+def test_a_french_reader_gets_in_history_the_french_header_of_his_mail(harness: Harness) -> None:
+    """HISTORY is written in the asker's language: a French Ambassador finds there, word for word,
+    the French header of the broadcast he received."""
+    form_council_game(harness, languages=dict.fromkeys(range(21), "fr"))
+    members = seated(harness)
+    sender = ambassador(members, "TURKEY", 1)
+    harness.exchange(sender.address, f"{sender.signon}\nBROADCAST\nBonjour.\nENDPRESS\n")
+    reader = _reader(members, "another power")
+    mailed = _header(by_reader(harness.others)[reader])
+    assert "Ambassadeur 1" in mailed, mailed  # French, not the English wording
+    [row] = stored_press(harness)
+    assert _rebuilt(harness, row, "fr") == mailed
+    assert mailed in text(harness.exchange(reader, "HISTORY demo\n"))
