@@ -27,7 +27,10 @@ MAX_ADDRESS_LENGTH = 254  # RFC 3696 errata: the longest path a relay must accep
 # non-ASCII letter (RFC 6531). Quoted local parts are refused: nobody plays
 # Diplomacy from "john doe"@example.org, and they are a classic injection route.
 _LOCAL_ASCII = re.compile(r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+$")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u0080-\u009f\u2028\u2029]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u0080-\u009f\u2028\u2029\ud800-\udfff]")
+"""What :func:`printable` hides: control characters, line separators, and lone surrogates (a
+header's bytes that were not UTF-8, kept by the parser as surrogate escapes), which neither a
+reply nor a database row can hold."""
 
 
 class AddressError(ValueError):
@@ -40,7 +43,8 @@ class AddressError(ValueError):
 
 
 def printable(text: str, limit: int = 80) -> str:
-    """``text`` with control characters shown as ``?`` and cut to ``limit``: safe to echo."""
+    """``text`` with control characters and lone surrogates shown as ``?`` and cut to ``limit``:
+    safe to echo, and to store (a loop guard's reason quotes a header that may hold raw bytes)."""
     cleaned = _CONTROL.sub("?", text)
     return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
 

@@ -395,8 +395,13 @@ def header_address(address: str) -> str:
 
 
 def _text_header(name: str, value: str) -> str:
+    """``value`` as a header's text: kept as it is when plain ASCII, else RFC 2047 encoded words.
+
+    ASCII that holds ``=?`` is encoded too: a subject echoing a sender's broken encoded word
+    (``=?utf-8?b?...?=`` left undecoded) would otherwise be read by mail clients as one, and
+    fail to decode or show other text than the judge wrote."""
     value = _one_line(value)
-    if value.isascii():
+    if value.isascii() and "=?" not in value:
         return value
     return Header(value, "utf-8", header_name=name).encode(linesep="\r\n")
 

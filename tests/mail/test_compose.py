@@ -269,6 +269,19 @@ def test_render_writes_valid_crlf_mime_with_folded_long_headers() -> None:
     )
 
 
+def test_a_subject_echoing_a_broken_encoded_word_reads_back_as_written() -> None:
+    # Regression (tests/hostile/test_fuzz.py): a sender's encoded word that did not decode stays
+    # as text in his subject; echoed unencoded in the reply's, a reader would try to decode it.
+    subject = "Re: XPY =?utf-8?b?YcKFYuKAqGPigK5kG1sy g==?="
+    raw = render(JUDGE, "p@x.org", subject, "body\n", now=NOW, auto_submitted=AutoSubmitted.REPLIED)
+    header_part = raw.split(b"\r\n\r\n", 1)[0]
+    assert b"Subject: Re: XPY =?utf-8?b?YcKF" not in header_part
+    parsed = message_from_bytes(raw, policy=policy.default)
+    assert isinstance(parsed, EmailMessage)
+    assert parsed["Subject"] == subject
+    assert parsed.defects == [] and parsed["Subject"].defects == ()
+
+
 def test_render_reply_and_compose_reply_are_the_same_mail() -> None:
     arguments = {"now": NOW, "original_message_id": "<o@x.org>", "original_references": ()}
     raw = render_reply(JUDGE, "p@x.org", "Re: XPY s", "body é\n", **arguments)  # type: ignore[arg-type]

@@ -75,6 +75,15 @@ def test_daemon_envelope_sender() -> None:
     assert reason is not None and reason.kind is LoopKind.DAEMON_SENDER
 
 
+def test_a_reason_quoting_a_header_of_raw_bytes_can_be_stored_and_echoed() -> None:
+    # Regression (tests/hostile/test_fuzz.py): a no-reply From with a byte that is not UTF-8 made a
+    # reason with a lone surrogate, which the mail's row refused, so the worker failed on the mail.
+    raw = b"From: Do_Not_Reply@\xadxample.com\r\nTo: judge@example.org\r\n\r\nVERSION\r\n"
+    reason = classify(parse_message(raw), own_addresses=JUDGE)
+    assert reason is not None and reason.kind is LoopKind.DAEMON_SENDER
+    assert str(reason).encode("utf-8").endswith(b"Do_Not_Reply@?xample.com")
+
+
 def test_daemon_addresses() -> None:
     assert is_daemon_address("MAILER-DAEMON@x")
     assert is_daemon_address("postmaster@x")
