@@ -116,7 +116,7 @@ AREAS: dict[str, Area] = {
             "tests/app/test_press_limits.py", "tests/app/test_press_touch.py", "tests/app/test_press_postal.py",
             "tests/app/test_reports_summary.py", "tests/app/test_reports_history.py",
             "tests/app/test_processing_results.py", "tests/app/test_identity_whois.py", "tests/app/test_info_list.py",
-            "tests/app/test_set_language.py",
+            "tests/app/test_set_language.py", "tests/app/test_games_settings.py",
         ),
     ),
     "throttles": Area(
@@ -155,6 +155,9 @@ EQUIVALENT: dict[tuple[str, str, str, str], str] = {
         "a memo's bound one entry later: memory only",
     ("judge/lang/order_fast_path.py", "_is_plain_word", "return word.isascii() and word.isalpha()", "and -> or"):
         "the fast reader then reads accented words as the general reader does (the agreement properties)",
+    ("judge/app/session/readers.py", "observer_addresses",
+     "return [o.address for o in game.observers if o.address and not o.held_for_bounces]", "not x -> x"):
+        "no caller: observer_addresses serves only everyone(), which nothing in judge/ calls",
 }  # fmt: skip
 
 

@@ -140,3 +140,16 @@ def test_what_happens_to_a_member_is_his_to_read_whatever_his_status() -> None:
     for status in ("active", "accused", "eliminated", "left"):
         assert sees(Member(30, "FRANCE", "ambassador", 1, status=status), Channel.OWN)
     assert not sees(Member(31, "FRANCE", "general", 0, status="left"), Channel.COUNCIL)
+
+
+def test_naming_the_master_too_does_not_lift_a_refusal() -> None:
+    """Press to the master alone is always allowed; a press to the master and to others is judged
+    as the press to the others."""
+    accused = Member(3, "FRANCE", "ambassador", 2, status="accused")
+    assert may_press(accused, PressRequest(masters=True)) is None
+    assert may_press(accused, PressRequest(masters=True, powers=("ENGLAND",))) is Refusal.CUT_OFF
+    assert (
+        may_press(GENERAL, PressRequest(masters=True, broadcast=True))
+        is Refusal.GENERAL_PRESS_OWN_AMBASSADORS_ONLY
+    )
+    assert may_press(AMB1, PressRequest(masters=True, observers=True)) is Refusal.PRESS_TO_OBSERVERS
