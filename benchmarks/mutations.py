@@ -158,6 +158,9 @@ EQUIVALENT: dict[tuple[str, str, str, str], str] = {
     ("judge/app/session/readers.py", "observer_addresses",
      "return [o.address for o in game.observers if o.address and not o.held_for_bounces]", "not x -> x"):
         "no caller: observer_addresses serves only everyone(), which nothing in judge/ calls",
+    ("judge/app/session/readers.py", "everyone",
+     "every = player_addresses(game) + master_addresses(game) + observer_addresses(game)", "+ -> -"):
+        "no caller: nothing in judge/ calls everyone()",
 }  # fmt: skip
 
 
