@@ -3,7 +3,9 @@ player's mail goes through Postfix to the judge's door, the judge's reply throug
 player's Maildir, from the reply's own VERP envelope sender; a reply to an address Postfix has no
 mailbox for makes Postfix send a real bounce to that VERP address, which the judge reads, ties to
 the mail and reader, scores, and (past the threshold, here 1) tells the player's other address and
-the game's master, through Postfix again. Never skipped in CI: .ci/run installs Postfix."""
+the game's master, through Postfix again. A short game is formed, started and played through
+Postfix too: every mail in and out of it crosses the same configuration. Never skipped in CI:
+.ci/run installs Postfix."""
 
 from __future__ import annotations
 
@@ -27,6 +29,10 @@ OTHER = f"francois.home@{PLAYERS_DOMAIN}"  # the ghost's other registered addres
 MASTER = f"master@{PLAYERS_DOMAIN}"
 
 
+ANNA = f"anna@{PLAYERS_DOMAIN}"
+MAILBOXES = ("francois", "francois.home", "master", "anna")
+
+
 @pytest.fixture
 def setup(judge_factory: JudgeFactory) -> Iterator[tuple[E2EJudge, PrivatePostfix]]:
     why = unavailable()
@@ -36,7 +42,7 @@ def setup(judge_factory: JudgeFactory) -> Iterator[tuple[E2EJudge, PrivatePostfi
         pytest.skip(why)
     port = free_port()
     judge = judge_factory(JUDGE_RELAY=f"smtp://127.0.0.1:{port}", JUDGE_BOUNCE_THRESHOLD="1")
-    postfix = PrivatePostfix(port, judge.port, ("francois", "francois.home", "master"))
+    postfix = PrivatePostfix(port, judge.port, MAILBOXES)
     try:
         postfix.start()
         yield judge, postfix
@@ -100,3 +106,55 @@ def test_mail_in_and_out_through_postfix_and_a_real_bounce_scored_and_told(
     assert "FRANCE" in text(told) and "demo" in text(told) and GHOST not in told.as_string()
     print("--- the bounce as the judge recorded it:", row.id, row.bounce)
     print("--- the mail the master got:\n" + told.as_string())
+
+
+def test_a_short_game_formed_started_and_played_through_postfix(setup: tuple[E2EJudge, PrivatePostfix]) -> None:
+    """A master creates a two-player game, two players join it and it starts, both order, the master
+    processes: every mail in and out goes through Postfix, each reply from its own VERP sender,
+    each addressed to its one reader."""
+    judge, postfix = setup
+    with judge.db.unit_of_work() as uow:
+        now = judge.clock.now()
+        for name, address in (("Master", MASTER), ("Francois", PLAYER), ("Anna", ANNA)):
+            uow.people.register(Registration(name=name), address, now)
+    boxes = {MASTER: "master", PLAYER: "francois", ANNA: "anna"}
+    seen = dict.fromkeys(boxes, 0)
+
+    def exchange(sender: str, body: str) -> list[EmailMessage]:
+        """Send through Postfix; the mails that reach the sender's box (his reply first)."""
+        through_postfix(postfix, build_mail(sender, body), sender)
+        mails = arrived(postfix, boxes[sender], seen[sender] + 1)
+        new = mails[seen[sender]:]
+        seen[sender] = len(mails)
+        assert not any("[Error Flag]" in str(m["Subject"]) for m in new), "\n---\n".join(text(m) for m in new)
+        return new
+
+    exchange(MASTER, "CREATE ?duel Mpw france_austria\nBECOME MASTER\nSET MANUAL PROCESS\n")
+    exchange(PLAYER, "SIGNON ?duel Fpw france_austria\n")
+    exchange(ANNA, "SIGNON ?duel Apw france_austria\n")
+    starting = {
+        address: [m for m in arrived(postfix, box, 2) if "Game Starting" in str(m["Subject"])]
+        for address, box in boxes.items()
+    }
+    for address, mails in starting.items():
+        assert len(mails) == 1, address
+        assert str(mails[0]["To"]) == address  # one reader per mail, through Postfix too
+        assert str(mails[0]["Return-Path"]).startswith("<judge-bounces+")
+    with judge.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("duel")
+        by_name = {seat.person.name: seat.power for seat in game.seats if seat.person is not None}
+    players = ((PLAYER, by_name["Francois"], "Fpw"), (ANNA, by_name["Anna"], "Apw"))
+    assert sorted(power for _, power, _ in players) == ["AUSTRIA", "FRANCE"]
+    orders = {"FRANCE": "A PAR-BUR\n", "AUSTRIA": "A VIE-TYR\n"}
+    for address, power, password in players:
+        exchange(address, f"SIGNON {power[0]}duel {password}\n{orders[power]}")
+    seen = {address: len(postfix.maildir(box)) for address, box in boxes.items()}
+    exchange(MASTER, "SIGNON Mduel Mpw\nPROCESS\n")
+    for address, box in boxes.items():
+        results = wait_until(
+            lambda box=box: [m for m in postfix.maildir(box) if "Movement results for Spring of 1901." in text(m)],
+            what=f"the results in {box}'s Maildir\n{postfix.log()[-3000:]}",
+        )
+        assert len(results) == 1 and str(results[0]["To"]) == address
+        assert "France:  Army Paris -> Burgundy." in text(results[0])
+        assert "Austria: Army Vienna -> Tyrolia." in text(results[0])
