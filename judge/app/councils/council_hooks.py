@@ -9,7 +9,7 @@ The house rules (END YEAR, CD AFTER) apply to council games as to any.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -18,18 +18,10 @@ from judge.app.councils.council_story import council_summary_lines
 from judge.app.councils.formation import form_councils, queue_council_notices
 from judge.app.councils.press_routing import send_council_press, send_observer_press
 from judge.app.game_state.assignment import Preference
-from judge.app.game_state.house_rules import (
-    StandIns,
-    civil_disorder_after_missed,
-    civil_disorder_orders,
-    ends_after,
-)
+from judge.app.game_state.house_rules import HouseRuleHooks
 from judge.app.session.mail_session import MailSession, Role
 from judge.app.session.services import Services
-from judge.core.adjudicator.rules import Rules
-from judge.core.geography import GameMap
 from judge.core.phase import Phase
-from judge.core.position import Position
 from judge.db.database import UnitOfWork
 from judge.db.models import CouncilMember, Game, Seat
 from judge.i18n import Gettext
@@ -40,7 +32,7 @@ COMMANDS = frozenset({"ACCUSE", "COUNCIL", "ESCAPE", "READY", "TRIBUNAL", "VOTE"
 """The councils' own commands: a game not played by councils refuses them."""
 
 
-class CouncilHooks:
+class CouncilHooks(HouseRuleHooks):
     """A game played by councils: elections, releases of orders, members, spies."""
 
     def before_due(self, uow: UnitOfWork, services: Services, game: Game, now: datetime) -> None:
@@ -52,22 +44,6 @@ class CouncilHooks:
 
     def wake_at(self, uow: UnitOfWork, game: Game, planned: datetime | None) -> datetime | None:
         return elections.wake_at(uow, game, planned)  # an open election closes at its own deadline
-
-    def civil_disorder(
-        self, game: Game, position: Position, owing: Iterable[str], submitted: Iterable[str], late: Iterable[str]
-    ) -> set[str]:
-        return civil_disorder_after_missed(game, position, owing, submitted, late)  # SET CD AFTER
-
-    def civil_disorder_orders(
-        self, game: Game, position: Position, newly_in_civil_disorder: Iterable[str], ordered: Iterable[str],
-        game_map: GameMap, rules: Rules,
-    ) -> StandIns:
-        return civil_disorder_orders(  # SET CD SENSIBLE, SET BOT
-            game, position, newly_in_civil_disorder, ordered, game_map, rules
-        )
-
-    def ends_after(self, game: Game, next_phase: Phase) -> bool:
-        return ends_after(game, next_phase)  # SET END YEAR
 
     def after_eliminations(
         self, uow: UnitOfWork, services: Services, game: Game, now: datetime, eliminated: Sequence[str]

@@ -206,3 +206,26 @@ def house_rule_words(game: Game, gettext: Callable[[str], str]) -> list[str]:
             )
         )
     return words
+
+
+class HouseRuleHooks:
+    """The game hooks that are house rules, the same in every kind of game (SET CD AFTER, SET CD
+    SENSIBLE / SET BOT, SET END YEAR): the ordinary game's hooks and the councils' inherit them,
+    so a house rule is answered in one place whatever else a variant adds."""
+
+    def civil_disorder(
+        self, game: Game, position: Position, owing: Iterable[str], submitted: Iterable[str], late: Iterable[str]
+    ) -> set[str]:
+        return civil_disorder_after_missed(game, position, owing, submitted, late)  # SET CD AFTER
+
+    def civil_disorder_orders(
+        self, game: Game, position: Position, newly_in_civil_disorder: Iterable[str], ordered: Iterable[str],
+        game_map: GameMap, rules: Rules,
+    ) -> StandIns:
+        return civil_disorder_orders(  # SET CD SENSIBLE, SET BOT
+            game, position, newly_in_civil_disorder, ordered, game_map, rules
+        )
+
+    def ends_after(self, game: Game, next_phase: Phase) -> bool:
+        return ends_after(game, next_phase)  # SET END YEAR
+

@@ -46,12 +46,7 @@ from typing import Any, Protocol
 
 from judge.app.councils.council_hooks import CouncilHooks
 from judge.app.game_state.assignment import Preference, assign_powers
-from judge.app.game_state.house_rules import (
-    StandIns,
-    civil_disorder_after_missed,
-    civil_disorder_orders,
-    ends_after,
-)
+from judge.app.game_state.house_rules import HouseRuleHooks, StandIns
 from judge.app.session.mail_session import MailSession
 from judge.app.session.services import Services
 from judge.core.adjudicator.rules import Rules
@@ -162,7 +157,7 @@ class GameHooks(Protocol):
         """Refuse a concession the sender may not make."""
 
 
-class PlainHooks:
+class PlainHooks(HouseRuleHooks):
     """An ordinary game: the house rules it has, and nothing else at any point."""
 
     def before_due(self, uow: UnitOfWork, services: Services, game: Game, now: datetime) -> None:
@@ -173,22 +168,6 @@ class PlainHooks:
 
     def wake_at(self, uow: UnitOfWork, game: Game, planned: datetime | None) -> datetime | None:
         return planned
-
-    def civil_disorder(
-        self, game: Game, position: Position, owing: Iterable[str], submitted: Iterable[str], late: Iterable[str]
-    ) -> set[str]:
-        return civil_disorder_after_missed(game, position, owing, submitted, late)  # SET CD AFTER
-
-    def civil_disorder_orders(
-        self, game: Game, position: Position, newly_in_civil_disorder: Iterable[str], ordered: Iterable[str],
-        game_map: GameMap, rules: Rules,
-    ) -> StandIns:
-        return civil_disorder_orders(  # SET CD SENSIBLE, SET BOT
-            game, position, newly_in_civil_disorder, ordered, game_map, rules
-        )
-
-    def ends_after(self, game: Game, next_phase: Phase) -> bool:
-        return ends_after(game, next_phase)  # SET END YEAR
 
     def after_eliminations(
         self, uow: UnitOfWork, services: Services, game: Game, now: datetime, eliminated: Sequence[str]
