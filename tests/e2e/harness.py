@@ -33,8 +33,10 @@ from judge.db.models import InboundMail, OutboundMail
 JUDGE = "judge@example.org"
 ADMIN = "keeper@example.org"
 CODE = "XPY"
-WAIT_SECONDS = 60.0
-"""Upper bound for anything to arrive; generous because CI machines are shared and slow."""
+WAIT_SECONDS = 120.0
+"""Upper bound for anything to arrive; generous because CI machines are shared and slow (a judge
+process started while the suite's two workers run browsers and Postfix was seen to need 30 s to
+listen and 20 s more to import its worker and answer)."""
 
 T = TypeVar("T")
 
@@ -152,15 +154,26 @@ class CaptureRelay:
         return f"smtp://127.0.0.1:{self.port}"
 
 
-def wait_until(condition: Callable[[], T], *, timeout: float = WAIT_SECONDS, what: str = "") -> T:
-    """Poll ``condition`` until it returns something true; fail the test after ``timeout``."""
+def wait_until(
+    condition: Callable[[], T],
+    *,
+    timeout: float = WAIT_SECONDS,
+    what: str = "",
+    explain: Callable[[], str] | None = None,
+) -> T:
+    """Poll ``condition`` until it returns something true; fail the test after ``timeout``.
+
+    ``explain`` adds what the failure message should show (a server's log, say), so that a
+    timeout on a CI machine says why rather than only how long it waited.
+    """
     deadline = time.monotonic() + timeout
     while True:
         result = condition()
         if result:
             return result
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what or condition}")
+            detail = f"\n{explain()}" if explain is not None else ""
+            raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what or condition}{detail}")
         time.sleep(0.02)  # short: the judge answers in tens of milliseconds, and a poll is cheap
 
 

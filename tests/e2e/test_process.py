@@ -12,10 +12,11 @@ import smtplib
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -33,6 +34,8 @@ from tests.e2e.harness import (
 )
 
 pytestmark = pytest.mark.slow
+
+T = TypeVar("T")
 
 
 class ServeProcess:
@@ -68,7 +71,24 @@ class ServeProcess:
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
-        wait_until(self._listening, what=f"judge serve listening on {self.port}")
+        wait_until(self._listening, what=f"judge serve listening on {self.port}", explain=self.log_tail)
+
+    def wait_until(self, condition: Callable[[], T], *, what: str) -> T:
+        """:func:`wait_until` that fails at once, with the log, if the server died, and shows the
+        log's end on a timeout."""
+
+        def alive_and(condition_result: Callable[[], T]) -> T:
+            if self.process is not None and self.process.poll() is not None:
+                raise AssertionError(f"judge serve exited while waiting for {what}:\n{self.log_tail()}")
+            return condition_result()
+
+        return wait_until(lambda: alive_and(condition), what=what, explain=self.log_tail)
+
+    def log_tail(self, lines: int = 40) -> str:
+        """The end of the server's log (it never holds a mail body: see the SIGTERM test)."""
+        if not self.log_path.exists():
+            return "(no log yet)"
+        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
 
     def _listening(self) -> bool:
         assert self.process is not None
@@ -140,11 +160,11 @@ def test_mail_accepted_just_before_a_kill_is_answered_exactly_once_after_restart
 
     serve_process.start()
     ids = {str(m["Message-ID"]) for m in sent}
-    wait_until(
+    serve_process.wait_until(
         lambda: {str(r["In-Reply-To"]) for r in serve_process.replies()} >= ids,
         what="a reply to each mail after the restart",
     )
-    wait_until(lambda: _settled(database_url), what="nothing left to do")
+    serve_process.wait_until(lambda: _settled(database_url), what="nothing left to do")
     replies = [str(r["In-Reply-To"]) for r in serve_process.replies()]
     assert set(replies) == ids, "each mail answered"
     # Each mail is processed exactly once (below); its reply is sent at most once more than
@@ -175,8 +195,8 @@ def test_a_mail_delivered_again_after_a_kill_is_carried_out_once(
     serve_process.start()
     with smtplib.SMTP("127.0.0.1", serve_process.port, timeout=WAIT_SECONDS) as client:
         client.sendmail("twice@example.net", [JUDGE], raw)
-    wait_until(lambda: _settled(database_url), what="both deliveries handled")
-    wait_until(
+    serve_process.wait_until(lambda: _settled(database_url), what="both deliveries handled")
+    serve_process.wait_until(
         lambda: any(r["In-Reply-To"] == message["Message-ID"] for r in serve_process.replies()),
         what="the reply in the Maildir",
     )
@@ -196,11 +216,11 @@ def test_sigterm_stops_the_server_cleanly_and_the_log_shows_no_body(
     message = build_mail("quiet@example.net", f"VERSION\nSIGNON Fnogame {marker}\n")
     with smtplib.SMTP("127.0.0.1", serve_process.port, timeout=WAIT_SECONDS) as client:
         client.sendmail("quiet@example.net", [JUDGE], wire(message))
-    wait_until(
+    serve_process.wait_until(
         lambda: any(r["In-Reply-To"] == message["Message-ID"] for r in serve_process.replies()),
         what="the reply in the Maildir",
     )
-    wait_until(lambda: _settled(database_url), what="the reply delivered")
+    serve_process.wait_until(lambda: _settled(database_url), what="the reply delivered")
     assert serve_process.signal(signal.SIGTERM) == 0
     log = serve_process.log_path.read_text()
     assert "event=server.started" in log
