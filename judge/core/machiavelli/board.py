@@ -1,0 +1,302 @@
+"""The board of the Renaissance game: the map, its cities and fortresses, home countries, garrisons.
+
+A scenario is a variant file (docs/variants.md) with a few keys more, read here after
+:func:`judge.core.variants.parse_map` has read and checked the map itself:
+
+* a province's ``"city"``: ``{"income": N, "fortified": bool, "port": bool}``. Every
+  city is a supply centre of the map (what victory counts) and every supply centre a
+  city. ``income`` is the ducats the city yields (above 1: a major city);
+* a province's ``"fortress"``: ``{"port": bool}``, a fortified place with no income, in
+  play only when the master switches fortresses on;
+* a province's ``"home_country"``: the power whose home country it belongs to, city or
+  not (the map's ``"home"`` marks only the home cities, where builds go);
+* the section ``"machiavelli"``: ``first_phase`` (the adjustments before the first
+  spring), ``garrisons`` (each power's garrisons at the start), ``autonomous_garrisons``
+  (garrisons of no power), ``treasuries`` (ducats at the start), ``single_space`` (a
+  province whose city and province are one space, as Venice: one unit at most) and
+  ``straits`` (a fleet in ``province`` holds the passage between the two ``joins``).
+
+Control at the start: a power controls its home country, provinces and cities; a
+garrison controls its city and, with no other unit there, its province (an autonomous
+garrison as any other).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from judge.core.errors import PhaseError, VariantError
+from judge.core.geography import GameMap, Terrain
+from judge.core.phase import Phase
+from judge.core.variants import parse_map
+
+AUTONOMOUS = "AUTONOMOUS"
+"""The owner of an autonomous garrison: no power's, never a power of the variant."""
+
+SCENARIO_DIRECTORY = "machiavelli"
+"""Where the scenarios live inside the variants package (not among the playable variants yet)."""
+
+
+@dataclass(frozen=True, slots=True)
+class City:
+    """A city, or a fortress (``fortress``: no income, in play only with fortresses on)."""
+
+    province: str
+    income: int
+    fortified: bool
+    port: bool
+    fortress: bool = False
+
+    @property
+    def major(self) -> bool:
+        """A city worth more than one ducat (the number printed in it on the board)."""
+        return self.income > 1
+
+
+@dataclass(frozen=True, slots=True)
+class Strait:
+    """A fleet in ``province`` holds the passage between the two fleet locations ``joins``."""
+
+    province: str
+    joins: tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Control:
+    """Who controls each land province and each city (absent: no one)."""
+
+    provinces: Mapping[str, str]
+    cities: Mapping[str, str]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class MachiavelliBoard:
+    """A scenario: its :class:`GameMap` and what only this game has (see the module's docstring)."""
+
+    game_map: GameMap
+    cities: Mapping[str, City]
+    fortresses: Mapping[str, City]
+    home_countries: Mapping[str, frozenset[str]]
+    garrisons: Mapping[str, str]
+    treasuries: Mapping[str, int]
+    single_space: frozenset[str]
+    straits: tuple[Strait, ...]
+    first_phase: Phase
+
+    def city(self, province: str, *, fortresses: bool = False) -> City | None:
+        """The city of ``province``, or its fortress when fortresses are in play, or None."""
+        found = self.cities.get(province)
+        if found is None and fortresses:
+            found = self.fortresses.get(province)
+        return found
+
+    def may_garrison(self, province: str, *, fortresses: bool = False) -> bool:
+        """Whether a garrison may stand in ``province``: a fortified city, or a fortress in play."""
+        city = self.city(province, fortresses=fortresses)
+        return city is not None and city.fortified
+
+    def is_port(self, province: str, *, fortresses: bool = False) -> bool:
+        """Whether fleets are built in, and convert to and from a garrison of, ``province``."""
+        city = self.city(province, fortresses=fortresses)
+        return city is not None and city.port
+
+    def home_country_of(self, province: str) -> str | None:
+        for power, provinces in self.home_countries.items():
+            if province in provinces:
+                return power
+        return None
+
+    def starting_control(self) -> Control:
+        """Control at the start: the home countries, and the cities (with provinces) of the garrisons."""
+        provinces: dict[str, str] = {}
+        cities: dict[str, str] = {}
+        for power, home in self.home_countries.items():
+            for province in home:
+                provinces[province] = power
+                if province in self.cities:
+                    cities[province] = power
+        field_units = {unit.province for unit in self.game_map.starting_units}
+        for province, owner in self.garrisons.items():
+            cities[province] = owner
+            if province not in field_units:
+                provinces[province] = owner
+        return Control(MappingProxyType(provinces), MappingProxyType(cities))
+
+
+def load_board(name: str = "machiavelli") -> MachiavelliBoard:
+    """The scenario ``name`` shipped in ``judge/variants/machiavelli/`` (read once, cached)."""
+    return _load_cached(name.strip().lower())
+
+
+@functools.cache
+def _load_cached(name: str) -> MachiavelliBoard:
+    import judge.variants
+
+    directory = os.path.join(os.path.dirname(judge.variants.__file__ or ""), SCENARIO_DIRECTORY)
+    path = os.path.join(directory, name + ".json")
+    if not name.replace("_", "").isalnum() or not os.path.isfile(path):
+        known = sorted(entry[:-5] for entry in os.listdir(directory) if entry.endswith(".json"))
+        raise VariantError(f"unknown scenario {name!r} (known: {', '.join(known)})")
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise VariantError(f"scenario {name}: not valid JSON ({error})") from None
+    return parse_board(data, source=name)
+
+
+def parse_board(data: object, *, source: str = "<data>") -> MachiavelliBoard:
+    """Read a scenario from its decoded JSON; a :class:`VariantError` names the first fault."""
+    game_map = parse_map(data, source=source)
+    assert isinstance(data, dict)  # parse_map refuses anything else
+    where = f"scenario {game_map.name}"
+    raw_provinces = data["provinces"]
+    cities: dict[str, City] = {}
+    fortresses: dict[str, City] = {}
+    homes: dict[str, set[str]] = {power: set() for power in game_map.powers}
+    for code, entry in raw_provinces.items():
+        province = game_map.provinces[code]
+        ctx = f"{where}: province {code}"
+        if "city" in entry and "fortress" in entry:
+            raise VariantError(f"{ctx}: a province has a city or a fortress, not both")
+        if "city" in entry:
+            cities[code] = _city(code, entry["city"], ctx, fortress=False)
+        elif "fortress" in entry:
+            fortresses[code] = _city(code, entry["fortress"], ctx, fortress=True)
+        found = cities.get(code) or fortresses.get(code)
+        if found is not None:
+            if province.terrain is Terrain.WATER:
+                raise VariantError(f"{ctx}: a sea has no city")
+            if found.port and province.terrain is not Terrain.COAST:
+                raise VariantError(f"{ctx}: a port must be on the coast")
+        if (code in cities) != province.supply_center:
+            raise VariantError(f"{ctx}: a province with a city is a supply centre, and only such a province")
+        home = entry.get("home_country")
+        if home is not None:
+            if home not in homes:
+                raise VariantError(f"{ctx}: home_country names unknown power {home!r}")
+            if province.terrain is Terrain.WATER:
+                raise VariantError(f"{ctx}: a sea belongs to no home country")
+            homes[home].add(code)
+        if province.home_of is not None and province.home_of != home:
+            raise VariantError(f"{ctx}: a home city belongs to its power's home country")
+    section = data.get("machiavelli")
+    if not isinstance(section, dict):
+        raise VariantError(f"{where}: the \"machiavelli\" section is missing")
+    first_phase = _phase(section.get("first_phase"), where)
+    single_space = frozenset(_codes(section.get("single_space", []), f"{where}: single_space"))
+    for code in single_space:
+        if code not in cities:
+            raise VariantError(f"{where}: single_space names {code}, which has no city")
+    fortified = {code for code, city in (*cities.items(), *fortresses.items()) if city.fortified}
+    garrisons = _garrisons(section, game_map, fortified, single_space, where)
+    return MachiavelliBoard(
+        game_map=game_map,
+        cities=MappingProxyType(cities),
+        fortresses=MappingProxyType(fortresses),
+        home_countries=MappingProxyType({power: frozenset(codes) for power, codes in homes.items()}),
+        garrisons=MappingProxyType(garrisons),
+        treasuries=MappingProxyType(_treasuries(section.get("treasuries"), game_map, where)),
+        single_space=single_space,
+        straits=_straits(section.get("straits", []), game_map, where),
+        first_phase=first_phase,
+    )
+
+
+def _city(code: str, value: object, ctx: str, *, fortress: bool) -> City:
+    if not isinstance(value, dict):
+        raise VariantError(f"{ctx}: {'fortress' if fortress else 'city'} must be an object")
+    port = value.get("port", False)
+    if not isinstance(port, bool):
+        raise VariantError(f"{ctx}: port must be true or false")
+    if fortress:
+        return City(code, 0, True, port, fortress=True)
+    income = value.get("income")
+    fortified = value.get("fortified", False)
+    if not isinstance(income, int) or isinstance(income, bool) or income < 1:
+        raise VariantError(f"{ctx}: a city's income is a whole number of ducats, 1 or more")
+    if not isinstance(fortified, bool):
+        raise VariantError(f"{ctx}: fortified must be true or false")
+    return City(code, income, fortified, port)
+
+
+def _phase(value: object, where: str) -> Phase:
+    if not isinstance(value, str):
+        raise VariantError(f"{where}: first_phase must be a phase such as W1453A")
+    try:
+        return Phase.parse(value)
+    except PhaseError as error:
+        raise VariantError(f"{where}: first_phase: {error}") from None
+
+
+def _codes(value: object, what: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise VariantError(f"{what} must be a list of province codes")
+    return list(value)
+
+
+def _garrisons(
+    section: Mapping[str, object],
+    game_map: GameMap,
+    fortified: set[str],
+    single_space: frozenset[str],
+    where: str,
+) -> dict[str, str]:
+    placed: dict[str, str] = {}
+    owned = section.get("garrisons", {})
+    if not isinstance(owned, dict):
+        raise VariantError(f"{where}: garrisons must map each power to its cities")
+    entries = [(power, code) for power, codes in owned.items() for code in _codes(codes, f"{where}: garrisons")]
+    entries += [(AUTONOMOUS, code) for code in _codes(section.get("autonomous_garrisons", []), f"{where}: autonomous_garrisons")]
+    field_units = {unit.province for unit in game_map.starting_units}
+    for owner, code in entries:
+        if owner != AUTONOMOUS and owner not in game_map.powers:
+            raise VariantError(f"{where}: garrisons names unknown power {owner!r}")
+        if code not in fortified:
+            raise VariantError(f"{where}: a garrison stands in {code}, which is no fortified city")
+        if code in placed:
+            raise VariantError(f"{where}: two garrisons in the city of {code}")
+        if code in single_space and code in field_units:
+            raise VariantError(f"{where}: {code} holds one unit only, and has both a garrison and a field unit")
+        placed[code] = owner
+    return placed
+
+
+def _treasuries(value: object, game_map: GameMap, where: str) -> dict[str, int]:
+    if not isinstance(value, dict):
+        raise VariantError(f"{where}: treasuries must give each power its ducats")
+    if set(value) != set(game_map.powers):
+        raise VariantError(f"{where}: treasuries must name each power once, and only the powers")
+    for power, ducats in value.items():
+        if not isinstance(ducats, int) or isinstance(ducats, bool) or ducats < 0:
+            raise VariantError(f"{where}: the treasury of {power} must be a whole number of ducats, 0 or more")
+    return dict(value)
+
+
+def _straits(value: object, game_map: GameMap, where: str) -> tuple[Strait, ...]:
+    if not isinstance(value, list):
+        raise VariantError(f"{where}: straits must be a list")
+    found: list[Strait] = []
+    for entry in value:
+        if not isinstance(entry, dict) or not isinstance(entry.get("province"), str):
+            raise VariantError(f"{where}: each strait is an object with a province")
+        province = entry["province"]
+        joins = _codes(entry.get("joins"), f"{where}: strait of {province}: joins")
+        if len(joins) != 2:
+            raise VariantError(f"{where}: the strait of {province} joins exactly two places")
+        if not game_map.is_coastal(province):
+            raise VariantError(f"{where}: the strait is held from {province}, which is no coastal province")
+        first, second = joins
+        if not game_map.fleet_adjacent(first, second):
+            raise VariantError(f"{where}: the strait of {province} joins {first} and {second}, which no fleet border joins")
+        for end in joins:
+            if not game_map.fleet_adjacent(province, end):
+                raise VariantError(f"{where}: the strait of {province} reaches {end}, which does not border it")
+        found.append(Strait(province, (first, second)))
+    return tuple(found)
