@@ -92,15 +92,3 @@ def player_addresses(game: Game, *, exclude: Iterable[str] = ()) -> list[str]:
 
 def master_addresses(game: Game) -> list[str]:
     return [a for m in game.masters if (a := person_address(m.person))]
-
-
-def observer_addresses(game: Game) -> list[str]:
-    """Observers' addresses, but for those that bounce (judge.app.mail_out.bounces)."""
-    return [o.address for o in game.observers if o.address and not o.held_for_bounces]
-
-
-def everyone(game: Game, *, exclude: Iterable[str] = ()) -> list[str]:
-    """Players, masters and observers: who gets results and announcements."""
-    skip = {a.lower() for a in exclude}
-    every = player_addresses(game) + master_addresses(game) + observer_addresses(game)
-    return [a for a in dict.fromkeys(every) if a.lower() not in skip]
