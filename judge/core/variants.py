@@ -150,6 +150,31 @@ def _load_cached(key: str) -> GameMap:
     return parse_map(data, source=key)
 
 
+def scenario_data(directory: str, name: str) -> object:
+    """The decoded JSON of ``judge/variants/<directory>/<name>.json``: a scenario kept beside the
+    variants but not among them (the Renaissance game's, :mod:`judge.core.machiavelli.board`)."""
+    if not _VARIANT_NAME.match(directory) or not _VARIANT_NAME.match(name):
+        raise VariantError(f"unknown scenario {directory}/{name}")
+    package = _package_directory()
+    if package is not None:
+        path = os.path.join(package, directory, name + _SUFFIX)
+        if not os.path.isfile(path):
+            raise VariantError(f"unknown scenario {directory}/{name}")
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    else:
+        from importlib import resources
+
+        entry = resources.files(_PACKAGE).joinpath(directory, name + _SUFFIX)
+        if not entry.is_file():
+            raise VariantError(f"unknown scenario {directory}/{name}")
+        text = entry.read_text(encoding="utf-8")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise VariantError(f"scenario {directory}/{name}: not valid JSON ({error})") from None
+
+
 def parse_map(data: object, *, source: str = "<data>") -> GameMap:
     """Build a map from the decoded JSON of a variant file (public for tests and tools).
 

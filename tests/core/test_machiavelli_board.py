@@ -253,3 +253,10 @@ def test_a_garrison_owner_is_a_power_or_autonomous() -> None:
     with pytest.raises(VariantError, match="unknown power"):
         parse_board(data, source="broken")
     assert Unit("VENICE", UnitType.FLEET, "DAL") in load_board().game_map.starting_units
+
+
+def test_an_unknown_scenario_is_refused() -> None:
+    with pytest.raises(VariantError, match="unknown scenario"):
+        load_board("nowhere")
+    with pytest.raises(VariantError, match="unknown scenario"):
+        load_board("../standard")

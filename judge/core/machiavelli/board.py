@@ -24,8 +24,6 @@ garrison as any other).
 from __future__ import annotations
 
 import functools
-import json
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -33,7 +31,7 @@ from types import MappingProxyType
 from judge.core.errors import PhaseError, VariantError
 from judge.core.geography import GameMap, Terrain
 from judge.core.phase import Phase
-from judge.core.variants import parse_map
+from judge.core.variants import parse_map, scenario_data
 
 AUTONOMOUS = "AUTONOMOUS"
 """The owner of an autonomous garrison: no power's, never a power of the variant."""
@@ -135,20 +133,7 @@ def load_board(name: str = "machiavelli") -> MachiavelliBoard:
 
 @functools.cache
 def _load_cached(name: str) -> MachiavelliBoard:
-    import judge.variants
-
-    directory = os.path.join(os.path.dirname(judge.variants.__file__ or ""), SCENARIO_DIRECTORY)
-    path = os.path.join(directory, name + ".json")
-    if not name.replace("_", "").isalnum() or not os.path.isfile(path):
-        known = sorted(entry[:-5] for entry in os.listdir(directory) if entry.endswith(".json"))
-        raise VariantError(f"unknown scenario {name!r} (known: {', '.join(known)})")
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise VariantError(f"scenario {name}: not valid JSON ({error})") from None
-    return parse_board(data, source=name)
+    return parse_board(scenario_data(SCENARIO_DIRECTORY, name), source=name)
 
 
 def parse_board(data: object, *, source: str = "<data>") -> MachiavelliBoard:
