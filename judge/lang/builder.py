@@ -465,6 +465,10 @@ class CommandBuilder(Transformer[Token, Any]):
                 raise CommandError(Message(N_("SET NO ABSENCE needs the date of the absence to cancel.")), _column(last))
             text = " ".join(str(t) for t in rest)
             return [c.SetNoAbsence(self.line, read_date(text, _column(rest[0])))]
+        if meaning.name == "BLIND":  # SET BLIND = SET VARIANT BLIND; SET NO BLIND = SET NOT VARIANT BLIND
+            if rest:
+                raise CommandError(Message(N_("Unexpected words after the option -> {word}"), word=rest[0]), _column(rest[0]))
+            return [c.SetVariant(self.line, None, ("blind",), not meaning.enabled)]
         if meaning.name == "NOT VARIANT":
             return [c.SetVariant(self.line, None, tuple(str(t).lower() for t in rest), True)]
         if meaning.name == "NOT APPROVED":

@@ -177,6 +177,8 @@ _SPECIALS: Mapping[str, Special] = {
     "noholiday": Special("NO ABSENCE"), "noholidays": Special("NO ABSENCE"),
     "novacation": Special("NO ABSENCE"), "novacations": Special("NO ABSENCE"),
     "notvariant": Special("NOT VARIANT"),
+    # issue 32: Fog of War, the Judge's Blind modifier (a game option, as gunboat: SET VARIANT BLIND)
+    "blind": Special("BLIND", True), "noblind": Special("BLIND", False),
     "notapprove": Special("NOT APPROVED"), "notapproved": Special("NOT APPROVED"),
     # house rules of seeds 000 and 002: a number follows (0 turns them off)
     "endyear": Special("END YEAR"), "cdafter": Special("CD AFTER"),

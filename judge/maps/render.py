@@ -265,8 +265,12 @@ def render_svg(
     *,
     title: str | None = None,
     language: str = "en",
+    seen: frozenset[str] | None = None,
 ) -> str:
     """The SVG picture of ``position`` (and of ``orders`` if given), titled ``title`` or the phase.
+
+    ``seen`` (Fog of War): the provinces the reader sees; the others are dimmed (the position and
+    orders given are the reader's view already: nothing out of sight is drawn).
 
     A board with an inset (:data:`judge.maps.layout.INSETS`) draws its crowded
     region again, larger, in a panel under the board (``<g class="inset">``),
@@ -280,7 +284,7 @@ def render_svg(
     drawn = drawn_from(orders) if isinstance(orders, AdjudicationResult) else orders
     colours = power_colours(game_map)
     centers = drawn.centers if drawn is not None and drawn.centers is not None else position.centers
-    shading = _shading(game_map, colours, centers)
+    shading = _shading(game_map, colours, centers) + _fog(game_map, seen)
     heading = title if title is not None else f"{_short_title(game_map)}: {phase_title(position.phase, language)}"
     region = INSETS.get(game_map.name)
     panel: list[str] = []
@@ -332,6 +336,21 @@ def render_svg(
         "</svg>",
     ]
     return "\n".join(parts)
+
+
+FOG_COLOUR = "#8c8c8c"
+"""The fill of a province a Fog of War reader does not see."""
+
+
+def _fog(game_map: GameMap, seen: frozenset[str] | None) -> str:
+    """The provinces out of sight, dimmed: a style sheet after the shading (the later rule wins)."""
+    if seen is None:
+        return ""
+    unseen = sorted(p for p in game_map.provinces if p not in seen)
+    if not unseen:
+        return ""
+    rules = ",".join(f"#p-{p}" for p in unseen)
+    return f'<style class="fog" data-unseen="{" ".join(unseen)}">{rules}{{fill:{FOG_COLOUR}}}</style>'
 
 
 def _shading(game_map: GameMap, colours: Mapping[str, str], centers: Mapping[str, frozenset[str]]) -> str:

@@ -15,7 +15,9 @@ the place the mail replies ask it:
   written with ``addresses=False``;
 * orders and results: the processed phase records only (HISTORY's
   :func:`judge.app.reports.history_text.results_text`); an open phase shows its board alone;
-* maps: :func:`judge.app.mail_out.results_maps.phase_svg`, which draws orders only once a phase is processed.
+* maps: :func:`judge.app.mail_out.results_maps.phase_svg`, which draws orders only once a phase is processed;
+* a Fog of War game (SET BLIND): :func:`judge.app.audience.blind_view.view_of`, whose view of a
+  visitor sees nothing of a running blind game: its pages are those of no game until it is over.
 
 Names of people (registration names) are shown where SUMMARY shows them; their addresses,
 never.
@@ -33,6 +35,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
+from judge.app.audience.blind_view import view_of
 from judge.app.game_state.boards import from_json
 from judge.app.game_state.game_facts import describe_variant, power_name
 from judge.app.game_state.variant_rules import game_map_of
@@ -98,7 +101,7 @@ def public_game(uow: UnitOfWork, name: str) -> Game | None:
     if not NAME_PATTERN.match(name):
         return None
     game = uow.games.by_name(name)
-    if game is None or not publicly_listed(game):
+    if game is None or not publicly_listed(game) or view_of(game).nothing:
         return None
     return game
 
@@ -106,7 +109,7 @@ def public_game(uow: UnitOfWork, name: str) -> Game | None:
 def public_games(uow: UnitOfWork) -> list[Game]:
     """The games the pages list, by name, their seats read with them (one query, not one a game)."""
     games = uow.session.scalars(select(Game).options(selectinload(Game.seats)).order_by(Game.name))
-    return [game for game in games if publicly_listed(game)]
+    return [game for game in games if publicly_listed(game) and not view_of(game).nothing]
 
 
 def timeline(uow: UnitOfWork, game: Game) -> list[PhaseRecord]:

@@ -52,6 +52,10 @@ class ResultsReader(NamedTuple):
 
     language: str
     time_zone: str
+    power: str | None = None
+    """The power this reader plays (a seat's player or council member), else None."""
+    master: bool = False
+    """Whether this reader is one of the game's masters."""
 
 
 def results_audience(uow: UnitOfWork, game: Game) -> dict[str, ResultsReader]:
@@ -69,11 +73,15 @@ def results_audience(uow: UnitOfWork, game: Game) -> dict[str, ResultsReader]:
     for row in rows:
         readers.setdefault((row.kind, row.key), []).append(row)
     statuses = {seat.id: seat.status for seat in game.seats}
+    powers = {seat.id: seat.power for seat in game.seats}
     councils = councils_enabled(game)
     audience: dict[str, ResultsReader] = {}
     for (kind, _key), lines in readers.items():
         first = lines[0]
-        reader = ResultsReader(language_of(first.language, first.extra, game), first.time_zone or "")
+        reader = ResultsReader(
+            language_of(first.language, first.extra, game), first.time_zone or "",
+            powers.get(_key) if kind == _SEAT else None, kind == _MASTER,
+        )  # fmt: skip
         if kind == _SEAT:
             status = statuses.get(_key) or SeatStatus(first.status)  # as changed in this transaction
             if status not in ACTIVE and status is not SeatStatus.ELIMINATED:
@@ -81,7 +89,9 @@ def results_audience(uow: UnitOfWork, game: Game) -> dict[str, ResultsReader]:
             if councils:  # each member of the council alone, in his language (councils.audience)
                 seat = next(s for s in game.seats if s.id == _key)
                 for member in seat_readers(game, seat):
-                    audience.setdefault(member.address, ResultsReader(member.language, member.time_zone))
+                    audience.setdefault(
+                        member.address, ResultsReader(member.language, member.time_zone, seat.power)
+                    )
                 continue
             if first.report:
                 addresses = [a for a in str(first.report).split(",") if a]

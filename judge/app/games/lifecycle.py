@@ -49,7 +49,7 @@ from judge.timekeeping.absences import Absence, counting_absences
 from judge.timekeeping.deadlines import PhaseTimes, next_phase_times
 from judge.timekeeping.lateness import PowerStatus, begin_phase, next_wakeup
 
-GAME_OPTIONS: tuple[str, ...] = ("gunboat",)
+GAME_OPTIONS: tuple[str, ...] = ("gunboat", "blind")
 """Option words CREATE and SIGNON ?game accept after the variant (lower case)."""
 
 ASSIGNMENT_SEED = "assignment_seed"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from judge.app.audience.blind_view import session_view
 from judge.app.handlers.summary import requested_game
 from judge.app.reports.history_text import (
     DEFAULT_DAYS,
@@ -71,6 +72,7 @@ def handle(command: History, session: MailSession) -> Next:
         language=session.language,
         zone=session.services.config.timezone,
         _=session.gettext,
+        view=session_view(session, game),  # Fog of War: the results as the asker was told them
     )
     session.reply.ok(command.line, *lines)
     return Next.CONTINUE

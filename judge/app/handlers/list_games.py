@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
+from judge.app.audience.blind_view import session_view
 from judge.app.reports.listing import SHOWN_IN_BRIEF_LIST, brief_list, game_report, publicly_listed
 from judge.app.session.mail_session import MailSession, Role
 from judge.app.session.refusals import CommandRefused
@@ -52,7 +53,7 @@ def report(session: MailSession, game: Game) -> str:
     lines = game_report(
         session.uow, game,
         language=session.language, zone=session.zone, now=session.now,
-        show_addresses=master_here, _=session.gettext,
+        show_addresses=master_here, _=session.gettext, view=session_view(session, game),
     )  # fmt: skip
     return "\n".join(lines)
 

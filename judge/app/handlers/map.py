@@ -4,12 +4,14 @@ Anyone may ask, before or after a sign-on, as for HISTORY: a processed
 phase's picture shows what its results mail told every player, master and
 observer. The phase being played is drawn without orders (nobody's orders
 are shown before the phase is processed, not even the asker's own); a
-picture names powers, never players, so gunboat games stay anonymous. PNG by
+picture names powers, never players, so gunboat games stay anonymous. In a Fog of War
+game the picture is the asker's view (judge.app.audience.blind_view). PNG by
 default, SVG on request; one picture per mail.
 """
 
 from __future__ import annotations
 
+from judge.app.audience.blind_view import session_view
 from judge.app.handlers.summary import requested_game
 from judge.app.mail_out.results_maps import file_name, phase_svg
 from judge.app.session.mail_session import MailSession
@@ -27,7 +29,7 @@ def handle(command: MapRequest, session: MailSession) -> Next:
     if session.reply_attachment is not None:
         raise CommandRefused(_("One map per mail: this mail already has one. Send another mail for another map."))
     record, previous = _record(session, game, command.phase)
-    svg = phase_svg(game, record, previous)
+    svg = phase_svg(game, record, previous, view=session_view(session, game))  # Fog of War: what the asker sees
     if command.svg:
         attachment = Attachment(file_name(game, record.name, "svg"), "image/svg+xml", svg.encode("utf-8"))
     else:

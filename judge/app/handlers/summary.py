@@ -7,6 +7,7 @@ of a gunboat game named.
 
 from __future__ import annotations
 
+from judge.app.audience.blind_view import session_view
 from judge.app.games.lifecycle import find_game
 from judge.app.reports.summary_text import summary_lines
 from judge.app.session.mail_session import MailSession, Role
@@ -53,6 +54,7 @@ def handle(command: Summary, session: MailSession) -> Next:
         language=session.language,
         zone=session.services.config.timezone,
         _=_,
+        view=session_view(session, game),  # Fog of War: the asker's own centres alone
     )
     session.reply.ok(command.line, *lines)
     return Next.CONTINUE

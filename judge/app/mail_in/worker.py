@@ -486,6 +486,7 @@ def _queue_reply(session: MailSession, mail_id: int) -> None:
         config.code,
         game=game.name if game is not None and session.signed_on else None,
         variant=game.variant if game is not None else None,
+        modifiers=[option.capitalize() for option in game.rule_options] if game is not None else (),
         phase=phase,
         deadline=game.deadline_at if game is not None else None,
         zone=config.timezone,

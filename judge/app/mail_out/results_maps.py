@@ -21,12 +21,17 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import select
 
+from judge.app.audience.blind_view import EVERYTHING, NOTHING, View
 from judge.app.game_state.variant_rules import game_map_of
+from judge.core.adjudicator.results import AdjudicationResult
+from judge.core.geography import GameMap
 from judge.core.position import Position
+from judge.core.units import Unit
 from judge.db.database import UnitOfWork
 from judge.db.models import Game, PhaseRecord
 from judge.mail.compose import Attachment
@@ -63,12 +68,17 @@ def picture_title(game: Game, position: Position, language: str = "en") -> str:
     return f"{game.name}: {phase_title(position.phase, language)}"
 
 
-def phase_svg(game: Game, record: PhaseRecord, previous: PhaseRecord | None = None, language: str = "en") -> str:
+def phase_svg(
+    game: Game, record: PhaseRecord, previous: PhaseRecord | None = None, language: str = "en",
+    view: View = EVERYTHING,
+) -> str:
     """The picture of one phase record, in the reader's ``language``: with its orders and results
     (and the centres after it) only once it is processed.
 
     A retreat phase's dislodged units get the retreat options that the
     ``previous`` (movement) phase's results announced to everyone.
+    ``view`` (Fog of War, :mod:`judge.app.audience.blind_view`): what the reader may see; the
+    units and orders out of its sight are left off, the provinces it does not see dimmed.
     """
     from judge.core.serialization import position_from_json
 
@@ -82,7 +92,74 @@ def phase_svg(game: Game, record: PhaseRecord, previous: PhaseRecord | None = No
         drawn = OrdersDrawn(
             drawn.results if drawn else (), announced.dislodged, announced.retreats, drawn.centers if drawn else None
         )
-    return render_svg(game_map, position, drawn, title=picture_title(game, position, language), language=language)
+    seen: frozenset[str] | None = None
+    if not view.everything:
+        seen, position, drawn = _fogged(game_map, view, position, drawn)
+    return render_svg(
+        game_map, position, drawn, title=picture_title(game, position, language), language=language, seen=seen
+    )
+
+
+def _fogged(
+    game_map: GameMap, view: View, position: Position, drawn: OrdersDrawn | None
+) -> tuple[frozenset[str], Position, OrdersDrawn | None]:
+    """The picture's position and orders as ``view`` sees them, and the provinces it sees (the
+    board before the phase: the picture draws that board)."""
+    seen = view.seen(game_map, position) or frozenset()
+    if drawn is None:
+        return seen, view.position(game_map, position), None
+    after = position_seen_after(position, drawn)
+    seen |= view.seen(game_map, after) or frozenset()
+    result = AdjudicationResult(position.phase, position.phase, after, drawn.results, drawn.dislodged, drawn.retreats)
+    before, shown = view.results(game_map, position, result)
+    centers = shown.position.centers if drawn.centers is not None else None
+    return seen, before, OrdersDrawn(shown.results, shown.dislodged, shown.retreats, centers)
+
+
+def position_seen_after(position: Position, drawn: OrdersDrawn) -> Position:
+    """The board after a drawn phase, as far as the picture knows it: the units where their
+    results leave them (a dislodged unit where it stood), and the centres after the phase."""
+    from judge.core.visibility import end_province
+
+    moved: list[Unit] = []
+    for entry in drawn.results:
+        end = end_province(entry)
+        if entry.unit is None or end is None:
+            continue
+        if end == entry.unit.province:
+            moved.append(entry.unit)
+        else:
+            destination = getattr(entry.order, "destination", end)
+            moved.append(Unit(entry.unit.power, entry.unit.type, destination))
+    ordered = {entry.unit for entry in drawn.results if entry.unit is not None}
+    units = tuple(moved) + tuple(u for u in position.units if u not in ordered)
+    dislodged = {d.unit for d in drawn.dislodged}
+    return replace(
+        position,
+        units=tuple(u for u in units if u not in dislodged),
+        centers=drawn.centers if drawn.centers is not None else position.centers,
+        dislodged=tuple(drawn.dislodged),
+    )
+
+
+def map_language(language: str, view: View, game_map: GameMap) -> str:
+    """What an outbox row keeps to draw its reader's map: the language, and in a Fog of War game
+    whose sight (``fr:3``: the map's fourth power; ``en:-``: the one who sees nothing)."""
+    if view.everything:
+        return language
+    if view.power is None:
+        return f"{language}:-"
+    return f"{language}:{game_map.powers.index(view.power)}"
+
+
+def _view_of_map_language(language: str, game_map: GameMap) -> tuple[str, View]:
+    """The language and view :func:`map_language` wrote."""
+    language, _, sight = language.partition(":")
+    if not sight:
+        return language, EVERYTHING
+    if sight == "-" or not sight.isdigit() or int(sight) >= len(game_map.powers):
+        return language, NOTHING
+    return language, View(everything=False, power=game_map.powers[int(sight)])
 
 
 class ResultsPictures:
@@ -118,7 +195,6 @@ class ResultsPictures:
         if found is None:
             return None
         processed_at, game_id, name = found
-        language = "fr" if language == "fr" else "en"
         key: tuple[object, ...] = (phase_id, processed_at, language)
         if processed_at is None:
             key = (*key, game_id, name)
@@ -138,6 +214,8 @@ class ResultsPictures:
 def _draw_results(uow: UnitOfWork, record: PhaseRecord, language: str) -> Attachment | None:
     try:
         game = record.game
+        language, view = _view_of_map_language(language, game_map_of(game))
+        language = "fr" if language == "fr" else "en"
         # The phase before it in its timeline: the newest record of the turn before, made before it.
         previous = uow.session.scalars(
             select(PhaseRecord)
@@ -145,7 +223,7 @@ def _draw_results(uow: UnitOfWork, record: PhaseRecord, language: str) -> Attach
             .order_by(PhaseRecord.id.desc())
             .limit(1)
         ).first()
-        svg = phase_svg(game, record, previous, language)
+        svg = phase_svg(game, record, previous, language, view)
         return Attachment(file_name(game, record.name, "png"), "image/png", svg_to_png(svg))
     except Exception:
         log.exception("no map for phase record %s", record.id)

@@ -36,6 +36,7 @@ from typing import Any
 
 from sqlalchemy import event as sqlalchemy_event
 
+from judge.app.audience.blind_view import is_blind, view_of
 from judge.app.audience.results_readers import results_audience
 from judge.app.game_state import order_sheets as kept
 from judge.app.game_state.boards import to_json
@@ -46,7 +47,14 @@ from judge.app.hooks.game_hooks import hooks_for
 from judge.app.mail_out import outbox
 from judge.app.phases.deadline_actions import count_processing
 from judge.app.phases.planning import OpenPhase, current_times, phase_clock, plan, read_open_phase
-from judge.app.reports.results import ABANDONED, CIVIL_DISORDER, ResultsReport, render_results
+from judge.app.reports.results import (
+    ABANDONED,
+    BLIND_REPORTS,
+    CIVIL_DISORDER,
+    ResultsReport,
+    render_results,
+    report_for,
+)
 from judge.app.session.readers import ACTIVE, reader_zone
 from judge.app.session.services import Services
 from judge.core.geography import GameMap
@@ -206,20 +214,32 @@ def process_phase(
         language: render_results(report, game_map, language, translation(language).gettext)
         for language in sorted({"en", *(reader.language for reader in audience.values())})
     }
-    # What each reader is mailed: their language, the next deadline in their time zone.
-    mailed: dict[tuple[str, str], str] = {}
-    for reader in audience.values():
-        reader_report = replace(report, zone=reader_zone(reader.time_zone, zone))
-        key = (reader.language, reader_report.zone.key)
+    # Fog of War: what each reader may see of the phase (judge.app.audience.blind_view, the one place).
+    views = {address: view_of(game, power=reader.power, master=reader.master) for address, reader in audience.items()}
+    # What each reader is mailed: their view, their language, the next deadline in their time zone.
+    mailed: dict[tuple[str, str, str], str] = {}
+    for address, reader in audience.items():
+        view = views[address]
+        reader_report = replace(report_for(report, view, game_map), zone=reader_zone(reader.time_zone, zone))
+        key = (view.key, reader.language, reader_report.zone.key)
         if key not in mailed:
             mailed[key] = (
-                reports[reader.language] if reader_report.zone.key == zone.key
+                reports[reader.language] if reader_report.zone.key == zone.key and view.everything
                 else render_results(reader_report, game_map, reader.language, translation(reader.language).gettext)
             )
     results = {
         **ruling.to_stored_json(), "reason": reason, "civil_disorder": sorted(newly_cd), **stand_ins.results_entry(),
         "report": reports,
     }  # fmt: skip
+    if is_blind(game) and not finished:  # what HISTORY tells each power, and everyone else, until the end
+        results[BLIND_REPORTS] = {
+            shown.key: {
+                language: render_results(report_for(report, shown, game_map), game_map, language,
+                                         translation(language).gettext)
+                for language in reports
+            }
+            for shown in [*(view_of(game, power=p) for p in game_map.powers), view_of(game)]
+        }  # fmt: skip
     uow.phases.record_processing(
         record,
         orders_received=received,
@@ -256,14 +276,15 @@ def process_phase(
     # The board as a picture for every reader who did not SET MAP OFF (issue 16); the text stays whole.
     # The sender draws it when it delivers the mail (judge.app.mail_out.results_maps.ResultsPictures), once per phase:
     # drawing takes tens of milliseconds, too long to hold this transaction and the game's row lock.
-    from judge.app.mail_out.results_maps import map_off_addresses
+    from judge.app.mail_out.results_maps import map_language, map_off_addresses
 
     no_map = map_off_addresses(game)
     outbox.queue_many(
         uow, services,
         [outbox.Letter([address], subject,
-                       mailed[reader.language, reader_zone(reader.time_zone, zone).key],
-                       map_phase_id=None if address.lower() in no_map else record.id, map_language=reader.language)
+                       mailed[views[address].key, reader.language, reader_zone(reader.time_zone, zone).key],
+                       map_phase_id=None if address.lower() in no_map else record.id,
+                       map_language=map_language(reader.language, views[address], game_map))
          for address, reader in audience.items()],
         now, game_id=game.id,
     )  # fmt: skip

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from zoneinfo import ZoneInfo
 
+from judge.app.audience.blind_view import view_of
 from judge.app.audience.council_members import seat_readers
 from judge.app.game_state.boards import opening_position
 from judge.app.game_state.game_facts import is_gunboat, power_name
@@ -89,10 +90,11 @@ def queue_game_starting(session: MailSession, game: Game) -> int:
     Each carries the opening board in its reader's language (drawn by the sender when it delivers
     the mail, as a results mail's map), unless the reader said SET MAP OFF.
     """
-    from judge.app.mail_out.results_maps import map_off_addresses
+    from judge.app.mail_out.results_maps import map_language, map_off_addresses
 
     config = session.services.config
     subject = game_subject(config.code, game.name, "Game Starting", game.current_phase)
+    game_map = game_map_of(game)
     mails: list[tuple[Sequence[str], str, str]] = []
     for seat in game.seats:
         if seat.person is None:
@@ -103,16 +105,17 @@ def queue_game_starting(session: MailSession, game: Game) -> int:
             if key not in bodies:
                 zone = reader_zone(reader.time_zone or None, config.timezone)
                 bodies[key] = game_starting_body(game, seat, reader.language, zone)
-            mails.append(([reader.address], bodies[key], reader.language))
+            # Fog of War: each power's opening board as it sees it (judge.app.audience.blind_view)
+            mails.append(([reader.address], bodies[key], map_language(reader.language, view_of(game, power=seat.power), game_map)))
     for master in game.masters:
         if master.person.primary_address:
             language = _language(master.person, game)
             body = game_starting_body(game, None, language, _zone(master.person, config.timezone))
-            mails.append(([master.person.primary_address], body, language))
+            mails.append(([master.person.primary_address], body, map_language(language, view_of(game, master=True), game_map)))
     for observer in game.observers:
         language = _language(observer.person, game)
         body = game_starting_body(game, None, language, _zone(observer.person, config.timezone))
-        mails.append(([observer.address], body, language))
+        mails.append(([observer.address], body, map_language(language, view_of(game), game_map)))
     opening = session.uow.phases.current(game)
     no_map = map_off_addresses(game)
     sent: set[str] = set()

@@ -40,6 +40,7 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 
+from judge.app.audience.blind_view import EVERYTHING, View
 from judge.app.audience.council_members import member_addresses_hidden
 from judge.app.game_state.game_facts import is_gunboat, power_name
 from judge.app.game_state.variant_rules import game_map_of
@@ -49,6 +50,7 @@ from judge.app.mail_out.press_rules import (
     readers_named,
     writes_as,
 )
+from judge.app.reports.results import BLIND_REPORTS
 from judge.core.phase import Phase
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, PhaseState, PressKind
@@ -223,13 +225,20 @@ def press_item(
     )
 
 
-def results_text(record: PhaseRecord, language: str, _: Gettext) -> list[str]:
+def results_text(record: PhaseRecord, language: str, _: Gettext, view: View = EVERYTHING) -> list[str]:
     """The results mail of a processed phase, in the reader's language when it was rendered in it.
 
     Phases processed before the rendered mail was kept get a plain list of
-    the orders and their outcomes from the stored ruling.
+    the orders and their outcomes from the stored ruling. In a running Fog of War game, the text
+    the reader's ``view`` was mailed (:mod:`judge.app.audience.blind_view`), nothing else.
     """
     results: dict[str, Any] = record.results or {}
+    if not view.everything:
+        shown = (results.get(BLIND_REPORTS) or {}).get(view.key)
+        if isinstance(shown, dict) and shown:
+            chosen = shown.get(language) or shown.get("en") or next(iter(shown.values()))
+            return str(chosen).rstrip().splitlines()
+        return [_("This is a Fog of War game: what happened is shown to observers when the game is over.")]
     reports = results.get("report")
     if isinstance(reports, dict) and reports:
         chosen = reports.get(language) or reports.get("en") or next(iter(reports.values()))
@@ -242,7 +251,9 @@ def results_text(record: PhaseRecord, language: str, _: Gettext) -> list[str]:
     return lines
 
 
-def results_items(uow: UnitOfWork, game: Game, language: str, _: Gettext) -> list[HistoryItem]:
+def results_items(
+    uow: UnitOfWork, game: Game, language: str, _: Gettext, view: View = EVERYTHING
+) -> list[HistoryItem]:
     """Every results mail of the game, rolled-back timelines included (observers got those too)."""
     records = uow.session.scalars(
         select(PhaseRecord)
@@ -256,7 +267,7 @@ def results_items(uow: UnitOfWork, game: Game, language: str, _: Gettext) -> lis
         if record.state is PhaseState.ROLLED_BACK:
             title += " " + _("(later rolled back)")
         items.append(
-            HistoryItem(record.processed_at, record.name, title, tuple(results_text(record, language, _)), True)
+            HistoryItem(record.processed_at, record.name, title, tuple(results_text(record, language, _, view)), True)
         )
     return items
 
@@ -290,10 +301,10 @@ def published_diaries(uow: UnitOfWork, game: Game, language: str, _: Gettext) ->
 
 
 def collect(
-    uow: UnitOfWork, game: Game, request: HistoryRequest, language: str, _: Gettext
+    uow: UnitOfWork, game: Game, request: HistoryRequest, language: str, _: Gettext, view: View = EVERYTHING
 ) -> list[HistoryItem]:
     """The items the request covers, oldest first."""
-    items = results_items(uow, game, language, _)
+    items = results_items(uow, game, language, _, view)
     if not request.by_phase or request.broad:
         items += [
             press_item(game, message, language, _)
@@ -334,8 +345,10 @@ def history_lines(
     language: str,
     zone: ZoneInfo,
     _: Gettext,
+    view: View = EVERYTHING,
 ) -> list[str]:
-    """The HISTORY report: a heading, each item under its date and title, and how it ended."""
+    """The HISTORY report: a heading, each item under its date and title, and how it ended (in a
+    Fog of War game, the results as the reader's ``view`` was told them)."""
     if request.by_phase:
         assert request.first_phase is not None
         last = str(request.last_phase) if request.last_phase is not None else _("the last phase")
@@ -348,7 +361,7 @@ def history_lines(
             since=judge_date(request.since, zone) if request.since else "-",
             until=judge_date(request.until, zone) if request.until else "-",
         )
-    items = collect(uow, game, request, language, _)
+    items = collect(uow, game, request, language, _, view)
     if not items:
         return [heading, "", _("Nothing was sent to the observers of this game in that period.")]
     body: list[str] = []

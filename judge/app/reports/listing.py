@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from judge.app.audience.blind_view import EVERYTHING, View
 from judge.app.audience.council_members import seat_readers
 from judge.app.game_state.boards import NoOpenPhase, current
 from judge.app.game_state.clock_store import phase_schedule
@@ -323,8 +324,10 @@ def game_report(
     now: datetime,
     show_addresses: bool,
     _: Gettext,
+    view: View = EVERYTHING,
 ) -> list[str]:
-    """LIST game: everything about one game a player may know."""
+    """LIST game: everything about one game a player may know (in a Fog of War game, the board
+    its ``view`` sees: :mod:`judge.app.audience.blind_view`)."""
     the_map = game_map_of(game)
     variant = describe_variant(game)
     lines: list[str] = []
@@ -359,7 +362,11 @@ def game_report(
             lines.append(
                 _("Earliest processing: {date}").format(date=tell_date(game.earliest_at, zone, _))
             )
-    table, missing = _player_table(uow, game, the_map, position, language, now, show_addresses, _)
+    seen: frozenset[str] | None = None
+    if position is not None and not view.everything:
+        seen = view.seen(the_map, position)
+        position = view.position(the_map, position)
+    table, missing = _player_table(uow, game, the_map, position, language, now, show_addresses, _, view)
     if missing:
         lines.append(_("Waiting for orders from: {powers}.").format(powers=_join(missing)))
     lines += ["", *parameter_lines(game, _), ""]
@@ -370,7 +377,7 @@ def game_report(
     if game.observers:
         lines.append(_("Observers of the game: {count}").format(count=len(game.observers)))
     if position is not None:
-        lines += ["", *board_lines(position, the_map, language, _)]
+        lines += ["", *board_lines(position, the_map, language, _, seen)]
     return lines
 
 
@@ -383,6 +390,7 @@ def _player_table(
     now: datetime,
     show_addresses: bool,
     _: Gettext,
+    view: View = EVERYTHING,
 ) -> tuple[list[str], list[str]]:
     """The player table, and the powers still owing orders (for the 'waiting for' line)."""
     hide = is_gunboat(game) and not show_addresses
@@ -412,9 +420,10 @@ def _player_table(
         seat = seats.get(power)
         units = sum(1 for u in position.units if u.power == power) if position else 0
         centres = len(position.centers.get(power, frozenset())) if position else 0
+        counted = view.everything or power == view.power  # Fog of War: another power's counts are not told
         name = power_name(power, language)
         if seat is None:
-            cells.append([name, status_word("open", _), str(units), str(centres), "", "", ""])
+            cells.append([name, status_word("open", _), *((str(units), str(centres)) if counted else ("?", "?")), "", "", ""])
             continue
         owed = orders_owed(position, the_map, power) if position is not None else 0
         submission = on_file.get(power)
@@ -427,7 +436,7 @@ def _player_table(
             missing.append(name)
         dedication = seat.person.dedication if seat.person is not None else 0
         cells.append([
-            name, status, str(units), str(centres), str(seat.late_count), str(dedication),
+            name, status, *((str(units), str(centres)) if counted else ("?", "?")), str(seat.late_count), str(dedication),
             player_address(seat, hide=hide),
         ])  # fmt: skip
     widths = [max(len(row[i]) for row in [headings, *cells]) for i in range(6)]
@@ -442,8 +451,11 @@ def _table_row(cells: Sequence[str], widths: Sequence[int]) -> str:
     return ("  " + " ".join([*left, *right]) + "  " + cells[6]).rstrip()
 
 
-def board_lines(position: Position, the_map: GameMap, language: str, _: Gettext) -> list[str]:
-    """The units (and units waiting to retreat) and the supply-centre ownership."""
+def board_lines(
+    position: Position, the_map: GameMap, language: str, _: Gettext, seen: frozenset[str] | None = None
+) -> list[str]:
+    """The units (and units waiting to retreat) and the supply-centre ownership (``seen``, in a Fog
+    of War game: the provinces the reader sees; the position given is its view already)."""
     lang: Language = "fr" if language == "fr" else "en"
 
     def where(location: str) -> str:
@@ -470,7 +482,9 @@ def board_lines(position: Position, the_map: GameMap, language: str, _: Gettext)
             lines.append(
                 f"  {power_name(power, language)} ({len(centres)}): {_join(where(c) for c in centres)}."
             )
-    unowned = sorted(the_map.supply_centers - owned, key=lambda c: fold(where(c)))
+    unowned = sorted(
+        (c for c in the_map.supply_centers - owned if seen is None or c in seen), key=lambda c: fold(where(c))
+    )
     if unowned:
         lines.append(
             "  " + _("Unowned ({count}): {centres}.").format(

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from judge.app.audience.blind_view import View
 from judge.app.mail_out.wording import (
     game_reference,
     label_width,
@@ -44,6 +45,9 @@ from judge.i18n import Gettext
 from judge.timekeeping.dates import tell_date
 
 CIVIL_DISORDER = "cd"
+BLIND_REPORTS = "blind_reports"
+"""In a Fog of War game's stored results: {view key: {language: text}}, what HISTORY tells each
+power (its key) and everyone else (``-``) until the game ends (the full text is ``report``)."""
 ABANDONED = "abandoned"
 
 
@@ -62,6 +66,23 @@ class ResultsReport:
     next_deadline: datetime | None = None
     zone: ZoneInfo = field(default_factory=lambda: ZoneInfo("UTC"))
     game_over: bool = False
+    sight: frozenset[str] | None = None
+    """Fog of War (:mod:`judge.app.audience.blind_view`): the provinces the reader sees after the
+    phase (None: all). Given, the centre table has the reader's own line alone (``viewer``) and the
+    ownership names the centres it sees, its own always; ``position`` and ``result`` are then the
+    reader's view of them already."""
+    viewer: str | None = None
+    """The power whose sight ``sight`` is (None with a ``sight``: a reader who sees nothing)."""
+
+
+def report_for(report: ResultsReport, view: View, game_map: GameMap) -> ResultsReport:
+    """``report`` as a reader with ``view`` is told it (Fog of War): the orders and results of the
+    units it sees, its own in full, the board after the phase that it sees, its own centre count."""
+    if view.everything:
+        return report
+    before, result = view.results(game_map, report.position, report.result)
+    sight = view.seen(game_map, report.result.position)
+    return replace(report, position=before, result=result, sight=sight, viewer=view.power)
 
 
 def render_results(report: ResultsReport, game_map: GameMap, language: str, _: Gettext) -> str:
@@ -71,6 +92,8 @@ def render_results(report: ResultsReport, game_map: GameMap, language: str, _: G
         "",
     ]
     lines += _order_lines(report, game_map, language, _)
+    if report.sight is not None and report.viewer is None:
+        lines.append(_("This is a Fog of War game: what happened is shown to observers when the game is over."))
     if result.phase.type is PhaseType.MOVEMENT and result.dislodged:
         lines.append("")
         lines += _dislodged_lines(report, game_map, language, _)
@@ -200,6 +223,8 @@ def _ownership(report: ResultsReport, game_map: GameMap, language: str, _: Gette
         owned_all |= owned
         lines += _wrapped(power_label(power, language, width), owned, game_map, language)
     unowned = set(game_map.supply_centers) - owned_all
+    if report.sight is not None:
+        unowned &= report.sight
     if unowned:
         lines += _wrapped(unowned_label.ljust(width), unowned, game_map, language)
     return lines
@@ -219,6 +244,8 @@ def _table(report: ResultsReport, game_map: GameMap, language: str, _: Gettext) 
     for dislodged in after.dislodged:
         units[dislodged.unit.power] = units.get(dislodged.unit.power, 0) + 1
     powers = _power_order(game_map, [*units, *(p for p, c in after.centers.items() if c)])
+    if report.sight is not None:  # a blind reader is told its own count alone
+        powers = [p for p in powers if p == report.viewer]
     width = label_width(powers, language)
     lines = []
     for power in powers:

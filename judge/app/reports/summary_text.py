@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
+from judge.app.audience.blind_view import EVERYTHING, View
 from judge.app.game_state.boards import from_json
 from judge.app.game_state.game_facts import describe_variant, is_gunboat, power_name
 from judge.app.game_state.variant_rules import game_map_of
@@ -151,8 +152,10 @@ def summary_lines(
     language: str,
     zone: ZoneInfo,
     _: Gettext,
+    view: View = EVERYTHING,
 ) -> list[str]:
-    """The SUMMARY report of ``game`` for one reader."""
+    """The SUMMARY report of ``game`` for one reader (in a running Fog of War game, the centre
+    counts of the reader's own power alone: :mod:`judge.app.audience.blind_view`)."""
     variant = describe_variant(game)
     if game.state is GameState.FORMING:
         return [_("Game '{game}' ({variant}) has not started yet: there is nothing to summarise.").format(
@@ -178,7 +181,11 @@ def summary_lines(
         lines.append(_("This gunboat game does not reveal who played which power (NoReveal)."))
     elif hidden:
         lines.append(_("This is a gunboat game: who played which power is shown when the game is over."))
-    table = centre_table(centres_by_year(positions_in_order(records)), game_map_of(game).powers, language, _)
+    powers: Sequence[str] = game_map_of(game).powers
+    if not view.everything:
+        powers = [p for p in powers if p == view.power]
+        lines.append(_("This is a Fog of War game: the other powers' centres are shown when the game is over."))
+    table = centre_table(centres_by_year(positions_in_order(records)), powers, language, _) if powers else []
     if table:
         lines += ["", *table]
     return lines

@@ -1,0 +1,122 @@
+"""Fog of War (Blind): what one power sees of the board and of a phase's results (judge.core.visibility)."""
+
+from __future__ import annotations
+
+from judge.core.adjudicator import Rules, adjudicate
+from judge.core.phase import Phase
+from judge.core.position import DislodgedUnit, Position
+from judge.core.units import Unit, UnitType
+from judge.core.variants import load_map
+from judge.core.visibility import entry_seen, position_seen, result_seen, seen_provinces
+from tests.core.datc_orders import parse_orders
+
+A, F = UnitType.ARMY, UnitType.FLEET
+STANDARD = load_map("standard")
+
+
+def _start() -> Position:
+    return Position("standard", Phase.parse("S1901M"), STANDARD.starting_units, STANDARD.starting_centers)
+
+
+def test_a_power_sees_its_units_their_neighbours_and_its_centres_at_the_start() -> None:
+    seen = seen_provinces(STANDARD, _start(), "FRANCE")
+    expected = {"PAR", "MAR", "BRE"}
+    for province in ("PAR", "MAR", "BRE"):
+        expected |= STANDARD.province_neighbours(province)
+    assert seen == expected
+    assert {"BUR", "ENG", "MAO", "SPA", "PIE", "LYO", "PIC", "GAS"} <= seen
+    assert not seen & {"MUN", "LON", "RUH", "BEL", "VEN", "LVP"}
+
+
+def test_an_owned_centre_without_a_unit_is_seen_but_not_its_neighbours() -> None:
+    position = Position(
+        "standard", Phase.parse("S1902M"), (Unit("FRANCE", A, "PAR"),),
+        {"FRANCE": frozenset({"PAR", "TUN"})},
+    )  # fmt: skip
+    seen = seen_provinces(STANDARD, position, "FRANCE")
+    assert "TUN" in seen
+    assert not seen & {"NAF", "ION", "TYS"}
+    assert "BUR" in seen and "MAR" not in STANDARD.province_neighbours("TUN")
+
+
+def test_a_unit_waiting_to_retreat_sees_around_it_too() -> None:
+    position = Position(
+        "standard", Phase.parse("S1901R"), (Unit("GERMANY", A, "BUR"),), {},
+        (DislodgedUnit(Unit("FRANCE", A, "BUR"), "MUN"),),
+    )  # fmt: skip
+    seen = seen_provinces(STANDARD, position, "FRANCE")
+    assert seen == {"BUR"} | STANDARD.province_neighbours("BUR")
+
+
+def test_the_board_seen_hides_far_units_and_the_owners_of_far_centres() -> None:
+    start = _start()
+    seen = seen_provinces(STANDARD, start, "FRANCE")
+    board = position_seen(start, "FRANCE", seen)
+    assert {u.power for u in board.units} == {"FRANCE"}  # no foreign unit borders France in 1901
+    assert board.centers["FRANCE"] == STANDARD.starting_centers["FRANCE"]
+    assert set(board.centers) == {"FRANCE"}
+    german = Position(
+        "standard", Phase.parse("S1901M"), (*start.units, Unit("GERMANY", A, "BUR")), start.centers
+    )
+    board = position_seen(german, "FRANCE", seen_provinces(STANDARD, german, "FRANCE"))
+    assert Unit("GERMANY", A, "BUR") in board.units
+    assert Unit("GERMANY", A, "MUN") not in board.units
+
+
+def test_the_results_seen_are_its_own_and_those_of_units_seen_leaving_or_arriving() -> None:
+    units = (
+        Unit("FRANCE", A, "PAR"), Unit("FRANCE", A, "MAR"), Unit("FRANCE", F, "BRE"),
+        Unit("GERMANY", A, "MUN"), Unit("GERMANY", A, "KIE"),
+        Unit("ITALY", A, "PIE"), Unit("RUSSIA", A, "WAR"),
+    )  # fmt: skip
+    start = Position("standard", Phase.parse("S1901M"), units, _start().centers)
+    orders = {
+        "FRANCE": ["A PAR - PIC", "A MAR H", "F BRE - MAO"],
+        "GERMANY": ["A MUN - BUR", "A KIE - RUH"],  # arrives where France sees; moves out of sight
+        "ITALY": ["A PIE - TYR"],  # seen leaving
+        "RUSSIA": ["A WAR - GAL"],  # never seen
+    }
+    result = adjudicate(start, parse_orders(orders, start.phase), Rules(), STANDARD)
+    before, shown = result_seen(STANDARD, start, result, "FRANCE")
+    told = {(e.power, e.unit.location if e.unit else None) for e in shown.results}
+    assert told == {
+        ("FRANCE", "PAR"), ("FRANCE", "MAR"), ("FRANCE", "BRE"), ("GERMANY", "MUN"), ("ITALY", "PIE"),
+    }
+    assert Unit("ITALY", A, "PIE") in before.units and Unit("GERMANY", A, "MUN") not in before.units
+    after = {(u.power, u.location) for u in shown.position.units}
+    assert ("GERMANY", "BUR") in after
+    assert ("ITALY", "TYR") not in after and ("GERMANY", "RUH") not in after and ("RUSSIA", "GAL") not in after
+    # Germany sees its own in full, and the French army that left Paris (Burgundy borders it):
+    _, german = result_seen(STANDARD, start, result, "GERMANY")
+    assert {e.power for e in german.results} >= {"GERMANY"}
+    assert ("RUSSIA", "WAR") not in {(e.power, e.unit.location if e.unit else None) for e in german.results}
+    assert ("FRANCE", "PAR") in {(e.power, e.unit.location if e.unit else None) for e in german.results}
+
+
+def test_a_dislodged_unit_out_of_sight_and_its_retreats_are_not_told() -> None:
+    units = (
+        Unit("FRANCE", A, "PAR"), Unit("GERMANY", A, "WAR"),
+        Unit("RUSSIA", A, "PRU"), Unit("RUSSIA", A, "SIL"), Unit("RUSSIA", A, "GAL"),
+    )  # fmt: skip
+    start = Position("standard", Phase.parse("S1901M"), units, {})
+    orders = {"RUSSIA": ["A PRU - WAR", "A SIL S A PRU - WAR", "A GAL H"], "GERMANY": ["A WAR H"]}
+    result = adjudicate(start, parse_orders(orders, start.phase), Rules(), STANDARD)
+    assert result.dislodged
+    _, french = result_seen(STANDARD, start, result, "FRANCE")
+    assert french.dislodged == () and dict(french.retreats) == {}
+    assert {e.power for e in french.results} == {"FRANCE"}
+    _, german = result_seen(STANDARD, start, result, "GERMANY")
+    assert [d.unit for d in german.dislodged] == [Unit("GERMANY", A, "WAR")]
+    assert set(german.retreats) == {Unit("GERMANY", A, "WAR")}
+
+
+def test_a_waive_or_an_order_naming_no_unit_is_its_own_powers_alone() -> None:
+    start = _start()
+    result = adjudicate(start, parse_orders({"FRANCE": ["A PAR - BUR"]}, start.phase), Rules(), STANDARD)
+    entry = next(e for e in result.results if e.power == "FRANCE")
+    everything = frozenset(STANDARD.provinces)
+    assert entry_seen(entry, "FRANCE", frozenset(), frozenset())
+    assert entry_seen(entry, "GERMANY", everything, frozenset())
+    assert not entry_seen(entry, "GERMANY", frozenset(), frozenset())
+    waived = type(entry)("FRANCE", None, None, entry.outcome, "")
+    assert not entry_seen(waived, "GERMANY", everything, everything)
