@@ -19,7 +19,8 @@ class GameState(StrEnum):
 
 
 class SeatStatus(StrEnum):
-    """Who holds a power now. ``waiting``: joined a forming game, no power yet."""
+    """Who holds a power now. ``waiting``: joined a forming game, no power yet. ``bot``: the judge's
+    bot, no player (a practice game's seat filled by SET BOTS, issue 31), open for takeover."""
 
     WAITING = "waiting"
     PLAYING = "playing"
@@ -27,6 +28,7 @@ class SeatStatus(StrEnum):
     CIVIL_DISORDER = "civil_disorder"
     RESIGNED = "resigned"
     ELIMINATED = "eliminated"
+    BOT = "bot"
 
 
 class PhaseState(StrEnum):

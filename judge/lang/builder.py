@@ -18,6 +18,7 @@ from typing import Any
 from lark import Token
 from lark.visitors import Transformer
 
+from judge.core.bots import LEVELS
 from judge.core.geography import GameMap
 from judge.core.phase import PhaseType
 from judge.core.variants import available_variants
@@ -445,6 +446,18 @@ class CommandBuilder(Transformer[Token, Any]):
         assert isinstance(meaning, Choice)
         return [c.SetChoice(self.line, meaning.option, meaning.value)]
 
+    def _bots(self, enabled: bool, rest: list[Token]) -> c.Command:
+        """SET BOTS [SENSIBLE|NORMAL], SET NO BOTS."""
+        if len(rest) > 1 or (rest and not enabled):
+            raise CommandError(Message(N_("Unexpected words after the option -> {word}"), word=rest[-1]), _column(rest[-1]))
+        level = str(rest[0]).lower() if rest else None
+        if level is not None and level not in LEVELS:
+            raise CommandError(
+                Message(N_("Unknown bot level -> {word} (the levels are SENSIBLE and NORMAL)"), word=rest[0]),
+                _column(rest[0]),
+            )
+        return c.SetBots(self.line, level, enabled)
+
     def _special(self, meaning: Special, last: Token, rest: list[Token]) -> list[c.Command]:
         if meaning.name == "COUNCILS":
             return [self._councils(meaning.enabled, last, rest)]
@@ -452,6 +465,10 @@ class CommandBuilder(Transformer[Token, Any]):
             if len(rest) != 1:
                 raise CommandError(Message(N_("SET {option} needs a number."), option=meaning.name), _column(last))
             return [self._number(meaning.name, int, rest[0], 0, 9999)]
+        if meaning.name == "BOTS":
+            if str(last).lower() in ("s", "nos"):  # SET BOT S: the power whose letter is S, not SET BOTS
+                return [c.SetBot(self.line, "S", meaning.enabled)]
+            return [self._bots(meaning.enabled, rest)]
         if meaning.name == "BOT":
             if len(rest) != 1:
                 raise CommandError(Message(N_("SET BOT needs the letters of the powers (SET BOT F).")), _column(last))

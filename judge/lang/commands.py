@@ -596,6 +596,16 @@ class SetBot(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class SetBots(Command):
+    """SET BOTS [level] / SET NO BOTS: before the start, the master (or the creator) fills the game's
+    empty seats with bots of ``level`` (None: the default, normal), or takes them out again."""
+
+    KIND: ClassVar[str] = "set_bots"
+    level: str | None = None
+    enabled: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class SetIdentifier(Command):
     """SET BN|MN|EP [NUMBER] id: Boardman, Miller or Electronic Protocol number."""
 

@@ -184,6 +184,8 @@ _SPECIALS: Mapping[str, Special] = {
     "endyear": Special("END YEAR"), "cdafter": Special("CD AFTER"),
     # issue 31: an abandoned power played by the normal bot until a player takes it over
     "bot": Special("BOT", True), "nobot": Special("BOT", False),
+    # issue 31: a practice game's empty seats filled with bots before the start (SET BOTS [level])
+    "bots": Special("BOTS", True), "nobots": Special("BOTS", False),
     # councils of seed 003 (issue 17): SET COUNCILS [size] [YEARS n], SET NO COUNCILS
     "councils": Special("COUNCILS", True), "nocouncils": Special("COUNCILS", False),
     "conseils": Special("COUNCILS", True), "noconseils": Special("COUNCILS", False),

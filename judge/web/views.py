@@ -38,6 +38,7 @@ from sqlalchemy.orm import selectinload
 from judge.app.audience.blind_view import view_of
 from judge.app.game_state.boards import from_json
 from judge.app.game_state.game_facts import describe_variant, power_name
+from judge.app.game_state.setting_table import bot_seat_level
 from judge.app.game_state.variant_rules import game_map_of
 from judge.app.games.lifecycle import open_seats
 from judge.app.mail_out.results_maps import phase_svg
@@ -61,7 +62,7 @@ from judge.app.reports.listing import (
 from judge.app.reports.summary_text import centres_by_year, identities_hidden, positions_in_order
 from judge.core.order_json import without_order_values
 from judge.db.database import UnitOfWork
-from judge.db.enums import GameState
+from judge.db.enums import GameState, SeatStatus
 from judge.db.models import Game, Person, PhaseRecord, Seat, SeatTenure
 from judge.db.repositories.councils import councils_enabled
 from judge.i18n import N_
@@ -198,6 +199,8 @@ class PowerRow:
     centres: int
     units: int
     players: list[str]
+    bot: str = ""
+    """How the pages name the bot that plays the power (a practice game's seat, SET BOTS), else empty."""
 
 
 @dataclass(frozen=True)
@@ -256,6 +259,7 @@ def power_rows(
     if records:
         last = records[-1]
         position = from_json(last.position_after if last.position_after is not None else last.position_before)
+    _ = reader.gettext
     seats = {seat.power: seat for seat in game.seats if seat.power is not None}
     names = tenure_names(uow, game) if not hidden else {}
     rows = []
@@ -271,6 +275,8 @@ def power_rows(
                 centres=len(position.centers.get(power, frozenset())) if position else 0,
                 units=sum(1 for unit in position.units if unit.power == power) if position else 0,
                 players=list(dict.fromkeys(players)),
+                bot=(_("the {level} bot").format(level=bot_seat_level(game))
+                     if seat is not None and seat.status is SeatStatus.BOT else ""),
             )
         )
     return rows

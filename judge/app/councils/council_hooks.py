@@ -58,6 +58,7 @@ class CouncilHooks(HouseRuleHooks):
     def after_phase_opened(
         self, uow: UnitOfWork, services: Services, game: Game, now: datetime, phase: Phase, next_phase: Phase
     ) -> None:
+        super().after_phase_opened(uow, services, game, now, phase, next_phase)  # the house rules' (SET BOTS)
         elections.after_phase_opened(uow, services, game, now, phase, next_phase)
 
     def deal_powers(
@@ -67,6 +68,7 @@ class CouncilHooks(HouseRuleHooks):
         return form_councils(uow, game, seats, preferences, powers, seed, now, first_year=first_year)
 
     def on_game_started(self, uow: UnitOfWork, game: Game, now: datetime, first_year: int) -> None:
+        super().on_game_started(uow, game, now, first_year)  # the house rules' (SET BOTS)
         elections.open_first_elections(uow, game, now, first_year)  # rule 4: before the first turn
 
     def announce_start(self, session: MailSession, game: Game) -> None:

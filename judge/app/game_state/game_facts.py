@@ -22,9 +22,9 @@ from judge.db.enums import SeatStatus
 from judge.db.models import Game, Seat
 from judge.lang.powers import power_letters
 
-OPEN_FOR_TAKEOVER = (SeatStatus.ABANDONED, SeatStatus.RESIGNED)
-"""Seats whose player has gone (resigned, ejected, abandoned): anyone registered and not yet in
-the game may take them over (judge.app.people.takeover). A power in civil disorder is not one of
+OPEN_FOR_TAKEOVER = (SeatStatus.ABANDONED, SeatStatus.RESIGNED, SeatStatus.BOT)
+"""Seats whose player has gone (resigned, ejected, abandoned), and a practice game's bot seats
+(SET BOTS): anyone registered and not yet in the game may take them over (judge.app.people.takeover). A power in civil disorder is not one of
 them: it is still its player's, who keeps hearing the game's mail."""
 
 
@@ -146,7 +146,13 @@ def by_zone(game: Game, groups: dict[str, list[str]], judge_zone: ZoneInfo) -> l
 def players_needed(game: Game) -> int:
     """How many more players must join before the powers are dealt."""
     wanted = game.players_count or len(game_map_of(game).powers)
-    return max(0, wanted - len(waiting_seats(game)))
+    return max(0, wanted - len(waiting_seats(game)) - len(unseated_bots(game)))
+
+
+def unseated_bots(game: Game) -> list[Seat]:
+    """The bots a master seated in a forming game (SET BOTS), no power yet: they take the powers
+    the players were not dealt."""
+    return [seat for seat in game.seats if seat.power is None and seat.status is SeatStatus.BOT]
 
 def waiting_seats(game: Game) -> list[Seat]:
     """Seats of players who joined and have no power yet, in the order they joined."""

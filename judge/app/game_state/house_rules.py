@@ -38,25 +38,29 @@ whose answers it applies.
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from judge.app.game_state.bot_seats import bot_seed, give_bot_orders
 from judge.app.game_state.setting_table import (
     RULES,
     bot_powers,
+    bot_seat_level,
     cd_after_missed_seasons,
     civil_disorder_plays_sensibly,
     end_year,
     rules_text,
 )
+from judge.app.session.services import Services
 from judge.core.adjudicator.rules import Rules
 from judge.core.bots import Level, bot_orders
 from judge.core.geography import GameMap
 from judge.core.orders import Order
 from judge.core.phase import Phase, PhaseType
 from judge.core.position import Position
+from judge.db.database import UnitOfWork
 from judge.db.enums import SeatStatus
 from judge.db.models import Game, Seat
 
@@ -103,11 +107,6 @@ def civil_disorder_after_missed(
     return {power for power, missed in counts.items() if missed >= threshold and power not in sent}
 
 
-def bot_seed(game_name: str, phase: Phase, power: str) -> int:
-    """The seed of a bot's orders for ``power`` in ``phase`` of a game: the same every time it is asked."""
-    return zlib.crc32(f"{game_name}/{phase}/{power}".encode())
-
-
 @dataclass(frozen=True, slots=True)
 class StandIns:
     """What the powers without a player play in a phase: the bots' orders, and which bot with which
@@ -140,7 +139,9 @@ def civil_disorder_orders(
     processing: ``newly_in_civil_disorder``): nothing under ``SET CD HOLD``
     (the default: its units hold, its retreats and adjustments are defaulted
     by the adjudicator), the sensible bot's orders under ``SET CD SENSIBLE``.
-    ``ordered``: the powers with orders on file, which play those.
+    ``ordered``: the powers with orders on file, which play those; a bot
+    seat's (SET BOTS) are its bot's, given when the phase opened, and are
+    recorded with their level and seed like the others.
     """
     newly = set(newly_in_civil_disorder)
     skip = set(ordered)
@@ -148,12 +149,16 @@ def civil_disorder_orders(
     bots: dict[str, tuple[Level, int]] = {}
     for seat in sorted(game.seats, key=lambda s: s.power or ""):
         power = seat.power
-        if power is None or power in skip:
+        if power is None:
             continue
         level = bot_level(game, seat, newly_in_civil_disorder=power in newly)
         if level is None:
             continue
         seed = bot_seed(game.name, position.phase, power)
+        if power in skip:
+            if seat.status is SeatStatus.BOT:  # its orders on file are the bot's, given when the phase opened
+                bots[power] = (level, seed)
+            continue
         orders = bot_orders(game_map, position, power, rules, seed, level)
         if orders:
             played[power] = orders
@@ -171,6 +176,8 @@ def bot_level(game: Game, seat: Seat, *, newly_in_civil_disorder: bool = False) 
     under way puts it in civil disorder."""
     if seat.power is None:
         return None
+    if seat.status is SeatStatus.BOT:
+        return bot_seat_level(game)
     if seat.power in bot_powers(game) and seat.status in WITHOUT_PLAYER:
         return "normal"
     in_cd = newly_in_civil_disorder or seat.status is SeatStatus.CIVIL_DISORDER
@@ -228,4 +235,12 @@ class HouseRuleHooks:
 
     def ends_after(self, game: Game, next_phase: Phase) -> bool:
         return ends_after(game, next_phase)  # SET END YEAR
+
+    def on_game_started(self, uow: UnitOfWork, game: Game, now: datetime, first_year: int) -> None:
+        give_bot_orders(uow, game, now)  # SET BOTS: the bots order as the first phase opens
+
+    def after_phase_opened(
+        self, uow: UnitOfWork, services: Services, game: Game, now: datetime, phase: Phase, next_phase: Phase
+    ) -> None:
+        give_bot_orders(uow, game, now)  # SET BOTS: the bots order as each phase opens
 

@@ -35,6 +35,7 @@ from typing import Any
 
 from judge.app.game_state.scoring import SYSTEMS
 from judge.core.adjudicator.rules import Rules
+from judge.core.bots import Level
 from judge.db.models import Game
 from judge.i18n import N_
 
@@ -153,6 +154,9 @@ bot's orders or (unset, the default, the classic Judge) nothing: its units hold.
 CD_SENSIBLE = "sensible"
 BOT_KEY = "bot_powers"
 """``SET BOT letters`` (issue 31): the abandoned powers the normal bot plays until a player takes them over."""
+BOT_SEATS_KEY = "bot_seat_level"
+"""``SET BOTS [level]`` (issue 31, practice games): the level of the bots sitting in the seats the
+master (or the creator) filled before the start (seats whose status is ``bot``)."""
 APPROVED = "approved_powers"
 """``extra_settings`` key: the powers whose newcomers the master has approved (SET APPROVED)."""
 
@@ -372,6 +376,12 @@ def civil_disorder_plays_sensibly(game: Game) -> bool:
 def bot_powers(game: Game) -> frozenset[str]:
     """The powers the normal bot plays until a player takes them over (``SET BOT``)."""
     return frozenset(game.extra_settings.get(BOT_KEY) or ())
+
+
+def bot_seat_level(game: Game) -> Level:
+    """The level of the bots in the game's bot seats (``SET BOTS [level]``; ``normal`` by default)."""
+    value = game.extra_settings.get(BOT_SEATS_KEY)
+    return "sensible" if value == "sensible" else "normal"
 
 
 def rules_text(chosen: Mapping[str, Any]) -> str:

@@ -34,6 +34,7 @@ from judge.app.game_state.game_facts import (
     OPEN_FOR_TAKEOVER,
     describe_variant,
     players_needed,
+    unseated_bots,
     waiting_seats,
 )
 from judge.app.game_state.setting_table import BOT_KEY
@@ -283,9 +284,10 @@ def start_game(
 ) -> StartedGame:
     """Deal the powers, open the first phase and set its deadline; the game becomes active.
 
-    Seats still waiting get powers from their preference lists; if fewer
-    players than powers have joined (a master's FORCE BEGIN), the powers
-    left over are seated empty and abandoned, open for takeover.
+    Seats still waiting get powers from their preference lists; the bots a
+    master seated (SET BOTS) take the powers left over, in the map's order;
+    if fewer players and bots than powers have joined (a master's FORCE
+    BEGIN), the powers left over are seated empty and abandoned, open for takeover.
     """
     if game.state is not GameState.FORMING:
         raise NotForming(game)
@@ -303,7 +305,14 @@ def start_game(
         uow.seats.assign(seat, power, now, phase=str(position.phase))
         if seat.person is not None:
             uow.people.add_to_record(seat.person, games_started=1)
-    dummies = tuple(p for p in the_map.powers if p not in deal.values())
+    left = [p for p in the_map.powers if p not in deal.values()]
+    bots = unseated_bots(game)
+    for bot, power in zip(bots, left, strict=False):
+        bot.power = power  # a bot's seat (SET BOTS): no password, no tenure, its orders given by the hooks
+    for bot in bots[len(left):]:
+        game.seats.remove(bot)
+    bot_powers = frozenset(left[: len(bots)])
+    dummies = tuple(p for p in left if p not in bot_powers)
     for power in dummies:
         # Nobody's seat: no password (only a takeover opens it), no tenure.
         game.seats.append(
@@ -321,7 +330,8 @@ def start_game(
     game.earliest_at = times.start
     clock = begin_phase(
         times,
-        [PowerStatus(power, owes_orders=True, abandoned=power in dummies) for power in the_map.powers],
+        [PowerStatus(power, owes_orders=power not in bot_powers, abandoned=power in dummies)
+         for power in the_map.powers],
         delay=phase_schedule(game, position.phase.type).delay,
         nmr=game.nmr,
         strict_wait=game.strict_wait,

@@ -53,6 +53,14 @@ def is_master(session: MailSession) -> bool:
     return session.role is Role.MASTER and session.master is not None and session.game is not None
 
 
+def is_creator(session: MailSession, game: Game) -> bool:
+    """Whether the sender signed on as the game's creator: the player seated first (SET COUNCILS, SET BOTS)."""
+    if session.role is not Role.POWER or session.seat is None or not game.seats:
+        return False
+    first = min(game.seats, key=lambda seat: (seat.joined_at, seat.id))
+    return first.id == session.seat.id
+
+
 def require_master(session: MailSession, command: str) -> Game:
     """The game, if the sender signed on as one of its masters (``SIGNON M<game>``)."""
     _ = session.gettext

@@ -11,28 +11,20 @@ ends the game after n game years (through SET END YEAR, the house rule).
 from __future__ import annotations
 
 from judge.app.game_state.variant_rules import game_map_of
-from judge.app.games.masters import is_master, signed_on_game
-from judge.app.session.mail_session import MailSession, Role
+from judge.app.games.masters import is_creator, is_master, signed_on_game
+from judge.app.session.mail_session import MailSession
 from judge.app.session.refusals import CommandRefused
 from judge.app.session.registry import Next, handles
 from judge.db.enums import GameState
-from judge.db.models import Game
 from judge.db.repositories.councils import DEFAULT_SETTINGS, SETTINGS_KEY, council_settings
 from judge.lang.commands import SetCouncils
-
-
-def _is_creator(session: MailSession, game: Game) -> bool:
-    if session.role is not Role.POWER or session.seat is None or not game.seats:
-        return False
-    first = min(game.seats, key=lambda seat: (seat.joined_at, seat.id))
-    return first.id == session.seat.id
 
 
 @handles(SetCouncils)
 def handle(command: SetCouncils, session: MailSession) -> Next:
     _ = session.gettext
     game = signed_on_game(session, "SET COUNCILS")
-    if not (is_master(session) or _is_creator(session, game)):
+    if not (is_master(session) or is_creator(session, game)):
         raise CommandRefused(
             _("Only a master of game '{game}' or its creator may set councils.").format(
                 game=game.name

@@ -158,7 +158,8 @@ class GameHooks(Protocol):
 
 
 class PlainHooks(HouseRuleHooks):
-    """An ordinary game: the house rules it has, and nothing else at any point."""
+    """An ordinary game: the house rules it has, and nothing else at any point (``on_game_started``
+    and ``after_phase_opened`` are the house rules' alone: SET BOTS's bots give their orders)."""
 
     def before_due(self, uow: UnitOfWork, services: Services, game: Game, now: datetime) -> None:
         return None
@@ -179,19 +180,11 @@ class PlainHooks(HouseRuleHooks):
     ) -> PhaseTimes:
         return times
 
-    def after_phase_opened(
-        self, uow: UnitOfWork, services: Services, game: Game, now: datetime, phase: Phase, next_phase: Phase
-    ) -> None:
-        return None
-
     def deal_powers(
         self, uow: UnitOfWork, game: Game, seats: Sequence[Seat], preferences: Mapping[int, Preference],
         powers: Sequence[str], seed: int, now: datetime, first_year: int,
     ) -> dict[int, str]:
         return assign_powers(preferences, powers, random.Random(seed))
-
-    def on_game_started(self, uow: UnitOfWork, game: Game, now: datetime, first_year: int) -> None:
-        return None
 
     def announce_start(self, session: MailSession, game: Game) -> None:
         return None

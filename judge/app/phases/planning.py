@@ -37,6 +37,10 @@ from judge.timekeeping.deadlines import PhaseTimes
 from judge.timekeeping.lateness import PhaseClock, PowerStatus, due, next_wakeup
 from judge.timekeeping.lateness import Process as ProcessEvent
 
+NOT_WAITED_FOR = (SeatStatus.RESIGNED, SeatStatus.ELIMINATED, SeatStatus.BOT)
+"""Seats whose orders the clock never waits for: gone, or a bot's (SET BOTS: it gives its orders when
+the phase opens, and the processing gives them again if a rollback lost them)."""
+
 
 @dataclass(frozen=True, slots=True)
 class OpenPhase:
@@ -128,7 +132,7 @@ def phase_clock(uow: UnitOfWork, game: Game, opened: OpenPhase | None = None) ->
         powers.append(
             PowerStatus(
                 seat.power,
-                owes_orders=done.owes and seat.status not in (SeatStatus.RESIGNED, SeatStatus.ELIMINATED),
+                owes_orders=done.owes and seat.status not in NOT_WAITED_FOR,
                 complete=kept_from_before or (done.complete and seat.power not in flags),
                 all_units_ordered=done.complete,
                 wait=seat.wait,

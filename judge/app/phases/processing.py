@@ -49,6 +49,7 @@ from judge.app.phases.deadline_actions import count_processing
 from judge.app.phases.planning import OpenPhase, current_times, phase_clock, plan, read_open_phase
 from judge.app.reports.results import (
     ABANDONED,
+    BOT,
     BLIND_REPORTS,
     CIVIL_DISORDER,
     ResultsReport,
@@ -198,11 +199,8 @@ def process_phase(
                 previous=current_times(game, record, now), owing=owing_powers(game, after, game_map),
             )  # fmt: skip
         next_times = hooks.next_phase_times(game, next_times, now, position.phase, after.phase)
-    statuses = {
-        seat.power: (CIVIL_DISORDER if seat.status is SeatStatus.CIVIL_DISORDER else ABANDONED)
-        for seat in game.seats
-        if seat.power is not None and seat.status in (SeatStatus.CIVIL_DISORDER, SeatStatus.ABANDONED)
-    }
+    shown = {SeatStatus.CIVIL_DISORDER: CIVIL_DISORDER, SeatStatus.ABANDONED: ABANDONED, SeatStatus.BOT: BOT}
+    statuses = {seat.power: shown[seat.status] for seat in game.seats if seat.power is not None and seat.status in shown}
     report = ResultsReport(
         game=game.name, turn=record.turn, position=position, result=result, statuses=statuses,
         winner=winner, next_deadline=next_times.deadline if next_times else None, zone=zone,

@@ -28,8 +28,15 @@ from judge.app.audience.blind_view import EVERYTHING, View
 from judge.app.audience.council_members import seat_readers
 from judge.app.game_state.boards import NoOpenPhase, current
 from judge.app.game_state.clock_store import phase_schedule
-from judge.app.game_state.game_facts import describe_variant, is_gunboat, players_needed, power_name
+from judge.app.game_state.game_facts import (
+    describe_variant,
+    is_gunboat,
+    players_needed,
+    power_name,
+    unseated_bots,
+)
 from judge.app.game_state.house_rules import house_rule_words
+from judge.app.game_state.setting_table import bot_seat_level
 from judge.app.game_state.variant_rules import game_map_of
 from judge.app.reports.person import registration_lines
 from judge.core.adjudicator.phases import build_sites
@@ -60,8 +67,8 @@ _PHASE_TEXT: dict[tuple[str, PhaseType], str] = {
 # judge can give the same one-word message a different French (gender, number).
 _STATE_WORDS = N_("forming|active|paused|finished|terminated")
 _STATE_KEYS = (GameState.FORMING, GameState.ACTIVE, GameState.PAUSED, GameState.FINISHED, GameState.TERMINATED)
-_STATUS_WORDS = N_("orders|partial|no orders|late|CD|abandoned|resigned|eliminated|open")
-_STATUS_KEYS = ("orders", "partial", "none", "late", "cd", "abandoned", "resigned", "eliminated", "open")
+_STATUS_WORDS = N_("orders|partial|no orders|late|CD|abandoned|resigned|eliminated|open|bot")
+_STATUS_KEYS = ("orders", "partial", "none", "late", "cd", "abandoned", "resigned", "eliminated", "open", "bot")
 _BRIEF_HEADINGS = N_("Game|Phase|Variant|Press|Players")
 _TABLE_HEADINGS = N_("Power|Status|Units|Centres|Late|Dedication|Player")
 _PRESS_LETTERS = {"none": "-", "white": "W", "grey": "G", "white/grey": "WG", "grey/white": "GW"}
@@ -305,6 +312,7 @@ def seat_status(
         SeatStatus.ABANDONED: "abandoned",
         SeatStatus.RESIGNED: "resigned",
         SeatStatus.ELIMINATED: "eliminated",
+        SeatStatus.BOT: "bot",
     }.get(seat.status)
     if standing is not None:
         return status_word(standing, _)
@@ -339,6 +347,11 @@ def game_report(
                 game=game.name, variant=variant, joined=joined, needed=needed
             )
         )
+        bots = len(unseated_bots(game))
+        if bots:
+            lines.append(
+                _("Seats played by {level} bots (SET BOTS): {count}.").format(level=bot_seat_level(game), count=bots)
+            )
     else:
         lines.append(
             _("Game '{game}' ({variant}), {state}: {phase}.").format(
@@ -435,9 +448,13 @@ def _player_table(
         if owed and seat.status is SeatStatus.PLAYING and (given or 0) < owed:
             missing.append(name)
         dedication = seat.person.dedication if seat.person is not None else 0
+        who = (
+            _("the {level} bot").format(level=bot_seat_level(game)) if seat.status is SeatStatus.BOT
+            else player_address(seat, hide=hide)
+        )  # fmt: skip
         cells.append([
             name, status, *((str(units), str(centres)) if counted else ("?", "?")), str(seat.late_count), str(dedication),
-            player_address(seat, hide=hide),
+            who,
         ])  # fmt: skip
     widths = [max(len(row[i]) for row in [headings, *cells]) for i in range(6)]
     rows = [_table_row(row, widths) for row in [headings, *cells]]
@@ -512,6 +529,10 @@ def whogame_lines(game: Game, *, full: bool, language: str, _: Gettext) -> list[
     ))
     order = {power: index for index, power in enumerate(game_map_of(game).powers)}
     for seat in sorted(game.seats, key=lambda s: (order.get(s.power or "", len(order)), s.id)):
+        if seat.status is SeatStatus.BOT:  # a practice game's bot (SET BOTS): nobody's registration
+            role = power_name(seat.power, language) if seat.power is not None else _("Player (no power yet)")
+            lines += ["", f"{role}:", _("the {level} bot").format(level=bot_seat_level(game))]
+            continue
         if seat.person is None or seat.status not in (
             SeatStatus.PLAYING,
             SeatStatus.WAITING,

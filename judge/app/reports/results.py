@@ -49,6 +49,8 @@ BLIND_REPORTS = "blind_reports"
 """In a Fog of War game's stored results: {view key: {language: text}}, what HISTORY tells each
 power (its key) and everyone else (``-``) until the game ends (the full text is ``report``)."""
 ABANDONED = "abandoned"
+BOT = "bot"
+"""A practice game's bot seat (SET BOTS): marked in the centre table, and named under the orders."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +63,7 @@ class ResultsReport:
     """The board before the phase."""
     result: AdjudicationResult
     statuses: Mapping[str, str] = field(default_factory=dict)
-    """power -> ``cd`` or ``abandoned`` (shown in the centre table)."""
+    """power -> ``cd``, ``abandoned`` or ``bot`` (shown in the centre table; the bots also under the orders)."""
     winner: str | None = None
     next_deadline: datetime | None = None
     zone: ZoneInfo = field(default_factory=lambda: ZoneInfo("UTC"))
@@ -94,6 +96,11 @@ def render_results(report: ResultsReport, game_map: GameMap, language: str, _: G
     lines += _order_lines(report, game_map, language, _)
     if report.sight is not None and report.viewer is None:
         lines.append(_("This is a Fog of War game: what happened is shown to observers when the game is over."))
+    bots = _power_order(game_map, [power for power, status in report.statuses.items() if status == BOT])
+    if bots:
+        lines += ["", _("Played by the judge's bots: {powers}.").format(
+            powers=", ".join(power_name(power, language) for power in bots)
+        )]  # fmt: skip
     if result.phase.type is PhaseType.MOVEMENT and result.dislodged:
         lines.append("")
         lines += _dislodged_lines(report, game_map, language, _)
@@ -263,6 +270,8 @@ def _table(report: ResultsReport, game_map: GameMap, language: str, _: Gettext) 
             line += "  " + _("(* CD *)")
         elif report.statuses.get(power) == ABANDONED:
             line += "  " + _("(* ABANDONED *)")
+        elif report.statuses.get(power) == BOT:
+            line += "  " + _("(* BOT *)")
         lines.append(line)
     return lines
 

@@ -1,0 +1,120 @@
+"""Practice games (issue 31): SET BOTS fills a forming game's empty seats with bots, which order as each
+phase opens, so one person plays a whole game against them by mail."""
+
+from __future__ import annotations
+
+from judge.app.game_state.boards import from_json
+from judge.app.game_state.house_rules import bot_seed
+from judge.app.phases.guarded_scheduler import process_due
+from judge.core.adjudicator import DEFAULT_RULES
+from judge.core.bots import bot_orders
+from judge.core.phase import Phase
+from judge.core.variants import load_map
+from judge.db.enums import SeatStatus
+from tests.app.conftest import Harness, text
+from tests.app.councils_helpers import MASTER
+from tests.app.games_helpers import player, register
+
+_HOLD = {
+    "AUSTRIA": "A VIE H\nA BUD H\nF TRI H\n", "ENGLAND": "F LON H\nF EDI H\nA LVP H\n",
+    "FRANCE": "A PAR H\nA MAR H\nF BRE H\n", "GERMANY": "A BER H\nA MUN H\nF KIE H\n",
+    "ITALY": "A ROM H\nA VEN H\nF NAP H\n", "RUSSIA": "A MOS H\nA WAR H\nF SEV H\nF STP/SC H\n",
+    "TURKEY": "F ANK H\nA CON H\nA SMY H\n",
+}
+
+
+def _practice(harness: Harness, body: str = "SET BOTS\n") -> str:
+    register(harness, player(0))
+    harness.exchange(player(0), "CREATE ?prac pw0\n")
+    return text(harness.exchange(player(0), "SIGNON ?prac pw0\n" + body))
+
+
+def test_the_creator_fills_the_seats_with_bots_and_the_game_starts(harness: Harness) -> None:
+    reply = _practice(harness)
+    assert "Game 'prac': 6 seats played by normal bots." in reply
+    assert "Game 'prac' has started." in reply
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("prac")
+        bots = [s for s in game.seats if s.status is SeatStatus.BOT]
+        assert len(bots) == 6 and all(s.power for s in bots)
+        orders = uow.orders.current(game, "S1901M")
+        assert sorted(orders) == sorted(s.power for s in bots)
+
+
+def _human_power(harness: Harness) -> str:
+    with harness.db.unit_of_work(readonly=True) as uow:
+        [seat] = [s for s in uow.games.require("prac").seats if s.status is SeatStatus.PLAYING]
+        return seat.power or ""
+
+
+def test_the_game_processes_as_soon_as_the_players_orders_are_in_and_records_the_bots(harness: Harness) -> None:
+    _practice(harness)
+    power = _human_power(harness)
+    harness.exchange(player(0), f"SIGNON {power[0]}prac pw0\n" + _HOLD[power])
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("prac")
+        due, deadline = game.next_due_at, game.deadline_at
+    assert due is not None and deadline is not None and due < deadline  # not waiting for the bots
+    harness.clock.set(due)
+    assert process_due(harness.services) == 1
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("prac")
+        assert game.current_phase == "F1901M"
+        [spring] = [r for r in uow.phases.history(game) if r.name == "S1901M"]
+        before = from_json(spring.position_before)
+        recorded = dict((spring.results or {})["bots"])
+        adjudicated = dict((spring.orders_adjudicated or {})["orders"])
+        autumn = uow.orders.current(game, "F1901M")  # the bots ordered as the autumn opened
+        bots = sorted(s.power or "" for s in game.seats if s.status is SeatStatus.BOT)
+    assert sorted(recorded) == bots and power not in recorded
+    assert sorted(autumn) == bots
+    for bot in bots:
+        assert recorded[bot] == {"level": "normal", "seed": bot_seed("prac", Phase.parse("S1901M"), bot)}
+        replayed = bot_orders(load_map("standard"), before, bot, DEFAULT_RULES, recorded[bot]["seed"], "normal")
+        assert sorted(map(str, replayed)) == sorted(adjudicated[bot])
+
+
+def test_only_the_creator_or_a_master_seats_bots_and_only_before_the_start(harness: Harness) -> None:
+    for n in range(3):
+        register(harness, player(n))
+    harness.exchange(player(0), "CREATE ?prac pw0\n")
+    harness.exchange(player(1), "SIGNON ?prac pw1\n")
+    refused = text(harness.exchange(player(1), "SIGNON ?prac pw1\nSET BOTS\n"))
+    assert "Only a master of game 'prac' or its creator may seat bots in it." in refused
+    reply = text(harness.exchange(player(0), "SIGNON ?prac pw0\nSET BOTS SENSIBLE\n"))
+    assert "Game 'prac': 5 seats played by sensible bots." in reply
+    # The player already seated is told, and nobody else is.
+    told = [m for m in harness.others if str(m["Subject"]).endswith("Bots")]
+    assert [str(m["To"]) for m in told] == [player(1)]
+    assert "5 seats of game 'prac' will be played by sensible bots." in text(told[0])
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("prac")
+        assert game.state.value == "active"
+        assert game.extra_settings["bot_seat_level"] == "sensible"
+        assert sum(s.status is SeatStatus.BOT for s in game.seats) == 5
+    late = text(harness.exchange(player(0), "SIGNON ?prac pw0\nSET BOTS\n"))
+    assert "Bots can only be seated before the game starts" in late
+
+
+def test_a_master_seats_bots_in_a_game_started_by_hand_and_may_take_them_out(harness: Harness) -> None:
+    register(harness, player(0))
+    register(harness, MASTER)
+    harness.exchange(player(0), "CREATE ?prac pw0\n")
+    with harness.db.unit_of_work() as uow:
+        person = uow.people.by_address(MASTER)
+        assert person is not None
+        uow.games.add_master(uow.games.require("prac"), person, "masterpw", harness.clock.now())
+    harness.exchange(MASTER, "SIGNON Mprac masterpw\nSET MANUAL START\n")
+    reply = text(harness.exchange(MASTER, "SIGNON Mprac masterpw\nSET BOTS\n"))
+    assert "Game 'prac': 6 seats played by normal bots." in reply and "has started" not in reply
+    listing = text(harness.exchange(player(0), "LIST prac\n"))
+    assert "is forming: 1 joined, 0 more needed." in listing
+    assert "Seats played by normal bots (SET BOTS): 6." in listing
+    out = text(harness.exchange(MASTER, "SIGNON Mprac masterpw\nSET NO BOTS\n"))
+    assert "Bots taken out of game 'prac': 6." in out
+    with harness.db.unit_of_work(readonly=True) as uow:
+        assert not any(s.status is SeatStatus.BOT for s in uow.games.require("prac").seats)
+    unknown = text(harness.exchange(MASTER, "SIGNON Mprac masterpw\nSET BOTS FOOLISH\n"))
+    assert "Unknown bot level" in unknown
+    councils = text(harness.exchange(player(0), "SIGNON ?prac pw0\nSET COUNCILS 3\nSET BOTS\n"))
+    assert "Bots cannot sit in a game played by councils." in councils
