@@ -49,8 +49,8 @@ from judge.app.phases.deadline_actions import count_processing
 from judge.app.phases.planning import OpenPhase, current_times, phase_clock, plan, read_open_phase
 from judge.app.reports.results import (
     ABANDONED,
-    BOT,
     BLIND_REPORTS,
+    BOT,
     CIVIL_DISORDER,
     ResultsReport,
     render_results,
