@@ -21,17 +21,23 @@ import os
 import random
 import smtplib
 import ssl
-from collections.abc import Callable, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from judge.config import Config, MaildirRelaySpec, RelaySpec, SmtpRelaySpec, TlsMode
 from judge.mail.addresses import AddressError, canonical_address, needs_smtputf8, printable
 from judge.waiting import first_of
 
 log = logging.getLogger(__name__)
+
+MAILS_PER_CONNECTION = 100
+"""Mails sent on one SMTP session before it is closed and another opened (mail servers limit
+them; Postfix's smtpd and the big providers take about a hundred)."""
 
 
 # --- errors ------------------------------------------------------------------
@@ -95,9 +101,7 @@ class Outbox(Protocol):
     while the relay has the mail therefore sends it again only after the
     lease, once; a crash loop on one mail uses up its attempts and ends.
 
-    An outbox may also offer ``mark_sent_and_claim_next(id, now, refused, lease)``:
-    :meth:`mark_sent` and :meth:`claim_next` in one commit (the drain then spends
-    one commit per mail sent instead of two, with the same guarantees).
+    An outbox may also claim several mails in one commit (:class:`BatchOutbox`).
     """
 
     def claim_next(
@@ -109,6 +113,29 @@ class Outbox(Protocol):
     def mark_retry(self, id: int, next_attempt: datetime, error: str) -> None: ...
 
     def mark_failed(self, id: int, error: str, now: datetime) -> None: ...
+
+
+@runtime_checkable
+class BatchOutbox(Outbox, Protocol):
+    """An outbox that claims several mails in one commit, and gives back those a pass did not try."""
+
+    def claim_batch(
+        self, now: datetime, lease: Callable[[int], datetime], limit: int
+    ) -> Sequence[OutgoingMail]:
+        """Up to ``limit`` mails due at ``now``, oldest first, each claimed as :meth:`Outbox.claim_next`
+        claims one (attempt counted, next attempt at ``lease(attempts)``), all in one commit."""
+        ...
+
+    def release(self, ids: Sequence[int]) -> None:
+        """Give back claimed mails that were not tried: their attempt uncounted, due at once again."""
+        ...
+
+
+@runtime_checkable
+class SessionRelay(Relay, Protocol):
+    """A relay that can keep one session open for the mails of a pass (:meth:`SmtpRelay.connection`)."""
+
+    def connection(self) -> AbstractContextManager[Relay]: ...
 
 
 # --- back-off ------------------------------------------------------------------
@@ -172,14 +199,25 @@ def gives_up(attempts: int, policy: BackoffPolicy = DEFAULT_BACKOFF) -> bool:
 class DrainReport:
     """What one pass over the outbox did."""
 
-    claimed: int = 0
+    claimed: int = 0  # mails handed to the relay, or given up on before it
     sent: int = 0
     retried: int = 0
     failed: int = 0
     errors: int = 0  # mails whose outcome could not be recorded (they come back after the lease)
+    released: int = 0  # mails claimed in a batch but given back untried (the pass ended first)
+    exhausted: bool = False  # the outbox had no more mail due: the pass did not end early
     refused: dict[int, Mapping[str, str]] = field(
         default_factory=dict
     )  # partly refused, by mail id
+
+    @property
+    def more(self) -> bool:
+        """True when mail was delivered and more may be due: the next pass should start at once."""
+        return self.sent > 0 and not self.exhausted
+
+
+BATCH = 50
+"""Mails claimed in one commit by an outbox that claims several at a time (:class:`BatchOutbox`)."""
 
 
 def drain_once(
@@ -190,51 +228,85 @@ def drain_once(
     limit: int = 50,
     policy: BackoffPolicy = DEFAULT_BACKOFF,
     rng: random.Random | None = None,
+    batch: int = BATCH,
 ) -> DrainReport:
-    """Deliver up to ``limit`` mails due at ``now``, one at a time, each outcome recorded at once.
+    """Deliver up to ``limit`` mails due at ``now``, each outcome recorded as soon as it is known.
 
-    Each mail is claimed with its attempt counted (committed) BEFORE the
-    relay sees it, and marked sent in its own commit as soon as the relay
-    accepts it: after a crash, at most the mail in flight is sent twice.
-    Nothing is ever dropped: an unexpected exception from the relay counts as
-    a temporary failure; after ``policy.max_attempts`` the mail is marked
-    failed (kept, never deleted). One mail whose outcome cannot be recorded
-    does not stop the others. When the relay is unusable altogether the pass
-    ends (the mail tried waits its back-off; the others were not touched).
+    Each mail's attempt is counted and leased (committed) BEFORE the relay
+    sees it: a :class:`BatchOutbox` claims up to ``batch`` mails in one
+    commit, another outbox one at a time. Each mail is marked sent in its own
+    commit as soon as the relay accepts it, before the next is sent: after a
+    crash, at most the mail in flight is sent twice (mails claimed but not
+    yet sent go out once, after their lease). A relay that keeps a session
+    (:class:`SessionRelay`, such as :class:`SmtpRelay`) sends the whole pass on
+    one connection. Nothing is ever dropped: an unexpected exception from the
+    relay counts as a temporary failure; after ``policy.max_attempts`` the
+    mail is marked failed (kept, never deleted). One mail whose outcome cannot
+    be recorded does not stop the others. When the relay is unusable
+    altogether the pass ends (the mail tried waits its back-off; the other
+    mails claimed are given back untried).
+
+    The leases run from ``now``: once half the shortest of them has passed,
+    the pass gives back what it claimed and has not sent yet, and ends
+    (another sender may take a mail whose lease ran out).
     """
     if now.tzinfo is None:
         raise ValueError("drain_once needs a timezone-aware datetime")
     chance = rng or random.Random()
     report = DrainReport()
+    if limit <= 0:
+        return report
 
     def lease(attempts: int) -> datetime:
         return next_attempt(attempts, now, policy=policy, rand=chance.random())
 
-    chain = getattr(outbox, "mark_sent_and_claim_next", None)
-    mail = outbox.claim_next(now, lease) if limit > 0 else None
-    while mail is not None:
-        report.claimed += 1
-        more = report.claimed < limit
-        outcome = _Outcome()
-        try:
-            _deliver_one(outbox, relay, mail, now, policy, chance, report, outcome, chain if more else None, lease)
-        except Exception:  # recording the outcome failed: the lease brings the mail back
-            report.errors += 1
-            log.exception("outbox mail %s: could not record the delivery outcome", mail.id)
-        if outcome.stop or not more:
-            break
-        mail = outcome.following if outcome.claimed else outbox.claim_next(now, lease)
+    budget = delay_bounds(1, policy)[0].total_seconds() / 2
+    started = time.monotonic()
+    session = relay.connection() if isinstance(relay, SessionRelay) else nullcontext(relay)
+    with session as sending:
+        while report.claimed < limit:
+            if report.claimed and time.monotonic() - started > budget:
+                break
+            wanted = min(max(batch, 1), limit - report.claimed)
+            mails = _claim(outbox, now, lease, wanted)
+            if not mails:
+                report.exhausted = True
+                break
+            stop = False
+            for index, mail in enumerate(mails):
+                if stop or (index and time.monotonic() - started > budget):
+                    _release(outbox, mails[index:], report)
+                    break
+                report.claimed += 1
+                try:
+                    stop = _deliver_one(outbox, sending, mail, now, policy, chance, report)
+                except Exception:  # recording the outcome failed: the lease brings the mail back
+                    report.errors += 1
+                    log.exception("outbox mail %s: could not record the delivery outcome", mail.id)
+            if stop or report.released:
+                break
     return report
 
 
-@dataclass
-class _Outcome:
-    """What :func:`_deliver_one` says after a mail: stop the pass (the relay is unusable), or
-    the next mail, already claimed in the commit that marked this one sent."""
+def _claim(
+    outbox: Outbox, now: datetime, lease: Callable[[int], datetime], limit: int
+) -> list[OutgoingMail]:
+    if isinstance(outbox, BatchOutbox):
+        return list(outbox.claim_batch(now, lease, limit))
+    mail = outbox.claim_next(now, lease)
+    return [] if mail is None else [mail]
 
-    stop: bool = False
-    claimed: bool = False
-    following: OutgoingMail | None = None
+
+def _release(outbox: Outbox, mails: Sequence[OutgoingMail], report: DrainReport) -> None:
+    """Give back mails claimed and not tried (only a :class:`BatchOutbox` claims several)."""
+    if not isinstance(outbox, BatchOutbox) or not mails:
+        return
+    try:
+        outbox.release([mail.id for mail in mails])
+    except Exception:  # their leases bring them back
+        log.exception("outbox: could not give back %s mails claimed", len(mails))
+        return
+    report.released += len(mails)
 
 
 def _deliver_one(
@@ -245,27 +317,18 @@ def _deliver_one(
     policy: BackoffPolicy,
     chance: random.Random,
     report: DrainReport,
-    outcome: _Outcome,
-    chain: Callable[[int, datetime, Mapping[str, str], Callable[[int], datetime]], OutgoingMail | None] | None,
-    lease: Callable[[int], datetime],
-) -> None:
-    """Try one mail and record the outcome in ``outcome`` (stop: the relay is unusable).
-
-    With ``chain`` (the outbox's ``mark_sent_and_claim_next``), a mail the relay
-    accepted is marked sent and the next one claimed in one commit (issue 14: one
-    commit per mail instead of two): "sent" is still committed as soon as the
-    relay accepted, and the next mail's attempt and lease before the relay sees it.
-    """
+) -> bool:
+    """Try one mail and record the outcome; True when the pass must stop (the relay is unusable)."""
     if not mail.recipients:
         outbox.mark_failed(mail.id, "no recipients", now)
         report.failed += 1
-        return
+        return False
     if policy.max_attempts is not None and mail.attempts > policy.max_attempts:
         # Earlier attempts were cut short (a crash while sending): the limit still holds.
         error = f"gave up after {mail.attempts - 1} attempts, the last ones interrupted"
         outbox.mark_failed(mail.id, error, now)
         report.failed += 1
-        return
+        return False
     try:
         if mail.envelope_sender is None:
             refused = relay.deliver(mail.message_bytes, list(mail.recipients))
@@ -276,9 +339,8 @@ def _deliver_one(
         outbox.mark_failed(mail.id, _describe(error), now)
         report.failed += 1
     except RelayUnavailableError as error:
-        outcome.stop = True
         _reschedule(outbox, mail, _describe(error), now, policy, chance, report)
-        return
+        return True
     except TransientDeliveryError as error:
         _reschedule(outbox, mail, _describe(error), now, policy, chance, report)
     except Exception as error:  # a relay bug must delay the mail, not lose it
@@ -286,14 +348,12 @@ def _deliver_one(
         detail = f"unexpected {type(error).__name__}: {error}"
         _reschedule(outbox, mail, detail, now, policy, chance, report)
     else:
-        if chain is not None:
-            outcome.following, outcome.claimed = chain(mail.id, now, dict(refused), lease), True
-        else:
-            outbox.mark_sent(mail.id, now, dict(refused))
+        outbox.mark_sent(mail.id, now, dict(refused))
         report.sent += 1
         if refused:
             report.refused[mail.id] = dict(refused)
             log.warning("outbox mail %s: some recipients refused: %s", mail.id, refused)
+    return False
 
 
 def _reschedule(
@@ -347,7 +407,7 @@ async def run_outbound(
         except Exception:
             log.exception("outbox drain failed; trying again in %s s", poll_interval)
             report = DrainReport()
-        if report.claimed >= limit and report.sent:
+        if report.more:
             continue
         await first_of(stop, *([wake] if wake is not None else []), timeout=poll_interval)
 
@@ -404,8 +464,11 @@ def _fsync(path: Path) -> None:
 class SmtpRelay:
     """Delivers to an SMTP server (smarthost), with STARTTLS or implicit TLS and login when configured.
 
-    One connection per message: the judge's traffic is small and a fresh
-    connection never inherits a half-broken session.
+    :meth:`deliver` sends one message on a connection of its own. The drain
+    sends its passes through :meth:`connection`: one session reused for many
+    messages (``RSET`` between them), so a deadline storm's thousands of
+    results mails do not each pay a TCP connection, a greeting, ``EHLO``, TLS
+    and a login.
     """
 
     def __init__(
@@ -420,6 +483,7 @@ class SmtpRelay:
         timeout: float = 30.0,
         ssl_context: ssl.SSLContext | None = None,
         local_hostname: str | None = None,
+        mails_per_connection: int = MAILS_PER_CONNECTION,
     ) -> None:
         self.host = host
         self.port = port
@@ -430,6 +494,7 @@ class SmtpRelay:
         self.timeout = timeout
         self.ssl_context = ssl_context
         self.local_hostname = local_hostname
+        self.mails_per_connection = max(1, mails_per_connection)
 
     @classmethod
     def from_spec(cls, spec: SmtpRelaySpec, envelope_sender: str) -> SmtpRelay:
@@ -445,18 +510,36 @@ class SmtpRelay:
     def deliver(
         self, message: bytes, recipients: Sequence[str], envelope_sender: str | None = None
     ) -> Mapping[str, str]:
-        """Send ``message`` from ``envelope_sender`` (else the relay's own); recipients the relay
-        cannot take are returned with the reason.
+        """Send ``message`` from ``envelope_sender`` (else the relay's own) on a connection of
+        its own; recipients the relay cannot take are returned with the reason.
 
         Domains travel IDNA-encoded. A recipient whose local part is not ASCII
         needs SMTPUTF8: it is sent with it when the relay offers it, and
         refused here otherwise (the rest of the recipients still get the mail;
         when nobody is left the refusal is permanent).
         """
-        usable, refused = canonical_recipients(recipients)
-        if not usable:
-            raise PermanentDeliveryError(f"no recipient can be delivered: {refused}", 550)
-        client = self._connect()
+        with self.connection() as session:
+            return session.deliver(message, recipients, envelope_sender)
+
+    @contextmanager
+    def connection(self) -> Iterator[SmtpConnection]:
+        """A relay that keeps one SMTP session open for the mails it is given, closed (``QUIT``) at the end."""
+        session = SmtpConnection(self)
+        try:
+            yield session
+        finally:
+            session.close()
+
+    def send_on(
+        self,
+        client: smtplib.SMTP,
+        message: bytes,
+        usable: list[str],
+        refused: dict[str, str],
+        envelope_sender: str | None,
+    ) -> Mapping[str, str]:
+        """One mail transaction (``MAIL``, ``RCPT``, ``DATA``) on an open session; the errors
+        classified as :meth:`deliver` says."""
         try:
             options: list[str] = []
             wants_utf8 = any(needs_smtputf8(r) for r in usable) or not message.isascii()
@@ -500,8 +583,6 @@ class SmtpRelay:
             raise TransientDeliveryError(f"delivery interrupted: {error}") from error
         except UnicodeError as error:  # an address smtplib cannot write: never a crash
             raise PermanentDeliveryError(f"an address cannot be written: {error}", 553) from error
-        finally:
-            _close(client)
         return refused | {r: f"{c} {_text(m)}" for r, (c, m) in rejected.items()}
 
     def _envelope_sender(self) -> str:
@@ -510,7 +591,7 @@ class SmtpRelay:
         except AddressError:
             return self.envelope_sender
 
-    def _connect(self) -> smtplib.SMTP:
+    def connect(self) -> smtplib.SMTP:
         """An open, greeted, secured and logged-in session, or :class:`RelayUnavailableError`."""
         where = f"{self.host}:{self.port}"
         client: smtplib.SMTP | None = None
@@ -542,6 +623,61 @@ class SmtpRelay:
 
     def _context(self) -> ssl.SSLContext:
         return self.ssl_context or ssl.create_default_context()
+
+
+class SmtpConnection:
+    """One SMTP session of an :class:`SmtpRelay` reused for many mails (a :class:`Relay`).
+
+    The session opens at the first mail. Before each later mail an ``RSET``
+    checks it is still there (a relay closes idle sessions) and clears what the
+    last mail left; when it is gone, a new one is opened and the mail goes
+    out on it. After any error the session is closed (a half-broken session is
+    never reused) and the next mail opens a new one; after the relay's
+    ``mails_per_connection`` mails too, as mail servers limit them.
+    ``connections`` counts the sessions opened.
+    """
+
+    def __init__(self, relay: SmtpRelay) -> None:
+        self.relay = relay
+        self.connections = 0
+        self._client: smtplib.SMTP | None = None
+        self._mails = 0
+
+    def deliver(
+        self, message: bytes, recipients: Sequence[str], envelope_sender: str | None = None
+    ) -> Mapping[str, str]:
+        """:meth:`SmtpRelay.deliver`, on this session."""
+        usable, refused = canonical_recipients(recipients)
+        if not usable:
+            raise PermanentDeliveryError(f"no recipient can be delivered: {refused}", 550)
+        client = self._ready()
+        try:
+            accepted = self.relay.send_on(client, message, usable, refused, envelope_sender)
+        except BaseException:
+            self.close()
+            raise
+        self._mails += 1
+        return accepted
+
+    def _ready(self) -> smtplib.SMTP:
+        client = self._client
+        if client is not None and self._mails < self.relay.mails_per_connection:
+            try:
+                code, _reply = client.rset()
+                if code == 250:
+                    return client
+            except (smtplib.SMTPException, OSError):
+                pass  # gone: a new session below
+        self.close()
+        self._client = self.relay.connect()
+        self.connections += 1
+        self._mails = 0
+        return self._client
+
+    def close(self) -> None:
+        """``QUIT`` (or just close) the session, if one is open."""
+        client, self._client = self._client, None
+        _close(client)
 
 
 def canonical_recipients(recipients: Sequence[str]) -> tuple[list[str], dict[str, str]]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 
 from judge.mail.outbound import OutgoingMail
 
@@ -64,3 +64,30 @@ class MemoryOutbox:
         for row in self.rows.values():
             counts[row.state] = counts.get(row.state, 0) + 1
         return counts
+
+
+@dataclass
+class BatchMemoryOutbox(MemoryOutbox):
+    """:class:`MemoryOutbox` that claims several mails at once and gives back those not tried
+    (:class:`judge.mail.outbound.BatchOutbox`); each mail's envelope sender names it (VERP-like)."""
+
+    claims: int = 0
+    released: list[int] = field(default_factory=list)
+
+    def claim_batch(self, now: datetime, lease: Callable[[int], datetime], limit: int) -> list[OutgoingMail]:
+        self.claims += 1
+        claimed: list[OutgoingMail] = []
+        for _ in range(limit):
+            mail = self.claim_next(now, lease)
+            if mail is None:
+                break
+            claimed.append(OutgoingMail(mail.id, mail.message_bytes, mail.recipients, mail.attempts, f"b+{mail.id}@judge.test"))
+        return claimed
+
+    def release(self, ids: Sequence[int]) -> None:
+        for mail_id in ids:
+            row = self.rows[mail_id]
+            assert row.state == "pending"
+            row.attempts -= 1
+            row.due = datetime.min.replace(tzinfo=UTC)  # due at once again
+            self.released.append(mail_id)

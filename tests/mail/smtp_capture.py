@@ -25,6 +25,8 @@ class CaptureHandler:
     rcpt_replies: dict[str, str] = field(default_factory=dict)
     data_reply: str = "250 OK"
     received: list[Captured] = field(default_factory=list)
+    connections: int = 0
+    """SMTP connections the server accepted (counted by :func:`capture_server`)."""
 
     async def handle_RCPT(
         self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list[str]
@@ -50,9 +52,13 @@ class CaptureHandler:
 async def capture_server(handler: Any, **smtp_options: Any) -> AsyncIterator[int]:
     """Run an aiosmtpd server for ``handler`` on a free loopback port; yields the port."""
     loop = asyncio.get_running_loop()
-    server = await loop.create_server(
-        lambda: SMTP(handler, hostname="capture.test", loop=loop, **smtp_options), "127.0.0.1", 0
-    )
+
+    def session() -> SMTP:
+        if isinstance(handler, CaptureHandler):
+            handler.connections += 1
+        return SMTP(handler, hostname="capture.test", loop=loop, **smtp_options)
+
+    server = await loop.create_server(session, "127.0.0.1", 0)
     try:
         yield int(server.sockets[0].getsockname()[1])
     finally:

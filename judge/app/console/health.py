@@ -250,7 +250,7 @@ def _relay(config: Config, timeout: float) -> tuple[bool, str]:
     relay.timeout = timeout
     where = f"smtp {spec.host}:{spec.port}"
     try:
-        client = relay._connect()  # the sender's own connection: TLS and login as configured
+        client = relay.connect()  # the sender's own connection: TLS and login as configured
     except Exception as error:
         return False, f"{where}: {error}"
     try:

@@ -11,16 +11,18 @@ carries none: a player leaves a game with RESIGN, not by a click.
 
 The outbox row keeps the mail as rendered for its one reader; these headers
 are written by the sender (like the VERP envelope and the map), from the
-row's game and reader, in one read.
+row's game and reader: a batch of mails in two reads.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
-from sqlalchemy import and_, select
+from sqlalchemy import select
 
 from judge.app.session.services import Services
+from judge.db.database import UnitOfWork
 from judge.db.models import Game, GameObserver
 from judge.db.repositories.people import normalise_address
 from judge.mail.compose import header_lines
@@ -31,18 +33,37 @@ _LABEL = re.compile(r"[^a-z0-9-]+")
 def list_headers(services: Services, game_id: int, reader: str) -> bytes:
     """The ``List-*`` headers of a mail about game ``game_id`` to ``reader``, in wire form
     (empty when the game is gone)."""
-    address = normalise_address(reader)
     with services.db.unit_of_work(readonly=True) as uow:
-        row = uow.session.execute(
-            select(Game.name, GameObserver.id)
-            .outerjoin(GameObserver, and_(GameObserver.game_id == Game.id, GameObserver.address == address))
-            .where(Game.id == game_id)
-            .order_by(GameObserver.id)
-            .limit(1)
-        ).first()
-    if row is None:
-        return b""
-    name, observer_id = row
+        return list_headers_of(uow, services, [(game_id, reader)])[(game_id, reader)]
+
+
+def list_headers_of(
+    uow: UnitOfWork, services: Services, mails: Collection[tuple[int, str]]
+) -> dict[tuple[int, str], bytes]:
+    """:func:`list_headers` of several mails (game, reader) in two reads: the sender's batch."""
+    wanted = {(game_id, reader, normalise_address(reader)) for game_id, reader in mails}
+    games = {game_id for game_id, _reader, _address in wanted}
+    names: dict[int, str] = dict(
+        uow.session.execute(select(Game.id, Game.name).where(Game.id.in_(games))).tuples().all()
+    ) if games else {}  # fmt: skip
+    observers: dict[tuple[int, str], int] = {}
+    addresses = {address for _game, _reader, address in wanted}
+    if names and addresses:
+        found = uow.session.execute(
+            select(GameObserver.game_id, GameObserver.address, GameObserver.id)
+            .where(GameObserver.game_id.in_(list(names)), GameObserver.address.in_(addresses))
+            .order_by(GameObserver.id.desc())
+        ).tuples()
+        for game_id, address, observer_id in found:
+            observers[(game_id, address)] = observer_id  # the first of the game's rows wins, as before
+    return {
+        (game_id, reader): _headers(services, game_id, names[game_id], address, observers.get((game_id, address)))
+        if game_id in names else b""
+        for game_id, reader, address in wanted
+    }  # fmt: skip
+
+
+def _headers(services: Services, game_id: int, name: str, address: str, observer_id: int | None) -> bytes:
     config = services.config
     verp = services.verp
     label = _LABEL.sub("-", name.lower()).strip("-") or f"game{game_id}"

@@ -11,19 +11,20 @@ and the lease keeps them away from it afterwards.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
 from judge.app.mail_out.alarms import alarm_keeper
-from judge.app.mail_out.list_headers import list_headers
+from judge.app.mail_out.list_headers import list_headers, list_headers_of
 from judge.app.mail_out.results_maps import ResultsPictures
 from judge.app.session.services import Services
 from judge.db.database import UnitOfWork
+from judge.db.engine import writer
 from judge.db.enums import OutboundState
 from judge.db.models import OutboundMail
-from judge.db.repositories.mail import ClaimedMail
+from judge.db.repositories.mail import ClaimedMail, claim_rows_on, mark_sent_on, release_rows_on
 from judge.mail.addresses import AddressError, canonical_address, printable
-from judge.mail.compose import with_attachment
+from judge.mail.compose import Attachment, with_attachment
 from judge.mail.outbound import OutgoingMail
 
 log = logging.getLogger(__name__)
@@ -33,7 +34,7 @@ DELIVERY_FAILED = "alarm:outbound"
 
 
 class TransactionalOutbox:
-    """:class:`judge.mail.outbound.Outbox` on the database, one transaction per step."""
+    """:class:`judge.mail.outbound.BatchOutbox` on the database, one transaction per step."""
 
     def __init__(self, services: Services) -> None:
         self.services = services
@@ -41,36 +42,54 @@ class TransactionalOutbox:
         self.signer = services.dkim  # read now: a key that cannot sign stops the start, not each mail
 
     def claim_next(self, now: datetime, lease: Callable[[int], datetime]) -> OutgoingMail | None:
-        with self.services.db.unit_of_work() as uow:
-            claimed = uow.outbox.claim_one_row(now, lease)
+        claimed = self.claim_batch(now, lease, 1)
+        return claimed[0] if claimed else None
+
+    def claim_batch(self, now: datetime, lease: Callable[[int], datetime], limit: int) -> list[OutgoingMail]:
+        """Up to ``limit`` mails claimed in one commit (issue 28: a deadline storm's thousands of
+        results mails), then made ready to go (map, list headers, signature) in one read."""
+        with writer(self.services.db.engine).begin() as connection:
+            claimed = claim_rows_on(connection, now, lease, limit)
+        if not claimed:
+            return []
         return self._deliverable(claimed)
 
-    def mark_sent_and_claim_next(
-        self, id: int, now: datetime, refused: Mapping[str, str], lease: Callable[[int], datetime]
-    ) -> OutgoingMail | None:
-        """:meth:`mark_sent` and :meth:`claim_next` in one commit (issue 14: one commit per mail
-        sent instead of two): "sent" is committed as soon as the relay accepted (this is called
-        then), and the next mail's attempt and lease before the relay sees it."""
-        with self.services.db.unit_of_work() as uow:
-            uow.outbox.mark_sent_row(id, now, _sent_error(refused))
-            claimed = uow.outbox.claim_one_row(now, lease)
-        return self._deliverable(claimed)
+    def release(self, ids: Sequence[int]) -> None:
+        with writer(self.services.db.engine).begin() as connection:
+            release_rows_on(connection, ids, self.services.clock.now())
 
-    def _deliverable(
-        self, claimed: ClaimedMail | None
-    ) -> OutgoingMail | None:
-        if claimed is None:
-            return None
-        id, message, recipients, attempts, map_phase_id, map_language, game_id = claimed
-        if map_phase_id is not None:
-            # The results' map, drawn now (after the claim's commit, in a read-only transaction), not
-            # when the phase was processed; a mail whose picture cannot be drawn goes out as text.
-            message = deliverable_message(self.services, self.pictures, message, map_phase_id, map_language or "en")
-        if game_id is not None and len(recipients) == 1:  # List-Id, and an observer's List-Unsubscribe
-            message = list_headers(self.services, game_id, recipients[0]) + message
-        if self.signer is not None:  # signed last: the signature covers the bytes the relay gets
-            message = self.signer.sign(message)
-        return OutgoingMail(id, message, tuple(recipients), attempts, self._envelope_sender(id, recipients))
+    def _deliverable(self, claimed: list[ClaimedMail]) -> list[OutgoingMail]:
+        """The claimed rows as they go out, read in one read-only transaction (after the claim's commit)."""
+        games = {(row[6], row[2][0]) for row in claimed if row[6] is not None and len(row[2]) == 1}
+        maps = {(row[4], row[5] or "en") for row in claimed if row[4] is not None}
+        headers: dict[tuple[int, str], bytes] = {}
+        pictures: dict[tuple[int, str], Attachment | None] = {}
+        try:
+            with self.services.db.unit_of_work(readonly=True) as uow:
+                if games:
+                    headers = list_headers_of(uow, self.services, games)
+                for phase_id, language in sorted(maps):
+                    pictures[(phase_id, language)] = self.pictures.picture(uow, phase_id, language)
+        except Exception:  # mails whose part was not read read it on their own below
+            log.exception("could not read the outbox batch's maps and list headers at once")
+        ready: list[OutgoingMail] = []
+        for id, message, recipients, attempts, map_phase_id, map_language, game_id in claimed:
+            if map_phase_id is not None:
+                # The results' map, drawn now, not when the phase was processed; a mail whose
+                # picture cannot be drawn goes out as text.
+                key = (map_phase_id, map_language or "en")
+                if key in pictures:
+                    picture = pictures[key]
+                    message = message if picture is None else with_attachment(message, picture)
+                else:
+                    message = deliverable_message(self.services, self.pictures, message, *key)
+            if game_id is not None and len(recipients) == 1:  # List-Id, an observer's List-Unsubscribe
+                found = headers.get((game_id, recipients[0]))
+                message = (list_headers(self.services, game_id, recipients[0]) if found is None else found) + message
+            if self.signer is not None:  # signed last: the signature covers the bytes the relay gets
+                message = self.signer.sign(message)
+            ready.append(OutgoingMail(id, message, tuple(recipients), attempts, self._envelope_sender(id, recipients)))
+        return ready
 
     def _envelope_sender(self, id: int, recipients: list[str]) -> str | None:
         """The mail's VERP address (judge.mail.verp): a bounce to it names this mail and its one
@@ -81,8 +100,9 @@ class TransactionalOutbox:
         return self.services.verp.envelope_sender(id, recipients[0])
 
     def mark_sent(self, id: int, now: datetime, refused: Mapping[str, str]) -> None:
-        with self.services.db.unit_of_work() as uow:
-            uow.outbox.mark_sent_row(id, now, _sent_error(refused))
+        """Committed as soon as the relay accepted the mail, before the next one is sent."""
+        with writer(self.services.db.engine).begin() as connection:
+            mark_sent_on(connection, id, now, _sent_error(refused))
 
     def mark_retry(self, id: int, next_attempt: datetime, error: str) -> None:
         with self.services.db.unit_of_work() as uow:

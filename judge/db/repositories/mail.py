@@ -529,6 +529,54 @@ def _claim_one_statement() -> Select[tuple[int, bytes, list[str], int, int | Non
 
 
 @functools.cache
+def _claim_many_statement() -> Select[tuple[int, bytes, list[str], int, int | None, str | None, int | None]]:
+    return _claim_one_statement().limit(bindparam("claim_limit"))
+
+
+def claim_rows_on(
+    connection: Connection, now: datetime, lease: Callable[[int], datetime], limit: int
+) -> list[ClaimedMail]:
+    """The sender's batch claim, in Core on ``connection`` (committed by its caller): up to
+    ``limit`` messages due at ``now``, oldest first, locked (PostgreSQL skips those another
+    sender holds), each one's attempt counted and its next attempt moved to ``lease(attempts)``."""
+    rows = connection.execute(_claim_many_statement(), {"claim_now": now, "claim_limit": limit}).all()
+    claimed: list[ClaimedMail] = []
+    for mail_id, message, recipients, attempts, map_phase_id, map_language, game_id in rows:
+        counted = int(attempts) + 1
+        claimed.append((int(mail_id), bytes(message), list(recipients), counted, map_phase_id, map_language, game_id))
+    if claimed:
+        connection.execute(
+            _claimed_statement(),
+            [{"claimed_id": c[0], "claimed_attempts": c[3], "claimed_lease": lease(c[3])} for c in claimed],
+        )
+    return claimed
+
+
+def release_rows_on(connection: Connection, ids: Sequence[int], now: datetime) -> int:
+    """Give back messages a sender claimed and did not try: the attempt the claim counted is
+    taken back and they are due at ``now``; how many were still pending."""
+    if not ids:
+        return 0
+    table = _outbound()
+    done = connection.execute(
+        update(table)
+        .where(table.c.id.in_(list(ids)), table.c.state == OutboundState.PENDING, table.c.attempts > 0)
+        .values(attempts=table.c.attempts - 1, next_attempt_at=now)
+    )
+    return int(done.rowcount or 0)
+
+
+def mark_sent_on(connection: Connection, mail_id: int, now: datetime, error: str | None) -> None:
+    """Mark a claimed message sent (``error``: the recipients the relay refused), in Core on
+    ``connection``; LookupError if it is gone."""
+    if error is not None:  # the flush-time check the ORM would make (judge.db.validation)
+        check_text("mail_out", "last_error", error, getattr(_outbound().c.last_error.type, "length", None))
+    done = connection.execute(_sent_statement(), {"sent_id": mail_id, "sent_now": now, "sent_error": error})
+    if not done.rowcount:
+        raise LookupError(f"outbox mail {mail_id} is gone")
+
+
+@functools.cache
 def _claimed_statement() -> Update:
     table = _outbound()
     return (
@@ -679,13 +727,7 @@ class OutboxRepository:
     def mark_sent_row(self, mail_id: int, now: datetime, error: str | None) -> None:
         """Mark a claimed message sent (``error``: the recipients the relay refused), in Core;
         LookupError if it is gone."""
-        if error is not None:  # the flush-time check the ORM would make (judge.db.validation)
-            check_text("mail_out", "last_error", error, getattr(_outbound().c.last_error.type, "length", None))
-        done = self.session.connection().execute(
-            _sent_statement(), {"sent_id": mail_id, "sent_now": now, "sent_error": error}
-        )
-        if not done.rowcount:
-            raise LookupError(f"outbox mail {mail_id} is gone")
+        mark_sent_on(self.session.connection(), mail_id, now, error)
 
     def mark_sent(self, mail: OutboundMail, now: datetime) -> None:
         mail.state = OutboundState.SENT
