@@ -152,7 +152,7 @@ def map_language(language: str, view: View, game_map: GameMap) -> str:
     return f"{language}:{game_map.powers.index(view.power)}"
 
 
-def _view_of_map_language(language: str, game_map: GameMap) -> tuple[str, View]:
+def view_of_map_language(language: str, game_map: GameMap) -> tuple[str, View]:
     """The language and view :func:`map_language` wrote."""
     language, _, sight = language.partition(":")
     if not sight:
@@ -214,7 +214,7 @@ class ResultsPictures:
 def _draw_results(uow: UnitOfWork, record: PhaseRecord, language: str) -> Attachment | None:
     try:
         game = record.game
-        language, view = _view_of_map_language(language, game_map_of(game))
+        language, view = view_of_map_language(language, game_map_of(game))
         language = "fr" if language == "fr" else "en"
         # The phase before it in its timeline: the newest record of the turn before, made before it.
         previous = uow.session.scalars(

@@ -104,7 +104,7 @@ def render_results(report: ResultsReport, game_map: GameMap, language: str, _: G
     if result.phase.type is PhaseType.MOVEMENT and result.dislodged:
         lines.append("")
         lines += _dislodged_lines(report, game_map, language, _)
-    if _centres_changed(report):
+    if _centres_changed(report) and not (report.sight is not None and report.viewer is None):
         lines.append("")
         lines += _ownership(report, game_map, language, _)
         lines.append("")
