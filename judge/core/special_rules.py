@@ -27,7 +27,10 @@ be played under rules the adjudicator silently ignores.
   crossing; the adjacency itself must be in the map).
 * ``neutral_units`` (``"units"``: ``["A XXX", ...]``): units of no power that
   stand at the start, never move, defend like any unit and may be supported;
-  dislodged, they are destroyed. They own nothing.
+  dislodged, they are destroyed. They own nothing. With ``"rebuild": true``
+  (Known World 901, as webDiplomacy plays it) a neutral unit is raised again
+  in an adjustment phase where it started, if that province is a supply
+  centre no power owns and no unit stands in.
 
 Pure data: this module only reads and checks the parameters.
 """
@@ -83,6 +86,7 @@ class SpecialRules:
     railway: Railway | None = None
     suez_canal: SuezCanal | None = None
     neutral_units: tuple[Unit, ...] = ()
+    neutral_rebuild: bool = False
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -145,7 +149,11 @@ def read_special_rules(value: object, where: str) -> SpecialRules:
         elif name == "suez_canal":
             found[name] = SuezCanal(_text(params, "province", ctx, "EGY"), _texts(params, "seas", ctx))
         else:
+            rebuild = params.get("rebuild", False)
+            if not isinstance(rebuild, bool):
+                raise VariantError(f"{ctx}: rebuild must be true or false")
             found[name] = tuple(_neutral(spec, ctx) for spec in _texts(params, "units", ctx))
+            found["neutral_rebuild"] = rebuild
     return SpecialRules(
         build_any_owned_centre=bool(found.get("build_any_owned_centre", False)),
         builds_need_a_home_centre=bool(found.get("builds_need_a_home_centre", False)),
@@ -153,6 +161,7 @@ def read_special_rules(value: object, where: str) -> SpecialRules:
         railway=found.get("railway"),  # type: ignore[arg-type]
         suez_canal=found.get("suez_canal"),  # type: ignore[arg-type]
         neutral_units=found.get("neutral_units", ()),  # type: ignore[arg-type]
+        neutral_rebuild=bool(found.get("neutral_rebuild", False)),
     )
 
 

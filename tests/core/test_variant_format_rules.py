@@ -280,6 +280,59 @@ def test_neutral_units_own_no_centre_and_owe_no_removal() -> None:
     assert (NEUTRAL, "DDD") in units_of(winter)
 
 
+REBUILT = {"name": "neutral_units", "rebuild": True, "units": ["A DDD"]}
+"""Known World 901's neutral armies, as webDiplomacy plays them: raised again in the winter."""
+
+
+def test_a_neutral_army_is_raised_again_where_it_stood_when_no_one_owns_it_and_it_is_empty() -> None:
+    game_map = tiny_map(special_rules=[REBUILT])
+    units = [Unit(N, A, "AAA"), Unit(S, A, "FFF")]  # the neutral in DDD was destroyed in the spring
+    centers = {N: frozenset({"AAA"}), S: frozenset({"FFF"})}
+    fall = play(game_map, "F1901M", units, {}, centers)
+    assert str(fall.next_phase) == "W1901A"  # held for the neutral alone: no power adjusts
+    winter = play(game_map, "W1901A", units, {}, centers)
+    assert (NEUTRAL, "DDD") in units_of(winter)
+    assert str(winter.next_phase) == "S1902M"
+    raised = [r for r in winter.results if r.power == NEUTRAL]
+    assert len(raised) == 1 and raised[0].outcome is Outcome.SUCCEEDS
+
+
+def test_a_neutral_army_is_not_raised_in_a_centre_a_power_owns() -> None:
+    game_map = tiny_map(special_rules=["build_any_owned_centre", REBUILT])
+    units = [Unit(N, A, "AAA"), Unit(S, A, "FFF")]
+    centers = {N: frozenset({"AAA", "DDD"}), S: frozenset({"FFF"})}
+    winter = play(game_map, "W1901A", units, {N: ["BUILD A DDD"]}, centers)
+    assert (N, "DDD") in units_of(winter) and (NEUTRAL, "DDD") not in units_of(winter)
+    fall = play(game_map, "F1901M", [*units, Unit(N, A, "CCC")], {}, centers)
+    assert str(fall.next_phase) == "S1902M"  # nothing to adjust, nothing to raise
+
+
+def test_a_neutral_army_is_not_raised_where_a_unit_stands() -> None:
+    game_map = tiny_map(special_rules=[REBUILT])
+    units = [Unit(N, A, "AAA"), Unit(S, A, "FFF"), Unit(S, A, "DDD")]
+    centers = {N: frozenset({"AAA"}), S: frozenset({"FFF", "GGG"})}
+    winter = play(game_map, "W1901A", units, {S: ["BUILD A GGG"]}, centers)
+    assert all(u.power != NEUTRAL for u in winter.position.units)
+
+
+def test_without_rebuild_a_destroyed_neutral_stays_gone() -> None:
+    game_map = tiny_map(special_rules=[NEUTRALS])
+    units = [Unit(N, A, "AAA"), Unit(S, A, "FFF")]
+    centers = {N: frozenset({"AAA"}), S: frozenset({"FFF"})}
+    fall = play(game_map, "F1901M", units, {}, centers)
+    assert str(fall.next_phase) == "S1902M"
+    assert all(u.power != NEUTRAL for u in fall.position.units)
+
+
+def test_rebuild_must_be_true_or_false() -> None:
+    import pytest
+
+    from judge.core.errors import VariantError
+
+    with pytest.raises(VariantError, match="rebuild must be true or false"):
+        tiny_map(special_rules=[{**REBUILT, "rebuild": "yes"}])
+
+
 def test_only_one_army_a_turn_takes_the_railway() -> None:
     game_map = tiny_map(special_rules=[RAILWAY])
     units = [Unit(N, A, "AAA"), Unit(N, A, "EEE")]

@@ -83,14 +83,16 @@ def variant_map(game: Game) -> GameMap:
 def game_map_of(game: Game) -> GameMap:
     """The map ``game`` is played on, as its settings leave the variant's rules.
 
-    Without the rules switched off (SET NO RAILWAYS...), and with the Judge's
+    Without the rules switched off (SET NO RAILWAYS, SET NO NEUTRALS...), and with the Judge's
     SET ANY CENTRES / SET ONE CENTRE (``Game.build_centres``): builds in any
     owned centre, for ONE only while a home centre is owned. SET HOME CENTRES
     (the default) keeps the variant's own rule (Chaos builds anywhere).
     """
     base = variant_map(game)
     off = frozenset(
-        rule for rule in ("railway", "hong_kong") if variant_has(base, rule) and switch(game, rule) is False
+        rule
+        for rule in ("railway", "hong_kong", "neutral_units")
+        if variant_has(base, rule) and switch(game, rule) is False
     )
     build = game.build_centres if game.build_centres in ("any", "one") else ""
     return _adjusted(base, off, build) if off or build else base
@@ -104,6 +106,8 @@ def _adjusted(base: GameMap, off: frozenset[str], build: str) -> GameMap:
         railway=None if "railway" in off else special.railway,
         hong_kong=None if "hong_kong" in off else special.hong_kong,
     )
+    if "neutral_units" in off:  # SET NO NEUTRALS: none stand, none are raised again
+        special = dataclasses.replace(special, neutral_units=(), neutral_rebuild=False)
     if build == "any":
         special = dataclasses.replace(special, build_any_owned_centre=True, builds_need_a_home_centre=False)
     elif build == "one" and not special.build_any_owned_centre:

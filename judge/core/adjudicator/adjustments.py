@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from judge.core.adjudicator.board import Board
 from judge.core.adjudicator.civil_disorder import removal_order
 from judge.core.adjudicator.order_sets import named_unit
-from judge.core.adjudicator.phases import settle, winner
+from judge.core.adjudicator.phases import neutral_rebuilds, settle, winner
 from judge.core.adjudicator.results import (
     AdjudicationResult,
     OrderResult,
@@ -108,6 +108,10 @@ def adjudicate_adjustments(
         if removed
         else position.units
     )
+    # Neutral units raised again where they started (neutral_units with rebuild: Known World 901).
+    for unit in neutral_rebuilds(position, game_map):
+        built.append(unit)
+        results.append(order_result(NEUTRAL, unit, None, _SUCCEEDS, "neutral unit raised again"))
     units = kept + tuple(built) if built else kept
     next_position = settle(position.phase, units, position.centers, position.variant, game_map)
     return adjudication_result(position.phase, next_position, tuple(results), (), {}, winner(next_position, game_map))

@@ -106,8 +106,26 @@ def _free_build_sites(
     return frozenset(c for c in owned if c not in occupied and game_map.can_build_in(c, power, owned))
 
 
+def neutral_rebuilds(position: Position, game_map: GameMap) -> tuple[Unit, ...]:
+    """The neutral units an adjustment phase raises again (``neutral_units`` with ``rebuild``):
+    each where it started, if that is a supply centre no power owns and no unit stands in."""
+    special = game_map.special
+    if not special.neutral_rebuild or not special.neutral_units:
+        return ()
+    owned = {centre for centres in position.centers.values() for centre in centres}
+    occupied = _occupied(position, game_map)
+    return tuple(
+        unit
+        for unit in special.neutral_units
+        if unit.province in game_map.supply_centers and unit.province not in owned and unit.province not in occupied
+    )
+
+
 def adjustments_needed(position: Position, game_map: GameMap) -> bool:
-    """Whether some power must remove a unit, or may build one where :func:`build_sites` allows."""
+    """Whether some power must remove a unit, or may build one where :func:`build_sites` allows,
+    or a neutral unit is raised again (:func:`neutral_rebuilds`)."""
+    if neutral_rebuilds(position, game_map):
+        return True
     units = position.units
     centers = position.centers
     count: dict[str, int] = {}
