@@ -404,9 +404,14 @@ def place_seeds(
     return pos
 
 
-def fit(pos: dict[str, tuple[float, float]], target_width: int):
-    xs = [x for x, _ in pos.values()]
-    ys = [y for _, y in pos.values()]
+def fit(
+    pos: dict[str, tuple[float, float]],
+    target_width: int,
+    bounds: list[tuple[float, float]] = [],  # noqa: B006 (read only)
+):
+    """The canvas round the seeds and the ``bounds`` (points the board must show), 5% margin."""
+    xs = [x for x, _ in pos.values()] + [x for x, _ in bounds]
+    ys = [y for _, y in pos.values()] + [y for _, y in bounds]
     minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
     span_x = max(maxx - minx, 1e-6)
     span_y = max(maxy - miny, 1e-6)
@@ -772,7 +777,8 @@ def generate(variant: str, target_width: int = 1200, cell: int = 5, rounds: int 
         neighbours[a].add(b)
         neighbours[b].add(a)
     raw = place_seeds(variant, codes, neighbours, provinces)
-    pos, width, height, transform = fit(raw, target_width)
+    bounds = [project(*seed_tables.warp(variant, lat, lon)) for lat, lon in seed_tables.extent(variant)]
+    pos, width, height, transform = fit(raw, target_width, bounds)
     minx, miny, scale, ox, oy = transform
     more = []
     for code, points in seed_tables.extra(variant).items():
@@ -840,6 +846,7 @@ def generate(variant: str, target_width: int = 1200, cell: int = 5, rounds: int 
         "owner": owner,
         "layout": layout,
         "crossings": crossings,
+        "transform": transform,
     }
 
 
@@ -899,8 +906,14 @@ def write(result: dict, scale: float = 1.0) -> None:
             entry["label"], entry["unit"] = scaled(entry["label"]), scaled(entry["unit"])
             entry["centre"] = scaled(entry["centre"])
             entry["coasts"] = {name: scaled(p) for name, p in entry["coasts"].items()}
-    for code, point in seed_tables.UNIT_OVERRIDES.get(variant, {}).items():
-        points[code]["unit"] = list(point)
+    minx, miny, fit_scale, ox, oy = result["transform"]
+    overrides = seed_tables.ANCHOR_OVERRIDES.get(variant, {})
+    for code, kind, (lat, lon) in [(c, k, p) for c, kinds in overrides.items() for k, p in kinds.items()]:
+        x, y = project(*seed_tables.warp(variant, lat, lon))
+        points[code][kind] = [
+            round(((x - minx) * fit_scale + ox) * scale, 1),
+            round(((y - miny) * fit_scale + oy) * scale, 1),
+        ]
     sidecar = {
         "width": W,
         "height": H,
@@ -939,6 +952,7 @@ def main(argv: list[str]) -> int:
                 "owner": saved["owner"],
                 "layout": layout,
                 "crossings": saved["crossings"],
+                "transform": saved["transform"],
             }
         else:
             canvas = seed_tables.canvas(name)
@@ -952,6 +966,7 @@ def main(argv: list[str]) -> int:
                         "cell": canvas["cell"],
                         "owner": result["owner"],
                         "crossings": result["crossings"],
+                        "transform": result["transform"],
                     }
                 )
             )

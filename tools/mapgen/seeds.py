@@ -111,7 +111,7 @@ def weight(variant: str, code: str, entry: dict) -> float:
 # enlarged 1 + A times, the edges shrunk.
 FISHEYE: dict[str, tuple[float, float, float, float, float]] = {
     # variant: (centre latitude, centre longitude, RX, RY, A)
-    **{name: (47.5, 13.0, 0.6, 0.35, 1.5) for name in SHARED_STANDARD},
+    **{name: (50.0, 12.0, 0.8, 0.5, 1.2) for name in SHARED_STANDARD},
     "modern": (46.0, 16.0, 0.9, 0.5, 1.0),
 }
 
@@ -136,6 +136,17 @@ def _fisheye(variant: str, lat: float, lon: float, inverse: bool) -> tuple[float
         scale = (1 + a) / (1 + a * r)
     x, y = x0 + dx * scale, y0 + dy * scale
     return math.degrees(2 * math.atan(math.exp(y)) - math.pi / 2), math.degrees(x)
+
+
+# Places the board must show beyond its outermost seeds (the canvas is fitted to the seeds and
+# these, 5% margin round): Standard's Armenia and Syria reach to about 46 E, past Armenia's seed.
+EXTENT: dict[str, list[tuple[float, float]]] = {
+    **{name: [(40.0, 46.0), (34.0, 44.0)] for name in SHARED_STANDARD},
+}
+
+
+def extent(variant: str) -> list[tuple[float, float]]:
+    return list(EXTENT.get(variant, []))
 
 
 def warp(variant: str, lat: float, lon: float) -> tuple[float, float]:
@@ -350,8 +361,14 @@ def _youngstown() -> dict[str, tuple[float, float]]:
 TABLES["youngstown"] = _youngstown()
 
 
-# Unit anchors set by hand where the deepest point of the outline misleads (issue 28): Skagerrak's
-# deepest point is in its Kattegat arm, east of Denmark, where a fleet reads as Denmark's or Sweden's.
-UNIT_OVERRIDES: dict[str, dict[str, tuple[float, float]]] = {
-    "standard": {"SKA": (515.0, 185.0)},
+# Anchors set by hand where the deepest point of the outline misleads (issue 28), in latitude and
+# longitude, projected as the seeds are. Skagerrak's deepest point is in its Kattegat arm, east of
+# Denmark, where a fleet reads as Denmark's or Sweden's. Greece's label stood between Albania and
+# Greece's unit, where it stopped a move from Albania short (an arrow ends at the edge of its
+# target's label): the unit goes south, the centre and the label north of it, out of that way.
+ANCHOR_OVERRIDES: dict[str, dict[str, dict[str, tuple[float, float]]]] = {
+    "standard": {
+        "SKA": {"unit": (57.9, 9.0)},
+        "GRE": {"unit": (37.6, 22.1), "centre": (39.2, 22.55), "label": (41.0, 21.6)},
+    },
 }
