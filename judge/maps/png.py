@@ -15,6 +15,8 @@ import struct
 from functools import cache
 from typing import Any
 
+from judge.maps.layers import layered_png
+
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _COMPRESSION = 3
 
@@ -34,7 +36,23 @@ def _vips() -> Any:
 
 
 def svg_to_png(svg: str) -> bytes:
-    """The PNG of ``svg`` at its own size."""
+    """The PNG of ``svg`` at its own size: from its layers when :func:`judge.maps.render.render_svg`
+    drew it (:mod:`judge.maps.layers`: the parts that never change drawn once per board), else whole."""
+    layered = layered_png(svg, rgba_pixels)
+    return layered if layered is not None else whole_svg_to_png(svg)
+
+
+def rgba_pixels(svg: str) -> bytes:
+    """``svg`` drawn as RGBA bytes (four a pixel, rows top to bottom), transparent where nothing is drawn."""
+    image = _vips().Image.svgload_buffer(svg.encode("utf-8"))
+    if image.bands != 4 or image.format != "uchar":
+        image = image.colourspace("srgb").cast("uchar")
+        image = image if image.bands == 4 else image.bandjoin(255)
+    return bytes(image.write_to_memory())
+
+
+def whole_svg_to_png(svg: str) -> bytes:
+    """The PNG of ``svg`` drawn whole by librsvg (anti-aliased, RGB)."""
     image = _vips().Image.svgload_buffer(svg.encode("utf-8"))
     if image.hasalpha():
         image = image.flatten(background=[255, 255, 255])

@@ -301,11 +301,11 @@ def render_svg(
             f'{region.right:g} {region.bottom:g}" data-scale="{region.scale:g}">',
             f'<clipPath id="inset-clip"><rect x="0" y="0" width="{width:g}" height="{tall:g}"/></clipPath>',
             '<g clip-path="url(#inset-clip)">',
-            f'<g shape-rendering="crispEdges">{inset.art.body}</g>',
-            *_draw(inset, colours, game_map, position, drawn, centers),
-            inset.labels_svg,
+            _layer("base", f'<g shape-rendering="crispEdges">{inset.art.body}</g>'),
+            _layer("dyn", *_draw(inset, colours, game_map, position, drawn, centers)),
+            _layer("over", inset.labels_svg),
             "</g>",
-            f'<rect x="0" y="0" width="{width:g}" height="{tall:g}" fill="none" stroke="#111" stroke-width="2"/>',
+            _layer("over", f'<rect x="0" y="0" width="{width:g}" height="{tall:g}" fill="none" stroke="#111" stroke-width="2"/>'),
             "</g>",
         ]
         legend_left, legend_width, columns = width + 24, art.width - width - 24, 2
@@ -321,18 +321,17 @@ def render_svg(
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {art.width:g} {height:g}" '
         f'width="{art.width:g}" height="{height:g}" data-variant="{escape(game_map.name)}" '
         f'data-phase="{position.phase}" data-language="{language}">',
-        base.defs,
-        f'<rect x="0" y="0" width="{art.width:g}" height="{height:g}" fill="#ffffff"/>',
-        _text(heading, art.width / 2, 31, 20, "middle", css="title", width=2.4),
+        _layer("dyn", base.defs, shading),
+        _layer("base", f'<rect x="0" y="0" width="{art.width:g}" height="{height:g}" fill="#ffffff"/>'),
+        _layer("dyn", _text(heading, art.width / 2, 31, 20, "middle", css="title", width=2.4)),
         f'<g class="board" transform="translate(0 {_TITLE_BAND:g})">',
         # Province borders without anti-aliasing: a smaller PNG, borders still clean.
-        f'<g shape-rendering="crispEdges">{art.body}{shading}</g>',
-        frame,
-        *_draw(base, colours, game_map, position, drawn, centers),
-        base.labels_svg,
+        _layer("base", f'<g shape-rendering="crispEdges">{art.body}</g>'),
+        _layer("dyn", frame, *_draw(base, colours, game_map, position, drawn, centers)),
+        _layer("over", base.labels_svg),
         "</g>",
         *panel,
-        _legend(game_map, colours, centers, legend_left, legend_width, legend_top, language, columns),
+        _layer("dyn", _legend(game_map, colours, centers, legend_left, legend_width, legend_top, language, columns)),
         "</svg>",
     ]
     return "\n".join(parts)
@@ -351,6 +350,15 @@ def _fog(game_map: GameMap, seen: frozenset[str] | None) -> str:
         return ""
     rules = ",".join(f"#p-{p}" for p in unseen)
     return f'<style class="fog" data-unseen="{" ".join(unseen)}">{rules}{{fill:{FOG_COLOUR}}}</style>'
+
+
+def _layer(kind: str, *parts: str) -> str:
+    """``parts`` between the comments that name their layer (``base``: the page and the board's art,
+    the same in every phase; ``over``: the same in every phase too but drawn over the orders, the
+    province labels on their halo and the inset's border; ``dyn``: what the phase changes).
+    Comments draw nothing: :func:`judge.maps.png.svg_to_png` reads them to draw the parts that
+    never change once per board (:mod:`judge.maps.layers`)."""
+    return f"<!--{kind}-->" + "\n".join(parts) + f"<!--/{kind}-->"
 
 
 def _shading(game_map: GameMap, colours: Mapping[str, str], centers: Mapping[str, frozenset[str]]) -> str:

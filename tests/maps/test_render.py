@@ -141,7 +141,8 @@ def test_the_png_has_the_svg_size() -> None:
     png = svg_to_png(svg)
     assert png_size(png) == (width, height)
     # Decoded with the standard library: every chunk's CRC holds, the pixels inflate to one
-    # filter byte and width pixels per row (8-bit RGBA, colour type 6, or RGB, type 2).
+    # filter byte and width pixels per row (8-bit RGBA, colour type 6, RGB, type 2, or palette
+    # indices, type 3: the layered drawing's, judge.maps.layers).
     import struct
     import zlib
 
@@ -155,7 +156,7 @@ def test_the_png_has_the_svg_size() -> None:
         if kind == b"IDAT":
             idat += data
         offset += 12 + length
-    channels = {6: 4, 2: 3}[colour]  # type: ignore[index]
+    channels = {6: 4, 2: 3, 3: 1}[colour]  # type: ignore[index]
     assert len(zlib.decompress(idat)) == height * (1 + width * channels)
     with pytest.raises(ValueError):
         png_size(b"GIF89a" + png[6:])

@@ -1,0 +1,267 @@
+"""A board's PNG from layers (issue 28): what never changes drawn once per board and kept, each
+phase's picture composed from it and from what changed, as a palette PNG.
+
+:func:`judge.maps.render.render_svg` marks the parts of its SVG with comments:
+``base`` (the white page and the province art), ``over`` (what never changes
+but is drawn over the orders: the province labels on their halo, the inset's
+border) and ``dyn`` (the title, shading, centres, units, orders, marks and
+legend). Drawing the whole SVG with librsvg costs tens of milliseconds a
+board, most of it in the art and the labels, which are the same in every
+phase. So:
+
+* the base is drawn once per board (its SVG text is the cache's key: the
+  same text is the same picture, whatever game or phase asked for it) in
+  *palette indices* instead of colours: each colour of the art an index, and
+  each supply centre's province an index of its own, whose colour the
+  picture's shading gives, phase by phase, in the PNG's palette;
+* what is drawn over is drawn once too, as masks: the halo's pixels, and the
+  pixels of the letters and the border with their colours' indices;
+* each picture draws only its ``dyn`` part, in palette indices on an empty
+  page, puts it over the base, lightens the halo's pixels (the second half of
+  the palette holds each colour under the halo) and inks the letters; the
+  result is one byte a pixel, written as a palette PNG.
+
+Everything is drawn without anti-aliasing (the art and labels already were):
+one colour a pixel, so a pixel's index says its colour exactly, and the PNG
+is a third of the bytes of an RGB one. Translucency (a dislodged unit's) is
+drawn opaque. The picture is the whole SVG drawn so, pixel for pixel
+(tests/maps/test_layered_png.py). The merges are done on whole pictures at
+once with Python's big integers (no per-pixel Python). A board whose parts do
+not fit the scheme (more than 127 colours and centres, a pixel of the base
+that is not an index), or a Fog of War reader's picture (whose dimmed
+provinces may be any, not only the centres' that have indices), gets ``None`` here and is drawn whole by
+:func:`judge.maps.png.whole_svg_to_png`.
+
+The cache is bounded (:data:`KEEP` boards), holds only immutable integers and
+tuples, and is keyed by the drawing's own text: nothing of one game can show
+in another's picture, and two sender threads drawing the same board at once
+at worst both draw its base.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import struct
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+KEEP = 16
+"""How many boards are kept (a board: a variant's page in one language)."""
+HALO = 0.6
+"""The labels' halo: white at this opacity over what lies under it (as the SVG draws it)."""
+_COMPRESSION = 3
+"""zlib level of the palette PNG: at one byte a pixel, level 3 takes a third of level 6's time for a
+tenth more bytes (a Standard board near 55 KB)."""
+_SLOTS = 128
+"""Indices 1..127 are colours; index k + 128 is colour k under the labels' halo."""
+
+_BLOCK = re.compile(r"<!--(base|over|dyn)-->(.*?)<!--/\1-->", re.S)
+_ROOT = re.compile(r"<svg\b[^>]*>")
+_SIZE = re.compile(r'\bwidth="([\d.]+)" height="([\d.]+)"')
+_COLOUR = re.compile(r"(?<=[:\"])#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})(?=[;\"}\s])")
+_OPACITY = re.compile(r'\s(?:stroke-|fill-)?opacity="[^"]*"')
+_FOG = '<style class="fog"'
+_SHADING = re.compile(r'<style class="shading">(.*?)</style>', re.S)
+_HALO = re.compile(r'(class="label-halo"[^>]*?)stroke="#[0-9a-fA-F]+"')
+_RULE = re.compile(r"([^{}]+)\{fill:(#[0-9a-fA-F]{6})\}")
+
+Colour = tuple[int, int, int]
+Draw = Callable[[str], bytes]
+"""SVG text to its RGBA pixels, four bytes a pixel, transparent where nothing is drawn."""
+
+
+def rgb(colour: str) -> Colour:
+    """``#rrggbb`` or ``#rgb`` as (r, g, b)."""
+    text = colour.lstrip("#")
+    if len(text) == 3:
+        text = "".join(c * 2 for c in text)
+    return int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)
+
+
+def under_halo(colour: Colour) -> Colour:
+    """``colour`` seen through the labels' white halo (cairo's rounding of ``over``)."""
+    alpha = round(HALO * 255)
+    return tuple((255 * alpha + c * (255 - alpha) + 127) // 255 for c in colour)  # type: ignore[return-value]
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """What one board keeps: its page size, its base in palette indices, the masks of what is drawn
+    over and the colour of each index (a centre's province has none: each picture's shading gives it)."""
+
+    width: int
+    height: int
+    base: int
+    """The base's indices, one byte a pixel, as a little-endian integer (for whole-image merges)."""
+    halo: int
+    """0x80 where the labels' halo is, 0 elsewhere."""
+    covered: int
+    """0xFF where something is drawn over the phase but the halo (the labels' letters, the inset's
+    border), 0 elsewhere."""
+    ink: int
+    """The index of what is drawn there, 0 elsewhere."""
+    colours: tuple[tuple[int, Colour], ...]
+    """The base's colour indices and their colours (the letters' ink among them)."""
+    provinces: tuple[tuple[str, int], ...]
+    """Each supply centre's province and its index."""
+    first_free: int
+    """The first index the base leaves to the phase's own colours."""
+
+
+def _index_colour(index: int) -> str:
+    return f"rgb({index},0,0)"
+
+
+def _first_band(draw: Callable[[], bytes], width: int, height: int) -> bytes:
+    """The red band of an RGBA drawing: the index each pixel was drawn with."""
+    pixels = draw()
+    if len(pixels) != width * height * 4:
+        raise ValueError("the drawing is not the page's size")
+    return pixels[0::4]
+
+
+@functools.lru_cache(maxsize=KEEP)
+def _board(base_svg: str, over_svg: str, provinces: tuple[str, ...], draw: Draw) -> Board | None:
+    size = _SIZE.search(base_svg)
+    assert size is not None
+    width, height = round(float(size.group(1))), round(float(size.group(2)))
+    colours: dict[Colour, int] = {}
+
+    def index_of(match: re.Match[str]) -> str:
+        return _index_colour(colours.setdefault(rgb("#" + match.group(1)), len(colours) + 1))
+
+    indexed = _COLOUR.sub(index_of, base_svg)
+    # What is drawn over the phase: the halo as mark 1, each colour of the rest a mark from 2 on.
+    marks: dict[Colour, int] = {}
+
+    def mark_of(match: re.Match[str]) -> str:
+        return _index_colour(marks.setdefault(rgb("#" + match.group(1)), len(marks) + 2))
+
+    over = _HALO.sub(lambda m: m.group(1) + 'stroke="rgb(1,0,0)"', _OPACITY.sub("", over_svg))
+    over = _COLOUR.sub(mark_of, over)
+    inks = {mark: colours.setdefault(colour, len(colours) + 1) for colour, mark in marks.items()}
+    at = {code: len(colours) + 1 + n for n, code in enumerate(provinces)}
+    first_free = len(colours) + len(provinces) + 1
+    if first_free >= _SLOTS or len(marks) > 250:
+        return None
+    style = "".join(f"#p-{code}{{fill:{_index_colour(index)}}}" for code, index in at.items())
+    root = _ROOT.match(indexed)
+    assert root is not None
+    indexed = indexed[: root.end()] + f"<style>{style}</style>" + indexed[root.end() :]
+    base = _first_band(lambda: draw(indexed), width, height)
+    if base.translate(None, bytes([*colours.values(), *at.values()])):
+        return None  # a pixel that is no index: the art draws something this scheme cannot say
+    band = _first_band(lambda: draw(over), width, height)
+    if band.translate(None, bytes([0, 1, *inks])):
+        return None
+    halo = band.translate(bytes(0x80 if v == 1 else 0 for v in range(256)))
+    covered = band.translate(bytes(0xFF if v in inks else 0 for v in range(256)))
+    inked = band.translate(bytes(inks.get(v, 0) for v in range(256)))
+    return Board(
+        width=width,
+        height=height,
+        base=int.from_bytes(base, "little"),
+        halo=int.from_bytes(halo, "little"),
+        covered=int.from_bytes(covered, "little"),
+        ink=int.from_bytes(inked, "little"),
+        colours=tuple((index, colour) for colour, index in colours.items()),
+        provinces=tuple(at.items()),
+        first_free=first_free,
+    )
+
+
+_DRAWN = bytes([0] + [0xFF] * 255)
+"""A translation table: 0xFF for every index but 0 (nothing drawn)."""
+
+
+def _split(svg: str) -> tuple[str, str, str] | None:
+    """The base, over and phase (``dyn``) SVG of a layered picture, each with the structure
+    around it and a root stripped to its size: the same text whatever game, phase or language
+    drew it (but for the phase's own part)."""
+    root = _ROOT.match(svg)
+    size = _SIZE.search(root.group(0)) if root is not None else None
+    if root is None or size is None:
+        return None
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size.group(1)} {size.group(2)}" '
+        f'width="{size.group(1)}" height="{size.group(2)}" shape-rendering="crispEdges">'
+    )
+    parts: dict[str, list[str]] = {"base": [head], "over": [head], "dyn": [head]}
+    at = root.end()
+    for block in _BLOCK.finditer(svg, at):
+        between = svg[at : block.start()]
+        for kind, kept in parts.items():
+            kept.append(between)
+            if kind == block.group(1):
+                kept.append(block.group(2))
+        at = block.end()
+    for kept in parts.values():
+        kept.append(svg[at:])
+    return "".join(parts["base"]), "".join(parts["over"]), "".join(parts["dyn"])
+
+
+def layered_png(svg: str, draw: Draw) -> bytes | None:
+    """The PNG of a picture drawn by :func:`judge.maps.render.render_svg`, from its layers, each
+    drawn by ``draw`` (SVG text to RGBA bytes: :func:`judge.maps.png.rgba_pixels`); None when
+    ``svg`` has no layers or its board does not fit the scheme (see the module's note)."""
+    if "<!--base-->" not in svg or "<!--over-->" not in svg or _FOG in svg:
+        return None  # not layered, or a Fog of War reader's (any province may be dimmed: drawn whole)
+    split = _split(svg)
+    if split is None:
+        return None
+    base_svg, over_svg, phase = split
+    fills: dict[str, Colour] = {}
+    shading = _SHADING.search(phase)
+    if shading is not None:
+        for selectors, colour in _RULE.findall(shading.group(1)):
+            for selector in selectors.split(","):
+                fills[selector.strip().removeprefix("#p-")] = rgb(colour)
+        phase = phase[: shading.start()] + phase[shading.end() :]
+    board = _board(base_svg, over_svg, tuple(sorted(fills)), draw)
+    if board is None:
+        return None
+    palette: list[Colour] = [(0, 0, 0)] * _SLOTS
+    for index, colour in board.colours:
+        palette[index] = colour
+    for code, index in board.provinces:
+        palette[index] = fills.get(code, (0, 0, 0))
+    # The phase's part: its colours get the indices the base leaves free.
+    dynamic: dict[Colour, int] = {}
+
+    def index_of(match: re.Match[str]) -> str:
+        return _index_colour(dynamic.setdefault(rgb("#" + match.group(1)), board.first_free + len(dynamic)))
+
+    phase = _COLOUR.sub(index_of, _OPACITY.sub("", phase))
+    if board.first_free + len(dynamic) > _SLOTS:
+        return None
+    for colour, index in dynamic.items():
+        palette[index] = colour
+    length = board.width * board.height
+    band = _first_band(lambda: draw(phase), board.width, board.height)
+    drawn = int.from_bytes(band, "little")
+    over = int.from_bytes(band.translate(_DRAWN), "little")
+    picture = drawn | (board.base ^ (board.base & over))
+    picture |= board.halo
+    picture = (picture ^ (picture & board.covered)) | board.ink
+    palette += [under_halo(colour) for colour in palette]
+    return palette_png(board.width, board.height, picture.to_bytes(length, "little"), palette)
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def palette_png(width: int, height: int, indices: bytes, palette: list[Colour]) -> bytes:
+    """A PNG of 8-bit palette indices (one byte a pixel, rows top to bottom), no filtering."""
+    if len(indices) != width * height or not 0 < len(palette) <= 256:
+        raise ValueError("indices and size disagree, or the palette is not 1 to 256 colours")
+    rows = b"".join(b"\x00" + indices[y * width : (y + 1) * width] for y in range(height))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))
+        + _chunk(b"PLTE", b"".join(bytes(colour) for colour in palette))
+        + _chunk(b"IDAT", zlib.compress(rows, _COMPRESSION))
+        + _chunk(b"IEND", b"")
+    )

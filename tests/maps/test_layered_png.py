@@ -1,0 +1,170 @@
+"""The board's PNG from layers (issue 28, judge.maps.layers): what never changes drawn once per
+board and kept, each picture the same, pixel for pixel, as the whole SVG drawn without
+anti-aliasing; a palette PNG under 150 KB for every shipped variant."""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+import threading
+import zlib
+from pathlib import Path
+
+import pytest
+
+from judge.core.position import Position
+from judge.core.variants import available_variants, load_map
+from judge.maps import layers
+from judge.maps.contract import svg_from_contract
+from judge.maps.png import png_size, rgba_pixels, svg_to_png, whole_svg_to_png
+from judge.maps.render import render_svg
+
+HERE = Path(__file__).parent
+POSITION = json.loads((HERE / "standard_f1902_position.json").read_text())
+RESULT = json.loads((HERE / "standard_f1902_result.json").read_text())
+MAX_PNG = 150 * 1024
+
+
+def _opening(variant: str) -> str:
+    game_map = load_map(variant)
+    return render_svg(game_map, Position(variant, game_map.first_phase, game_map.opening_units, game_map.starting_centers))
+
+
+def _crisp(svg: str) -> str:
+    """``svg`` as the layers draw it: no anti-aliasing, nothing translucent but the labels' halo."""
+    svg = re.sub(r'\s(?:stroke-|fill-)?opacity="[^"]*"', "", svg)
+    svg = svg.replace('class="label-halo"', f'class="label-halo" stroke-opacity="{layers.HALO:g}"')
+    return svg.replace("<svg ", '<svg shape-rendering="crispEdges" ', 1)
+
+
+def _chunks(png: bytes) -> dict[bytes, bytes]:
+    chunks: dict[bytes, bytes] = {}
+    offset = 8
+    while offset < len(png):
+        (length,) = struct.unpack(">I", png[offset : offset + 4])
+        kind = png[offset + 4 : offset + 8]
+        chunks[kind] = chunks.get(kind, b"") + png[offset + 8 : offset + 8 + length]
+        offset += 12 + length
+    return chunks
+
+
+def _pixels(png: bytes) -> bytes:
+    """Every pixel's colour, three bytes a pixel: a palette PNG decoded with the standard library
+    (unfiltered rows: what judge.maps.layers writes), an RGB one by libvips."""
+    chunks = _chunks(png)
+    width, height, _depth, colour = struct.unpack(">IIBB", chunks[b"IHDR"][:10])
+    if colour == 3:
+        palette = chunks[b"PLTE"].ljust(768, b"\0")
+        rows = zlib.decompress(chunks[b"IDAT"])
+        assert all(rows[y * (width + 1)] == 0 for y in range(height))
+        indices = b"".join(rows[y * (width + 1) + 1 : (y + 1) * (width + 1)] for y in range(height))
+        out = bytearray(3 * len(indices))
+        for band in range(3):
+            out[band::3] = indices.translate(palette[band::3])
+        return bytes(out)
+    import pyvips  # type: ignore[import-untyped]
+
+    return bytes(pyvips.Image.new_from_buffer(png, "")[:3].write_to_memory())
+
+
+CASES = {
+    "standard F1902M with orders": lambda: svg_from_contract(POSITION, RESULT),
+    "standard F1902M with orders, fr": lambda: svg_from_contract(POSITION, RESULT, language="fr"),
+    "world opening": lambda: _opening("world"),
+    "youngstown opening": lambda: _opening("youngstown"),
+    "chaos opening": lambda: _opening("chaos"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_layered_png_is_the_whole_svg_drawn_pixel_for_pixel(case: str) -> None:
+    svg = CASES[case]()
+    layered = layers.layered_png(svg, rgba_pixels)
+    assert layered is not None
+    assert _pixels(layered) == _pixels(whole_svg_to_png(_crisp(svg)))
+
+
+@pytest.mark.parametrize("variant", available_variants())
+def test_every_shipped_variants_opening_is_a_palette_png_under_150_kb(variant: str) -> None:
+    svg = _opening(variant)
+    png = svg_to_png(svg)
+    assert _chunks(png)[b"IHDR"][9] == 3  # palette: drawn from the layers, not whole
+    assert png_size(png) == tuple(int(float(v)) for v in re.search(r'width="([\d.]+)" height="([\d.]+)"', svg).groups())  # type: ignore[union-attr]
+    assert len(png) < MAX_PNG, f"{variant}: {len(png) / 1024:.0f} KB"
+
+
+def test_a_results_map_is_under_150_kb() -> None:
+    assert len(svg_to_png(svg_from_contract(POSITION, RESULT))) < MAX_PNG
+
+
+def test_the_base_is_kept_once_per_board_whatever_the_phase_and_is_bounded() -> None:
+    layers._board.cache_clear()
+    game_map = load_map("standard")
+    opening = Position("standard", game_map.first_phase, game_map.opening_units, game_map.starting_centers)
+    svg_to_png(render_svg(game_map, opening))
+    svg_to_png(svg_from_contract(POSITION, RESULT))  # another phase, another game: the same board
+    assert layers._board.cache_info().currsize == 1
+    assert layers._board.cache_info().hits == 1
+    svg_to_png(svg_from_contract(POSITION, RESULT, language="fr"))  # French labels: a board of its own
+    assert layers._board.cache_info().currsize == 2
+    for variant in available_variants():
+        svg_to_png(_opening(variant))
+    assert layers._board.cache_info().currsize <= layers.KEEP
+
+
+def test_the_shading_of_each_picture_is_its_own() -> None:
+    """Two pictures of the same board in a row: the second's palette is not the first's."""
+    game_map = load_map("standard")
+    opening = Position("standard", game_map.first_phase, game_map.opening_units, game_map.starting_centers)
+    first = svg_to_png(render_svg(game_map, opening))
+    moved = {**opening.centers, "FRANCE": opening.centers["FRANCE"] | {"SPA"}}
+    second = svg_to_png(render_svg(game_map, Position("standard", game_map.first_phase, opening.units, moved)))
+    again = svg_to_png(render_svg(game_map, opening))
+    assert first == again != second
+
+
+def test_threads_drawing_at_once_get_the_pictures_drawn_alone() -> None:
+    svgs = [svg_from_contract(POSITION, RESULT), _opening("standard"), svg_from_contract(POSITION, RESULT, language="fr")]
+    alone = [svg_to_png(svg) for svg in svgs]
+    layers._board.cache_clear()
+    got: dict[int, bytes] = {}
+
+    def draw(n: int) -> None:
+        got[n] = svg_to_png(svgs[n % len(svgs)])
+
+    threads = [threading.Thread(target=draw, args=(n,)) for n in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [got[n] for n in range(6)] == [alone[n % len(svgs)] for n in range(6)]
+
+
+def test_an_svg_without_layers_or_with_too_many_colours_is_drawn_whole() -> None:
+    plain = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 12 8" width="12" height="8"><rect width="12" height="8" fill="#ff0000"/></svg>'
+    assert layers.layered_png(plain, rgba_pixels) is None
+    assert _chunks(svg_to_png(plain))[b"IHDR"][9] == 2  # RGB: drawn whole
+    svg = svg_from_contract(POSITION, RESULT)
+    many = "".join(f'<rect x="{n % 40}" y="{n // 40}" width="1" height="1" fill="#{n:06x}"/>' for n in range(1, 140))
+    crowded = svg.replace("<!--dyn-->", f"<!--dyn-->{many}", 1)
+    assert layers.layered_png(crowded, rgba_pixels) is None
+    assert _chunks(svg_to_png(crowded))[b"IHDR"][9] == 2
+
+
+def test_a_fog_of_war_picture_is_drawn_whole_with_its_dimmed_provinces() -> None:
+    game_map = load_map("standard")
+    opening = Position("standard", game_map.first_phase, game_map.opening_units, game_map.starting_centers)
+    svg = render_svg(game_map, opening, seen=frozenset(game_map.provinces) - {"NTH"})
+    assert 'class="fog"' in svg
+    assert layers.layered_png(svg, rgba_pixels) is None
+    assert _chunks(svg_to_png(svg))[b"IHDR"][9] == 2
+
+
+def test_the_palette_png_writer_round_trips() -> None:
+    palette = [(0, 0, 0), (255, 0, 0), (0, 128, 255)]
+    png = layers.palette_png(3, 2, bytes([0, 1, 2, 2, 1, 0]), palette)
+    assert _pixels(png) == b"".join(bytes(palette[i]) for i in (0, 1, 2, 2, 1, 0))
+    assert png_size(png) == (3, 2)
+    with pytest.raises(ValueError):
+        layers.palette_png(3, 2, bytes(5), palette)
