@@ -1,4 +1,9 @@
-"""Phases of a game: season, year and kind, written ``S1901M``, ``F1901R``, ``W1901A``."""
+"""Phases of a game: season, year and kind, written ``S1901M``, ``F1901R``, ``W1901A``.
+
+The Renaissance variant (issue 33) plays a summer campaign between spring and fall,
+written with the classic Judge's letter U (``U1454M``, ``U1454R``); every other game
+never opens a summer phase (the adjudicator goes from spring to fall).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ from judge.core.errors import PhaseError
 
 class Season(StrEnum):
     SPRING = "S"
+    SUMMER = "U"
     FALL = "F"
     WINTER = "W"
 
@@ -21,10 +27,12 @@ class PhaseType(StrEnum):
     ADJUSTMENT = "A"
 
 
-_PHASE_RE = re.compile(r"^\s*([SFW])\s*(\d{1,5})\s*([MRAB])\s*$", re.IGNORECASE)
+_PHASE_RE = re.compile(r"^\s*([SUFW])\s*(\d{1,5})\s*([MRAB])\s*$", re.IGNORECASE)
 _ORDER = [
     (Season.SPRING, PhaseType.MOVEMENT),
     (Season.SPRING, PhaseType.RETREAT),
+    (Season.SUMMER, PhaseType.MOVEMENT),
+    (Season.SUMMER, PhaseType.RETREAT),
     (Season.FALL, PhaseType.MOVEMENT),
     (Season.FALL, PhaseType.RETREAT),
     (Season.WINTER, PhaseType.ADJUSTMENT),
@@ -33,10 +41,10 @@ _ORDER = [
 
 @dataclass(frozen=True, slots=True, order=True)
 class Phase:
-    """One phase. Ordered in game time: ``S1901M < S1901R < F1901M < ... < W1901A``."""
+    """One phase. Ordered in game time: ``S1901M < S1901R < U1901M < U1901R < F1901M < ... < W1901A``."""
 
     year: int
-    index: int  # position in the year, 0..4 (see _ORDER)
+    index: int  # position in the year, 0..6 (see _ORDER)
 
     @classmethod
     def of(cls, season: Season, year: int, type: PhaseType) -> Phase:
@@ -50,12 +58,12 @@ class Phase:
         """Read ``S1901M``; ``F1901B`` (the Judge's 'builds') is the same as ``W1901A``."""
         match = _PHASE_RE.match(text)
         if match is None:
-            raise PhaseError(f"cannot read phase {text!r}: expected e.g. S1901M, F1901R, W1901A")
+            raise PhaseError(f"cannot read phase {text!r}: expected e.g. S1901M, U1901M, F1901R, W1901A")
         season_letter, year_text, kind = (g.upper() for g in match.groups())
         year = int(year_text)
         if kind == "B":
-            if season_letter == "S":
-                raise PhaseError(f"cannot read phase {text!r}: there are no builds in spring")
+            if season_letter in "SU":
+                raise PhaseError(f"cannot read phase {text!r}: there are no builds in spring or summer")
             return cls.of(Season.WINTER, year, PhaseType.ADJUSTMENT)
         if season_letter == "W" and kind == "M":
             raise PhaseError(f"cannot read phase {text!r}: winter has no movement phase")
@@ -70,7 +78,8 @@ class Phase:
         return _ORDER[self.index][1]
 
     def following(self) -> Phase:
-        """The phase after this one, whether or not it will have anything to do."""
+        """The phase after this one in the order of the year, whether or not the game plays it
+        (a game without a summer goes from spring to fall: the adjudicator says which comes)."""
         if self.index == len(_ORDER) - 1:
             return Phase(self.year + 1, 0)
         return Phase(self.year, self.index + 1)

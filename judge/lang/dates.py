@@ -143,9 +143,12 @@ def read_phase(text: str, column: int = 1) -> Phase:
     words = text.split()
     if len(words) == 1:
         try:
-            return Phase.parse(words[0])
+            phase = Phase.parse(words[0])
         except PhaseError as error:
             raise CommandError(Message(N_("Cannot read phase -> {word}: {error}"), word=words[0], error=error), column) from None
+        if phase.season is Season.SUMMER:  # the core knows U1454M (issue 33); no game plays it yet
+            raise CommandError(Message(N_("There are no summer phases in this game -> {season_word}"), season_word=words[0]), column)
+        return phase
     if len(words) != 3:
         raise CommandError(
             Message(N_("A phase is a season, a year and a phase, e.g. 'Fall 1905 Movement' -> {text}"), text=text.strip()),

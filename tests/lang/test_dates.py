@@ -74,6 +74,7 @@ def test_phases_read_by_first_letters(text: str, phase: str) -> None:
     [
         ("Winter 1901 Movement", "Winter has only an adjustment phase"),
         ("Summer 1901 Movement", "no summer phases"),
+        ("U1901M", "no summer phases"),
         ("Spring 1901 Adjustment", "no adjustment phase in spring"),
         ("Xmas 1901 Movement", "Unknown season"),
         ("Fall nineteen Movement", "Not a year"),

@@ -83,8 +83,8 @@ def read_open_phase(uow: UnitOfWork, game: Game) -> OpenPhase | None:
     if record is None:
         return None
     position = from_json(record.position_before)
-    # The open phase and the five after it (a whole year: the phase after adjudication is one of
-    # them, whatever the variant skips) in one query.
+    # The open phase and the five after it (the phase after adjudication is one of them, whatever
+    # the game skips: from spring movement, fall is the fifth when there is no summer) in one query.
     phase, names = position.phase, [str(position.phase)]
     for _ in range(5):
         phase = phase.following()

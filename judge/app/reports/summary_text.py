@@ -29,7 +29,7 @@ from judge.app.audience.blind_view import EVERYTHING, View
 from judge.app.game_state.boards import from_json
 from judge.app.game_state.game_facts import describe_variant, is_gunboat, power_name
 from judge.app.game_state.variant_rules import game_map_of
-from judge.core.phase import Phase
+from judge.core.phase import Phase, Season
 from judge.core.position import Position
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState
@@ -70,7 +70,7 @@ def year_end_of(phase: Phase) -> int:
     Winter shows the centres just taken in the fall of its year; every
     spring and fall phase still shows those of the year before.
     """
-    return phase.year if phase.index == 4 else phase.year - 1
+    return phase.year if phase.season is Season.WINTER else phase.year - 1
 
 
 def centres_by_year(positions: Iterable[Position]) -> list[YearCentres]:

@@ -1,0 +1,677 @@
+"""One campaign of the Renaissance game: moves with garrisons, sieges, conversions and control.
+
+The classic Judge "treats the city as if it were a separate space on the map", and so does this
+module: each fortified city (and each fortress, when fortresses are in play) becomes a space of
+its own, ``FLO#`` for the city of Florence, bordering only its province (for fleets too, at a
+port). A garrison is a unit standing in that space; an army converting into the garrison moves
+into it, a garrison converting into an army or a fleet moves out into its province. The ordinary
+adjudicator (:func:`judge.core.adjudicator.adjudicate`) then decides every conflict by the rules
+of Diplomacy, which the rules of the game keep: a conversion bounces against a move into the
+same province as a move would, is supported from the neighbouring provinces as a move is, and a
+garrison supports only into its own province because it borders nothing else.
+
+What the plain adjudicator does not know is done around it:
+
+* a conversion into a city needs the city to be fortified and empty (no garrison at the start
+  of the campaign), so a garrison and a field unit of one province never trade places; a fleet
+  converts to and from a garrison only at a port;
+* sieges: an army (or, at a port, a fleet) in the province besieges a garrison of another owner
+  for two consecutive campaigns; the second besiege eliminates the garrison. The besieger holds
+  while it besieges; any other order in the second campaign holds and ends the siege, and LIFT
+  SIEGE ends it too. A garrison whose city was besieged in the campaign before cannot convert.
+  A siege lapses when its besieger is dislodged or leaves, or the garrison is gone;
+* control: the last power whose unit was present in a province controls it; a garrison controls
+  its city and, with no army or fleet beside it, its province; a field unit in a province whose
+  city has no garrison controls the city too (:func:`update_control`);
+* a unit dislodged from a province with an empty fortified city may retreat into the city only
+  when it has nowhere else to go.
+
+Venice is one space (``single_space``): its garrison stands in the province itself, so it is
+never besieged and only one unit is ever there; a conversion there happens in place. A field
+unit converting to the garrison succeeds unless a greater force dislodges it (it cannot retreat
+into the city); a garrison converting out fails whenever Venice is attacked.
+
+The master's options (:class:`~judge.core.machiavelli.options.MachiavelliOptions`): no summer,
+fortresses in play, disbanding as a movement order (the unit leaves before the moves and
+bounces no one), and the second edition's control, which changes only once the fall is over.
+
+Not yet played here (issue 33, later steps): special units, rebellions, money, the straits, the
+conquest of another power's home country.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from judge.core.adjudicator import OrderResult, Outcome, Rules, adjudicate
+from judge.core.geography import GameMap, Province, Terrain
+from judge.core.machiavelli.board import AUTONOMOUS, Control, MachiavelliBoard
+from judge.core.machiavelli.options import FIRST_EDITION, MachiavelliOptions
+from judge.core.machiavelli.orders import (
+    Besiege,
+    GarrisonConvert,
+    GarrisonDisband,
+    GarrisonHold,
+    GarrisonSupport,
+    LiftSiege,
+    MachiavelliOrder,
+    ToGarrison,
+)
+from judge.core.machiavelli.year import next_phase
+from judge.core.orders import Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove
+from judge.core.phase import Phase, PhaseType, Season
+from judge.core.position import DislodgedUnit, Position
+from judge.core.special_rules import NEUTRAL
+from judge.core.units import Unit, UnitRef, UnitType, province_of
+
+CITY_MARK = "#"
+"""``FLO#``: the city of Florence as a space of its own (never shown to players)."""
+
+_ARMY = UnitType.ARMY
+_FLEET = UnitType.FLEET
+
+
+def city_space(province: str) -> str:
+    return province + CITY_MARK
+
+
+def is_city_space(location: str) -> bool:
+    return location.endswith(CITY_MARK)
+
+
+@dataclass(frozen=True, slots=True)
+class MachiavelliPosition:
+    """The board of the Renaissance game at the start of ``phase``.
+
+    ``units``: the armies and fleets; ``garrisons``: city province -> owner (a power or
+    :data:`AUTONOMOUS`); ``sieges``: city province -> the unit that besieged it in the campaign
+    just played (a second besiege by that unit ends the garrison); ``retreats``: in a retreat
+    phase, each dislodged unit's places to go.
+    """
+
+    phase: Phase
+    units: tuple[Unit, ...]
+    garrisons: Mapping[str, str]
+    control: Control
+    sieges: Mapping[str, Unit] = field(default_factory=lambda: MappingProxyType({}))
+    dislodged: tuple[DislodgedUnit, ...] = ()
+    retreats: Mapping[Unit, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+
+
+def opening_position(board: MachiavelliBoard) -> MachiavelliPosition:
+    """The board at the first spring: the scenario's units, garrisons and control."""
+    return MachiavelliPosition(
+        phase=Phase.of(Season.SPRING, board.first_phase.year + 1, PhaseType.MOVEMENT)
+        if board.first_phase.type is PhaseType.ADJUSTMENT
+        else board.first_phase,
+        units=board.game_map.starting_units,
+        garrisons=board.garrisons,
+        control=board.starting_control(),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The fate of one order: ``outcome`` and a short reason a player can read."""
+
+    power: str
+    order: MachiavelliOrder
+    outcome: Outcome
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignResult:
+    """What a campaign produced: the verdicts, the garrisons ended by siege, the position after."""
+
+    phase: Phase
+    verdicts: tuple[Verdict, ...]
+    position: MachiavelliPosition
+    retreats: Mapping[Unit, tuple[str, ...]]
+    sieges_completed: tuple[str, ...] = ()
+    disbanded: tuple[str, ...] = ()
+
+
+# ----------------------------------------------------------------------------- the siege map
+
+
+@functools.cache
+def siege_map(board: MachiavelliBoard, fortresses: bool = False) -> GameMap:
+    """The board's map with a space of its own for each city a garrison may hold."""
+    game_map = board.game_map
+    provinces: list[Province] = list(game_map.provinces.values())
+    army: dict[str, set[str]] = {code: set(game_map.army_moves(code)) for code in game_map.provinces if game_map.is_land(code)}
+    fleet: dict[str, set[str]] = {}
+    for code in game_map.provinces:
+        for location in game_map.fleet_locations(code):
+            fleet[location] = set(game_map.fleet_moves(location))
+    for code in sorted(game_map.provinces):
+        if not board.may_garrison(code, fortresses=fortresses) or code in board.single_space:
+            continue
+        space = city_space(code)
+        port = board.is_port(code, fortresses=fortresses) and len(game_map.fleet_locations(code)) == 1
+        provinces.append(
+            Province(
+                code=space,
+                name=f"city of {game_map.provinces[code].name}",
+                terrain=Terrain.COAST if port else Terrain.LAND,
+                supply_center=False,
+                home_of=None,
+                coasts=(),
+                french_name=f"ville de {game_map.provinces[code].french_name}",
+                french_abbreviation=None,
+            )
+        )
+        army[space] = {code}
+        army[code].add(space)
+        if port:
+            (location,) = game_map.fleet_locations(code)
+            fleet[space] = {location}
+            fleet[location].add(space)
+    return GameMap.build(
+        name=game_map.name,
+        powers=game_map.powers,
+        provinces=provinces,
+        army_adjacency=army,
+        fleet_adjacency=fleet,
+        starting_units=game_map.starting_units,
+        win_centers=game_map.win_centers,
+        power_names=game_map.power_names,
+        letters=game_map.letters,
+    )
+
+
+# ----------------------------------------------------------------------------- the campaign
+
+
+def adjudicate_campaign(
+    board: MachiavelliBoard,
+    position: MachiavelliPosition,
+    orders: Mapping[str, Sequence[MachiavelliOrder]],
+    options: MachiavelliOptions = FIRST_EDITION,
+) -> CampaignResult:
+    """Resolve the movement phase of ``position`` with each power's ``orders``."""
+    if position.phase.type is not PhaseType.MOVEMENT:
+        raise ValueError(f"{position.phase} is not a campaign's movement phase")
+    campaign = _Campaign(board, position, options, [(power, order) for power, given in orders.items() for order in given])
+    campaign.read_orders()
+    campaign.hold_abandoned_sieges()
+    units = campaign.garrison_orders()
+    plain_position = Position(
+        board.game_map.name, Phase.of(Season.SPRING, position.phase.year, PhaseType.MOVEMENT), units, {}
+    )
+    base = adjudicate(plain_position, campaign.plain, Rules(), siege_map(board, options.fortresses))
+    campaign.judge(base.results, {d.unit.location for d in base.dislodged})
+    return campaign.after(base.position.units, base.dislodged, base.retreats)
+
+
+class _Campaign:
+    """The work of :func:`adjudicate_campaign`: orders in, the plain adjudicator's orders out, and back."""
+
+    def __init__(
+        self,
+        board: MachiavelliBoard,
+        position: MachiavelliPosition,
+        options: MachiavelliOptions,
+        numbered: list[tuple[str, MachiavelliOrder]],
+    ) -> None:
+        self.board = board
+        self.position = position
+        self.options = options
+        self.fortresses = options.fortresses
+        self.numbered = numbered
+        self.field_at = {unit.province: unit for unit in position.units}
+        self.verdicts: dict[int, Verdict] = {}
+        self.plain: dict[str, list[Order]] = {}
+        self.converting_to: dict[str, UnitType] = {}  # city -> the type its garrison becomes
+        self.besieging: dict[str, Unit] = {}  # city -> its besieger this campaign
+        self.garrison_unit: dict[str, Unit] = {}
+        self.dislodged: set[str] = set()
+        self.disbanded_units: set[Unit] = set()
+        self.disbanded_garrisons: set[str] = set()
+        self.one_space: dict[str, tuple[int, UnitType | None]] = {}  # Venice: a conversion in place
+        self.attacked: set[str] = set()
+
+    def refuse(self, number: int, reason: str) -> None:
+        power, order = self.numbered[number]
+        self.verdicts[number] = Verdict(power, order, Outcome.INVALID, reason)
+
+    def give(self, power: str, order: Order) -> None:
+        self.plain.setdefault(power, []).append(order)
+
+    def read_orders(self) -> None:
+        """Check the game's own orders and turn them into orders of the plain adjudicator."""
+        for number, (power, order) in enumerate(self.numbered):
+            if isinstance(order, Besiege | LiftSiege | ToGarrison | Disband):
+                self.read_field_order(number, power, order)
+            elif isinstance(order, GarrisonHold | GarrisonSupport | GarrisonConvert | GarrisonDisband):
+                self.read_garrison_order(number, power, order)
+            else:
+                self.give(power, order)
+
+    def read_garrison_order(
+        self, number: int, power: str, order: GarrisonHold | GarrisonSupport | GarrisonConvert | GarrisonDisband
+    ) -> None:
+        city = order.province
+        if self.position.garrisons.get(city) != power:
+            self.refuse(number, "no such garrison")
+        elif isinstance(order, GarrisonDisband):
+            if not self.options.disband:
+                self.refuse(number, "no disbanding in a campaign (SET DISBAND)")
+            else:
+                self.disbanded_garrisons.add(city)
+                self.verdicts[number] = Verdict(power, order, Outcome.SUCCEEDS, "disbanded")
+        elif isinstance(order, GarrisonConvert):
+            reason = _why_not_convert_out(self.board, self.position, city, order.to, self.fortresses)
+            if reason:
+                self.refuse(number, reason)
+            elif city in self.board.single_space:
+                self.one_space[city] = (number, order.to)
+            else:
+                self.converting_to[city] = order.to
+
+    def read_field_order(self, number: int, power: str, order: Besiege | LiftSiege | ToGarrison | Disband) -> None:
+        unit = self.field_at.get(order.unit.province)
+        if unit is None or unit.power != power:
+            self.refuse(number, "no such unit")
+            return
+        here = UnitRef(unit.type, unit.location)
+        if isinstance(order, Disband):
+            if not self.options.disband:
+                self.refuse(number, "no disbanding in a campaign (SET DISBAND)")
+            else:
+                self.disbanded_units.add(unit)
+                self.verdicts[number] = Verdict(power, order, Outcome.SUCCEEDS, "disbanded")
+            return
+        if isinstance(order, ToGarrison):
+            reason = _why_not_garrison(self.board, self.position, unit, self.fortresses)
+            if reason:
+                self.refuse(number, reason)
+            elif unit.province in self.board.single_space:
+                self.one_space[unit.province] = (number, None)
+                self.give(power, Hold(here))
+            else:
+                self.give(power, Move(here, city_space(unit.province)))
+            return
+        self.give(power, Hold(here))  # a besieger, or a unit lifting its siege, holds
+        if isinstance(order, Besiege):
+            reason = _why_not_besiege(self.board, self.position, unit, self.fortresses)
+            if reason:
+                self.refuse(number, reason)
+                return
+            self.besieging[unit.province] = unit
+        self.verdicts[number] = Verdict(power, order, Outcome.SUCCEEDS)
+
+    def hold_abandoned_sieges(self) -> None:
+        """The second campaign of a siege: a besieger that does not besiege again holds (it is free
+        when the garrison is already gone), and the siege ends."""
+        position = self.position
+        for city, besieger in position.sieges.items():
+            gone = city not in position.garrisons or city in self.disbanded_garrisons
+            if city in self.besieging or besieger not in position.units or besieger in self.disbanded_units or gone:
+                continue
+            self.plain[besieger.power] = [
+                Hold(UnitRef(besieger.type, besieger.location)) if _orders_unit(o, besieger) else o
+                for o in self.plain.get(besieger.power, [])
+            ]
+            for number, (power, order) in enumerate(self.numbered):
+                if power == besieger.power and not isinstance(order, LiftSiege) and _names_unit(order, besieger):
+                    self.verdicts[number] = Verdict(power, order, Outcome.FAILS, "holds: the siege is abandoned")
+
+    def garrison_orders(self) -> tuple[Unit, ...]:
+        """The garrisons as units of their cities' spaces, and their orders; the units of the board."""
+        units = [unit for unit in self.position.units if unit not in self.disbanded_units]
+        for city, owner in sorted(self.position.garrisons.items()):
+            if city in self.disbanded_garrisons:
+                continue
+            power = NEUTRAL if owner == AUTONOMOUS else owner
+            if city in self.board.single_space:
+                unit = Unit(power, _ARMY, city)
+            else:
+                unit = Unit(power, self.converting_to.get(city, _ARMY), city_space(city))
+            self.garrison_unit[city] = unit
+            units.append(unit)
+        for number, (power, order) in enumerate(self.numbered):
+            if number in self.verdicts or not isinstance(order, GarrisonHold | GarrisonSupport | GarrisonConvert):
+                continue
+            unit = self.garrison_unit[order.province]
+            here = UnitRef(unit.type, unit.location)
+            if isinstance(order, GarrisonHold) or order.province in self.one_space:
+                self.give(power, Hold(here))
+            elif isinstance(order, GarrisonConvert):
+                self.give(power, Move(here, order.province))
+            elif order.destination is None:
+                self.give(power, SupportHold(here, order.supported))
+            else:
+                self.give(power, SupportMove(here, order.supported, order.destination))
+        return tuple(units)
+
+    def judge(self, results: Sequence[OrderResult], dislodged: set[str]) -> None:
+        """Each order's verdict from the plain adjudicator's results."""
+        self.dislodged = dislodged
+        outcome_of: dict[str | None, OrderResult] = {}
+        for result in results:  # an invalid order's result, then its unit's hold: the order's counts
+            outcome_of.setdefault(result.unit.location if result.unit else None, result)
+            if isinstance(result.order, Move) and result.outcome is not Outcome.INVALID:
+                self.attacked.add(province_of(result.order.destination))
+        for number, (power, order) in enumerate(self.numbered):
+            if isinstance(order, Besiege) and number in self.verdicts:
+                unit = self.field_at[order.unit.province]
+                if self.verdicts[number].outcome is Outcome.SUCCEEDS and unit.location in dislodged:
+                    self.verdicts[number] = Verdict(power, order, Outcome.FAILS, "dislodged")
+            if number in self.verdicts:
+                continue
+            found = outcome_of.get(_location_of(order, self.position, self.garrison_unit))
+            if found is None:
+                self.verdicts[number] = Verdict(power, order, Outcome.INVALID, "no such unit")
+            else:
+                self.verdicts[number] = Verdict(power, order, found.outcome, found.reason)
+        for city, (number, to) in self.one_space.items():
+            if to is None and city in dislodged:  # a field unit of Venice converting, dislodged
+                power, order = self.numbered[number]
+                self.verdicts[number] = Verdict(power, order, Outcome.FAILS, "dislodged")
+
+    def after(
+        self,
+        moved: Sequence[Unit],
+        dislodged_units: Sequence[DislodgedUnit],
+        options: Mapping[Unit, tuple[str, ...]],
+    ) -> CampaignResult:
+        """The board after the moves: garrisons back out of their spaces, sieges kept or ended, control."""
+        board, position = self.board, self.position
+        units: list[Unit] = []
+        garrisons: dict[str, str] = {}
+        for unit in moved:
+            owner = AUTONOMOUS if unit.power == NEUTRAL else unit.power
+            if is_city_space(unit.location):
+                garrisons[unit.location[: -len(CITY_MARK)]] = owner
+            elif unit.province in board.single_space:
+                self.one_space_after(unit, owner, units, garrisons)
+            else:
+                units.append(unit)
+        sieges: dict[str, Unit] = {}
+        completed: list[str] = []
+        for city, besieger in self.besieging.items():
+            if besieger.location in self.dislodged or city not in garrisons:
+                continue  # the siege lapses
+            if position.sieges.get(city) == besieger:
+                del garrisons[city]
+                completed.append(city)
+            else:
+                sieges[city] = besieger
+        retreats = _retreat_options(options, garrisons)
+        dislodged = tuple(
+            DislodgedUnit(d.unit, province_of(d.attacker_from), d.attacker_via_convoy)
+            for d in dislodged_units
+            if retreats.get(d.unit)
+        )
+        following = next_phase(position.phase, dislodged=bool(dislodged), summer=self.options.summer)
+        after = MachiavelliPosition(
+            phase=following,
+            units=tuple(units),
+            garrisons=MappingProxyType(garrisons),
+            control=_control_after(board, position.control, tuple(units), garrisons, following, self.options),
+            sieges=MappingProxyType(sieges),
+            dislodged=dislodged,
+            retreats=MappingProxyType({d.unit: retreats[d.unit] for d in dislodged}),
+        )
+        disbanded = [str(unit) for unit in self.disbanded_units] + [f"G {city}" for city in self.disbanded_garrisons]
+        return CampaignResult(
+            phase=position.phase,
+            verdicts=tuple(self.verdicts[number] for number in sorted(self.verdicts)),
+            position=after,
+            retreats=MappingProxyType(retreats),
+            sieges_completed=tuple(sorted(completed)),
+            disbanded=tuple(sorted(disbanded)),
+        )
+
+    def one_space_after(self, unit: Unit, owner: str, units: list[Unit], garrisons: dict[str, str]) -> None:
+        """Venice, one space: the unit there after the moves, and its conversion in place.
+
+        A field unit converting to the garrison does so unless it is dislodged (a greater attack
+        eliminates it: it cannot retreat into the city); a garrison converting to an army or a
+        fleet fails whenever Venice is attacked, whatever the strengths.
+        """
+        city = unit.province
+        if city in self.dislodged:  # the unit there now is the one that dislodged the old one
+            units.append(unit)
+            return
+        was_garrison = city in self.garrison_unit
+        converting = self.one_space.get(city)
+        if converting is None:
+            if was_garrison:
+                garrisons[city] = owner
+            else:
+                units.append(unit)
+            return
+        number, to = converting
+        power, order = self.numbered[number]
+        if to is None:  # the field unit becomes the garrison (it was not dislodged: it is still there)
+            garrisons[city] = owner
+            self.verdicts[number] = Verdict(power, order, Outcome.SUCCEEDS)
+        elif city in self.attacked:
+            garrisons[city] = owner
+            self.verdicts[number] = Verdict(power, order, Outcome.FAILS, "Venice attacked")
+        else:
+            units.append(Unit(unit.power, to, city))
+            self.verdicts[number] = Verdict(power, order, Outcome.SUCCEEDS)
+
+
+def adjudicate_retreats(
+    board: MachiavelliBoard,
+    position: MachiavelliPosition,
+    orders: Mapping[str, Sequence[Retreat | Disband]],
+    options: MachiavelliOptions = FIRST_EDITION,
+) -> MachiavelliPosition:
+    """Resolve a campaign's retreats; a unit retreating into its province's city becomes its garrison.
+
+    A retreat to a place the campaign did not offer (a city while there was somewhere else to
+    go) is refused, and the unit is disbanded as with no order.
+    """
+    if position.phase.type is not PhaseType.RETREAT:
+        raise ValueError(f"{position.phase} is not a retreat phase")
+    units = list(position.units)
+    for city, owner in position.garrisons.items():
+        units.append(Unit(NEUTRAL if owner == AUTONOMOUS else owner, _ARMY, city if city in board.single_space else city_space(city)))
+    offered = {unit.province: places for unit, places in position.retreats.items()}
+    allowed = {
+        power: [o for o in given if not isinstance(o, Retreat) or o.destination in offered.get(o.unit.province, ())]
+        for power, given in orders.items()
+    }
+    plain = Position(
+        board.game_map.name,
+        Phase.of(Season.SPRING, position.phase.year, PhaseType.RETREAT),
+        tuple(units),
+        {},
+        position.dislodged,
+    )
+    base = adjudicate(plain, allowed, Rules(), siege_map(board, options.fortresses))
+    after_units: list[Unit] = []
+    garrisons = dict(position.garrisons)
+    for unit in base.position.units:
+        if is_city_space(unit.location):
+            garrisons[unit.location[: -len(CITY_MARK)]] = AUTONOMOUS if unit.power == NEUTRAL else unit.power
+        elif unit.power != NEUTRAL and not (unit.province in garrisons and unit.province in board.single_space):
+            after_units.append(unit)
+    done = Phase.of(position.phase.season, position.phase.year, PhaseType.MOVEMENT)
+    following = next_phase(done, summer=options.summer)
+    return MachiavelliPosition(
+        phase=following,
+        units=tuple(after_units),
+        garrisons=MappingProxyType(garrisons),
+        control=_control_after(board, position.control, tuple(after_units), garrisons, following, options),
+        sieges=MappingProxyType(dict(position.sieges)),
+    )
+
+
+# ----------------------------------------------------------------------------- control
+
+
+def update_control(
+    board: MachiavelliBoard, control: Control, units: tuple[Unit, ...], garrisons: Mapping[str, str]
+) -> Control:
+    """Control after a step of the campaign: the last power present in a province controls it.
+
+    A garrison controls its city, and its province when no army or fleet stands beside it; an
+    army or fleet controls its province, and the province's city when no garrison holds it. A
+    province left empty keeps its controller (the seas are controlled by no one).
+    """
+    provinces = dict(control.provinces)
+    cities = dict(control.cities)
+    field_power = {unit.province: unit.power for unit in units if board.game_map.is_land(unit.province)}
+    for city, owner in garrisons.items():
+        cities[city] = owner
+        if city not in field_power:
+            provinces[city] = owner
+    for province, power in field_power.items():
+        provinces[province] = power
+        if province in board.cities and province not in garrisons:
+            cities[province] = power
+    return Control(MappingProxyType(provinces), MappingProxyType(cities))
+
+
+def _control_after(
+    board: MachiavelliBoard,
+    control: Control,
+    units: tuple[Unit, ...],
+    garrisons: Mapping[str, str],
+    following: Phase,
+    options: MachiavelliOptions,
+) -> Control:
+    """Control at every step (first edition), or only once the fall is over (SET MACH2)."""
+    if options.mach2 and following.type is not PhaseType.ADJUSTMENT:
+        return control
+    return update_control(board, control, units, garrisons)
+
+
+def eliminated(board: MachiavelliBoard, position: MachiavelliPosition) -> tuple[str, ...]:
+    """The powers to eliminate at the end of a campaign: present on the board (a unit, a garrison
+    or control of a place), they control no city of their home country."""
+    control = position.control
+    present = (
+        {unit.power for unit in position.units}
+        | set(position.garrisons.values())
+        | set(control.provinces.values())
+        | set(control.cities.values())
+    )
+    return tuple(
+        power
+        for power in board.game_map.powers
+        if power in present
+        and not any(control.cities.get(city) == power for city in board.home_countries[power] if city in board.cities)
+    )
+
+
+def eliminate(position: MachiavelliPosition, powers: tuple[str, ...]) -> MachiavelliPosition:
+    """``position`` without ``powers``: their units and garrisons removed, their places unowned."""
+    if not powers:
+        return position
+    gone = set(powers)
+    control = Control(
+        MappingProxyType({p: owner for p, owner in position.control.provinces.items() if owner not in gone}),
+        MappingProxyType({c: owner for c, owner in position.control.cities.items() if owner not in gone}),
+    )
+    return MachiavelliPosition(
+        phase=position.phase,
+        units=tuple(unit for unit in position.units if unit.power not in gone),
+        garrisons=MappingProxyType({c: owner for c, owner in position.garrisons.items() if owner not in gone}),
+        control=control,
+        sieges=MappingProxyType({c: unit for c, unit in position.sieges.items() if unit.power not in gone}),
+        dislodged=tuple(d for d in position.dislodged if d.unit.power not in gone),
+        retreats=MappingProxyType({u: p for u, p in position.retreats.items() if u.power not in gone}),
+    )
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _why_not_garrison(board: MachiavelliBoard, position: MachiavelliPosition, unit: Unit, fortresses: bool) -> str:
+    city = unit.province
+    if not board.may_garrison(city, fortresses=fortresses):
+        return "no fortified city"
+    if city in position.garrisons:
+        return "city occupied"
+    if unit.type is _FLEET and not board.is_port(city, fortresses=fortresses):
+        return "fleets convert only at ports"
+    return ""
+
+
+def _why_not_besiege(board: MachiavelliBoard, position: MachiavelliPosition, unit: Unit, fortresses: bool) -> str:
+    city = unit.province
+    owner = position.garrisons.get(city)
+    if owner is None:
+        return "no garrison to besiege"
+    if owner == unit.power:
+        return "own garrison: holds"
+    if city in board.single_space:
+        return "cannot be besieged"
+    if unit.type is _FLEET and not board.is_port(city, fortresses=fortresses):
+        return "fleets besiege only ports"
+    return ""
+
+
+def _why_not_convert_out(
+    board: MachiavelliBoard, position: MachiavelliPosition, city: str, to: UnitType, fortresses: bool
+) -> str:
+    if city in position.sieges:
+        return "besieged"
+    if to is _FLEET and not board.is_port(city, fortresses=fortresses):
+        return "fleets convert only at ports"
+    return ""
+
+
+def _names_unit(order: MachiavelliOrder, unit: Unit) -> bool:
+    ref = getattr(order, "unit", None)
+    return isinstance(ref, UnitRef) and ref.province == unit.province
+
+
+def _orders_unit(order: Order, unit: Unit) -> bool:
+    ref = getattr(order, "unit", None)
+    return isinstance(ref, UnitRef) and ref.province == unit.province
+
+
+def _location_of(order: MachiavelliOrder, position: MachiavelliPosition, garrison_unit: Mapping[str, Unit]) -> str | None:
+    if isinstance(order, GarrisonHold | GarrisonSupport | GarrisonConvert):
+        unit = garrison_unit.get(order.province)
+        return unit.location if unit else None
+    ref = getattr(order, "unit", None)
+    if not isinstance(ref, UnitRef):
+        return None
+    for unit in position.units:
+        if unit.province == ref.province:
+            return unit.location
+    return None
+
+
+def _retreat_options(
+    options: Mapping[Unit, tuple[str, ...]], garrisons: Mapping[str, str]
+) -> dict[Unit, tuple[str, ...]]:
+    """A retreat into a city only when there is nowhere else to go (and the city is empty)."""
+    result: dict[Unit, tuple[str, ...]] = {}
+    for unit, places in options.items():
+        if unit.power == NEUTRAL or is_city_space(unit.location):
+            result[unit] = ()
+            continue
+        elsewhere = tuple(p for p in places if not is_city_space(p))
+        cities = tuple(p for p in places if is_city_space(p) and p[: -len(CITY_MARK)] not in garrisons)
+        result[unit] = elsewhere or cities
+    return result
+
+
+__all__ = [
+    "CITY_MARK",
+    "CampaignResult",
+    "MachiavelliPosition",
+    "Verdict",
+    "adjudicate_campaign",
+    "adjudicate_retreats",
+    "city_space",
+    "eliminate",
+    "eliminated",
+    "opening_position",
+    "siege_map",
+    "update_control",
+]
