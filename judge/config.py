@@ -75,6 +75,7 @@ DEFAULT_SMTP_SESSION_MAX_SECONDS = 600.0
 DEFAULT_SMTP_MAX_RECIPIENTS = 100  # RFC 5321 §4.5.3.1.8: at least 100 must be accepted
 DEFAULT_OUTBOUND_MAX_ATTEMPTS = 100
 DEFAULT_OUTBOUND_RETRY_SECONDS = 60.0
+DEFAULT_OUTBOUND_CONNECTIONS = 1
 DEFAULT_SIGNON_POWER_FAILURES = 5
 DEFAULT_SIGNON_POWER_FAILURES_PER_DAY = 10
 DEFAULT_SIGNON_SENDER_FAILURES = 10
@@ -186,6 +187,9 @@ class Config:
     """Delivery attempts of one outgoing mail before it is marked failed and the keeper told."""
     outbound_retry_seconds: float = DEFAULT_OUTBOUND_RETRY_SECONDS
     """Wait before the first retry of an outgoing mail; doubled at each retry, up to an hour."""
+    outbound_connections: int = DEFAULT_OUTBOUND_CONNECTIONS
+    """Senders the outbound role runs side by side, each with its own SMTP session to the relay
+    and its own mails (claimed under row locks): a deadline's results go out several at a time."""
     signon_power_failures: int = DEFAULT_SIGNON_POWER_FAILURES
     """Failed sign-ons to one power (or to a game's masters) within an hour, from any address, the
     player's own included, that lock its sign-ons (judge.app.people.throttle)."""
@@ -300,6 +304,7 @@ _ENV_NAMES: dict[str, str] = {
     "smtp_max_recipients": "JUDGE_SMTP_MAX_RECIPIENTS",
     "outbound_max_attempts": "JUDGE_OUTBOUND_MAX_ATTEMPTS",
     "outbound_retry_seconds": "JUDGE_OUTBOUND_RETRY_SECONDS",
+    "outbound_connections": "JUDGE_OUTBOUND_CONNECTIONS",
     "metrics_port": "JUDGE_METRICS_PORT",
     "web_host": "JUDGE_WEB_HOST",
     "web_port": "JUDGE_WEB_PORT",
@@ -584,6 +589,7 @@ def _mail_edge_settings(raw: Mapping[str, _Raw]) -> dict[str, Any]:
         ("smtp_max_recipients", 1, True),
         ("outbound_max_attempts", 1, True),
         ("outbound_retry_seconds", 0.01, False),
+        ("outbound_connections", 1, True),
     ):
         if setting in raw:
             value = _number(raw[setting], setting, minimum)

@@ -42,6 +42,7 @@ def test_the_door_settings_and_their_defaults() -> None:
             "JUDGE_SMTP_MAX_RECIPIENTS": "5",
             "JUDGE_OUTBOUND_MAX_ATTEMPTS": "7",
             "JUDGE_OUTBOUND_RETRY_SECONDS": "30",
+            "JUDGE_OUTBOUND_CONNECTIONS": "4",
         }
     )
     assert (tuned.smtp_max_connections, tuned.smtp_max_connections_per_client) == (50, 3)
@@ -49,6 +50,9 @@ def test_the_door_settings_and_their_defaults() -> None:
     assert (tuned.smtp_session_max_seconds, tuned.smtp_max_recipients) == (30, 5)
     assert (config.smtp_session_max_seconds, config.smtp_max_recipients) == (600, 100)
     assert (tuned.outbound_max_attempts, tuned.outbound_retry_seconds) == (7, 30)
+    assert (config.outbound_connections, tuned.outbound_connections) == (1, 4)
+    with pytest.raises(ValueError, match="outbound_connections"):
+        load_config({"JUDGE_OUTBOUND_CONNECTIONS": "0"})
     with pytest.raises(ValueError, match="smtp_max_connections_per_client"):
         load_config({"JUDGE_SMTP_MAX_CONNECTIONS_PER_CLIENT": "2.5"})
     with pytest.raises(ValueError, match="outbound_max_attempts"):

@@ -50,6 +50,7 @@ from judge.mail.outbound import (
     DEFAULT_BACKOFF,
     BackoffPolicy,
     DrainReport,
+    Outbox,
     Relay,
     backoff_from_config,
     drain_once,
@@ -96,7 +97,14 @@ class ServerTuning:
     """An idle sender looks for due mail this often (retries, other processes' mail)."""
     scheduler_poll_seconds: float = 30.0
     outbound_batch: int = 20
-    """Mails delivered per transaction; small, because on SQLite the batch holds the write lock."""
+    """Mails claimed in one commit (each then marked sent in a commit of its own)."""
+    outbound_pass: int = 200
+    """Mails a sender delivers on one SMTP session before it looks again (a pass also ends when
+    the outbox has no more due, and before half the shortest lease has passed)."""
+    outbound_connections: int = 1
+    """Senders side by side in this process (``outbound_connections``), each draining its own
+    batches on its own SMTP session; the claim gives each different mails (PostgreSQL:
+    ``FOR UPDATE SKIP LOCKED``, then the lease)."""
     backoff: BackoffPolicy = DEFAULT_BACKOFF
     shutdown_grace_seconds: float = 30.0
     """How long to wait for open SMTP sessions and work under way before giving up on them."""
@@ -104,7 +112,7 @@ class ServerTuning:
 
 def tuning_from_config(config: Config) -> ServerTuning:
     """The production tuning, with the outbound retry policy the settings ask for."""
-    return ServerTuning(backoff=backoff_from_config(config))
+    return ServerTuning(backoff=backoff_from_config(config), outbound_connections=config.outbound_connections)
 
 
 def build_services(config: Config, db: Database, clock: Clock) -> Services:
@@ -206,8 +214,10 @@ class JudgeServer:
     async def start(self) -> None:
         """Start every role; returns once the SMTP door (if any) is listening."""
         self._loop = asyncio.get_running_loop()
-        if self.tuning.workers > 1:  # each worker holds a thread while it answers a mail
-            self._loop.set_default_executor(ThreadPoolExecutor(max_workers=self.tuning.workers + 6))
+        if self.tuning.workers > 1 or self.tuning.outbound_connections > 1:
+            # each worker holds a thread while it answers a mail, each sender while it drains a batch
+            threads = self.tuning.workers + self.tuning.outbound_connections + 6
+            self._loop.set_default_executor(ThreadPoolExecutor(max_workers=threads))
         mail_here = self.roles & MAIL_ROLES
         if mail_here and mail_here != MAIL_ROLES:  # the other roles run in other processes: wake them there
             self._wakeups = wakeups_for(self._base_services.db.engine)
@@ -228,6 +238,8 @@ class JudgeServer:
         if Role.OUTBOUND in self.roles:
             relay = self.relay or relay_from_config(self.services.config)
             self._spawn(Role.OUTBOUND, self._run_outbound(relay))
+            for number in range(2, self.tuning.outbound_connections + 1):
+                self._spawn(Role.OUTBOUND, self._run_outbound(relay), name=f"{Role.OUTBOUND.value}-{number}")
             running.add(Role.OUTBOUND)
         if Role.SCHEDULER in self.roles:
             self._spawn(Role.SCHEDULER, self._run_scheduler())
@@ -385,11 +397,14 @@ class JudgeServer:
         committed before it is sent and its delivery committed as soon as the
         relay accepted it, so a crash sends at most the mail in flight twice;
         any error (a bad mail, the database away) is logged and the loop goes on.
+        Each of the ``outbound_connections`` senders runs this loop with an outbox of
+        its own (its maps drawn once per phase and language for the mails it sends).
         """
+        outbox: list[Outbox] = []  # made in the sender's thread at its first pass, then kept
         while not self._stop.is_set():
             self._outbound_wake.clear()
             try:
-                report = await asyncio.to_thread(self._drain_batch, relay)
+                report = await asyncio.to_thread(self._drain_batch, relay, outbox)
             except Exception:
                 log.exception("outbox drain failed; trying again shortly")
                 report = DrainReport()
@@ -402,23 +417,27 @@ class JudgeServer:
                     retried=report.retried,
                     failed=report.failed,
                 )
-            if report.claimed >= self.tuning.outbound_batch and report.sent:
+            if report.more:
                 continue
             await first_of(
                 self._stop, self._outbound_wake, timeout=self.tuning.outbound_poll_seconds
             )
 
-    def _drain_batch(self, relay: Relay) -> DrainReport:
-        """Up to a batch of mails, each claimed, sent and recorded in commits of its own."""
-        from judge.app.mail_out.sender import (
-            TransactionalOutbox,  # in the sender's thread, after start-up
-        )
+    def _drain_batch(self, relay: Relay, outbox: list[Outbox]) -> DrainReport:
+        """A pass: up to ``outbound_pass`` mails, claimed ``outbound_batch`` at a time in one
+        commit, sent on one SMTP session, each marked sent in a commit of its own."""
+        if not outbox:
+            from judge.app.mail_out.sender import (
+                TransactionalOutbox,  # in the sender's thread, after start-up
+            )
 
+            outbox.append(TransactionalOutbox(self.services))
         return drain_once(
-            TransactionalOutbox(self.services),
+            outbox[0],
             relay,
             self.services.clock.now(),
-            limit=self.tuning.outbound_batch,
+            limit=self.tuning.outbound_pass,
+            batch=self.tuning.outbound_batch,
             policy=self.tuning.backoff,
         )
 
