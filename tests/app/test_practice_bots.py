@@ -3,6 +3,7 @@ phase opens, so one person plays a whole game against them by mail."""
 
 from __future__ import annotations
 
+from judge.app.console.views import game_details
 from judge.app.game_state.boards import from_json
 from judge.app.game_state.house_rules import bot_seed
 from judge.app.phases.guarded_scheduler import process_due
@@ -57,6 +58,9 @@ def test_the_game_processes_as_soon_as_the_players_orders_are_in_and_records_the
     assert due is not None and deadline is not None and due < deadline  # not waiting for the bots
     harness.clock.set(due)
     assert process_due(harness.services) == 1
+    [results] = [m for m in harness.new_mail() if str(m["Subject"]).endswith("Results")]
+    assert str(results["To"]) == player(0)  # the bots get no mail
+    named = text(results).split("Played by the judge's bots: ", 1)[1].split(".")[0]
     with harness.db.unit_of_work(readonly=True) as uow:
         game = uow.games.require("prac")
         assert game.current_phase == "F1901M"
@@ -67,6 +71,7 @@ def test_the_game_processes_as_soon_as_the_players_orders_are_in_and_records_the
         autumn = uow.orders.current(game, "F1901M")  # the bots ordered as the autumn opened
         bots = sorted(s.power or "" for s in game.seats if s.status is SeatStatus.BOT)
     assert sorted(recorded) == bots and power not in recorded
+    assert named == ", ".join(b.title() for b in bots)
     assert sorted(autumn) == bots
     for bot in bots:
         assert recorded[bot] == {"level": "normal", "seed": bot_seed("prac", Phase.parse("S1901M"), bot)}
@@ -118,3 +123,100 @@ def test_a_master_seats_bots_in_a_game_started_by_hand_and_may_take_them_out(har
     assert "Unknown bot level" in unknown
     councils = text(harness.exchange(player(0), "SIGNON ?prac pw0\nSET COUNCILS 3\nSET BOTS\n"))
     assert "Bots cannot sit in a game played by councils." in councils
+
+
+_LETTER = {"AUSTRIA": "A", "ENGLAND": "E", "FRANCE": "F", "GERMANY": "G", "ITALY": "I", "RUSSIA": "R", "TURKEY": "T"}
+
+
+def _two_players(harness: Harness) -> dict[str, str]:
+    """``prac`` with two players (p0, p1) and five bots, started: {address: power}."""
+    register(harness, player(0))
+    register(harness, player(1))
+    harness.exchange(player(0), "CREATE ?prac pw0\n")
+    harness.exchange(player(1), "SIGNON ?prac pw1\n")
+    harness.exchange(player(0), "SIGNON ?prac pw0\nSET BOTS\n")
+    with harness.db.unit_of_work(readonly=True) as uow:
+        seats = uow.games.require("prac").seats
+        return {s.person.primary_address or "": s.power or "" for s in seats if s.person is not None}
+
+
+def _bot_powers(harness: Harness) -> list[str]:
+    with harness.db.unit_of_work(readonly=True) as uow:
+        return sorted(s.power or "" for s in uow.games.require("prac").seats if s.status is SeatStatus.BOT)
+
+
+def test_a_press_to_a_bot_is_answered_once_a_phase_and_still_reaches_the_players(harness: Harness) -> None:
+    powers = _two_players(harness)
+    me, other = powers[player(0)], powers[player(1)]
+    bot = _bot_powers(harness)[0]
+    sign_on = f"SIGNON {_LETTER[me]}prac pw0\n"
+    first = text(harness.exchange(player(0), sign_on + f"PRESS TO {_LETTER[bot]}{_LETTER[other]}\nHello both\nENDPRESS\n"))
+    assert "Bots do not read press" in first and f"{bot.title()} will not answer." in first
+    assert [str(m["To"]) for m in harness.others if "Hello both" in text(m)] == [player(1)]
+    again = text(harness.exchange(player(0), sign_on + f"PRESS TO {_LETTER[bot]}\nStill there?\nENDPRESS\n"))
+    assert "Bots do not read press" not in again
+    # The other player is told on his own first press to a bot; a press to players only tells nothing.
+    plain = text(harness.exchange(player(1), f"SIGNON {_LETTER[other]}prac pw1\nPRESS TO {_LETTER[me]}\nHi\nENDPRESS\n"))
+    assert "Bots do not read press" not in plain
+    told = text(harness.exchange(player(1), f"SIGNON {_LETTER[other]}prac pw1\nBROADCAST\nHi all\nENDPRESS\n"))
+    assert "Bots do not read press" in told
+    # A new phase: told again.
+    harness.exchange(player(0), sign_on + _HOLD[me])
+    harness.exchange(player(1), f"SIGNON {_LETTER[other]}prac pw1\n" + _HOLD[other])
+    with harness.db.unit_of_work(readonly=True) as uow:
+        due = uow.games.require("prac").next_due_at
+    assert due is not None
+    harness.clock.set(due)
+    assert process_due(harness.services) == 1
+    autumn = text(harness.exchange(player(0), sign_on + f"PRESS TO {_LETTER[bot]}\nAnd now?\nENDPRESS\n"))
+    assert "Bots do not read press" in autumn
+
+
+def test_a_draw_passes_when_every_player_agrees_the_bots_have_no_vote(harness: Harness) -> None:
+    powers = _two_players(harness)
+    me, other = powers[player(0)], powers[player(1)]
+    first = text(harness.exchange(player(0), f"SIGNON {_LETTER[me]}prac pw0\nSET DRAW\n"))
+    assert "The game is over" not in first
+    with harness.db.unit_of_work(readonly=True) as uow:
+        assert uow.games.require("prac").state.value == "active"
+    harness.exchange(player(1), f"SIGNON {_LETTER[other]}prac pw1\nSET DRAW\n")
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("prac")
+        assert game.state.value == "finished"
+    ended = [m for m in harness.others if player(0) in str(m["To"])]
+    assert ended, "the players are told the game ended"
+    # A DIAS draw includes every survivor, the bots' powers too.
+    assert any(all(bot.title() in text(m) for bot in _bot_powers(harness)) for m in ended)
+
+
+def test_a_newcomer_takes_a_bots_seat_over_by_mail_and_plays_it(harness: Harness) -> None:
+    powers = _two_players(harness)
+    bot = _bot_powers(harness)[0]
+    register(harness, player(5))
+    reply = text(harness.exchange(player(5), f"SIGNON {_LETTER[bot]}prac newpw\n"))
+    assert f"You have taken over {bot.title()} in game 'prac'." in reply
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("prac")
+        seat = next(s for s in game.seats if s.power == bot)
+        assert seat.status is SeatStatus.PLAYING and seat.person is not None
+        assert sorted(uow.orders.current(game, "S1901M")) == sorted([*_bot_powers(harness), bot])  # the bot's orders stay
+        shown = {row["power"]: row["bot"] for row in game_details(uow, game)["seats"] if row["bot"]}
+    assert shown == dict.fromkeys(_bot_powers(harness), "normal") and bot not in shown
+    listing = text(harness.exchange(player(5), "LIST prac\n"))
+    assert f"{bot.title()}" in listing and player(5) in listing
+    whogame = text(harness.exchange(player(5), "WHOGAME prac\n"))
+    assert whogame.count("the normal bot") == len(_bot_powers(harness)) == 4
+    # He keeps the bot's orders for this phase and plays on alone: no bot plays his power any more.
+    harness.exchange(player(5), f"SIGNON {_LETTER[bot]}prac newpw\nSET NOWAIT\n")
+    for address, power in powers.items():
+        harness.exchange(address, f"SIGNON {_LETTER[power]}prac pw{address[1]}\n" + _HOLD[power])
+    with harness.db.unit_of_work(readonly=True) as uow:
+        due = uow.games.require("prac").next_due_at
+    assert due is not None
+    harness.clock.set(due)
+    assert process_due(harness.services) == 1
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("prac")
+        [spring] = [r for r in uow.phases.history(game) if r.name == "S1901M"]
+        assert sorted((spring.results or {})["bots"]) == _bot_powers(harness)
+        assert bot not in uow.orders.current(game, "F1901M")

@@ -19,12 +19,13 @@ played (``results["bots"]``), so a master can replay them.
 from __future__ import annotations
 
 import zlib
+from collections.abc import Iterable
 from datetime import datetime
 
 from judge.app.game_state.boards import current
 from judge.app.game_state.game_rules import game_rules
 from judge.app.game_state.order_sheets import OrderSheet, owes_orders, store
-from judge.app.game_state.setting_table import bot_seat_level
+from judge.app.game_state.setting_table import bot_powers, bot_seat_level
 from judge.app.game_state.variant_rules import game_map_of
 from judge.core.bots import bot_orders
 from judge.core.phase import Phase
@@ -36,6 +37,40 @@ from judge.db.models import Game, Seat
 def bot_seed(game_name: str, phase: Phase, power: str) -> int:
     """The seed of a bot's orders for ``power`` in ``phase`` of a game: the same every time it is asked."""
     return zlib.crc32(f"{game_name}/{phase}/{power}".encode())
+
+
+PRESS_TOLD_KEY = "bot_press_told"
+"""``extra_settings`` key: ``{"phase": ..., "senders": [...]}``, who has been told this phase that bots
+do not read press (told once per phase)."""
+
+WITHOUT_PLAYER = (SeatStatus.ABANDONED, SeatStatus.RESIGNED, SeatStatus.CIVIL_DISORDER)
+"""The seats the master may give to the bot (SET BOT), and the bot plays while they stay so."""
+
+
+def reads_no_press(game: Game, seat: Seat) -> bool:
+    """Whether a bot plays ``seat``'s power and nobody reads its press: a bot seat (SET BOTS), or a power
+    without a player given to the bot (SET BOT). A power in civil disorder is still its player's."""
+    if seat.status is SeatStatus.BOT:
+        return True
+    return seat.power in bot_powers(game) and seat.status in (SeatStatus.ABANDONED, SeatStatus.RESIGNED)
+
+
+def press_to_bots(game: Game, powers: Iterable[str], sender: str) -> list[str]:
+    """The bot powers among ``powers`` (a press's recipients) that ``sender`` (a power, or an
+    address) must be told do not read press: all of them the first time in the phase, none after
+    (the game remembers who was told, until the phase changes)."""
+    wanted = set(powers)
+    bots = sorted(seat.power or "" for seat in game.seats if seat.power in wanted and reads_no_press(game, seat))
+    if not bots:
+        return []
+    told = dict(game.extra_settings.get(PRESS_TOLD_KEY) or {})
+    senders = list(told.get("senders") or []) if told.get("phase") == game.current_phase else []
+    if sender in senders:
+        return []
+    game.extra_settings = {
+        **game.extra_settings, PRESS_TOLD_KEY: {"phase": game.current_phase, "senders": [*senders, sender]},
+    }  # fmt: skip
+    return bots
 
 
 def seated_bots(game: Game) -> list[Seat]:

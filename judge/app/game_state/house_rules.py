@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from judge.app.game_state.bot_seats import bot_seed, give_bot_orders
+from judge.app.game_state.bot_seats import WITHOUT_PLAYER, bot_seed, give_bot_orders
 from judge.app.game_state.setting_table import (
     RULES,
     bot_powers,
@@ -166,8 +166,6 @@ def civil_disorder_orders(
     return StandIns(played, bots)
 
 
-WITHOUT_PLAYER = (SeatStatus.ABANDONED, SeatStatus.RESIGNED, SeatStatus.CIVIL_DISORDER)
-"""The seats the master may give to the bot (SET BOT), and the bot plays while they stay so."""
 
 
 def bot_level(game: Game, seat: Seat, *, newly_in_civil_disorder: bool = False) -> Level | None:

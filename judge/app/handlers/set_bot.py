@@ -11,8 +11,8 @@ the bot plays is decided when a phase is processed, through the game hooks
 
 from __future__ import annotations
 
+from judge.app.game_state.bot_seats import WITHOUT_PLAYER
 from judge.app.game_state.game_facts import power_name
-from judge.app.game_state.house_rules import WITHOUT_PLAYER
 from judge.app.game_state.setting_table import BOT_KEY, BOT_POWERS
 from judge.app.game_state.variant_rules import game_map_of
 from judge.app.games.masters import change_setting, check_may_set
