@@ -101,7 +101,8 @@ def test_only_the_creator_or_a_master_seats_bots_and_only_before_the_start(harne
     assert "Bots can only be seated before the game starts" in late
 
 
-def test_a_master_seats_bots_in_a_game_started_by_hand_and_may_take_them_out(harness: Harness) -> None:
+def test_a_master_seats_bots_in_a_game_started_by_hand_and_may_take_them_out(sqlite_harness: Harness) -> None:
+    harness = sqlite_harness  # behaviour of the flow; the stored state is covered on both engines above
     register(harness, player(0))
     register(harness, MASTER)
     harness.exchange(player(0), "CREATE ?prac pw0\n")
@@ -145,7 +146,8 @@ def _bot_powers(harness: Harness) -> list[str]:
         return sorted(s.power or "" for s in uow.games.require("prac").seats if s.status is SeatStatus.BOT)
 
 
-def test_a_press_to_a_bot_is_answered_once_a_phase_and_still_reaches_the_players(harness: Harness) -> None:
+def test_a_press_to_a_bot_is_answered_once_a_phase_and_still_reaches_the_players(sqlite_harness: Harness) -> None:
+    harness = sqlite_harness  # behaviour of the flow; the stored state is covered on both engines above
     powers = _two_players(harness)
     me, other = powers[player(0)], powers[player(1)]
     bot = _bot_powers(harness)[0]
@@ -172,7 +174,8 @@ def test_a_press_to_a_bot_is_answered_once_a_phase_and_still_reaches_the_players
     assert "Bots do not read press" in autumn
 
 
-def test_a_draw_passes_when_every_player_agrees_the_bots_have_no_vote(harness: Harness) -> None:
+def test_a_draw_passes_when_every_player_agrees_the_bots_have_no_vote(sqlite_harness: Harness) -> None:
+    harness = sqlite_harness  # behaviour of the flow; the stored state is covered on both engines above
     powers = _two_players(harness)
     me, other = powers[player(0)], powers[player(1)]
     first = text(harness.exchange(player(0), f"SIGNON {_LETTER[me]}prac pw0\nSET DRAW\n"))
