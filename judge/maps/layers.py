@@ -69,7 +69,7 @@ _RULE = re.compile(r"([^{}]+)\{fill:(#[0-9a-fA-F]{6})\}")
 
 Colour = tuple[int, int, int]
 Draw = Callable[[str], bytes]
-"""SVG text to its RGBA pixels, four bytes a pixel, transparent where nothing is drawn."""
+"""SVG text to the red of its pixels drawn, one byte a pixel, 0 where nothing is drawn."""
 
 
 def rgb(colour: str) -> Colour:
@@ -114,12 +114,12 @@ def _index_colour(index: int) -> str:
     return f"rgb({index},0,0)"
 
 
-def _first_band(draw: Callable[[], bytes], width: int, height: int) -> bytes:
-    """The red band of an RGBA drawing: the index each pixel was drawn with."""
-    pixels = draw()
-    if len(pixels) != width * height * 4:
+def _indices(draw: Draw, svg: str, width: int, height: int) -> bytes:
+    """``svg`` (drawn in colours ``rgb(index,0,0)``) drawn: each pixel's index, 0 where nothing is drawn."""
+    pixels = draw(svg)
+    if len(pixels) != width * height:
         raise ValueError("the drawing is not the page's size")
-    return pixels[0::4]
+    return pixels
 
 
 @functools.lru_cache(maxsize=KEEP)
@@ -150,10 +150,10 @@ def _board(base_svg: str, over_svg: str, provinces: tuple[str, ...], draw: Draw)
     root = _ROOT.match(indexed)
     assert root is not None
     indexed = indexed[: root.end()] + f"<style>{style}</style>" + indexed[root.end() :]
-    base = _first_band(lambda: draw(indexed), width, height)
+    base = _indices(draw, indexed, width, height)
     if base.translate(None, bytes([*colours.values(), *at.values()])):
         return None  # a pixel that is no index: the art draws something this scheme cannot say
-    band = _first_band(lambda: draw(over), width, height)
+    band = _indices(draw, over, width, height)
     if band.translate(None, bytes([0, 1, *inks])):
         return None
     halo = band.translate(bytes(0x80 if v == 1 else 0 for v in range(256)))
@@ -204,7 +204,7 @@ def _split(svg: str) -> tuple[str, str, str] | None:
 
 def layered_png(svg: str, draw: Draw) -> bytes | None:
     """The PNG of a picture drawn by :func:`judge.maps.render.render_svg`, from its layers, each
-    drawn by ``draw`` (SVG text to RGBA bytes: :func:`judge.maps.png.rgba_pixels`); None when
+    drawn by ``draw`` (SVG text to the red of its pixels: :func:`judge.maps.png.red_band`); None when
     ``svg`` has no layers or its board does not fit the scheme (see the module's note)."""
     if "<!--base-->" not in svg or "<!--over-->" not in svg or _FOG in svg:
         return None  # not layered, or a Fog of War reader's (any province may be dimmed: drawn whole)
@@ -239,7 +239,7 @@ def layered_png(svg: str, draw: Draw) -> bytes | None:
     for colour, index in dynamic.items():
         palette[index] = colour
     length = board.width * board.height
-    band = _first_band(lambda: draw(phase), board.width, board.height)
+    band = _indices(draw, phase, board.width, board.height)
     drawn = int.from_bytes(band, "little")
     over = int.from_bytes(band.translate(_DRAWN), "little")
     picture = drawn | (board.base ^ (board.base & over))

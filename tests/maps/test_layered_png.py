@@ -17,7 +17,7 @@ from judge.core.position import Position
 from judge.core.variants import available_variants, load_map
 from judge.maps import layers
 from judge.maps.contract import svg_from_contract
-from judge.maps.png import png_size, rgba_pixels, svg_to_png, whole_svg_to_png
+from judge.maps.png import png_size, red_band, svg_to_png, whole_svg_to_png
 from judge.maps.render import render_svg
 
 HERE = Path(__file__).parent
@@ -80,7 +80,7 @@ CASES = {
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_the_layered_png_is_the_whole_svg_drawn_pixel_for_pixel(case: str) -> None:
     svg = CASES[case]()
-    layered = layers.layered_png(svg, rgba_pixels)
+    layered = layers.layered_png(svg, red_band)
     assert layered is not None
     assert _pixels(layered) == _pixels(whole_svg_to_png(_crisp(svg)))
 
@@ -143,12 +143,12 @@ def test_threads_drawing_at_once_get_the_pictures_drawn_alone() -> None:
 
 def test_an_svg_without_layers_or_with_too_many_colours_is_drawn_whole() -> None:
     plain = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 12 8" width="12" height="8"><rect width="12" height="8" fill="#ff0000"/></svg>'
-    assert layers.layered_png(plain, rgba_pixels) is None
+    assert layers.layered_png(plain, red_band) is None
     assert _chunks(svg_to_png(plain))[b"IHDR"][9] == 2  # RGB: drawn whole
     svg = svg_from_contract(POSITION, RESULT)
     many = "".join(f'<rect x="{n % 40}" y="{n // 40}" width="1" height="1" fill="#{n:06x}"/>' for n in range(1, 140))
     crowded = svg.replace("<!--dyn-->", f"<!--dyn-->{many}", 1)
-    assert layers.layered_png(crowded, rgba_pixels) is None
+    assert layers.layered_png(crowded, red_band) is None
     assert _chunks(svg_to_png(crowded))[b"IHDR"][9] == 2
 
 
@@ -157,7 +157,7 @@ def test_a_fog_of_war_picture_is_drawn_whole_with_its_dimmed_provinces() -> None
     opening = Position("standard", game_map.first_phase, game_map.opening_units, game_map.starting_centers)
     svg = render_svg(game_map, opening, seen=frozenset(game_map.provinces) - {"NTH"})
     assert 'class="fog"' in svg
-    assert layers.layered_png(svg, rgba_pixels) is None
+    assert layers.layered_png(svg, red_band) is None
     assert _chunks(svg_to_png(svg))[b"IHDR"][9] == 2
 
 
