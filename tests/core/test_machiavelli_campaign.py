@@ -505,3 +505,12 @@ def test_retreats_into_a_city_refused_while_there_is_somewhere_else(board: Machi
     assert after.garrisons == {} and not any(unit.power == MIL for unit in after.units)
     after = adjudicate_retreats(board, result.position, {MIL: [Retreat(ref("A PAV"), "PIA")]})
     assert "MILAN A PIA" in units_of(after)
+
+
+def test_fortresses_hold_garrisons_only_when_in_play_and_are_no_cities(board: MachiavelliBoard) -> None:
+    position = at(board, "S1454M", [(NAP, "A AQU")], {})
+    refused = play(board, position, {NAP: [ToGarrison(ref("A AQU"))]})
+    assert verdict(refused, ToGarrison(ref("A AQU"))) == (Outcome.INVALID, "no fortified city")
+    result = play(board, position, {NAP: [ToGarrison(ref("A AQU"))]}, MachiavelliOptions(fortresses=True))
+    assert result.position.garrisons == {"AQU": NAP}
+    assert result.position.control.provinces["AQU"] == NAP and "AQU" not in result.position.control.cities

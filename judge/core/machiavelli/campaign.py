@@ -523,7 +523,8 @@ def update_control(
     cities = dict(control.cities)
     field_power = {unit.province: unit.power for unit in units if board.game_map.is_land(unit.province)}
     for city, owner in garrisons.items():
-        cities[city] = owner
+        if city in board.cities:  # a fortress is no city: its garrison holds only the province
+            cities[city] = owner
         if city not in field_power:
             provinces[city] = owner
     for province, power in field_power.items():
