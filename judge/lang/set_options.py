@@ -58,6 +58,7 @@ _FLAGS: Mapping[str, tuple[str, ...]] = {
     "QUIET": ("quiet",),
     "SHOW": ("show",),
     "REVEAL": ("reveal",),
+    "OBSERVERS SEE ALL": ("observersseeall", "observerseeall"),
     "SECRET": ("secret",),
     "APPROVAL": ("approval",),
     "CONCESSIONS": ("concessions", "concession"),

@@ -10,7 +10,8 @@ own centres; a unit's result when it was seen before the phase or ends it where 
 * a power: the orders and results of the units it sees (its own in full), the centres it sees,
   its own count alone; its map with the units it sees and the rest dimmed;
 * the master: everything;
-* the observer (and the web pages): nothing of the board, until the end;
+* the observer (and the web pages): nothing of the board, until the master sends SET OBSERVERS
+  SEE ALL (the observer then sees everything; the web pages still nothing) or the game ends;
 * at the end everything becomes public.
 """
 
@@ -165,7 +166,9 @@ def record_of(harness: Harness, name: str) -> PhaseRecord:
         return record
 
 
-def check_results(harness: Harness, seats: dict[str, str], phase: str, *, over: bool) -> dict[str, str]:
+def check_results(
+    harness: Harness, seats: dict[str, str], phase: str, *, over: bool, observers_see: bool = False
+) -> dict[str, str]:
     """Every reader's results mail of ``phase`` against what it may see; {address: text}."""
     mails = harness.others
     record = record_of(harness, phase)
@@ -180,7 +183,7 @@ def check_results(harness: Harness, seats: dict[str, str], phase: str, *, over: 
     master = read(mail_to(mails, MASTER))
     assert told(master) == expected(record, None), master
     observer = read(mail_to(mails, OBSERVER))
-    if over:
+    if over or observers_see:
         assert told(observer) == expected(record, None), observer
     else:
         assert told(observer) == set(), observer
@@ -191,7 +194,7 @@ def check_results(harness: Harness, seats: dict[str, str], phase: str, *, over: 
     # whole board, the observer's nothing; everyone's whole board once the game is over.
     languages = map_languages(harness, str(mail_to(mails, MASTER)["Subject"]))
     assert languages[MASTER] == "en"
-    assert languages[OBSERVER] == ("en" if over else "en:-")
+    assert languages[OBSERVER] == ("en" if over or observers_see else "en:-")
     for power, address in seats.items():
         assert languages[address] == ("en" if over else f"en:{STANDARD.powers.index(power)}")
     return texts
@@ -301,11 +304,15 @@ def test_a_blind_game_by_mail_every_reader_sees_what_it_may(
     assert "Russia:  Army Warsaw -> Galicia." in texts[seats["AUSTRIA"]]
     check_answers(harness, seats, over=False)
 
+    # The master lets the observers see the whole board from now on.
+    allowed = exchange_ok(harness, MASTER, f"SIGNON M{GAME} {MASTER_PASSWORD}\nSET OBSERVERS SEE ALL\nLIST\n")
+    assert "Observers see the whole board: ObserversSeeAll (was NoObserversSeeAll)." in allowed, allowed
+    assert "ObserversSeeAll" in allowed.split("Flags:")[1].splitlines()[0], allowed
     for power, orders in FALL.items():
         exchange_ok(harness, seats[power], signon(seats, power) + orders)
     harness.new_mail()
     exchange_ok(harness, MASTER, f"SIGNON M{GAME} {MASTER_PASSWORD}\nPROCESS\n")
-    texts = check_results(harness, seats, "F1901M", over=False)
+    texts = check_results(harness, seats, "F1901M", over=False, observers_see=True)
     french = texts[seats["FRANCE"]]
     assert "Germany: Army Burgundy -> Marseilles.  (*bounce*)" in french, french
     assert "France:  4 Supply centers,  3 Units:  Builds   1 unit(s)." in french, french

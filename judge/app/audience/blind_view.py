@@ -7,8 +7,9 @@ filters a position or a phase's results through :mod:`judge.core.visibility`.
 * A game without the ``blind`` option, a finished or terminated game, its master: everything.
 * A power's player in a running blind game: what that power sees (its own units and centres,
   the provinces its units stand in or border; docs/variants.md).
-* Anyone else (an observer, a visitor of the web pages, someone who is not signed on) in a
-  running blind game: nothing of the board, until the game ends.
+* An observer: what the master allows (SET OBSERVERS SEE ALL: everything); by default nothing.
+* Anyone else (a visitor of the web pages, someone who is not signed on) in a running blind
+  game: nothing of the board, until the game ends.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ from judge.db.models import Game
 
 BLIND = "blind"
 """The game option (``Game.rule_options``) that makes a game a Fog of War game."""
+
+OBSERVERS_SEE_ALL = "blind_observers"
+"""``Game.extra_settings`` key of SET OBSERVERS SEE ALL: the master lets the observers of a running
+blind game see the whole board (by default they see nothing of it until the end)."""
 
 _NOBODY = ""
 """The power of the view that sees nothing: no unit and no centre is ever its."""
@@ -87,10 +92,12 @@ EVERYTHING = View()
 NOTHING = View(everything=False)
 
 
-def view_of(game: Game, *, power: str | None = None, master: bool = False) -> View:
-    """The view of a reader of ``game``: its master (``master``), the player of ``power``, or
-    (neither) an observer or anyone else."""
+def view_of(game: Game, *, power: str | None = None, master: bool = False, observer: bool = False) -> View:
+    """The view of a reader of ``game``: its master (``master``), the player of ``power``, one of its
+    observers (``observer``: what the master allows, SET OBSERVERS SEE ALL), or anyone else."""
     if master or not is_blind(game) or fog_lifted(game):
+        return EVERYTHING
+    if observer and power is None and bool((game.extra_settings or {}).get(OBSERVERS_SEE_ALL)):
         return EVERYTHING
     if power is not None:
         return View(everything=False, power=power)
@@ -114,4 +121,4 @@ def session_view(session: MailSession, game: Game) -> View:
         return view_of(game, master=True)
     if here and session.role is Role.POWER and session.seat is not None and session.seat.power is not None:
         return view_of(game, power=session.seat.power)
-    return view_of(game)
+    return view_of(game, observer=here and session.role is Role.OBSERVER)

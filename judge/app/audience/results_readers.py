@@ -56,6 +56,8 @@ class ResultsReader(NamedTuple):
     """The power this reader plays (a seat's player or council member), else None."""
     master: bool = False
     """Whether this reader is one of the game's masters."""
+    observer: bool = False
+    """Whether this reader is one of the game's observers."""
 
 
 def results_audience(uow: UnitOfWork, game: Game) -> dict[str, ResultsReader]:
@@ -80,7 +82,7 @@ def results_audience(uow: UnitOfWork, game: Game) -> dict[str, ResultsReader]:
         first = lines[0]
         reader = ResultsReader(
             language_of(first.language, first.extra, game), first.time_zone or "",
-            powers.get(_key) if kind == _SEAT else None, kind == _MASTER,
+            powers.get(_key) if kind == _SEAT else None, kind == _MASTER, kind == _OBSERVER,
         )  # fmt: skip
         if kind == _SEAT:
             status = statuses.get(_key) or SeatStatus(first.status)  # as changed in this transaction

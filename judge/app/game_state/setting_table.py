@@ -180,6 +180,9 @@ FLAGS: Mapping[str, Setting] = MappingProxyType({s.option: s for s in (
     _flag("PROXY", "proxy", N_("Proxy"), "Proxy", "NoProxy", when=When.BEFORE_START),
     _flag("AUTO DISBAND", "auto_disband", N_("Auto disband"), "AutoDisband", "NoAutoDisband"),
     _flag("DISBAND", "extra:disband", N_("Disband"), "Disband", "NoDisband"),
+    # issue 32: in a Fog of War game, the master lets the observers see the whole board (default: nothing)
+    _flag("OBSERVERS SEE ALL", "extra:blind_observers", N_("Observers see the whole board"),
+          "ObserversSeeAll", "NoObserversSeeAll", who=Who.MASTER),
     _flag("WATCH ALL PRESS", "watch_all_press", N_("Watch all press"), "WatchAllPress", "NoWatchAllPress"),
     _flag("BLANK PRESS", "blank_press", N_("Blank press"), "BlankPress", "NoBlankPress"),
     _flag("MINOR PRESS", "minor_press", N_("Minor press"), "MinorPress", "NoMinorPress"),

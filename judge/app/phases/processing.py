@@ -213,7 +213,10 @@ def process_phase(
         for language in sorted({"en", *(reader.language for reader in audience.values())})
     }
     # Fog of War: what each reader may see of the phase (judge.app.audience.blind_view, the one place).
-    views = {address: view_of(game, power=reader.power, master=reader.master) for address, reader in audience.items()}
+    views = {
+        address: view_of(game, power=reader.power, master=reader.master, observer=reader.observer)
+        for address, reader in audience.items()
+    }
     # What each reader is mailed: their view, their language, the next deadline in their time zone.
     mailed: dict[tuple[str, str, str], str] = {}
     for address, reader in audience.items():

@@ -115,7 +115,7 @@ def queue_game_starting(session: MailSession, game: Game) -> int:
     for observer in game.observers:
         language = _language(observer.person, game)
         body = game_starting_body(game, None, language, _zone(observer.person, config.timezone))
-        mails.append(([observer.address], body, map_language(language, view_of(game), game_map)))
+        mails.append(([observer.address], body, map_language(language, view_of(game, observer=True), game_map)))
     opening = session.uow.phases.current(game)
     no_map = map_off_addresses(game)
     sent: set[str] = set()

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from judge.app.audience.blind_view import EVERYTHING, View
+from judge.app.audience.blind_view import EVERYTHING, OBSERVERS_SEE_ALL, View
 from judge.app.audience.council_members import seat_readers
 from judge.app.game_state.boards import NoOpenPhase, current
 from judge.app.game_state.clock_store import phase_schedule
@@ -211,6 +211,7 @@ def flag_words(game: Game) -> list[str]:
         (game.any_disband, "AnyDisband"),
         (game.auto_disband, "AutoDisband"),
         (game.approval, "Approval"),
+        (bool((game.extra_settings or {}).get(OBSERVERS_SEE_ALL)), "ObserversSeeAll"),
     ]
     flags += [word for on, word in optional if on]
     flags.append("Listed" if game.listed else "Unlisted")
