@@ -14,6 +14,7 @@ from judge.app.audience.blind_view import view_of
 from judge.app.audience.council_members import seat_readers
 from judge.app.game_state.boards import opening_position
 from judge.app.game_state.game_facts import is_gunboat, power_name
+from judge.app.game_state.setting_table import bot_seat_level
 from judge.app.game_state.variant_rules import game_map_of, opening_neutral_units
 from judge.app.hooks.game_hooks import hooks_for
 from judge.app.mail_out.wording import phase_name
@@ -22,6 +23,7 @@ from judge.app.session.readers import reader_language, reader_zone
 from judge.core.names import province_display_name
 from judge.core.phase import Phase, Season
 from judge.core.units import UnitType
+from judge.db.enums import SeatStatus
 from judge.db.models import Game, Person, Seat
 from judge.i18n import translation
 from judge.mail.compose import game_subject
@@ -43,7 +45,9 @@ def game_starting_body(game: Game, seat: Seat | None, language: str, zone: ZoneI
     width = max(len(power_name(p, language)) for p in the_map.powers) + 1
     for power in the_map.powers:
         holder = seats.get(power)
-        if holder is None or holder.person is None:
+        if holder is not None and holder.status is SeatStatus.BOT:
+            who = _("the {level} bot").format(level=bot_seat_level(game))
+        elif holder is None or holder.person is None:
             who = _("(open for takeover)")
         elif is_gunboat(game):
             who = HIDDEN_ADDRESS
