@@ -1,8 +1,9 @@
 """Seeded random games of the Renaissance campaigns: whatever the orders, the board stays a board.
 
 Each game draws, for every unit and garrison, one of the orders the game allows (hold, move,
-support, besiege, lift a siege, convert, disband), plays the campaigns and their retreats for
-a few years with and without the master's options, and checks after every step what must
+support, besiege, lift a siege, convert, disband), plays the campaigns, their retreats and the
+basic game's adjustments (random builds, removals by civil disorder) for a few years with and
+without the master's options, and checks after every step what must
 always hold: one army or fleet per province, garrisons only in fortified cities, one unit in
 Venice, sieges only by a unit of the province against another owner's garrison, control held
 by powers or autonomous garrisons over land only, and the phases in the order of the year.
@@ -14,6 +15,14 @@ import random
 
 import pytest
 
+from judge.core.machiavelli.adjustments import (
+    AdjustmentOrder,
+    Raise,
+    adjudicate_basic_adjustments,
+    allowance,
+    build_sites,
+    unit_count,
+)
 from judge.core.machiavelli.board import AUTONOMOUS, MachiavelliBoard, load_board
 from judge.core.machiavelli.campaign import (
     MachiavelliPosition,
@@ -33,7 +42,6 @@ from judge.core.machiavelli.orders import (
     MachiavelliOrder,
     ToGarrison,
 )
-from judge.core.machiavelli.year import next_phase
 from judge.core.orders import Disband, Hold, Move, Retreat, SupportHold, SupportMove
 from judge.core.phase import Phase, PhaseType, Season
 from judge.core.units import Unit, UnitRef, UnitType, province_of
@@ -117,6 +125,17 @@ def _orders(rng: random.Random, board: MachiavelliBoard, position: MachiavelliPo
     return orders
 
 
+def _adjustments(rng: random.Random, board: MachiavelliBoard, position: MachiavelliPosition) -> dict[str, list[AdjustmentOrder]]:
+    """Builds at random where the power may build (removals left to civil disorder)."""
+    orders: dict[str, list[AdjustmentOrder]] = {}
+    for power in board.game_map.powers:
+        for site in sorted(build_sites(board, position, power)):
+            if rng.random() < 0.5:
+                kind = UnitType.FLEET if board.is_port(site) and rng.random() < 0.4 else UnitType.ARMY
+                orders.setdefault(power, []).append(Raise(site, kind, garrison=rng.random() < 0.3))
+    return orders
+
+
 def _check(board: MachiavelliBoard, position: MachiavelliPosition, options: MachiavelliOptions) -> None:
     game_map = board.game_map
     provinces = [unit.province for unit in position.units]
@@ -160,9 +179,13 @@ def test_seeded_random_campaigns_keep_a_legal_board(seed: int, options: Machiave
     sieges_completed = 0
     while position.phase.year < 1454 + YEARS:
         _check(board, position, options)
+        for power in board.game_map.powers:
+            if position.phase.type is PhaseType.MOVEMENT and position.phase.season is Season.SPRING:
+                assert unit_count(position, power) <= max(allowance(board, position, power), 0) or position.phase.year == 1454
+
         played.append(str(position.phase))
-        if position.phase.type is PhaseType.ADJUSTMENT:  # the adjustments are a later step: the year goes on
-            position = _next_spring(position)
+        if position.phase.type is PhaseType.ADJUSTMENT:
+            position = adjudicate_basic_adjustments(board, position, _adjustments(rng, board, position), options).position
             continue
         if position.phase.type is PhaseType.RETREAT:
             retreats: dict[str, list[Retreat | Disband]] = {}
@@ -183,13 +206,3 @@ def test_seeded_random_campaigns_keep_a_legal_board(seed: int, options: Machiave
     assert (Season.SUMMER in seasons) is options.summer
     assert any(name.endswith("R") for name in played), "no retreat phase in the whole game: too quiet to test"
     assert sieges_completed > 0, "no siege completed in the whole game: too quiet to test"
-
-
-def _next_spring(position: MachiavelliPosition) -> MachiavelliPosition:
-    return MachiavelliPosition(
-        phase=next_phase(position.phase),
-        units=position.units,
-        garrisons=position.garrisons,
-        control=position.control,
-        sieges=position.sieges,
-    )
