@@ -6,11 +6,13 @@ basic game's adjustments (random builds, removals by civil disorder) for a few y
 without the master's options, and checks after every step what must
 always hold: one army or fleet per province, garrisons only in fortified cities, one unit in
 Venice, sieges only by a unit of the province against another owner's garrison, control held
-by powers or autonomous garrisons over land only, and the phases in the order of the year.
+by powers or autonomous garrisons over land only, the phases in the order of the year, and
+every position the same once kept as JSON and read back.
 """
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -42,6 +44,7 @@ from judge.core.machiavelli.orders import (
     MachiavelliOrder,
     ToGarrison,
 )
+from judge.core.machiavelli.serialization import position_from_json, position_to_json
 from judge.core.orders import Disband, Hold, Move, Retreat, SupportHold, SupportMove
 from judge.core.phase import Phase, PhaseType, Season
 from judge.core.units import Unit, UnitRef, UnitType, province_of
@@ -160,6 +163,8 @@ def _check(board: MachiavelliBoard, position: MachiavelliPosition, options: Mach
             assert position.control.cities[city] == owner or options.mach2
     for dislodged in position.dislodged:
         assert position.retreats[dislodged.unit], "a dislodged unit with nowhere to go is destroyed"
+    kept = position_to_json(position)
+    assert position_to_json(position_from_json(board, json.loads(json.dumps(kept)))) == kept
 
 
 @pytest.mark.parametrize(

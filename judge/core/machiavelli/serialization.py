@@ -1,0 +1,157 @@
+"""A campaign's position as a JSON-ready dict and back: how the game will keep its board.
+
+The format extends the positions of :mod:`judge.core.serialization` with what only this game
+has::
+
+    {"variant": "machiavelli", "phase": "U1454M",
+     "units": [{"power": "FLORENCE", "type": "A", "loc": "SIE"}],
+     "garrisons": {"SIE": "AUTONOMOUS", "VEN": "VENICE"},
+     "control": {"provinces": {"SIE": "FLORENCE"}, "cities": {"SIE": "AUTONOMOUS"}},
+     "sieges": {"SIE": {"power": "FLORENCE", "type": "A", "loc": "SIE"}},
+     "dislodged": [{"power": "MILAN", "type": "A", "loc": "GEN", "attacker_from": "MON",
+                    "attacker_via_convoy": false, "retreats": ["GEN#"]}]}
+
+Writing is deterministic (keys and units sorted); reading checks everything against the board
+and raises one :class:`~judge.core.errors.PositionError` naming the fault.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+from judge.core.errors import PhaseError, PositionError
+from judge.core.machiavelli.board import AUTONOMOUS, Control, MachiavelliBoard
+from judge.core.machiavelli.campaign import MachiavelliPosition, city_space, is_city_space
+from judge.core.phase import Phase, PhaseType
+from judge.core.position import DislodgedUnit
+from judge.core.units import Unit, UnitType, province_of
+
+
+def position_to_json(position: MachiavelliPosition, variant: str = "machiavelli") -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "variant": variant,
+        "phase": str(position.phase),
+        "units": [_unit(u) for u in sorted(position.units, key=lambda u: (u.power, u.location))],
+        "garrisons": dict(sorted(position.garrisons.items())),
+        "control": {
+            "provinces": dict(sorted(position.control.provinces.items())),
+            "cities": dict(sorted(position.control.cities.items())),
+        },
+        "sieges": {city: _unit(unit) for city, unit in sorted(position.sieges.items())},
+    }
+    if position.dislodged:
+        data["dislodged"] = [
+            {
+                **_unit(d.unit),
+                "attacker_from": d.attacker_from,
+                "attacker_via_convoy": d.attacker_via_convoy,
+                "retreats": sorted(position.retreats.get(d.unit, ())),
+            }
+            for d in sorted(position.dislodged, key=lambda d: (d.unit.power, d.unit.location))
+        ]
+    return data
+
+
+def position_from_json(board: MachiavelliBoard, data: object) -> MachiavelliPosition:
+    """Read :func:`position_to_json`'s format, checked against ``board``."""
+    root = _mapping(data, "the position")
+    try:
+        phase = Phase.parse(_text(root.get("phase"), "phase"))
+    except PhaseError as error:
+        raise PositionError(str(error)) from None
+    owners = (*board.game_map.powers, AUTONOMOUS)
+    units = tuple(_read_unit(board, entry, f"unit {n + 1}") for n, entry in enumerate(_list(root.get("units", []), "units")))
+    provinces = [unit.province for unit in units]
+    if len(set(provinces)) != len(provinces):
+        raise PositionError("two armies or fleets stand in one province")
+    garrisons: dict[str, str] = {}
+    for city, owner in _mapping(root.get("garrisons", {}), "garrisons").items():
+        if not board.may_garrison(city, fortresses=True):
+            raise PositionError(f"garrisons: {city} is no fortified city")
+        if owner not in owners:
+            raise PositionError(f"garrisons: {city} belongs to unknown power {owner!r}")
+        if city in board.single_space and city in provinces:
+            raise PositionError(f"garrisons: {city} holds one unit only")
+        garrisons[city] = str(owner)
+    control = _mapping(root.get("control", {}), "control")
+    provinces_control = _owners(control.get("provinces", {}), "control.provinces", owners, board.game_map.is_land)
+    cities_control = _owners(control.get("cities", {}), "control.cities", owners, lambda code: code in board.cities)
+    sieges: dict[str, Unit] = {}
+    for city, entry in _mapping(root.get("sieges", {}), "sieges").items():
+        unit = _read_unit(board, entry, f"the siege of {city}")
+        if unit not in units or unit.province != city or garrisons.get(city) in (None, unit.power):
+            raise PositionError(f"the siege of {city}: no besieger of another owner's garrison there")
+        sieges[city] = unit
+    dislodged: list[DislodgedUnit] = []
+    retreats: dict[Unit, tuple[str, ...]] = {}
+    for n, entry in enumerate(_list(root.get("dislodged", []), "dislodged")):
+        if phase.type is not PhaseType.RETREAT:
+            raise PositionError(f"dislodged units belong to retreat phases, not {phase}")
+        unit = _read_unit(board, entry, f"dislodged unit {n + 1}")
+        fields = _mapping(entry, "dislodged")
+        attacker = _text(fields.get("attacker_from"), f"dislodged unit {n + 1}: attacker_from")
+        places = tuple(str(p) for p in _list(fields.get("retreats", []), "retreats"))
+        for place in places:
+            known = place == city_space(unit.province) if is_city_space(place) else board.game_map.is_location(place)
+            if not known:
+                raise PositionError(f"dislodged unit {n + 1}: cannot retreat to {place}")
+        dislodged.append(DislodgedUnit(unit, attacker, bool(fields.get("attacker_via_convoy", False))))
+        retreats[unit] = places
+    return MachiavelliPosition(
+        phase=phase,
+        units=units,
+        garrisons=MappingProxyType(garrisons),
+        control=Control(MappingProxyType(provinces_control), MappingProxyType(cities_control)),
+        sieges=MappingProxyType(sieges),
+        dislodged=tuple(dislodged),
+        retreats=MappingProxyType(retreats),
+    )
+
+
+def _unit(unit: Unit) -> dict[str, str]:
+    return {"power": unit.power, "type": unit.type.value, "loc": unit.location}
+
+
+def _read_unit(board: MachiavelliBoard, entry: object, what: str) -> Unit:
+    fields = _mapping(entry, what)
+    power = _text(fields.get("power"), f"{what}: power")
+    kind = _text(fields.get("type"), f"{what}: type")
+    location = _text(fields.get("loc"), f"{what}: loc")
+    if power not in board.game_map.powers:
+        raise PositionError(f"{what}: unknown power {power!r}")
+    if kind not in ("A", "F"):
+        raise PositionError(f"{what}: the type of an army or fleet is A or F, not {kind!r}")
+    if not board.game_map.can_hold(UnitType(kind), location):
+        raise PositionError(f"{what}: {kind} cannot stand in {location}")
+    return Unit(power, UnitType(kind), location)
+
+
+def _owners(value: object, what: str, owners: tuple[str, ...], valid: Any) -> dict[str, str]:
+    result: dict[str, str] = {}
+    for code, owner in _mapping(value, what).items():
+        if not valid(province_of(code)):
+            raise PositionError(f"{what}: {code} cannot be controlled")
+        if owner not in owners:
+            raise PositionError(f"{what}: {code} controlled by unknown power {owner!r}")
+        result[code] = str(owner)
+    return result
+
+
+def _mapping(value: object, what: str) -> Mapping[str, Any]:
+    if not isinstance(value, dict):
+        raise PositionError(f"{what} must be an object")
+    return value
+
+
+def _list(value: object, what: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise PositionError(f"{what} must be a list")
+    return value
+
+
+def _text(value: object, what: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise PositionError(f"{what} must be a non-empty string")
+    return value

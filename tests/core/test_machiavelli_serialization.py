@@ -1,0 +1,75 @@
+"""A campaign's position kept as JSON and read back: the same board, and every fault named."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from judge.core.errors import PositionError
+from judge.core.machiavelli.board import load_board
+from judge.core.machiavelli.campaign import adjudicate_campaign, opening_position
+from judge.core.machiavelli.orders import Besiege, MachiavelliOrder
+from judge.core.machiavelli.serialization import position_from_json, position_to_json
+from judge.core.orders import Move, SupportMove
+from judge.core.units import UnitRef, UnitType
+
+BOARD = load_board()
+A = UnitType.ARMY
+
+
+def _a(location: str) -> UnitRef:
+    return UnitRef(A, location)
+
+
+def _retreat_position() -> dict[str, Any]:
+    """After the summer of 1454: Florence's army besieges the autonomous garrison of Siena."""
+    position = opening_position(BOARD)
+    spring: dict[str, list[MachiavelliOrder]] = {
+        "FLORENCE": [Move(_a("ARE"), "SIE")],
+        "MILAN": [Move(_a("PAV"), "MON")],
+    }
+    position = adjudicate_campaign(BOARD, position, spring).position
+    summer: dict[str, list[MachiavelliOrder]] = {
+        "FLORENCE": [Besiege(_a("SIE"))],
+        "MILAN": [Move(_a("MON"), "TUR"), SupportMove(_a("MIL"), _a("CRE"), "PAV")],
+    }
+    return position_to_json(adjudicate_campaign(BOARD, position, summer).position)
+
+
+def test_a_position_read_back_is_the_same_board() -> None:
+    data = _retreat_position()
+    assert data["sieges"] == {"SIE": {"power": "FLORENCE", "type": "A", "loc": "SIE"}}
+    text = json.dumps(data, sort_keys=True)
+    again = position_from_json(BOARD, json.loads(text))
+    assert json.dumps(position_to_json(again), sort_keys=True) == text
+    opening = position_to_json(opening_position(BOARD))
+    assert opening["garrisons"]["VEN"] == "VENICE" and opening["garrisons"]["GEN"] == "AUTONOMOUS"
+    assert position_to_json(position_from_json(BOARD, opening)) == opening
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(phase="X1454"), "cannot read phase"),
+        (lambda d: d["units"].append({"power": "SPAIN", "type": "A", "loc": "MIL"}), "unknown power"),
+        (lambda d: d["units"].append({"power": "MILAN", "type": "G", "loc": "COM"}), "A or F"),
+        (lambda d: d["units"].append({"power": "MILAN", "type": "F", "loc": "MIL"}), "cannot stand"),
+        (lambda d: d["units"].append({"power": "FLORENCE", "type": "A", "loc": "MIL"}), "two armies or fleets"),
+        (lambda d: d["garrisons"].update(ALB="TURKEY"), "no fortified city"),
+        (lambda d: d["garrisons"].update(FLO="SPAIN"), "unknown power"),
+        (lambda d: d["control"]["provinces"].update(ETS="NAPLES"), "cannot be controlled"),
+        (lambda d: d["control"]["cities"].update(COM="MILAN"), "cannot be controlled"),
+        (lambda d: d["sieges"].update(SIE={"power": "FLORENCE", "type": "A", "loc": "ARE"}), "siege of SIE"),
+        (lambda d: d.update(dislodged=[{"power": "MILAN", "type": "A", "loc": "MIL", "attacker_from": "COM"}]), "retreat phases"),
+        (lambda d: d.update(units="none"), "must be a list"),
+    ],
+)
+def test_a_broken_position_is_refused_by_name(change: Any, message: str) -> None:
+    data = copy.deepcopy(position_to_json(opening_position(BOARD)))
+    data["sieges"] = {}
+    change(data)
+    with pytest.raises(PositionError, match=message):
+        position_from_json(BOARD, data)
