@@ -514,3 +514,46 @@ def test_fortresses_hold_garrisons_only_when_in_play_and_are_no_cities(board: Ma
     result = play(board, position, {NAP: [ToGarrison(ref("A AQU"))]}, MachiavelliOptions(fortresses=True))
     assert result.position.garrisons == {"AQU": NAP}
     assert result.position.control.provinces["AQU"] == NAP and "AQU" not in result.position.control.cities
+
+
+# ------------------------------------------------------------------------------------ straits
+
+
+def test_straits_a_fleet_in_messina_bars_hostile_fleets_between_gulf_and_ionian(board: MachiavelliBoard) -> None:
+    position = at(board, "S1454M", [(NAP, "F MES"), (PAP, "F GON"), (NAP, "F OTR")], {})
+    crossing = Move(ref("F GON"), "ION")
+    result = play(board, position, {PAP: [crossing], NAP: [Move(ref("F MES"), "PAL")]})
+    # Moving away, the Neapolitan fleet still holds the strait this campaign.
+    assert verdict(result, crossing) == (Outcome.FAILS, "the strait is held by NAPLES")
+    assert "PAPACY F GON" in units_of(result.position)
+
+
+def test_straits_the_holders_own_fleets_pass(board: MachiavelliBoard) -> None:
+    position = at(board, "S1454M", [(NAP, "F MES"), (NAP, "F GON")], {})
+    result = play(board, position, {NAP: [Move(ref("F GON"), "ION")]})
+    assert "NAPLES F ION" in units_of(result.position)
+
+
+def test_straits_no_support_across_a_held_strait(board: MachiavelliBoard) -> None:
+    position = at(board, "S1454M", [(FLO, "F PIO"), (PAP, "F ETS"), (PAP, "F WTS"), (FLO, "F PSA")], {})
+    across = SupportMove(ref("F ETS"), ref("F WTS"), "PSA")
+    result = play(board, position, {PAP: [Move(ref("F WTS"), "PSA"), across]})
+    assert verdict(result, across) == (Outcome.FAILS, "the strait is held by FLORENCE")
+    assert "FLORENCE F PSA" in units_of(result.position) and result.position.dislodged == ()
+
+
+def test_straits_a_garrison_or_army_holds_no_strait(board: MachiavelliBoard) -> None:
+    position = at(board, "S1454M", [(FLO, "A PIO"), (PAP, "F ETS")], {"MES": NAP})
+    result = play(board, position, {PAP: [Move(ref("F ETS"), "PSA")]})
+    assert "PAPACY F PSA" in units_of(result.position)
+
+
+def test_straits_a_fleet_entering_a_fleetless_messina_blocks_that_campaign(board: MachiavelliBoard) -> None:
+    position = at(board, "S1454M", [(NAP, "F PAL"), (PAP, "F GON")], {})
+    crossing = Move(ref("F GON"), "ION")
+    result = play(board, position, {NAP: [Move(ref("F PAL"), "MES")], PAP: [crossing]})
+    assert "NAPLES F MES" in units_of(result.position)
+    assert verdict(result, crossing) == (Outcome.FAILS, "the strait is held by NAPLES")
+    # Not under the second edition.
+    result = play(board, position, {NAP: [Move(ref("F PAL"), "MES")], PAP: [crossing]}, MachiavelliOptions(mach2=True))
+    assert "PAPACY F ION" in units_of(result.position)

@@ -35,8 +35,15 @@ The master's options (:class:`~judge.core.machiavelli.options.MachiavelliOptions
 fortresses in play, disbanding as a movement order (the unit leaves before the moves and
 bounces no one), and the second edition's control, which changes only once the fall is over.
 
-Not yet played here (issue 33, later steps): special units, rebellions, money, the straits, the
-conquest of another power's home country.
+The straits (the first edition's rule): a fleet in Piombino or Messina as the campaign begins
+holds the passage its province guards (moving away or converting, it still does); a fleet of
+another power may neither move nor support across it (the order holds). A fleet that enters a
+fleetless Piombino or Messina blocks the crossings of that same campaign too (the campaign is
+resolved again with them held; not under SET MACH2). Armies and garrisons hold no strait.
+
+Not yet played here (issue 33, later steps): special units, rebellions, money, convoys and
+retreats across a strait, the ALLY command that lets another power through, the second
+edition's straits (Messina only), the conquest of another power's home country.
 """
 
 from __future__ import annotations
@@ -48,7 +55,7 @@ from types import MappingProxyType
 
 from judge.core.adjudicator import OrderResult, Outcome, Rules, adjudicate
 from judge.core.geography import GameMap, Province, Terrain
-from judge.core.machiavelli.board import AUTONOMOUS, Control, MachiavelliBoard
+from judge.core.machiavelli.board import AUTONOMOUS, Control, MachiavelliBoard, Strait
 from judge.core.machiavelli.options import FIRST_EDITION, MachiavelliOptions
 from judge.core.machiavelli.orders import (
     Besiege,
@@ -203,7 +210,13 @@ def adjudicate_campaign(
     plain_position = Position(
         board.game_map.name, Phase.of(Season.SPRING, position.phase.year, PhaseType.MOVEMENT), units, {}
     )
-    base = adjudicate(plain_position, campaign.plain, Rules(), siege_map(board, options.fortresses))
+    spaces = siege_map(board, options.fortresses)
+    holders = campaign.strait_holders_at_start()
+    campaign.block_straits(holders)
+    base = adjudicate(plain_position, campaign.plain, Rules(), spaces)
+    entered = campaign.straits_entered(base.position.units, holders)
+    if entered and campaign.block_straits(entered):  # a fleet that entered blocks this turn too
+        base = adjudicate(plain_position, campaign.plain, Rules(), spaces)
     campaign.judge(base.results, {d.unit.location for d in base.dislodged})
     return campaign.after(base.position.units, base.dislodged, base.retreats)
 
@@ -304,6 +317,58 @@ class _Campaign:
                 return
             self.besieging[unit.province] = unit
         self.verdicts[number] = Verdict(power, order, Outcome.SUCCEEDS)
+
+    def strait_holders_at_start(self) -> dict[Strait, str]:
+        """Each strait held by a fleet standing in its province as the campaign begins (whatever
+        that fleet is ordered: moving away or converting, it still holds the strait)."""
+        return {
+            strait: unit.power
+            for strait in self.board.straits
+            for unit in self.position.units
+            if unit.type is _FLEET and unit.province == strait.province
+        }
+
+    def straits_entered(self, moved: Sequence[Unit], holders: Mapping[Strait, str]) -> dict[Strait, str]:
+        """The straits without a fleet at the start that a fleet entered (first edition only)."""
+        if self.options.mach2:
+            return {}
+        return {
+            strait: unit.power
+            for strait in self.board.straits
+            if strait not in holders
+            for unit in moved
+            if unit.type is _FLEET and unit.location == strait.province
+        }
+
+    def block_straits(self, holders: Mapping[Strait, str]) -> bool:
+        """A fleet of another power may not move or support across a held strait: such an order
+        holds instead. True when an order was changed."""
+        changed = False
+        for power, given in self.plain.items():
+            for index, order in enumerate(given):
+                holder = self.strait_crossed(power, order, holders)
+                if holder is None:
+                    continue
+                assert isinstance(order, Move | SupportMove)
+                given[index] = Hold(order.unit)
+                changed = True
+                for number, (who, original) in enumerate(self.numbered):
+                    if who == power and original is order:
+                        self.verdicts[number] = Verdict(power, order, Outcome.FAILS, f"the strait is held by {holder}")
+        return changed
+
+    def strait_crossed(self, power: str, order: Order, holders: Mapping[Strait, str]) -> str | None:
+        """The power holding the strait ``order`` crosses against ``power``, if any."""
+        if not isinstance(order, Move | SupportMove):
+            return None
+        unit = self.field_at.get(order.unit.province)
+        if unit is None or unit.type is not _FLEET or unit.power != power:
+            return None
+        ends = {unit.province, province_of(order.destination)}
+        for strait, holder in holders.items():
+            if holder != power and ends == {province_of(end) for end in strait.joins}:
+                return holder
+        return None
 
     def hold_abandoned_sieges(self) -> None:
         """The second campaign of a siege: a besieger that does not besiege again holds (it is free
