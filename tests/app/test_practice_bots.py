@@ -3,6 +3,10 @@ phase opens, so one person plays a whole game against them by mail."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from judge.app.console.views import game_details
 from judge.app.game_state.boards import from_json
 from judge.app.game_state.house_rules import bot_seed
@@ -15,6 +19,8 @@ from judge.db.enums import SeatStatus
 from tests.app.conftest import Harness, text
 from tests.app.councils_helpers import MASTER
 from tests.app.games_helpers import player, register
+
+ROOT = Path(__file__).resolve().parents[2]
 
 _HOLD = {
     "AUSTRIA": "A VIE H\nA BUD H\nF TRI H\n", "ENGLAND": "F LON H\nF EDI H\nA LVP H\n",
@@ -223,3 +229,41 @@ def test_a_newcomer_takes_a_bots_seat_over_by_mail_and_plays_it(harness: Harness
         [spring] = [r for r in uow.phases.history(game) if r.name == "S1901M"]
         assert sorted((spring.results or {})["bots"]) == _bot_powers(harness)
         assert bot not in uow.orders.current(game, "F1901M")
+
+
+# ------------------------------------------------------------------ the guides' practice game, as they quote it
+
+_GUIDE_LINES = {
+    "en": (
+        ("docs/player-guide.md", "docs/master-guide.md"),
+        ["Game 'demo': 6 seats played by normal bots.", "Game 'demo' has started.",
+         "Bots do not read press: England will not answer.", "the normal bot"],
+    ),
+    "fr": (
+        ("docs/fr/guide-joueur.md", "docs/fr/guide-maitre.md"),
+        ["Partie 'demo' : 6 places jouées par des robots de niveau normal.", "La partie 'demo' a commencé.",
+         "Les robots ne lisent pas la presse et ne répondront pas : Angleterre.", "le robot de niveau normal"],
+    ),
+}  # fmt: skip
+
+
+def _flat(words: str) -> str:
+    return " ".join(words.split())
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_guides_practice_game_gets_the_replies_they_quote(sqlite_harness: Harness, language: str) -> None:
+    harness = sqlite_harness
+    pages, lines = _GUIDE_LINES[language]
+    guides = {page: _flat((ROOT / page).read_text(encoding="utf-8")) for page in pages}
+    register(harness, player(0), language=language)
+    fence = "```mail-fr\n" if language == "fr" else "```mail\n"
+    player_guide = (ROOT / pages[0]).read_text(encoding="utf-8")
+    creation = next(block for block in player_guide.split(fence)[1:] if "SET BOTS" in block).split("```")[0]
+    replies = text(harness.exchange(player(0), creation))
+    replies += text(harness.exchange(player(0), "SIGNON Fdemo secret\nPRESS TO E\nHello\nENDPRESS\nLIST demo\n"))
+    for line in lines:
+        assert line in _flat(replies), line
+        assert line in guides[pages[0]], f"{pages[0]} does not quote {line!r}"
+    for line in lines[:3]:
+        assert line in guides[pages[1]], f"{pages[1]} does not quote {line!r}"
