@@ -6,38 +6,49 @@ Standard games (seven players with their opening orders, a master and an
 observer each: :func:`bench_processing.build`), all due at one instant.
 The judge's roles are split over two processes, as the operator's guide's
 section 12 recommends for a busy judge: one runs the scheduler
-(:func:`judge.app.phases.guarded_scheduler.process_due`, every due game
-adjudicated and its results mails queued), the other the outbound sender
-(:class:`judge.app.mail_out.sender.TransactionalOutbox` drained through
-:class:`judge.mail.outbound.SmtpRelay`, drawing each phase's map once as
-it delivers its first results mail) to a local capture server (a third
-process speaking just enough SMTP to take the mail and note when each
-results mail arrived, and whether it carried a PNG). The clock starts when
-both judge processes are released together; the figure is the time to the
-last results mail the capture server accepted. The same is then measured
-with maps off (every reader as after SET MAP OFF: the sender attaches
-nothing). The last line is exactly ``deadline to last results mail: X.XX s``
-(maps on; the issue's goal: under 10 s on a 2-core machine).
+(bench_due_games.py's :func:`worker`: one round of
+:func:`judge.app.phases.guarded_scheduler.process_due`, every due game
+adjudicated and its results mails queued), the other the outbound role of
+``judge serve --only outbound`` (:class:`judge.app.runtime.judge_server.JudgeServer`)
+with ``--connections`` senders (``JUDGE_OUTBOUND_CONNECTIONS``; the guide
+recommends 4 on PostgreSQL), each drawing a phase's map once as it delivers
+the phase's first results mail and sending through
+:class:`judge.mail.outbound.SmtpRelay`, one SMTP session a pass, to a local
+capture server (a third process speaking just enough SMTP to take the mail
+and note when each results mail arrived, whether it carried a PNG, and how
+many connections it accepted). The clock starts when both judge processes
+are released together; the figure is the time to the last results mail the
+capture server accepted. The same is then measured with maps off (every
+reader as after SET MAP OFF: the sender attaches nothing). The last line is
+exactly ``deadline to last results mail: X.XX s`` (maps on, the last
+``--connections``; the issue's goal: under 10 s on a 2-core machine).
+``--profile DIR`` writes each judge process's cProfile statistics there
+(the sender's threads merged), to see where the time goes.
 
     .venv/bin/python benchmarks/bench_deadline_storm.py --postgres-url postgresql+psycopg://postgres@127.0.0.1:5432/postgres
-    .venv/bin/python benchmarks/bench_deadline_storm.py --games 100
+    .venv/bin/python benchmarks/bench_deadline_storm.py --games 100 --connections 1 4 --profile /tmp/storm
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import multiprocessing
 import os
+import pstats
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_due_games import DUE, FixedClock
+from bench_due_games import DUE, FixedClock, _settings, worker
 from bench_processing import T0, build
 from bench_repository import CHEAP, postgres_url
 
@@ -47,10 +58,6 @@ from judge.db.migrate import upgrade
 from judge.timekeeping.clock import FakeClock
 
 READERS_PER_GAME = 9  # seven players, a master, an observer
-
-
-def _settings(url: str, data_dir: str) -> dict[str, str]:
-    return {"JUDGE_DATABASE_URL": url, "JUDGE_DATA_DIR": data_dir, "JUDGE_CODE": "XPY"}
 
 
 class _Everyone(frozenset[str]):
@@ -65,9 +72,11 @@ def capture_server(port_out: Any, stop: Any, report: Any) -> None:
     arrivals: list[float] = []
     pictures = 0
     total = 0
+    connections = 0
 
     async def session(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        nonlocal pictures, total
+        nonlocal pictures, total, connections
+        connections += 1
         writer.write(b"220 capture ESMTP\r\n")
         while True:
             line = await reader.readline()
@@ -101,61 +110,100 @@ def capture_server(port_out: Any, stop: Any, report: Any) -> None:
         while not stop.is_set():
             await asyncio.sleep(0.05)
         server.close()
-        report.put((len(arrivals), pictures, total, max(arrivals) if arrivals else None))
+        report.put((len(arrivals), pictures, total, connections, max(arrivals) if arrivals else None))
 
     asyncio.run(main())
 
 
-def scheduler(url: str, data_dir: str, maps: bool, barrier: Any, done: Any, times: Any) -> None:
+
+def scheduler(url: str, data_dir: str, maps: bool, barrier: Any, done: Any, times: Any, profile: str) -> None:
+    """The scheduler's process: bench_due_games.py's worker, with every reader's map off when asked."""
     from judge.app.mail_out import results_maps
-    from judge.app.phases.guarded_scheduler import process_due
-    from judge.app.session.services import Services
 
     if not maps:  # every reader said SET MAP OFF
         results_maps.map_off_addresses = lambda _game: _Everyone()  # type: ignore[assignment]
-    db = Database(url, passwords=CHEAP)
-    try:
-        services = Services(db=db, config=load_config(_settings(url, data_dir)), clock=FixedClock(DUE))
-        with db.unit_of_work(readonly=True) as uow:
-            uow.games.earliest_due()  # a connection open before the clock starts
-        barrier.wait(timeout=600)
-        started = time.perf_counter()
-        handled = process_due(services)
-        times.put(("scheduler", started, time.perf_counter(), handled))
-    finally:
-        done.set()
-        db.dispose()
+    worker(url, data_dir, barrier, times, done, profile)
 
 
-def sender(url: str, data_dir: str, port: int, barrier: Any, done: Any, times: Any) -> None:
+def sender(
+    url: str, data_dir: str, port: int, connections: int, barrier: Any, done: Any, times: Any, profile: str
+) -> None:
+    """The outbound role's process (``judge serve --only outbound``), until the scheduler is done
+    and the outbox has no mail pending."""
+    from sqlalchemy.orm import configure_mappers
+
     from judge.app.mail_out.sender import TransactionalOutbox
+    from judge.app.runtime.judge_server import JudgeServer, Role, ServerTuning
     from judge.app.session.services import Services
-    from judge.mail.outbound import SmtpRelay, drain_once
+    from judge.db.enums import OutboundState
+    from judge.mail.outbound import SmtpRelay
 
     db = Database(url, passwords=CHEAP)
     try:
         services = Services(db=db, config=load_config(_settings(url, data_dir)), clock=FixedClock(DUE))
-        outbox = TransactionalOutbox(services)
         relay = SmtpRelay("127.0.0.1", port, envelope_sender="judge@example.org")
-        with db.unit_of_work(readonly=True) as uow:
-            uow.games.earliest_due()
+        tuning = ServerTuning(outbound_connections=connections, outbound_poll_seconds=0.05, shutdown_grace_seconds=30)
+        TransactionalOutbox(services)  # its modules imported before the clock starts
+
+        def pending() -> int:
+            with db.unit_of_work(readonly=True) as uow:
+                return uow.outbox.count(OutboundState.PENDING)
+
+        async def serve() -> None:
+            async with JudgeServer(services, roles={Role.OUTBOUND}, relay=relay, tuning=tuning):
+                while True:
+                    await asyncio.sleep(0.05)
+                    finished = done.is_set()  # read before the count: every results mail is queued by then
+                    if finished and await asyncio.to_thread(pending) == 0:
+                        break
+
+        pending()  # a connection open before the clock starts
+        configure_mappers()  # as in a running judge, where the first mail did it
         barrier.wait(timeout=600)
-        started = time.perf_counter()
-        sent = 0
-        while True:
-            finished = done.is_set()  # read before the pass: a pass after the scheduler ended empties the outbox
-            report = drain_once(outbox, relay, DUE, limit=200)
-            sent += report.sent
-            if finished and report.sent == 0:
-                break
-            if report.sent == 0:
-                time.sleep(0.02)
-        times.put(("sender", started, time.perf_counter(), sent))
+        with _threads_profiled(profile):
+            started = time.perf_counter()
+            asyncio.run(serve())
+            ended = time.perf_counter()
+        with db.unit_of_work(readonly=True) as uow:
+            sent = uow.outbox.count(OutboundState.SENT)
+        times.put((sent, started, ended))
     finally:
         db.dispose()
 
 
-def run(server: str, games: int, maps: bool) -> float:
+@contextmanager
+def _threads_profiled(path: str) -> Iterator[None]:
+    """cProfile the sender's passes (each in a thread of the role's) and write them merged to ``path``."""
+    if not path:
+        yield
+        return
+    from judge.app.runtime.judge_server import JudgeServer
+
+    profiles: dict[int, cProfile.Profile] = {}
+    drain = JudgeServer._drain_batch
+
+    def measured(self: Any, *args: Any) -> Any:
+        profile = profiles.setdefault(threading.get_ident(), cProfile.Profile())
+        profile.enable()
+        try:
+            return drain(self, *args)
+        finally:
+            profile.disable()
+
+    JudgeServer._drain_batch = measured  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        JudgeServer._drain_batch = drain  # type: ignore[method-assign]
+    if profiles:
+        first, *others = profiles.values()
+        stats = pstats.Stats(first)
+        for other in others:
+            stats.add(other)
+        stats.dump_stats(path)
+
+
+def run(server: str, games: int, maps: bool, connections: int, profile: str = "") -> float:
     from judge.app.session.services import Services
 
     with postgres_url(server) as url, tempfile.TemporaryDirectory() as data:
@@ -166,32 +214,41 @@ def run(server: str, games: int, maps: bool) -> float:
         finally:
             database.dispose()
         context = multiprocessing.get_context("spawn")
-        port_out, report, times = context.Queue(), context.Queue(), context.Queue()
+        port_out, report, scheduled, delivered = context.Queue(), context.Queue(), context.Queue(), context.Queue()
         stop, done = context.Event(), context.Event()
         capture = context.Process(target=capture_server, args=(port_out, stop, report))
         capture.start()
         port = port_out.get(timeout=60)
         barrier = context.Barrier(2)
+        name = f"{profile}/{games}-{'maps' if maps else 'text'}-{connections}" if profile else ""
         roles = [
-            context.Process(target=scheduler, args=(url, data, maps, barrier, done, times)),
-            context.Process(target=sender, args=(url, data, port, barrier, done, times)),
+            context.Process(
+                target=scheduler,
+                args=(url, data, maps, barrier, done, scheduled, f"{name}-scheduler.prof" if name else ""),
+            ),
+            context.Process(
+                target=sender,
+                args=(url, data, port, connections, barrier, done, delivered, f"{name}-sender.prof" if name else ""),
+            ),
         ]
         for process in roles:
             process.start()
-        figures = {name: (start, end, count) for name, start, end, count in (times.get(timeout=3600) for _ in roles)}
+        handled, scheduler_start, scheduler_end = scheduled.get(timeout=3600)
+        sent, sender_start, _sender_end = delivered.get(timeout=3600)
         for process in roles:
             process.join()
         stop.set()
-        results, with_picture, total, last = report.get(timeout=60)
+        results, with_picture, total, opened, last = report.get(timeout=60)
         capture.join()
-        started = min(start for start, _end, _count in figures.values())
-        assert last is not None and results == games * READERS_PER_GAME, (results, games)
+        started = min(scheduler_start, sender_start)
+        assert last is not None and results == games * READERS_PER_GAME == sent and handled == games, (
+            results, sent, handled, games
+        )  # fmt: skip
         elapsed: float = last - started
-        scheduled = figures["scheduler"][1] - figures["scheduler"][0]
         print(
-            f"{games} games, maps {'on ' if maps else 'off'}: deadline to last results mail {elapsed:7.2f} s "
-            f"(adjudication done at {scheduled:.2f} s); {results} results mails, {with_picture} with a map, "
-            f"{total} mails in all",
+            f"{games} games, maps {'on ' if maps else 'off'}, {connections} sender(s): deadline to last results mail "
+            f"{elapsed:7.2f} s (adjudication done at {scheduler_end - scheduler_start:.2f} s); {results} results "
+            f"mails, {with_picture} with a map, {total} mails in all, {opened} SMTP connection(s)",
             flush=True,
         )
         return elapsed
@@ -200,12 +257,23 @@ def run(server: str, games: int, maps: bool) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument(
+        "--connections", type=int, nargs="+", default=[4],
+        help="senders of the outbound role (JUDGE_OUTBOUND_CONNECTIONS), each measured with maps; the last "
+        "is the figure's, also measured with maps off",
+    )  # fmt: skip
+    parser.add_argument("--profile", default="", help="write each judge process's cProfile statistics in this directory")
     parser.add_argument("--postgres-url", default=os.environ.get("JUDGE_TEST_POSTGRES_URL", ""))
     args = parser.parse_args()
     if not args.postgres_url:
         parser.error("give --postgres-url (or set JUDGE_TEST_POSTGRES_URL): the figures are PostgreSQL's")
-    without = run(args.postgres_url, args.games, maps=False)
-    with_maps = run(args.postgres_url, args.games, maps=True)
+    if args.profile:
+        os.makedirs(args.profile, exist_ok=True)
+    for connections in args.connections[:-1]:
+        run(args.postgres_url, args.games, True, connections, args.profile)
+    chosen = args.connections[-1]
+    without = run(args.postgres_url, args.games, False, chosen, args.profile)
+    with_maps = run(args.postgres_url, args.games, True, chosen, args.profile)
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; maps off: {without:.2f} s")
     print(f"deadline to last results mail: {with_maps:.2f} s")
 

@@ -26,12 +26,15 @@ readers) is printed beside the figure, so that work is not hidden.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import multiprocessing
 import os
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -41,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_processing import T0, build
 from bench_repository import CHEAP, postgres_url
 from sqlalchemy import func, select
+from sqlalchemy.orm import configure_mappers
 
 from judge.app.mail_out.results_maps import ResultsPictures
 from judge.app.phases.guarded_scheduler import process_due
@@ -67,19 +71,41 @@ def _settings(url: str, data_dir: str) -> dict[str, str]:
     return {"JUDGE_DATABASE_URL": url, "JUDGE_DATA_DIR": data_dir, "JUDGE_CODE": "XPY"}
 
 
-def worker(url: str, data_dir: str, barrier: Any, results: Any) -> None:
-    """One judge process: connect, warm up, wait for the others, then one scheduler round."""
+def worker(url: str, data_dir: str, barrier: Any, results: Any, done: Any = None, profile: str = "") -> None:
+    """One judge process: connect, warm up, wait for the others, then one scheduler round.
+
+    ``done`` (an event) is set when the round is over; ``profile``: a file the round's
+    cProfile statistics are written to (bench_deadline_storm.py's ``--profile``)."""
     db = Database(url, passwords=CHEAP)
     try:
         services = Services(db=db, config=load_config(_settings(url, data_dir)), clock=FixedClock(DUE))
         with db.unit_of_work(readonly=True) as uow:
             uow.games.earliest_due()  # a connection open before the clock starts
+        configure_mappers()  # as in a running judge, where the first mail did it
         barrier.wait(timeout=600)
-        started = time.perf_counter()
-        handled = process_due(services)
-        results.put((handled, started, time.perf_counter()))
+        with profiled(profile):
+            started = time.perf_counter()
+            handled = process_due(services)
+            results.put((handled, started, time.perf_counter()))
     finally:
+        if done is not None:
+            done.set()
         db.dispose()
+
+
+@contextmanager
+def profiled(path: str) -> Iterator[None]:
+    """Run the block under cProfile and write its statistics to ``path`` (nothing when empty)."""
+    if not path:
+        yield
+        return
+    profile = cProfile.Profile()
+    profile.enable()
+    try:
+        yield
+    finally:
+        profile.disable()
+        profile.dump_stats(path)
 
 
 def run(server: str, games: int, workers: int, draw_maps: bool = False) -> float:

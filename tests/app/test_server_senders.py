@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import re
+import threading
+import time
 from collections import Counter
+
+import pytest
 
 from judge.app.mail_out import outbox
 from judge.app.runtime.judge_server import JudgeServer, Role, ServerTuning, tuning_from_config
@@ -54,3 +58,45 @@ def test_the_setting_gives_the_senders() -> None:
 
     assert tuning_from_config(load_config({})).outbound_connections == 1
     assert tuning_from_config(load_config({"JUDGE_OUTBOUND_CONNECTIONS": "4"})).outbound_connections == 4
+
+
+class _Found:
+    def __init__(self, row: tuple[object, ...]) -> None:
+        self.row = row
+
+    def first(self) -> tuple[object, ...]:
+        return self.row
+
+
+class _Session:
+    def execute(self, _statement: object) -> _Found:
+        return _Found(("2026-11-27 00:00", 1, "S1901M"))
+
+    def get(self, _model: object, phase_id: int) -> object:
+        return f"record {phase_id}"
+
+
+class _Uow:
+    session = _Session()
+
+
+def test_the_senders_of_a_process_draw_each_phase_once_between_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    from judge.app.mail_out import results_maps
+    from judge.app.mail_out.sender import SharedPictures
+
+    drawn: list[tuple[object, str]] = []
+
+    def draw(_uow: object, record: object, language: str) -> None:
+        time.sleep(0.05)  # long enough for the other senders to ask meanwhile
+        drawn.append((record, language))
+
+    monkeypatch.setattr(results_maps, "_draw_results", draw)
+    shared = SharedPictures()
+    uow = _Uow()
+    asks = [(7, "en")] * 4 + [(7, "fr")] * 2 + [(8, "en")] * 2
+    threads = [threading.Thread(target=shared.picture, args=(uow, phase, language)) for phase, language in asks]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(drawn) == [("record 7", "en"), ("record 7", "fr"), ("record 8", "en")]

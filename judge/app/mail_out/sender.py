@@ -11,6 +11,7 @@ and the lease keeps them away from it afterwards.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
@@ -33,12 +34,28 @@ DELIVERY_FAILED = "alarm:outbound"
 """The kind of the keeper's alarm about outgoing mail given up on (at most one an hour)."""
 
 
-class TransactionalOutbox:
-    """:class:`judge.mail.outbound.BatchOutbox` on the database, one transaction per step."""
+class SharedPictures(ResultsPictures):
+    """:class:`ResultsPictures` shared by the senders of one process (``outbound_connections``):
+    one of them draws a phase's picture in a language, the others wait for it and take it kept.
+    Drawing holds the interpreter anyway: drawing one picture at a time costs the senders nothing."""
 
-    def __init__(self, services: Services) -> None:
+    def __init__(self, keep: int = 32) -> None:
+        super().__init__(keep)
+        self._lock = threading.Lock()
+
+    def picture(self, uow: UnitOfWork, phase_id: int, language: str = "en") -> Attachment | None:
+        with self._lock:
+            return super().picture(uow, phase_id, language)
+
+
+class TransactionalOutbox:
+    """:class:`judge.mail.outbound.BatchOutbox` on the database, one transaction per step.
+
+    ``pictures``: the maps kept, shared with the process's other senders (:class:`SharedPictures`)."""
+
+    def __init__(self, services: Services, pictures: ResultsPictures | None = None) -> None:
         self.services = services
-        self.pictures = ResultsPictures()
+        self.pictures = pictures if pictures is not None else ResultsPictures()
         self.signer = services.dkim  # read now: a key that cannot sign stops the start, not each mail
 
     def claim_next(self, now: datetime, lease: Callable[[int], datetime]) -> OutgoingMail | None:

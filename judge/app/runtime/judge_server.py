@@ -173,6 +173,9 @@ class JudgeServer:
         self._stop = asyncio.Event()
         self._worker_wake = asyncio.Event()
         self._outbound_wake = asyncio.Event()
+        self._outbound_lock = threading.Lock()
+        self._outbound_pictures: list[Any] = []
+        """The maps the senders of this process share (one ``SharedPictures``, made by the first)."""
         self._scheduler_wake = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._inbound: InboundServer | None = None
@@ -427,11 +430,15 @@ class JudgeServer:
         """A pass: up to ``outbound_pass`` mails, claimed ``outbound_batch`` at a time in one
         commit, sent on one SMTP session, each marked sent in a commit of its own."""
         if not outbox:
-            from judge.app.mail_out.sender import (
-                TransactionalOutbox,  # in the sender's thread, after start-up
+            from judge.app.mail_out.sender import (  # in the sender's thread, after start-up
+                SharedPictures,
+                TransactionalOutbox,
             )
 
-            outbox.append(TransactionalOutbox(self.services))
+            with self._outbound_lock:  # the senders of this process draw each map once between them
+                if not self._outbound_pictures:
+                    self._outbound_pictures.append(SharedPictures())
+            outbox.append(TransactionalOutbox(self.services, self._outbound_pictures[0]))
         return drain_once(
             outbox[0],
             relay,
