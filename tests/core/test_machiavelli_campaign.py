@@ -8,19 +8,23 @@ cities") and plays a hand position on the 1454 board with the outcome the rule c
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from types import MappingProxyType
 
 import pytest
 
 from judge.core.adjudicator import Outcome
+from judge.core.machiavelli.adjustments import build_sites
 from judge.core.machiavelli.board import AUTONOMOUS, Control, MachiavelliBoard, load_board
 from judge.core.machiavelli.campaign import (
     CampaignResult,
     MachiavelliPosition,
     adjudicate_campaign,
     adjudicate_retreats,
+    countries_held,
     eliminate,
     eliminated,
+    end_of_campaign,
     opening_position,
     update_control,
 )
@@ -79,6 +83,10 @@ def play(
     options: MachiavelliOptions | None = None,
 ) -> CampaignResult:
     return adjudicate_campaign(board, position, orders, options or MachiavelliOptions())
+
+
+def winter_of(position: MachiavelliPosition) -> MachiavelliPosition:
+    return replace(position, phase=Phase.parse(f"W{position.phase.year}A"))
 
 
 def units_of(position: MachiavelliPosition) -> set[str]:
@@ -557,3 +565,39 @@ def test_straits_a_fleet_entering_a_fleetless_messina_blocks_that_campaign(board
     # Not under the second edition.
     result = play(board, position, {NAP: [Move(ref("F PAL"), "MES")], PAP: [crossing]}, MachiavelliOptions(mach2=True))
     assert "PAPACY F ION" in units_of(result.position)
+
+
+# --------------------------------------------------------------- control of home countries
+
+
+def test_home_countries_a_country_without_its_power_goes_to_whoever_holds_all_of_it(board: MachiavelliBoard) -> None:
+    # Florence eliminated before; Papacy now holds every Florentine province and city.
+    florence = ("ARE", "FLO", "PSA", "PST")
+    others = MappingProxyType({power: power for power in board.game_map.powers if power != FLO})
+    position = replace(at(board, "F1454M", [(PAP, f"A {p}") for p in florence], {"RME": PAP}), countries=others)
+    assert FLO not in countries_held(board, position)
+    out, after = end_of_campaign(board, position)
+    assert out == ()
+    assert countries_held(board, after)[FLO] == PAP and countries_held(board, after)[PAP] == PAP
+    assert build_sites(board, winter_of(after), PAP) >= {"ARE", "FLO", "PSA"}
+
+
+def test_home_countries_a_conquered_country_is_lost_only_with_all_its_places(board: MachiavelliBoard) -> None:
+    held = MappingProxyType({**{power: power for power in board.game_map.powers if power != FLO}, FLO: PAP})
+    own = {"RME": PAP, "MIL": MIL}
+    position = replace(at(board, "F1455M", [(MIL, "A FLO"), (MIL, "A ARE"), (PAP, "A PST")], own), countries=held)
+    # Papacy keeps Pistoia: Florence stays Papal, though its cities are Milanese.
+    assert countries_held(board, end_of_campaign(board, position)[1])[FLO] == PAP
+    milanese = [(MIL, "A FLO"), (MIL, "A ARE"), (MIL, "A PST"), (MIL, "A PSA")]
+    position = replace(at(board, "F1455M", milanese, own), countries=held)
+    # Everything Florentine is Milan's now: Papacy loses it and Milan conquers it at once.
+    assert countries_held(board, end_of_campaign(board, position)[1])[FLO] == MIL
+
+
+def test_home_countries_a_power_with_a_conquered_country_survives_the_loss_of_its_own(board: MachiavelliBoard) -> None:
+    held = MappingProxyType({PAP: PAP, FLO: PAP})
+    position = replace(at(board, "F1455M", [(PAP, "A FLO"), (NAP, "A RME")], {}), countries=held)
+    out, after = end_of_campaign(board, position)
+    assert PAP not in out  # Naples, with no Neapolitan city, is out
+    # The Papal cities are lost (Rome is Neapolitan): the Papacy loses its own country, keeps Florence.
+    assert countries_held(board, after)[FLO] == PAP and PAP not in countries_held(board, after)

@@ -30,8 +30,7 @@ from judge.core.machiavelli.campaign import (
     MachiavelliPosition,
     adjudicate_campaign,
     adjudicate_retreats,
-    eliminate,
-    eliminated,
+    end_of_campaign,
     opening_position,
 )
 from judge.core.machiavelli.options import MachiavelliOptions
@@ -206,7 +205,7 @@ def test_seeded_random_campaigns_keep_a_legal_board(seed: int, options: Machiave
             sieges_completed += len(result.sieges_completed)
             position = result.position
         if position.phase.type is not PhaseType.RETREAT:
-            position = eliminate(position, eliminated(board, position))
+            position = end_of_campaign(board, position)[1]
     seasons = {Phase.parse(name).season for name in played if name.endswith("M")}
     assert (Season.SUMMER in seasons) is options.summer
     assert any(name.endswith("R") for name in played), "no retreat phase in the whole game: too quiet to test"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -48,6 +50,10 @@ def test_a_position_read_back_is_the_same_board() -> None:
     opening = position_to_json(opening_position(BOARD))
     assert opening["garrisons"]["VEN"] == "VENICE" and opening["garrisons"]["GEN"] == "AUTONOMOUS"
     assert position_to_json(position_from_json(BOARD, opening)) == opening
+    conquered = replace(opening_position(BOARD), countries=MappingProxyType({"FLORENCE": "PAPACY", "PAPACY": "PAPACY"}))
+    kept = position_to_json(conquered)
+    assert kept["countries"] == {"FLORENCE": "PAPACY", "PAPACY": "PAPACY"}
+    assert position_from_json(BOARD, kept).countries == {"FLORENCE": "PAPACY", "PAPACY": "PAPACY"}
 
 
 @pytest.mark.parametrize(
@@ -65,6 +71,7 @@ def test_a_position_read_back_is_the_same_board() -> None:
         (lambda d: d["sieges"].update(SIE={"power": "FLORENCE", "type": "A", "loc": "ARE"}), "siege of SIE"),
         (lambda d: d.update(dislodged=[{"power": "MILAN", "type": "A", "loc": "MIL", "attacker_from": "COM"}]), "retreat phases"),
         (lambda d: d.update(units="none"), "must be a list"),
+        (lambda d: d.update(countries={"FLORENCE": "SPAIN"}), "both must be powers"),
     ],
 )
 def test_a_broken_position_is_refused_by_name(change: Any, message: str) -> None:

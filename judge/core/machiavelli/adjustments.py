@@ -27,7 +27,7 @@ from types import MappingProxyType
 
 from judge.core.adjudicator import Outcome
 from judge.core.machiavelli.board import MachiavelliBoard
-from judge.core.machiavelli.campaign import MachiavelliPosition, update_control
+from judge.core.machiavelli.campaign import MachiavelliPosition, countries_held, update_control
 from judge.core.machiavelli.options import FIRST_EDITION, MachiavelliOptions
 from judge.core.machiavelli.year import next_phase
 from judge.core.phase import PhaseType
@@ -83,11 +83,14 @@ def unit_count(position: MachiavelliPosition, power: str) -> int:
 
 
 def build_sites(board: MachiavelliBoard, position: MachiavelliPosition, power: str) -> frozenset[str]:
-    """The home cities where ``power`` may place a new unit (city and province both its own)."""
+    """The home cities where ``power`` may place a new unit: in the countries it holds (its own,
+    and those it conquered), city and province both its own."""
     control = position.control
+    homes = [country for country, holder in countries_held(board, position).items() if holder == power]
     return frozenset(
         city
-        for city in board.game_map.home_centers[power]
+        for country in homes
+        for city in board.game_map.home_centers[country]
         if control.cities.get(city) == power and control.provinces.get(city) == power
     )
 
@@ -121,6 +124,7 @@ def adjudicate_basic_adjustments(
             sieges=MappingProxyType(
                 {city: unit for city, unit in position.sieges.items() if unit in units and city in garrisons}
             ),
+            countries=position.countries,
         ),
     )
 

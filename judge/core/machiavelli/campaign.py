@@ -43,14 +43,19 @@ resolved again with them held; not under SET MACH2). Armies and garrisons hold n
 
 Not yet played here (issue 33, later steps): special units, rebellions, money, convoys and
 retreats across a strait, the ALLY command that lets another power through, the second
-edition's straits (Messina only), the conquest of another power's home country.
+edition's straits (Messina only).
+
+Home countries (:func:`end_of_campaign`): a power with no city left in any country it holds is
+eliminated; a power keeps its own country while it holds one of its cities and a conquered one
+while it holds any of its places; a country no power holds goes to the power that controls all
+its provinces and cities, which may then build there.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from judge.core.adjudicator import OrderResult, Outcome, Rules, adjudicate
@@ -96,7 +101,9 @@ class MachiavelliPosition:
     ``units``: the armies and fleets; ``garrisons``: city province -> owner (a power or
     :data:`AUTONOMOUS`); ``sieges``: city province -> the unit that besieged it in the campaign
     just played (a second besiege by that unit ends the garrison); ``retreats``: in a retreat
-    phase, each dislodged unit's places to go.
+    phase, each dislodged unit's places to go; ``countries``: each home country (named by its
+    first power) -> the power that holds it, its own or a conqueror (None: each power its own; a
+    country no one holds is absent).
     """
 
     phase: Phase
@@ -106,6 +113,7 @@ class MachiavelliPosition:
     sieges: Mapping[str, Unit] = field(default_factory=lambda: MappingProxyType({}))
     dislodged: tuple[DislodgedUnit, ...] = ()
     retreats: Mapping[Unit, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    countries: Mapping[str, str] | None = None
 
 
 def opening_position(board: MachiavelliBoard) -> MachiavelliPosition:
@@ -482,6 +490,7 @@ class _Campaign:
             sieges=MappingProxyType(sieges),
             dislodged=dislodged,
             retreats=MappingProxyType({d.unit: retreats[d.unit] for d in dislodged}),
+            countries=position.countries,
         )
         disbanded = [str(unit) for unit in self.disbanded_units] + [f"G {city}" for city in self.disbanded_garrisons]
         return CampaignResult(
@@ -569,6 +578,7 @@ def adjudicate_retreats(
         garrisons=MappingProxyType(garrisons),
         control=_control_after(board, position.control, tuple(after_units), garrisons, following, options),
         sieges=MappingProxyType(dict(position.sieges)),
+        countries=position.countries,
     )
 
 
@@ -613,10 +623,29 @@ def _control_after(
     return update_control(board, control, units, garrisons)
 
 
+def countries_held(board: MachiavelliBoard, position: MachiavelliPosition) -> dict[str, str]:
+    """Home country -> the power holding it (its own power unless conquered; absent: no one)."""
+    if position.countries is None:
+        return {power: power for power in board.game_map.powers}
+    return dict(position.countries)
+
+
+def _holds_a_city(board: MachiavelliBoard, control: Control, country: str, power: str) -> bool:
+    return any(control.cities.get(city) == power for city in board.home_countries[country] if city in board.cities)
+
+
+def _holds_a_place(board: MachiavelliBoard, control: Control, country: str, power: str) -> bool:
+    return any(
+        control.provinces.get(place) == power or control.cities.get(place) == power
+        for place in board.home_countries[country]
+    )
+
+
 def eliminated(board: MachiavelliBoard, position: MachiavelliPosition) -> tuple[str, ...]:
     """The powers to eliminate at the end of a campaign: present on the board (a unit, a garrison
-    or control of a place), they control no city of their home country."""
+    or control of a place), they control no city of any country they hold."""
     control = position.control
+    held = countries_held(board, position)
     present = (
         {unit.power for unit in position.units}
         | set(position.garrisons.values())
@@ -627,8 +656,39 @@ def eliminated(board: MachiavelliBoard, position: MachiavelliPosition) -> tuple[
         power
         for power in board.game_map.powers
         if power in present
-        and not any(control.cities.get(city) == power for city in board.home_countries[power] if city in board.cities)
+        and not any(_holds_a_city(board, control, country, power) for country, holder in held.items() if holder == power)
     )
+
+
+def end_of_campaign(board: MachiavelliBoard, position: MachiavelliPosition) -> tuple[tuple[str, ...], MachiavelliPosition]:
+    """Eliminations, then the home countries lost and conquered, once a campaign is over.
+
+    A power holding no city of any country it holds is eliminated, and its countries are held by
+    no one. A power keeps its own country while it holds one of its cities; a conquered country
+    is lost when its holder controls none of its provinces and cities. A country held by no one
+    goes to the power that controls all its provinces and cities.
+    """
+    out = eliminated(board, position)
+    position = eliminate(position, out)
+    control = position.control
+    held = {country: holder for country, holder in countries_held(board, position).items() if holder not in out}
+    for country, holder in list(held.items()):
+        keeps = _holds_a_city if country == holder else _holds_a_place
+        if not keeps(board, control, country, holder):
+            del held[country]
+    for country in board.game_map.powers:
+        if country in held:
+            continue
+        home = board.home_countries[country]
+        owners = {control.provinces.get(place) for place in home}
+        owners |= {control.cities.get(place) for place in home if place in board.cities}
+        if len(owners) == 1:
+            (owner,) = owners
+            if owner in board.game_map.powers:
+                held[country] = owner
+    if held == countries_held(board, position):
+        return out, position
+    return out, replace(position, countries=MappingProxyType(held))
 
 
 def eliminate(position: MachiavelliPosition, powers: tuple[str, ...]) -> MachiavelliPosition:
@@ -648,6 +708,9 @@ def eliminate(position: MachiavelliPosition, powers: tuple[str, ...]) -> Machiav
         sieges=MappingProxyType({c: unit for c, unit in position.sieges.items() if unit.power not in gone}),
         dislodged=tuple(d for d in position.dislodged if d.unit.power not in gone),
         retreats=MappingProxyType({u: p for u, p in position.retreats.items() if u.power not in gone}),
+        countries=position.countries
+        if position.countries is None
+        else MappingProxyType({c: h for c, h in position.countries.items() if h not in gone}),
     )
 
 
@@ -735,8 +798,10 @@ __all__ = [
     "adjudicate_campaign",
     "adjudicate_retreats",
     "city_space",
+    "countries_held",
     "eliminate",
     "eliminated",
+    "end_of_campaign",
     "opening_position",
     "siege_map",
     "update_control",

@@ -8,6 +8,7 @@ has::
      "garrisons": {"SIE": "AUTONOMOUS", "VEN": "VENICE"},
      "control": {"provinces": {"SIE": "FLORENCE"}, "cities": {"SIE": "AUTONOMOUS"}},
      "sieges": {"SIE": {"power": "FLORENCE", "type": "A", "loc": "SIE"}},
+     "countries": {"MILAN": "FRANCE", "NAPLES": "NAPLES"},
      "dislodged": [{"power": "MILAN", "type": "A", "loc": "GEN", "attacker_from": "MON",
                     "attacker_via_convoy": false, "retreats": ["GEN#"]}]}
 
@@ -41,6 +42,8 @@ def position_to_json(position: MachiavelliPosition, variant: str = "machiavelli"
         },
         "sieges": {city: _unit(unit) for city, unit in sorted(position.sieges.items())},
     }
+    if position.countries is not None:
+        data["countries"] = dict(sorted(position.countries.items()))
     if position.dislodged:
         data["dislodged"] = [
             {
@@ -99,6 +102,13 @@ def position_from_json(board: MachiavelliBoard, data: object) -> MachiavelliPosi
                 raise PositionError(f"dislodged unit {n + 1}: cannot retreat to {place}")
         dislodged.append(DislodgedUnit(unit, attacker, bool(fields.get("attacker_via_convoy", False))))
         retreats[unit] = places
+    countries: dict[str, str] | None = None
+    if "countries" in root:
+        countries = {}
+        for country, holder in _mapping(root["countries"], "countries").items():
+            if country not in board.game_map.powers or holder not in board.game_map.powers:
+                raise PositionError(f"countries: {country} held by {holder!r}: both must be powers")
+            countries[country] = str(holder)
     return MachiavelliPosition(
         phase=phase,
         units=units,
@@ -107,6 +117,7 @@ def position_from_json(board: MachiavelliBoard, data: object) -> MachiavelliPosi
         sieges=MappingProxyType(sieges),
         dislodged=tuple(dislodged),
         retreats=MappingProxyType(retreats),
+        countries=None if countries is None else MappingProxyType(countries),
     )
 
 
