@@ -178,6 +178,37 @@ def legend_lines(game_map: GameMap, centers: Mapping[str, frozenset[str]], langu
     return lines
 
 
+class _Grid:
+    """Boxes filed by the square cells of the page they touch: whether a box is clear of all of them
+    asks only those of the cells it touches (the same answer as trying every box, a few times sooner)."""
+
+    __slots__ = ("_cells",)
+    _SIDE = 48.0
+
+    def __init__(self, boxes: Iterable[Box]) -> None:
+        cells: dict[tuple[int, int], list[Box]] = {}
+        for box in boxes:
+            for cell in self._cells_of(box):
+                cells.setdefault(cell, []).append(box)
+        self._cells = {cell: tuple(found) for cell, found in cells.items()}
+
+    @classmethod
+    def _cells_of(cls, box: Box) -> Iterable[tuple[int, int]]:
+        side = cls._SIDE
+        for x in range(math.floor(box.left / side), math.floor(box.right / side) + 1):
+            for y in range(math.floor(box.top / side), math.floor(box.bottom / side) + 1):
+                yield (x, y)
+
+    def clear(self, box: Box) -> bool:
+        """No box of the grid overlaps ``box``."""
+        cells = self._cells
+        for cell in self._cells_of(box):
+            for other in cells.get(cell, ()):
+                if box.overlaps(other):
+                    return False
+        return True
+
+
 @dataclass(frozen=True, slots=True)
 class _Base:
     """What one variant's picture has in every phase, in one language: built once and kept."""
@@ -187,6 +218,10 @@ class _Base:
     label_boxes: tuple[tuple[str, Box], ...]
     labels_svg: str
     defs: str
+    label_grid: _Grid
+    """The label boxes by place, to ask whether a box is clear of every label without trying each."""
+    obstacle_grid: _Grid
+    """Every place a unit can stand and every centre marker, by place (a dislodged unit keeps off them)."""
 
 
 @functools.lru_cache(maxsize=64)
@@ -220,7 +255,10 @@ def _base(variant: str, language: str, inset: bool = False) -> _Base:
         + "".join(marker.format(name=n, colour=c) for n, c in (("good", _GOOD), ("failed", _FAILED), ("invalid", _INVALID)))
         + "</defs>"
     )
-    return _Base(art, labels, tuple(labels.boxes().items()), labels_svg, defs)
+    label_boxes = tuple(labels.boxes().items())
+    obstacles = [unit_box(p) for a in art.provinces.values() for p in (a.unit, *a.coasts.values())]
+    obstacles += [centre_box(a.centre) for a in art.provinces.values() if a.centre is not None]
+    return _Base(art, labels, label_boxes, labels_svg, defs, _Grid([b for _c, b in label_boxes]), _Grid(obstacles))
 
 
 def _draw(
@@ -402,10 +440,6 @@ def _legend(
     return "".join(parts)
 
 
-def _clear_of(box: Box, boxes: Iterable[tuple[str, Box]]) -> bool:
-    return not any(box.overlaps(other) for _code, other in boxes)
-
-
 class _Canvas:
     """Collects the layers of one picture, each a list of SVG elements."""
 
@@ -483,8 +517,6 @@ class _Canvas:
         home = self._at(unit.location)
         if home is None:
             return None
-        obstacles = [unit_box(p) for a in self.art.provinces.values() for p in (a.unit, *a.coasts.values())]
-        obstacles += [centre_box(a.centre) for a in self.art.provinces.values() if a.centre is not None]
         chosen = (home[0] + 16, home[1] + 14)
         for radius in (22.0, 28.0, 34.0, 42.0, 50.0):
             found = None
@@ -494,7 +526,7 @@ class _Canvas:
                 box = unit_box(point).grown(1)
                 if not (box.left >= 0 and box.right <= self.art.width and box.top >= 0 and box.bottom <= self.art.height):
                     continue
-                if _clear_of(box, self.base.label_boxes) and not any(box.overlaps(o) for o in obstacles) and not any(
+                if self.base.label_grid.clear(box) and self.base.obstacle_grid.clear(box) and not any(
                     box.overlaps(t) for t in self._taken
                 ):
                     found = point
@@ -537,7 +569,7 @@ class _Canvas:
         back = min(stop, length * 0.6)
         while back < length * 0.85:
             tip = (x2 - ux * back, y2 - uy * back)
-            if _clear_of(_head_box(tip, (ux, uy)), self.base.label_boxes):
+            if self.base.label_grid.clear(_head_box(tip, (ux, uy))):
                 return tip
             back += 2.0
         for radius in (16.0, 22.0, 28.0):
@@ -548,7 +580,7 @@ class _Canvas:
                 norm = math.hypot(dx, dy)
                 if norm < 20:
                     continue
-                if _clear_of(_head_box(tip, (dx / norm, dy / norm)), self.base.label_boxes):
+                if self.base.label_grid.clear(_head_box(tip, (dx / norm, dy / norm))):
                     return tip
         return (x2 - ux * min(stop, length * 0.6), y2 - uy * min(stop, length * 0.6))
 
@@ -598,7 +630,7 @@ class _Canvas:
                     start[0] + (end[0] - start[0]) * fraction + nx * side,
                     start[1] + (end[1] - start[1]) * fraction + ny * side,
                 )
-                if _clear_of(Box(point[0] - 8, point[1] - 8, point[0] + 8, point[1] + 8), self.base.label_boxes):
+                if self.base.label_grid.clear(Box(point[0] - 8, point[1] - 8, point[0] + 8, point[1] + 8)):
                     return point
         return ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
 
