@@ -433,7 +433,8 @@ def game_json(uow: UnitOfWork, game: Game, reader: Reader) -> dict[str, Any]:
     answer = game_summary_json(game)
     answer["players_hidden"] = hidden
     answer["powers"] = [
-        {"power": row.power, "centres": row.centres, "units": row.units, **({} if hidden else {"players": row.players})}
+        {"power": row.power, "centres": row.centres, "units": row.units, **({} if hidden else {"players": row.players}),
+         **({"bot": bot_seat_level(game)} if row.bot else {})}
         for row in powers
     ]
     answer["phases"] = [{"name": r.name, "processed": r.processed_at is not None} for r in records]
