@@ -64,6 +64,7 @@ from judge.maps.layout import (
     LABEL_BASELINE,
     LABEL_SIZE,
     Box,
+    Inset,
     Labels,
     centre_box,
     inset_art,
@@ -263,16 +264,18 @@ def _base(variant: str, language: str, inset: bool = False) -> _Base:
 
 def _draw(
     base: _Base, colours: Mapping[str, str], game_map: GameMap, position: Position, drawn: OrdersDrawn | None,
-    centers: Mapping[str, frozenset[str]],
+    centers: Mapping[str, frozenset[str]], framed: Inset | None = None,
 ) -> list[str]:
-    """The centres, units, orders and marks of one view of the board (the board, or its inset)."""
+    """The centres, units, orders and marks of one view of the board (the board, or its inset).
+    On a board with an inset, the units of the ``framed`` region are drawn as much smaller as the
+    inset is larger: they stand as far apart as in the inset, where none covers another."""
     art = base.art
     letters = (
         {power: game_map.power_letter(power) for power in game_map.powers}
         if len(game_map.powers) > LETTERED_POWERS
         else {}
     )
-    canvas = _Canvas(art, colours, base, letters)
+    canvas = _Canvas(art, colours, base, letters, framed)
     canvas.centres(game_map, centers)
     dislodged = list(position.dislodged)
     retreats: Mapping[Unit, tuple[str, ...]] = {}
@@ -365,7 +368,7 @@ def render_svg(
         f'<g class="board" transform="translate(0 {_TITLE_BAND:g})">',
         # Province borders without anti-aliasing: a smaller PNG, borders still clean.
         _layer("base", f'<g shape-rendering="crispEdges">{art.body}</g>'),
-        _layer("dyn", frame, *_draw(base, colours, game_map, position, drawn, centers)),
+        _layer("dyn", frame, *_draw(base, colours, game_map, position, drawn, centers, region)),
         _layer("over", base.labels_svg),
         "</g>",
         *panel,
@@ -444,9 +447,12 @@ class _Canvas:
     """Collects the layers of one picture, each a list of SVG elements."""
 
     def __init__(
-        self, art: MapArt, colours: Mapping[str, str], base: _Base, letters: Mapping[str, str] | None = None
+        self, art: MapArt, colours: Mapping[str, str], base: _Base, letters: Mapping[str, str] | None = None,
+        framed: Inset | None = None,
     ) -> None:
         self.art = art
+        self.framed = framed
+        """The region an inset draws again larger: its units are drawn smaller on the board."""
         self.colours = colours
         self.base = base
         self.letters = letters or {}
@@ -480,9 +486,17 @@ class _Canvas:
                 f'cx="{x:.1f}" cy="{y:.1f}" r="6" fill="{fill}" stroke="#111" stroke-width="1.5"/>'
             )
 
+    def _size(self, at: Point) -> float:
+        """1, or smaller on the board in the region its inset draws again larger."""
+        return 1 / self.framed.scale if self.framed is not None and self.framed.holds(at) else 1.0
+
     def unit(self, unit: Unit, at: Point, *, css: str, extra: str = "") -> None:
         x, y = at
         fill = self.colours.get(unit.power, "#dddddd")
+        smaller = ""
+        if (k := self._size(at)) != 1.0:  # scaled about its own point: data-x and data-y stay its centre
+            smaller = f' transform="matrix({k:.3g} 0 0 {k:.3g} {x * (1 - k):.1f} {y * (1 - k):.1f})"'
+            extra += f' data-size="{k:.3g}"{smaller}'
         common = (
             f'class="{css}" data-power="{escape(unit.power)}" data-unit="{unit.type.value}" '
             f'data-loc="{escape(unit.location)}" data-x="{x:.1f}" data-y="{y:.1f}" fill="{fill}" stroke="#111" '
@@ -500,7 +514,7 @@ class _Canvas:
             self._units.append(
                 f'<path class="unit-letter" d="{text_path(letter, at_x, at_y, 8 if unit.type is UnitType.ARMY else 7)}" '
                 f'fill="none" stroke="{ink if unit.type is UnitType.ARMY else "#111111"}" stroke-width="1.5" '
-                'stroke-linecap="round" stroke-linejoin="round"/>'
+                f'stroke-linecap="round" stroke-linejoin="round"{smaller}/>'
             )
         elif unit.type is UnitType.ARMY:
             self._units.append(
@@ -518,13 +532,15 @@ class _Canvas:
         if home is None:
             return None
         chosen = (home[0] + 16, home[1] + 14)
-        for radius in (22.0, 28.0, 34.0, 42.0, 50.0):
+        # Within the picture first; a unit near or past its edge (an inset's, which shows its
+        # region's surroundings cut off) then anywhere beside it.
+        for radius, within in [(r, True) for r in (22.0, 28.0, 34.0, 42.0, 50.0)] + [(r, False) for r in (22.0, 28.0, 34.0)]:
             found = None
             for step in range(16):
                 angle = math.radians(40 + step * 22.5)
                 point = (home[0] + radius * math.cos(angle), home[1] + radius * math.sin(angle))
                 box = unit_box(point).grown(1)
-                if not (box.left >= 0 and box.right <= self.art.width and box.top >= 0 and box.bottom <= self.art.height):
+                if within and not (box.left >= 0 and box.right <= self.art.width and box.top >= 0 and box.bottom <= self.art.height):
                     continue
                 if self.base.label_grid.clear(box) and self.base.obstacle_grid.clear(box) and not any(
                     box.overlaps(t) for t in self._taken
@@ -656,13 +672,13 @@ class _Canvas:
                 elif order is None:  # no order: it holds, but nobody said so
                     self._lines.append(
                         f'<circle class="order unordered {outcome.value}" data-loc="{escape(unit_location)}" '
-                        f'cx="{at[0]:.1f}" cy="{at[1]:.1f}" r="15" fill="none" stroke="{_INVALID}" stroke-width="1.2" '
+                        f'cx="{at[0]:.1f}" cy="{at[1]:.1f}" r="{15 * self._size(at):g}" fill="none" stroke="{_INVALID}" stroke-width="1.2" '
                         'stroke-dasharray="2 3"/>'
                     )
                 else:
                     self._lines.append(
                         f'<circle class="order hold {outcome.value}" data-loc="{escape(unit_location)}" cx="{at[0]:.1f}" '
-                        f'cy="{at[1]:.1f}" r="16" fill="none" stroke="{colour}" stroke-width="2.5"/>'
+                        f'cy="{at[1]:.1f}" r="{16 * self._size(at):g}" fill="none" stroke="{colour}" stroke-width="2.5"/>'
                     )
             return
         if isinstance(order, Build):
@@ -675,8 +691,8 @@ class _Canvas:
             colour = _GOOD if outcome is Outcome.SUCCEEDS else _FAILED
             self._marks.append(
                 f'<circle class="order build {outcome.value}" data-power="{escape(result.power)}" cx="{at[0]:.1f}" '
-                f'cy="{at[1]:.1f}" r="17" fill="none" stroke="{colour}" stroke-width="2"/>'
-                f'<circle cx="{at[0]:.1f}" cy="{at[1]:.1f}" r="21" fill="none" stroke="{colour}" stroke-width="1.5"/>'
+                f'cy="{at[1]:.1f}" r="{17 * self._size(at):g}" fill="none" stroke="{colour}" stroke-width="2"/>'
+                f'<circle cx="{at[0]:.1f}" cy="{at[1]:.1f}" r="{21 * self._size(at):g}" fill="none" stroke="{colour}" stroke-width="1.5"/>'
             )
             if outcome is not Outcome.SUCCEEDS:
                 self._cross(at, colour, outcome.value)
@@ -688,7 +704,8 @@ class _Canvas:
             return
         if isinstance(order, (Remove, Disband)):
             self._lines.append(f'<circle class="order {"remove" if isinstance(order, Remove) else "disband"} {outcome.value}" '
-                               f'cx="{start[0]:.1f}" cy="{start[1]:.1f}" r="15" fill="none" stroke="{_FAILED}" stroke-width="2"/>')
+                               f'cx="{start[0]:.1f}" cy="{start[1]:.1f}" r="{15 * self._size(start):g}" fill="none" stroke="{_FAILED}" '
+                               'stroke-width="2"/>')
             self._cross(start, _FAILED if outcome is Outcome.SUCCEEDS else _INVALID, "removed")
             return
         if isinstance(order, (Move, Retreat)):
@@ -725,7 +742,7 @@ class _Canvas:
         self.unit(unit, beside, css="unit dislodged", extra=' stroke-dasharray="3 2" opacity="0.85"')
         self._marks.append(
             f'<circle class="dislodged-mark" data-loc="{escape(unit.location)}" cx="{beside[0]:.1f}" cy="{beside[1]:.1f}" '
-            f'r="15" fill="none" stroke="{_FAILED}" stroke-width="2"/>'
+            f'r="{15 * self._size(beside):g}" fill="none" stroke="{_FAILED}" stroke-width="2"/>'
         )
         if retreats is None:
             return

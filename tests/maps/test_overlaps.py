@@ -1,5 +1,6 @@
 """Nothing hides anything (issue 28): on every shipped variant's opening and on the phases of long
-random games, no province label is covered by a unit, an arrowhead, a cross or a centre marker.
+random games, no province label is covered by a unit, an arrowhead, a cross or a centre marker,
+and no unit is drawn on another (on the board, and in an inset).
 
 The boxes are read from the drawing itself: each unit's and cross's ``data-x``/``data-y``, each
 arrow's last point and direction, each centre's circle; the labels' boxes from the layout the
@@ -19,17 +20,14 @@ from judge.core.position import Position
 from judge.core.random_orders import RandomOrders
 from judge.core.units import Unit
 from judge.core.variants import available_variants, load_map
+from judge.maps.art import load_art
 from judge.maps.layout import Box, Labels, centre_box, place_labels, unit_box
 from judge.maps.render import _head_box, render_svg
 
 
 def drawn_boxes(svg: str) -> list[tuple[str, Box]]:
     """Every unit, cross, centre marker and arrowhead of the picture, with what it is."""
-    boxes: list[tuple[str, Box]] = []
-    for element in re.findall(r'<path class="unit(?: [a-z]+)?"[^>]*>', svg):
-        x, y = (float(v) for v in re.search(r'data-x="([\d.-]+)" data-y="([\d.-]+)"', element).groups())  # type: ignore[union-attr]
-        location = re.search(r'data-loc="([^"]*)"', element).group(1)  # type: ignore[union-attr]
-        boxes.append((f"unit {location}", unit_box((x, y))))
+    boxes: list[tuple[str, Box]] = [(f"unit {location}", box) for location, box in unit_boxes(svg)]
     for x, y in re.findall(r'class="cross [a-z]+" data-x="([\d.-]+)" data-y="([\d.-]+)"', svg):
         boxes.append(("cross", Box(float(x) - 7, float(y) - 7, float(x) + 7, float(y) + 7)))
     for code, x, y in re.findall(r'class="centre" data-province="(\w+)"[^>]*cx="([\d.-]+)" cy="([\d.-]+)"', svg):
@@ -43,6 +41,33 @@ def drawn_boxes(svg: str) -> list[tuple[str, Box]]:
             continue
         boxes.append((f"arrowhead {element[:60]}", _head_box((x2, y2), ((x2 - x1) / length, (y2 - y1) / length))))
     return boxes
+
+
+def unit_boxes(svg: str) -> list[tuple[str, Box]]:
+    """Every unit symbol's location and box; a unit drawn smaller (``data-size``: on the board, in
+    the region an inset draws again larger) has its box shrunk alike about its point."""
+    boxes: list[tuple[str, Box]] = []
+    for element in re.findall(r'<path class="unit(?: [a-z]+)?"[^>]*>', svg):
+        x, y = (float(v) for v in re.search(r'data-x="([\d.-]+)" data-y="([\d.-]+)"', element).groups())  # type: ignore[union-attr]
+        location = re.search(r'data-loc="([^"]*)"', element).group(1)  # type: ignore[union-attr]
+        size = re.search(r'data-size="([\d.]+)"', element)
+        box = unit_box((x, y))
+        if size is not None:
+            k = float(size.group(1))
+            box = Box(x + (box.left - x) * k, y + (box.top - y) * k, x + (box.right - x) * k, y + (box.bottom - y) * k)
+        boxes.append((location, box))
+    return boxes
+
+
+def unit_overlaps(svg: str) -> list[str]:
+    """Units drawn on one another, on the board and in its inset (each view apart)."""
+    board, _, inset = svg.partition('<g class="inset"')
+    found = []
+    for view, part in (("", board), ("inset: ", inset)):
+        units = unit_boxes(part)
+        for index, (first, box) in enumerate(units):
+            found += [f"{view}unit {first} on unit {second}" for second, other in units[index + 1 :] if box.grown(-1).overlaps(other)]
+    return found
 
 
 def label_overlaps(svg: str, variant: str, language: str = "en") -> list[str]:
@@ -75,6 +100,7 @@ def test_nothing_covers_a_label_on_any_variants_opening(variant: str) -> None:
     for language in ("en", "fr"):
         svg = render_svg(variant, _opening(variant), language=language)
         assert label_overlaps(svg, variant, language) == []
+        assert unit_overlaps(svg) == []
 
 
 @pytest.mark.parametrize("variant", available_variants())
@@ -88,7 +114,7 @@ def test_nothing_covers_a_label_in_a_long_random_game(variant: str) -> None:
         orders = maker.orders(position, options)
         result = adjudicate(position, orders, Rules(), game_map)
         svg = render_svg(game_map, position, result)
-        found += [f"{position.phase}: {o}" for o in label_overlaps(svg, variant)]
+        found += [f"{position.phase}: {o}" for o in label_overlaps(svg, variant) + unit_overlaps(svg)]
         options = dict(result.retreats)
         position = result.position
         if result.winner:
@@ -102,6 +128,23 @@ def test_the_overlap_check_sees_a_unit_on_a_label() -> None:
     x, y = place_labels("standard", "en").at["BOH"]
     planted = svg.replace('<g class="units">', f'<g class="units"><path class="unit" data-loc="X" data-x="{x}" data-y="{y}"/>')
     assert label_overlaps(planted, "standard") == ["unit X covers BOH"]
+
+
+def test_the_overlap_check_sees_a_unit_on_a_unit() -> None:
+    """The check can fail: a unit drawn beside another, closer than its symbol is wide, is found,
+    and so is one drawn smaller in World's framed region next to another there."""
+    svg = render_svg("standard", _opening("standard"))
+    x, y = load_art("standard").where("PAR")
+    planted = svg.replace('<g class="units">', f'<g class="units"><path class="unit" data-loc="X" data-x="{x + 20}" data-y="{y + 10}"/>')
+    assert unit_overlaps(planted) == ["unit X on unit PAR"]
+    world = render_svg("world", _opening("world"))
+    x, y = load_art("world").where("GER")
+    drawn = re.search(r'<path class="unit"[^>]*data-loc="GER"[^>]*>', world).group(0)  # type: ignore[union-attr]
+    assert 'data-size="0.5"' in drawn
+    beside = f'<g class="units"><path class="unit" data-loc="X" data-size="0.5" data-x="{x + 10}" data-y="{y + 5}"/>'
+    assert unit_overlaps(world.replace('<g class="units">', beside, 1)) == ["unit X on unit GER"]
+    farther = f'<g class="units"><path class="unit" data-loc="X" data-size="0.5" data-x="{x + 14}" data-y="{y}"/>'
+    assert unit_overlaps(world.replace('<g class="units">', farther, 1)) == []
 
 
 def test_world_and_youngstown_draw_europe_again_larger_with_its_labels_there() -> None:
