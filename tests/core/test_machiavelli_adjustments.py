@@ -132,3 +132,9 @@ def test_a_removal_ordered_counts_and_builds_are_refused_when_removals_are_due(b
     assert outcome(result, Dismiss("SIE"))[0] is Outcome.SUCCEEDS
     assert outcome(result, Raise("FLO", garrison=True)) == (Outcome.INVALID, "removals are due")
     assert not any(v.reason == "civil disorder" for v in result.verdicts if v.power == FLO)
+
+
+def test_no_garrison_is_built_under_set_no_garrisons(board: MachiavelliBoard) -> None:
+    position = winter(board, [], {})
+    result = adjudicate_basic_adjustments(board, position, {NAP: [Raise("NAP", garrison=True)]}, MachiavelliOptions(garrisons=False))
+    assert outcome(result, Raise("NAP", garrison=True)) == (Outcome.INVALID, "no garrisons in this game (SET NO GARRISONS)")

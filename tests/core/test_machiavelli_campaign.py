@@ -601,3 +601,12 @@ def test_home_countries_a_power_with_a_conquered_country_survives_the_loss_of_it
     assert PAP not in out  # Naples, with no Neapolitan city, is out
     # The Papal cities are lost (Rome is Neapolitan): the Papacy loses its own country, keeps Florence.
     assert countries_held(board, after)[FLO] == PAP and PAP not in countries_held(board, after)
+
+
+def test_set_no_garrisons_ignores_the_scenarios_garrisons_and_refuses_new_ones(board: MachiavelliBoard) -> None:
+    options = MachiavelliOptions(garrisons=False)
+    position = opening_position(board, options)
+    assert position.garrisons == {}
+    assert "GEN" not in position.control.provinces and position.control.cities["VEN"] == VEN
+    result = play(board, position, {MIL: [ToGarrison(ref("A MIL"))]}, options)
+    assert verdict(result, ToGarrison(ref("A MIL"))) == (Outcome.INVALID, "no garrisons in this game (SET NO GARRISONS)")

@@ -232,6 +232,8 @@ def _why_not_build(
     if province in board.single_space and (field or province in garrisons):
         return "Venice holds one unit"
     if order.garrison:
+        if not options.garrisons:
+            return "no garrisons in this game (SET NO GARRISONS)"
         if not board.may_garrison(province, fortresses=options.fortresses):
             return "no fortified city"
         return "city occupied" if province in garrisons else ""

@@ -116,15 +116,22 @@ class MachiavelliPosition:
     countries: Mapping[str, str] | None = None
 
 
-def opening_position(board: MachiavelliBoard) -> MachiavelliPosition:
-    """The board at the first spring: the scenario's units, garrisons and control."""
+def opening_position(board: MachiavelliBoard, options: MachiavelliOptions = FIRST_EDITION) -> MachiavelliPosition:
+    """The board at the first spring: the scenario's units, garrisons and control (under SET NO
+    GARRISONS, no garrison at all: the scenario's are ignored, autonomous ones too)."""
+    control = board.starting_control()
+    if not options.garrisons:
+        control = Control(
+            MappingProxyType({p: o for p, o in control.provinces.items() if o != AUTONOMOUS}),
+            MappingProxyType({c: o for c, o in control.cities.items() if o != AUTONOMOUS}),
+        )
     return MachiavelliPosition(
         phase=Phase.of(Season.SPRING, board.first_phase.year + 1, PhaseType.MOVEMENT)
         if board.first_phase.type is PhaseType.ADJUSTMENT
         else board.first_phase,
         units=board.game_map.starting_units,
-        garrisons=board.garrisons,
-        control=board.starting_control(),
+        garrisons=board.garrisons if options.garrisons else MappingProxyType({}),
+        control=control,
     )
 
 
@@ -309,6 +316,8 @@ class _Campaign:
             return
         if isinstance(order, ToGarrison):
             reason = _why_not_garrison(self.board, self.position, unit, self.fortresses)
+            if not self.options.garrisons:
+                reason = "no garrisons in this game (SET NO GARRISONS)"
             if reason:
                 self.refuse(number, reason)
             elif unit.province in self.board.single_space:

@@ -1,7 +1,8 @@
 """The master's options that change how a campaign is played (the classic Judge's SET flags).
 
 Defaults are the first edition's, as the Judge plays the standard scenario: a summer campaign,
-no fortresses, no disbanding as a movement order, control changing at every step of the turn.
+garrisons, no fortresses, no disbanding as a movement order, control changing at every step of
+the turn.
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ from dataclasses import dataclass
 class MachiavelliOptions:
     """``summer``: SET [NO] SUMMER; ``fortresses``: SET [NO] FORTRESSES (the fortresses hold
     garrisons); ``disband``: SET [NO] DISBAND (a unit may disband as its movement order);
-    ``mach2``: SET [NO] MACH2 (the second edition: control changes only after the fall)."""
+    ``mach2``: SET [NO] MACH2 (the second edition: control changes only after the fall);
+    ``garrisons``: SET [NO] GARRISONS (without, no garrison is set up, built or converted to)."""
 
     summer: bool = True
     fortresses: bool = False
+    garrisons: bool = True
     disband: bool = False
     mach2: bool = False
 
