@@ -104,6 +104,7 @@ AREAS: dict[str, Area] = {
             "person_address",
             "judge/app/game_state/game_facts.py:audience,is_gunboat",
             "judge/app/mail_out/press_rules.py:resolve,_check_allowed,_grey,_shown,_own_addresses,_merge,readers,stored_recipients",
+            "judge/core/visibility.py", "judge/app/audience/blind_view.py",
         ),
         pool=(
             "tests/core/test_councils_roles.py", "tests/core/test_councils_spies.py",
@@ -117,6 +118,7 @@ AREAS: dict[str, Area] = {
             "tests/app/test_reports_summary.py", "tests/app/test_reports_history.py",
             "tests/app/test_processing_results.py", "tests/app/test_identity_whois.py", "tests/app/test_info_list.py",
             "tests/app/test_set_language.py", "tests/app/test_games_settings.py",
+            "tests/core/test_visibility.py", "tests/app/test_blind_game.py",
         ),
     ),
     "throttles": Area(

@@ -55,7 +55,7 @@ LINE = re.compile(r"^([A-Z][a-z]+):\s+(?:Army |Fleet |Builds an? (?:army|fleet) 
 # Spring: Germany walks into Burgundy (France sees it arrive), with a French support France cannot
 # see the origin of; Russia moves where Austria sees and France does not; Italy leaves Venice.
 SPRING = {
-    "FRANCE": "A PAR-PIC\nA MAR S A MUN-BUR\nF BRE-MAO\n",
+    "FRANCE": "A PAR-PIC\nA MAR S A MUN-BUR\nF BRE S A RUH-PIC\n",  # the Ruhr, empty, is out of sight
     "GERMANY": "A MUN-BUR\nA BER-KIE\nF KIE-HOL\n",
     "RUSSIA": "A WAR-GAL\n",
     "ITALY": "A VEN-TYR\n",
@@ -292,8 +292,11 @@ def test_a_blind_game_by_mail_every_reader_sees_what_it_may(
     assert {languages[seats[p]] for p in STANDARD.powers} == {f"en:{i}" for i in range(7)}
     check_pages(harness, over=False)
 
-    for power, orders in SPRING.items():
-        exchange_ok(harness, seats[power], signon(seats, power) + orders)
+    acks = {power: exchange_ok(harness, seats[power], signon(seats, power) + orders) for power, orders in SPRING.items()}
+    # Orders may name units out of sight: taken as written, and the reply tells nothing of them.
+    assert "France: Army Marseilles SUPPORT Army Munich -> Burgundy." in acks["FRANCE"], acks["FRANCE"]
+    assert "France: Fleet Brest SUPPORT Army Ruhr -> Picardy." in acks["FRANCE"], acks["FRANCE"]
+    assert "German" not in acks["FRANCE"] and "no unit" not in acks["FRANCE"]
     harness.new_mail()
     exchange_ok(harness, MASTER, f"SIGNON M{GAME} {MASTER_PASSWORD}\nPROCESS\n")
     texts = check_results(harness, seats, "S1901M", over=False)

@@ -18,6 +18,7 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from judge.app.audience.blind_view import session_view
 from judge.app.game_state import order_sheets as kept
 from judge.app.game_state.boards import from_json
 from judge.app.game_state.conditions import block_orders
@@ -309,6 +310,8 @@ def _check(session: MailSession, state: OrderMail, draft: PowerDraft, order: Ord
     board = state.board
     if board is None:
         board = state.board = Board(state.position, state.game_map)
+    if _names_a_unit_out_of_sight(session, state, order):
+        return  # Fog of War: nothing is told of a unit the power does not see; the adjudication decides
     problem: CoreError | None = None
     try:
         interpret(board, power, order, state.rules)
@@ -316,6 +319,20 @@ def _check(session: MailSession, state: OrderMail, draft: PowerDraft, order: Ord
         problem = error
     if problem is not None:
         raise CommandRefused(f"{text}: {error_text(problem, session.language, state.game_map)}")
+
+
+def _names_a_unit_out_of_sight(session: MailSession, state: OrderMail, order: Order) -> bool:
+    """Whether ``order`` supports or convoys a unit in a province the sender does not see (Fog of
+    War, :mod:`judge.app.audience.blind_view`): such an order is taken as written, unchecked, so
+    that the reply tells nothing of what stands there; it is adjudicated as usual."""
+    other = getattr(order, "supported", None) or getattr(order, "convoyed", None)
+    if not isinstance(other, UnitRef):
+        return False
+    view = session_view(session, state.game)
+    if view.everything:
+        return False
+    seen = view.seen(state.game_map, state.position) or frozenset()
+    return province_of(other.location) not in seen
 
 
 def future_sheet(session: MailSession, state: OrderMail, draft: PowerDraft, phase: Phase) -> kept.OrderSheet:
@@ -493,7 +510,7 @@ def acknowledgement(session: MailSession, state: OrderMail, power: str) -> list[
         game=state.game.name,
         turn=state.turn,
         power=power,
-        position=state.position,
+        position=session_view(session, state.game).position(state.game_map, state.position),  # Fog of War
         orders=orders,
         blocks=draft.sheet.blocks,
         completeness=done,
