@@ -300,6 +300,18 @@ def test_sieges_the_first_besiege_does_not_stop_a_supported_conversion(board: Ma
     assert verdict(result, GarrisonConvert("SIE", A))[0] is Outcome.SUCCEEDS
     assert result.position.sieges == {}
     assert result.position.dislodged and result.position.dislodged[0].unit == Unit(FLO, A, "SIE")
+    # Driven out by the garrison itself, an army cannot retreat into the city the garrison left.
+    surrounded = at(
+        board,
+        "S1454M",
+        [(MIL, "A GEN"), (FLO, "A MON"), (FLO, "A SAV"), (FLO, "A FOR"), (FLO, "A PON"), (FLO, "A MOD"), (FLO, "F EGL")],
+        {"GEN": FLO},
+    )
+    orders = {FLO: [GarrisonConvert("GEN", A), SupportMove(ref("A MON"), UnitRef(None, "GEN#"), "GEN")]}
+    result = play(board, surrounded, orders)
+    assert verdict(result, GarrisonConvert("GEN", A))[0] is Outcome.SUCCEEDS
+    assert result.retreats == {Unit(MIL, A, "GEN"): ()}
+    assert result.position.dislodged == () and "MILAN A GEN" not in units_of(result.position)
 
 
 def test_sieges_never_against_ones_own_garrison(board: MachiavelliBoard) -> None:
