@@ -191,9 +191,9 @@ def test_venice_is_one_space_reached_only_through_its_lagoon(board: MachiavelliB
 
 
 def test_fleets_in_piombino_and_messina_hold_the_straits(board: MachiavelliBoard) -> None:
-    assert {(s.province, frozenset(s.joins)) for s in board.straits} == {
-        ("PIO", frozenset({"ETS", "PSA"})),
-        ("MES", frozenset({"GON", "ION"})),
+    assert {(s.province, frozenset(s.joins), s.first_edition_only) for s in board.straits} == {
+        ("PIO", frozenset({"ETS", "PSA"}), True),  # the second edition keeps Messina's only
+        ("MES", frozenset({"GON", "ION"}), False),
     }
 
 
@@ -231,6 +231,7 @@ def test_the_scenario_is_not_offered_as_a_variant_before_its_rules_are_played() 
         (lambda d: d["machiavelli"]["straits"].append({"province": "TUR", "joins": ["ETS", "PSA"]}), "coastal"),
         (lambda d: d["machiavelli"]["straits"].append({"province": "PIO", "joins": ["ETS", "WMS"]}), "no fleet border"),
         (lambda d: d.pop("machiavelli"), "section is missing"),
+        (lambda d: d["machiavelli"]["straits"][0].update(first_edition_only="yes"), "first_edition_only"),
     ],
 )
 def test_a_broken_scenario_is_refused_by_name(change: Any, message: str) -> None:

@@ -622,3 +622,23 @@ def test_set_no_garrisons_ignores_the_scenarios_garrisons_and_refuses_new_ones(b
     assert "GEN" not in position.control.provinces and position.control.cities["VEN"] == VEN
     result = play(board, position, {MIL: [ToGarrison(ref("A MIL"))]}, options)
     assert verdict(result, ToGarrison(ref("A MIL"))) == (Outcome.INVALID, "no garrisons in this game (SET NO GARRISONS)")
+
+
+def test_mach2_only_messina_holds_a_strait(board: MachiavelliBoard) -> None:
+    position = at(board, "S1454M", [(FLO, "F PIO"), (PAP, "F ETS"), (NAP, "F MES"), (PAP, "F GON")], {})
+    orders: dict[str, list[MachiavelliOrder]] = {PAP: [Move(ref("F ETS"), "PSA"), Move(ref("F GON"), "ION")]}
+    result = play(board, position, orders, MachiavelliOptions(mach2=True))
+    assert "PAPACY F PSA" in units_of(result.position)
+    assert verdict(result, Move(ref("F GON"), "ION")) == (Outcome.FAILS, "the strait is held by NAPLES")
+
+
+def test_mach2_a_besieged_garrison_may_convert_as_an_attack(board: MachiavelliBoard) -> None:
+    position = at(board, "U1454M", [(FLO, "A SIE"), (PAP, "A PER")], {"SIE": PAP}, {"SIE": (FLO, "A SIE")})
+    orders: dict[str, list[MachiavelliOrder]] = {
+        PAP: [GarrisonConvert("SIE", A), SupportMove(ref("A PER"), UnitRef(None, "SIE#"), "SIE")],
+        FLO: [Besiege(ref("A SIE"))],
+    }
+    assert verdict(play(board, position, orders), GarrisonConvert("SIE", A)) == (Outcome.INVALID, "besieged")
+    result = play(board, position, orders, MachiavelliOptions(mach2=True))
+    assert verdict(result, GarrisonConvert("SIE", A))[0] is Outcome.SUCCEEDS
+    assert result.sieges_completed == () and "PAPACY A SIE" in units_of(result.position)

@@ -14,7 +14,8 @@ A scenario is a variant file (docs/variants.md) with a few keys more, read here 
   spring), ``garrisons`` (each power's garrisons at the start), ``autonomous_garrisons``
   (garrisons of no power), ``treasuries`` (ducats at the start), ``single_space`` (a
   province whose city and province are one space, as Venice: one unit at most) and
-  ``straits`` (a fleet in ``province`` holds the passage between the two ``joins``).
+  ``straits`` (a fleet in ``province`` holds the passage between the two ``joins``;
+  ``first_edition_only``: not under the second edition's rules).
 
 Control at the start: a power controls its home country, provinces and cities; a
 garrison controls its city and, with no other unit there, its province (an autonomous
@@ -58,10 +59,12 @@ class City:
 
 @dataclass(frozen=True, slots=True)
 class Strait:
-    """A fleet in ``province`` holds the passage between the two fleet locations ``joins``."""
+    """A fleet in ``province`` holds the passage between the two fleet locations ``joins``
+    (``first_edition_only``: not under the second edition's rules, SET MACH2)."""
 
     province: str
     joins: tuple[str, str]
+    first_edition_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,5 +286,8 @@ def _straits(value: object, game_map: GameMap, where: str) -> tuple[Strait, ...]
         for end in joins:
             if not game_map.fleet_adjacent(province, end):
                 raise VariantError(f"{where}: the strait of {province} reaches {end}, which does not border it")
-        found.append(Strait(province, (first, second)))
+        first_only = entry.get("first_edition_only", False)
+        if not isinstance(first_only, bool):
+            raise VariantError(f"{where}: the strait of {province}: first_edition_only must be true or false")
+        found.append(Strait(province, (first, second), first_only))
     return tuple(found)

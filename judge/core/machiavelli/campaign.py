@@ -41,9 +41,12 @@ another power may neither move nor support across it (the order holds). A fleet 
 fleetless Piombino or Messina blocks the crossings of that same campaign too (the campaign is
 resolved again with them held; not under SET MACH2). Armies and garrisons hold no strait.
 
+Under SET MACH2 (the second edition) only Messina's strait is held (the data marks Piombino's
+``first_edition_only``), and a besieged garrison may convert: a conversion is an attack like
+any other.
+
 Not yet played here (issue 33, later steps): special units, rebellions, money, convoys and
-retreats across a strait, the ALLY command that lets another power through, the second
-edition's straits (Messina only).
+retreats across a strait, the ALLY command that lets another power through.
 
 Home countries (:func:`end_of_campaign`): a power with no city left in any country it holds is
 eliminated; a power keeps its own country while it holds one of its cities and a conquered one
@@ -293,7 +296,7 @@ class _Campaign:
                 self.disbanded_garrisons.add(city)
                 self.verdicts[number] = Verdict(power, order, Outcome.SUCCEEDS, "disbanded")
         elif isinstance(order, GarrisonConvert):
-            reason = _why_not_convert_out(self.board, self.position, city, order.to, self.fortresses)
+            reason = _why_not_convert_out(self.board, self.position, city, order.to, self.fortresses, self.options.mach2)
             if reason:
                 self.refuse(number, reason)
             elif city in self.board.single_space:
@@ -341,6 +344,7 @@ class _Campaign:
         return {
             strait: unit.power
             for strait in self.board.straits
+            if not (self.options.mach2 and strait.first_edition_only)
             for unit in self.position.units
             if unit.type is _FLEET and unit.province == strait.province
         }
@@ -752,9 +756,9 @@ def _why_not_besiege(board: MachiavelliBoard, position: MachiavelliPosition, uni
 
 
 def _why_not_convert_out(
-    board: MachiavelliBoard, position: MachiavelliPosition, city: str, to: UnitType, fortresses: bool
+    board: MachiavelliBoard, position: MachiavelliPosition, city: str, to: UnitType, fortresses: bool, mach2: bool
 ) -> str:
-    if city in position.sieges:
+    if city in position.sieges and not mach2:  # the second edition: a conversion is an attack like any
         return "besieged"
     if to is _FLEET and not board.is_port(city, fortresses=fortresses):
         return "fleets convert only at ports"
