@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
 from judge.core.adjudicator import Rules, adjudicate
+from judge.core.geography import GameMap
+from judge.core.orders import Build
 from judge.core.phase import Phase
 from judge.core.position import DislodgedUnit, Position
+from judge.core.random_orders import RandomOrders, opening_position
 from judge.core.units import Unit, UnitType
 from judge.core.variants import load_map
-from judge.core.visibility import entry_seen, position_seen, result_seen, seen_provinces
+from judge.core.visibility import (
+    end_province,
+    entry_seen,
+    position_seen,
+    result_seen,
+    seen_provinces,
+)
 from tests.core.datc_orders import parse_orders
 
 A, F = UnitType.ARMY, UnitType.FLEET
@@ -120,3 +133,58 @@ def test_a_waive_or_an_order_naming_no_unit_is_its_own_powers_alone() -> None:
     assert not entry_seen(entry, "GERMANY", frozenset(), frozenset())
     waived = type(entry)("FRANCE", None, None, entry.outcome, "")
     assert not entry_seen(waived, "GERMANY", everything, everything)
+
+
+def _oracle_seen(game_map: GameMap, position: Position, power: str) -> set[str]:
+    """The rule read again, independently: its units' provinces (retreating too) and their
+    neighbours by an army's or a fleet's moves, and its own centres."""
+    out: set[str] = set(position.centers.get(power, frozenset()))
+    units = [u for u in position.units if u.power == power] + [d.unit for d in position.dislodged if d.unit.power == power]
+    for unit in units:
+        out.add(unit.province)
+        for code in game_map.provinces:
+            locations = (code, *(f"{code}/{c}" for c in game_map.province(code).coasts))
+            if any(game_map.army_adjacent(unit.location, loc) or game_map.fleet_adjacent(unit.location, loc)
+                   for loc in locations if game_map.is_location(loc)) or any(game_map.fleet_adjacent(f"{unit.province}/{c}", loc) or game_map.army_adjacent(unit.province, loc)
+                     for c in game_map.province(unit.province).coasts for loc in locations):  # fmt: skip
+                out.add(code)
+    return out
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("standard", 1), ("standard", 2), ("ancmed", 3), ("france_austria", 4)])
+def test_seeded_random_games_each_power_is_told_exactly_what_the_rule_lets_it_see(variant: str, seed: int) -> None:
+    """Random games (the property tests' order generator, mischief included): at every phase, for
+    every power, the results and boards it is told against the rule read again here."""
+    game_map = load_map(variant)
+    rng = random.Random(seed)
+    maker = RandomOrders(game_map, rng, mischief=0.2)
+    position = opening_position(game_map)
+    options: dict[Unit, tuple[str, ...]] = {}
+    for _ in range(12):
+        result = adjudicate(position, maker.orders(position, options), Rules(), game_map)
+        for power in game_map.powers:
+            before_seen = _oracle_seen(game_map, position, power)
+            after_seen = _oracle_seen(game_map, result.position, power)
+            assert seen_provinces(game_map, position, power) == before_seen
+            before, shown = result_seen(game_map, position, result, power)
+            for entry in result.results:
+                unit = entry.unit
+                end = end_province(entry)
+                told = entry.power == power or (
+                    unit is not None and not isinstance(entry.order, Build)
+                    and (unit.province in before_seen or (end is not None and end in after_seen))
+                ) or (isinstance(entry.order, Build) and end in after_seen)  # fmt: skip
+                assert (entry in shown.results) == told, (power, entry)
+            for board, sight in ((before, before_seen), (shown.position, after_seen)):
+                assert all(u.power == power or u.province in sight for u in board.units)
+                assert {u for u in board.units if u.power == power} == {
+                    u for u in (position if board is before else result.position).units if u.power == power
+                }
+                for owner, owned in board.centers.items():
+                    full = (position if board is before else result.position).centers.get(owner, frozenset())
+                    assert owned == (full if owner == power else full & sight), (power, owner)
+            assert all(d.unit.power == power or d.unit.province in before_seen | after_seen for d in shown.dislodged)
+        if result.winner is not None:
+            break
+        options = dict(result.retreats)
+        position = result.position
