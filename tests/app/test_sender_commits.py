@@ -1,12 +1,13 @@
-"""The sender spends one commit per mail sent and one per batch claimed (issues 14 and 28): the
-mails are claimed together, each marked sent in its own commit as soon as the relay took it, on
-each engine; what is stored is as before."""
+"""The sender spends one commit per batch claimed and one autocommitted statement per mail sent
+(on SQLite a commit; issues 14 and 28): the mails are claimed together, each marked sent, visibly to every other
+connection, as soon as the relay took it and before the next is sent, on each engine; what is
+stored is as before."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from sqlalchemy import event, select
+from sqlalchemy import Connection, event, select
 
 from judge.app.mail_out.sender import TransactionalOutbox
 from judge.db.enums import OutboundState
@@ -16,11 +17,15 @@ from tests.app.conftest import Harness
 
 
 class Relay:
-    def __init__(self, refuse: str | None = None) -> None:
+    def __init__(self, refuse: str | None = None, harness: Harness | None = None) -> None:
         self.sent: list[tuple[str, ...]] = []
         self.refuse = refuse
+        self.harness = harness
+        self.sent_seen: list[int] = []
 
     def deliver(self, message: bytes, recipients: Sequence[str], envelope_sender: str | None = None) -> Mapping[str, str]:
+        if self.harness is not None:  # what another connection sees: every mail sent before is marked
+            self.sent_seen.append(sum(row.state is OutboundState.SENT for row in _rows(self.harness)))
         self.sent.append(tuple(recipients))
         return {self.refuse: "550 no such user"} if self.refuse in recipients else {}
 
@@ -43,14 +48,28 @@ def test_each_mail_sent_costs_one_commit_and_is_marked_as_before(harness: Harnes
     def on_commit(_conn: object) -> None:
         commits[0] += 1
 
+    marks: list[str | None] = []
+
+    def on_execute(conn: Connection, _cursor: object, statement: str, *_args: object) -> None:
+        if statement.lstrip().upper().startswith("UPDATE MAIL_OUT SET STATE"):
+            marks.append(conn.get_execution_options().get("isolation_level"))
+
     event.listen(harness.db.engine, "commit", on_commit)
+    event.listen(harness.db.engine, "before_cursor_execute", on_execute)
     try:
-        relay = Relay()
+        relay = Relay(harness=harness)
         report = drain_once(TransactionalOutbox(harness.services), relay, harness.clock.now(), limit=10)
     finally:
         event.remove(harness.db.engine, "commit", on_commit)
+        event.remove(harness.db.engine, "before_cursor_execute", on_execute)
     assert report.sent == 3 and report.claimed == 3
-    assert commits[0] == 1 + 3 + 1  # the claim of the three, each mark sent, a claim that finds none
+    commits[0] -= len(relay.sent_seen)  # the relay's own reads
+    if harness.db.dialect == "postgresql":
+        assert commits[0] == 1 + 1  # the claim of the three, a claim that finds none
+        assert marks == ["AUTOCOMMIT"] * 3  # each mark sent one statement, committed on its own
+    else:  # SQLite begins its transactions itself: each mark sent in a commit of its own
+        assert commits[0] == 1 + 3 + 1 and len(marks) == 3
+    assert relay.sent_seen == [0, 1, 2]  # each committed before the next mail went to the relay
     assert sorted(r[0] for r in relay.sent) == senders
     rows = _rows(harness)
     assert all(r.state is OutboundState.SENT and r.attempts == 1 and r.sent_at is not None for r in rows)

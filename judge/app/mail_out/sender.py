@@ -57,6 +57,8 @@ class TransactionalOutbox:
         self.services = services
         self.pictures = pictures if pictures is not None else ResultsPictures()
         self.signer = services.dkim  # read now: a key that cannot sign stops the start, not each mail
+        engine = services.db.engine
+        self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT") if engine.dialect.name == "postgresql" else None
 
     def claim_next(self, now: datetime, lease: Callable[[int], datetime]) -> OutgoingMail | None:
         claimed = self.claim_batch(now, lease, 1)
@@ -117,8 +119,14 @@ class TransactionalOutbox:
         return self.services.verp.envelope_sender(id, recipients[0])
 
     def mark_sent(self, id: int, now: datetime, refused: Mapping[str, str]) -> None:
-        """Committed as soon as the relay accepted the mail, before the next one is sent."""
-        with writer(self.services.db.engine).begin() as connection:
+        """Committed as soon as the relay accepted the mail, before the next one is sent. On
+        PostgreSQL one statement in autocommit, committed when it returns (no BEGIN and COMMIT
+        round trips); SQLite's transactions begin by the engine's own BEGIN, so a transaction there."""
+        if self._autocommit is None:
+            with writer(self.services.db.engine).begin() as connection:
+                mark_sent_on(connection, id, now, _sent_error(refused))
+            return
+        with self._autocommit.connect() as connection:
             mark_sent_on(connection, id, now, _sent_error(refused))
 
     def mark_retry(self, id: int, next_attempt: datetime, error: str) -> None:
