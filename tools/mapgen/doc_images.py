@@ -2,7 +2,8 @@
 change to the maps.
 
 * Standard after Fall 1901 (F1901M): supports, a convoy, a bounce and a dislodgement, in English
-  and in French (``map-standard-f1901m.png``, ``map-standard-f1901m-fr.png``);
+  and in French (``map-standard-f1901m.png``, ``map-standard-f1901m-fr.png``), and after the retreat
+  that follows (F1901R), when the centres change hands (``map-standard-f1901r.png``, ``-fr``);
 * World and Youngstown mid-game (a random game's twelfth phase, its orders and results);
 * the older pictures of the player's guide (Standard F1902M from the tests' fixture, Ancient
   Mediterranean's opening moves).
@@ -91,6 +92,21 @@ def main() -> None:
     assert result.get("dislodged"), "the Fall 1901 picture shows a dislodgement"
     (IMAGES / "map-standard-f1901m.png").write_bytes(svg_to_png(svg_from_contract(FALL_1901, result)))
     (IMAGES / "map-standard-f1901m-fr.png").write_bytes(svg_to_png(svg_from_contract(FALL_1901, result, language="fr")))
+    # The retreat that follows: Austria's army retreats to Bohemia, and the centres change hands
+    # (the legend after the phase, as the mail's table says: Russia 6 where the Fall's picture said 4).
+    retreat = {
+        "variant": "standard",
+        "phase": result["next_phase"],
+        "units": result["units"],
+        "centers": result["centers"],
+        "dislodged": result["dislodged"],
+        "orders": {"AUSTRIA": ["A GAL R BOH"]},
+    }
+    retreated = rule_on(retreat)
+    counts = {power: len(owned) for power, owned in retreated["centers"].items()}
+    assert counts == {"AUSTRIA": 5, "ENGLAND": 4, "FRANCE": 5, "GERMANY": 5, "ITALY": 4, "RUSSIA": 6, "TURKEY": 4}, counts
+    (IMAGES / "map-standard-f1901r.png").write_bytes(svg_to_png(svg_from_contract(retreat, retreated)))
+    (IMAGES / "map-standard-f1901r-fr.png").write_bytes(svg_to_png(svg_from_contract(retreat, retreated, language="fr")))
     fixtures = ROOT / "tests" / "maps"
     position = json.loads((fixtures / "standard_f1902_position.json").read_text())
     ruled = json.loads((fixtures / "standard_f1902_result.json").read_text())
