@@ -47,8 +47,9 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-KEEP = 16
-"""How many boards are kept (a board: a variant's page in one language)."""
+KEEP = 12
+"""How many boards are kept (a board: a variant's page in one language; three integers of a byte a
+pixel, about 4 MB for Standard and 6 MB for World)."""
 HALO = 0.6
 """The labels' halo: white at this opacity over what lies under it (as the SVG draws it)."""
 _COMPRESSION = 3
@@ -98,13 +99,11 @@ class Board:
     height: int
     base: int
     """The base's indices, one byte a pixel, as a little-endian integer (for whole-image merges)."""
-    halo: int
-    """0x80 where the labels' halo is, 0 elsewhere."""
     covered: int
     """0xFF where something is drawn over the phase but the halo (the labels' letters, the inset's
     border), 0 elsewhere."""
-    ink: int
-    """The index of what is drawn there, 0 elsewhere."""
+    paint: int
+    """The index of what is drawn there, 0x80 (the halo's bit) where the halo is, 0 elsewhere."""
     colours: tuple[tuple[int, Colour], ...]
     """The base's colour indices and their colours (the letters' ink among them)."""
     provinces: tuple[tuple[str, int], ...]
@@ -159,16 +158,14 @@ def _board(base_svg: str, over_svg: str, provinces: tuple[str, ...], draw: Draw)
     band = _indices(draw, over, width, height)
     if band.translate(None, bytes([0, 1, *inks])):
         return None
-    halo = band.translate(bytes(0x80 if v == 1 else 0 for v in range(256)))
     covered = band.translate(bytes(0xFF if v in inks else 0 for v in range(256)))
-    inked = band.translate(bytes(inks.get(v, 0) for v in range(256)))
+    paint = band.translate(bytes(0x80 if v == 1 else inks.get(v, 0) for v in range(256)))
     return Board(
         width=width,
         height=height,
         base=int.from_bytes(base, "little"),
-        halo=int.from_bytes(halo, "little"),
         covered=int.from_bytes(covered, "little"),
-        ink=int.from_bytes(inked, "little"),
+        paint=int.from_bytes(paint, "little"),
         colours=tuple((index, colour) for colour, index in colours.items()),
         provinces=tuple(at.items()),
         first_free=first_free,
@@ -251,8 +248,7 @@ def layered_png(svg: str, draw: Draw) -> bytes | None:
     drawn = int.from_bytes(band, "little")
     over = int.from_bytes(band.translate(_DRAWN), "little")
     picture = drawn | (board.base ^ (board.base & over))
-    picture |= board.halo
-    picture = (picture ^ (picture & board.covered)) | board.ink
+    picture = (picture ^ (picture & board.covered)) | board.paint  # the halo lightens, the letters ink
     palette += [under_halo(colour) for colour in palette]
     return palette_png(board.width, board.height, picture.to_bytes(length, "little"), palette)
 
