@@ -28,7 +28,8 @@ drawn opaque. The picture is the whole SVG drawn so, pixel for pixel
 (tests/maps/test_layered_png.py). The merges are done on whole pictures at
 once with Python's big integers (no per-pixel Python). A board whose parts do
 not fit the scheme (more than 127 colours and centres, a pixel of the base
-that is not an index), or a Fog of War reader's picture (whose dimmed
+or of the phase's part that is not one of the indices given, a shading
+style sheet it does not read, a gradient, pattern, image, filter or mask), or a Fog of War reader's picture (whose dimmed
 provinces may be any, not only the centres' that have indices), gets ``None`` here and is drawn whole by
 :func:`judge.maps.png.whole_svg_to_png`.
 
@@ -65,6 +66,8 @@ _ATTRIBUTE_COLOUR = re.compile(r'(?<==")#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})(?=")')
 """A colour as the phase's part gives it: an attribute's whole value (its only style sheet, the shading, is read apart)."""
 _OPACITY = re.compile(r'\s(?:stroke-|fill-)?opacity="[^"]*"')
 _FOG = '<style class="fog"'
+_BLENDED = re.compile(r"<(?:linearGradient|radialGradient|pattern|image|filter|mask)\b")
+"""What draws colours between colours: a picture that has any is drawn whole."""
 _SHADING = re.compile(r'<style class="shading">(.*?)</style>', re.S)
 _HALO = re.compile(r'(class="label-halo"[^>]*?)stroke="#[0-9a-fA-F]+"')
 _RULE = re.compile(r"([^{}]+)\{fill:(#[0-9a-fA-F]{6})\}")
@@ -211,8 +214,8 @@ def layered_png(svg: str, draw: Draw) -> bytes | None:
     """The PNG of a picture drawn by :func:`judge.maps.render.render_svg`, from its layers, each
     drawn by ``draw`` (SVG text to the red of its pixels: :func:`judge.maps.png.red_band`); None when
     ``svg`` has no layers or its board does not fit the scheme (see the module's note)."""
-    if "<!--base-->" not in svg or "<!--over-->" not in svg or _FOG in svg:
-        return None  # not layered, or a Fog of War reader's (any province may be dimmed: drawn whole)
+    if "<!--base-->" not in svg or "<!--over-->" not in svg or _FOG in svg or _BLENDED.search(svg):
+        return None  # not layered, a Fog of War reader's (any province may be dimmed) or blended: drawn whole
     split = _split(svg)
     if split is None:
         return None
@@ -220,7 +223,10 @@ def layered_png(svg: str, draw: Draw) -> bytes | None:
     fills: dict[str, Colour] = {}
     shading = _SHADING.search(phase)
     if shading is not None:
-        for selectors, colour in _RULE.findall(shading.group(1)):
+        rules = _RULE.findall(shading.group(1))
+        if "".join(f"{selectors}{{fill:{colour}}}" for selectors, colour in rules) != shading.group(1):
+            return None  # a shading this scheme does not read: drawn whole
+        for selectors, colour in rules:
             for selector in selectors.split(","):
                 fills[selector.strip().removeprefix("#p-")] = rgb(colour)
         phase = phase[: shading.start()] + phase[shading.end() :]
@@ -245,6 +251,8 @@ def layered_png(svg: str, draw: Draw) -> bytes | None:
         palette[index] = colour
     length = board.width * board.height
     band = _indices(draw, phase, board.width, board.height)
+    if band.translate(None, bytes([0, *dynamic.values()])):
+        return None  # a pixel of no colour given (a gradient, a colour by name): drawn whole
     drawn = int.from_bytes(band, "little")
     over = int.from_bytes(band.translate(_DRAWN), "little")
     picture = drawn | (board.base ^ (board.base & over))

@@ -152,6 +152,21 @@ def test_an_svg_without_layers_or_with_too_many_colours_is_drawn_whole() -> None
     assert _chunks(svg_to_png(crowded))[b"IHDR"][9] == 2
 
 
+def test_a_phase_part_drawn_in_a_colour_no_index_says_is_drawn_whole() -> None:
+    """A gradient or a colour by name would draw pixels of no index: the picture is drawn whole."""
+    svg = svg_from_contract(POSITION, RESULT)
+    for extra in (
+        '<rect x="100" y="100" width="40" height="40" fill="red"/>',
+        '<linearGradient id="g"><stop offset="0" stop-color="#ff0000"/><stop offset="1" stop-color="#0000ff"/>'
+        '</linearGradient><rect x="100" y="100" width="40" height="40" fill="url(#g)"/>',
+    ):
+        odd = svg.replace("<!--dyn-->", f"<!--dyn-->{extra}", 1)
+        assert layers.layered_png(odd, red_band) is None
+        assert _chunks(svg_to_png(odd))[b"IHDR"][9] == 2
+    unread = svg.replace('<style class="shading">', '<style class="shading">#p-PAR{fill:#123456;stroke:#000000}', 1)
+    assert layers.layered_png(unread, red_band) is None
+
+
 def test_a_fog_of_war_picture_is_drawn_whole_with_its_dimmed_provinces() -> None:
     game_map = load_map("standard")
     opening = Position("standard", game_map.first_phase, game_map.opening_units, game_map.starting_centers)
