@@ -467,7 +467,7 @@ class CommandBuilder(Transformer[Token, Any]):
             return [self._number(meaning.name, int, rest[0], 0, 9999)]
         if meaning.name == "BOTS":
             if str(last).lower() in ("s", "nos"):  # SET BOT S: the power whose letter is S, not SET BOTS
-                return [c.SetBot(self.line, "S", meaning.enabled)]
+                return [c.SetBot(self.line, self._letters(last), meaning.enabled)]
             return [self._bots(meaning.enabled, rest)]
         if meaning.name == "BOT":
             if len(rest) != 1:

@@ -64,3 +64,33 @@ def test_letter_or_name() -> None:
     assert power_by_letter_or_name("g", STANDARD) == "GERMANY"
     assert power_by_letter_or_name("Germany", STANDARD) == "GERMANY"
     assert power_by_letter_or_name("Q", STANDARD) is None
+
+
+@pytest.mark.parametrize(
+    ("line", "command"),
+    [
+        ("set bots", c.SetBots(2, None, True)),
+        ("SET BOTS SENSIBLE", c.SetBots(2, "sensible", True)),
+        ("set bots normal", c.SetBots(2, "normal", True)),
+        ("SET NO BOTS", c.SetBots(2, None, False)),
+        ("set nobots", c.SetBots(2, None, False)),
+        ("SET BOT IT", c.SetBot(2, "IT", True)),
+    ],
+)
+def test_set_bots_and_set_bot_read_apart(line: str, command: c.Command) -> None:
+    result = parse_mail(f"signon Mdt pw\n{line}\n")
+    assert result.errors == ()
+    assert result.commands[1] == command
+
+
+def test_set_bots_refuses_an_unknown_level() -> None:
+    result = parse_mail("signon Mdt pw\nSET BOTS CLEVER\n")
+    assert [e.message for e in result.errors] == ["Unknown bot level -> CLEVER (the levels are SENSIBLE and NORMAL)"]
+
+
+def test_set_bot_with_the_letter_s_is_set_bot_not_set_bots() -> None:
+    """Some variants have a power lettered S: ``SET BOT S`` gives it to the bot (on Standard, which has
+    none, the letter is refused as SET BOT's letters are), it never fills seats."""
+    result = parse_mail("signon Mdt pw\nSET BOT S\n")
+    assert [e.message for e in result.errors] == ["Unknown power letter -> S (this variant has AEFGIRT)"]
+    assert not any(isinstance(command, c.SetBots) for command in result.commands)
