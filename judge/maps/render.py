@@ -483,7 +483,7 @@ class _Canvas:
             fill = self.colours.get(power, "#ffffff") if power else "#ffffff"
             self._centres.append(
                 f'<circle class="centre" data-province="{code}" data-power="{escape(power or "")}" '
-                f'cx="{x:.1f}" cy="{y:.1f}" r="6" fill="{fill}" stroke="#111" stroke-width="1.5"/>'
+                f'cx="{x:.1f}" cy="{y:.1f}" r="{6 * self._size((x, y)):g}" fill="{fill}" stroke="#111" stroke-width="1.5"/>'
             )
 
     def _size(self, at: Point) -> float:

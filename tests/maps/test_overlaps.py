@@ -141,6 +141,10 @@ def test_the_overlap_check_sees_a_unit_on_a_unit() -> None:
     x, y = load_art("world").where("GER")
     drawn = re.search(r'<path class="unit"[^>]*data-loc="GER"[^>]*>', world).group(0)  # type: ignore[union-attr]
     assert 'data-size="0.5"' in drawn
+    # Its centre marker too is drawn at half size on the board, at full size in the inset.
+    board, _, inset = world.partition('<g class="inset"')
+    assert re.search(r'class="centre" data-province="GER"[^>]* r="3"', board)
+    assert re.search(r'class="centre" data-province="GER"[^>]* r="6"', inset)
     beside = f'<g class="units"><path class="unit" data-loc="X" data-size="0.5" data-x="{x + 10}" data-y="{y + 5}"/>'
     assert unit_overlaps(world.replace('<g class="units">', beside, 1)) == ["unit X on unit GER"]
     farther = f'<g class="units"><path class="unit" data-loc="X" data-size="0.5" data-x="{x + 14}" data-y="{y}"/>'
