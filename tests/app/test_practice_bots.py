@@ -267,3 +267,20 @@ def test_the_guides_practice_game_gets_the_replies_they_quote(sqlite_harness: Ha
         assert line in guides[pages[0]], f"{pages[0]} does not quote {line!r}"
     for line in lines[:3]:
         assert line in guides[pages[1]], f"{pages[1]} does not quote {line!r}"
+
+
+def test_a_practice_game_whose_only_player_resigns_ends_at_its_next_processing(sqlite_harness: Harness) -> None:
+    harness = sqlite_harness
+    _practice(harness)
+    power = _human_power(harness)
+    harness.exchange(player(0), f"SIGNON {power[0]}prac pw0\nRESIGN\n")
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("prac")
+        due = game.next_due_at
+        assert game.state.value == "active" and due is not None
+    harness.clock.set(due)
+    process_due(harness.services)
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("prac")
+        assert game.state.value == "finished"  # nobody is left to play against the bots
+        assert [r.name for r in uow.phases.history(game)] == ["S1901M"]
