@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from judge.app.console.views import game_details
-from judge.app.game_state.boards import from_json
+from judge.app.game_state.boards import from_json, opening_position
 from judge.app.game_state.house_rules import bot_seed
 from judge.app.phases.guarded_scheduler import process_due
 from judge.core.adjudicator import DEFAULT_RULES
@@ -284,3 +284,40 @@ def test_a_practice_game_whose_only_player_resigns_ends_at_its_next_processing(s
         game = uow.games.require("prac")
         assert game.state.value == "finished"  # nobody is left to play against the bots
         assert [r.name for r in uow.phases.history(game)] == ["S1901M"]
+
+
+def test_in_a_fog_of_war_game_a_bot_decides_on_what_its_power_sees(
+    sqlite_harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot knows no more than a human in its seat: in a blind game it is handed its power's sight
+    (judge.app.audience.blind_view, the one place that decides), never the whole board."""
+    from judge.app.game_state import bot_seats
+    from judge.core.visibility import seen_provinces
+
+    boards: dict[str, object] = {}
+    real = bot_seats.bot_orders
+
+    def recording(game_map, position, power, rules, seed, level):  # type: ignore[no-untyped-def]
+        boards[power] = position
+        return real(game_map, position, power, rules, seed, level)
+
+    monkeypatch.setattr(bot_seats, "bot_orders", recording)
+    register(sqlite_harness, player(0))
+    register(sqlite_harness, player(1))
+    sqlite_harness.exchange(player(0), "CREATE ?prac pw0\nBECOME MASTER\nSET BLIND\n")
+    joined = text(sqlite_harness.exchange(player(1), "SIGNON ?prac pw1 standard blind\n"))
+    assert "You have joined game 'prac' (Standard blind)." in joined, joined
+    reply = text(sqlite_harness.exchange(player(0), "SIGNON Mprac pw0\nSET BOTS\n"))
+    assert "Game 'prac' has started." in reply, reply
+    standard = load_map("standard")
+    with sqlite_harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("prac")
+        assert "blind" in game.rule_options
+        bots = sorted(s.power or "" for s in game.seats if s.status is SeatStatus.BOT)
+    assert sorted(boards) == bots and len(bots) == 6
+    whole = opening_position(standard)
+    for power, board in boards.items():
+        seen = seen_provinces(standard, whole, power)
+        units = board.units  # type: ignore[attr-defined]
+        assert all(u.power == power or u.province in seen for u in units), power
+        assert len(units) < len(whole.units), f"{power} was handed the whole board"

@@ -22,16 +22,29 @@ import zlib
 from collections.abc import Iterable
 from datetime import datetime
 
+from judge.app.audience.blind_view import view_of
 from judge.app.game_state.boards import current
 from judge.app.game_state.game_rules import game_rules
 from judge.app.game_state.order_sheets import OrderSheet, owes_orders, store
 from judge.app.game_state.setting_table import bot_powers, bot_seat_level
 from judge.app.game_state.variant_rules import game_map_of
 from judge.core.bots import bot_orders
+from judge.core.geography import GameMap
 from judge.core.phase import Phase
+from judge.core.position import Position
 from judge.db.database import UnitOfWork
 from judge.db.enums import SeatStatus
 from judge.db.models import Game, Seat
+
+
+def bot_board(game: Game, game_map: GameMap, position: Position, power: str) -> Position:
+    """The board a bot playing ``power`` decides on: what that power's player would be shown.
+
+    In a Fog of War game that is the power's sight (:func:`judge.app.audience.blind_view.view_of`,
+    the one place that decides what a reader sees), so a bot in civil disorder or in a bot seat
+    knows no more than a human in its place; elsewhere the whole board.
+    """
+    return view_of(game, power=power).position(game_map, position)
 
 
 def bot_seed(game_name: str, phase: Phase, power: str) -> int:
@@ -100,7 +113,8 @@ def give_bot_orders(uow: UnitOfWork, game: Game, now: datetime) -> list[str]:
         power = seat.power or ""
         if not owes_orders(position, power, game_map):
             continue
-        orders = bot_orders(game_map, position, power, rules, bot_seed(game.name, position.phase, power), level)
+        seed = bot_seed(game.name, position.phase, power)
+        orders = bot_orders(game_map, bot_board(game, game_map, position, power), power, rules, seed, level)
         if orders:
             store(uow, game, seat, position.phase, OrderSheet(tuple(orders)), now, future=False)
             ordered.append(power)

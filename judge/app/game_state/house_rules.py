@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from judge.app.game_state.bot_seats import WITHOUT_PLAYER, bot_seed, give_bot_orders
+from judge.app.game_state.bot_seats import WITHOUT_PLAYER, bot_board, bot_seed, give_bot_orders
 from judge.app.game_state.setting_table import (
     RULES,
     bot_powers,
@@ -159,7 +159,7 @@ def civil_disorder_orders(
             if seat.status is SeatStatus.BOT:  # its orders on file are the bot's, given when the phase opened
                 bots[power] = (level, seed)
             continue
-        orders = bot_orders(game_map, position, power, rules, seed, level)
+        orders = bot_orders(game_map, bot_board(game, game_map, position, power), power, rules, seed, level)
         if orders:
             played[power] = orders
             bots[power] = (level, seed)
