@@ -19,7 +19,8 @@ and note when each results mail arrived, whether it carried a PNG, and how
 many connections it accepted). The clock starts when both judge processes
 are released together; the figure is the time to the last results mail the
 capture server accepted. The same is then measured with maps off (every
-reader as after SET MAP OFF: the sender attaches nothing). The last line is
+reader as after SET MAP OFF: the sender attaches nothing). The games are
+built once; each run gets a fresh copy of that database. The last line is
 exactly ``deadline to last results mail: X.XX s`` (maps on, the last
 ``--connections``; the issue's goal: under 10 s on a 2-core machine).
 ``--profile DIR`` writes each judge process's cProfile statistics there
@@ -41,6 +42,7 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -51,6 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_due_games import DUE, FixedClock, _settings, worker
 from bench_processing import T0, build
 from bench_repository import CHEAP, postgres_url
+from sqlalchemy import create_engine, make_url, text
 
 from judge.config import load_config
 from judge.db import Database
@@ -203,7 +206,9 @@ def _threads_profiled(path: str) -> Iterator[None]:
         stats.dump_stats(path)
 
 
-def run(server: str, games: int, maps: bool, connections: int, profile: str = "") -> float:
+@contextmanager
+def built(server: str, games: int) -> Iterator[tuple[str, str]]:
+    """A database with ``games`` games due at once (the template each run copies), and a data directory."""
     from judge.app.session.services import Services
 
     with postgres_url(server) as url, tempfile.TemporaryDirectory() as data:
@@ -213,6 +218,29 @@ def run(server: str, games: int, maps: bool, connections: int, profile: str = ""
             build(Services(db=database, config=load_config(_settings(url, data)), clock=FakeClock(T0)), games)
         finally:
             database.dispose()
+        yield url, data
+
+
+@contextmanager
+def copy_of(server: str, template: str) -> Iterator[str]:
+    """A fresh copy of the ``template`` database (PostgreSQL copies its files: the games are built once)."""
+    base = make_url(template)
+    name = f"{base.database}_run_{uuid.uuid4().hex[:6]}"
+    admin = create_engine(make_url(server).set(drivername="postgresql+psycopg"), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            connection.execute(text(f"CREATE DATABASE {name} TEMPLATE {base.database}"))
+        try:
+            yield base.set(database=name).render_as_string(hide_password=False)
+        finally:
+            with admin.connect() as connection:
+                connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+    finally:
+        admin.dispose()
+
+
+def run(server: str, template: str, data: str, games: int, maps: bool, connections: int, profile: str = "") -> float:
+    with copy_of(server, template) as url:
         context = multiprocessing.get_context("spawn")
         port_out, report, scheduled, delivered = context.Queue(), context.Queue(), context.Queue(), context.Queue()
         stop, done = context.Event(), context.Event()
@@ -269,11 +297,12 @@ def main() -> None:
         parser.error("give --postgres-url (or set JUDGE_TEST_POSTGRES_URL): the figures are PostgreSQL's")
     if args.profile:
         os.makedirs(args.profile, exist_ok=True)
-    for connections in args.connections[:-1]:
-        run(args.postgres_url, args.games, True, connections, args.profile)
     chosen = args.connections[-1]
-    without = run(args.postgres_url, args.games, False, chosen, args.profile)
-    with_maps = run(args.postgres_url, args.games, True, chosen, args.profile)
+    with built(args.postgres_url, args.games) as (template, data):
+        for connections in args.connections[:-1]:
+            run(args.postgres_url, template, data, args.games, True, connections, args.profile)
+        with_maps = run(args.postgres_url, template, data, args.games, True, chosen, args.profile)
+        without = run(args.postgres_url, template, data, args.games, False, chosen, args.profile)
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; maps off: {without:.2f} s")
     print(f"deadline to last results mail: {with_maps:.2f} s")
 
