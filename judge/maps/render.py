@@ -534,7 +534,9 @@ class _Canvas:
         chosen = (home[0] + 16, home[1] + 14)
         # Within the picture first; a unit near or past its edge (an inset's, which shows its
         # region's surroundings cut off) then anywhere beside it.
-        for radius, within in [(r, True) for r in (22.0, 28.0, 34.0, 42.0, 50.0)] + [(r, False) for r in (22.0, 28.0, 34.0)]:
+        # Where the board is crowded (World's China), farther out.
+        nearer = (22.0, 28.0, 34.0, 42.0, 50.0, 60.0, 72.0, 86.0)
+        for radius, within in [(r, True) for r in nearer] + [(r, False) for r in (22.0, 28.0, 34.0)]:
             found = None
             for step in range(16):
                 angle = math.radians(40 + step * 22.5)
@@ -648,7 +650,15 @@ class _Canvas:
                 )
                 if self.base.label_grid.clear(Box(point[0] - 8, point[1] - 8, point[0] + 8, point[1] + 8)):
                     return point
-        return ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
+        # A short line among labels (World's Midwest): the nearest clear place round its middle.
+        middle = ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
+        for radius in (14.0, 20.0, 26.0, 32.0, 40.0):
+            for step in range(16):
+                angle = math.radians(step * 22.5)
+                point = (middle[0] + radius * math.cos(angle), middle[1] + radius * math.sin(angle))
+                if self.base.label_grid.clear(Box(point[0] - 8, point[1] - 8, point[0] + 8, point[1] + 8)):
+                    return point
+        return middle
 
     def _at(self, location: str) -> Point | None:
         try:

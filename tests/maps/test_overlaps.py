@@ -122,6 +122,25 @@ def test_nothing_covers_a_label_in_a_long_random_game(variant: str) -> None:
     assert found == []
 
 
+def test_nothing_covers_a_label_late_in_a_long_world_game() -> None:
+    """Phases 30 to 90 of a World game, where its crowded boards' short lines and dislodged units
+    once found no clear place (a cross on MID and NEV, a dislodged unit on KOR's and BEI's)."""
+    game_map = load_map("world")
+    maker = RandomOrders(game_map, random.Random(1), mischief=0.3)
+    position = _opening("world")
+    options: dict[Unit, tuple[str, ...]] = {}
+    found: list[str] = []
+    for index in range(90):
+        orders = maker.orders(position, options)
+        result = adjudicate(position, orders, Rules(), game_map)
+        if index >= 30:
+            svg = render_svg(game_map, position, result)
+            found += [f"{position.phase}: {o}" for o in label_overlaps(svg, "world") + unit_overlaps(svg)]
+        options = dict(result.retreats)
+        position = result.position
+    assert index == 89 and found == []
+
+
 def test_the_overlap_check_sees_a_unit_on_a_label() -> None:
     """The check can fail: a unit drawn on a label is found."""
     svg = render_svg("standard", _opening("standard"))
