@@ -321,3 +321,30 @@ def test_in_a_fog_of_war_game_a_bot_decides_on_what_its_power_sees(
         units = board.units  # type: ignore[attr-defined]
         assert all(u.power == power or u.province in seen for u in units), power
         assert len(units) < len(whole.units), f"{power} was handed the whole board"
+
+
+def test_a_bot_seat_eliminated_then_rolled_back_is_the_bots_again(sqlite_harness: Harness) -> None:
+    """ROLLBACK to a turn where a bot's power lived gives the seat back to the bot, not to nobody:
+    a practice game's seat that no person ever held is a bot's."""
+    register(sqlite_harness, player(0))
+    register(sqlite_harness, player(1))
+    sqlite_harness.exchange(player(0), "CREATE ?prac pw0\nBECOME MASTER\nSET MANUAL PROCESS\n")
+    sqlite_harness.exchange(player(1), "SIGNON ?prac pw1\n")
+    started = text(sqlite_harness.exchange(player(0), "SIGNON Mprac pw0\nSET BOTS\n"))
+    assert "Game 'prac' has started." in started, started
+    processed = text(sqlite_harness.exchange(player(0), "SIGNON Mprac pw0\nPROCESS\n"))
+    assert "[Error Flag]" not in processed, processed
+    with sqlite_harness.db.unit_of_work() as uow:
+        game = uow.games.require("prac")
+        bot = next(s for s in game.seats if s.status is SeatStatus.BOT)
+        human = next(s for s in game.seats if s.status is SeatStatus.PLAYING)
+        # As if both had lost everything in the autumn (what processing does on an elimination).
+        uow.seats.set_status(bot, SeatStatus.ELIMINATED)
+        uow.seats.set_status(human, SeatStatus.ELIMINATED)
+        bot_power, human_power = bot.power, human.power
+    rolled = text(sqlite_harness.exchange(player(0), "SIGNON Mprac pw0\nROLLBACK\n"))
+    assert "is back at Movement for Spring of 1901 (S1901M)" in rolled, rolled
+    with sqlite_harness.db.unit_of_work(readonly=True) as uow:
+        seats = {s.power: s.status for s in uow.games.require("prac").seats}
+    assert seats[bot_power] is SeatStatus.BOT
+    assert seats[human_power] is SeatStatus.PLAYING

@@ -36,7 +36,7 @@ from judge.core.phase import Phase
 from judge.core.position import Position
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, PhaseState, SeatStatus
-from judge.db.models import Game, OrderSubmission, PhaseRecord
+from judge.db.models import Game, OrderSubmission, PhaseRecord, Seat
 from judge.i18n import Gettext
 from judge.lang.commands import Rollback
 from judge.timekeeping.deadlines import next_phase_times
@@ -123,6 +123,17 @@ def _orders_on_file(uow: UnitOfWork, game: Game, record: PhaseRecord, earlier: s
     return [row for row in rows if row.phase not in earlier]
 
 
+def _status_restored(seat: Seat) -> SeatStatus:
+    """What an eliminated seat becomes when its power lives again: its player's; a practice
+    game's bot seat (SET BOTS: no person ever held it, so it has no tenure) the bot's again;
+    otherwise abandoned, open for a takeover."""
+    if seat.person is not None:
+        return SeatStatus.PLAYING
+    if not seat.tenures:
+        return SeatStatus.BOT
+    return SeatStatus.ABANDONED
+
+
 def _restore_game(session: MailSession, game: Game, reopened: PhaseRecord, position: Position) -> None:
     """The game as at the start of the reopened turn: playing, powers back, fresh deadline."""
     uow = session.uow
@@ -134,8 +145,7 @@ def _restore_game(session: MailSession, game: Game, reopened: PhaseRecord, posit
     for seat in game.seats:
         seat.wait = False
         if seat.status is SeatStatus.ELIMINATED and seat.power in alive:
-            status = SeatStatus.PLAYING if seat.person is not None else SeatStatus.ABANDONED
-            uow.seats.set_status(seat, status)
+            uow.seats.set_status(seat, _status_restored(seat))
     uow.press.clear_votes(game)
     zone = session.services.config.timezone
     times = next_phase_times(
