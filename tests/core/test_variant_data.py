@@ -26,6 +26,7 @@ from judge.core.orders import (
 from judge.core.phase import Phase, PhaseType
 from judge.core.position import Position
 from judge.core.random_orders import RandomOrders, opening_position
+from judge.core.special_rules import NEUTRAL
 from judge.core.units import Unit, UnitType
 from judge.core.variants import available_variants, load_map
 
@@ -50,6 +51,13 @@ def _homes(spec: str) -> dict[str, int]:
 
 STANDARD_HOMES = _homes("AUSTRIA=3 ENGLAND=3 FRANCE=3 GERMANY=3 ITALY=3 RUSSIA=4 TURKEY=3")
 STANDARD_LETTERS = {p: p[0] for p in STANDARD_HOMES}
+
+# The package's letters for Known World 901 (Axum X, Srivijaya V), as our default rule deals them.
+KNOWN_WORLD_LETTERS = {
+    "ARABIA": "A", "AXUM": "X", "BYZANTINUM": "B", "CHINA": "C", "DENMARK": "D", "EGYPT": "E", "FRANCE": "F",
+    "GERMANY": "G", "INDIA": "I", "KHAZARIA": "K", "RUSSIA": "R", "SPAIN": "S", "SRIVIJAYA": "V", "TURAN": "T",
+    "WAGADU": "W",
+}  # fmt: skip
 
 DOCUMENTED: dict[str, Documented] = {
     # Ancient Mediterranean: 5 powers x 3 homes, 34 centres, 18 to win, spring of year 1.
@@ -76,6 +84,11 @@ DOCUMENTED: dict[str, Documented] = {
                                 {"GERMANY": "G", "ITALY": "I"}),
     "england_turkey": Documented(2, 75, 34, _homes("ENGLAND=3 TURKEY=3"), 6, 18, "S1901M",
                                  {"ENGLAND": "E", "TURKEY": "T"}),
+    # Known World 901 as webDiplomacy plays it (variants/KnownWorld_901, code 1.1.2): 15 powers x 4 homes,
+    # 109 centres (49 neutral, each with a neutral army: 60 + 49 units at the start), 55 to win, spring 901.
+    "known_world_901": Documented(
+        15, 269, 109, {p: 4 for p in KNOWN_WORLD_LETTERS}, 109, 55, "S901M", KNOWN_WORLD_LETTERS,
+    ),
     # Colonial: 58 centres, 30 to win, spring 1870.
     "colonial": Documented(
         7, 119, 58, _homes("BRITAIN=6 CHINA=5 FRANCE=3 HOLLAND=3 JAPAN=4 RUSSIA=5 TURKEY=3"), 29, 30, "S1870M",
@@ -166,7 +179,11 @@ AT_SEA = {"england_turkey": {"ENGLAND F NTH", "ENGLAND F ENG"}}
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_starting_units_stand_on_their_powers_centres(variant: str) -> None:
     game_map = load_map(variant)
+    owned_at_start = {c for centres in game_map.starting_centers.values() for c in centres}
     for unit in game_map.opening_units:
+        if unit.power == NEUTRAL:  # a neutral army holds a centre no power owns
+            assert unit.province in game_map.supply_centers and unit.province not in owned_at_start, unit
+            continue
         if f"{unit.power} {unit}" in AT_SEA.get(variant, set()):
             assert game_map.is_water(unit.province), unit
             continue
@@ -215,6 +232,42 @@ def test_opening_units_as_documented() -> None:
     }
 
 
+# webDiplomacy's KnownWorld_901 (adjudicatorPreGame.php: countryUnits, written out by name there).
+KNOWN_WORLD_START = {
+    "ARABIA": "A ARD, A BAG, A ISF, F BSR", "AXUM": "A AXU, A ROH, A MAL, F ADU",
+    "BYZANTINUM": "F TAR, A CON, F ATT, F CHS", "CHINA": "F GUA, A NAN, A CHA, A YAN",
+    "DENMARK": "F JLN, A VIK, F SCA, F JOR/EC", "EGYPT": "A AQA, A ALE, F BAR, F JER",
+    "FRANCE": "F PAR, A AQT, A GAS, A NAR", "GERMANY": "A BAV, A SWA, A SAX, F BRE",
+    "KHAZARIA": "A SRK, A ATI, A BAL, A TAM", "RUSSIA": "F NOV, A ROS, A SMO, A KIE",
+    "SPAIN": "F CAD, A SAL, A COR, F VAL", "TURAN": "A URG, A HER, A BUK, A SAM",
+    "SRIVIJAYA": "F CAH, F PLM, F KAL, A JAM", "WAGADU": "F AWL, A NIO, A KUS, A WAL",
+    "INDIA": "F UJJ, A KNJ, A IND, A VAR",
+}  # fmt: skip
+KNOWN_WORLD_NEUTRALS = (
+    "DUB WSX BRI LOT LBU PAM MAU CRS SAR ROM SIC IFR CRE CYP THR MOR MAZ BOR EST BJA BUL GEO ARM AZE PEC "
+    "DAL BAS GHU ORB UYG TIB KAS MAN CHO SER PAG KAM SIL SAI BUT TKA ZAW KAN JEJ ZIM MAH MAK YEM SOC"
+)
+
+
+def test_known_world_901_starts_as_webdiplomacy_sets_it_up() -> None:
+    game_map = load_map("known_world_901")
+    units = {f"{u.power} {u}" for u in game_map.opening_units}
+    expected = {f"{power} {unit}" for power, listed in KNOWN_WORLD_START.items() for unit in listed.split(", ")}
+    expected |= {f"{NEUTRAL} A {code}" for code in KNOWN_WORLD_NEUTRALS.split()}
+    assert len(expected) == 109
+    assert units == expected
+    # Every power's four units stand on its four home centres; build anywhere; neutrals raised again.
+    for power in game_map.powers:
+        assert {u.province for u in game_map.opening_units if u.power == power} == set(game_map.home_centers[power])
+    special = game_map.special
+    assert special.build_any_owned_centre and not special.builds_need_a_home_centre
+    assert special.neutral_rebuild and len(special.neutral_units) == 49
+    # The six split-coast provinces of the board, and Cheremissia, a coast without a sea (land here).
+    split = {c for c, p in game_map.provinces.items() if len(p.fleet_locations) > 1}
+    assert split == {"BLH", "JOR", "PEC", "ROM", "SAA", "VEL"}
+    assert game_map.provinces["CHE"].terrain.value == "land"
+
+
 @pytest.mark.parametrize(
     ("variant", "played"),
     [("france_austria", ("AUSTRIA", "FRANCE")), ("germany_italy", ("GERMANY", "ITALY")),
@@ -252,6 +305,7 @@ def test_special_rules_as_documented() -> None:
     for a, b in zip(colonial.railway.provinces, colonial.railway.provinces[1:], strict=False):
         assert railway_map.army_adjacent(a, b), f"the railway jumps from {a} to {b}"
     assert colonial.suez_canal is not None and colonial.suez_canal.seas == ("MED", "RED")
+    assert load_map("known_world_901").special.names == ("build_any_owned_centre", "neutral_units")
     for variant in ("ancmed", "modern", "pure", "fleet_rome", "world", "1898", "youngstown", "france_austria",
                     "germany_italy", "england_turkey"):
         assert load_map(variant).special.names == (), variant

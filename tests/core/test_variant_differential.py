@@ -1,7 +1,7 @@
 """Our variants against an independent engine: the PyPI `diplomacy` package (1.1.2).
 
 For every variant that package also ships (ancmed, modern, pure, fleet_rome, france_austria,
-germany_italy, colonial, world),
+germany_italy, colonial, world, known_world_901),
 seeded random games are played by the package itself: each phase, every unit gets one of the
 orders the package offers for it (builds and removals in the numbers the package allows). Each
 phase, as the package saw it before processing (units, centres, dislodged units with their
@@ -37,6 +37,14 @@ phase is adjudicated again by our CLI with the package's reading put in, and mus
   The package has no Trans-Siberian Railroad or Suez rule either: the orders it offers never
   ride the railway, and its Suez crossing is the map's own EGY adjacency, so those rules leave
   no trace in these games (the engine's own tests cover them).
+
+Known World 901's neutral armies are, in the package, the units of a dummy power NEUTRAL-STATE that
+owns their 49 centres. The games play that power as webDiplomacy plays its neutral units (the
+rule of our ``neutral_units`` with ``rebuild``): it gives no order (its units hold; dislodged, they
+are disbanded: when they alone are dislodged, the package's retreat phase is processed at once,
+as webDiplomacy does); in a winter it builds an army in each centre it still owns that no unit
+stands in. Our input writes its units as NEUTRAL and leaves its centres out (ours are unowned);
+the comparison sets its centres and its dislodged units aside, which ours do not have.
 
 On ancmed the package's map makes Baleares a port, a land province whose fleet may also convoy;
 our format has no ports yet (Baleares is a coast there), so the games give no convoy orders to a
@@ -84,6 +92,7 @@ PACKAGE_MAP = {
     "germany_italy": "standard_germany_italy",
     "colonial": "colonial",
     "world": "world",
+    "known_world_901": "known_world_901",
 }
 GAMES = int(os.environ.get("JUDGE_DIFFERENTIAL_GAMES", "2"))
 PHASES = int(os.environ.get("JUDGE_DIFFERENTIAL_PHASES", "30"))
@@ -96,9 +105,15 @@ MODERN_BUILD_ANY = "modern: the package's map builds in any owned centre"
 COLONIAL_HONG_KONG = "colonial: the package has no Hong Kong rule"
 
 
+PACKAGE_NEUTRAL = "NEUTRALSTATE"
+"""Known World 901's neutral armies in the package: a dummy power that owns their centres."""
+
+
 def power_key(name: str) -> str:
-    """The package writes FROZENANTARCTICA, our file FROZEN-ANTARCTICA: one power."""
-    return name.replace("-", "").replace(" ", "").replace("_", "").upper()
+    """The package writes FROZENANTARCTICA, our file FROZEN-ANTARCTICA: one power; its
+    NEUTRAL-STATE holds our NEUTRAL units."""
+    key = name.replace("-", "").replace(" ", "").replace("_", "").upper()
+    return "NEUTRAL" if key == PACKAGE_NEUTRAL else key
 
 
 # ------------------------------------------------------------------ the package's side
@@ -149,6 +164,10 @@ class Player:
         adjustments = game.get_current_phase().endswith("A")
         orders: dict[str, list[str]] = {}
         for power, locations in sorted(game.get_orderable_locations().items()):
+            if power == PACKAGE_NEUTRAL:
+                if adjustments:
+                    orders[power] = self._neutral_rebuilds()
+                continue  # webDiplomacy's neutral units hold, and are disbanded when dislodged
             mine = sorted(locations)
             chosen = self._adjustments(power, mine, possible) if adjustments else self._moves(mine, possible)
             if chosen:
@@ -170,6 +189,12 @@ class Player:
                 order = self.rng.choice(plain)  # VIA orders are many; keep a quarter of them
             chosen.append(order)
         return chosen
+
+    def _neutral_rebuilds(self) -> list[str]:
+        """webDiplomacy's rule: a neutral army in each centre the neutrals still own and no unit stands in."""
+        state = self.game.get_power(PACKAGE_NEUTRAL)
+        occupied = {province_of(u.split()[1]) for units in self.game.get_units().values() for u in units}
+        return [f"A {c} B" for c in sorted(state.centers) if c not in occupied]
 
     def _adjustments(self, power: str, locations: list[str], possible: dict[str, list[str]]) -> list[str]:
         state = self.game.get_power(power)
@@ -204,7 +229,7 @@ def _state(game: Any) -> tuple[set[tuple[str, str, str]], dict[tuple[str, str, s
                 dislodged[(power_key(power), kind, location)] = sorted(r.upper() for r in retreats.get(text[1:], []))
             else:
                 units.add((power_key(power), kind, location))
-    centres = {power_key(p): sorted(c) for p, c in game.get_centers().items() if c}
+    centres = {power_key(p): sorted(c) for p, c in game.get_centers().items() if c and p != PACKAGE_NEUTRAL}
     return units, dislodged, centres
 
 
@@ -217,17 +242,20 @@ def _position(game: Any, variant: str, orders: dict[str, list[str]]) -> tuple[di
     for power, listed in game.get_units().items():
         for text in listed:
             kind, location = text.lstrip("*").split()
-            entry = {"power": power, "type": kind, "loc": location}
+            entry = {"power": power_key(power) if power == PACKAGE_NEUTRAL else power, "type": kind, "loc": location}
+            if text.startswith("*") and power == PACKAGE_NEUTRAL:
+                continue  # destroyed when dislodged, in webDiplomacy's rule and ours
             if text.startswith("*"):
                 attacker = game.dislodged.get(text[1:])
                 dislodged.append({**entry, "attacker_from": province_of(attacker), "_retreats": game.get_power(power).retreats[text[1:]]})
             else:
                 units.append(entry)
-    centres = {p: sorted(c) for p, c in game.get_centers().items() if c}
+    centres = {p: sorted(c) for p, c in game.get_centers().items() if c and p != PACKAGE_NEUTRAL}
     china_hong_kong = variant == "colonial" and "HON" in centres.get("CHINA", [])
     if china_hong_kong:
         centres["CHINA"].remove("HON")  # no centre for China under the Colonial rule
-    position: dict[str, Any] = {"variant": variant, "phase": phase, "units": units, "centers": centres, "orders": orders}
+    ours = {p: lines for p, lines in orders.items() if p != PACKAGE_NEUTRAL}  # its rebuilds are our rule's
+    position: dict[str, Any] = {"variant": variant, "phase": phase, "units": units, "centers": centres, "orders": ours}
     if phase.endswith("R"):
         position["dislodged"] = [{k: v for k, v in d.items() if k != "_retreats"} for d in dislodged]
         position["standoffs"] = _standoffs(game_map, units, dislodged)
@@ -256,6 +284,13 @@ def _standoffs(game_map: Any, units: list[dict[str, str]], dislodged: list[dict[
     return sorted(found)
 
 
+def _only_neutrals_retreat(game: Any) -> bool:
+    if not game.get_current_phase().endswith("R"):
+        return False
+    dislodged = [(p, u) for p, units in game.get_units().items() for u in units if u.startswith("*")]
+    return bool(dislodged) and all(p == PACKAGE_NEUTRAL for p, _ in dislodged)
+
+
 def play_package_game(variant: str, seed: int, phases: int) -> list[PlayedPhase]:
     map_name = PACKAGE_MAP[variant]
     _prepare_convoy_routes(map_name)
@@ -272,6 +307,8 @@ def play_package_game(variant: str, seed: int, phases: int) -> list[PlayedPhase]
         for power, lines in orders.items():
             game.set_orders(power, lines)
         game.process()
+        if _only_neutrals_retreat(game):
+            game.process()  # webDiplomacy processes a retreat phase of the neutral units alone at once
         units, dislodged, centres = _state(game)
         china_hong_kong = china_hong_kong or (variant == "colonial" and "HON" in centres.get("CHINA", []))
         played.append(PlayedPhase(position, units, dislodged, centres, game.get_current_phase(), china_hong_kong))
@@ -309,7 +346,7 @@ class Differences:
 def differences(phase: PlayedPhase, result: dict[str, Any], *, set_aside_china_hong_kong: bool = False) -> Differences:
     units = {(power_key(u["power"]), u["type"], u["loc"]) for u in result["units"]}
     dislodged = {(power_key(d["power"]), d["type"], d["loc"]): d["retreats"] for d in result["dislodged"] if d["retreats"]}
-    theirs_dislodged = {k: v for k, v in phase.dislodged.items() if v}
+    theirs_dislodged = {k: v for k, v in phase.dislodged.items() if v and k[0] != "NEUTRAL"}
     centres = {power_key(p): sorted(c) for p, c in result["centers"].items() if c}
     theirs_centres = copy.deepcopy(phase.centres)
     theirs_units = phase.units
@@ -547,3 +584,28 @@ def test_datc_6b9_the_package_counts_a_support_to_the_wrong_coast() -> None:
     }
     assert "ITALY F WES" in _package_board("standard", units, orders)  # both bounce
     assert "ITALY F SPA/SC" in _our_board(units, orders)  # DATC v3.1: Portugal's support is void
+
+
+def test_known_world_901_a_neutral_army_is_raised_again_as_the_package_s_neutral_power_rebuilds_it() -> None:
+    """webDiplomacy's rule, which the random games rarely reach: the neutral army of Dublin was
+    destroyed in the spring and no one took Dublin in the fall. The package holds a winter for its
+    neutral power's build, as ours holds it for the rule alone; both put the army back."""
+    _prepare_convoy_routes("known_world_901")
+    game = diplomacy.Game(map_name="known_world_901")
+    game.set_units(PACKAGE_NEUTRAL, [u for u in game.get_units(PACKAGE_NEUTRAL) if u != "A DUB"], reset=True)
+    game.set_current_phase("F0901M")
+    played: list[PlayedPhase] = []
+    for fall in (True, False):
+        orders = {} if fall else Player(game, random.Random(1)).orders()  # the winter: the neutral's build
+        position, _ = _position(game, "known_world_901", orders)
+        for power, lines in orders.items():
+            game.set_orders(power, lines)
+        game.process()
+        units, dislodged, centres = _state(game)
+        played.append(PlayedPhase(position, units, dislodged, centres, game.get_current_phase()))
+    fall, winter = played
+    assert fall.next_phase == "W0901A" and winter.position["orders"] == {}  # the neutral's build is no order of ours
+    assert ("NEUTRAL", "A", "DUB") not in fall.units
+    assert ("NEUTRAL", "A", "DUB") in winter.units
+    for phase, result in zip(played, judge_adjudicate([p.position for p in played]), strict=True):
+        assert not differences(phase, result), (phase.position["phase"], result)

@@ -142,6 +142,10 @@ def _entry_text(entry: OrderResult, position: Position, game_map: GameMap, langu
         if unit.type is UnitType.FLEET:
             return _("Removes the fleet in {place}").format(place=place(unit.location, language, game_map))
         return _("Removes the army in {place}").format(place=place(unit.location, language, game_map))
+    if entry.reason == "neutral unit raised again":  # neutral_units with rebuild (Known World 901)
+        if unit.type is UnitType.FLEET:
+            return _("Raises the neutral fleet in {place} again").format(place=place(unit.location, language, game_map))
+        return _("Raises the neutral army in {place} again").format(place=place(unit.location, language, game_map))
     return unordered_phrase(unit, position, language, game_map, _)
 
 
