@@ -13,6 +13,9 @@ from typing import Any
 import pytest
 
 from judge.cli import main as cli_main
+from judge.core.random_orders import opening_position
+from judge.core.serialization import centers_to_json, position_to_json, units_to_json
+from judge.core.variants import available_variants, load_map
 
 RESULT_KEYS = ["phase", "next_phase", "units", "dislodged", "centers", "results", "winner"]
 
@@ -405,3 +408,15 @@ def test_the_help_example_is_a_legal_order_that_succeeds() -> None:
     results = rule_on(example)["results"]
     assert [result["outcome"] for result in results] == ["succeeds"], results
     assert results[0]["order"] == example["orders"]["ENGLAND"][0]
+
+
+@pytest.mark.parametrize("variant", [v for v in available_variants() if v != "standard"])
+def test_every_shipped_variants_opening_is_read_by_name(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`judge adjudicate` takes any shipped variant by the name players use (``known_world_901``,
+    ``england_turkey``…): its opening with every unit holding stays as it was, in the next phase."""
+    start = opening_position(load_map(variant))
+    result = adjudicate({**position_to_json(start), "orders": {}}, monkeypatch)
+    assert result["phase"] == str(start.phase)
+    assert result["next_phase"] != result["phase"]
+    assert result["units"] == units_to_json(start.units)
+    assert result["centers"] == centers_to_json(start.centers)
