@@ -17,6 +17,7 @@ own centres; a unit's result when it was seen before the phase or ends it where 
 
 from __future__ import annotations
 
+import random
 import re
 from email.message import EmailMessage
 
@@ -28,7 +29,9 @@ from judge.app.mail_out.results_maps import map_language, view_of_map_language
 from judge.app.mail_out.wording import place
 from judge.core.geography import GameMap
 from judge.core.orders import Move, Retreat
+from judge.core.phase import PhaseType
 from judge.core.position import Position
+from judge.core.random_orders import RandomOrders
 from judge.core.serialization import position_from_json
 from judge.core.units import province_of
 from judge.core.variants import load_map
@@ -115,12 +118,12 @@ def exchange_ok(harness: Harness, sender: str, body: str) -> str:
     return read(reply)
 
 
-def form(harness: Harness) -> dict[str, str]:
-    """The game formed and started by mail; power -> its player's address."""
+def form(harness: Harness, *, end_year: int = 1901) -> dict[str, str]:
+    """The game formed and started by mail (it ends after ``end_year``); power -> its player's address."""
     register(harness, MASTER)
     created = exchange_ok(
         harness, MASTER,
-        f"CREATE ?{GAME} {MASTER_PASSWORD}\nBECOME MASTER\nSET BLIND\nSET MANUAL PROCESS\nSET END YEAR 1901\n",
+        f"CREATE ?{GAME} {MASTER_PASSWORD}\nBECOME MASTER\nSET BLIND\nSET MANUAL PROCESS\nSET END YEAR {end_year}\n",
     )  # fmt: skip
     assert "Options: blind." in created, created
     register(harness, OBSERVER)
@@ -339,3 +342,56 @@ def test_an_outbox_row_keeps_its_readers_view_for_the_map_in_eight_characters(po
         kept = map_language("fr", view, STANDARD)
         assert len(kept) <= 8  # mail_out.map_language is a String(8)
         assert view_of_map_language(kept, STANDARD) == ("fr", view)
+
+
+def test_a_seeded_random_blind_game_by_mail_tells_each_reader_only_what_it_may_see(
+    sqlite_harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two years of seeded random legal orders (the property tests' generator), mailed by each player
+    and processed by the master: every results mail of every phase, to each power, the master and
+    the observer, tells exactly what that reader may see, until the last one makes it all public."""
+    harness = sqlite_harness
+    delivered = harness._delivered
+    monkeypatch.setattr(harness, "_delivered", lambda id, message, phase, language=None: delivered(id, message, None))
+    seats = form(harness, end_year=1902)
+    maker = RandomOrders(STANDARD, random.Random(32))
+    checked: set[str] = set()
+    hidden = moved = 0
+    for _turn in range(12):
+        with harness.db.unit_of_work(readonly=True) as uow:
+            game = uow.games.require(GAME)
+            if game.state.value == "finished":
+                break
+            current = uow.phases.current(game)
+            assert current is not None
+            position = position_from_json(current.position_before).position
+        # Retreats are left unordered (the units disband): the generator needs the adjudication's options.
+        orders = {} if position.phase.type is PhaseType.RETREAT else maker.orders(position, {})
+        for power, listed in orders.items():
+            if listed and power in seats:
+                exchange_ok(harness, seats[power], signon(seats, power) + "".join(f"{o}\n" for o in listed))
+        harness.new_mail()
+        exchange_ok(harness, MASTER, f"SIGNON M{GAME} {MASTER_PASSWORD}\nPROCESS\n")
+        mails = harness.others
+        with harness.db.unit_of_work(readonly=True) as uow:
+            game = uow.games.require(GAME)
+            finished = game.state.value == "finished"
+            names = [r.name for r in uow.phases.history(game) if r.processed_at is not None and r.name not in checked]
+        for name in names:
+            over = finished and name == names[-1]
+            record = record_of(harness, name)
+            subject = f" {name} Results"
+            for reader, power in [*((a, p) for p, a in seats.items()), (MASTER, None), (OBSERVER, None)]:
+                [mail] = [m for m in mails if reader in str(m["To"]) and str(m["Subject"]).endswith(subject)]
+                body = read(mail)
+                if over or reader == MASTER:
+                    want = expected(record, None)
+                else:
+                    want = set() if reader == OBSERVER else expected(record, power)
+                assert told(body) == want, (name, reader, body)
+                hidden += power is not None and not over and want < expected(record, None)
+            checked.add(name)
+            moved += sum(isinstance(o, Move) for listed in orders.values() for o in listed)
+    assert finished, "the game ends after 1902 (SET END YEAR)"
+    assert {"S1901M", "F1901M", "W1901A", "S1902M", "F1902M"} <= checked, checked
+    assert moved > 20 and hidden > 20, (moved, hidden)  # the game moved, and the fog hid something
