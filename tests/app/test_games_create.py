@@ -64,7 +64,7 @@ def test_unknown_option_is_refused_with_the_known_ones(harness: Harness) -> None
     register(harness, "alice@example.net")
     body = read(harness.exchange("alice@example.net", "CREATE ?demo secret nosuchmap\n"))
     variants = ", ".join(available_variants())
-    assert f"Unknown variant or option: nosuchmap. Variants: {variants}. Options: gunboat." in body
+    assert f"Unknown variant or option: nosuchmap. Variants: {variants}. Options: gunboat, blind." in body
     assert "chaos" in variants and "standard" in variants
     with harness.db.unit_of_work(readonly=True) as uow:
         assert uow.games.by_name("demo") is None
