@@ -62,6 +62,18 @@ from judge.waiting import first_of
 
 log = logging.getLogger(__name__)
 
+_IMPORTS = threading.Lock()
+"""Held by every import the roles make in their threads after start-up (the worker, the scheduler,
+the sender, the web pages). Python raises ``_DeadlockError`` when two threads import modules of one
+cycle of imports in opposite orders (``judge.core.adjudicator`` and its ``results`` were seen to),
+which stopped a role at start-up; one at a time, they cannot."""
+
+
+def _serially(load: Callable[..., Any], *args: Any) -> Any:
+    """``load(*args)`` holding :data:`_IMPORTS` (an import in a role's thread)."""
+    with _IMPORTS:
+        return load(*args)
+
 class Role(StrEnum):
     """One job of the running judge; ``judge serve --only ROLE`` runs just that one."""
 
@@ -362,7 +374,7 @@ class JudgeServer:
         """Serve the pages until asked to stop. The web application (Starlette, Jinja2) is
         imported here, in a thread, once the door listens, as the worker's modules are."""
         assert self._web is not None  # _web_listening gives no socket without the pages
-        serve_web = await asyncio.to_thread(self._web)
+        serve_web = await asyncio.to_thread(_serially, self._web)
         await serve_web(self.services, listening, self._stop)
 
     def _store_and_wake(self, mails: list[Received]) -> list[int]:
@@ -380,8 +392,8 @@ class JudgeServer:
     async def _run_worker(self, *, purge: bool = True) -> None:
         # Imported here, in a thread, once the door listens (issue 14: start-up under 1.5 s):
         # the commands, their grammar and handlers are most of the judge's import time.
-        worker = await asyncio.to_thread(importlib.import_module, "judge.app.mail_in.worker")
-        housekeeping = await asyncio.to_thread(importlib.import_module, "judge.app.console.housekeeping")
+        worker = await asyncio.to_thread(_serially, importlib.import_module, "judge.app.mail_in.worker")
+        housekeeping = await asyncio.to_thread(_serially, importlib.import_module, "judge.app.console.housekeeping")
         settle_heap()
         await worker.run_worker(
             self.services,
@@ -430,10 +442,8 @@ class JudgeServer:
         """A pass: up to ``outbound_pass`` mails, claimed ``outbound_batch`` at a time in one
         commit, sent on one SMTP session, each marked sent in a commit of its own."""
         if not outbox:
-            from judge.app.mail_out.sender import (  # in the sender's thread, after start-up
-                SharedPictures,
-                TransactionalOutbox,
-            )
+            with _IMPORTS:  # in the sender's thread, after start-up: one import at a time
+                from judge.app.mail_out.sender import SharedPictures, TransactionalOutbox
 
             with self._outbound_lock:  # the senders of this process draw each map once between them
                 if not self._outbound_pictures:
@@ -449,7 +459,7 @@ class JudgeServer:
         )
 
     async def _run_scheduler(self) -> None:
-        run_scheduler = await asyncio.to_thread(_scheduler_loop)  # imported after start-up, in a thread
+        run_scheduler = await asyncio.to_thread(_serially, _scheduler_loop)  # imported after start-up, in a thread
         await run_scheduler(self.services, self._stop, self._scheduler_wake, max_sleep=self.tuning.scheduler_poll_seconds)
 
     # --- plumbing -------------------------------------------------------------
