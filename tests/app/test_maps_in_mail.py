@@ -13,10 +13,10 @@ import re
 
 import pytest
 
-import judge.app.mail_out.results_maps as maps
 from judge.app.mail_out.results_maps import phase_svg
 from judge.app.mail_out.sender import TransactionalOutbox
 from judge.app.phases.guarded_scheduler import process_due
+from judge.app.reports import game_start
 from judge.core.variants import load_map
 from judge.db.models import Game, OutboundMail, PhaseRecord
 from judge.mail.outbound import drain_once
@@ -138,7 +138,7 @@ def test_the_game_starting_mail_carries_the_opening_board_in_each_readers_langua
 
 
 def test_a_reader_with_the_map_off_gets_a_game_starting_mail_without_it(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(maps, "map_off_addresses", lambda game: frozenset({player(2)}))
+    monkeypatch.setattr(game_start, "map_off_addresses", lambda game: frozenset({player(2)}))
     addresses = form_game(harness, players=7)
     starting = {str(m["To"]): m for m in harness.others if "Game Starting" in str(m["Subject"])}
     assert set(starting) == set(addresses)

@@ -36,6 +36,7 @@ from typing import Any
 from judge.app.game_state.scoring import SYSTEMS
 from judge.core.adjudicator.rules import Rules
 from judge.core.bots import Level
+from judge.core.errors import RulesError
 from judge.db.models import Game
 from judge.i18n import N_
 
@@ -334,8 +335,6 @@ def read_rule_word(word: str) -> tuple[str, str] | None:
     defaults = Rules().to_mapping()
     if name not in defaults:
         raise BadRuleOption(word, tuple(sorted(defaults)))
-    from judge.core.errors import RulesError
-
     try:
         Rules.from_mapping({name: value})
     except RulesError as error:

@@ -20,6 +20,7 @@ from judge.app.session.registry import Next, handles
 from judge.db.models import Game, PhaseRecord
 from judge.lang.commands import MapRequest
 from judge.mail.compose import Attachment
+from judge.maps.png import svg_to_png
 
 
 @handles(MapRequest)
@@ -33,8 +34,6 @@ def handle(command: MapRequest, session: MailSession) -> Next:
     if command.svg:
         attachment = Attachment(file_name(game, record.name, "svg"), "image/svg+xml", svg.encode("utf-8"))
     else:
-        from judge.maps.png import svg_to_png
-
         attachment = Attachment(file_name(game, record.name, "png"), "image/png", svg_to_png(svg))
     session.reply_attachment = attachment
     if record.processed_at is not None:

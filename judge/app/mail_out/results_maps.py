@@ -31,7 +31,9 @@ from judge.app.game_state.variant_rules import game_map_of
 from judge.core.adjudicator.results import AdjudicationResult
 from judge.core.geography import GameMap
 from judge.core.position import Position
+from judge.core.serialization import position_from_json
 from judge.core.units import Unit
+from judge.core.visibility import end_province
 from judge.db.database import UnitOfWork
 from judge.db.models import Game, PhaseRecord
 from judge.mail.compose import Attachment
@@ -80,8 +82,6 @@ def phase_svg(
     ``view`` (Fog of War, :mod:`judge.app.audience.blind_view`): what the reader may see; the
     units and orders out of its sight are left off, the provinces it does not see dimmed.
     """
-    from judge.core.serialization import position_from_json
-
     game_map = game_map_of(game)
     position = position_from_json(record.position_before).position
     drawn: OrdersDrawn | None = None
@@ -119,8 +119,6 @@ def _fogged(
 def position_seen_after(position: Position, drawn: OrdersDrawn) -> Position:
     """The board after a drawn phase, as far as the picture knows it: the units where their
     results leave them (a dislodged unit where it stood), and the centres after the phase."""
-    from judge.core.visibility import end_province
-
     moved: list[Unit] = []
     for entry in drawn.results:
         end = end_province(entry)

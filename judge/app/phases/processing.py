@@ -43,8 +43,11 @@ from judge.app.game_state.boards import to_json
 from judge.app.game_state.clock_store import fresh_times
 from judge.app.game_state.game_rules import game_rules
 from judge.app.game_state.variant_rules import game_map_of
+from judge.app.games.endgame import after_processing
 from judge.app.hooks.game_hooks import hooks_for
 from judge.app.mail_out import outbox
+from judge.app.mail_out.press_rules import release_postal_press
+from judge.app.mail_out.results_maps import map_language, map_off_addresses
 from judge.app.phases.deadline_actions import count_processing
 from judge.app.phases.planning import OpenPhase, current_times, phase_clock, plan, read_open_phase
 from judge.app.reports.results import (
@@ -277,8 +280,6 @@ def process_phase(
     # The board as a picture for every reader who did not SET MAP OFF (issue 16); the text stays whole.
     # The sender draws it when it delivers the mail (judge.app.mail_out.results_maps.ResultsPictures), once per phase:
     # drawing takes tens of milliseconds, too long to hold this transaction and the game's row lock.
-    from judge.app.mail_out.results_maps import map_language, map_off_addresses
-
     no_map = map_off_addresses(game)
     outbox.queue_many(
         uow, services,
@@ -290,12 +291,8 @@ def process_phase(
         now, game_id=game.id,
     )  # fmt: skip
     # Postal press goes out with the results; a finished game's notices and summary follow them.
-    from judge.app.mail_out.press_rules import release_postal_press
-
     release_postal_press(uow, services, game, now)
     if finished:
-        from judge.app.games.endgame import after_processing
-
         after_processing(uow, services, game, now, after, winner)
     _log_once_committed(
         uow, game=game.name, phase=str(position.phase), next_phase="none" if finished else str(after.phase),

@@ -17,6 +17,7 @@ from judge.app.game_state.game_facts import is_gunboat, power_name
 from judge.app.game_state.setting_table import bot_seat_level
 from judge.app.game_state.variant_rules import game_map_of, opening_neutral_units
 from judge.app.hooks.game_hooks import hooks_for
+from judge.app.mail_out.results_maps import map_language, map_off_addresses
 from judge.app.mail_out.wording import phase_name
 from judge.app.session.mail_session import MailSession, Outgoing
 from judge.app.session.readers import reader_language, reader_zone
@@ -94,8 +95,6 @@ def queue_game_starting(session: MailSession, game: Game) -> int:
     Each carries the opening board in its reader's language (drawn by the sender when it delivers
     the mail, as a results mail's map), unless the reader said SET MAP OFF.
     """
-    from judge.app.mail_out.results_maps import map_language, map_off_addresses
-
     config = session.services.config
     subject = game_subject(config.code, game.name, "Game Starting", game.current_phase)
     game_map = game_map_of(game)
