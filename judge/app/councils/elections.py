@@ -35,8 +35,8 @@ from judge.app.audience.council_members import (
     council_readers,
     master_readers,
     member_readers,
+    rule_member,
 )
-from judge.app.audience.council_members import rule_member as rule_member
 from judge.app.game_state.game_facts import power_name
 from judge.app.mail_out import outbox
 from judge.app.session.mail_session import MailSession

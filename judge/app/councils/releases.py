@@ -35,20 +35,18 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from judge.app.audience.council_members import rule_member
 from judge.app.councils.elections import (
     LAST_RANK,
     RELEASE_KEY,
     current_phase,
+    mail_council,
     mail_member,
     open_election_of,
     renumber,
-    rule_member,
 )
 from judge.app.councils.elections import (
     announce as announce_election,
-)
-from judge.app.councils.elections import (
-    mail_council as mail_council,
 )
 from judge.app.game_state import order_sheets as kept
 from judge.app.game_state.boards import from_json

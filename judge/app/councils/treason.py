@@ -21,9 +21,14 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from judge.app.audience.council_members import council_readers, master_readers, member_addresses
+from judge.app.audience.council_members import (
+    council_readers,
+    master_readers,
+    member_addresses,
+    rule_member,
+)
 from judge.app.councils.delays import LEFT_PHASE, WAITLIST_KEY, phase_in, waitlist_entry
-from judge.app.councils.elections import current_phase, find_member, person_of, rule_member
+from judge.app.councils.elections import current_phase, find_member, person_of
 from judge.app.game_state.game_facts import power_name
 from judge.app.mail_out import outbox
 from judge.app.session.services import Services
