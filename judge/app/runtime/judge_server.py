@@ -25,6 +25,7 @@ import dataclasses
 import gc
 import importlib
 import logging
+import pkgutil
 import signal
 import socket
 import threading
@@ -69,9 +70,40 @@ cycle of imports in opposite orders (``judge.core.adjudicator`` and its ``result
 which stopped a role at start-up; one at a time, they cannot."""
 
 
+_WARMED: list[bool] = []
+"""Set once :func:`_import_the_judge` has run in this process."""
+
+#: The packages a role may import lazily while it works (a function-level import in a handler,
+#: the processing, the councils' rules, the maps): all of the application and the floors below it.
+_RUNTIME_PACKAGES = ("judge.core", "judge.lang", "judge.db", "judge.timekeeping", "judge.mail", "judge.maps",
+                     "judge.i18n", "judge.app")
+
+
+def _import_the_judge() -> None:
+    """Import every module of :data:`_RUNTIME_PACKAGES`, once, holding :data:`_IMPORTS`.
+
+    The roles' start-up imports are serialised, but a role may still import a module for the
+    first time later, inside a function, while another role's thread imports the other end of
+    the same cycle: the ``_DeadlockError`` again, in the middle of a phase. With every module
+    of the application already in ``sys.modules`` such an import is a dictionary lookup. About a
+    second of start-up, paid in a thread after the door listens."""
+    if _WARMED:
+        return
+    for package_name in _RUNTIME_PACKAGES:
+        package = importlib.import_module(package_name)
+        for found in pkgutil.walk_packages(package.__path__, f"{package_name}."):
+            try:
+                importlib.import_module(found.name)
+            except ImportError as missing:  # an optional dependency this installation lacks
+                log.warning("not imported at start-up: %s (%s)", found.name, missing)
+    _WARMED.append(True)
+
+
 def _serially(load: Callable[..., Any], *args: Any) -> Any:
-    """``load(*args)`` holding :data:`_IMPORTS` (an import in a role's thread)."""
+    """``load(*args)`` holding :data:`_IMPORTS` (an import in a role's thread), after the judge's
+    modules are all imported (:func:`_import_the_judge`)."""
     with _IMPORTS:
+        _import_the_judge()
         return load(*args)
 
 class Role(StrEnum):
@@ -442,13 +474,11 @@ class JudgeServer:
         """A pass: up to ``outbound_pass`` mails, claimed ``outbound_batch`` at a time in one
         commit, sent on one SMTP session, each marked sent in a commit of its own."""
         if not outbox:
-            with _IMPORTS:  # in the sender's thread, after start-up: one import at a time
-                from judge.app.mail_out.sender import SharedPictures, TransactionalOutbox
-
+            sender = _serially(importlib.import_module, "judge.app.mail_out.sender")  # in the sender's thread
             with self._outbound_lock:  # the senders of this process draw each map once between them
                 if not self._outbound_pictures:
-                    self._outbound_pictures.append(SharedPictures())
-            outbox.append(TransactionalOutbox(self.services, self._outbound_pictures[0]))
+                    self._outbound_pictures.append(sender.SharedPictures())
+            outbox.append(sender.TransactionalOutbox(self.services, self._outbound_pictures[0]))
         return drain_once(
             outbox[0],
             relay,
