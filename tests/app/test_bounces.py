@@ -208,7 +208,7 @@ def test_past_the_threshold_the_player_and_master_are_told_once(harness: Harness
     told = harness.new_mail()
     assert sorted(str(m["To"]) for m in told) == sorted([MASTER, "france.home@example.net"])
     owner = next(m for m in told if str(m["To"]) == "france.home@example.net")
-    assert FRANCE in text(owner) and "5 bounces" in text(owner) and "5.1.1" in text(owner)
+    assert FRANCE in text(owner) and "Bounces counted: 5," in text(owner) and "5.1.1" in text(owner)
     master = next(m for m in told if str(m["To"]) == MASTER)
     assert "FRANCE" in text(master) and "demo" in text(master)
     assert FRANCE not in master.as_string()  # the master learns the power, never the address
@@ -316,3 +316,66 @@ def test_the_optional_dmarc_rule_and_judge_mail_show(
     capsys.readouterr()
     assert main(["mail", "--url", harness.db.url, "show", str(refused)]) == 0
     assert "authentication: spf=fail dkim=none dmarc=fail (by mx.example.org)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("raw_of", "kind", "score"),
+    [
+        (lambda to: dsn(to, FRANCE, original=False), "hard", 1.0),  # no returned mail: the token says which
+        (lambda to: dsn(to, FRANCE, status="4.2.2", diagnostic="452 4.2.2 Mailbox full"), "soft", 0.5),
+        (lambda to: dsn(to, FRANCE, status="4.4.1", action="delayed"), "none", None),  # a warning only
+    ],
+)
+def test_a_bounce_is_scored_by_its_kind_even_without_the_returned_mail(
+    harness: Harness, raw_of, kind: str, score: float | None  # type: ignore[no-untyped-def]
+) -> None:
+    start_game(harness)
+    harness.exchange(FRANCE, "VERSION\n")
+    sent = last_mail_to(harness, FRANCE)
+    harness.new_mail()
+    to = verp_of(harness, sent)
+    mail = bounce(harness, raw_of(to), to)
+    assert harness.new_mail() == []
+    assert mail.state is InboundState.IGNORED and mail.error is not None
+    with harness.db.unit_of_work(readonly=True) as uow:
+        row = uow.session.get(OutboundMail, sent.id)
+        assert row is not None and row.bounce is not None and row.bounce.startswith(f"{kind}: ")
+    found = record(harness, FRANCE)
+    if score is None:
+        assert found is None and "no failure" in mail.error
+    else:
+        assert found is not None and found.score == score and f"bounce ({kind})" in mail.error
+
+
+def test_a_flood_of_broken_and_forged_bounces_never_stops_the_judge(harness: Harness) -> None:
+    """Garbage, forged tokens, unknown tokens and malformed DSNs to the bounce addresses: each kept,
+    marked ignored, never answered; the player's next mail is answered as usual."""
+    start_game(harness)
+    harness.exchange(FRANCE, "VERSION\n")
+    sent = last_mail_to(harness, FRANCE)
+    harness.new_mail()
+    real = verp_of(harness, sent)
+    targets = [
+        real, "judge-bounces@example.org", "judge-bounces+@example.org", "judge-bounces+1-x@example.org",
+        f"judge-bounces+{sent.id}-{'z' * 16}@example.org", "judge-bounces+99999999-abcdefghijklmnop@example.org",
+        "JUDGE-BOUNCES+" + real.split("+", 1)[1].upper(),
+    ]  # fmt: skip
+    bodies = [
+        b"", b"\x00\xff" * 500, b"Content-Type: multipart/report; boundary=\"\"\r\n\r\n--\r\n",
+        dsn(real, FRANCE).replace(b"Status: 5.1.1", b"Status: \x00"), dsn(real, FRANCE).replace(b"--B0UND", b"--"),
+    ]  # fmt: skip
+    ids = [
+        harness.db.store_inbound_mail(body, "", [to], harness.clock.now())
+        for to in targets for body in bodies
+    ]  # fmt: skip
+    harness.drain()
+    with harness.db.unit_of_work(readonly=True) as uow:
+        states = {uow.mail_in.get(mail_id).state for mail_id in ids}
+    assert states == {InboundState.IGNORED}
+    assert harness.new_mail() == []
+    found = record(harness, FRANCE)
+    # Only the real token (also in capitals: some servers change a local part's case) with a DSN
+    # that says "failed" under a garbled status counts, as a soft failure, and once that day.
+    assert found is not None and (found.score, found.bounces) == (0.5, 2)
+    reply = harness.exchange(FRANCE, "VERSION\n")
+    assert "VERSION" in text(reply).upper()

@@ -1,14 +1,16 @@
 """A private Postfix for the end-to-end tests (issue 30): Debian's package, started with its own
 configuration directory on loopback ports, never touching the system's configuration.
 
-It is configured as deploy/postfix says for the judge's side: the judge's address and its bounce
-address (``recipient_delimiter = +``: every VERP address) are routed by a transport map to the
-judge's door; the judge relays through it (``mynetworks`` = loopback). The players' domain,
+It is configured as deploy/postfix says for the judge's side, read from those files: every setting
+of deploy/postfix/main.cf (``recipient_delimiter = +``: every VERP address; the transport map) and
+every route of deploy/postfix/transport (the judge's address and its bounce address), pointed at
+the test judge's door; the judge relays through it (``mynetworks`` = loopback). The players' domain,
 ``players.example``, is delivered by Postfix's virtual agent into Maildirs; an address of it that
 has no mailbox is accepted and then bounced by Postfix itself (``smtpd_reject_unlisted_recipient
 = no``), which sends a real DSN to the mail's envelope sender: the judge's VERP address.
 
-``.ci/run`` installs the package when it is missing; the tests need root (Postfix's master).
+``.ci/run`` installs the package when it is missing and sets ``JUDGE_TEST_POSTFIX=required``, which
+makes a Postfix that cannot run a failure, not a skip; the tests need root (Postfix's master).
 """
 
 from __future__ import annotations
@@ -53,6 +55,39 @@ postlog   unix-dgram n - n - 1 postlogd
 """
 
 
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy" / "postfix"
+_DOOR = "[127.0.0.1]:2525"
+"""Where deploy/postfix/transport sends the judge's mail: the judge's door's default port."""
+
+
+def deploy_main_cf(etc: Path) -> list[str]:
+    """The settings deploy/postfix/main.cf makes (its lines that are not comments), as the test's
+    instance uses them: the same values, the transport table read from ``etc`` (as a text table,
+    so that no ``postmap`` is needed)."""
+    settings: list[str] = []
+    for line in (DEPLOY / "main.cf").read_text().splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        name, _, value = (part.strip() for part in line.partition("="))
+        if name == "transport_maps":
+            assert value == "hash:/etc/postfix/transport", value
+            value = f"texthash:{etc}/transport"
+        settings.append(f"{name} = {value}")
+    return settings
+
+
+def deploy_transport(judge_port: int) -> str:
+    """deploy/postfix/transport's routes, each to the test judge's door instead of port 2525."""
+    routes: list[str] = []
+    for line in (DEPLOY / "transport").read_text().splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        address, route = line.split()
+        assert route.endswith(_DOOR), route
+        routes.append(f"{address} {route.removesuffix(_DOOR)}[127.0.0.1]:{judge_port}\n")
+    return "".join(routes)
+
+
 def unavailable() -> str | None:
     """Why a private Postfix cannot run here, or None."""
     if not os.path.exists(POSTFIX):
@@ -86,10 +121,7 @@ class PrivatePostfix:
         os.chown(lib, user.pw_uid, user.pw_gid)
         os.chown(mail, user.pw_uid, user.pw_gid)
         (etc / "master.cf").write_text(_SERVICES.format(listen=f"127.0.0.1:{self.port}"))
-        (etc / "transport").write_text(
-            f"judge@example.org smtp:[127.0.0.1]:{self.judge_port}\n"
-            f"judge-bounces@example.org smtp:[127.0.0.1]:{self.judge_port}\n"
-        )
+        (etc / "transport").write_text(deploy_transport(self.judge_port))
         (etc / "vmailbox").write_text("".join(f"{box}@{PLAYERS_DOMAIN} {box}/\n" for box in self.mailboxes))
         (etc / "main.cf").write_text(
             "\n".join((
@@ -98,7 +130,7 @@ class PrivatePostfix:
                 "myhostname = mx.example.org", "mydomain = example.org", "myorigin = example.org",
                 "mydestination =", "inet_interfaces = 127.0.0.1", "inet_protocols = ipv4",
                 "mynetworks = 127.0.0.0/8", "relay_domains = example.org",
-                f"transport_maps = texthash:{etc}/transport", "recipient_delimiter = +",
+                *deploy_main_cf(etc),
                 f"virtual_mailbox_domains = {PLAYERS_DOMAIN}", f"virtual_mailbox_base = {mail}",
                 f"virtual_mailbox_maps = texthash:{etc}/vmailbox",
                 f"virtual_uid_maps = static:{user.pw_uid}", f"virtual_gid_maps = static:{user.pw_gid}",

@@ -34,6 +34,9 @@ Action: {action}
 Status: {status}
 Diagnostic-Code: smtp; {diagnostic}
 
+{original}--B0UND--
+"""
+_ORIGINAL = """\
 --B0UND
 Content-Description: Undelivered Message Headers
 Content-Type: text/rfc822-headers
@@ -42,17 +45,18 @@ From: Diplomacy Judge <judge@example.org>
 To: {failed}
 Subject: XPY:demo - S1901M Results
 
---B0UND--
 """
 
 
 def dsn(
     to: str, failed: str, *, status: str = "5.1.1", action: str = "failed",
     diagnostic: str = "550 5.1.1 User unknown", tag: str = "dsn1", subject: str = "Undelivered Mail Returned to Sender",
+    original: bool = True,
 ) -> bytes:
-    """A delivery status notification for ``failed``, sent to ``to`` (the envelope's VERP address)."""
+    """A delivery status notification for ``failed``, sent to ``to`` (the envelope's VERP address);
+    ``original=False``: without the returned mail's headers (RFC 3464 makes them optional)."""
     text = _DSN.format(to=to, failed=failed, status=status, action=action, diagnostic=diagnostic, tag=tag,
-                       subject=subject)  # fmt: skip
+                       subject=subject, original=_ORIGINAL.format(failed=failed) if original else "")  # fmt: skip
     return text.replace("\n", "\r\n").encode("ascii")
 
 

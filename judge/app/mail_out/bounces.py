@@ -241,8 +241,8 @@ def _tell_owner(uow: UnitOfWork, services: Services, record: AddressBounces, own
     _ = translation(reader_language(owner)).gettext
     zone = reader_zone(owner.time_zone, services.config.timezone)
     body = _(
-        "Mail the judge sends to your address {address} comes back undelivered: {count} bounces, the last "
-        "on {date}, when the mail server said:\n\n  {reason}\n\n"
+        "Mail the judge sends to your address {address} comes back undelivered. Bounces counted: "
+        "{count}, the last on {date}, when the mail server said:\n\n  {reason}\n\n"
         "The judge keeps sending there, and you may be missing results and deadlines. When the address "
         "works again, send any mail from it to the judge (HELP will do) and it is counted as working. "
         "This notice goes to your other registered addresses, once."
@@ -273,8 +273,8 @@ def _tell_masters(
             _ = translation(reader_language(master.person, game)).gettext
             zone = reader_zone(master.person.time_zone, services.config.timezone)
             body = _(
-                "Mail the judge sends to the player of {powers} in game {game} comes back undelivered: "
-                "{count} bounces, the last on {date}, when the mail server said:\n\n  {reason}\n\n"
+                "Mail the judge sends to the player of {powers} in game {game} comes back undelivered. "
+                "Bounces counted: {count}, the last on {date}, when the mail server said:\n\n  {reason}\n\n"
                 "The player may not be getting the game's results and deadlines. The player was told at "
                 "their other registered addresses, if they have any. The judge counts the address as working "
                 "again as soon as a mail from it arrives."
