@@ -379,3 +379,35 @@ def test_a_flood_of_broken_and_forged_bounces_never_stops_the_judge(harness: Har
     assert found is not None and (found.score, found.bounces) == (0.5, 2)
     reply = harness.exchange(FRANCE, "VERSION\n")
     assert "VERSION" in text(reply).upper()
+
+
+@pytest.mark.parametrize(
+    ("language", "guide", "quoted"),
+    [("en", "docs/master-guide.md", '"mail to FRANCE bounces"'), ("fr", "docs/fr/guide-maitre.md", "« le courrier à FRANCE revient »")],
+)
+def test_the_masters_guides_quote_the_notice_the_master_gets(
+    harness: Harness, language: str, guide: str, quoted: str
+) -> None:
+    """What the master's guides (EN, FR) say the master is told: one mail whose subject they quote,
+    naming the power, the count, when and the server's words, never the player's address."""
+    from dataclasses import replace
+    from pathlib import Path
+
+    from judge.app.session.services import Services
+
+    root = Path(__file__).resolve().parents[2]
+    assert quoted in " ".join((root / guide).read_text(encoding="utf-8").split())
+    harness.services = Services(
+        db=harness.db, clock=harness.clock, config=replace(harness.services.config, bounce_threshold=1.0)
+    )
+    start_game(harness)
+    if language != "en":
+        harness.exchange(MASTER, f"SET LANGUAGE {language}\n")
+    harness.exchange(FRANCE, "VERSION\n")
+    harness.new_mail()
+    sent = last_mail_to(harness, FRANCE)
+    bounce(harness, dsn(verp_of(harness, sent), FRANCE), verp_of(harness, sent))
+    [told] = [m for m in harness.new_mail() if str(m["To"]) == MASTER]
+    assert str(told["Subject"]) == "XPY:demo - " + quoted.strip('"« »')
+    body = text(told)
+    assert "FRANCE" in body and ": 1," in body and "5.1.1" in body and FRANCE not in told.as_string()

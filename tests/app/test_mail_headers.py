@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from datetime import timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
@@ -17,11 +18,12 @@ from starlette.testclient import TestClient
 from judge.app.mail_out.sender import TransactionalOutbox
 from judge.app.session.services import Services
 from judge.db.enums import InboundState
-from judge.db.models import GameObserver
+from judge.db.models import GameObserver, OutboundMail
 from judge.mail.outbound import drain_once
 from judge.web.app import create_app
 from tests.app.conftest import Harness
 from tests.app.orders_helpers import MASTER, OBSERVER, address, start_game
+from tests.mail.bounce_samples import dsn
 
 STRANGER = "stranger@example.net"
 
@@ -171,3 +173,52 @@ def test_no_list_header_is_written_into_the_outbox_row(harness: Harness, name: s
     game = start_game(harness)
     game.master("BROADCAST\nhello all\nENDBROADCAST\n")
     assert all(message[name] is None for message in harness.outbox())
+
+
+def test_a_phases_results_to_players_master_and_observer(harness: Harness) -> None:
+    """The mail most often sent in bulk: each reader's results (with the map attached as the
+    sender delivers them) carries the generated mail's headers and the game's List-Id; the
+    observer's copy alone carries List-Unsubscribe."""
+    game = start_game(harness)
+    delivered(harness.services, harness)
+    game.master("PROCESS\n")
+    sent = [m for m in delivered(harness.services, harness) if "Results" in str(m["Subject"])]
+    readers = {str(m["To"]) for m in sent}
+    assert {address("FRANCE"), MASTER, OBSERVER} <= readers and len(readers) == len(sent)
+    for message in sent:
+        common(message)
+        assert message["Auto-Submitted"] == "auto-generated" and message["Precedence"] == "bulk"
+        assert message["In-Reply-To"] is None and message["References"] is None
+        assert message["List-Id"] == "XPY game demo <demo.xpy.example.org>"
+        assert message.get_content_type() == "multipart/mixed"  # the map, attached at delivery
+        observer = str(message["To"]) == OBSERVER
+        assert (message["List-Unsubscribe"] is not None) is observer, message["To"]
+        assert message["List-Unsubscribe-Post"] is None
+
+
+def test_the_bounce_notices_to_the_owner_and_the_master(harness: Harness) -> None:
+    """The notices of a bouncing address: generated mail; the master's is about the game (List-Id),
+    the owner's about no game."""
+    start_game(harness)
+    france = address("FRANCE")
+    with harness.db.unit_of_work() as uow:
+        person = uow.people.by_address(france)
+        assert person is not None
+        uow.people.add_address(person, "france.home@example.net", harness.clock.now())
+    harness.exchange(france, "VERSION\n")
+    delivered(harness.services, harness)
+    for day in range(5):  # one hard bounce a day to France's last mail: the threshold (5) on day 5
+        with harness.db.unit_of_work(readonly=True) as uow:
+            rows = [r.id for r in uow.session.scalars(select(OutboundMail)) if r.recipients == [france]]
+        verp = harness.services.verp.envelope_sender(max(rows), france)
+        harness.db.store_inbound_mail(dsn(verp, france, tag=f"n{day}"), "", [verp], harness.clock.now())
+        harness.drain()
+        harness.clock.advance(timedelta(days=1, minutes=1))
+    sent = delivered(harness.services, harness)
+    owner, master = to(sent, "france.home@example.net"), to(sent, MASTER)
+    for message in (owner, master):
+        common(message)
+        assert message["Auto-Submitted"] == "auto-generated" and message["Precedence"] == "bulk"
+        assert message["In-Reply-To"] is None and message["List-Unsubscribe"] is None
+    assert owner["List-Id"] is None
+    assert master["List-Id"] == "XPY game demo <demo.xpy.example.org>"
