@@ -16,7 +16,7 @@ Diplomacy. Builds follow the rules' placement:
 A power that removes fewer units than it must loses the ones farthest from its home country
 (the Judge's civil-disorder rule, distances counted on the board whatever the terrain),
 garrisons and armies alike; ties go in the board's order. With money (the advanced game),
-units are paid for instead: a later step of issue 33.
+units are paid for instead (:mod:`.money`), placed by the same rules.
 """
 
 from __future__ import annotations
@@ -51,13 +51,22 @@ class Dismiss:
     garrison: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Maintain:
+    """Keep, and pay for, the army or fleet of ``province`` or (``garrison``) its garrison: an
+    order of the advanced game only (:mod:`.money`); the basic game keeps what it may."""
+
+    province: str
+    garrison: bool = False
+
+
 AdjustmentOrder = Raise | Dismiss
 
 
 @dataclass(frozen=True, slots=True)
 class AdjustmentVerdict:
     power: str
-    order: AdjustmentOrder | None
+    order: AdjustmentOrder | Maintain | None
     outcome: Outcome
     reason: str = ""
 
@@ -125,6 +134,8 @@ def adjudicate_basic_adjustments(
                 {city: unit for city, unit in position.sieges.items() if unit in units and city in garrisons}
             ),
             countries=position.countries,
+            money=position.money,
+            unrest=position.unrest,
         ),
     )
 
@@ -142,7 +153,7 @@ def _removals(
         if isinstance(order, Raise):
             verdicts.append(AdjustmentVerdict(power, order, Outcome.INVALID, "removals are due"))
             continue
-        found = _remove(power, order, units, garrisons) if due else "no more removals are due"
+        found = dismiss_unit(power, order, units, garrisons) if due else "no more removals are due"
         if found:
             verdicts.append(AdjustmentVerdict(power, order, Outcome.INVALID, found))
         else:
@@ -155,12 +166,21 @@ def _removals(
         places.sort(key=lambda place: (-distance.get(place[0], 999), place[0], place[1]))
         for province, garrison in places[:due]:
             order = Dismiss(province, garrison)
-            _remove(power, order, units, garrisons)
+            dismiss_unit(power, order, units, garrisons)
             verdicts.append(AdjustmentVerdict(power, order, Outcome.SUCCEEDS, "civil disorder"))
     return verdicts
 
 
-def _remove(power: str, order: Dismiss, units: list[Unit], garrisons: dict[str, str]) -> str:
+def trades_old_for_new(board: MachiavelliBoard, order: Raise, dismissed: set[tuple[str, bool]]) -> bool:
+    """Whether ``order`` builds where a unit of the same kind (army or fleet, or garrison) was
+    removed this winter, or anything in Venice after a removal there."""
+    return (order.province, order.garrison) in dismissed or (
+        order.province in board.single_space and any(province == order.province for province, _ in dismissed)
+    )
+
+
+def dismiss_unit(power: str, order: Dismiss, units: list[Unit], garrisons: dict[str, str]) -> str:
+    """Remove the unit ``order`` names from ``units`` or ``garrisons``; why not, or ""."""
     if order.garrison:
         if garrisons.get(order.province) != power:
             return "no such garrison"
@@ -189,18 +209,15 @@ def _builds(
     dismissed: set[tuple[str, bool]] = set()  # (province, garrison) of the units removed
     for order in given:
         if isinstance(order, Dismiss):
-            found = _remove(power, order, units, garrisons)
+            found = dismiss_unit(power, order, units, garrisons)
             verdicts.append(AdjustmentVerdict(power, order, Outcome.INVALID if found else Outcome.SUCCEEDS, found))
             if not found:
                 dismissed.add((order.province, order.garrison))
             continue
-        traded = (order.province, order.garrison) in dismissed or (
-            order.province in board.single_space and any(province == order.province for province, _ in dismissed)
-        )
-        if traded:
+        if trades_old_for_new(board, order, dismissed):
             verdicts.append(AdjustmentVerdict(power, order, Outcome.INVALID, "no new unit for an old one in one place"))
             continue
-        reason = _why_not_build(board, order, sites, used, units, garrisons, options) if allowed else "no build is due"
+        reason = why_not_build(board, order, sites, used, units, garrisons, options) if allowed else "no build is due"
         if reason:
             verdicts.append(AdjustmentVerdict(power, order, Outcome.INVALID, reason))
             continue
@@ -214,7 +231,7 @@ def _builds(
     return verdicts
 
 
-def _why_not_build(
+def why_not_build(
     board: MachiavelliBoard,
     order: Raise,
     sites: frozenset[str],

@@ -15,7 +15,10 @@ A scenario is a variant file (docs/variants.md) with a few keys more, read here 
   (garrisons of no power), ``treasuries`` (ducats at the start), ``single_space`` (a
   province whose city and province are one space, as Venice: one unit at most) and
   ``straits`` (a fleet in ``province`` holds the passage between the two ``joins``;
-  ``first_edition_only``: not under the second edition's rules).
+  ``first_edition_only``: not under the second edition's rules); ``variable_income``: the
+  dice thrown each year for a home country (keyed by its power: whoever holds the country
+  throws them) or for a city (keyed by its province: whoever controls the city), each as
+  ``{"dice": N, "table": [six incomes, for a roll of 1 to 6]}``.
 
 Control at the start: a power controls its home country, provinces and cities; a
 garrison controls its city and, with no other unit there, its province (an autonomous
@@ -26,7 +29,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from judge.core.errors import PhaseError, VariantError
@@ -68,6 +71,15 @@ class Strait:
 
 
 @dataclass(frozen=True, slots=True)
+class VariableIncome:
+    """The variable income of a home country or a city: ``dice`` rolls of one die, each read in
+    ``table`` (the ducats for a roll of 1 to 6)."""
+
+    dice: int
+    table: tuple[int, int, int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
 class Control:
     """Who controls each land province and each city (absent: no one)."""
 
@@ -88,6 +100,7 @@ class MachiavelliBoard:
     single_space: frozenset[str]
     straits: tuple[Strait, ...]
     first_phase: Phase
+    variable_income: Mapping[str, VariableIncome] = field(default_factory=lambda: MappingProxyType({}))
 
     def city(self, province: str, *, fortresses: bool = False) -> City | None:
         """The city of ``province``, or its fortress when fortresses are in play, or None."""
@@ -194,6 +207,7 @@ def parse_board(data: object, *, source: str = "<data>") -> MachiavelliBoard:
         single_space=single_space,
         straits=_straits(section.get("straits", []), game_map, where),
         first_phase=first_phase,
+        variable_income=MappingProxyType(_variable_income(section.get("variable_income", {}), game_map, cities, where)),
     )
 
 
@@ -291,3 +305,24 @@ def _straits(value: object, game_map: GameMap, where: str) -> tuple[Strait, ...]
             raise VariantError(f"{where}: the strait of {province}: first_edition_only must be true or false")
         found.append(Strait(province, (first, second), first_only))
     return tuple(found)
+
+
+def _variable_income(value: object, game_map: GameMap, cities: Mapping[str, City], where: str) -> dict[str, VariableIncome]:
+    if not isinstance(value, dict):
+        raise VariantError(f"{where}: variable_income must map powers and cities to their dice")
+    found: dict[str, VariableIncome] = {}
+    for key, entry in value.items():
+        ctx = f"{where}: variable_income of {key}"
+        if key not in game_map.powers and key not in cities:
+            raise VariantError(f"{ctx}: neither a power nor a city")
+        if not isinstance(entry, dict):
+            raise VariantError(f"{ctx} must be an object")
+        dice, table = entry.get("dice"), entry.get("table")
+        if not isinstance(dice, int) or isinstance(dice, bool) or dice < 1:
+            raise VariantError(f"{ctx}: dice must be a whole number, 1 or more")
+        if not isinstance(table, list) or len(table) != 6 or not all(
+            isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in table
+        ):
+            raise VariantError(f"{ctx}: table must give six incomes of 0 ducats or more")
+        found[key] = VariableIncome(dice, (table[0], table[1], table[2], table[3], table[4], table[5]))
+    return found

@@ -45,7 +45,8 @@ Under SET MACH2 (the second edition) only Messina's strait is held (the data mar
 ``first_edition_only``), and a besieged garrison may convert: a conversion is an attack like
 any other.
 
-Not yet played here (issue 33, later steps): special units, rebellions, money, convoys and
+Money, expenses and the rebellions they cause are :mod:`.money`'s. Not yet played here (issue
+33, later steps): special units, a rebellion's part in the moves, convoys and
 retreats across a strait, the ALLY command that lets another power through.
 
 Home countries (:func:`end_of_campaign`): a power with no city left in any country it holds is
@@ -75,6 +76,7 @@ from judge.core.machiavelli.orders import (
     MachiavelliOrder,
     ToGarrison,
 )
+from judge.core.machiavelli.treasury import NO_UNREST, Finances, Unrest
 from judge.core.machiavelli.year import next_phase
 from judge.core.orders import Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove
 from judge.core.phase import Phase, PhaseType, Season
@@ -106,7 +108,8 @@ class MachiavelliPosition:
     just played (a second besiege by that unit ends the garrison); ``retreats``: in a retreat
     phase, each dislodged unit's places to go; ``countries``: each home country (named by its
     first power) -> the power that holds it, its own or a conqueror (None: each power its own; a
-    country no one holds is absent).
+    country no one holds is absent); ``money``: the treasuries and loans (None: the basic game,
+    SET NO MONEY); ``unrest``: the rebellions and famine markers.
     """
 
     phase: Phase
@@ -117,11 +120,14 @@ class MachiavelliPosition:
     dislodged: tuple[DislodgedUnit, ...] = ()
     retreats: Mapping[Unit, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
     countries: Mapping[str, str] | None = None
+    money: Finances | None = None
+    unrest: Unrest = NO_UNREST
 
 
 def opening_position(board: MachiavelliBoard, options: MachiavelliOptions = FIRST_EDITION) -> MachiavelliPosition:
     """The board at the first spring: the scenario's units, garrisons and control (under SET NO
-    GARRISONS, no garrison at all: the scenario's are ignored, autonomous ones too)."""
+    GARRISONS, no garrison at all: the scenario's are ignored, autonomous ones too), and with
+    money the scenario's treasuries."""
     control = board.starting_control()
     if not options.garrisons:
         control = Control(
@@ -135,6 +141,7 @@ def opening_position(board: MachiavelliBoard, options: MachiavelliOptions = FIRS
         units=board.game_map.starting_units,
         garrisons=board.garrisons if options.garrisons else MappingProxyType({}),
         control=control,
+        money=Finances(MappingProxyType(dict(board.treasuries))) if options.money else None,
     )
 
 
@@ -504,6 +511,8 @@ class _Campaign:
             dislodged=dislodged,
             retreats=MappingProxyType({d.unit: retreats[d.unit] for d in dislodged}),
             countries=position.countries,
+            money=position.money,
+            unrest=position.unrest,
         )
         disbanded = [str(unit) for unit in self.disbanded_units] + [f"G {city}" for city in self.disbanded_garrisons]
         return CampaignResult(
@@ -592,6 +601,8 @@ def adjudicate_retreats(
         control=_control_after(board, position.control, tuple(after_units), garrisons, following, options),
         sieges=MappingProxyType(dict(position.sieges)),
         countries=position.countries,
+        money=position.money,
+        unrest=position.unrest,
     )
 
 
@@ -724,6 +735,8 @@ def eliminate(position: MachiavelliPosition, powers: tuple[str, ...]) -> Machiav
         countries=position.countries
         if position.countries is None
         else MappingProxyType({c: h for c, h in position.countries.items() if h not in gone}),
+        money=position.money,
+        unrest=position.unrest,
     )
 
 

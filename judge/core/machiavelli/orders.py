@@ -3,11 +3,16 @@
 An army or fleet is ordered as in Diplomacy (:mod:`judge.core.orders`: hold, move, support,
 convoy) or with one of these; a garrison is named by its city's province and may hold, support
 an action into its own province, or convert to an army or a fleet (:class:`GarrisonConvert`).
+
+With money, a campaign's orders also pay the bank, give ducats to another power, borrow, and
+spend up to four expenses (:data:`MoneyOrder`), resolved before the moves by
+:mod:`judge.core.machiavelli.money`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from judge.core.orders import Order
 from judge.core.units import UnitRef, UnitType
@@ -67,3 +72,91 @@ class GarrisonDisband:
 MachiavelliOrder = (
     Order | Besiege | LiftSiege | ToGarrison | GarrisonHold | GarrisonSupport | GarrisonConvert | GarrisonDisband
 )
+
+
+
+# ----------------------------------------------------------------------------- money
+
+
+@dataclass(frozen=True, slots=True)
+class PayBank:
+    """Repay the bank ``ducats`` (interest of the earliest loan first, then its principal, then
+    the next loan's)."""
+
+    ducats: int
+
+
+@dataclass(frozen=True, slots=True)
+class Give:
+    """Give (or lend: the game keeps no record of a debt between powers) ``ducats`` to ``power``."""
+
+    ducats: int
+    power: str
+
+
+@dataclass(frozen=True, slots=True)
+class Borrow:
+    """Borrow ``ducats`` from the bank for ``years`` (1 or 2)."""
+
+    ducats: int
+    years: int
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """The unit an expense aims at: the army or fleet of ``province``, or (``garrison``) the
+    garrison of its city."""
+
+    province: str
+    garrison: bool = False
+
+
+class BribeKind(StrEnum):
+    DISBAND = "disband"
+    BUY = "buy"
+    TO_AUTONOMOUS = "garrison to autonomous"
+
+
+@dataclass(frozen=True, slots=True)
+class FamineRelief:
+    province: str
+
+
+@dataclass(frozen=True, slots=True)
+class PacifyRebellion:
+    province: str
+
+
+@dataclass(frozen=True, slots=True)
+class CauseRebellion:
+    province: str
+
+
+@dataclass(frozen=True, slots=True)
+class CounterBribe:
+    target: Target
+
+
+@dataclass(frozen=True, slots=True)
+class Bribe:
+    """Disband, buy, or make autonomous the unit ``target`` (what it costs depends on the unit)."""
+
+    kind: BribeKind
+    target: Target
+
+
+ExpenseAction = FamineRelief | PacifyRebellion | CauseRebellion | CounterBribe | Bribe
+
+
+@dataclass(frozen=True, slots=True)
+class Expense:
+    """``EXPENSE number: ducats action``; ``action`` None (``EXPENSE 2: NONE``) cancels the
+    expense of that number given before."""
+
+    number: int
+    ducats: int
+    action: ExpenseAction | None
+
+
+MoneyOrder = PayBank | Give | Borrow | Expense
+"""The orders of a campaign's borrowing and expenditure steps, before its moves."""

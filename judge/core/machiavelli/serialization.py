@@ -10,7 +10,16 @@ has::
      "sieges": {"SIE": {"power": "FLORENCE", "type": "A", "loc": "SIE"}},
      "countries": {"MILAN": "FRANCE", "NAPLES": "NAPLES"},
      "dislodged": [{"power": "MILAN", "type": "A", "loc": "GEN", "attacker_from": "MON",
-                    "attacker_via_convoy": false, "retreats": ["GEN#"]}]}
+                    "attacker_via_convoy": false, "retreats": ["GEN#"]}],
+     "treasuries": {"FLORENCE": 12, "MILAN": 0},
+     "loans": {"FLORENCE": [{"principal": 15, "interest": 8, "due": "U1456M"}]},
+     "barred": ["NAPLES"],
+     "rebellions": {"SLZ": {"against": "FRANCE", "city": true}},
+     "famine": ["MIL"]}
+
+``treasuries`` is present exactly when the game plays with money (``loans`` and ``barred``, the
+powers the bank no longer lends to, only when not empty); ``rebellions`` and ``famine`` only
+when not empty.
 
 Writing is deterministic (keys and units sorted); reading checks everything against the board
 and raises one :class:`~judge.core.errors.PositionError` naming the fault.
@@ -25,6 +34,7 @@ from typing import Any
 from judge.core.errors import PhaseError, PositionError
 from judge.core.machiavelli.board import AUTONOMOUS, Control, MachiavelliBoard
 from judge.core.machiavelli.campaign import MachiavelliPosition, city_space, is_city_space
+from judge.core.machiavelli.treasury import NO_UNREST, Finances, Loan, Rebellion, Unrest
 from judge.core.phase import Phase, PhaseType
 from judge.core.position import DislodgedUnit
 from judge.core.units import Unit, UnitType, province_of
@@ -54,6 +64,23 @@ def position_to_json(position: MachiavelliPosition, variant: str = "machiavelli"
             }
             for d in sorted(position.dislodged, key=lambda d: (d.unit.power, d.unit.location))
         ]
+    if position.money is not None:
+        money = position.money
+        data["treasuries"] = dict(sorted(money.treasuries.items()))
+        if money.loans:
+            data["loans"] = {
+                power: [{"principal": loan.principal, "interest": loan.interest, "due": str(loan.due)} for loan in loans]
+                for power, loans in sorted(money.loans.items())
+            }
+        if money.barred:
+            data["barred"] = sorted(money.barred)
+    if position.unrest.rebellions:
+        data["rebellions"] = {
+            province: {"against": rebellion.against, "city": rebellion.city}
+            for province, rebellion in sorted(position.unrest.rebellions.items())
+        }
+    if position.unrest.famine:
+        data["famine"] = sorted(position.unrest.famine)
     return data
 
 
@@ -118,7 +145,73 @@ def position_from_json(board: MachiavelliBoard, data: object) -> MachiavelliPosi
         dislodged=tuple(dislodged),
         retreats=MappingProxyType(retreats),
         countries=None if countries is None else MappingProxyType(countries),
+        money=_read_money(board, root),
+        unrest=_read_unrest(board, root),
     )
+
+
+def _read_money(board: MachiavelliBoard, root: Mapping[str, Any]) -> Finances | None:
+    if "treasuries" not in root:
+        if "loans" in root or "barred" in root:
+            raise PositionError("loans and barred need treasuries")
+        return None
+    powers = board.game_map.powers
+    treasuries: dict[str, int] = {}
+    for power, ducats in _mapping(root["treasuries"], "treasuries").items():
+        if power not in powers:
+            raise PositionError(f"treasuries: unknown power {power!r}")
+        treasuries[power] = _ducats(ducats, f"the treasury of {power}")
+    loans: dict[str, tuple[Loan, ...]] = {}
+    for power, entries in _mapping(root.get("loans", {}), "loans").items():
+        if power not in powers:
+            raise PositionError(f"loans: unknown power {power!r}")
+        found: list[Loan] = []
+        for entry in _list(entries, f"the loans of {power}"):
+            fields = _mapping(entry, f"a loan of {power}")
+            try:
+                due = Phase.parse(_text(fields.get("due"), f"a loan of {power}: due"))
+            except PhaseError as error:
+                raise PositionError(str(error)) from None
+            if due.type is not PhaseType.MOVEMENT:
+                raise PositionError(f"a loan of {power} falls due in a campaign, not {due}")
+            loan = Loan(_ducats(fields.get("principal"), "a loan's principal"), _ducats(fields.get("interest"), "a loan's interest"), due)
+            if not loan.owed:
+                raise PositionError(f"a loan of {power} owes nothing")
+            found.append(loan)
+        if found:
+            loans[power] = tuple(sorted(found, key=lambda loan: loan.due))
+    barred = _list(root.get("barred", []), "barred")
+    if not all(power in powers for power in barred):
+        raise PositionError("barred names an unknown power")
+    return Finances(MappingProxyType(treasuries), MappingProxyType(loans), frozenset(str(p) for p in barred))
+
+
+def _read_unrest(board: MachiavelliBoard, root: Mapping[str, Any]) -> Unrest:
+    rebellions: dict[str, Rebellion] = {}
+    for province, entry in _mapping(root.get("rebellions", {}), "rebellions").items():
+        fields = _mapping(entry, f"the rebellion of {province}")
+        against = fields.get("against")
+        city = fields.get("city", False)
+        if not (board.game_map.is_province(province) and board.game_map.is_land(province)):
+            raise PositionError(f"rebellions: {province} is no land province")
+        if against not in board.game_map.powers:
+            raise PositionError(f"the rebellion of {province} is against unknown power {against!r}")
+        if not isinstance(city, bool) or (city and not board.may_garrison(province, fortresses=True)):
+            raise PositionError(f"the rebellion of {province}: city must be true only for a fortified city")
+        rebellions[province] = Rebellion(str(against), city)
+    famine = _list(root.get("famine", []), "famine")
+    for province in famine:
+        if not isinstance(province, str) or not board.game_map.is_province(province) or not board.game_map.is_land(province):
+            raise PositionError(f"famine: {province!r} is no land province")
+    if not rebellions and not famine:
+        return NO_UNREST
+    return Unrest(MappingProxyType(rebellions), frozenset(famine))
+
+
+def _ducats(value: object, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise PositionError(f"{what} must be a whole number of ducats, 0 or more")
+    return value
 
 
 def _unit(unit: Unit) -> dict[str, str]:
