@@ -15,7 +15,9 @@ from judge.core.machiavelli.board import load_board
 from judge.core.machiavelli.campaign import adjudicate_campaign, opening_position
 from judge.core.machiavelli.orders import Besiege, MachiavelliOrder
 from judge.core.machiavelli.serialization import position_from_json, position_to_json
+from judge.core.machiavelli.treasury import Finances, Loan, Rebellion, Unrest
 from judge.core.orders import Move, SupportMove
+from judge.core.phase import Phase
 from judge.core.units import UnitRef, UnitType
 
 BOARD = load_board()
@@ -56,6 +58,26 @@ def test_a_position_read_back_is_the_same_board() -> None:
     assert position_from_json(BOARD, kept).countries == {"FLORENCE": "PAPACY", "PAPACY": "PAPACY"}
 
 
+def test_treasuries_loans_rebellions_and_famine_are_kept_and_read_back() -> None:
+    money = Finances(
+        MappingProxyType({power: 4 for power in BOARD.game_map.powers} | {"FLORENCE": 12}),
+        MappingProxyType({"FLORENCE": (Loan(15, 8, Phase.parse("U1456M")), Loan(3, 1, Phase.parse("S1457M")))}),
+        frozenset({"NAPLES"}),
+    )
+    unrest = Unrest(MappingProxyType({"SLZ": Rebellion("FRANCE", city=True), "PST": Rebellion("FLORENCE")}), frozenset({"MIL"}))
+    position = replace(opening_position(BOARD), money=money, unrest=unrest)
+    data = position_to_json(position)
+    assert data["loans"] == {
+        "FLORENCE": [{"principal": 15, "interest": 8, "due": "U1456M"}, {"principal": 3, "interest": 1, "due": "S1457M"}]
+    }
+    assert data["rebellions"]["SLZ"] == {"against": "FRANCE", "city": True}
+    again = position_from_json(BOARD, json.loads(json.dumps(data)))
+    assert again == position
+    basic = replace(opening_position(BOARD), money=None)
+    assert "treasuries" not in position_to_json(basic)
+    assert position_from_json(BOARD, position_to_json(basic)).money is None
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -72,6 +94,15 @@ def test_a_position_read_back_is_the_same_board() -> None:
         (lambda d: d.update(dislodged=[{"power": "MILAN", "type": "A", "loc": "MIL", "attacker_from": "COM"}]), "retreat phases"),
         (lambda d: d.update(units="none"), "must be a list"),
         (lambda d: d.update(countries={"FLORENCE": "SPAIN"}), "both must be powers"),
+        (lambda d: d["treasuries"].update(FLORENCE=-1), "whole number of ducats"),
+        (lambda d: d["treasuries"].update(SPAIN=3), "unknown power"),
+        (lambda d: d.update(loans={"MILAN": [{"principal": 5, "interest": 1, "due": "W1455A"}]}), "falls due in a campaign"),
+        (lambda d: d.update(loans={"MILAN": [{"principal": 0, "interest": 0, "due": "S1455M"}]}), "owes nothing"),
+        (lambda d: d.update(barred=["SPAIN"]), "unknown power"),
+        (lambda d: d.update(rebellions={"ETS": {"against": "MILAN"}}), "no land province"),
+        (lambda d: d.update(rebellions={"PST": {"against": "MILAN", "city": True}}), "fortified city"),
+        (lambda d: d.update(famine=["ETS"]), "no land province"),
+        (lambda d: (d.pop("treasuries"), d.update(barred=["MILAN"])), "need treasuries"),
     ],
 )
 def test_a_broken_position_is_refused_by_name(change: Any, message: str) -> None:
