@@ -15,6 +15,9 @@ its garrisons and sieges, written as the classic Judge reads them:
 In this game ``C`` converts (the classic Judge writes convoys ``T`` or ``CONVOY``): ``C``
 followed by a unit type alone is a conversion, followed by a unit and its move a convoy, as in
 Diplomacy. Names are the board's, in English or (``french``) in French too.
+
+With money, :func:`read_money_order` reads the orders to pay, give, borrow and spend, and
+:func:`read_campaign_order` reads any line of a campaign's orders.
 """
 
 from __future__ import annotations
@@ -27,12 +30,25 @@ from judge.core.geography import GameMap
 from judge.core.machiavelli.campaign import city_space
 from judge.core.machiavelli.orders import (
     Besiege,
+    Borrow,
+    Bribe,
+    BribeKind,
+    CauseRebellion,
+    CounterBribe,
+    Expense,
+    ExpenseAction,
+    FamineRelief,
     GarrisonConvert,
     GarrisonDisband,
     GarrisonHold,
     GarrisonSupport,
+    Give,
     LiftSiege,
     MachiavelliOrder,
+    MoneyOrder,
+    PacifyRebellion,
+    PayBank,
+    Target,
     ToGarrison,
 )
 from judge.core.names import resolve_location
@@ -41,6 +57,7 @@ from judge.core.units import UnitRef, UnitType
 from judge.lang.order_tokens import fold
 from judge.lang.order_values import OrderSyntaxError
 from judge.lang.orders import read_order
+from judge.lang.powers import power_named
 
 _ARMY_WORDS: Final = {"a": UnitType.ARMY, "army": UnitType.ARMY, "armee": UnitType.ARMY}
 _FLEET_WORDS: Final = {"f": UnitType.FLEET, "fleet": UnitType.FLEET, "flotte": UnitType.FLEET}
@@ -145,3 +162,119 @@ def _location(name: str, text: str, game_map: GameMap, french: bool) -> str:
         return resolve_location(name.strip(), game_map, french=french).location
     except CoreError as error:
         raise OrderSyntaxError(error.translatable or str(error), max(1, text.lower().find(name.split()[0]) + 1), name) from None
+
+
+# ----------------------------------------------------------------------------- money
+
+_DUCATS: Final = r"(?P<ducats>\d{1,4})\s*(?:ducats?|ducati|d)?"
+_PAY: Final = re.compile(
+    r"^(?P<verb>pay|pays|give|gives|loan|loans|lend|lends|paie|paye|payer|donne|donner|prete|preter)\s+"
+    + _DUCATS
+    + r"\s+(?:to|a|au|aux)\s+(?:the\s+|la\s+)?(?P<to>.+)$"
+)
+_BORROW: Final = re.compile(
+    r"^(?:borrow|borrows|emprunte|emprunter)\s+"
+    + _DUCATS
+    + r"(?:\s+(?:for|pour|sur))?\s+(?P<years>\d)\s*(?:years?|yrs?|y|ans?|annees?)?$"
+)
+_EXPENSE: Final = re.compile(r"^(?:expense|expenses|exp|depense|depenses)\s*(?P<number>\d)\s*[:.]?\s*(?P<rest>.*)$")
+_NONE: Final = re.compile(r"^(?:none|cancel|aucune|rien|annule)$")
+_SPEND: Final = re.compile(r"^" + _DUCATS + r"\s+(?P<action>.+)$")
+_BANK: Final = frozenset({"bank", "banque", "banker", "bankers", "banquiers", "banquier"})
+_TARGET: Final = rf"(?P<type>{_TYPE_WORD})\s+(?P<place>.+)"
+_ACTIONS: Final = (
+    ("relief", re.compile(r"^(?:famine relief|relief|relieve famine|secours(?: contre la)? famine|secours)\s+(?P<place>.+)$")),
+    ("pacify", re.compile(r"^(?:pacify rebellion|pacify|pacifie la revolte|pacifie|apaise la revolte|apaise)\s+(?P<place>.+)$")),
+    (
+        "rebel",
+        re.compile(
+            r"^(?:cause rebellion|incite rebellion|rebellion|rebel|incite|souleve|fait revolter|revolte)(?: in| a| en)?\s+(?P<place>.+)$"
+        ),
+    ),
+    ("counter", re.compile(rf"^(?:counter-?bribe|counter bribe|contre-corruption|contre corruption|contre-pot-de-vin|protege)\s+{_TARGET}$")),
+    (
+        "autonomous",
+        re.compile(
+            r"^(?:bribe\s+|corrompt\s+)?(?:(?:g|garrison|garnison)\s+(?P<place>.+?)\s+(?:to|en)\s+(?:autonomous|autonome)"
+            r"|(?:garrison to autonomous|garnison en autonome|rend autonome(?: (?:la )?(?:g|garnison))?)\s+(?P<place2>.+))$"
+        ),
+    ),
+    ("disband", re.compile(rf"^(?:bribe\s+|corrompt\s+)?(?:disband|disbands|disperse|debande)\s+{_TARGET}$")),
+    ("buy", re.compile(rf"^(?:bribe\s+|corrompt\s+)?(?:buy|buys|achete|acheter)\s+{_TARGET}$")),
+)
+
+
+def read_money_order(text: str, game_map: GameMap, *, french: bool = False) -> MoneyOrder:
+    """One order of a campaign's money: pay the bank or a power, borrow, or an expense.
+
+    ``PAY 14 DUCATS TO BANK``, ``GIVE 6 D TO MILAN`` (``LOAN``, ``LEND``; French ``PAIE 14
+    DUCATS À LA BANQUE``, ``DONNE``, ``PRÊTE``), ``BORROW 25 DUCATS FOR 2 YEARS`` (``EMPRUNTE 25
+    DUCATS POUR 2 ANS``), and ``EXPENSE 1: 12 DUCATS DISBAND A BOL`` (``DÉPENSE 1 : ...``) with
+    one of: ``FAMINE RELIEF MIL``, ``PACIFY REBELLION RME``, ``CAUSE REBELLION SLZ``,
+    ``COUNTER-BRIBE A ARE``, ``[BRIBE] DISBAND G TRT``, ``[BRIBE] BUY F MAR``, ``GARRISON TO
+    AUTONOMOUS BOL`` (French ``SECOURS FAMINE``, ``PACIFIE``, ``SOULÈVE``,
+    ``CONTRE-CORRUPTION``, ``DISPERSE``, ``ACHÈTE``, ``GARNISON EN AUTONOME``), or ``NONE``
+    (``AUCUNE``) to cancel the expense of that number.
+    """
+    folded = " ".join(fold(word) for word in text.split())
+    if not folded:
+        raise OrderSyntaxError(Message(N_("Empty order")), 1, text)
+    found = _PAY.match(folded)
+    if found is not None:
+        to = found["to"].strip()
+        if to in _BANK:
+            return PayBank(int(found["ducats"]))
+        power = power_named(to, game_map)
+        if power is None:
+            raise OrderSyntaxError(Message(N_("No such power -> {text}"), text=to), 1, text)
+        return Give(int(found["ducats"]), power)
+    found = _BORROW.match(folded)
+    if found is not None:
+        return Borrow(int(found["ducats"]), int(found["years"]))
+    found = _EXPENSE.match(folded)
+    if found is None:
+        raise OrderSyntaxError(Message(N_("Cannot read the money order -> {text}"), text=text.strip()), 1, text)
+    number = int(found["number"])
+    if not 1 <= number <= 4:
+        raise OrderSyntaxError(Message(N_("Expenses are numbered 1 to 4 -> {text}"), text=text.strip()), 1, text)
+    rest = found["rest"]
+    if _NONE.match(rest):
+        return Expense(number, 0, None)
+    spent = _SPEND.match(rest)
+    if spent is None:
+        raise OrderSyntaxError(Message(N_("An expense gives its ducats, then what they buy -> {text}"), text=text.strip()), 1, text)
+    return Expense(number, int(spent["ducats"]), _expense_action(spent["action"], text, game_map, french))
+
+
+def _expense_action(action: str, text: str, game_map: GameMap, french: bool) -> ExpenseAction:
+    for kind, pattern in _ACTIONS:
+        found = pattern.match(action)
+        if found is None:
+            continue
+        if kind == "autonomous":
+            place = _location(found["place"] or found["place2"], text, game_map, french)
+            return Bribe(BribeKind.TO_AUTONOMOUS, Target(place, garrison=True))
+        if kind in ("relief", "pacify", "rebel"):
+            place = _location(found["place"], text, game_map, french)
+            return FamineRelief(place) if kind == "relief" else PacifyRebellion(place) if kind == "pacify" else CauseRebellion(place)
+        target = Target(_location(found["place"], text, game_map, french), found["type"] in _GARRISON_WORDS)
+        if kind == "counter":
+            return CounterBribe(target)
+        return Bribe(BribeKind.DISBAND if kind == "disband" else BribeKind.BUY, target)
+    raise OrderSyntaxError(Message(N_("Cannot read the expense -> {text}"), text=text.strip()), 1, text)
+
+
+def read_campaign_order(text: str, game_map: GameMap, *, french: bool = False) -> MachiavelliOrder | MoneyOrder:
+    """Any order of a campaign with money: a money order when it starts as one, else a move."""
+    first = re.sub(r"[\d:.]+$", "", fold(text.split()[0])) if text.split() else ""
+    if first in _MONEY_WORDS:
+        return read_money_order(text, game_map, french=french)
+    return read_machiavelli_order(text, game_map, french=french)
+
+
+_MONEY_WORDS: Final = frozenset(
+    {
+        *("pay", "pays", "give", "gives", "loan", "loans", "lend", "lends", "borrow", "borrows", "expense", "expenses", "exp"),
+        *("paie", "paye", "payer", "donne", "donner", "prete", "preter", "emprunte", "emprunter", "depense", "depenses"),
+    }
+)
