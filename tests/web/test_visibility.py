@@ -183,3 +183,113 @@ def test_one_judge_with_every_kind_of_game_shows_none_of_their_secrets(harness: 
     ])
     boat = pages["/games/boat"] + pages["/api/games/boat"]
     assert not any(f"{power.title()} Player" in boat for power in POWERS)  # the same people are named elsewhere
+
+
+BOATMEN = ("Alder", "Birch", "Cedar", "Damson", "Elder", "Fir", "Gorse")
+
+
+def _by_mail(harness: Harness, sender: str, body: str) -> str:
+    """Send ``body`` from ``sender``; the reply's text, which must carry no error flag."""
+    from tests.app.conftest import text
+
+    reply = harness.exchange(sender, body)
+    assert "[Error Flag]" not in str(reply["Subject"]), text(reply)
+    return text(reply)
+
+
+def _join_by_mail(harness: Harness, name: str, people: list[str], variant: str = "") -> dict[str, tuple[str, str]]:
+    """The people (after the creator, ``people[0]``, whose password is ``<name>pw0``) SIGNON the
+    forming game ``name`` (password ``<name>pw<n>``) until it starts; power -> (address, password)."""
+    from tests.app.games_helpers import powers_of
+
+    for n, person in enumerate(people[1:], start=1):
+        _by_mail(harness, person, f"SIGNON ?{name} {name}pw{n}{variant}\n")
+    powers = powers_of(harness, name)
+    assert len(powers) == 7, powers
+    return {power: (address, f"{name}pw{people.index(address)}") for address, power in powers.items()}
+
+
+def _signon(name: str, power: str, password: str) -> str:
+    from tests.app.orders_helpers import LETTER
+
+    return f"SIGNON {LETTER[power]}{name} {password}\n"
+
+
+def test_games_formed_and_played_by_mail_leak_nothing_on_any_page_in_either_language(
+    harness: Harness, web: TestClient
+) -> None:
+    """The issue's crawl with every game formed and played by mail, as people play: a gunboat
+    game (CREATE, SIGNON, private press, orders, its deadline passed by the scheduler), a council
+    game with its spy and council press, a moderated game (CREATE then BECOME MASTER) with press
+    to and from its master and orders waiting, and a game its master hid with SET NO LIST; then
+    every page, picture, feed and JSON answer reachable from ``/`` and from ``/?lang=fr``."""
+    from judge.app.phases.guarded_scheduler import process_due
+    from tests.app.games_helpers import register
+    from tests.app.orders_helpers import LETTER
+    from tests.app.test_processing_results import OPENINGS
+
+    # The council game (formed by mail: CREATE with SET COUNCILS, 20 SIGNONs), its general's press.
+    council_addresses = form_council_game(harness)
+    members = seated(harness)
+    spies = [m for m in members if m.true_power is not None]
+    assert spies, "the council game has a spy"
+    general = next(m for m in members if m.role == "general")
+    harness.exchange(general.address, f"{general.signon}\nPRESS TO {general.signon.split()[1][0]}\n"
+                                      "Council secret by mail.\nENDPRESS\n")
+
+    # The gunboat game, formed and played by mail.
+    sailors = [f"sailor{n}@example.org" for n in range(7)]
+    for n, sailor in enumerate(sailors):
+        register(harness, sailor, name=f"Boatman {BOATMEN[n]}")
+    _by_mail(harness, sailors[0], "CREATE ?boat boatpw0 standard gunboat\n")
+    boat = _join_by_mail(harness, "boat", sailors, " standard gunboat")
+    (first, (first_address, first_pw)), (second, _), (third, _) = sorted(boat.items())[:3]
+    _by_mail(harness, first_address, _signon("boat", first, first_pw)
+             + f"PRESS TO {LETTER[second]}{LETTER[third]}\nGunboat private press by mail.\nENDPRESS\n"
+             + "BROADCAST\nGunboat broadcast by mail.\nENDBROADCAST\n")
+    for power, (sailor, password) in boat.items():
+        _by_mail(harness, sailor, _signon("boat", power, password) + OPENINGS[power])
+    for _ in range(24 * 8):
+        if "/games/boat/F1901M" in web.get("/games/boat").text:
+            break
+        harness.clock.advance(hours=1)
+        process_due(harness.services)
+    else:
+        raise AssertionError("the gunboat game's first phase was never processed")
+
+    # The moderated game: its creator becomes its master; press to and from the master; orders waiting.
+    register(harness, "mod@example.org", name="Moderator Quill")
+    for n in range(1, 8):
+        register(harness, f"ruler{n}@example.org", name=f"Ruler Number {n}")
+    register(harness, "hider@example.org", name="Hidden Keeper")
+    _by_mail(harness, "mod@example.org", "CREATE ?ruled modpw\nBECOME MASTER\n")
+    ruled = _join_by_mail(harness, "ruled", ["mod@example.org", *(f"ruler{n}@example.org" for n in range(1, 8))])
+    france, france_pw = ruled["FRANCE"]
+    _by_mail(harness, france, _signon("ruled", "FRANCE", france_pw)
+             + "PRESS TO M\nModerated secret by mail.\nENDPRESS\nA PAR-PIC\nF BRE-ENG\nA MAR-GAS\n")
+    _by_mail(harness, "mod@example.org", "SIGNON Mruled modpw\nPRESS TO F\nThe master's secret answer.\nENDPRESS\n")
+
+    # The game its master hid.
+    _by_mail(harness, "hider@example.org", "CREATE ?hushhush hidepw\nBECOME MASTER\nSET NO LIST\n")
+
+    with harness.db.unit_of_work(readonly=True) as uow:
+        assert uow.games.require("hushhush").listed is False
+        assert uow.games.require("ruled").moderated is True
+    assert {"Council secret by mail.", "Gunboat private press by mail.", "Moderated secret by mail.",
+            "The master's secret answer."} <= stored_press(harness)
+
+    english = crawl(web)
+    french = crawl(web, ("/?lang=fr",))
+    assert "/games/boat/S1901M" in english and "/games/ruled/S1901M?lang=fr" in french
+    everything = "\n".join(english.values())
+    assert "Gunboat broadcast by mail." in everything and "Moderator Quill" in english["/games/ruled"]
+    assert "Ruler Number 3" in english["/games/ruled"]  # its players are named, as SUMMARY names them
+    secrets = [
+        "Council secret by mail.", "spy", "espion", *council_addresses,
+        "Gunboat private press by mail.", "Boatman", "boatpw", "sailor",
+        "Moderated secret by mail.", "The master's secret answer.", "modpw", "Picardy", "English Channel",
+        "Gascony", "Picardie", "Manche", "Gascogne", "mod@example.org", "Hidden Keeper",
+        "hushhush", "hider", "hidepw", "@example.net", *sailors, *(address for address, _ in ruled.values()),
+    ]
+    assert_nowhere(english, secrets)
+    assert_nowhere(french, secrets)
