@@ -352,3 +352,60 @@ def test_no_odd_path_or_parameter_gets_anything_but_a_page_or_a_404(harness: Har
             answer = web.get(path)
             assert answer.status_code in (200, 404), (path, answer.status_code)
             assert "Traceback" not in answer.text and "set-cookie" not in answer.headers, path
+
+
+def test_hostile_strings_sent_by_mail_render_as_text_on_every_page(harness: Harness, web: TestClient) -> None:
+    """The strings come in by mail as anyone could send them: a registration name (a game's
+    master's, which its page shows), a game's
+    comment set by its master, a broadcast; a game name with markup is refused by CREATE, so no
+    page can carry it. Every page shows them as text (escaped), never as markup."""
+    from tests.app.conftest import text
+    from tests.app.reports_helpers import address_of, password_of
+
+    start_game(harness, "demo")
+    reply = harness.exchange("evil@example.org", f"REGISTER\nName: {HOSTILE}\nCountry: France\nEND\n")
+    assert "[Error Flag]" not in str(reply["Subject"]), text(reply)
+    reply = harness.exchange("evil@example.org", "CREATE ?lure lurepw\nBECOME MASTER\n")
+    assert "[Error Flag]" not in str(reply["Subject"]), text(reply)
+    harness.exchange("evil@example.org", "CREATE ?<script> lurepw\n")
+    harness.exchange("master@example.net", f"SIGNON Mdemo masterpw\nSET COMMENT {HOSTILE}\n")
+    harness.exchange(address_of("FRANCE"), f"SIGNON Fdemo {password_of('FRANCE')}\n"
+                                           f"BROADCAST\n{HOSTILE} <img src=x onerror=alert(1)>\nENDBROADCAST\n")
+    process(harness, "demo")
+    pages = [web.get(path) for path in ("/", "/games/lure", "/games/demo", "/games/demo/S1901M", "/feed.atom",
+                                        "/games/demo/feed.atom", "/games/demo/S1901M.svg", "/?lang=fr",
+                                        "/games/demo?lang=fr")]
+    assert all(page.status_code == 200 for page in pages)
+    for page in pages:
+        assert "<script" not in page.text and "<img src=x" not in page.text, page.url
+    game = web.get("/games/demo").text
+    assert game.count("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;") >= 2  # the comment and the press
+    assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in web.get("/games/lure").text  # its master's name
+    assert web.get("/games/<script>").status_code == 404
+    assert [g["name"] for g in web.get("/api/games").json()] == ["demo", "lure"]
+
+
+def test_a_client_past_its_burst_is_refused_without_touching_the_database(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rate limit is decided in memory before any read: a hammering client costs the mail
+    path no connection and no lock (the 429s open no unit of work)."""
+    import contextlib
+    from collections.abc import Iterator
+
+    start_game(harness, "demo")
+    database = harness.db
+    real = database.unit_of_work
+    opened: list[bool] = []
+
+    @contextlib.contextmanager
+    def counted(*, readonly: bool = False) -> Iterator[object]:
+        opened.append(readonly)
+        with real(readonly=readonly) as uow:
+            yield uow
+
+    monkeypatch.setattr(database, "unit_of_work", counted)
+    with TestClient(create_app(harness.services, rate=0.001, burst=2)) as client:
+        statuses = [client.get("/games/demo").status_code for _ in range(50)]
+    assert statuses == [200, 200] + [429] * 48
+    assert opened == [True, True]  # the two pages served, each read-only; none for the 48 refused
