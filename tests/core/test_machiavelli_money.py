@@ -684,3 +684,14 @@ def test_every_ducat_moved_is_in_the_ledger() -> None:
     for power in (FLO, MIL):
         moved = sum(entry.ducats for entry in result.ledger if entry.power == power)
         assert treasury(result.position, power) == treasury(position, power) + moved
+
+
+def test_a_unit_bought_obeys_its_buyers_orders_in_the_same_campaign() -> None:
+    """The rules: a power that buys a unit may order it in the campaign of the bribe."""
+    bought = money(
+        papal_army_in_perugia({FLO: 18}), {FLO: [spend(1, 18, Bribe(BribeKind.BUY, Target("PER")))]}
+    )
+    orders = {FLO: [Move(UnitRef(A, "PER"), "SPO")], PAP: [Move(UnitRef(A, "PER"), "SIE")]}
+    moved = adjudicate_campaign(BOARD, bought.position, orders).position
+    assert Unit(FLO, A, "SPO") in moved.units
+    assert unit_at(moved, "SIE") is None

@@ -3,6 +3,9 @@ file writes them (its "Expenditure orders" and the example of a Florentine campa
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from judge.core.machiavelli.board import load_board
@@ -157,3 +160,13 @@ def test_a_campaigns_orders_mix_money_and_moves() -> None:
         Move(UnitRef(UnitType.ARMY, "ARE"), "SIE"),
         Besiege(UnitRef(UnitType.ARMY, "SIE")),
     ]
+
+
+def test_the_money_orders_the_variants_page_quotes_are_read() -> None:
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "variants.md").read_text(
+        encoding="utf-8"
+    )
+    quoted = re.findall(r"`((?:PAY|GIVE|BORROW|EXPENSE) [^`]+)`", docs)
+    assert len(quoted) == 4
+    for text in quoted:
+        read_money_order(text, MAP)
