@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
+from judge.app.games.endgame import readers as end_readers
 from judge.app.mail_out.bounces import next_score
 from judge.app.mail_out.sender import TransactionalOutbox
 from judge.db.enums import InboundState
@@ -411,3 +412,38 @@ def test_the_masters_guides_quote_the_notice_the_master_gets(
     assert str(told["Subject"]) == "XPY:demo - " + quoted.strip('"« »')
     body = text(told)
     assert "FRANCE" in body and ": 1," in body and "5.1.1" in body and FRANCE not in told.as_string()
+
+
+def test_a_bouncing_observer_gets_no_results_until_it_writes(harness: Harness) -> None:
+    """Not only broadcasts: the phase's results (the mail an observer mostly gets) stop too, and
+    resume once a mail from the address arrives."""
+    game = start_game(harness)
+    harness.exchange(OBSERVER, "OBSERVE demo watchpw\nVERSION\n")
+    _bounce_daily(harness, OBSERVER, 5)
+    harness.new_mail()
+    game.master("PROCESS\n")
+    results = [m for m in harness.others if "Results" in str(m["Subject"])]
+    assert results and OBSERVER not in [str(m["To"]) for m in results]
+    harness.exchange(OBSERVER, "VERSION\n")  # the address works again
+    game.master("PROCESS\n")
+    results = [m for m in harness.others if "Results" in str(m["Subject"])]
+    assert OBSERVER in [str(m["To"]) for m in results]
+
+
+def test_a_bouncing_observer_gets_neither_the_game_starting_mail_nor_the_end(harness: Harness) -> None:
+    """The start and the end of a game, which pick their readers on their own, leave the bouncing
+    observer out as well; the players and the master get both."""
+    for person in ("ann@example.net", "bob@example.net", MASTER):
+        harness.exchange(person, f"REGISTER\nName: {person[:3].title()}\nCountry: France\nEND\n")
+    harness.exchange(MASTER, "CREATE ?duel Mpw france_austria\nBECOME MASTER\nSET MANUAL PROCESS\n")
+    harness.exchange(OBSERVER, "OBSERVE duel watchpw\n")
+    _bounce_daily(harness, OBSERVER, 5)
+    harness.new_mail()
+    harness.exchange("ann@example.net", "SIGNON ?duel Apw france_austria\n")
+    harness.exchange("bob@example.net", "SIGNON ?duel Bpw france_austria\n")
+    starting = [str(m["To"]) for m in harness.others if "Game Starting" in str(m["Subject"])]
+    assert {"ann@example.net", "bob@example.net", MASTER} <= set(starting) and OBSERVER not in starting
+    with harness.db.unit_of_work(readonly=True) as uow:
+        final = end_readers(uow.games.require("duel"))  # who gets the final summary: a draw, a solo, the end
+        ended = [address for addresses in final.values() for address in addresses]
+    assert {"ann@example.net", "bob@example.net", MASTER} <= set(ended) and OBSERVER not in ended

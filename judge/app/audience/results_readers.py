@@ -163,7 +163,7 @@ def _audience_query() -> Select[Any]:
                 observer_person.id == func.coalesce(GameObserver.person_id, by_address),
             ),
         )
-        .where(GameObserver.game_id == game_id)
+        .where(GameObserver.game_id == game_id, GameObserver.held_for_bounces.is_(False))  # its address bounces
     )  # fmt: skip
     everyone = union_all(seats, masters, observers).subquery()
     return select(everyone).order_by(everyone.c.kind, everyone.c.key, everyone.c.address_id)

@@ -19,7 +19,7 @@ from judge.core.councils.roles import Channel
 from judge.core.errors import CoreError
 from judge.core.variants import load_map, power_names_of
 from judge.db.enums import SeatStatus
-from judge.db.models import Game, Seat
+from judge.db.models import Game, GameObserver, Seat
 from judge.lang.powers import power_letters
 
 OPEN_FOR_TAKEOVER = (SeatStatus.ABANDONED, SeatStatus.RESIGNED, SeatStatus.BOT)
@@ -66,6 +66,14 @@ def power_letter(game: Game, power: str) -> str:
     return power[:1].upper()
 
 
+def mailed_observers(game: Game) -> list[GameObserver]:
+    """The game's observers mail goes to: all but those whose address is marked bouncing
+    (judge.app.mail_out.bounces), until a mail from it arrives. Every mail to a game's observers
+    (results, broadcasts, press copies, the start and the end) picks them here; the results'
+    query (judge.app.audience.results_readers) says the same in SQL."""
+    return [observer for observer in game.observers if not observer.held_for_bounces]
+
+
 def audience(
     game: Game,
     *,
@@ -106,8 +114,8 @@ def audience(
         for master in game.masters:
             add(reader_language(master.person, game), [person_address(master.person) or ""])
     if observers:
-        for observer in game.observers:
-            if (broadcast and not observer.receives_broadcasts) or observer.held_for_bounces:
+        for observer in mailed_observers(game):
+            if broadcast and not observer.receives_broadcasts:
                 continue
             add(reader_language(observer.person, game), [observer.address])
     return groups

@@ -27,7 +27,7 @@ from datetime import datetime
 
 from judge.app.audience.council_members import game_end_readers
 from judge.app.game_state.agreements import Agreement, Passed
-from judge.app.game_state.game_facts import power_letter
+from judge.app.game_state.game_facts import mailed_observers, power_letter
 from judge.app.game_state.house_rules import ends_after, survivors
 from judge.app.game_state.scoring import (
     FinalResult,
@@ -99,7 +99,7 @@ def readers(game: Game) -> dict[str, list[str]]:
         add(reader.language, [reader.address])
     for master in game.masters:
         add(master.person.language, [person_address(master.person) or ""])
-    for observer in game.observers:
+    for observer in mailed_observers(game):
         add(observer.person.language if observer.person else "en", [observer.address])
     return groups
 

@@ -45,7 +45,13 @@ from typing import Any
 
 from judge.app.game_state import order_sheets as kept
 from judge.app.game_state.boards import current
-from judge.app.game_state.game_facts import audience, is_gunboat, power_letter, power_name
+from judge.app.game_state.game_facts import (
+    audience,
+    is_gunboat,
+    mailed_observers,
+    power_letter,
+    power_name,
+)
 from judge.app.game_state.setting_table import (
     ALL_PRESS,
     FAKE_BROADCAST,
@@ -405,7 +411,7 @@ def readers(game: Game, plan: Plan) -> tuple[Readers, Readers]:
     else:
         _merge(copies, audience(game, powers=real.powers, masters=False, observers=real.observers), seen)
         if game.watch_all_press:
-            watchers = [o for o in game.observers if o.address.lower() in everyone_all_press]
+            watchers = [o for o in mailed_observers(game) if o.address.lower() in everyone_all_press]
             for observer in watchers:
                 language = observer.person.language if observer.person else "en"
                 _merge(copies, {language: [observer.address]}, seen)

@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 from judge.app.audience.blind_view import view_of
 from judge.app.audience.council_members import seat_readers
 from judge.app.game_state.boards import opening_position
-from judge.app.game_state.game_facts import is_gunboat, power_name
+from judge.app.game_state.game_facts import is_gunboat, mailed_observers, power_name
 from judge.app.game_state.setting_table import bot_seat_level
 from judge.app.game_state.variant_rules import game_map_of, opening_neutral_units
 from judge.app.hooks.game_hooks import hooks_for
@@ -115,7 +115,7 @@ def queue_game_starting(session: MailSession, game: Game) -> int:
             language = _language(master.person, game)
             body = game_starting_body(game, None, language, _zone(master.person, config.timezone))
             mails.append(([master.person.primary_address], body, map_language(language, view_of(game, master=True), game_map)))
-    for observer in game.observers:
+    for observer in mailed_observers(game):
         language = _language(observer.person, game)
         body = game_starting_body(game, None, language, _zone(observer.person, config.timezone))
         mails.append(([observer.address], body, map_language(language, view_of(game, observer=True), game_map)))
