@@ -16,7 +16,7 @@ from tests.deploy.test_deploy_files import judge_variables
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE_TEXT = (ROOT / "docs" / "operator-guide.md").read_text()
-ROLES = ("inbound", "worker", "outbound", "scheduler")
+ROLES = ("inbound", "worker", "outbound", "scheduler", "web")
 
 
 def code_text() -> str:
