@@ -43,9 +43,10 @@ from judge.core.machiavelli.orders import (
     PacifyRebellion,
     PayBank,
     Target,
+    ToGarrison,
 )
 from judge.core.machiavelli.treasury import Finances, Loan, Rebellion, Unrest
-from judge.core.orders import Move
+from judge.core.orders import Hold, Move
 from judge.core.phase import Phase
 from judge.core.units import Unit, UnitRef, UnitType
 
@@ -695,3 +696,49 @@ def test_a_unit_bought_obeys_its_buyers_orders_in_the_same_campaign() -> None:
     moved = adjudicate_campaign(BOARD, bought.position, orders).position
     assert Unit(FLO, A, "SPO") in moved.units
     assert unit_at(moved, "SIE") is None
+
+
+# ----------------------------------------------------------------------------- rebellions in a campaign
+
+
+def test_the_power_the_rebels_fight_puts_down_the_province_by_holding_there_a_campaign() -> None:
+    """Florence's army holds in Arezzo: the province's rebels are put down, the city's stay (a
+    rebelling city is besieged), and the city still yields nothing while the province does."""
+    rebels = Unrest(MappingProxyType({"ARE": Rebellion(FLO, city=True), "PST": Rebellion(FLO)}))
+    position = at("S1455M", unrest=rebels)
+    after = adjudicate_campaign(BOARD, position, {FLO: [Hold(UnitRef(A, "ARE"))]}).position
+    assert after.unrest.rebellions["ARE"] == Rebellion(FLO, city=True, province=False)
+    assert after.unrest.rebellions["PST"] == Rebellion(FLO)  # no Florentine army in Pistoia
+    winter = replace(after, phase=Phase.parse("W1455A"))
+    (report,) = [
+        r for r in collect_income(BOARD, winter, seed=1, options=NO_DICE).reports if r.power == FLO
+    ]
+    assert (report.provinces, report.cities) == (3, 4)
+
+
+def test_a_unit_that_moves_does_not_put_down_the_rebels_it_leaves() -> None:
+    rebels = Unrest(MappingProxyType({"ARE": Rebellion(FLO)}))
+    after = adjudicate_campaign(
+        BOARD, at("S1455M", unrest=rebels), {FLO: [Move(UnitRef(A, "ARE"), "SIE")]}
+    ).position
+    assert "ARE" in after.unrest.rebellions
+
+
+def test_another_power_entering_a_rebelling_province_liberates_it_and_its_city() -> None:
+    units = [u for u in opening_position(BOARD).units if u.province != "PER"]
+    rebels = Unrest(MappingProxyType({"PER": Rebellion(PAP, city=True)}))
+    after = adjudicate_campaign(
+        BOARD, at("S1455M", units=units, unrest=rebels), {FLO: [Move(UnitRef(A, "ARE"), "PER")]}
+    ).position
+    assert Unit(FLO, A, "PER") in after.units
+    assert "PER" not in after.unrest.rebellions
+
+
+def test_a_power_does_not_convert_into_a_city_that_rebels_against_it() -> None:
+    rebels = Unrest(MappingProxyType({"ARE": Rebellion(FLO, city=True)}))
+    result = adjudicate_campaign(
+        BOARD, at("S1455M", unrest=rebels), {FLO: [ToGarrison(UnitRef(A, "ARE"))]}
+    )
+    (found,) = result.verdicts
+    assert (found.outcome, found.reason) == (Outcome.INVALID, "the city rebels")
+    assert "ARE" not in result.position.garrisons

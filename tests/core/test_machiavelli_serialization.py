@@ -64,13 +64,19 @@ def test_treasuries_loans_rebellions_and_famine_are_kept_and_read_back() -> None
         MappingProxyType({"FLORENCE": (Loan(15, 8, Phase.parse("U1456M")), Loan(3, 1, Phase.parse("S1457M")))}),
         frozenset({"NAPLES"}),
     )
-    unrest = Unrest(MappingProxyType({"SLZ": Rebellion("FRANCE", city=True), "PST": Rebellion("FLORENCE")}), frozenset({"MIL"}))
+    unrest = Unrest(
+        MappingProxyType(
+            {"SLZ": Rebellion("FRANCE", city=True), "PST": Rebellion("FLORENCE"), "ARE": Rebellion("FLORENCE", True, False)}
+        ),
+        frozenset({"MIL"}),
+    )
     position = replace(opening_position(BOARD), money=money, unrest=unrest)
     data = position_to_json(position)
     assert data["loans"] == {
         "FLORENCE": [{"principal": 15, "interest": 8, "due": "U1456M"}, {"principal": 3, "interest": 1, "due": "S1457M"}]
     }
     assert data["rebellions"]["SLZ"] == {"against": "FRANCE", "city": True}
+    assert data["rebellions"]["ARE"] == {"against": "FLORENCE", "city": True, "province": False}
     again = position_from_json(BOARD, json.loads(json.dumps(data)))
     assert again == position
     basic = replace(opening_position(BOARD), money=None)
@@ -102,6 +108,7 @@ def test_treasuries_loans_rebellions_and_famine_are_kept_and_read_back() -> None
         (lambda d: d.update(rebellions={"ETS": {"against": "MILAN"}}), "no land province"),
         (lambda d: d.update(rebellions={"PST": {"against": "MILAN", "city": True}}), "fortified city"),
         (lambda d: d.update(famine=["ETS"]), "no land province"),
+        (lambda d: d.update(rebellions={"PST": {"against": "MILAN", "province": False}}), "rebels nowhere"),
         (lambda d: (d.pop("treasuries"), d.update(barred=["MILAN"])), "need treasuries"),
     ],
 )

@@ -45,8 +45,11 @@ Under SET MACH2 (the second edition) only Messina's strait is held (the data mar
 ``first_edition_only``), and a besieged garrison may convert: a conversion is an attack like
 any other.
 
-Money, expenses and the rebellions they cause are :mod:`.money`'s. Not yet played here (issue
-33, later steps): special units, a rebellion's part in the moves, convoys and
+Rebellions (caused with ducats: :mod:`.money`): the power the rebels fight neither converts
+nor retreats into a rebelling city; it puts down a province's rebels by holding there with an
+army or fleet all the campaign (its city's rebels stay); any other power entering the province
+or its city liberates both. Not yet played here (issue 33, later steps): special units, the
+rebels' support and the siege of a rebelling city, convoys and
 retreats across a strait, the ALLY command that lets another power through.
 
 Home countries (:func:`end_of_campaign`): a power with no city left in any country it holds is
@@ -76,7 +79,7 @@ from judge.core.machiavelli.orders import (
     MachiavelliOrder,
     ToGarrison,
 )
-from judge.core.machiavelli.treasury import NO_UNREST, Finances, Unrest
+from judge.core.machiavelli.treasury import NO_UNREST, Finances, Rebellion, Unrest
 from judge.core.machiavelli.year import next_phase
 from judge.core.orders import Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove
 from judge.core.phase import Phase, PhaseType, Season
@@ -495,7 +498,7 @@ class _Campaign:
                 completed.append(city)
             else:
                 sieges[city] = besieger
-        retreats = _retreat_options(options, garrisons)
+        retreats = _retreat_options(options, garrisons, position.unrest.rebellions)
         dislodged = tuple(
             DislodgedUnit(d.unit, province_of(d.attacker_from), d.attacker_via_convoy)
             for d in dislodged_units
@@ -512,7 +515,7 @@ class _Campaign:
             retreats=MappingProxyType({d.unit: retreats[d.unit] for d in dislodged}),
             countries=position.countries,
             money=position.money,
-            unrest=position.unrest,
+            unrest=_rebels_after(position, tuple(units), garrisons, self.held(units)),
         )
         disbanded = [str(unit) for unit in self.disbanded_units] + [f"G {city}" for city in self.disbanded_garrisons]
         return CampaignResult(
@@ -522,6 +525,20 @@ class _Campaign:
             retreats=MappingProxyType(retreats),
             sieges_completed=tuple(sorted(completed)),
             disbanded=tuple(sorted(disbanded)),
+        )
+
+    def held(self, after: Sequence[Unit]) -> tuple[Unit, ...]:
+        """The armies and fleets that held all the campaign where they stood (ordered to hold,
+        or given no order), still there after the moves."""
+        ordered: dict[Unit, MachiavelliOrder] = {}
+        for power, order in self.numbered:
+            for unit in self.position.units:
+                if unit.power == power and _names_unit(order, unit):
+                    ordered.setdefault(unit, order)
+        return tuple(
+            unit
+            for unit in self.position.units
+            if unit in after and isinstance(ordered.get(unit, Hold(UnitRef(unit.type, unit.location))), Hold)
         )
 
     def one_space_after(self, unit: Unit, owner: str, units: list[Unit], garrisons: dict[str, str]) -> None:
@@ -602,7 +619,7 @@ def adjudicate_retreats(
         sieges=MappingProxyType(dict(position.sieges)),
         countries=position.countries,
         money=position.money,
-        unrest=position.unrest,
+        unrest=_rebels_after(position, tuple(after_units), garrisons, ()),
     )
 
 
@@ -751,7 +768,37 @@ def _why_not_garrison(board: MachiavelliBoard, position: MachiavelliPosition, un
         return "city occupied"
     if unit.type is _FLEET and not board.is_port(city, fortresses=fortresses):
         return "fleets convert only at ports"
+    rebellion = position.unrest.rebellions.get(city)
+    if rebellion is not None and rebellion.city and rebellion.against == unit.power:
+        return "the city rebels"
     return ""
+
+
+def _shut_against(rebellion: Rebellion | None, power: str) -> bool:
+    return rebellion is not None and rebellion.city and rebellion.against == power
+
+
+def _rebels_after(
+    position: MachiavelliPosition, units: tuple[Unit, ...], garrisons: Mapping[str, str], held: tuple[Unit, ...]
+) -> Unrest:
+    """The rebellions a campaign (or its retreats) ends: a power the rebels do not fight that
+    enters the province or its city liberates both; the power they fight puts down the
+    province's rebellion by holding there with an army or fleet all the campaign (its city's
+    rebels stay). Pacifying with ducats is an expense (:mod:`.money`)."""
+    rebellions = position.unrest.rebellions
+    if not rebellions:
+        return position.unrest
+    before = {(u.power, u.province) for u in position.units} | {(o, c) for c, o in position.garrisons.items()}
+    entered = ({(u.power, u.province) for u in units} | {(o, c) for c, o in garrisons.items()}) - before
+    kept: dict[str, Rebellion] = {}
+    for province, rebellion in rebellions.items():
+        if any(place == province and power not in (rebellion.against, AUTONOMOUS) for power, place in entered):
+            continue
+        if rebellion.province and any(u.power == rebellion.against and u.province == province for u in held):
+            rebellion = replace(rebellion, province=False)
+        if rebellion.province or rebellion.city:
+            kept[province] = rebellion
+    return Unrest(MappingProxyType(kept), position.unrest.famine)
 
 
 def _why_not_besiege(board: MachiavelliBoard, position: MachiavelliPosition, unit: Unit, fortresses: bool) -> str:
@@ -802,16 +849,23 @@ def _location_of(order: MachiavelliOrder, position: MachiavelliPosition, garriso
 
 
 def _retreat_options(
-    options: Mapping[Unit, tuple[str, ...]], garrisons: Mapping[str, str]
+    options: Mapping[Unit, tuple[str, ...]], garrisons: Mapping[str, str], rebellions: Mapping[str, Rebellion]
 ) -> dict[Unit, tuple[str, ...]]:
-    """A retreat into a city only when there is nowhere else to go (and the city is empty)."""
+    """A retreat into a city only when there is nowhere else to go (and the city is empty, and
+    does not rebel against the retreating unit's power: its gates are shut)."""
     result: dict[Unit, tuple[str, ...]] = {}
     for unit, places in options.items():
         if unit.power == NEUTRAL or is_city_space(unit.location):
             result[unit] = ()
             continue
         elsewhere = tuple(p for p in places if not is_city_space(p))
-        cities = tuple(p for p in places if is_city_space(p) and p[: -len(CITY_MARK)] not in garrisons)
+        cities = tuple(
+            p
+            for p in places
+            if is_city_space(p)
+            and p[: -len(CITY_MARK)] not in garrisons
+            and not _shut_against(rebellions.get(p[: -len(CITY_MARK)]), unit.power)
+        )
         result[unit] = elsewhere or cities
     return result
 

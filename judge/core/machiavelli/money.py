@@ -228,8 +228,15 @@ def _province_income(board: MachiavelliBoard, position: MachiavelliPosition, pow
     return sum(
         1
         for province, owner in position.control.provinces.items()
-        if owner == power and province not in unrest.famine and province not in unrest.rebellions
+        if owner == power
+        and province not in unrest.famine
+        and not _province_rebels(position, province)
     )
+
+
+def _province_rebels(position: MachiavelliPosition, province: str) -> bool:
+    rebellion = position.unrest.rebellions.get(province)
+    return rebellion is not None and rebellion.province
 
 
 def _city_income(board: MachiavelliBoard, position: MachiavelliPosition, power: str) -> int:
@@ -386,10 +393,9 @@ def _why_not_raise(
 ) -> str:
     if trades_old_for_new(board, order, dismissed):
         return "no new unit for an old one in one place"
-    if order.province in position.unrest.rebellions:
-        rebellion = position.unrest.rebellions[order.province]
-        if not order.garrison or rebellion.city:
-            return "the province rebels"
+    rebellion = position.unrest.rebellions.get(order.province)
+    if rebellion is not None and (rebellion.city if order.garrison else rebellion.province):
+        return "the province rebels"
     if order.province in position.unrest.famine:
         return "famine"
     return why_not_build(board, order, sites, used, units, garrisons, options)

@@ -14,7 +14,8 @@ has::
      "treasuries": {"FLORENCE": 12, "MILAN": 0},
      "loans": {"FLORENCE": [{"principal": 15, "interest": 8, "due": "U1456M"}]},
      "barred": ["NAPLES"],
-     "rebellions": {"SLZ": {"against": "FRANCE", "city": true}},
+     "rebellions": {"SLZ": {"against": "FRANCE", "city": true},
+                    "ARE": {"against": "FLORENCE", "city": true, "province": false}},
      "famine": ["MIL"]}
 
 ``treasuries`` is present exactly when the game plays with money (``loans`` and ``barred``, the
@@ -77,6 +78,7 @@ def position_to_json(position: MachiavelliPosition, variant: str = "machiavelli"
     if position.unrest.rebellions:
         data["rebellions"] = {
             province: {"against": rebellion.against, "city": rebellion.city}
+            | ({} if rebellion.province else {"province": False})
             for province, rebellion in sorted(position.unrest.rebellions.items())
         }
     if position.unrest.famine:
@@ -198,7 +200,10 @@ def _read_unrest(board: MachiavelliBoard, root: Mapping[str, Any]) -> Unrest:
             raise PositionError(f"the rebellion of {province} is against unknown power {against!r}")
         if not isinstance(city, bool) or (city and not board.may_garrison(province, fortresses=True)):
             raise PositionError(f"the rebellion of {province}: city must be true only for a fortified city")
-        rebellions[province] = Rebellion(str(against), city)
+        in_province = fields.get("province", True)
+        if not isinstance(in_province, bool) or not (in_province or city):
+            raise PositionError(f"the rebellion of {province} rebels nowhere: province and city both false")
+        rebellions[province] = Rebellion(str(against), city, in_province)
     famine = _list(root.get("famine", []), "famine")
     for province in famine:
         if not isinstance(province, str) or not board.game_map.is_province(province) or not board.game_map.is_land(province):

@@ -47,11 +47,13 @@ class Finances:
 
 @dataclass(frozen=True, slots=True)
 class Rebellion:
-    """A rebellion in a province against the power that controlled it when it began; ``city``:
-    the province's fortified city rebels too (it had no garrison)."""
+    """A rebellion against the power that controlled the province when it began: in the province
+    (``province``, until the power puts it down by holding there) and, ``city``, in its
+    fortified city (which had no garrison)."""
 
     against: str
     city: bool = False
+    province: bool = True
 
 
 @dataclass(frozen=True, slots=True)
