@@ -17,7 +17,8 @@ followed by a unit type alone is a conversion, followed by a unit and its move a
 Diplomacy. Names are the board's, in English or (``french``) in French too.
 
 With money, :func:`read_money_order` reads the orders to pay, give, borrow and spend, and
-:func:`read_campaign_order` reads any line of a campaign's orders.
+:func:`read_campaign_order` reads any line of a campaign's orders; :func:`read_adjustment_order`
+reads the builds, upkeep and removals of the adjustments.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from typing import Final
 
 from judge.core.errors import N_, CoreError, Message
 from judge.core.geography import GameMap
+from judge.core.machiavelli.adjustments import Dismiss, Maintain, Raise
 from judge.core.machiavelli.campaign import city_space
 from judge.core.machiavelli.orders import (
     Besiege,
@@ -278,3 +280,31 @@ _MONEY_WORDS: Final = frozenset(
         *("paie", "paye", "payer", "donne", "donner", "prete", "preter", "emprunte", "emprunter", "depense", "depenses"),
     }
 )
+
+
+# ----------------------------------------------------------------------------- adjustments
+
+_ADJUSTMENT: Final = re.compile(
+    r"^(?:(?P<build>build|builds|b|construit|construire|leve|lever)"
+    r"|(?P<remove>remove|removes|r|disband|disbands|d|retire|retirer|dissout|disperse|licencie)"
+    r"|(?P<maintain>maintain|maintains|m|keep|keeps|entretient|entretenir|garde|garder))"
+    rf"\s+(?:(?P<type>{_TYPE_WORD})\s+)?(?P<place>.+)$"
+)
+
+
+def read_adjustment_order(text: str, game_map: GameMap, *, french: bool = False) -> Raise | Dismiss | Maintain:
+    """One order of the adjustments: ``BUILD A FLO``, ``BUILD G FLO`` (a garrison in the city),
+    ``MAINTAIN F PSA``, ``REMOVE G SIE`` (``DISBAND``; French ``CONSTRUIT``, ``ENTRETIENT``,
+    ``RETIRE``). With no unit type a build is an army, a removal or upkeep the army or fleet."""
+    folded = " ".join(fold(word) for word in text.split())
+    found = _ADJUSTMENT.match(folded)
+    if found is None:
+        raise OrderSyntaxError(Message(N_("Cannot read the adjustment -> {text}"), text=text.strip()), 1, text)
+    place = _location(found["place"], text, game_map, french)
+    kind = found["type"]
+    garrison = kind in _GARRISON_WORDS
+    if found["build"]:
+        return Raise(place, None if garrison else _unit_type(kind) if kind else UnitType.ARMY, garrison)
+    if found["remove"]:
+        return Dismiss(place, garrison)
+    return Maintain(place, garrison)

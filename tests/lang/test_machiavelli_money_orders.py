@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from judge.core.machiavelli.adjustments import Dismiss, Maintain, Raise
 from judge.core.machiavelli.board import load_board
 from judge.core.machiavelli.orders import (
     Besiege,
@@ -26,7 +27,11 @@ from judge.core.machiavelli.orders import (
 )
 from judge.core.orders import Move
 from judge.core.units import UnitRef, UnitType
-from judge.lang.machiavelli_orders import read_campaign_order, read_money_order
+from judge.lang.machiavelli_orders import (
+    read_adjustment_order,
+    read_campaign_order,
+    read_money_order,
+)
 from judge.lang.order_values import OrderSyntaxError
 
 MAP = load_board().game_map
@@ -170,3 +175,31 @@ def test_the_money_orders_the_variants_page_quotes_are_read() -> None:
     assert len(quoted) == 4
     for text in quoted:
         read_money_order(text, MAP)
+
+
+@pytest.mark.parametrize(
+    ("text", "french", "order"),
+    [
+        ("BUILD A FLO", False, Raise("FLO", UnitType.ARMY)),
+        ("build fleet pisa", False, Raise("PSA", UnitType.FLEET)),
+        ("B G FLO", False, Raise("FLO", None, garrison=True)),
+        ("build arezzo", False, Raise("ARE", UnitType.ARMY)),
+        ("MAINTAIN F PSA", False, Maintain("PSA")),
+        ("m g ven", False, Maintain("VEN", garrison=True)),
+        ("REMOVE G SIE", False, Dismiss("SIE", garrison=True)),
+        ("disband a are", False, Dismiss("ARE")),
+        ("Construit armée Florence", True, Raise("FLO", UnitType.ARMY)),
+        ("Construit garnison Florence", True, Raise("FLO", None, garrison=True)),
+        ("Entretient flotte Pise", True, Maintain("PSA")),
+        ("Retire G SIE", True, Dismiss("SIE", garrison=True)),
+    ],
+)
+def test_the_adjustments_are_read_in_english_and_french(
+    text: str, french: bool, order: object
+) -> None:
+    assert read_adjustment_order(text, MAP, french=french) == order
+
+
+def test_an_adjustment_that_cannot_be_read_is_refused() -> None:
+    with pytest.raises(OrderSyntaxError):
+        read_adjustment_order("raise a flo", MAP)
