@@ -46,7 +46,7 @@ from judge.core.machiavelli.orders import (
     ToGarrison,
 )
 from judge.core.machiavelli.treasury import Finances, Loan, Rebellion, Unrest
-from judge.core.orders import Hold, Move
+from judge.core.orders import Hold, Move, SupportMove
 from judge.core.phase import Phase
 from judge.core.units import Unit, UnitRef, UnitType
 
@@ -742,3 +742,20 @@ def test_a_power_does_not_convert_into_a_city_that_rebels_against_it() -> None:
     (found,) = result.verdicts
     assert (found.outcome, found.reason) == (Outcome.INVALID, "the city rebels")
     assert "ARE" not in result.position.garrisons
+
+
+def test_a_unit_does_not_retreat_into_a_city_that_rebels_against_its_power() -> None:
+    """Florence's army in Arezzo is dislodged with nowhere to go but the city: it retreats there,
+    unless the city rebels against Florence (its gates shut), and then it is destroyed."""
+    units = [*opening_position(BOARD).units, Unit(PAP, A, "URB"), Unit(MIL, A, "SIE")]
+    attack = {
+        PAP: [
+            Move(UnitRef(A, "PER"), "ARE"),
+            SupportMove(UnitRef(A, "URB"), UnitRef(A, "PER"), "ARE"),
+        ]
+    }
+    calm = adjudicate_campaign(BOARD, at("S1455M", units=units), attack).position
+    assert calm.retreats[Unit(FLO, A, "ARE")] == ("ARE#",)
+    rebels = Unrest(MappingProxyType({"ARE": Rebellion(FLO, city=True)}))
+    shut = adjudicate_campaign(BOARD, at("S1455M", units=units, unrest=rebels), attack).position
+    assert not shut.dislodged and Unit(FLO, A, "ARE") not in shut.units
