@@ -39,6 +39,7 @@ from typing import Any
 
 from judge.app.councils.delays import LEFT_PHASE, TRUE_NATION_FELL_PHASE, WAITLIST_KEY, phase_in
 from judge.app.councils.elections import KIND_NAMES
+from judge.app.councils.formation import role_text
 from judge.app.councils.treason import ACCUSED_BY
 from judge.app.game_state.game_facts import power_name
 from judge.app.mail_out.wording import phase_name
@@ -117,8 +118,6 @@ class _Story:
 
 
 def _member_line(story: _Story, member: CouncilMember) -> str:
-    from judge.app.councils.formation import role_text
-
     _ = story._
     notes: list[str] = []
     if member.true_power is not None:

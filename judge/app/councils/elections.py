@@ -37,8 +37,10 @@ from judge.app.audience.council_members import (
     member_readers,
     rule_member,
 )
+from judge.app.audience.results_readers import results_audience
 from judge.app.game_state.game_facts import power_name
 from judge.app.mail_out import outbox
+from judge.app.mail_out.wording import phase_name
 from judge.app.session.mail_session import MailSession
 from judge.app.session.readers import reader_zone
 from judge.app.session.services import Services
@@ -74,8 +76,6 @@ def refusal_sentence(session: MailSession, reason: str, fields: dict[str, str]) 
     ``power`` is a power's name and ``phase`` a phase (``S1902M``): both are
     written out in that language.
     """
-    from judge.app.mail_out.wording import phase_name
-
     _ = session.gettext
     shown = dict(fields)
     if "power" in shown:
@@ -251,8 +251,6 @@ def tell_players(uow: UnitOfWork, services: Services, game: Game, now: datetime,
     moved): each reader in his language, one mail each, its dates in his
     zone (:func:`judge.app.session.readers.reader_zone`) and UTC.
     """
-    from judge.app.audience.results_readers import results_audience
-
     subject = game_subject(services.config.code, game.name, DEADLINE_EVENT)
     for address, reader in results_audience(uow, game).items():
         _ = translation(reader.language).gettext

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from judge.app.audience.council_members import rule_member
+from judge.app.councils.releases import come_back_if_due, mail_has_ready, watch_release
+from judge.app.game_state.game_facts import power_letter, power_name
 from judge.app.session.mail_session import MailSession, Role
 from judge.app.session.refusals import CommandRefused
 from judge.core.councils.roles import (
@@ -75,8 +77,6 @@ def _acting_member(session: MailSession) -> CouncilMember | None:
 
 
 def _refuse(session: MailSession, refusal: Refusal, power: str) -> CommandRefused:
-    from judge.app.game_state.game_facts import power_name
-
     _ = session.gettext
     return CommandRefused(
         _(REASONS[refusal]).format(power=power_name(power, session.language), letter="")
@@ -108,13 +108,9 @@ def check_order(session: MailSession) -> None:
     """
     member = _acting_member(session)
     if member is not None and session.game is not None:
-        from judge.app.councils.releases import come_back_if_due, mail_has_ready
-
         come_back_if_due(session, session.game, member, ready_in_mail=mail_has_ready(session))
     _check(session, may_order, Refusal.ORDERS_GENERAL_ONLY)
     if member is not None:
-        from judge.app.councils.releases import watch_release
-
         watch_release(session, member)
 
 
@@ -144,8 +140,6 @@ def press_refusal(session: MailSession, member: CouncilMember, request: PressReq
     refusal = may_press(rule_member(member), request, alone=sits_alone(rule_member(member), council))
     if refusal is None:
         return None
-    from judge.app.game_state.game_facts import power_letter, power_name
-
     _ = session.gettext
     letter = power_letter(game, member.power) if game is not None else ""
     return _(REASONS[refusal]).format(

@@ -35,6 +35,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from sqlalchemy.orm.attributes import flag_modified
+
 from judge.app.audience.council_members import rule_member
 from judge.app.councils.elections import (
     LAST_RANK,
@@ -42,6 +44,7 @@ from judge.app.councils.elections import (
     current_phase,
     mail_council,
     mail_member,
+    member_label,
     open_election_of,
     renumber,
 )
@@ -50,9 +53,11 @@ from judge.app.councils.elections import (
 )
 from judge.app.game_state import order_sheets as kept
 from judge.app.game_state.boards import from_json
+from judge.app.game_state.game_facts import power_name
 from judge.app.game_state.game_rules import game_rules
 from judge.app.game_state.variant_rules import game_map_of
 from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
 from judge.app.session.services import Services
 from judge.core.councils import elections as election_rules
 from judge.core.councils.roles import Channel, may_order
@@ -63,6 +68,7 @@ from judge.db.enums import SeatStatus
 from judge.db.models import CouncilElection, CouncilMember, Game
 from judge.db.repositories.councils import council_settings
 from judge.i18n import N_
+from judge.lang.commands import CouncilReady
 
 RELEASED_KEY = "released"
 HOLD_KEY = "hold_confirmed"
@@ -83,8 +89,6 @@ def _state(game: Game) -> dict[str, Any]:
 
 
 def _store(game: Game, state: dict[str, Any]) -> None:
-    from sqlalchemy.orm.attributes import flag_modified
-
     game.extra_settings = {**(game.extra_settings or {}), RELEASE_KEY: state}
     flag_modified(game, "extra_settings")
 
@@ -119,8 +123,6 @@ def check_may_release(session: MailSession, member: CouncilMember) -> None:
     if session.game is not None:
         come_back_if_due(session, session.game, member, ready_in_mail=True)
     if may_order(rule_member(member)) is not None:
-        from judge.app.session.refusals import CommandRefused
-
         raise CommandRefused(session.gettext(NOT_GENERAL))
 
 
@@ -174,12 +176,8 @@ def come_back_if_due(session: MailSession, game: Game, member: CouncilMember, *,
     uow.councils.close_election(
         election, session.now, outcome=election_rules.CANCELLED, winner=substitute, state="cancelled"
     )
-    from judge.app.councils.elections import member_label
-
     mail_council(uow, session.services, game, member.power, session.now, INCUMBENT_BACK,
                  general=member_label(uow, member), substitute=member_label(uow, substitute))  # fmt: skip
-    from judge.app.game_state.game_facts import power_name
-
     session.reply.epilogue += ["", session.gettext(CAME_BACK).format(
         power=power_name(member.power, session.language))]
     uow.flush()
@@ -198,8 +196,6 @@ CAME_BACK = N_(
 
 def mail_has_ready(session: MailSession) -> bool:
     """Whether the mail holds a READY (its orders are then handed in, not drafts)."""
-    from judge.lang.commands import CouncilReady
-
     return any(isinstance(command, CouncilReady) for command in session.commands)
 
 
@@ -345,8 +341,6 @@ def _withdraw_voided_release(session: MailSession, member: CouncilMember) -> Non
     if (member.extra or {}).get(HOLD_KEY) or not _all_hold(session.uow, game, member.power):
         return
     member.extra = {**(member.extra or {}), RELEASED_KEY: None}
-    from judge.app.game_state.game_facts import power_name
-
     session.reply.epilogue += ["", session.gettext(RELEASE_WITHDRAWN).format(
         power=power_name(member.power, session.language))]
 

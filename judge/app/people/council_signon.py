@@ -13,6 +13,7 @@ signs on as another member.
 
 from __future__ import annotations
 
+from judge.app.councils.formation import role_text
 from judge.app.game_state.game_facts import power_name
 from judge.app.game_state.variant_rules import game_map_of
 from judge.app.people import throttle
@@ -78,8 +79,6 @@ def _who_signs_on(
 
 def signon_message(session: MailSession, game: Game, member: CouncilMember) -> str:
     """``Signed on as France in game 'x': you are its Ambassador 1.`` (no word of spies)."""
-    from judge.app.councils.formation import role_text
-
     _ = session.gettext
     return _("Signed on as {power} in game '{game}': you are its {role}.").format(
         power=power_name(member.power, session.language),
