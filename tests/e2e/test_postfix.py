@@ -99,13 +99,22 @@ def test_mail_in_and_out_through_postfix_and_a_real_bounce_scored_and_told(
         assert f"for mail {row.id} to {GHOST}" in (bounce[0].error or "")
         score = uow.session.get(AddressBounces, GHOST)
         assert score is not None and score.score == 1.0 and score.bouncing_since is not None
+        recorded = (  # shown with -s: the closing note's evidence
+            f"mail_out {row.id}: bounced_at={row.bounced_at} bounce={row.bounce!r}\n"
+            f"mail_in {bounce[0].id}: state={bounce[0].state.value} mail_from={bounce[0].mail_from!r} "
+            f"rcpt_tos={bounce[0].rcpt_tos} error={bounce[0].error!r}\n"
+            f"address_bounces {score.address}: score={score.score:g} bounces={score.bounces} "
+            f"last_reason={score.last_reason!r} bouncing_since={score.bouncing_since}\n"
+            "--- the bounce Postfix sent, as stored (its first 3000 bytes):\n"
+            + bounce[0].raw[:3000].decode("utf-8", "replace")
+        )
 
     # Past the threshold (1 here): the ghost's other address and the master are told, by Postfix.
     [owner] = arrived(postfix, "francois.home")
     assert GHOST in text(owner) and "5.1.1" in text(owner)
     [told] = [m for m in arrived(postfix, "master") if "bounces" in str(m["Subject"])]
     assert "FRANCE" in text(told) and "demo" in text(told) and GHOST not in told.as_string()
-    print("--- the bounce as the judge recorded it:", row.id, row.bounce)
+    print("--- the bounce as the judge recorded it:\n" + recorded)
     print("--- the mail the master got:\n" + told.as_string())
 
 
