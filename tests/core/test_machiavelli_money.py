@@ -759,3 +759,14 @@ def test_a_unit_does_not_retreat_into_a_city_that_rebels_against_its_power() -> 
     rebels = Unrest(MappingProxyType({"ARE": Rebellion(FLO, city=True)}))
     shut = adjudicate_campaign(BOARD, at("S1455M", units=units, unrest=rebels), attack).position
     assert not shut.dislodged and Unit(FLO, A, "ARE") not in shut.units
+
+
+def test_no_money_order_is_played_under_set_no_money() -> None:
+    position = at("S1455M", {FLO: 30})
+    result = money(
+        position,
+        {FLO: [Give(5, MIL), spend(1, 12, Bribe(BribeKind.DISBAND, Target("PER")))]},
+        MachiavelliOptions(money=False),
+    )
+    assert {v.outcome for v in result.verdicts} == {Outcome.INVALID}
+    assert result.position == position and not result.ledger

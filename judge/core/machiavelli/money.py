@@ -410,11 +410,19 @@ def adjudicate_money(
     orders: Mapping[str, Sequence[MoneyOrder]],
     options: MachiavelliOptions = FIRST_EDITION,
 ) -> MoneyResult:
-    """The borrowing and expenditure steps of the campaign of ``position``, before its moves."""
+    """The borrowing and expenditure steps of the campaign of ``position``, before its moves
+    (under SET NO MONEY every money order is refused and the position is left as it is)."""
     if position.phase.type is not PhaseType.MOVEMENT:
         raise ValueError(f"{position.phase} is not a campaign's movement phase")
-    step = _MoneyStep(board, position, options)
     powers = [power for power in board.game_map.powers if power in orders]
+    if not options.money:
+        refused = tuple(
+            MoneyVerdict(power, order, Outcome.INVALID, "no money in this game (SET NO MONEY)")
+            for power in powers
+            for order in orders[power]
+        )
+        return MoneyResult(position, refused, (), ())
+    step = _MoneyStep(board, position, options)
     for power in powers:
         step.repay(power, [o for o in orders[power] if isinstance(o, PayBank)])
     step.gifts({power: [o for o in orders[power] if isinstance(o, Give)] for power in powers})
