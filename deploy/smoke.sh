@@ -20,10 +20,11 @@
 #
 # The Postfix leg (docs/operator-guide.md section 7) is not run here: it needs root and changes a
 # system's mail routing. tests/e2e/test_postfix.py runs it, with Debian's Postfix started on its
-# own configuration directory and loopback ports, configured exactly as deploy/postfix says:
+# own configuration directory and loopback ports, configured from deploy/postfix's own files:
 #   main.cf   recipient_delimiter = +   (every VERP address judge-bounces+<token>@ reaches the judge)
 #             transport_maps = hash:.../transport
 #   transport judge@<domain> and judge-bounces@<domain> -> smtp:[127.0.0.1]:<the judge's door>
+#             (deploy/postfix/transport's routes, its port 2525 replaced by the test judge's)
 #   the judge relays its replies through Postfix (JUDGE_RELAY=smtp://127.0.0.1:25; mynetworks:
 #   loopback), which delivers them, or bounces them to the mail's VERP envelope sender.
 # That test forms, starts and plays a short game through Postfix, and follows a real bounce from
