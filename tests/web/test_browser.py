@@ -134,6 +134,8 @@ def test_the_pages_render_in_chromium_with_their_map_and_links(
             page.click("a[rel=prev]")
             page.wait_for_load_state("load")
             assert page.url.endswith("/games/demo/S1901M"), page.url
+            results = "Résultats des mouvements du printemps 1901" if language == "fr" else "Movement results for Spring of 1901"
+            assert results in page.locator("main").inner_text()
             assert not errors, errors
             page.screenshot(path=str(shots / f"web-phase-{language}.png"), full_page=True)
         finally:

@@ -71,6 +71,9 @@ def test_a_phase_page_shows_its_map_results_board_and_neighbours(harness: Harnes
     assert 'rel="prev" href="/games/demo/S1901M"' in page and f'rel="next" href="/games/demo/{following}"' in page
     assert 'src="/games/demo/F1901M.svg"' in page and "Movement results for Fall of 1901" in page
     assert "Units on the board:" in page and "A Burgundy" in page
+    french = web.get("/games/demo/F1901M?lang=fr").text  # the results in French, though no reader is French
+    assert "Résultats des mouvements de l&#39;automne 1901" in french and "aucun ordre traité" in french
+    assert "No Order Processed" not in french and "Movement results" not in french
     assert web.get("/games/demo/f1901m").status_code == 200  # any case, as MAP reads it
     svg = web.get("/games/demo/F1901M.svg")
     png = web.get("/games/demo/F1901M.png")

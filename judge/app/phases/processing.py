@@ -69,7 +69,7 @@ from judge.core.serialization import position_to_json
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, SeatStatus
 from judge.db.models import Game
-from judge.i18n import translation
+from judge.i18n import LANGUAGES, translation
 from judge.logs import log_event
 from judge.mail.compose import game_subject
 from judge.ruling import rule_orders
@@ -211,9 +211,11 @@ def process_phase(
     )  # fmt: skip
     with uow.session.no_autoflush:  # who reads the results does not depend on what is pending
         audience = results_audience(uow, game)
+    # Kept in every language the judge speaks, not only its readers': HISTORY and the web pages
+    # (issue 29) show a processed phase to whoever asks later, in their language.
     reports = {
         language: render_results(report, game_map, language, translation(language).gettext)
-        for language in sorted({"en", *(reader.language for reader in audience.values())})
+        for language in sorted({*LANGUAGES, *(reader.language for reader in audience.values())})
     }
     # Fog of War: what each reader may see of the phase (judge.app.audience.blind_view, the one place).
     views = {
