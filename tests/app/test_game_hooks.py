@@ -39,8 +39,7 @@ PREDICATE = re.compile(r"\b(councils_enabled|is_council_game)\b")
 
 MAY_ASK = {
     "hooks/game_hooks.py",  # hooks_for: which hooks a game has
-    "audience/council_members.py",  # who reads a seat's mail (below the hooks: judge.app.audience)
-    "audience/results_readers.py",  # who reads the results (the same)
+    "audience/council_members.py",  # read_by_councils: who reads a seat's mail (the audience sits below the hooks)
 }
 """The modules of ``judge/app`` that may ask the predicate itself."""
 

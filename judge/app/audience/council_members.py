@@ -55,6 +55,14 @@ class Reader:
     member_id: int | None = None
 
 
+def read_by_councils(game: Game) -> bool:
+    """Whether a seat's mail goes to its council's members, each alone, rather than to the seat:
+    in a council game (seed 003). The audience's one question about the game's variant, asked
+    here only: the audience sits below the game hooks (:mod:`judge.app.hooks`), which the rest
+    of the flow asks instead, so it reads the game's settings itself (no table read)."""
+    return councils_enabled(game)
+
+
 def rule_member(member: CouncilMember) -> Member:
     return Member(member.id, member.power, member.role, member.rank, member.status)
 
@@ -130,7 +138,7 @@ def game_end_readers(game: Game) -> list[Reader]:
     alone: the final summary tells the councils' story to all of them, those who left too.
     In an ordinary game, the readers of every seat with a player who did not resign (the
     eliminated too). Masters and observers are the caller's (they read it in any game)."""
-    if councils_enabled(game):
+    if read_by_councils(game):
         return readers_of(game, [m for m in members_of(game) if sees(rule_member(m), Channel.END)])
     return [
         reader
@@ -144,7 +152,7 @@ def member_addresses_hidden(game: Game) -> bool:
     """Whether what the judge writes about a power's press must not name the address that wrote it:
     in a council game, an address tells who sits in which council (and where a spy sits), which
     no reader but the master learns before the end (seed 003, rule 2)."""
-    return councils_enabled(game)
+    return read_by_councils(game)
 
 
 def master_readers(game: Game) -> list[Reader]:
@@ -160,7 +168,7 @@ def master_readers(game: Game) -> list[Reader]:
 def seat_readers(game: Game, seat: Seat, channel: Channel = Channel.GAME) -> list[Reader]:
     """Who reads mail sent to ``seat``: a council's members who may (each alone, in his language),
     or an ordinary seat's report addresses (SET ADDRESS) or player, in the player's language."""
-    if councils_enabled(game) and seat.power is not None:
+    if read_by_councils(game) and seat.power is not None:
         return council_readers(game, seat.power, channel)
     language = reader_language(seat.person, game)
     return [Reader(address, language, _zone_of(seat.person)) for address in seat_addresses(seat)]
@@ -172,12 +180,12 @@ def reply_addresses(session: MailSession) -> list[str]:
     extra: list[str] = []
     member = session.council_member
     game = session.game
-    if member is not None and game is not None and councils_enabled(game):
+    if member is not None and game is not None and read_by_councils(game):
         chosen = (member.extra or {}).get(ADDRESS_KEY)
         if isinstance(chosen, list):
             extra += [str(a) for a in chosen if a]
     elif session.seat is not None and session.seat.report_address and not (
-        game is not None and councils_enabled(game)
+        game is not None and read_by_councils(game)
     ):
         extra += session.seat.report_address.split(",")
     return [*extra, *session.reply_copies]

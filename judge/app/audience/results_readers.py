@@ -29,12 +29,11 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import aliased
 
-from judge.app.audience.council_members import seat_readers
+from judge.app.audience.council_members import read_by_councils, seat_readers
 from judge.app.session.readers import ACTIVE, DEFAULT_LANGUAGE, LANGUAGE_CHOSEN, game_language
 from judge.db.database import UnitOfWork
 from judge.db.enums import SeatStatus
 from judge.db.models import Game, GameMaster, GameObserver, Person, PersonAddress, Seat
-from judge.db.repositories.councils import councils_enabled
 
 _SEAT, _MASTER, _OBSERVER = 0, 1, 2
 
@@ -76,7 +75,7 @@ def results_audience(uow: UnitOfWork, game: Game) -> dict[str, ResultsReader]:
         readers.setdefault((row.kind, row.key), []).append(row)
     statuses = {seat.id: seat.status for seat in game.seats}
     powers = {seat.id: seat.power for seat in game.seats}
-    councils = councils_enabled(game)
+    councils = read_by_councils(game)
     audience: dict[str, ResultsReader] = {}
     for (kind, _key), lines in readers.items():
         first = lines[0]

@@ -47,7 +47,8 @@ def councils_enabled(game: Game) -> bool:
     """True when ``game`` is played by councils; reads no table.
 
     The one name of this test. In ``judge.app`` only the game hooks' resolver
-    (:func:`judge.app.hooks.game_hooks.hooks_for`) and the audience ask it
+    (:func:`judge.app.hooks.game_hooks.hooks_for`) and the audience's
+    :func:`judge.app.audience.council_members.read_by_councils` ask it
     (``tests/app/test_game_hooks.py``).
     """
     return council_settings(game) is not None
