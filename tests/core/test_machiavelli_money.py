@@ -45,6 +45,7 @@ from judge.core.machiavelli.orders import (
     Target,
     ToGarrison,
 )
+from judge.core.machiavelli.serialization import position_from_json, position_to_json
 from judge.core.machiavelli.treasury import Finances, Loan, Rebellion, Unrest
 from judge.core.orders import Hold, Move, SupportMove
 from judge.core.phase import Phase
@@ -770,3 +771,27 @@ def test_no_money_order_is_played_under_set_no_money() -> None:
     )
     assert {v.outcome for v in result.verdicts} == {Outcome.INVALID}
     assert result.position == position and not result.ledger
+
+
+def test_the_power_the_rebels_fight_puts_down_a_rebelling_city_by_a_siege_of_two_campaigns() -> (
+    None
+):
+    """Florence's army besieges the rebels of Arezzo's city twice: both rebellions end (the
+    province's too); the first besiege alone leaves them, the siege kept in the JSON."""
+    rebels = Unrest(MappingProxyType({"ARE": Rebellion(FLO, city=True)}))
+    besiege = {FLO: [Besiege(UnitRef(A, "ARE"))]}
+    first = adjudicate_campaign(BOARD, at("S1455M", unrest=rebels), besiege).position
+    assert first.sieges["ARE"] == Unit(FLO, A, "ARE") and "ARE" in first.unrest.rebellions
+    assert position_from_json(BOARD, position_to_json(first)) == first
+    second = adjudicate_campaign(BOARD, first, besiege)
+    assert second.sieges_completed == ("ARE",)
+    assert not second.position.unrest.rebellions and not second.position.sieges
+
+
+def test_a_siege_of_rebels_lapses_when_they_are_pacified() -> None:
+    rebels = Unrest(MappingProxyType({"ARE": Rebellion(FLO, city=True)}))
+    first = adjudicate_campaign(
+        BOARD, at("S1455M", {FLO: 12}, unrest=rebels), {FLO: [Besiege(UnitRef(A, "ARE"))]}
+    )
+    pacified = money(first.position, {FLO: [spend(1, 12, PacifyRebellion("ARE"))]})
+    assert not pacified.position.sieges and not pacified.position.unrest.rebellions

@@ -152,7 +152,11 @@ def _check(board: MachiavelliBoard, position: MachiavelliPosition, options: Mach
             assert city not in provinces, "two units in Venice"
     for city, besieger in position.sieges.items():
         assert besieger in position.units and besieger.province == city
-        assert position.garrisons.get(city) not in (None, besieger.power)
+        rebels = position.unrest.rebellions.get(city)
+        if city in position.garrisons or rebels is None:
+            assert position.garrisons.get(city) not in (None, besieger.power)
+        else:  # the siege of a city rebelling against the besieger's power
+            assert rebels.city and rebels.against == besieger.power
     for province, owner in position.control.provinces.items():
         assert game_map.is_land(province) and (owner in game_map.powers or owner == AUTONOMOUS)
     for city, owner in position.control.cities.items():

@@ -48,8 +48,9 @@ any other.
 Rebellions (caused with ducats: :mod:`.money`): the power the rebels fight neither converts
 nor retreats into a rebelling city; it puts down a province's rebels by holding there with an
 army or fleet all the campaign (its city's rebels stay); any other power entering the province
-or its city liberates both. Not yet played here (issue 33, later steps): special units, the
-rebels' support and the siege of a rebelling city, convoys and
+or its city liberates both; besieging a city that rebels against it for two campaigns puts down
+the city's and the province's rebels. Not yet played here (issue 33, later steps): special
+units, the rebels' support, convoys and
 retreats across a strait, the ALLY command that lets another power through.
 
 Home countries (:func:`end_of_campaign`): a power with no city left in any country it holds is
@@ -406,7 +407,8 @@ class _Campaign:
         when the garrison is already gone), and the siege ends."""
         position = self.position
         for city, besieger in position.sieges.items():
-            gone = city not in position.garrisons or city in self.disbanded_garrisons
+            rebels = _shut_against(position.unrest.rebellions.get(city), besieger.power)
+            gone = (city not in position.garrisons and not rebels) or city in self.disbanded_garrisons
             if city in self.besieging or besieger not in position.units or besieger in self.disbanded_units or gone:
                 continue
             self.plain[besieger.power] = [
@@ -490,14 +492,19 @@ class _Campaign:
                 units.append(unit)
         sieges: dict[str, Unit] = {}
         completed: list[str] = []
+        put_down: set[str] = set()
         for city, besieger in self.besieging.items():
-            if besieger.location in self.dislodged or city not in garrisons:
+            rebels = city not in position.garrisons  # the siege of a city that rebels against its power
+            if besieger.location in self.dislodged or (city in garrisons) is rebels:
                 continue  # the siege lapses
-            if position.sieges.get(city) == besieger:
-                del garrisons[city]
-                completed.append(city)
-            else:
+            if position.sieges.get(city) != besieger:
                 sieges[city] = besieger
+                continue
+            if rebels:
+                put_down.add(city)
+            else:
+                del garrisons[city]
+            completed.append(city)
         retreats = _retreat_options(options, garrisons, position.unrest.rebellions)
         dislodged = tuple(
             DislodgedUnit(d.unit, province_of(d.attacker_from), d.attacker_via_convoy)
@@ -505,17 +512,18 @@ class _Campaign:
             if retreats.get(d.unit)
         )
         following = next_phase(position.phase, dislodged=bool(dislodged), summer=self.options.summer)
+        unrest = _rebels_after(position, tuple(units), garrisons, self.held(units), put_down)
         after = MachiavelliPosition(
             phase=following,
             units=tuple(units),
             garrisons=MappingProxyType(garrisons),
             control=_control_after(board, position.control, tuple(units), garrisons, following, self.options),
-            sieges=MappingProxyType(sieges),
+            sieges=MappingProxyType(live_sieges(sieges, tuple(units), garrisons, unrest.rebellions)),
             dislodged=dislodged,
             retreats=MappingProxyType({d.unit: retreats[d.unit] for d in dislodged}),
             countries=position.countries,
             money=position.money,
-            unrest=_rebels_after(position, tuple(units), garrisons, self.held(units)),
+            unrest=unrest,
         )
         disbanded = [str(unit) for unit in self.disbanded_units] + [f"G {city}" for city in self.disbanded_garrisons]
         return CampaignResult(
@@ -611,15 +619,16 @@ def adjudicate_retreats(
             after_units.append(unit)
     done = Phase.of(position.phase.season, position.phase.year, PhaseType.MOVEMENT)
     following = next_phase(done, summer=options.summer)
+    unrest = _rebels_after(position, tuple(after_units), garrisons, ())
     return MachiavelliPosition(
         phase=following,
         units=tuple(after_units),
         garrisons=MappingProxyType(garrisons),
         control=_control_after(board, position.control, tuple(after_units), garrisons, following, options),
-        sieges=MappingProxyType(dict(position.sieges)),
+        sieges=MappingProxyType(live_sieges(position.sieges, tuple(after_units), garrisons, unrest.rebellions)),
         countries=position.countries,
         money=position.money,
-        unrest=_rebels_after(position, tuple(after_units), garrisons, ()),
+        unrest=unrest,
     )
 
 
@@ -778,13 +787,35 @@ def _shut_against(rebellion: Rebellion | None, power: str) -> bool:
     return rebellion is not None and rebellion.city and rebellion.against == power
 
 
+def live_sieges(
+    sieges: Mapping[str, Unit], units: tuple[Unit, ...], garrisons: Mapping[str, str], rebellions: Mapping[str, Rebellion]
+) -> dict[str, Unit]:
+    """The sieges still going on: the besieger still there, against another power's garrison, or
+    against the rebels of an ungarrisoned city who fight the besieger's power."""
+    return {
+        city: besieger
+        for city, besieger in sieges.items()
+        if besieger in units
+        and (
+            garrisons.get(city) not in (None, besieger.power)
+            if city in garrisons
+            else _shut_against(rebellions.get(city), besieger.power)
+        )
+    }
+
+
 def _rebels_after(
-    position: MachiavelliPosition, units: tuple[Unit, ...], garrisons: Mapping[str, str], held: tuple[Unit, ...]
+    position: MachiavelliPosition,
+    units: tuple[Unit, ...],
+    garrisons: Mapping[str, str],
+    held: tuple[Unit, ...],
+    put_down: set[str] | frozenset[str] = frozenset(),
 ) -> Unrest:
     """The rebellions a campaign (or its retreats) ends: a power the rebels do not fight that
     enters the province or its city liberates both; the power they fight puts down the
     province's rebellion by holding there with an army or fleet all the campaign (its city's
-    rebels stay). Pacifying with ducats is an expense (:mod:`.money`)."""
+    rebels stay), and both by completing the siege of the rebelling city (``put_down``).
+    Pacifying with ducats is an expense (:mod:`.money`)."""
     rebellions = position.unrest.rebellions
     if not rebellions:
         return position.unrest
@@ -792,6 +823,8 @@ def _rebels_after(
     entered = ({(u.power, u.province) for u in units} | {(o, c) for c, o in garrisons.items()}) - before
     kept: dict[str, Rebellion] = {}
     for province, rebellion in rebellions.items():
+        if province in put_down:
+            continue
         if any(place == province and power not in (rebellion.against, AUTONOMOUS) for power, place in entered):
             continue
         if rebellion.province and any(u.power == rebellion.against and u.province == province for u in held):
@@ -804,7 +837,7 @@ def _rebels_after(
 def _why_not_besiege(board: MachiavelliBoard, position: MachiavelliPosition, unit: Unit, fortresses: bool) -> str:
     city = unit.province
     owner = position.garrisons.get(city)
-    if owner is None:
+    if owner is None and not _shut_against(position.unrest.rebellions.get(city), unit.power):
         return "no garrison to besiege"
     if owner == unit.power:
         return "own garrison: holds"
@@ -882,6 +915,7 @@ __all__ = [
     "eliminate",
     "eliminated",
     "end_of_campaign",
+    "live_sieges",
     "opening_position",
     "siege_map",
     "update_control",

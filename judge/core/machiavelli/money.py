@@ -60,7 +60,12 @@ from judge.core.machiavelli.adjustments import (
     why_not_build,
 )
 from judge.core.machiavelli.board import AUTONOMOUS, MachiavelliBoard
-from judge.core.machiavelli.campaign import MachiavelliPosition, countries_held, update_control
+from judge.core.machiavelli.campaign import (
+    MachiavelliPosition,
+    countries_held,
+    live_sieges,
+    update_control,
+)
 from judge.core.machiavelli.options import FIRST_EDITION, MachiavelliOptions
 from judge.core.machiavelli.orders import (
     Borrow,
@@ -813,7 +818,7 @@ class _MoneyStep:
             units=units,
             garrisons=MappingProxyType(self.garrisons),
             control=control,
-            sieges=MappingProxyType(self.sieges),
+            sieges=MappingProxyType(live_sieges(self.sieges, units, self.garrisons, self.rebellions)),
             money=money,
             unrest=Unrest(MappingProxyType(self.rebellions), frozenset(self.famine)),
         )

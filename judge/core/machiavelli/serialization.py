@@ -34,7 +34,12 @@ from typing import Any
 
 from judge.core.errors import PhaseError, PositionError
 from judge.core.machiavelli.board import AUTONOMOUS, Control, MachiavelliBoard
-from judge.core.machiavelli.campaign import MachiavelliPosition, city_space, is_city_space
+from judge.core.machiavelli.campaign import (
+    MachiavelliPosition,
+    city_space,
+    is_city_space,
+    live_sieges,
+)
 from judge.core.machiavelli.treasury import NO_UNREST, Finances, Loan, Rebellion, Unrest
 from judge.core.phase import Phase, PhaseType
 from judge.core.position import DislodgedUnit
@@ -110,11 +115,12 @@ def position_from_json(board: MachiavelliBoard, data: object) -> MachiavelliPosi
     control = _mapping(root.get("control", {}), "control")
     provinces_control = _owners(control.get("provinces", {}), "control.provinces", owners, board.game_map.is_land)
     cities_control = _owners(control.get("cities", {}), "control.cities", owners, lambda code: code in board.cities)
+    unrest = _read_unrest(board, root)
     sieges: dict[str, Unit] = {}
     for city, entry in _mapping(root.get("sieges", {}), "sieges").items():
         unit = _read_unit(board, entry, f"the siege of {city}")
-        if unit not in units or unit.province != city or garrisons.get(city) in (None, unit.power):
-            raise PositionError(f"the siege of {city}: no besieger of another owner's garrison there")
+        if unit.province != city or city not in live_sieges({city: unit}, units, garrisons, unrest.rebellions):
+            raise PositionError(f"the siege of {city}: no besieger of another owner's garrison, or of rebels, there")
         sieges[city] = unit
     dislodged: list[DislodgedUnit] = []
     retreats: dict[Unit, tuple[str, ...]] = {}
@@ -148,7 +154,7 @@ def position_from_json(board: MachiavelliBoard, data: object) -> MachiavelliPosi
         retreats=MappingProxyType(retreats),
         countries=None if countries is None else MappingProxyType(countries),
         money=_read_money(board, root),
-        unrest=_read_unrest(board, root),
+        unrest=unrest,
     )
 
 
