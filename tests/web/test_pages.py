@@ -139,7 +139,7 @@ def test_every_answer_has_the_strict_headers_no_cookie_and_only_get_and_head(har
         assert "set-cookie" not in answer.headers
     head = web.head("/games/demo")
     assert head.status_code == 200 and head.content == b""
-    for method in ("POST", "PUT", "DELETE", "PATCH"):
+    for method in ("POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"):
         assert web.request(method, "/games/demo").status_code == 405, method
 
 
@@ -412,3 +412,28 @@ def test_a_client_past_its_burst_is_refused_without_touching_the_database(
         statuses = [client.get("/games/demo").status_code for _ in range(50)]
     assert statuses == [200, 200] + [429] * 48
     assert opened == [True, True]  # the two pages served, each read-only; none for the 48 refused
+
+
+def test_a_game_drawn_by_mail_shows_its_end_and_its_scores_in_both_languages(
+    harness: Harness, web: TestClient
+) -> None:
+    """At the end, the game page carries the final summary's outcome and score table (the mail
+    path's own lines), and the list of games puts the game among the finished ones."""
+    from tests.app.orders_helpers import LETTER
+    from tests.app.reports_helpers import POWERS, address_of, password_of
+
+    start_game(harness, "demo")
+    process(harness, "demo", {"FRANCE": ["A PAR-BUR"]})
+    assert '<section id="final">' not in web.get("/games/demo").text
+    for power in POWERS:
+        harness.exchange(address_of(power), f"SIGNON {LETTER[power]}demo {password_of(power)}\nSET DRAW\n")
+    english = web.get("/games/demo").text
+    final = english[english.index('<section id="final">'):]
+    final = final[: final.index("</section>")]
+    assert "it has been declared a draw between Austria, England, France, Germany, Italy, Russia and Turkey" in final
+    assert "Scores (Draw-size scoring):" in final and "  Russia          4    14.29" in final
+    french = web.get("/games/demo?lang=fr").text
+    assert "elle a été déclarée nulle entre Autriche" in french and "Partage selon la taille de la nulle" in french
+    index = web.get("/").text
+    assert index.index("/games/demo") > index.index('<section id="finished">')
+    assert web.get("/api/games/demo").json()["state"] == "finished"
