@@ -131,12 +131,14 @@ def main() -> None:
             scope = {"type": "http", "method": "GET", "path": "/games/long", "path_params": {"name": "long"},
                      "query_string": b"", "headers": [], "app": inner}
             server = []
+            cpu = []  # the process's own CPU time: on a shared machine, wall time includes waiting for a core
             for _ in range(20):
-                t = time.perf_counter()
+                t, c = time.perf_counter(), time.process_time()
                 site.game(Request(scope))
                 server.append(1000 * (time.perf_counter() - t))
+                cpu.append(1000 * (time.process_time() - c))
             print(f"server time of the game page: median {statistics.median(server):.1f} ms, "
-                  f"best {min(server):.1f} ms")
+                  f"best {min(server):.1f} ms (CPU median {statistics.median(cpu):.1f} ms)")
             nothing, nothing_ms = rate(client, "/nothing", args.seconds)
             index, index_ms = rate(client, "/", args.seconds)
             game, game_ms = rate(client, "/games/long", args.seconds)
