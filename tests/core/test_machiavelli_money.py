@@ -55,6 +55,7 @@ A, F = UnitType.ARMY, UnitType.FLEET
 FLO, MIL, VEN, NAP, PAP, FRA = "FLORENCE", "MILAN", "VENICE", "NAPLES", "PAPACY", "FRANCE"
 NO_DICE = MachiavelliOptions(dice=False)
 BOARD: MachiavelliBoard = load_board()
+SEED = "money-tests"
 
 
 def at(
@@ -101,7 +102,7 @@ def money(
     orders: Mapping[str, Sequence[MoneyOrder]],
     options: MachiavelliOptions | None = None,
 ) -> MoneyResult:
-    return adjudicate_money(BOARD, position, orders, options or MachiavelliOptions())
+    return adjudicate_money(BOARD, position, orders, options or MachiavelliOptions(), seed=SEED)
 
 
 def verdict(result: MoneyResult, power: str, order: MoneyOrder) -> tuple[Outcome, str]:
@@ -795,3 +796,76 @@ def test_a_siege_of_rebels_lapses_when_they_are_pacified() -> None:
     )
     pacified = money(first.position, {FLO: [spend(1, 12, PacifyRebellion("ARE"))]})
     assert not pacified.position.sieges and not pacified.position.unrest.rebellions
+
+
+# ----------------------------------------------------------------------------- the defaulter's fate
+
+
+DUE = Phase.parse("S1456M")
+FLORENCE_OWES = MappingProxyType({FLO: (Loan(10, 2, DUE),)})
+"""Spring 1456: Florence owes 12 ducats due now, and has 5 (the tests below)."""
+
+
+def test_a_defaulters_orders_all_hold_and_its_holds_put_down_no_rebellion() -> None:
+    rebels = Unrest(MappingProxyType({"FLO": Rebellion(FLO)}))
+    result = money(at("S1456M", {FLO: 5}, loans=FLORENCE_OWES, unrest=rebels), {})
+    assert result.defaulted == (FLO,)
+    orders = {
+        FLO: [Move(UnitRef(A, "ARE"), "SIE"), Hold(UnitRef(A, "FLO")), Besiege(UnitRef(F, "PSA"))]
+    }
+    moved = adjudicate_campaign(
+        BOARD, result.position, orders, assassinated=frozenset(result.defaulted)
+    )
+    assert Unit(FLO, A, "ARE") in moved.position.units  # it held
+    assert [type(v.order) for v in moved.verdicts] == [Hold, Hold, Hold]
+    assert "FLO" in moved.position.unrest.rebellions
+
+
+def test_a_defaulters_garrison_under_siege_falls_unless_its_besieger_is_assassinated_too() -> None:
+    """Milan's army began besieging Florence's garrison of Arezzo last campaign: it falls when
+    Florence is assassinated, and stands when Milan defaults too."""
+    besieger = Unit(MIL, A, "ARE")
+    units = [*(u for u in opening_position(BOARD).units if u.province != "ARE"), besieger]
+    laid = replace(
+        at(
+            "S1456M",
+            {FLO: 5},
+            loans=FLORENCE_OWES,
+            units=units,
+            garrisons={**BOARD.garrisons, "ARE": FLO},
+        ),
+        sieges=MappingProxyType({"ARE": besieger}),
+    )
+    fallen = money(laid, {})
+    assert fallen.garrisons_lost == ("ARE",)
+    assert "ARE" not in fallen.position.garrisons and not fallen.position.sieges
+    both = replace(
+        laid,
+        money=replace(
+            laid.money, loans=MappingProxyType({**laid.money.loans, MIL: laid.money.loans[FLO]})
+        ),
+    )  # type: ignore[union-attr]
+    standing = money(both, {})
+    assert standing.defaulted == (FLO, MIL)
+    assert standing.garrisons_lost == () and standing.position.garrisons["ARE"] == FLO
+
+
+def test_a_defaulters_provinces_rebel_on_one_die_each_by_the_rules_table() -> None:
+    """Home province with a unit on a 1, without on 1-2; conquered with a unit 1-3, without 1-5;
+    the dice seeded: the same game rolls the same."""
+    units = [*opening_position(BOARD).units, Unit(FLO, A, "SPO")]
+    position = at(
+        "S1456M", {FLO: 5}, loans=FLORENCE_OWES, units=units, provinces={"SPO": FLO, "URB": FLO}
+    )
+    result = money(position, {})
+    assert result.rebellion_rolls == money(position, {}).rebellion_rolls
+    thresholds = {"ARE": 1, "FLO": 1, "PSA": 1, "PST": 2, "SPO": 3, "URB": 5}
+    assert {roll.province for roll in result.rebellion_rolls} == set(thresholds)
+    risen = set()
+    for seed in range(30):
+        rolled = adjudicate_money(BOARD, position, {}, seed=seed)
+        for roll in rolled.rebellion_rolls:
+            assert roll.rose == (roll.roll <= thresholds[roll.province])
+            assert (roll.province in rolled.position.unrest.rebellions) == roll.rose
+            risen |= {roll.province} if roll.rose else set()
+    assert risen == set(thresholds)

@@ -228,11 +228,17 @@ def adjudicate_campaign(
     position: MachiavelliPosition,
     orders: Mapping[str, Sequence[MachiavelliOrder]],
     options: MachiavelliOptions = FIRST_EDITION,
+    *,
+    assassinated: frozenset[str] = frozenset(),
 ) -> CampaignResult:
-    """Resolve the movement phase of ``position`` with each power's ``orders``."""
+    """Resolve the movement phase of ``position`` with each power's ``orders``; the orders of the
+    ``assassinated`` powers hold (:func:`orders_of_the_assassinated`), and their holds put down
+    no rebellion."""
     if position.phase.type is not PhaseType.MOVEMENT:
         raise ValueError(f"{position.phase} is not a campaign's movement phase")
+    orders = orders_of_the_assassinated(orders, assassinated)
     campaign = _Campaign(board, position, options, [(power, order) for power, given in orders.items() for order in given])
+    campaign.assassinated = assassinated
     campaign.read_orders()
     campaign.hold_abandoned_sieges()
     units = campaign.garrison_orders()
@@ -269,6 +275,7 @@ class _Campaign:
         self.verdicts: dict[int, Verdict] = {}
         self.plain: dict[str, list[Order]] = {}
         self.converting_to: dict[str, UnitType] = {}  # city -> the type its garrison becomes
+        self.assassinated: frozenset[str] = frozenset()
         self.besieging: dict[str, Unit] = {}  # city -> its besieger this campaign
         self.garrison_unit: dict[str, Unit] = {}
         self.dislodged: set[str] = set()
@@ -546,7 +553,9 @@ class _Campaign:
         return tuple(
             unit
             for unit in self.position.units
-            if unit in after and isinstance(ordered.get(unit, Hold(UnitRef(unit.type, unit.location))), Hold)
+            if unit in after
+            and unit.power not in self.assassinated
+            and isinstance(ordered.get(unit, Hold(UnitRef(unit.type, unit.location))), Hold)
         )
 
     def one_space_after(self, unit: Unit, owner: str, units: list[Unit], garrisons: dict[str, str]) -> None:
@@ -783,6 +792,27 @@ def _why_not_garrison(board: MachiavelliBoard, position: MachiavelliPosition, un
     return ""
 
 
+def orders_of_the_assassinated(
+    orders: Mapping[str, Sequence[MachiavelliOrder]], victims: Sequence[str] | frozenset[str]
+) -> dict[str, list[MachiavelliOrder]]:
+    """``orders`` with each of the victims' orders turned into a hold of the unit it names."""
+    result: dict[str, list[MachiavelliOrder]] = {}
+    for power, given in orders.items():
+        if power not in victims:
+            result[power] = list(given)
+            continue
+        held: list[MachiavelliOrder] = []
+        for order in given:
+            if isinstance(order, GarrisonHold | GarrisonSupport | GarrisonConvert | GarrisonDisband):
+                held.append(GarrisonHold(order.province))
+                continue
+            unit = getattr(order, "unit", None)
+            if isinstance(unit, UnitRef):
+                held.append(Hold(unit))
+        result[power] = held
+    return result
+
+
 def _shut_against(rebellion: Rebellion | None, power: str) -> bool:
     return rebellion is not None and rebellion.city and rebellion.against == power
 
@@ -917,6 +947,7 @@ __all__ = [
     "end_of_campaign",
     "live_sieges",
     "opening_position",
+    "orders_of_the_assassinated",
     "siege_map",
     "update_control",
 ]

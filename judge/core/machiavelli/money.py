@@ -19,8 +19,9 @@ The figures are the classic Judge's rules for the standard scenario:
   bank (interest of the earliest loan first, then its principal, then the next loan), gifts to
   other powers (refused while the giver owes the bank), new loans, then the bank collects what
   is due. A power that cannot pay defaults: the bank takes its treasury, strikes the loans due,
-  never lends to it again, and has it assassinated (reported in :attr:`MoneyResult.defaulted`;
-  its expenses that campaign are spent for nothing).
+  never lends to it again, and has it assassinated (:attr:`MoneyResult.defaulted`; its
+  expenses that campaign are spent for nothing, its orders hold, its besieged garrisons fall
+  and its provinces may rebel: :mod:`.assassination`).
 * **Expenses**, up to four a campaign, paid in their numbers' order (with what is left when the
   treasury runs short) and spent whether or not they work: famine relief (3 ducats), pacifying a
   rebellion (12), causing one in a province another power controls (9; 15 in that power's home
@@ -59,6 +60,7 @@ from judge.core.machiavelli.adjustments import (
     trades_old_for_new,
     why_not_build,
 )
+from judge.core.machiavelli.assassination import RebellionRoll, assassinate
 from judge.core.machiavelli.board import AUTONOMOUS, MachiavelliBoard
 from judge.core.machiavelli.campaign import (
     MachiavelliPosition,
@@ -134,6 +136,8 @@ class MoneyResult:
     verdicts: tuple[MoneyVerdict, ...]
     ledger: tuple[Entry, ...]
     defaulted: tuple[str, ...]
+    garrisons_lost: tuple[str, ...] = ()
+    rebellion_rolls: tuple[RebellionRoll, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -414,9 +418,15 @@ def adjudicate_money(
     position: MachiavelliPosition,
     orders: Mapping[str, Sequence[MoneyOrder]],
     options: MachiavelliOptions = FIRST_EDITION,
+    *,
+    seed: int | str,
 ) -> MoneyResult:
     """The borrowing and expenditure steps of the campaign of ``position``, before its moves
-    (under SET NO MONEY every money order is refused and the position is left as it is)."""
+    (under SET NO MONEY every money order is refused and the position is left as it is).
+
+    The bank's defaulters are assassinated (:func:`~.assassination.assassinate`, its dice from
+    ``seed``): the moves that follow must hold their orders, ``adjudicate_campaign(...,
+    assassinated=frozenset(result.defaulted))``."""
     if position.phase.type is not PhaseType.MOVEMENT:
         raise ValueError(f"{position.phase} is not a campaign's movement phase")
     powers = [power for power in board.game_map.powers if power in orders]
@@ -435,7 +445,16 @@ def adjudicate_money(
         step.borrow(power, [o for o in orders[power] if isinstance(o, Borrow)])
     step.collect()
     step.expenses({power: [o for o in orders[power] if isinstance(o, Expense)] for power in powers})
-    return step.result()
+    result = step.result()
+    if not result.defaulted:
+        return result
+    killed = assassinate(board, result.position, result.defaulted, seed, options)
+    return replace(
+        result,
+        position=killed.position,
+        garrisons_lost=killed.garrisons_lost,
+        rebellion_rolls=killed.rolls,
+    )
 
 
 class _MoneyStep:
@@ -818,7 +837,9 @@ class _MoneyStep:
             units=units,
             garrisons=MappingProxyType(self.garrisons),
             control=control,
-            sieges=MappingProxyType(live_sieges(self.sieges, units, self.garrisons, self.rebellions)),
+            sieges=MappingProxyType(
+                live_sieges(self.sieges, units, self.garrisons, self.rebellions)
+            ),
             money=money,
             unrest=Unrest(MappingProxyType(self.rebellions), frozenset(self.famine)),
         )
