@@ -258,7 +258,9 @@ def test_games_formed_and_played_by_mail_leak_nothing_on_any_page_in_either_lang
         raise AssertionError("the gunboat game's first phase was never processed")
 
     # The moderated game: its creator becomes its master; press to and from the master; orders waiting.
-    register(harness, "mod@example.org", name="Moderator Quill")
+    _by_mail(harness, "mod@example.org", "REGISTER\nName: Moderator Quill\nCountry: Liechtenstein\n"
+             "Phone: +423 555 0199\nAddress: 7 Hidden Lane, Vaduz\nBirthdate: 1971-02-03\n"
+             "Site: Quiet University\nClub: Secret Circle\nEND\n")  # personal data, by mail
     for n in range(1, 8):
         register(harness, f"ruler{n}@example.org", name=f"Ruler Number {n}")
     register(harness, "hider@example.org", name="Hidden Keeper")
@@ -275,6 +277,8 @@ def test_games_formed_and_played_by_mail_leak_nothing_on_any_page_in_either_lang
     with harness.db.unit_of_work(readonly=True) as uow:
         assert uow.games.require("hushhush").listed is False
         assert uow.games.require("ruled").moderated is True
+        moderator = uow.people.by_address("mod@example.org")
+        assert moderator is not None and moderator.phone and moderator.postal_address and moderator.birth_date
     assert {"Council secret by mail.", "Gunboat private press by mail.", "Moderated secret by mail.",
             "The master's secret answer."} <= stored_press(harness)
 
@@ -289,7 +293,8 @@ def test_games_formed_and_played_by_mail_leak_nothing_on_any_page_in_either_lang
         "Gunboat private press by mail.", "Boatman", "boatpw", "sailor",
         "Moderated secret by mail.", "The master's secret answer.", "modpw", "Picardy", "English Channel",
         "Gascony", "Picardie", "Manche", "Gascogne", "mod@example.org", "Hidden Keeper",
-        "hushhush", "hider", "hidepw", "@example.net", *sailors, *(address for address, _ in ruled.values()),
+        "hushhush", "hider", "hidepw", "@example.net",
+        "Liechtenstein", "555 0199", "Hidden Lane", "1971", "Quiet University", "Secret Circle", *sailors, *(address for address, _ in ruled.values()),
     ]
     assert_nowhere(english, secrets)
     assert_nowhere(french, secrets)
