@@ -869,3 +869,43 @@ def test_a_defaulters_provinces_rebel_on_one_die_each_by_the_rules_table() -> No
             assert (roll.province in rolled.position.unrest.rebellions) == roll.rose
             risen |= {roll.province} if roll.rose else set()
     assert risen == set(thresholds)
+
+
+# ----------------------------------------------------------------------------- the rebels' support
+
+
+def perugia_rises_against_the_papacy(*extra: Unit) -> MachiavelliPosition:
+    rebels = Unrest(MappingProxyType({"PER": Rebellion(PAP, city=True)}))
+    return at("S1455M", units=[*opening_position(BOARD).units, *extra], unrest=rebels)
+
+
+def test_the_rebels_support_a_power_they_do_not_fight_into_their_province() -> None:
+    """Florence's army alone against the Papal army holding in Perugia: the rebels' strength
+    carries it in (2 against 1), the Papal army is dislodged, and the rebels are liberated."""
+    result = adjudicate_campaign(
+        BOARD, perugia_rises_against_the_papacy(), {FLO: [Move(UnitRef(A, "ARE"), "PER")]}
+    )
+    assert Unit(FLO, A, "PER") in result.position.units
+    assert [d.unit for d in result.position.dislodged] == [Unit(PAP, A, "PER")]
+    assert "PER" not in result.position.unrest.rebellions
+    assert not any(unit.location.endswith("$") for unit in result.position.units)
+    calm = adjudicate_campaign(BOARD, at("S1455M"), {FLO: [Move(UnitRef(A, "ARE"), "PER")]})
+    assert Unit(PAP, A, "PER") in calm.position.units  # without rebels: a bounce
+
+
+def test_with_two_powers_moving_in_the_rebels_support_neither() -> None:
+    position = perugia_rises_against_the_papacy(Unit(MIL, A, "SPO"))
+    orders = {FLO: [Move(UnitRef(A, "ARE"), "PER")], MIL: [Move(UnitRef(A, "SPO"), "PER")]}
+    result = adjudicate_campaign(BOARD, position, orders)
+    assert Unit(PAP, A, "PER") in result.position.units
+    assert "PER" in result.position.unrest.rebellions
+
+
+def test_the_rebels_never_support_the_power_they_fight() -> None:
+    """Urbino rises against the Papacy: the Papal army from Perugia and Florence's from Arezzo
+    both move in; the rebels back Florence alone, which enters."""
+    rebels = Unrest(MappingProxyType({"URB": Rebellion(PAP)}))
+    orders = {FLO: [Move(UnitRef(A, "ARE"), "URB")], PAP: [Move(UnitRef(A, "PER"), "URB")]}
+    result = adjudicate_campaign(BOARD, at("S1455M", unrest=rebels), orders)
+    assert Unit(FLO, A, "URB") in result.position.units
+    assert Unit(PAP, A, "PER") in result.position.units

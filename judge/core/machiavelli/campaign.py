@@ -49,8 +49,10 @@ Rebellions (caused with ducats: :mod:`.money`): the power the rebels fight neith
 nor retreats into a rebelling city; it puts down a province's rebels by holding there with an
 army or fleet all the campaign (its city's rebels stay); any other power entering the province
 or its city liberates both; besieging a city that rebels against it for two campaigns puts down
-the city's and the province's rebels. Not yet played here (issue 33, later steps): special
-units, the rebels' support, convoys and
+the city's and the province's rebels. A province's rebels support the one move into it of a power
+they do not fight (two such powers moving in: neither); they stand in a space of their own beside
+the province for the moves (``ARE$``), never on the board. Not yet played here (issue 33, later
+steps): special units, convoys and
 retreats across a strait, the ALLY command that lets another power through.
 
 Home countries (:func:`end_of_campaign`): a power with no city left in any country it holds is
@@ -101,6 +103,14 @@ def city_space(province: str) -> str:
 
 def is_city_space(location: str) -> bool:
     return location.endswith(CITY_MARK)
+
+
+REBEL_MARK = "$"
+"""``ARE$``: the rebels of Arezzo as a unit of their own during the moves (never shown)."""
+
+
+def rebel_space(province: str) -> str:
+    return province + REBEL_MARK
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,8 +185,9 @@ class CampaignResult:
 
 
 @functools.cache
-def siege_map(board: MachiavelliBoard, fortresses: bool = False) -> GameMap:
-    """The board's map with a space of its own for each city a garrison may hold."""
+def siege_map(board: MachiavelliBoard, fortresses: bool = False, rebels: frozenset[str] = frozenset()) -> GameMap:
+    """The board's map with a space of its own for each city a garrison may hold, and for the
+    rebels of each province in ``rebels`` (``ARE$``, bordering only Arezzo: whence they support)."""
     game_map = board.game_map
     provinces: list[Province] = list(game_map.provinces.values())
     army: dict[str, set[str]] = {code: set(game_map.army_moves(code)) for code in game_map.provinces if game_map.is_land(code)}
@@ -207,6 +218,22 @@ def siege_map(board: MachiavelliBoard, fortresses: bool = False) -> GameMap:
             (location,) = game_map.fleet_locations(code)
             fleet[space] = {location}
             fleet[location].add(space)
+    for code in sorted(rebels):
+        space = rebel_space(code)
+        provinces.append(
+            Province(
+                code=space,
+                name=f"rebels of {game_map.provinces[code].name}",
+                terrain=Terrain.LAND,
+                supply_center=False,
+                home_of=None,
+                coasts=(),
+                french_name=f"rebelles de {game_map.provinces[code].french_name}",
+                french_abbreviation=None,
+            )
+        )
+        army[space] = {code}
+        army[code].add(space)
     return GameMap.build(
         name=game_map.name,
         powers=game_map.powers,
@@ -242,12 +269,15 @@ def adjudicate_campaign(
     campaign.read_orders()
     campaign.hold_abandoned_sieges()
     units = campaign.garrison_orders()
+    rebels = frozenset(p for p, rebellion in position.unrest.rebellions.items() if rebellion.province)
+    units = (*units, *(Unit(NEUTRAL, _ARMY, rebel_space(province)) for province in sorted(rebels)))
     plain_position = Position(
         board.game_map.name, Phase.of(Season.SPRING, position.phase.year, PhaseType.MOVEMENT), units, {}
     )
-    spaces = siege_map(board, options.fortresses)
+    spaces = siege_map(board, options.fortresses, rebels)
     holders = campaign.strait_holders_at_start()
     campaign.block_straits(holders)
+    campaign.rebels_support(rebels)
     base = adjudicate(plain_position, campaign.plain, Rules(), spaces)
     entered = campaign.straits_entered(base.position.units, holders)
     if entered and campaign.block_straits(entered):  # a fleet that entered blocks this turn too
@@ -355,6 +385,23 @@ class _Campaign:
                 return
             self.besieging[unit.province] = unit
         self.verdicts[number] = Verdict(power, order, Outcome.SUCCEEDS)
+
+    def rebels_support(self, rebels: frozenset[str]) -> None:
+        """The rebels of a province support the one move into it of a power they do not fight (a
+        garrison converting out included); with moves of two or more such, they support none."""
+        for province in sorted(rebels):
+            against = self.position.unrest.rebellions[province].against
+            moves = [
+                order
+                for power, given in self.plain.items()
+                if power not in (against, NEUTRAL)
+                for order in given
+                if isinstance(order, Move) and province_of(order.destination) == province
+            ]
+            if len(moves) == 1:
+                (move,) = moves
+                here = UnitRef(_ARMY, rebel_space(province))
+                self.plain.setdefault(NEUTRAL, []).append(SupportMove(here, move.unit, move.destination))
 
     def strait_holders_at_start(self) -> dict[Strait, str]:
         """Each strait held by a fleet standing in its province as the campaign begins (whatever
@@ -491,6 +538,8 @@ class _Campaign:
         garrisons: dict[str, str] = {}
         for unit in moved:
             owner = AUTONOMOUS if unit.power == NEUTRAL else unit.power
+            if unit.location.endswith(REBEL_MARK):
+                continue  # the rebels are no unit of the board
             if is_city_space(unit.location):
                 garrisons[unit.location[: -len(CITY_MARK)]] = owner
             elif unit.province in board.single_space:
@@ -921,7 +970,7 @@ def _retreat_options(
         if unit.power == NEUTRAL or is_city_space(unit.location):
             result[unit] = ()
             continue
-        elsewhere = tuple(p for p in places if not is_city_space(p))
+        elsewhere = tuple(p for p in places if not is_city_space(p) and not p.endswith(REBEL_MARK))
         cities = tuple(
             p
             for p in places
