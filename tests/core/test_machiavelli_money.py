@@ -38,6 +38,7 @@ from judge.core.machiavelli.orders import (
     Expense,
     ExpenseAction,
     FamineRelief,
+    GarrisonConvert,
     Give,
     MoneyOrder,
     PacifyRebellion,
@@ -909,3 +910,13 @@ def test_the_rebels_never_support_the_power_they_fight() -> None:
     result = adjudicate_campaign(BOARD, at("S1455M", unrest=rebels), orders)
     assert Unit(FLO, A, "URB") in result.position.units
     assert Unit(PAP, A, "PER") in result.position.units
+
+
+def test_a_garrison_of_another_power_converting_out_has_the_rebels_support() -> None:
+    """Milan's garrison in Arezzo's city converts into an army against Florence's army holding in
+    the province, which rebels against Florence: the rebels carry the conversion."""
+    rebels = Unrest(MappingProxyType({"ARE": Rebellion(FLO)}))
+    position = at("S1455M", garrisons={**BOARD.garrisons, "ARE": MIL}, unrest=rebels)
+    result = adjudicate_campaign(BOARD, position, {MIL: [GarrisonConvert("ARE", A)]})
+    assert Unit(MIL, A, "ARE") in result.position.units
+    assert [d.unit for d in result.position.dislodged] == [Unit(FLO, A, "ARE")]
