@@ -920,3 +920,12 @@ def test_a_garrison_of_another_power_converting_out_has_the_rebels_support() -> 
     result = adjudicate_campaign(BOARD, position, {MIL: [GarrisonConvert("ARE", A)]})
     assert Unit(MIL, A, "ARE") in result.position.units
     assert [d.unit for d in result.position.dislodged] == [Unit(FLO, A, "ARE")]
+
+
+def test_no_order_reaches_the_rebels_own_space() -> None:
+    rebels = Unrest(MappingProxyType({"ARE": Rebellion(FLO)}))
+    result = adjudicate_campaign(
+        BOARD, at("S1455M", unrest=rebels), {FLO: [Move(UnitRef(A, "ARE"), "ARE$")]}
+    )
+    assert [(v.outcome, v.reason) for v in result.verdicts] == [(Outcome.INVALID, "no such place")]
+    assert Unit(FLO, A, "ARE") in result.position.units

@@ -328,6 +328,8 @@ class _Campaign:
                 self.read_field_order(number, power, order)
             elif isinstance(order, GarrisonHold | GarrisonSupport | GarrisonConvert | GarrisonDisband):
                 self.read_garrison_order(number, power, order)
+            elif REBEL_MARK in str(getattr(order, "destination", "")):
+                self.refuse(number, "no such place")  # the rebels' space is no place to go
             else:
                 self.give(power, order)
 
