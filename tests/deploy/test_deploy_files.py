@@ -287,12 +287,13 @@ class TestContainerfile:
         words = [instruction for instruction, _ in self.instructions]
         assert words.index("USER") > max(i for i, w in enumerate(words) if w == "RUN")
 
-    def test_it_exposes_smtp_and_keeps_data_in_a_volume(self) -> None:
-        assert self.values("EXPOSE") == ["2525"]
+    def test_it_exposes_smtp_and_the_web_pages_and_keeps_data_in_a_volume(self) -> None:
+        assert self.values("EXPOSE") == ["2525 8080"]
         assert self.values("VOLUME") == ['["/var/lib/diplomacy-judge"]']
         env = " ".join(self.values("ENV"))
         assert "JUDGE_DATA_DIR=/var/lib/diplomacy-judge" in env
         assert "JUDGE_SMTP_HOST=0.0.0.0" in env
+        assert "JUDGE_WEB_HOST=0.0.0.0" in env and "JUDGE_WEB_PORT=8080" in env  # reachable from outside
 
     def test_the_entrypoint_is_the_shipped_script(self) -> None:
         assert self.values("ENTRYPOINT") == ['["/usr/local/bin/judge-entrypoint"]']
@@ -391,7 +392,7 @@ class TestCompose:
 
     def test_published_port_is_loopback_only_and_volumes_are_declared(self) -> None:
         judge = self.service("judge")
-        assert judge["ports"] == ["127.0.0.1:2525:2525"]
+        assert judge["ports"] == ["127.0.0.1:2525:2525", "127.0.0.1:8080:8080"]  # SMTP, the web pages
         assert isinstance(self.compose, dict)
         declared = set(self.compose["volumes"])
         used = {
