@@ -7,12 +7,16 @@ names and leaves the others alone. So a power's orders for a phase are one
 given — and each mail that changes it stores the whole sheet again with
 ``uow.orders.submit`` (the newest version counts, every version is kept).
 
-The stored form is text the mail reader reads back (``canonical`` holds one
-item per order or IF block in the judge's notation; ``text`` the same items
-joined), so a block for a later phase is kept as written and read again with
-the board of its phase when that phase comes (``OrderBlockKind.FUTURE``), and
-IF blocks are decided on the board at the start of their phase
-(``OrderBlockKind.CONDITIONAL`` for the current phase).
+The stored form is the sheet in the judge's notation (``canonical`` holds one
+item per order or IF block; ``text`` the same items joined) and, when every item
+is a plain order of the phase in play, the same orders as values
+(``order_values``, :mod:`judge.core.order_json`): such a sheet is read back from
+its values, never by reading its text again (:func:`sheet_of`). A sheet with IF
+blocks or a preference list is read back from its text, as are versions stored
+before the values were: a block for a later phase is kept as written and read
+again with the board of its phase when that phase comes
+(``OrderBlockKind.FUTURE``), and IF blocks are decided on the board at the start
+of their phase (``OrderBlockKind.CONDITIONAL`` for the current phase).
 
 Completeness follows the Judge: every unit ordered in a movement phase, every
 dislodged unit in a retreat phase, every build given or WAIVEd (as far as
@@ -25,7 +29,7 @@ flag, kept per phase in ``game.extra_settings``).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence, Set
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, cast
@@ -51,7 +55,9 @@ from judge.app.game_state.conditions import applied_orders, block_lines, block_o
 from judge.core.adjudicator import Rules
 from judge.core.adjudicator.phases import build_sites
 from judge.core.adjudicator.validation import builds_owed
+from judge.core.errors import PositionError
 from judge.core.geography import GameMap
+from judge.core.order_json import order_from_json, order_to_json
 from judge.core.orders import (
     Build,
     Convoy,
@@ -284,6 +290,13 @@ class OrderSheet:
     def text(self) -> str:
         return "\n".join(self.lines())
 
+    def order_values(self) -> list[dict[str, Any]] | None:
+        """Each item as a value (:func:`judge.core.order_json.order_to_json`) when every item is a
+        plain order; None when the sheet holds an IF block or a preference list (kept as text)."""
+        if any(isinstance(item, Conditional | Preference) for item in self.items):
+            return None
+        return [order_to_json(cast(Order, item)) for item in self.items]
+
     @classmethod
     def read(cls, lines: Iterable[str], game_map: GameMap, phase_type: PhaseType) -> OrderSheet:
         """A stored sheet read back (lines that no longer read, after a map change, are skipped).
@@ -414,10 +427,21 @@ class _Stored(Protocol):
     @property
     def canonical(self) -> Sequence[str]: ...
 
+    @property
+    def order_values(self) -> Sequence[Mapping[str, Any]] | None: ...
+
 
 def sheet_of(submission: _Stored | None, game_map: GameMap, phase: Phase) -> OrderSheet:
+    """A stored version as a sheet: from its orders' values when it has them (each order as
+    meant in ``phase``, :func:`adapt`), else its text read back (:meth:`OrderSheet.read`)."""
     if submission is None:
         return OrderSheet()
+    values = submission.order_values
+    if values is not None and len(values) == len(submission.canonical):
+        try:
+            return OrderSheet(tuple(adapt(order_from_json(value), phase.type) for value in values))
+        except PositionError:  # a value this judge cannot read: its text is read instead
+            pass
     return OrderSheet.read(submission.canonical, game_map, phase.type)
 
 
@@ -443,15 +467,18 @@ def store(
         kind = OrderBlockKind.CONDITIONAL if sheet.blocks else OrderBlockKind.CURRENT
     lines = sheet.lines()
     text = "\n".join(lines)
+    values = None if future else sheet.order_values()  # a PHASE block is kept as written
     if stored is not None and stored.epoch == game.epoch and not future:
         uow.orders.submit_row(
             game, seat, str(phase), text, lines, now,
             current_id=stored.current.id if stored.current is not None else None,
             newest_version=stored.newest_version, kind=kind, mail_in_id=mail_id, submitted_by_id=person_id,
+            order_values=values,
         )  # fmt: skip
         return
     uow.orders.submit(
         game, seat, str(phase), text, lines, now, kind=kind, mail_in_id=mail_id, submitted_by_id=person_id,
+        order_values=values,
     )  # fmt: skip
 
 
@@ -463,6 +490,8 @@ class StoredSheet:
     phase: str
     kind: OrderBlockKind
     canonical: tuple[str, ...]
+    order_values: tuple[dict[str, Any], ...] | None = None
+    """The orders as values, one per item, when the version has them (see :func:`sheet_of`)."""
 
 
 SUPERSEDED = "judge_superseded_orders"
@@ -505,7 +534,9 @@ class SeatOrders:
 
 
 @functools.cache
-def _seat_orders_statement() -> Select[tuple[int | None, int | None, str | None, str | None, OrderBlockKind | None, list[str] | None]]:
+def _seat_orders_statement() -> Select[
+    tuple[int | None, int | None, str | None, str | None, OrderBlockKind | None, list[str] | None, list[Any] | None]
+]:
     """:func:`seat_orders`'s query, built once (building it cost more CPU than running it): in
     Core, the orders of other powers read for their power alone (their text is not decoded).
 
@@ -530,7 +561,7 @@ def _seat_orders_statement() -> Select[tuple[int | None, int | None, str | None,
     in_force = table.c.superseded_at.is_(None)
     # The kind written into the SQL, not bound: the engines must see that it implies the index's.
     not_current = table.c.kind != literal_column(f"'{OrderBlockKind.CURRENT.value}'")
-    columns = (table.c.id, table.c.power, table.c.phase, table.c.kind, table.c.canonical)
+    columns = (table.c.id, table.c.power, table.c.phase, table.c.kind, table.c.canonical, table.c.order_values)
     for_the_phase = select(*columns).where(
         table.c.game_id == game_id, table.c.epoch == epoch, table.c.phase == name, in_force
     )
@@ -540,8 +571,9 @@ def _seat_orders_statement() -> Select[tuple[int | None, int | None, str | None,
     )  # fmt: skip
     rows = union_all(for_the_phase, ahead).subquery("seat_orders_rows")
     own_canonical = type_coerce(case((rows.c.power == power, rows.c.canonical), else_=null()), table.c.canonical.type)
+    own_values = type_coerce(case((rows.c.power == power, rows.c.order_values), else_=null()), table.c.order_values.type)
     return (
-        select(newest.c.version, rows.c.id, rows.c.power, rows.c.phase, rows.c.kind, own_canonical)
+        select(newest.c.version, rows.c.id, rows.c.power, rows.c.phase, rows.c.kind, own_canonical, own_values)
         .select_from(newest)
         .outerjoin(rows, true())
         .order_by(rows.c.id)
@@ -568,26 +600,30 @@ def seat_orders(uow: UnitOfWork, game: Game, seat: Seat, phase: Phase) -> SeatOr
 def _seat_orders_of(
     uow: UnitOfWork, game: Game, seat: Seat, phase: Phase, found: Sequence[Sequence[Any]]
 ) -> SeatOrders:
-    """:class:`SeatOrders` from the rows of :func:`_seat_orders_statement` (its six columns)."""
+    """:class:`SeatOrders` from the rows of :func:`_seat_orders_statement` (its seven columns)."""
     name = str(phase)
     newest_version = int(found[0][0] or 0) if found else 0
     current: StoredSheet | None = None
     later: list[tuple[Phase, StoredSheet]] = []
     submitted: set[str] = set()
-    for _version, row_id, row_power, row_phase, kind, canonical in found:
+    for _version, row_id, row_power, row_phase, kind, canonical, values in found:
         if row_id is None:
             continue
         if row_phase == name:
             submitted.add(row_power)
             if row_power == seat.power:
-                current = StoredSheet(row_id, row_phase, kind, tuple(canonical or ()))
+                current = StoredSheet(row_id, row_phase, kind, tuple(canonical or ()), _values(values))
             continue
         later_phase = Phase.parse(row_phase)
         if later_phase > phase:
-            later.append((later_phase, StoredSheet(row_id, row_phase, kind, tuple(canonical or ()))))
+            later.append((later_phase, StoredSheet(row_id, row_phase, kind, tuple(canonical or ()), _values(values))))
     later.sort(key=lambda pair: (pair[0], pair[1].id))
     cleared: set[int] = uow.session.info.setdefault(SUPERSEDED, set())
     return SeatOrders(current, tuple(later), frozenset(submitted), newest_version, game.epoch, cleared)
+
+
+def _values(stored: object) -> tuple[dict[str, Any], ...] | None:
+    return tuple(stored) if isinstance(stored, list) else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -74,7 +74,7 @@ def handle(command: Rollback, session: MailSession) -> Next:
     for submission in kept:
         uow.orders.submit(
             game, submission.seat, submission.phase, submission.text, submission.canonical, session.now,
-            kind=submission.kind, submitted_by_id=submission.submitted_by_id,
+            kind=submission.kind, submitted_by_id=submission.submitted_by_id, order_values=submission.order_values,
         )
     _restore_game(session, game, reopened, position)
     phase = Phase.parse(reopened.name)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint, text
+from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from judge.db.enums import DrawVoteKind, OrderBlockKind, PhaseState, PressKind
@@ -59,7 +59,10 @@ class OrderSubmission(Base):
     epoch) is the current one and earlier ones get ``superseded_at``. ``text``
     holds the lines exactly as the player sent them (a whole PHASE or IF/ELSE
     block for future and conditional orders, evaluated when that phase opens);
-    ``canonical`` the judge's reading of them, one order per item.
+    ``canonical`` the judge's reading of them, one order per item; ``order_values`` the same
+    orders as values (:mod:`judge.core.order_json`, one per item) when every item is a plain
+    order of the phase in play, so the sheet is read back without reading its text (None for
+    IF blocks, preference lists, PHASE blocks kept for later, and versions stored before).
     """
 
     __tablename__ = "orders"
@@ -85,6 +88,7 @@ class OrderSubmission(Base):
     )
     text: Mapped[str] = mapped_column(Text)
     canonical: Mapped[list[str]] = mapped_column(default=list)
+    order_values: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON(none_as_null=True), default=None)
     submitted_at: Mapped[datetime]
     submitted_by_id: Mapped[int | None] = mapped_column(
         ForeignKey("people.id", ondelete="SET NULL"), default=None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import cast
+from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.orm import Session
@@ -32,11 +32,13 @@ class OrderRepository:
         kind: OrderBlockKind = OrderBlockKind.CURRENT,
         mail_in_id: int | None = None,
         submitted_by_id: int | None = None,
+        order_values: Sequence[dict[str, Any]] | None = None,
     ) -> OrderSubmission:
         """Store a new version of ``seat``'s orders for ``phase``; earlier versions are superseded.
 
         ``text`` is what the player sent (for a PHASE or IF block, the whole
-        block); ``canonical`` the orders in the judge's notation. The
+        block); ``canonical`` the orders in the judge's notation; ``order_values`` the same
+        orders as values, one per item, when every item is a plain order (else None). The
         (game, epoch, phase, power, version) key is unique, so two racing
         submissions cannot both become the same version: one transaction fails.
         """
@@ -48,7 +50,9 @@ class OrderRepository:
         if latest is not None and latest.superseded_at is None:
             latest.superseded_at = now
         version = latest.version + 1 if latest is not None else 1
-        return self._add_version(game, seat, phase, text, canonical, now, version, kind, mail_in_id, submitted_by_id)
+        return self._add_version(
+            game, seat, phase, text, canonical, now, version, kind, mail_in_id, submitted_by_id, order_values
+        )
 
     def submit_row(
         self,
@@ -64,6 +68,7 @@ class OrderRepository:
         kind: OrderBlockKind = OrderBlockKind.CURRENT,
         mail_in_id: int | None = None,
         submitted_by_id: int | None = None,
+        order_values: Sequence[dict[str, Any]] | None = None,
     ) -> None:
         """:meth:`submit` for the worker's hot path, in Core statements: the version
         in force superseded with an UPDATE, the new one stored with an INSERT, no ORM object made
@@ -85,6 +90,9 @@ class OrderRepository:
         check_text("orders", "phase", phase, PHASE_LENGTH)
         check_text("orders", "text", text, None)
         check_json("orders", "canonical", lines)
+        values = None if order_values is None else list(order_values)
+        if values is not None:
+            check_json("orders", "order_values", values)
         connection = self.session.connection()
         if current_id is not None:
             connection.execute(_SUPERSEDE, {"sup_id": current_id, "sup_at": now})
@@ -97,6 +105,7 @@ class OrderRepository:
                 "game_id": game.id, "seat_id": seat.id, "power": seat.power, "phase": phase, "epoch": game.epoch,
                 "version": newest_version + 1, "kind": kind, "text": text, "canonical": lines, "submitted_at": now,
                 "mail_in_id": mail_in_id, "submitted_by_id": submitted_by_id, "superseded_at": None,
+                "order_values": values,
             },
         )  # fmt: skip
 
@@ -116,7 +125,7 @@ class OrderRepository:
     def _add_version(
         self, game: Game, seat: Seat, phase: str, text: str, canonical: Sequence[str], now: datetime,
         version: int, kind: OrderBlockKind, mail_in_id: int | None,
-        submitted_by_id: int | None,
+        submitted_by_id: int | None, order_values: Sequence[dict[str, Any]] | None = None,
     ) -> OrderSubmission:
         submission = OrderSubmission(
             game_id=game.id,
@@ -128,6 +137,7 @@ class OrderRepository:
             kind=kind,
             text=text,
             canonical=list(canonical),
+            order_values=None if order_values is None else list(order_values),
             submitted_at=now,
             mail_in_id=mail_in_id,
             submitted_by_id=submitted_by_id,
