@@ -104,15 +104,6 @@ def view_of(game: Game, *, power: str | None = None, master: bool = False, obser
     return NOTHING
 
 
-def view_named(key: str) -> View:
-    """The view :attr:`View.key` names."""
-    if key == "*":
-        return EVERYTHING
-    if key == "-":
-        return NOTHING
-    return View(everything=False, power=key)
-
-
 def session_view(session: MailSession, game: Game) -> View:
     """The view of the sender of a mail on ``game``: its master or one of its powers when signed on
     to it as such, else an outsider."""
