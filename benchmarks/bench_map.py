@@ -10,6 +10,11 @@ PNG size beside today's, so a change's effect is read on the same machine
 in the same minute.
 
     .venv/bin/python benchmarks/bench_map.py [--runs 7] [--before 0b1236d]
+    .venv/bin/python benchmarks/bench_map.py --games 40    # seeded random games' pictures, in order
+
+``--games N`` draws instead the results pictures of two seeded random games
+(Standard and World, N phases each at most), phase by phase, as a sender
+does, and prints the mean CPU time a picture of each game.
 
 Figures only; nothing here is asserted (timings do not belong in tests).
 """
@@ -77,6 +82,43 @@ def measure(runs: int) -> dict[str, dict[str, float]]:
     return figures
 
 
+def game_figures(variant: str, phases: int, seeds: tuple[int, ...] = (1, 2)) -> dict[str, float]:
+    """Seeded random games of ``variant`` (``phases`` phases each, the same orders whatever the code),
+    one after the other, each phase's results picture drawn once, in order, as the sender draws them:
+    the mean CPU ms per picture (SVG + PNG) of each game, the elements of the phases (judge.maps.layers)
+    (its board drawn before: once per variant and language). A picture drawn again and again, as
+    the table's rows are, could gain from anything kept between pictures; these cannot."""
+    import random
+
+    from judge.core.adjudicator import Rules, adjudicate
+    from judge.core.position import Position
+    from judge.core.random_orders import RandomOrders
+    from judge.core.units import Unit
+    from judge.core.variants import load_map
+    from judge.maps.png import svg_to_png
+    from judge.maps.render import render_svg
+
+    game_map = load_map(variant)
+    opening = Position(variant, game_map.first_phase, game_map.opening_units, game_map.starting_centers)
+    svg_to_png(render_svg(game_map, opening))  # the board
+    figures: dict[str, float] = {}
+    for seed in seeds:
+        maker = RandomOrders(game_map, random.Random(seed), mischief=0.3)
+        position, played = opening, []
+        options: dict[Unit, tuple[str, ...]] = {}
+        for _ in range(phases):
+            result = adjudicate(position, maker.orders(position, options), Rules(), game_map)
+            played.append((position, result))
+            options, position = dict(result.retreats), result.position
+            if result.winner:
+                break
+        start = time.process_time()
+        for before, result in played:
+            svg_to_png(render_svg(game_map, before, result))
+        figures[f"{variant} game (seed {seed}), {len(played)} phases"] = (time.process_time() - start) * 1000 / len(played)
+    return figures
+
+
 def _before(revision: str, runs: int) -> dict[str, dict[str, float]]:
     """The figures of ``revision``'s code: exported by git, imported first by a child process."""
     root = HERE.parent
@@ -95,10 +137,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--before", help="a git revision whose code is measured too, for comparison")
+    parser.add_argument("--games", type=int, default=0, help="phases of seeded random games to draw, in order (0: none)")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # the child's output
     args = parser.parse_args()
     if args.json:
         print(json.dumps(measure(args.runs)))
+        return
+    if args.games:
+        print(f"{'random game, results pictures in order':48} {'cpu ms a picture':>16}")
+        for variant in ("standard", "world"):
+            for label, mean in game_figures(variant, args.games).items():
+                print(f"{label:48} {mean:16.1f}")
         return
     before = _before(args.before, args.runs) if args.before else {}
     after = measure(args.runs)

@@ -26,8 +26,13 @@ one colour a pixel, so a pixel's index says its colour exactly, and the PNG
 is a third of the bytes of an RGB one. Translucency (a dislodged unit's) is
 drawn opaque. The picture is the whole SVG drawn so, pixel for pixel
 (tests/maps/test_layered_png.py). The merges are done on whole pictures at
-once with Python's big integers (no per-pixel Python). A board whose parts do
-not fit the scheme (more than 127 colours and centres, a pixel of the base
+once with Python's big integers (no per-pixel Python). When the board's
+colours and centres and the phase's colours together outnumber the 127
+indices (Known World 901: 109 centres), each colour of the picture gets one
+index instead (its centres share their owners' shades), and the board's
+numbers are translated to them for that picture. A board whose parts do
+not fit the scheme (more than 127 colours and centres on the board itself, or
+127 colours in one picture, a pixel of the base
 or of the phase's part that is not one of the indices given, a shading
 style sheet it does not read, a gradient, pattern, image, filter or mask), or a Fog of War reader's picture (whose dimmed
 provinces may be any, not only the centres' that have indices), gets ``None`` here and is drawn whole by
@@ -233,30 +238,52 @@ def layered_png(svg: str, draw: Draw) -> bytes | None:
     board = _board(base_svg, over_svg, tuple(sorted(fills)), draw)
     if board is None:
         return None
-    palette: list[Colour] = [(0, 0, 0)] * _SLOTS
-    for index, colour in board.colours:
-        palette[index] = colour
-    for code, index in board.provinces:
-        palette[index] = fills.get(code, (0, 0, 0))
+    phase = _OPACITY.sub("", phase)
+    length = board.width * board.height
+    base, paint = board.base, board.paint
     # The phase's part: its colours get the indices the base leaves free.
     dynamic: dict[Colour, int] = {}
-
-    def index_of(match: re.Match[str]) -> str:
-        return _index_colour(dynamic.setdefault(rgb("#" + match.group(1)), board.first_free + len(dynamic)))
-
-    phase = _ATTRIBUTE_COLOUR.sub(index_of, _OPACITY.sub("", phase))
-    if board.first_free + len(dynamic) > _SLOTS:
-        return None
+    for found in _ATTRIBUTE_COLOUR.findall(phase):
+        dynamic.setdefault(rgb("#" + found), board.first_free + len(dynamic))
+    palette: list[Colour] = [(0, 0, 0)] * _SLOTS
+    if board.first_free + len(dynamic) <= _SLOTS:
+        for index, colour in board.colours:
+            palette[index] = colour
+        for code, index in board.provinces:
+            palette[index] = fills.get(code, (0, 0, 0))
+    else:
+        # More centres and colours than indices (Known World 901's 109 centres): each colour gets
+        # one index, whatever the provinces sharing it (16 shades, not 109), the board's numbers
+        # translated to them, picture by picture.
+        indices: dict[Colour, int] = {}
+        table = bytearray(256)
+        table[0x80] = 0x80  # the halo's bit, in what is drawn over
+        for number, colour in board.colours:
+            table[number] = indices.setdefault(colour, len(indices) + 1)
+        for code, number in board.provinces:
+            table[number] = indices.setdefault(fills.get(code, (0, 0, 0)), len(indices) + 1)
+        for colour in dynamic:
+            dynamic[colour] = indices.setdefault(colour, len(indices) + 1)
+        if len(indices) >= _SLOTS:
+            return None
+        for colour, index in indices.items():
+            palette[index] = colour
+        base = int.from_bytes(base.to_bytes(length, "little").translate(table), "little")
+        paint = int.from_bytes(paint.to_bytes(length, "little").translate(table), "little")
     for colour, index in dynamic.items():
         palette[index] = colour
-    length = board.width * board.height
+
+    def index_of(match: re.Match[str]) -> str:
+        return _index_colour(dynamic[rgb("#" + match.group(1))])
+
+    phase = _ATTRIBUTE_COLOUR.sub(index_of, phase)
     band = _indices(draw, phase, board.width, board.height)
     if band.translate(None, bytes([0, *dynamic.values()])):
         return None  # a pixel of no colour given (a gradient, a colour by name): drawn whole
     drawn = int.from_bytes(band, "little")
     over = int.from_bytes(band.translate(_DRAWN), "little")
-    picture = drawn | (board.base ^ (board.base & over))
-    picture = (picture ^ (picture & board.covered)) | board.paint  # the halo lightens, the letters ink
+    picture = drawn | (base ^ (base & over))
+    picture = (picture ^ (picture & board.covered)) | paint  # the halo lightens, the letters ink
     palette += [under_halo(colour) for colour in palette]
     return palette_png(board.width, board.height, picture.to_bytes(length, "little"), palette)
 
