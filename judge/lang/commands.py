@@ -785,16 +785,3 @@ class CouncilTribunal(Command):
 
     KIND: ClassVar[str] = "council_tribunal"
     text: str = ""
-
-
-AnyCommand = (
-    Register | IAmAlso | Signon | Create | Signoff | SenderHeader
-    | Help | Get | ListGames | Summary | History | Whois | Whogame | InfoPlayer | Version
-    | OrderCommand | Conditional | PhaseCommand | Clear | ShowOrders | Press | Diary
-    | SetWait | SetDraw | SetConcede | SetPassword | SetAddress | SetPreference | SetAbsence
-    | SetNoAbsence | SetDeadline | SetSchedule | SetComment | SetVariant | SetNumber | SetChoice
-    | SetFlag | SetInvitation | SetApproved | SetIdentifier | SetLanguage
-    | Resign | BecomeMaster | Become | Eject | Promote | Process | Predict | Rollback | Unstart
-    | ForceBegin | Pause | Resume | Terminate | Admin | Confirm | TakeoverDecision
-    | CouncilVote | CouncilReady | CouncilAccuse | CouncilEscape | CouncilMaster | CouncilTribunal
-)  # fmt: skip

@@ -30,9 +30,6 @@ from judge.core.units import UnitRef, province_of
 
 __all__ = ["Preference", "choose", "is_list_head", "preference_text"]
 
-ListOrder = Retreat | Build | Remove
-
-
 def is_list_head(order: Order) -> bool:
     """Whether a list of choices may follow ``order`` after a comma."""
     return isinstance(order, Retreat | Build | Remove)

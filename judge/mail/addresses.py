@@ -115,12 +115,3 @@ def ascii_domain_of(domain: str, *, original: str | None = None) -> str:
 def needs_smtputf8(address: str) -> bool:
     """True when ``address`` (canonical) can only travel through a relay offering SMTPUTF8."""
     return not address.isascii()
-
-
-def is_usable(text: str) -> bool:
-    """Whether :func:`canonical_address` accepts ``text``."""
-    try:
-        canonical_address(text)
-    except AddressError:
-        return False
-    return True

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from html import escape
 
@@ -783,9 +783,3 @@ def _head_box(tip: Point, direction: Point) -> Box:
     xs = (tip[0], bx - uy * half, bx + uy * half)
     ys = (tip[1], by + ux * half, by - ux * half)
     return Box(min(xs), min(ys), max(xs), max(ys))
-
-
-def results_for_viewer(results: Sequence[OrderResult], powers: Iterable[str]) -> tuple[OrderResult, ...]:
-    """Only the results of ``powers`` (for a picture shown before a phase is over)."""
-    allowed = set(powers)
-    return tuple(r for r in results if r.power in allowed)
