@@ -39,6 +39,7 @@ APP_ROOMS: tuple[str, ...] = (
     "game_state",  # what the database holds about one game
     "mail_out",  # outbox, sender, press routing, results maps, wording, alarms
     "councils",  # the council variant's own rules at the edge, and its game hooks
+    "machiavelli",  # the Renaissance game at the edge: a phase played from what is kept, its results
     "hooks",  # the game hooks: the one way a variant or house rule takes part in the flow, resolved per game
     "reports",  # what the judge writes about games and people
     "games",  # a game's life: creation, start, masters, draws, end

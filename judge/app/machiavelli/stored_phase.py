@@ -1,0 +1,100 @@
+"""A phase of the Renaissance game played from what the judge keeps, and its results for each reader.
+
+The judge keeps a game's position as the core's JSON
+(:func:`judge.core.machiavelli.serialization.position_to_json`) and each power's orders as the
+lines it sent (read again at the deadline by :func:`judge.lang.machiavelli_sheet.read_sheet`,
+the reader that answered the player). :func:`play_stored_phase` reads both, plays the phase with
+the core's one step (:func:`judge.core.machiavelli.season.play_phase`), its dice seeded by the
+game's seed and the phase, and returns the position to keep and the results' texts;
+:func:`results_for` gives each reader the text he may read (the books allowed by
+:func:`judge.app.audience.machiavelli_books.books_readable`). No database and no clock here:
+the caller reads and stores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from judge.app.audience.machiavelli_books import books_readable
+from judge.app.machiavelli.season_report import SeasonTexts, season_texts
+from judge.core.machiavelli.board import MachiavelliBoard
+from judge.core.machiavelli.campaign import opening_position
+from judge.core.machiavelli.money import finances
+from judge.core.machiavelli.options import FIRST_EDITION, MachiavelliOptions
+from judge.core.machiavelli.season import SeasonOrder, SeasonResult, play_phase
+from judge.core.machiavelli.serialization import position_from_json, position_to_json
+from judge.lang.machiavelli_sheet import read_sheet
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSheet:
+    """A power's orders as kept: the lines it sent, and whether it writes French."""
+
+    lines: tuple[str, ...]
+    french: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedPhase:
+    result: SeasonResult
+    position: dict[str, Any]
+    """The position after, as the judge keeps it (the next phase's)."""
+    texts: SeasonTexts
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    """Who reads a results mail: the power he plays (None: none) and whether he is a master."""
+
+    power: str | None = None
+    master: bool = False
+
+
+def opening_json(
+    board: MachiavelliBoard, options: MachiavelliOptions = FIRST_EDITION
+) -> dict[str, Any]:
+    """The position a new game opens with: the scenario's first phase (the adjustments of 1453,
+    when income is first collected) with its units, garrisons and treasuries."""
+    start = opening_position(board, options)
+    money = finances(board, start) if options.money else None
+    return position_to_json(replace(start, phase=board.first_phase, money=money))
+
+
+def play_stored_phase(
+    board: MachiavelliBoard,
+    position: Mapping[str, Any],
+    sheets: Mapping[str, StoredSheet],
+    options: MachiavelliOptions = FIRST_EDITION,
+    *,
+    seed: str,
+) -> PlayedPhase:
+    """Play the phase of the kept ``position`` with each power's kept sheet; ``seed``: the game's."""
+    before = position_from_json(board, position)
+    orders: dict[str, Sequence[SeasonOrder]] = {}
+    unread: dict[str, list[str]] = {}
+    for power in sorted(sheets):
+        if power not in board.game_map.powers:
+            continue
+        sheet = read_sheet(
+            sheets[power].lines, board.game_map, before.phase.type, french=sheets[power].french
+        )
+        orders[power] = sheet.orders
+        if sheet.errors:
+            unread[power] = [line.text for line in sheet.errors]
+    result = play_phase(board, before, orders, options, seed=seed)
+    return PlayedPhase(result, position_to_json(result.position), season_texts(result, unread))
+
+
+def results_for(
+    played: PlayedPhase, readers: Mapping[str, Reader], powers: Sequence[str]
+) -> dict[str, str]:
+    """``{address: the results mail's text}``: everyone the public results, each power's books
+    to the readers :func:`books_readable` allows."""
+    return {
+        address: played.texts.for_reader(
+            books_readable(powers, power=reader.power, master=reader.master)
+        )
+        for address, reader in readers.items()
+    }

@@ -1,0 +1,131 @@
+"""A year of the Renaissance game played from what the judge keeps (the position's JSON and each
+power's sheet as text), and its results mails: what everyone reads, and a power's books (treasury,
+ducats in and out, money orders, loans) read only by that power and the masters (issue 33)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from judge.app.audience.machiavelli_books import books_readable
+from judge.app.machiavelli.stored_phase import (
+    PlayedPhase,
+    Reader,
+    StoredSheet,
+    opening_json,
+    play_stored_phase,
+    results_for,
+)
+from judge.core.machiavelli.board import load_board
+from judge.core.machiavelli.options import MachiavelliOptions
+
+BOARD = load_board()
+POWERS = BOARD.game_map.powers
+SEED = "machiavelli-game-1"
+READERS = {
+    "florence@example.org": Reader(power="FLORENCE"),
+    "milan@example.org": Reader(power="MILAN"),
+    "master@example.org": Reader(master=True),
+    "observer@example.org": Reader(),
+}
+
+
+def keep_all(position: dict[str, Any], power: str, *, french: bool = False) -> StoredSheet:
+    verb = "ENTRETIENT" if french else "MAINTAIN"
+    units = [f"{verb} {u['type']} {u['loc']}" for u in position["units"] if u["power"] == power]
+    return StoredSheet(
+        tuple(units + [f"{verb} G {c}" for c, o in position["garrisons"].items() if o == power]),
+        french,
+    )
+
+
+def year() -> list[PlayedPhase]:
+    position = opening_json(BOARD)
+    played = []
+    sheets = {power: keep_all(position, power, french=power == "MILAN") for power in POWERS}
+    played.append(play_stored_phase(BOARD, position, sheets, seed=SEED))
+    spring = {
+        "FLORENCE": StoredSheet(
+            ("EXPENSE 1: 6 DUCATS DISBAND G SIE", "A ARE - SIE", "A FLO H", "GIBBERISH HERE")
+        ),
+        "MILAN": StoredSheet(("A MIL - PIA", "DONNE 2 DUCATS À FLORENCE"), french=True),
+    }
+    for sheets in (spring, {"FLORENCE": StoredSheet(("A SIE - PIO",))}, {}):
+        played.append(play_stored_phase(BOARD, played[-1].position, sheets, seed=SEED))
+    fall = played[-1].position
+    played.append(play_stored_phase(BOARD, fall, {p: keep_all(fall, p) for p in POWERS}, seed=SEED))
+    return played
+
+
+def test_a_year_is_played_from_the_kept_position_and_sheets() -> None:
+    played = year()
+    assert [p.position["phase"] for p in played] == [
+        "S1454M",
+        "U1454M",
+        "F1454M",
+        "W1454A",
+        "S1455M",
+    ]
+    spring = played[1]
+    assert "SIE" not in spring.position["garrisons"]
+    assert (
+        spring.position["treasuries"]["FLORENCE"]
+        == played[0].position["treasuries"]["FLORENCE"] - 6 + 2
+    )
+    texts = results_for(spring, READERS, POWERS)
+    everyone = texts["observer@example.org"]
+    assert "Bribe: the garrison of SIE (disband)." in everyone
+    assert "Florence: A ARE - SIE: succeeds" in everyone
+    assert "Milan: A MIL - PIA: succeeds" in everyone
+    winter = results_for(played[-1], READERS, POWERS)["florence@example.org"]
+    assert "Income:" in winter and "upkeep -3" in winter
+
+
+def test_a_powers_books_reach_only_that_power_and_the_masters() -> None:
+    for played in year():
+        texts = results_for(played, READERS, POWERS)
+        florence, milan = texts["florence@example.org"], texts["milan@example.org"]
+        master, observer = texts["master@example.org"], texts["observer@example.org"]
+        assert "Florence's books" in florence and "Milan's books" not in florence
+        assert "Milan's books" in milan and "Florence's books" not in milan
+        assert "Florence's books" in master and "Milan's books" in master
+        assert (
+            "books" not in observer
+            and "Treasury" not in observer
+            and "ducats" not in observer.replace("(disband)", "")
+        )
+        for power in POWERS:
+            treasury = played.position["treasuries"][power]
+            line = f"{treasury} after"
+            assert (line in master) or treasury == 0 or power not in played.texts.books
+        assert not re.search(r"GIVE|DONNE|EXPENSE|PAY", observer)
+
+
+def test_who_paid_a_bribe_is_never_told_and_a_gift_stays_between_the_books() -> None:
+    spring = year()[1]
+    texts = results_for(spring, READERS, POWERS)
+    assert (
+        "EXPENSE 1: 6 DUCATS DISBAND G SIE: succeeds (paid 6 ducats)"
+        in texts["florence@example.org"]
+    )
+    assert "EXPENSE" not in texts["milan@example.org"]
+    assert "GIVE 2 DUCATS TO FLORENCE: succeeds" in texts["milan@example.org"]
+    assert "GIVE 2" not in texts["florence@example.org"]
+    assert "gift +2" in texts["florence@example.org"]
+    assert "GIBBERISH HERE: not read, ignored." in texts["florence@example.org"]
+    assert "GIBBERISH" not in texts["milan@example.org"] + texts["observer@example.org"]
+
+
+def test_the_masters_read_every_book_a_player_his_own_an_observer_none() -> None:
+    assert books_readable(POWERS, power=None, master=True) == frozenset(POWERS)
+    assert books_readable(POWERS, power="VENICE", master=False) == {"VENICE"}
+    assert books_readable(POWERS, power=None, master=False) == frozenset()
+    assert books_readable(POWERS, power="ENGLAND", master=False) == frozenset()
+
+
+def test_the_basic_game_plays_without_books() -> None:
+    basic = MachiavelliOptions(money=False)
+    position = opening_json(BOARD, basic)
+    played = play_stored_phase(BOARD, position, {}, basic, seed=SEED)
+    assert played.position["phase"] == "S1454M" and "treasuries" not in played.position
+    assert "books" not in results_for(played, READERS, POWERS)["master@example.org"]
