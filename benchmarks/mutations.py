@@ -54,6 +54,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+REPLAY_OFF = "JUDGE_TEST_NO_REPLAY"
+"""Every test plays its game's start itself (tests/app/snapshots.py): a line a shared start runs then
+counts for each test that begins with it, and a mutant there meets every one of them."""
 CACHE = ROOT / ".mutation-cache"
 
 
@@ -389,7 +392,7 @@ def coverage_map(name: str, area: Area, *, refresh: bool) -> CoverageMap:
         modules = sorted({_split(module)[0] for module in area.modules})
         run = CACHE / f"{slug}.run.json"
         command = [sys.executable, str(Path(__file__).resolve()), "--map-run", str(run), *modules, "--", *stale]
-        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", REPLAY_OFF: "1"}
         env.pop("JUDGE_TEST_POSTGRES_URL", None)  # the engine cannot change who reads what
         subprocess.run(command, cwd=ROOT, env=env, check=True)
         files.update(_split_by_file(json.loads(run.read_text(encoding="utf-8")), stale))
@@ -509,7 +512,7 @@ def tests_for(mutant: Mutant, covered: CoverageMap, budget: float, *, skip: froz
 
 def run_tests(copy: Path, tests: list[str], timeout: float) -> str:
     """``killed``, ``survived`` or ``timeout`` (counted as killed: the mutant hung the tests)."""
-    env = {**os.environ, "PYTHONPATH": str(copy), "PYTHONDONTWRITEBYTECODE": "1"}
+    env = {**os.environ, "PYTHONPATH": str(copy), "PYTHONDONTWRITEBYTECODE": "1", REPLAY_OFF: "1"}
     env.pop("JUDGE_TEST_POSTGRES_URL", None)  # the engine cannot change what these modules compute
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-n", "0", "-p", "no:cacheprovider",
                "-p", "no:randomly", *tests]  # fmt: skip

@@ -32,7 +32,8 @@ class Harness:
     def __init__(self, services: Services, clock: FakeClock) -> None:
         self.services = services
         self.clock = clock
-        self._seen = 0
+        self._seen = 0  # how many queued messages new_mail has returned
+        self._read_up_to = 0  # the last outbox row new_mail returned
         self._pictures = ResultsPictures()
         self._count = 0
         self._parsed: dict[int, tuple[bytes, EmailMessage]] = {}
@@ -62,12 +63,16 @@ class Harness:
     def outbox(self) -> list[EmailMessage]:
         """Every message queued so far, oldest first, as the sender would deliver it (a results
         mail with its map attached, drawn as the sender draws it)."""
+        return [message for _id, message in self._queued_after(0)]
+
+    def _queued_after(self, last_id: int) -> list[tuple[int, EmailMessage]]:
+        """The messages queued after the outbox row ``last_id``, oldest first, with their row ids."""
         with self.db.unit_of_work(readonly=True) as uow:
             rows = [
                 (row.id, bytes(row.message), row.map_phase_id, row.map_language)
-                for row in uow.session.query(OutboundMail).order_by(OutboundMail.id)
+                for row in uow.session.query(OutboundMail).filter(OutboundMail.id > last_id).order_by(OutboundMail.id)
             ]
-        return [self._delivered(id, message, phase, language) for id, message, phase, language in rows]
+        return [(id, self._delivered(id, message, phase, language)) for id, message, phase, language in rows]
 
     def _delivered(self, id: int, message: bytes, phase: int | None, language: str | None = None) -> EmailMessage:
         """One outbox row as delivered. A row without a map goes out as its bytes: parsed once
@@ -87,11 +92,13 @@ class Harness:
         return parsed
 
     def new_mail(self) -> list[EmailMessage]:
-        """Messages queued since the last call."""
-        everything = self.outbox()
-        fresh = everything[self._seen :]
-        self._seen = len(everything)
-        return fresh
+        """Messages queued since the last call (only those are read: a long game read its whole
+        outbox again after every mail)."""
+        fresh = self._queued_after(self._read_up_to)
+        if fresh:
+            self._read_up_to = fresh[-1][0]
+        self._seen += len(fresh)
+        return [message for _id, message in fresh]
 
     def exchange(self, sender: str, body: str, **kwargs: str) -> EmailMessage:
         """Send one mail, process it, return the reply to the sender (the reply's copies to other

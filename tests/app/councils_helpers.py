@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from judge.db.models import CouncilMember
 from tests.app.conftest import Harness, text
 from tests.app.games_helpers import player, register
+from tests.app.snapshots import replay
 
 MASTER = "referee@example.net"
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
@@ -61,10 +62,19 @@ def form_council_game(
     harness: Harness, *, seed: int = 7, languages: dict[int, str] | None = None,
     preferences: dict[int, str] | None = None, years: int | None = None,
 ) -> list[str]:  # fmt: skip
-    """21 players join ``demo`` (councils of 3), which starts; returns their addresses."""
+    """21 players join ``demo`` (councils of 3), which starts; returns their addresses.
+
+    Played by mail once per process and engine for each set of arguments; later calls from a fresh
+    harness get a copy of that position (tests.app.snapshots)."""
     seed_starts(harness, seed)
     languages = languages or {}
     preferences = preferences or {}
+    key = ("form_council_game", seed, tuple(sorted(languages.items())), tuple(sorted(preferences.items())), years)
+    replay(harness, key, lambda: _form(harness, languages, preferences, years))
+    return [player(n) for n in range(21)]
+
+
+def _form(harness: Harness, languages: dict[int, str], preferences: dict[int, str], years: int | None) -> None:
     addresses = [player(n) for n in range(21)]
     for n, address in enumerate(addresses):
         register(harness, address, language=languages.get(n, "en"))
@@ -82,7 +92,35 @@ def form_council_game(
         if n in preferences:
             lines.append(f"SET PREFERENCE {preferences[n]}")
         harness.exchange(address, "\n".join(lines) + "\n")
-    return addresses
+
+
+def elected_council_game(harness: Harness) -> list[Seated]:
+    """:func:`form_council_game`, then every member votes by mail for his council's provisional
+    General, who is elected (the first election closes at once); returns the members.
+
+    Played once per process and engine; later calls from a fresh harness get a copy."""
+
+    def build() -> None:
+        form_council_game(harness)
+        members = seated(harness)
+        for member in members:
+            winner = general(members, member.power)
+            harness.exchange(member.address, f"{member.signon}\nVOTE {member_id(harness, winner.address)}\n")
+
+    replay(harness, ("elected_council_game",), build)
+    seed_starts(harness)
+    return seated(harness)
+
+
+def member_id(harness: Harness, address: str) -> int:
+    """The council member id of the person writing from ``address`` in ``demo``."""
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("demo")
+        person = uow.people.by_address(address)
+        assert person is not None
+        member = uow.councils.member_of_person(game, person)
+        assert member is not None
+        return member.id
 
 
 def seated(harness: Harness) -> list[Seated]:

@@ -7,6 +7,7 @@ from email.utils import getaddresses
 
 from tests.app.conftest import Harness, text
 from tests.app.councils_helpers import Seated
+from tests.app.councils_helpers import member_id as member_id
 
 HEADERS_NAMING_READERS = ("To", "Cc", "Bcc", "Resent-To", "Resent-Cc", "Delivered-To", "X-Original-To")
 
@@ -32,23 +33,6 @@ def reached_by(mails: list[EmailMessage], needle: str) -> set[str]:
     return set().union(*(readers(m) for m in with_text(mails, needle))) if with_text(mails, needle) else set()
 
 
-def member_id(harness: Harness, address: str) -> int:
-    with harness.db.unit_of_work(readonly=True) as uow:
-        game = uow.games.require("demo")
-        person = uow.people.by_address(address)
-        assert person is not None
-        member = uow.councils.member_of_person(game, person)
-        assert member is not None
-        return member.id
-
-
 def say(harness: Harness, who: Seated, body: str) -> EmailMessage:
     """``who`` signs on with his own password and sends ``body``; returns the reply."""
     return harness.exchange(who.address, f"{who.signon}\n{body}\n")
-
-
-def elect_everywhere(harness: Harness, members: list[Seated]) -> None:
-    """Every council re-elects its provisional General by mail (the first election closes at once)."""
-    for member in members:
-        general = next(m for m in members if m.power == member.power and m.role == "general")
-        say(harness, member, f"VOTE {member_id(harness, general.address)}")

@@ -19,7 +19,7 @@ from tests.app.councils_helpers import (
     MASTER,
     Seated,
     ambassador,
-    form_council_game,
+    elected_council_game,
     general,
     seated,
 )
@@ -46,22 +46,13 @@ def _mail(harness: Harness, who: Seated, body: str) -> str:
     return text(harness.exchange(who.address, f"{who.signon}\n{body}\n"))
 
 
-def _elect_everyone(harness: Harness) -> list[Seated]:
-    """Every council re-elects its provisional General at the first election."""
-    members = seated(harness)
-    for member in members:
-        _mail(harness, member, f"VOTE {_id(harness, general(members, member.power).address)}")
-    return seated(harness)
-
-
 def _phase(harness: Harness) -> str:
     with harness.db.unit_of_work(readonly=True) as uow:
         return uow.games.require("demo").current_phase or ""
 
 
 def test_only_the_general_releases_and_all_hold_needs_a_confirmation(harness: Harness) -> None:
-    form_council_game(harness)
-    members = _elect_everyone(harness)
+    members = elected_council_game(harness)
     assert "Only your council's General-in-chief releases" in _mail(harness, ambassador(members, "FRANCE"), "READY")
     france = general(members, "FRANCE")
     assert "READY HOLD" in _mail(harness, france, "READY")
@@ -72,8 +63,7 @@ def test_only_the_general_releases_and_all_hold_needs_a_confirmation(harness: Ha
 
 
 def test_a_missed_release_opens_a_grace_and_a_substitute_is_elected(harness: Harness) -> None:
-    form_council_game(harness)
-    members = _elect_everyone(harness)
+    members = elected_council_game(harness)
     for power, orders in OPENINGS.items():
         body = orders if power == "FRANCE" else orders + "\nREADY"
         _mail(harness, general(members, power), body)  # France's General saves drafts only
@@ -113,8 +103,7 @@ def test_a_missed_release_opens_a_grace_and_a_substitute_is_elected(harness: Har
 
 
 def test_a_release_during_the_grace_cancels_the_early_election(harness: Harness) -> None:
-    form_council_game(harness)
-    members = _elect_everyone(harness)
+    members = elected_council_game(harness)
     for power, orders in OPENINGS.items():
         _mail(harness, general(members, power), orders if power == "FRANCE" else orders + "\nREADY")
     with harness.db.unit_of_work(readonly=True) as uow:
@@ -132,8 +121,7 @@ def test_a_release_during_the_grace_cancels_the_early_election(harness: Harness)
 
 
 def test_the_master_replaces_a_general(harness: Harness) -> None:
-    form_council_game(harness)
-    members = _elect_everyone(harness)
+    members = elected_council_game(harness)
     old = general(members, "FRANCE")
     reply = text(harness.exchange(MASTER, "SIGNON Mdemo masterpw\nCOUNCIL REPLACE F\n"))
     assert "steps down" in reply
@@ -149,8 +137,7 @@ def test_the_master_replaces_a_general(harness: Harness) -> None:
 
 
 def test_an_incumbent_who_never_releases_gives_no_orders(harness: Harness) -> None:
-    form_council_game(harness)
-    members = _elect_everyone(harness)
+    members = elected_council_game(harness)
     for power, orders in OPENINGS.items():
         _mail(harness, general(members, power), orders if power == "FRANCE" else orders + "\nREADY")
     with harness.db.unit_of_work(readonly=True) as uow:
@@ -172,8 +159,7 @@ def test_an_incumbent_who_never_releases_gives_no_orders(harness: Harness) -> No
 
 
 def test_orders_changed_to_all_hold_after_ready_need_the_confirmation(harness: Harness) -> None:
-    form_council_game(harness)
-    members = _elect_everyone(harness)
+    members = elected_council_game(harness)
     for power, orders in OPENINGS.items():
         _mail(harness, general(members, power), orders + "\nREADY")
     _mail(harness, general(members, "FRANCE"), "A PAR H\nA MAR H\nF BRE H")  # all hold now, no READY HOLD
@@ -197,8 +183,7 @@ def _grace_with_a_substitute(harness: Harness) -> tuple[list[Seated], Seated, Se
     """France's General misses his release; his council names Ambassador 1 at once; he orders and releases.
 
     Returns the members as seated before, the incumbent and the substitute."""
-    form_council_game(harness)
-    members = _elect_everyone(harness)
+    members = elected_council_game(harness)
     for power, orders in OPENINGS.items():
         _mail(harness, general(members, power), orders if power == "FRANCE" else orders + "\nREADY")
     with harness.db.unit_of_work(readonly=True) as uow:

@@ -71,11 +71,10 @@ def test_game_wide_notices_tell_each_reader_the_time_in_his_zone_and_language(ha
 def test_a_notice_to_one_member_goes_to_him_alone_in_his_zone(harness: Harness) -> None:
     """The warning of unreleased orders goes through the audience to the General alone, dated in his zone."""
     from judge.app.phases.guarded_scheduler import process_due
-    from tests.app.councils_helpers import form_council_game, general, seated
-    from tests.app.test_councils_elections_release import OPENINGS, _elect_everyone, _mail
+    from tests.app.councils_helpers import elected_council_game, general, seated
+    from tests.app.test_councils_elections_release import OPENINGS, _mail
 
-    form_council_game(harness)
-    members = _elect_everyone(harness)
+    members = elected_council_game(harness)
     france = general(members, "FRANCE")
     with harness.db.unit_of_work() as uow:
         person = uow.people.by_address(france.address)

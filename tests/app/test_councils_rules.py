@@ -297,11 +297,10 @@ def test_the_council_commands_have_french_keywords(harness: Harness) -> None:
 
 def test_a_general_is_warned_before_the_deadline_that_his_orders_are_unreleased(harness: Harness) -> None:
     from judge.app.phases.guarded_scheduler import process_due
-    from tests.app.councils_helpers import form_council_game, general
-    from tests.app.test_councils_elections_release import OPENINGS, _elect_everyone, _mail
+    from tests.app.councils_helpers import elected_council_game, general
+    from tests.app.test_councils_elections_release import OPENINGS, _mail
 
-    form_council_game(harness)
-    members = _elect_everyone(harness)
+    members = elected_council_game(harness)
     for power, orders in OPENINGS.items():
         _mail(harness, general(members, power), orders if power == "FRANCE" else orders + "\nREADY")
     harness.new_mail()
@@ -315,11 +314,10 @@ def test_a_general_is_warned_before_the_deadline_that_his_orders_are_unreleased(
 
 
 def test_orders_changed_to_all_hold_withdraw_the_release_and_say_so(harness: Harness) -> None:
-    from tests.app.councils_helpers import form_council_game, general
-    from tests.app.test_councils_elections_release import OPENINGS, _elect_everyone, _mail
+    from tests.app.councils_helpers import elected_council_game, general
+    from tests.app.test_councils_elections_release import OPENINGS, _mail
 
-    form_council_game(harness)
-    members = _elect_everyone(harness)
+    members = elected_council_game(harness)
     france = general(members, "FRANCE")
     assert "released to the judge" in _mail(harness, france, OPENINGS["FRANCE"] + "\nREADY")
     kept = _mail(harness, france, "A PAR - PIC\nA MAR - SPA\nF BRE - MAO")

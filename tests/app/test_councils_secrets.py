@@ -23,12 +23,12 @@ from tests.app.councils_helpers import (
     MASTER,
     Seated,
     ambassador,
+    elected_council_game,
     form_council_game,
     general,
     seated,
 )
 from tests.app.councils_secrets_helpers import (
-    elect_everywhere,
     mails_to,
     member_id,
     reached_by,
@@ -79,9 +79,7 @@ def test_every_reply_goes_to_its_writer_alone(harness: Harness) -> None:
 
 
 def test_the_accused_is_cut_off_and_a_member_who_left_gets_nothing(harness: Harness) -> None:
-    form_council_game(harness)
-    members = seated(harness)
-    elect_everywhere(harness, members)
+    members = elected_council_game(harness)
     g, a1, a2 = general(members, "FRANCE"), ambassador(members, "FRANCE", 1), ambassador(members, "FRANCE", 2)
     for accuser in (g, a1):
         say(harness, accuser, f"ACCUSE {member_id(harness, a2.address)}")
