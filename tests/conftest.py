@@ -104,6 +104,24 @@ def drop_postgres_database(url: str) -> None:
     _admin(f"DROP DATABASE IF EXISTS {make_url(url).database} WITH (FORCE)")
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leave out the PostgreSQL variant of each test of an ``engine_blind`` module (unless the test
+    is marked ``engine_sql``): what it checks is decided above the database (who reads a mail, in
+    which words), the engine cannot change it, and its SQL is the same as that of the tests kept on
+    both engines. Left out, not skipped: such a variant is not run, and says so in the count of
+    deselected tests."""
+    kept: list[pytest.Item] = []
+    left_out: list[pytest.Item] = []
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        engine = callspec.params.get("database_url") if callspec is not None else None
+        blind = item.get_closest_marker("engine_blind") and not item.get_closest_marker("engine_sql")
+        (left_out if engine == "postgresql" and blind else kept).append(item)
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = kept
+
+
 @pytest.fixture(scope="session")
 def postgres_available() -> str:
     """The test server's URL; fails (not skips) the test if it is set but unreachable."""

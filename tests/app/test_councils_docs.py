@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from judge.app.game_state.game_facts import power_name
 from tests.app.conftest import Harness, text
 from tests.app.councils_helpers import MASTER, ambassador, form_council_game, seated
 from tests.app.games_helpers import player, register
+
+pytestmark = pytest.mark.engine_blind  # mail routing and wording: SQLite only, but the tests marked engine_sql
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 

@@ -8,9 +8,13 @@ council's members and the masters only, never to another council.
 
 from __future__ import annotations
 
+import pytest
+
 from judge.app.phases.guarded_scheduler import process_due
 from tests.app.conftest import Harness, text
 from tests.app.councils_helpers import MASTER, ambassador, form_council_game, general, seated
+
+pytestmark = pytest.mark.engine_blind  # mail routing and wording: SQLite only, but the tests marked engine_sql
 
 
 def _member_id(harness: Harness, address: str) -> int:
@@ -39,6 +43,7 @@ def test_the_start_opens_the_first_election_and_tells_each_member(harness: Harne
         assert {(e.kind, e.state) for e in uow.councils.elections(game)} == {("first", "open")}
 
 
+@pytest.mark.engine_sql
 def test_a_council_elects_by_mail_and_only_it_and_the_master_learn_the_result(harness: Harness) -> None:
     form_council_game(harness)
     members = seated(harness)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from judge.app.councils import releases
 from judge.app.phases.guarded_scheduler import process_due
 from judge.i18n import translation
@@ -23,6 +25,8 @@ from tests.app.councils_helpers import (
     general,
     seated,
 )
+
+pytestmark = pytest.mark.engine_blind  # mail routing and wording: SQLite only, but the tests marked engine_sql
 
 OPENINGS = {
     "AUSTRIA": "A VIE - GAL\nA BUD - SER\nF TRI - ALB",
@@ -62,6 +66,7 @@ def test_only_the_general_releases_and_all_hold_needs_a_confirmation(harness: Ha
     assert "only a council member" in master
 
 
+@pytest.mark.engine_sql
 def test_a_missed_release_opens_a_grace_and_a_substitute_is_elected(harness: Harness) -> None:
     members = elected_council_game(harness)
     for power, orders in OPENINGS.items():

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from email.message import EmailMessage
 
+import pytest
+
 from tests.app.conftest import Harness, text
 from tests.app.councils_helpers import (
     LETTER,
@@ -18,6 +20,8 @@ from tests.app.councils_helpers import (
     seated,
 )
 from tests.app.reports_helpers import process
+
+pytestmark = pytest.mark.engine_blind  # mail routing and wording: SQLite only, but the tests marked engine_sql
 
 SECRET_WORDS = re.compile(r"\bspy\b|\bspies\b|\bespion", re.IGNORECASE)
 
@@ -130,6 +134,7 @@ def _council_block(summary: str, power: str) -> str:
     return re.split(r"\n   [A-Z][a-z]+\n|\nWinners", after, maxsplit=1)[0]
 
 
+@pytest.mark.engine_sql
 def test_the_final_summary_tells_the_story_of_the_councils_to_everyone_at_the_end(harness: Harness) -> None:
     """Issue 26: the final summary reads as the councils' story (members, elections, treason, departures),
     told only once the game is over, to every member who ever sat (one who resigned too), each alone;

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from judge.app.councils.formation import deal_councils
 from judge.app.games.lifecycle import parse_preference
 from judge.core.councils.spies import draw_spies
@@ -23,6 +25,8 @@ from tests.app.councils_helpers import (
     seated,
 )
 from tests.app.games_helpers import player, register
+
+pytestmark = pytest.mark.engine_blind  # mail routing and wording: SQLite only, but the tests marked engine_sql
 
 
 def test_only_the_creator_or_a_master_sets_councils_and_only_before_the_start(
@@ -69,6 +73,7 @@ def test_twenty_one_players_fill_seven_councils_of_three(harness: Harness) -> No
         assert game.extra_settings["scoring"] == "c-diplo"
 
 
+@pytest.mark.engine_sql
 def test_the_councils_and_spies_replay_from_the_recorded_seed(harness: Harness) -> None:
     form_council_game(harness, seed=11)
     rows = member_rows(harness)
@@ -222,6 +227,7 @@ def _short_game(harness: Harness, players: int) -> list[Seated]:
     return seated(harness)
 
 
+@pytest.mark.engine_sql
 def test_force_begin_short_of_players_makes_councils_of_one_that_negotiate(harness: Harness) -> None:
     """Ten players for seven councils: four councils of one. Each lone member is his power's General
     and its Ambassador (else his power could speak to nobody and hear nothing): he is told so alone,

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.app.conftest import Harness
 from tests.app.councils_helpers import MASTER, form_council_game, seated
+
+pytestmark = pytest.mark.engine_blind  # mail routing and wording: SQLite only, but the tests marked engine_sql
 
 
 def test_the_masters_broadcast_reaches_every_council_member(harness: Harness) -> None:

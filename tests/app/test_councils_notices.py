@@ -13,10 +13,14 @@ from __future__ import annotations
 import re
 from email.message import EmailMessage
 
+import pytest
+
 from judge.app.session.readers import GAME_LANGUAGE, choose_language
 from tests.app.conftest import Harness, text
 from tests.app.councils_b_helpers import council_game
 from tests.app.orders_helpers import MASTER, address, plain
+
+pytestmark = pytest.mark.engine_blind  # mail routing and wording: SQLite only, but the tests marked engine_sql
 
 NEW_YORK = "America/New_York"
 PARIS = "Europe/Paris"
@@ -37,6 +41,7 @@ def _to(mails: list[EmailMessage], reader: str) -> list[EmailMessage]:
     return [m for m in mails if str(m["To"]) == reader]
 
 
+@pytest.mark.engine_sql
 def test_game_wide_notices_tell_each_reader_the_time_in_his_zone_and_language(harness: Harness) -> None:
     """COUNCIL SHORTEN tells every player the new end of the wait: each in his own zone (with UTC) and
     language, one mail each; the election notices to a council likewise."""

@@ -26,6 +26,8 @@ from tests.app.councils_helpers import (
 from tests.app.games_helpers import register
 from tests.app.press_helpers import by_reader, stored_press
 
+pytestmark = pytest.mark.engine_blind  # mail routing and wording: SQLite only, but the tests marked engine_sql
+
 OBSERVER = "watcher@example.net"
 OUTSIDER = "stranger@example.net"
 
@@ -130,6 +132,7 @@ def test_no_history_answer_names_a_council_members_address(harness: Harness, ask
     _no_member_address(members, history)
 
 
+@pytest.mark.engine_sql
 def test_a_members_press_kept_before_the_role_was_names_the_power_alone(harness: Harness) -> None:
     """A message stored before the council role was kept (the column empty): HISTORY names the
     power alone, never the member's address."""

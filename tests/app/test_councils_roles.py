@@ -3,11 +3,14 @@ from Ambassadors to Ambassadors; the General writes only to his own council (iss
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import event
 
 from tests.app.conftest import Harness, text
 from tests.app.councils_helpers import MASTER, ambassador, form_council_game, general, seated
 from tests.app.reports_helpers import address_of, password_of, start_game
+
+pytestmark = pytest.mark.engine_blind  # mail routing and wording: SQLite only, but the tests marked engine_sql
 
 
 def test_an_ambassador_may_not_order_and_is_told_why(harness: Harness) -> None:
@@ -84,6 +87,7 @@ def test_ambassadors_reach_ambassadors_never_a_general(harness: Harness) -> None
     assert general(members, "ENGLAND").address not in _readers(harness)
 
 
+@pytest.mark.engine_sql
 def test_one_ambassador_per_nation_on_a_multi_party_thread(harness: Harness) -> None:
     form_council_game(harness)
     members = seated(harness)
@@ -106,6 +110,7 @@ def test_a_broadcast_reaches_every_ambassador_and_no_general(harness: Harness) -
     assert _readers(harness) - {MASTER} == expected
 
 
+@pytest.mark.engine_sql
 def test_a_game_without_councils_reads_no_council_table(harness: Harness) -> None:
     start_game(harness)
     statements: list[str] = []

@@ -15,6 +15,8 @@ Who may do what, and what it reveals to whom:
 
 from __future__ import annotations
 
+import pytest
+
 from judge.app.session.readers import choose_language
 from judge.db.enums import SeatStatus
 from tests.app.conftest import Harness, text
@@ -38,6 +40,8 @@ from tests.app.councils_secrets_helpers import (
 )
 from tests.app.reports_helpers import process
 from tests.app.test_councils_docs import _quoted
+
+pytestmark = pytest.mark.engine_blind  # mail routing and wording: SQLite only, but the tests marked engine_sql
 
 RESULTS = "Results"
 
@@ -78,6 +82,7 @@ def test_every_reply_goes_to_its_writer_alone(harness: Harness) -> None:
     assert "sesame42" not in "".join(text(m) for m in harness.outbox() if readers(m) != {general_.address})
 
 
+@pytest.mark.engine_sql
 def test_the_accused_is_cut_off_and_a_member_who_left_gets_nothing(harness: Harness) -> None:
     members = elected_council_game(harness)
     g, a1, a2 = general(members, "FRANCE"), ambassador(members, "FRANCE", 1), ambassador(members, "FRANCE", 2)
@@ -119,6 +124,7 @@ def test_the_results_reach_each_member_in_his_own_language(harness: Harness) -> 
             assert "Movement results for Spring of 1901" in body, body[:400]
 
 
+@pytest.mark.engine_sql
 def test_nobody_signs_on_as_another_member(harness: Harness) -> None:
     form_council_game(harness)
     members = seated(harness)
@@ -155,6 +161,7 @@ def test_an_ambassadors_resignation_is_his_own(harness: Harness) -> None:
     assert not mails_to(harness.new_mail(), a2.address)
 
 
+@pytest.mark.engine_sql
 def test_a_members_set_address_routes_his_mail_alone(harness: Harness) -> None:
     form_council_game(harness)
     members = seated(harness)

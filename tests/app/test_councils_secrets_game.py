@@ -23,8 +23,8 @@ Then every mail the judge queued is read. What it checks:
 * the results to each member in his own language.
 
 Run on SQLite only: the whole game by mail is long, and what is persisted is
-the same as in the per-defect tests (test_councils_secrets.py), which run on
-both engines.
+the same as in the per-defect tests (test_councils_secrets.py), whose tests of
+stored state (engine_sql) run on both engines.
 """
 
 from __future__ import annotations

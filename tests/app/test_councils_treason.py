@@ -10,6 +10,8 @@ tribunal lines to the same people; never to other councils.
 
 from __future__ import annotations
 
+import pytest
+
 from judge.core.phase import Phase
 from tests.app.conftest import Harness, text
 from tests.app.councils_helpers import (
@@ -20,6 +22,8 @@ from tests.app.councils_helpers import (
     general,
     seated,
 )
+
+pytestmark = pytest.mark.engine_blind  # mail routing and wording: SQLite only, but the tests marked engine_sql
 
 
 def _id(harness: Harness, address: str) -> int:
@@ -55,6 +59,7 @@ def _accused_by_two(harness: Harness) -> tuple[Seated, Seated, Seated, list[Seat
     return g, a1, a2, members
 
 
+@pytest.mark.engine_sql
 def test_two_accusers_cut_off_the_second_ambassador(harness: Harness) -> None:
     g, a1, a2, members = _accused_by_two(harness)
     assert _status(harness, a2.address) == "accused"
@@ -104,6 +109,7 @@ def test_one_accuser_withdrawing_rehabilitates(harness: Harness) -> None:
     assert "no accusation" in _mail(harness, g, f"ACCUSE WITHDRAW {_id(harness, g.address)}")
 
 
+@pytest.mark.engine_sql
 def test_escape_after_a_year_under_arrest(harness: Harness) -> None:
     _g, _a1, a2, _members = _accused_by_two(harness)
     assert "after a full game year" in _mail(harness, a2, "ESCAPE WAITLIST")
