@@ -24,7 +24,7 @@ POWERS = BOARD.game_map.powers
 SEED = "machiavelli-game-1"
 READERS = {
     "florence@example.org": Reader(power="FLORENCE"),
-    "milan@example.org": Reader(power="MILAN"),
+    "milan@example.org": Reader(power="MILAN", language="fr"),
     "master@example.org": Reader(master=True),
     "observer@example.org": Reader(),
 }
@@ -72,22 +72,23 @@ def test_a_year_is_played_from_the_kept_position_and_sheets() -> None:
         spring.position["treasuries"]["FLORENCE"]
         == played[0].position["treasuries"]["FLORENCE"] - 6 + 2
     )
-    texts = results_for(spring, READERS, POWERS)
+    texts = results_for(spring, BOARD, READERS)
     everyone = texts["observer@example.org"]
-    assert "Bribe: the garrison of SIE (disband)." in everyone
+    assert "The garrison of SIE is disbanded by a bribe." in everyone
     assert "Florence: A ARE - SIE: succeeds" in everyone
     assert "Milan: A MIL - PIA: succeeds" in everyone
-    winter = results_for(played[-1], READERS, POWERS)["florence@example.org"]
+    winter = results_for(played[-1], BOARD, READERS)["florence@example.org"]
     assert "Income:" in winter and "upkeep -3" in winter
 
 
 def test_a_powers_books_reach_only_that_power_and_the_masters() -> None:
     for played in year():
-        texts = results_for(played, READERS, POWERS)
+        texts = results_for(played, BOARD, READERS)
         florence, milan = texts["florence@example.org"], texts["milan@example.org"]
         master, observer = texts["master@example.org"], texts["observer@example.org"]
-        assert "Florence's books" in florence and "Milan's books" not in florence
-        assert "Milan's books" in milan and "Florence's books" not in milan
+        assert "Florence's books" in florence and "Milan" not in florence.split("Florence's books")[1]
+        assert "Comptes de Milan (privés)" in milan and "Comptes de Florence" not in milan
+        assert "Florence's books" not in milan and "Trésor" in milan
         assert "Florence's books" in master and "Milan's books" in master
         assert (
             "books" not in observer
@@ -97,19 +98,21 @@ def test_a_powers_books_reach_only_that_power_and_the_masters() -> None:
         for power in POWERS:
             treasury = played.position["treasuries"][power]
             line = f"{treasury} after"
-            assert (line in master) or treasury == 0 or power not in played.texts.books
+            assert (line in master) or treasury == 0 or power not in played.texts(BOARD, "en").books
         assert not re.search(r"GIVE|DONNE|EXPENSE|PAY", observer)
 
 
 def test_who_paid_a_bribe_is_never_told_and_a_gift_stays_between_the_books() -> None:
     spring = year()[1]
-    texts = results_for(spring, READERS, POWERS)
+    texts = results_for(spring, BOARD, READERS)
     assert (
         "EXPENSE 1: 6 DUCATS DISBAND G SIE: succeeds (paid 6 ducats)"
         in texts["florence@example.org"]
     )
     assert "EXPENSE" not in texts["milan@example.org"]
-    assert "GIVE 2 DUCATS TO FLORENCE: succeeds" in texts["milan@example.org"]
+    assert "GIVE 2 DUCATS TO FLORENCE: réussit" in texts["milan@example.org"]
+    assert "Résultats de la campagne de printemps 1454." in texts["milan@example.org"]
+    assert "La garnison de SIE est dispersée par un pot-de-vin." in texts["milan@example.org"]
     assert "GIVE 2" not in texts["florence@example.org"]
     assert "gift +2" in texts["florence@example.org"]
     assert "GIBBERISH HERE: not read, ignored." in texts["florence@example.org"]
@@ -128,4 +131,4 @@ def test_the_basic_game_plays_without_books() -> None:
     position = opening_json(BOARD, basic)
     played = play_stored_phase(BOARD, position, {}, basic, seed=SEED)
     assert played.position["phase"] == "S1454M" and "treasuries" not in played.position
-    assert "books" not in results_for(played, READERS, POWERS)["master@example.org"]
+    assert "books" not in results_for(played, BOARD, READERS)["master@example.org"]

@@ -13,8 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from judge.core.adjudicator import Outcome
+from judge.core.errors import N_
+from judge.core.geography import GameMap
 from judge.core.machiavelli.adjustments import Dismiss, Maintain, Raise
 from judge.core.machiavelli.board import AUTONOMOUS
 from judge.core.machiavelli.campaign import MachiavelliPosition
@@ -23,6 +26,7 @@ from judge.core.machiavelli.orders import (
     Besiege,
     Borrow,
     Bribe,
+    BribeKind,
     CauseRebellion,
     CounterBribe,
     Expense,
@@ -36,132 +40,243 @@ from judge.core.machiavelli.orders import (
     LiftSiege,
     PacifyRebellion,
     PayBank,
-    Target,
     ToGarrison,
 )
 from judge.core.machiavelli.season import SeasonOrder, SeasonResult
 from judge.core.phase import PhaseType
 from judge.core.units import UnitRef
+from judge.i18n import Gettext
 
 
 @dataclass(frozen=True, slots=True)
 class SeasonTexts:
-    """The results of one phase: the lines everyone reads, and each power's books (its own lines)."""
+    """The results of one phase in one language: the lines everyone reads, and each power's books
+    (its own lines, under their title)."""
 
     title: str
     public: tuple[str, ...]
     books: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    book_titles: Mapping[str, str] = field(default_factory=dict)
 
     def for_reader(self, readable: Iterable[str]) -> str:
         """The results mail's text for a reader who may see the books of ``readable`` powers."""
         lines = [self.title, "", *self.public]
         for power in sorted(readable):
             if power in self.books:
-                lines += ["", f"{power.title()}'s books (private):", *self.books[power]]
+                lines += ["", self.book_titles[power], *self.books[power]]
         return "\n".join(lines).rstrip() + "\n"
 
 
-def phase_title(result: SeasonResult) -> str:
+def phase_title(result: SeasonResult, _: Gettext) -> str:
     phase = result.before.phase
-    kind = {
-        PhaseType.MOVEMENT: "Campaign",
-        PhaseType.RETREAT: "Retreats",
-        PhaseType.ADJUSTMENT: "Adjustments",
-    }
-    season = "Winter" if phase.type is PhaseType.ADJUSTMENT else phase.season.name.title()
-    return f"{kind[phase.type]} results for {season} {phase.year}."
+    if phase.type is PhaseType.ADJUSTMENT:
+        return _("Adjustment results for the winter of {year}.").format(year=phase.year)
+    seasons = {"SPRING": _("spring"), "SUMMER": _("summer"), "FALL": _("fall")}
+    season = seasons.get(phase.season.name, phase.season.name.lower())
+    if phase.type is PhaseType.RETREAT:
+        return _("Retreat results for the {season} of {year}.").format(
+            season=season, year=phase.year
+        )
+    return _("Campaign results for the {season} of {year}.").format(season=season, year=phase.year)
+
+
+class _Writer:
+    """The phrases of one language: power names, outcomes, the public effects of money."""
+
+    def __init__(self, game_map: GameMap, language: str, _: Gettext) -> None:
+        self.game_map, self.language, self._ = game_map, language, _
+
+    def name(self, power: str) -> str:
+        _ = self._
+        if power == AUTONOMOUS:
+            return _("Autonomous")
+        return self.game_map.power_display_name(power, self.language)
+
+    def outcome(self, value: Outcome, reason: str) -> str:
+        _ = self._
+        said = {
+            Outcome.SUCCEEDS: _("succeeds"),
+            Outcome.FAILS: _("fails"),
+            Outcome.INVALID: _("invalid"),
+        }[value]
+        return said + (f" ({reason})" if reason else "")
+
+    def effect(self, action: ExpenseAction | None) -> str:
+        """What a successful expense did on the board, said without its payer (a counter-bribe
+        leaves no mark)."""
+        _ = self._
+        if isinstance(action, Bribe):
+            kinds = {
+                BribeKind.DISBAND: _("disbanded by a bribe"),
+                BribeKind.BUY: _("bought by a bribe"),
+                BribeKind.TO_AUTONOMOUS: _("made autonomous by a bribe"),
+            }
+            target = action.target
+            if target.garrison:
+                return _("The garrison of {province} is {what}.").format(
+                    province=target.province, what=kinds[action.kind]
+                )
+            return _("The unit in {province} is {what}.").format(
+                province=target.province, what=kinds[action.kind]
+            )
+        if isinstance(action, CauseRebellion):
+            return _("A rebellion breaks out in {province}.").format(province=action.province)
+        if isinstance(action, PacifyRebellion):
+            return _("The rebellion in {province} is pacified.").format(province=action.province)
+        if isinstance(action, FamineRelief):
+            return _("The famine in {province} is relieved.").format(province=action.province)
+        return ""
 
 
 def season_texts(
-    result: SeasonResult, unread: Mapping[str, Sequence[str]] | None = None
+    result: SeasonResult,
+    game_map: GameMap,
+    language: str,
+    _: Gettext,
+    unread: Mapping[str, Sequence[str]] | None = None,
 ) -> SeasonTexts:
-    """The texts of ``result``; ``unread``: each power's sheet lines the reader refused (shown in
-    its books only: a sheet is secret, money orders most of all)."""
+    """The texts of ``result`` in ``language``; ``unread``: each power's sheet lines the reader
+    refused (shown in its books only: a sheet is secret, money orders most of all)."""
+    write = _Writer(game_map, language, _)
     public: list[str] = []
     books: dict[str, list[str]] = {}
     if result.money is not None:
         for defaulter in result.money.defaulted:
-            public.append(f"{defaulter.title()} defaulted on the bank and was assassinated.")
+            public.append(
+                _("{power} defaulted on the bank and was assassinated.").format(
+                    power=write.name(defaulter)
+                )
+            )
         for city in result.money.garrisons_lost:
-            public.append(f"The garrison of {city}, its power assassinated, surrenders.")
+            public.append(
+                _("The garrison of {province}, its power assassinated, surrenders.").format(
+                    province=city
+                )
+            )
         for roll in result.money.rebellion_rolls:
             if roll.rose:
-                public.append(f"{roll.province} rises in rebellion against {roll.power.title()}.")
+                public.append(
+                    _("{province} rises in rebellion against {power}.").format(
+                        province=roll.province, power=write.name(roll.power)
+                    )
+                )
         for verdict in result.money.verdicts:
+            paid = _(" (paid {ducats} ducats)").format(ducats=verdict.paid) if verdict.paid else ""
             books.setdefault(verdict.power, []).append(
-                f"{order_text(verdict.order)}: {_outcome(verdict.outcome, verdict.reason)}"
-                + (f" (paid {verdict.paid} ducats)" if verdict.paid else "")
+                f"{order_text(verdict.order)}: {write.outcome(verdict.outcome, verdict.reason)}{paid}"
             )
             if isinstance(verdict.order, Expense) and verdict.outcome is Outcome.SUCCEEDS:
-                effect = _effect(verdict.order.action)
+                effect = write.effect(verdict.order.action)
                 if effect:
                     public.append(effect)
     if result.campaign is not None:
-        public += ["", "Orders:"] if public else ["Orders:"]
+        public += [*([""] if public else []), _("Orders:")]
         for move in result.campaign.verdicts:
             public.append(
-                f"  {move.power.title()}: {order_text(move.order)}: {_outcome(move.outcome, move.reason)}"
+                f"  {write.name(move.power)}: {order_text(move.order)}: {write.outcome(move.outcome, move.reason)}"
             )
         for city in result.campaign.sieges_completed:
-            public.append(f"The siege of {city} is complete: its garrison is gone.")
+            public.append(
+                _("The siege of {province} is complete: its garrison is gone.").format(
+                    province=city
+                )
+            )
         for unit in result.campaign.disbanded:
-            public.append(f"{unit} is disbanded.")
+            public.append(_("{unit} is disbanded.").format(unit=unit))
         for dislodged, places in sorted(
             result.position.retreats.items(), key=lambda item: str(item[0])
         ):
             public.append(
-                f"{dislodged.power.title()}'s {dislodged.type._value_} {dislodged.location} is dislodged;"
-                f" it may retreat to {', '.join(places) or 'nowhere'}."
+                _("{power}: {unit} is dislodged; it may retreat to {places}.").format(
+                    power=write.name(dislodged.power),
+                    unit=f"{dislodged.type._value_} {dislodged.location}",
+                    places=", ".join(places) or "-",
+                )
             )
     if result.income is not None:
         for report in result.income.reports:
             books.setdefault(report.power, []).append(
-                f"Income: {report.total} ducats ({report.provinces} from provinces, {report.cities} from cities, "
-                f"{report.fleets} from fleets at sea, {report.variable} from the dice {list(report.rolls)})."
-            )
+                _(
+                    "Income: {total} ducats ({provinces} from provinces, {cities} from cities, {fleets} from fleets at sea,"
+                    " {variable} from the dice {rolls})."
+                ).format(
+                    total=report.total, provinces=report.provinces, cities=report.cities, fleets=report.fleets,
+                    variable=report.variable, rolls=list(report.rolls),
+                )
+            )  # fmt: skip
     if result.adjustments is not None:
         changes: list[str] = []
         for adjusted in result.adjustments.verdicts:
-            text = f"{order_text(adjusted.order) if adjusted.order else 'nothing'}: {_outcome(adjusted.outcome, adjusted.reason)}"
+            text = f"{order_text(adjusted.order) if adjusted.order else '-'}: {write.outcome(adjusted.outcome, adjusted.reason)}"
             if isinstance(adjusted.order, Maintain):
                 books.setdefault(adjusted.power, []).append(
                     text
                 )  # what a power pays to keep is its own
             else:
-                changes.append(f"  {adjusted.power.title()}: {text}")
+                changes.append(f"  {write.name(adjusted.power)}: {text}")
         if changes:
-            public += ["", "Adjustments:", *changes] if public else ["Adjustments:", *changes]
+            public += [*([""] if public else []), _("Adjustments:"), *changes]
     for power, order in result.misplaced:
         books.setdefault(power, []).append(
-            f"{order_text(order)}: not an order of this phase, ignored."
+            _("{order}: not an order of this phase, ignored.").format(order=order_text(order))
         )
     for power, lines in (unread or {}).items():
-        books.setdefault(power, []).extend(f"{line}: not read, ignored." for line in lines)
+        books.setdefault(power, []).extend(
+            _("{order}: not read, ignored.").format(order=line) for line in lines
+        )
     for power in result.eliminated:
-        public.append(f"{power.title()} is eliminated.")
-    public += ["", *board_lines(result.position)]
-    ledgers = _ledger(result)
-    before, after = result.before.money, result.position.money
-    if before is not None and after is not None:
-        for power in sorted({*before.treasuries, *after.treasuries}):
-            lines = books.setdefault(power, [])
-            moved = ", ".join(f"{entry.kind} {entry.ducats:+d}" for entry in ledgers.get(power, ()))
-            lines.append(
-                f"Treasury: {before.treasury(power)} ducats before, {after.treasury(power)} after"
-                + (f" ({moved})." if moved else ".")
-            )
-            for loan in after.loans.get(power, ()):
-                lines.append(
-                    f"Loan: {loan.principal} ducats and {loan.interest} of interest due in {loan.due}."
-                )
+        public.append(_("{power} is eliminated.").format(power=write.name(power)))
+    public += [*([""] if public else []), *board_lines(result.position, write)]
+    _books_of_money(result, books, _)
+    titles = {
+        power: _("{power}'s books (private):").format(power=write.name(power)) for power in books
+    }
     return SeasonTexts(
-        phase_title(result), tuple(public), {power: tuple(lines) for power, lines in books.items()}
+        phase_title(result, _),
+        tuple(public),
+        {power: tuple(lines) for power, lines in books.items()},
+        titles,
     )
 
 
-def board_lines(position: MachiavelliPosition) -> list[str]:
+LEDGER_KINDS: Final = {
+    "income": N_("income"), "upkeep": N_("upkeep"), "build": N_("build"), "repay": N_("repaid to the bank"),
+    "gift": N_("gift"), "borrow": N_("borrowed"), "collect": N_("loan due"), "seized": N_("seized by the bank"),
+    "expense": N_("expense"),
+}  # fmt: skip
+"""The ledger's kinds of entry (:class:`judge.core.machiavelli.money.Entry`) as a power's books name them."""
+
+
+def _books_of_money(result: SeasonResult, books: dict[str, list[str]], _: Gettext) -> None:
+    """Each power's treasury before and after, the ducats moved and why, and its loans."""
+    ledgers = _ledger(result)
+    before, after = result.before.money, result.position.money
+    if before is None or after is None:
+        return
+    for power in sorted({*before.treasuries, *after.treasuries}):
+        lines = books.setdefault(power, [])
+        moved = ", ".join(
+            f"{_(LEDGER_KINDS.get(entry.kind, entry.kind))} {entry.ducats:+d}"
+            for entry in ledgers.get(power, ())
+        )
+        lines.append(
+            _("Treasury: {before} ducats before, {after} after").format(
+                before=before.treasury(power), after=after.treasury(power)
+            )
+            + (f" ({moved})." if moved else ".")
+        )
+        for loan in after.loans.get(power, ()):
+            lines.append(
+                _("Loan: {principal} ducats and {interest} of interest, due in {due}.").format(
+                    principal=loan.principal, interest=loan.interest, due=loan.due
+                )
+            )
+
+
+def board_lines(position: MachiavelliPosition, write: _Writer) -> list[str]:
     """The board after the phase: the next phase, each power's units and the garrisons."""
-    lines = [f"Next phase: {position.phase}."]
+    _ = write._
+    lines = [_("Next phase: {phase}.").format(phase=position.phase)]
     owners = sorted(
         {unit.power for unit in position.units} | {o for o in position.garrisons.values()}
     )
@@ -172,12 +287,15 @@ def board_lines(position: MachiavelliPosition) -> list[str]:
             if u.power == owner
         ]
         units += [f"G {city}" for city, held in sorted(position.garrisons.items()) if held == owner]
-        name = "Autonomous" if owner == AUTONOMOUS else owner.title()
-        lines.append(f"{name}: {', '.join(units)}.")
+        lines.append(f"{write.name(owner)}: {', '.join(units)}.")
     for province, rebellion in sorted(position.unrest.rebellions.items()):
-        lines.append(f"{province} rebels against {rebellion.against.title()}.")
+        lines.append(
+            _("{province} rebels against {power}.").format(
+                province=province, power=write.name(rebellion.against)
+            )
+        )
     for province in sorted(position.unrest.famine):
-        lines.append(f"Famine in {province}.")
+        lines.append(_("Famine in {province}.").format(province=province))
     return lines
 
 
@@ -193,31 +311,6 @@ def _ledger(result: SeasonResult) -> dict[str, list[Entry]]:
     for entry in entries:
         by_power.setdefault(entry.power, []).append(entry)
     return by_power
-
-
-def _outcome(outcome: Outcome, reason: str) -> str:
-    return outcome.value + (f" ({reason})" if reason else "")
-
-
-def _target(target: Target) -> str:
-    return (
-        f"the garrison of {target.province}"
-        if target.garrison
-        else f"the unit in {target.province}"
-    )
-
-
-def _effect(action: ExpenseAction | None) -> str:
-    """What a successful expense did on the board, said without its payer."""
-    if isinstance(action, Bribe):
-        return f"Bribe: {_target(action.target)} ({action.kind.value})."
-    if isinstance(action, CauseRebellion):
-        return f"A rebellion breaks out in {action.province}."
-    if isinstance(action, PacifyRebellion):
-        return f"The rebellion in {action.province} is pacified."
-    if isinstance(action, FamineRelief):
-        return f"The famine in {action.province} is relieved."
-    return ""  # a counter-bribe leaves no mark
 
 
 def _unit(unit: UnitRef) -> str:

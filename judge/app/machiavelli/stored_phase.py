@@ -25,6 +25,7 @@ from judge.core.machiavelli.money import finances
 from judge.core.machiavelli.options import FIRST_EDITION, MachiavelliOptions
 from judge.core.machiavelli.season import SeasonOrder, SeasonResult, play_phase
 from judge.core.machiavelli.serialization import position_from_json, position_to_json
+from judge.i18n import translation
 from judge.lang.machiavelli_sheet import read_sheet
 
 
@@ -41,7 +42,14 @@ class PlayedPhase:
     result: SeasonResult
     position: dict[str, Any]
     """The position after, as the judge keeps it (the next phase's)."""
-    texts: SeasonTexts
+    unread: Mapping[str, Sequence[str]]
+    """Each power's sheet lines the reader refused (told in its books)."""
+
+    def texts(self, board: MachiavelliBoard, language: str) -> SeasonTexts:
+        """The results' texts in ``language``."""
+        return season_texts(
+            self.result, board.game_map, language, translation(language).gettext, self.unread
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +58,7 @@ class Reader:
 
     power: str | None = None
     master: bool = False
+    language: str = "en"
 
 
 def opening_json(
@@ -84,17 +93,20 @@ def play_stored_phase(
         if sheet.errors:
             unread[power] = [line.text for line in sheet.errors]
     result = play_phase(board, before, orders, options, seed=seed)
-    return PlayedPhase(result, position_to_json(result.position), season_texts(result, unread))
+    return PlayedPhase(result, position_to_json(result.position), unread)
 
 
 def results_for(
-    played: PlayedPhase, readers: Mapping[str, Reader], powers: Sequence[str]
+    played: PlayedPhase, board: MachiavelliBoard, readers: Mapping[str, Reader]
 ) -> dict[str, str]:
-    """``{address: the results mail's text}``: everyone the public results, each power's books
-    to the readers :func:`books_readable` allows."""
-    return {
-        address: played.texts.for_reader(
-            books_readable(powers, power=reader.power, master=reader.master)
-        )
-        for address, reader in readers.items()
-    }
+    """``{address: the results mail's text}`` in each reader's language: everyone the public
+    results, each power's books to the readers :func:`books_readable` allows."""
+    texts: dict[str, SeasonTexts] = {}
+    mailed: dict[str, str] = {}
+    powers = board.game_map.powers
+    for address, reader in readers.items():
+        if reader.language not in texts:
+            texts[reader.language] = played.texts(board, reader.language)
+        readable = books_readable(powers, power=reader.power, master=reader.master)
+        mailed[address] = texts[reader.language].for_reader(readable)
+    return mailed
