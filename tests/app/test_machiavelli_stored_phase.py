@@ -86,7 +86,9 @@ def test_a_powers_books_reach_only_that_power_and_the_masters() -> None:
         texts = results_for(played, BOARD, READERS)
         florence, milan = texts["florence@example.org"], texts["milan@example.org"]
         master, observer = texts["master@example.org"], texts["observer@example.org"]
-        assert "Florence's books" in florence and "Milan" not in florence.split("Florence's books")[1]
+        assert (
+            "Florence's books" in florence and "Milan" not in florence.split("Florence's books")[1]
+        )
         assert "Comptes de Milan (privés)" in milan and "Comptes de Florence" not in milan
         assert "Florence's books" not in milan and "Trésor" in milan
         assert "Florence's books" in master and "Milan's books" in master
@@ -132,3 +134,24 @@ def test_the_basic_game_plays_without_books() -> None:
     played = play_stored_phase(BOARD, position, {}, basic, seed=SEED)
     assert played.position["phase"] == "S1454M" and "treasuries" not in played.position
     assert "books" not in results_for(played, BOARD, READERS)["master@example.org"]
+
+
+def test_a_sheet_cannot_move_another_powers_unit_or_spend_its_ducats() -> None:
+    spring = year()[0].position
+    hostile = {
+        "MILAN": StoredSheet(
+            (
+                "A ARE - SIE",
+                "G VEN H",
+                "EXPENSE 1: 6 DUCATS DISBAND G SIE",
+                "GIVE 99 DUCATS TO MILAN",
+            )
+        ),
+        "ENGLAND": StoredSheet(("A FLO - PIS",)),
+    }
+    played = play_stored_phase(BOARD, spring, hostile, seed=SEED)
+    units = {(u["power"], u["loc"]) for u in played.position["units"]}
+    assert ("FLORENCE", "ARE") in units and ("MILAN", "SIE") not in units
+    assert played.position["garrisons"]["VEN"] == "VENICE"
+    assert played.position["treasuries"]["FLORENCE"] == spring["treasuries"]["FLORENCE"]
+    assert played.position["treasuries"]["MILAN"] <= spring["treasuries"]["MILAN"]

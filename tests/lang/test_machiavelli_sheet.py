@@ -9,6 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from judge.core.adjudicator import Outcome
 from judge.core.machiavelli.board import AUTONOMOUS, MachiavelliBoard, load_board
@@ -189,3 +191,30 @@ def test_autonomous_garrisons_remain_autonomous_between_phases() -> None:
     assert {c for c, o in after.garrisons.items() if o == AUTONOMOUS} == {
         c for c, o in start.garrisons.items() if o == AUTONOMOUS
     }
+
+
+WORDS = st.sampled_from(
+    [
+        "A", "F", "G", "EXPENSE", "1:", "9", "12", "DUCATS", "DISBAND", "BUY", "BRIBE", "COUNTER-BRIBE", "BORROW",
+        "FOR", "2", "YEARS", "PAY", "GIVE", "TO", "BANK", "MILAN", "SIE", "ARE", "FLO", "-", "S", "H", "C", "BESIEGE",
+        "LIFT", "SIEGE", "MAINTAIN", "BUILD", "REMOVE", "DÉPENSE", "ÉTÉ", "99999999999999999999", ":", "/", "NONE",
+        "PACIFY", "FAMINE", "RELIEF", "CAUSE", "REBELLION", "ARE$", "SIE#", "VEN", "AUTONOMOUS",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(st.lists(WORDS, max_size=8).map(" ".join), st.text(max_size=40)), max_size=5
+    ),
+    st.sampled_from(list(PhaseType)),
+    st.booleans(),
+)
+def test_any_text_is_read_or_refused_by_name_never_raised(
+    lines: list[str], phase: PhaseType, french: bool
+) -> None:
+    """A hostile sheet: every line is an order or a named refusal; nothing escapes the reader."""
+    sheet = read_sheet(lines, MAP, phase, french=french)
+    assert len(sheet.lines) == sum(1 for line in lines if line.strip())
+    assert all(line.error for line in sheet.errors)
