@@ -21,6 +21,8 @@ from tests.app.conftest import Harness, text
 from tests.app.orders_helpers import MASTER, OBSERVER, address, start_game
 from tests.mail.bounce_samples import autoreply, dsn, qmail_bounce
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 FRANCE = address("FRANCE")
 
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from judge.app.phases.guarded_scheduler import process_due
 from tests.app.conftest import Harness
 from tests.app.orders_helpers import start_game
 from tests.app.test_processing_results import fall_position
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 
 def test_a_builds_reply_with_an_error_speaks_of_builds_not_units(harness: Harness) -> None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from judge.app.console.views import game_details
 from judge.app.game_state.boards import from_json
 from judge.app.game_state.house_rules import bot_seed
@@ -29,6 +31,8 @@ from tests.app.masters_helpers import (
 from tests.app.orders_helpers import StartedGame, start_game
 from tests.app.press_helpers import set_extra
 from tests.app.reports_helpers import register
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 _OTHERS = {
     "AUSTRIA": "A VIE H", "ENGLAND": "A LVP H", "FRANCE": "A PAR H", "GERMANY": "A BER H",

@@ -27,6 +27,8 @@ from judge.app.handlers import registered
 from tests.app.conftest import Harness, text
 from tests.app.reports_helpers import MASTER, address_of, register, start_game
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 UNSUPPORTED = Path(__file__).resolve().parents[2] / "docs" / "unsupported.md"
 
 NOT_DONE_MARKERS = (

@@ -17,6 +17,8 @@ from judge.db.enums import OrderBlockKind
 from tests.app.conftest import Harness
 from tests.app.orders_helpers import MASTER, OBSERVER, StartedGame, plain, start_game
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 ROOT = Path(__file__).resolve().parents[2]
 GUIDES = {"en": ROOT / "docs" / "player-guide.md", "fr": ROOT / "docs" / "fr" / "guide-joueur.md"}
 HEADINGS = {"en": "## 7. Conditional orders", "fr": "## 7. Ordres conditionnels"}

@@ -11,6 +11,8 @@ from tests.app.conftest import Harness
 from tests.app.deadlines_helpers import announced, body, process_spring_early, times
 from tests.app.orders_helpers import MASTER, OBSERVER, StartedGame, start_game
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 WITHOUT_ABSENCE = datetime(2026, 11, 26, 23, 30, tzinfo=UTC)  # Monday 21:30 + 71 h, at the clock
 
 

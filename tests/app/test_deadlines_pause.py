@@ -20,6 +20,8 @@ from tests.app.deadlines_helpers import (
 )
 from tests.app.orders_helpers import MASTER, OBSERVER, address, start_game
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 
 def test_a_paused_game_lets_its_deadline_and_grace_pass_then_resumes_with_a_fresh_deadline(harness: Harness) -> None:
     game = start_game(harness, settings={"nmr": True})

@@ -25,6 +25,8 @@ from tests.app.deadlines_helpers import (
 )
 from tests.app.orders_helpers import MASTER, address, start_game
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 
 def test_set_move_is_announced_with_old_and_new_values_and_shapes_the_next_deadline(harness: Harness) -> None:
     game = start_game(harness, settings={"moderated": True})

@@ -19,6 +19,8 @@ from tests.app.deadlines_helpers import (
 )
 from tests.app.orders_helpers import MASTER, OBSERVER, StartedGame, start_game
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 
 def _snapshot(game: StartedGame) -> tuple[object, ...]:
     t = times(game)

@@ -23,6 +23,8 @@ from tests.app.press_helpers import (
     votes_stored,
 )
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 
 def finished(harness: Harness) -> dict[str, Any]:
     with harness.db.unit_of_work(readonly=True) as uow:

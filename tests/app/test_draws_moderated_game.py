@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.app.conftest import Harness, one_text
 from tests.app.masters_helpers import (
     MASTER,
@@ -12,6 +14,8 @@ from tests.app.masters_helpers import (
     read,
     state_of,
 )
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 
 def test_a_moderated_game_from_creation_to_a_draw(harness: Harness) -> None:

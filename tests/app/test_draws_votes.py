@@ -22,6 +22,8 @@ from tests.app.press_helpers import (
     votes_stored,
 )
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 DRAW, NO_DRAW, CONCEDE = DrawVoteKind.DRAW, DrawVoteKind.NO_DRAW, DrawVoteKind.CONCEDE
 AEF = ("AUSTRIA", "ENGLAND", "FRANCE")
 

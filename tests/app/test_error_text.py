@@ -39,6 +39,8 @@ from judge.lang.orders import OrderSyntaxError
 from tests.app.conftest import Harness
 from tests.app.orders_helpers import address, plain, start_game
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "mail"
 STANDARD = load_map("standard")
 

@@ -32,6 +32,8 @@ from tests.app.games_helpers import form_game
 from tests.app.orders_helpers import start_game
 from tests.app.test_processing_results import OPENINGS
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 APP = Path(__file__).resolve().parents[2] / "judge" / "app"
 
 PREDICATE = re.compile(r"\b(councils_enabled|is_council_game)\b")

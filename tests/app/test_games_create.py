@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from judge.core.variants import available_variants
 from tests.app.conftest import Harness
 from tests.app.games_helpers import read, register, snapshot
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 
 def test_create_makes_a_forming_game_with_the_creator_seated(harness: Harness) -> None:

@@ -11,6 +11,8 @@ from judge.db.models import PressMessage
 from tests.app.conftest import Harness, one_text
 from tests.app.games_helpers import form_game, powers_of, read, register
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 
 @pytest.fixture
 def started(harness: Harness) -> list[str]:

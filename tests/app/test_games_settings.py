@@ -9,6 +9,8 @@ from tests.app.conftest import Harness, one_text
 from tests.app.games_helpers import form_game, read, register, snapshot
 from tests.app.identity_helpers import add_address
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 
 @pytest.fixture
 def started(harness: Harness) -> list[str]:

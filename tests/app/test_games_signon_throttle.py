@@ -11,11 +11,15 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from judge.app.session.services import Services
 from judge.config import DEFAULT_SIGNON_FIRST_LOCKOUT_MINUTES
 from tests.app.conftest import Harness
 from tests.app.games_helpers import read
 from tests.app.orders_helpers import MASTER, address, start_game
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 INVALID = "Invalid password or power, or no such game. The rest of this mail was not read."
 FRANCE = address("FRANCE")

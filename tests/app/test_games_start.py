@@ -5,12 +5,16 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime
 
+import pytest
+
 from judge.app.game_state.assignment import assign_powers
 from judge.app.games.lifecycle import parse_preference
 from judge.core.variants import load_map
 from judge.lang.powers import power_letters
 from tests.app.conftest import Harness
 from tests.app.games_helpers import POWERS, form_game, player, powers_of, read, register, snapshot
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 
 def test_joining_counts_down_the_players_needed(harness: Harness) -> None:

@@ -15,6 +15,8 @@ from tests.app.orders_helpers import MASTER
 from tests.app.orders_helpers import address as power_address
 from tests.app.orders_helpers import start_game as start_standard
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 
 @pytest.fixture
 def started(harness: Harness) -> list[str]:

@@ -17,8 +17,12 @@ from __future__ import annotations
 from dataclasses import replace
 from email.message import EmailMessage
 
+import pytest
+
 from tests.app.conftest import Harness
 from tests.app.identity_helpers import body, person, register_simply
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 SPAM = "Visit http://pills.spam.example now"
 ATTACKER = "cannon@attacker.example"

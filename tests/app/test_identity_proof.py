@@ -17,9 +17,13 @@ from __future__ import annotations
 
 from email.message import EmailMessage
 
+import pytest
+
 from tests.app.conftest import Harness
 from tests.app.games_helpers import form_game, powers_of, read
 from tests.app.identity_helpers import body, code_sent_to, confirm, form, person, register
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 VICTIM = "victim@example.org"
 SECOND = "victim@work.example"

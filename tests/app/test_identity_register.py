@@ -20,6 +20,8 @@ from tests.app.identity_helpers import (
     register,
 )
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 JEANNE = "jeanne@example.org"
 
 

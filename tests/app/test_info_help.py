@@ -8,6 +8,8 @@ from judge.app.game_state import helpfiles
 from tests.app.conftest import Harness
 from tests.app.identity_helpers import body, register_simply, set_record
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 FILES = ("councils", "deadlines", "draw", "index", "info", "master", "press", "register", "rules", "syntax")
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from judge.app.reports.listing import orders_owed, press_code
 from judge.core.phase import Phase
 from judge.core.position import Position
@@ -13,6 +15,8 @@ from judge.db.models import Game
 from tests.app.conftest import Harness
 from tests.app.games_helpers import form_game, powers_of, register
 from tests.app.identity_helpers import body
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 OUTSIDER = "outsider@example.net"
 

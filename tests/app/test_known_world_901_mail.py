@@ -14,6 +14,8 @@ from tests.app.conftest import Harness
 from tests.app.games_helpers import player, register
 from tests.app.masters_helpers import MASTER, MASTER_PASSWORD, read, state_of
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 VARIANT = "known_world_901"
 PLAYERS = [player(n) for n in range(15)]
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from judge.db.enums import SeatStatus
 from tests.app.conftest import Harness
 from tests.app.deadlines_helpers import (
@@ -27,6 +29,8 @@ from tests.app.deadlines_helpers import (
 from tests.app.games_helpers import register
 from tests.app.identity_helpers import set_record
 from tests.app.orders_helpers import MASTER, POWERS, StartedGame, address, start_game
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 NOTHING = Record(0, 0, 0, 0, 0, 0)
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from judge.app.phases.guarded_scheduler import process_due
 from judge.app.session.services import Services
 from judge.db.enums import SeatStatus
@@ -29,6 +31,8 @@ from tests.app.deadlines_helpers import (
 )
 from tests.app.games_helpers import register
 from tests.app.orders_helpers import MASTER, OBSERVER, address, start_game
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 LATE_SUBJECT = "[You are late!] XPY:demo - S1901M Late Notice: T"
 NOTICE_SUBJECT = "XPY:demo - S1901M Late Notice: T"

@@ -25,6 +25,8 @@ from tests.app.conftest import Harness
 from tests.app.orders_helpers import MASTER, OBSERVER, address, start_game
 from tests.mail.bounce_samples import dsn
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 STRANGER = "stranger@example.net"
 
 

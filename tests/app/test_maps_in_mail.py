@@ -28,6 +28,8 @@ from tests.app.orders_helpers import address, plain, start_game
 from tests.app.test_processing_results import OPENINGS, results_mail, send_all
 from tests.app.test_results_map_delivery import Relay
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 STANDARD = load_map("standard")
 FALL = {
     "AUSTRIA": "A SER H\nF ALB - GRE\nA VIE - TRI\n",

@@ -19,6 +19,8 @@ from tests.app.conftest import Harness
 from tests.app.orders_helpers import MASTER, OBSERVER, POWERS, address, plain, start_game
 from tests.app.test_processing_results import OPENINGS, results_mail, send_all
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 
 def attachments(message: EmailMessage) -> list[EmailMessage]:
     return [part for part in message.iter_attachments()]  # type: ignore[misc]

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.app.conftest import Harness
 from tests.app.games_helpers import player, register
 from tests.app.masters_helpers import MASTER, as_master, moderated_game, read, sent_to, state_of
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 
 def test_become_master_makes_the_creator_master_of_a_moderated_rated_game(harness: Harness) -> None:

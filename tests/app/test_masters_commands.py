@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.app.conftest import Harness, one_text
 from tests.app.games_helpers import form_game, register
 from tests.app.masters_helpers import (
@@ -14,6 +16,8 @@ from tests.app.masters_helpers import (
     sent_to,
     state_of,
 )
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 # -- TERMINATE ---------------------------------------------------------------------------------------
 

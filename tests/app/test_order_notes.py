@@ -10,6 +10,8 @@ import pytest
 from tests.app.conftest import Harness
 from tests.app.orders_helpers import address, plain, start_game
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 
 def test_orders_answering_a_processed_phase_say_the_phase_moved_on_and_which_is_open(harness: Harness) -> None:
     game = start_game(harness)

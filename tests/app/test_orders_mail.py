@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from judge.db.enums import OrderBlockKind
 from tests.app.conftest import Harness
 from tests.app.orders_helpers import MASTER, OBSERVER, StartedGame, address, plain, start_game
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 
 def test_orders_are_acknowledged_unit_by_unit_with_completeness(harness: Harness) -> None:

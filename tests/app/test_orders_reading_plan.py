@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from judge.app.game_state.order_sheets import open_phase_and_orders, seat_orders
 from judge.core.phase import Phase
 from tests.app.conftest import Harness
 from tests.app.orders_helpers import address, start_game
 from tests.query_plans import query_plan, statements_sent
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 
 def test_the_orders_in_force_are_read_through_their_partial_indexes(harness: Harness) -> None:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.app.conftest import Harness
 from tests.app.orders_helpers import OBSERVER, plain, start_game
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 
 def test_a_player_sees_the_orders_on_file_and_those_for_later_phases(harness: Harness) -> None:

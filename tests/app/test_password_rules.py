@@ -20,6 +20,8 @@ from tests.app.games_helpers import read
 from tests.app.identity_helpers import register_simply
 from tests.app.orders_helpers import MASTER, address, start_game
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 SHORT = f"A new password needs at least {DEFAULT_PASSWORD_MIN_LENGTH} characters. Nothing was changed."
 COMMON = (
     "This password is one of the most common ones, the first a guesser tries: choose another. "

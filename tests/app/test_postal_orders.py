@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+
 from judge.core.phase import Phase
 from judge.core.position import Position
 from judge.core.units import Unit, UnitType
 from tests.app.conftest import Harness
 from tests.app.orders_helpers import StartedGame, start_game
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 A = UnitType.ARMY
 F = UnitType.FLEET

@@ -20,6 +20,8 @@ from tests.app.conftest import Harness, text
 from tests.app.councils_helpers import MASTER
 from tests.app.games_helpers import player, register
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 ROOT = Path(__file__).resolve().parents[2]
 
 _HOLD = {

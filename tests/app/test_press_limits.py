@@ -24,6 +24,8 @@ from tests.app.press_helpers import (
     stored_press,
 )
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 FRANCE_ORDERS = "A PAR H\nA MAR H\nF BRE H\n"
 
 

@@ -23,6 +23,8 @@ from tests.app.press_helpers import (
     stored_press,
 )
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 FRANCE = address("FRANCE")
 HELLO = "BROADCAST\nHello all.\nENDPRESS\n"
 

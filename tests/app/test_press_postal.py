@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from judge.app.mail_out.press_rules import POSTAL_KEY
 from judge.db.enums import PressKind
 from tests.app.conftest import Harness, one_text
@@ -16,6 +18,8 @@ from tests.app.press_helpers import (
     started,
     stored_press,
 )
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 FRANCE = address("FRANCE")
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from judge.app.game_state.boards import opening_position
 from judge.app.mail_out.touch_press import touching_powers
 from judge.core.units import Unit, UnitType
@@ -15,6 +17,8 @@ from judge.core.variants import load_map
 from tests.app.conftest import Harness, one_text
 from tests.app.orders_helpers import start_game
 from tests.app.press_helpers import MASTER, address, plain, recipients, started, stored_press
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 
 def test_who_touches_whom_on_the_opening_board() -> None:

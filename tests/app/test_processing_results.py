@@ -29,6 +29,8 @@ from tests.app.orders_helpers import (
     start_game,
 )
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 MAP = load_map("standard")
 OPENINGS = {
     "AUSTRIA": "A VIE - GAL\nA BUD - SER\nF TRI - ALB\n",

@@ -6,9 +6,13 @@ Who sees it: the player of the power alone (their reply); an observer's reply sh
 
 from __future__ import annotations
 
+import pytest
+
 from judge.app.game_state.order_sheets import error_flags
 from tests.app.conftest import Harness
 from tests.app.orders_helpers import OBSERVER, StartedGame, plain, start_game
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 ON_FILE = (
     "Movement orders for Spring of 1901.  (demo.001)\n\n"

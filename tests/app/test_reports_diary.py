@@ -10,6 +10,8 @@ from tests.app.conftest import Harness, text
 from tests.app.reports_helpers import MASTER, OBSERVER, address_of, finish, game_state, start_game
 from tests.app.test_reports_summary import section as whole_section
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 FRANCE = "SIGNON Fdemo pwfrance\n"
 
 

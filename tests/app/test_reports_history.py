@@ -22,6 +22,8 @@ from tests.app.reports_helpers import (
 )
 from tests.app.test_reports_summary import FRANCE_1901, FRANCE_F1901, section
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 STRANGER = "stranger@example.org"
 
 

@@ -26,6 +26,8 @@ from tests.app.reports_helpers import (
     take_over,
 )
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 FRANCE_1901 = {"FRANCE": ["A PAR - BUR", "F BRE - MAO", "A MAR - SPA"]}
 FRANCE_F1901 = {"FRANCE": ["F MAO - POR", "A SPA H"]}
 

@@ -27,6 +27,8 @@ from tests.app.conftest import Harness
 from tests.app.orders_helpers import MASTER, OBSERVER, POWERS, address, plain, start_game
 from tests.app.test_processing_results import OPENINGS, send_all
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 
 class Relay:
     def __init__(self) -> None:

@@ -11,6 +11,8 @@ from judge.app.runtime import judge_server as server_module
 from judge.app.runtime.judge_server import JudgeServer, Role, ServerTuning
 from tests.app.conftest import Harness
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 
 def test_the_worker_freezes_the_start_up_heap_once(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     gc.unfreeze()

@@ -10,6 +10,8 @@ from __future__ import annotations
 from email.message import EmailMessage
 from typing import Any
 
+import pytest
+
 from judge.app.session.readers import GAME_LANGUAGE, LANGUAGE_CHOSEN
 from tests.app.conftest import Harness, text
 from tests.app.reports_helpers import (
@@ -22,6 +24,8 @@ from tests.app.reports_helpers import (
     register,
     start_game,
 )
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 STRANGER = "stranger@example.net"
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.app.conftest import Harness
 from tests.app.games_helpers import player, register
 from tests.app.masters_helpers import MASTER, as_master, moderated_game, read, state_of
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 
 def forming_moderated(harness: Harness) -> None:

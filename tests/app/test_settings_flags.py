@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from judge.db.enums import DrawVoteKind
 from tests.app.conftest import Harness, one_text
 from tests.app.games_helpers import form_game, register
 from tests.app.masters_helpers import MASTER, as_master, moderated_game, read, sent_to, state_of
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 
 def test_master_sets_nmr_and_the_game_is_told_with_the_parameter_block(harness: Harness) -> None:

@@ -35,6 +35,8 @@ from tests.app.orders_helpers import StartedGame, address, plain, start_game
 from tests.app.press_helpers import recipients, set_extra
 from tests.app.reports_helpers import register
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 # ------------------------------------------------------------------ who sets them, and when
 
 

@@ -13,6 +13,8 @@ from tests.app.conftest import Harness
 from tests.app.masters_helpers import as_master, moderated_game, read, state_of
 from tests.app.reports_helpers import register
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 
 def test_set_proxy_is_refused_with_the_reason_and_no_proxy_is_accepted(harness: Harness) -> None:
     moderated_game(harness, players=2)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from judge.app.game_state.scoring import SYSTEMS
 from judge.lang.set_options import OPTIONS, Choice
 from tests.app.conftest import Harness
 from tests.app.masters_helpers import as_master, moderated_game, read, state_of
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 
 def test_the_reader_offers_exactly_the_judges_scoring_systems() -> None:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from judge.app.game_state.game_rules import game_rules
 from tests.app.conftest import Harness
 from tests.app.masters_helpers import as_master, as_power, moderated_game, read, state_of
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 
 def test_brief_comment_full_comment_and_their_limits(harness: Harness) -> None:

@@ -10,6 +10,8 @@ import pytest
 from tests.app.conftest import Harness
 from tests.app.orders_helpers import StartedGame, plain, start_game
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 ROOT = Path(__file__).resolve().parents[2]
 GUIDES = {"en": ROOT / "docs" / "player-guide.md", "fr": ROOT / "docs" / "fr" / "guide-joueur.md"}
 

@@ -28,6 +28,8 @@ from tests.app.conftest import Harness
 from tests.app.games_helpers import read
 from tests.app.orders_helpers import MASTER, address, start_game
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 INVALID = "Invalid password or power, or no such game. The rest of this mail was not read."
 FRANCE = address("FRANCE")
 FORGER = "forger@evil.example"

@@ -11,10 +11,14 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+import pytest
+
 from tests.app.conftest import Harness
 from tests.app.deadlines_helpers import advance_to, body, mail, run_scheduler, send_orders, times
 from tests.app.identity_helpers import form, person
 from tests.app.orders_helpers import OBSERVER, StartedGame, address, start_game
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 JEANNE = "jeanne@example.org"
 

@@ -20,6 +20,8 @@ from tests.app.conftest import Harness
 from tests.app.games_helpers import player, register
 from tests.app.masters_helpers import MASTER, MASTER_PASSWORD, read, state_of
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 
 @dataclasses.dataclass(frozen=True)
 class Case:

@@ -18,6 +18,8 @@ from tests.app.games_helpers import player, register
 from tests.app.masters_helpers import MASTER, MASTER_PASSWORD, phase_rows, read, state_of
 from tests.core.tiny_variant import tiny_map
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 LETTER = {"NORTH": "N", "SOUTH": "S", "FROZEN-ANTARCTICA": "F"}
 
 

@@ -19,6 +19,8 @@ from tests.app.games_helpers import player, register
 from tests.app.masters_helpers import MASTER, MASTER_PASSWORD, phase_rows, read
 from tests.core.tiny_variant import tiny_map
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 RAILWAY = {"name": "railway", "power": "NORTH", "provinces": ["AAA", "BBB", "CCC", "DDD", "EEE"]}
 HONG_KONG = {"name": "hong_kong", "province": "HHH", "not_for": "SOUTH"}
 SUEZ = {"name": "suez_canal", "province": "KKK", "seas": ["WWW"]}

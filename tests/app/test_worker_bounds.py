@@ -19,6 +19,8 @@ from judge.db.models import OutboundMail
 from tests.app.conftest import Harness, text
 from tests.app.orders_helpers import address, start_game
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 
 def _settings(harness: Harness, **changes: int) -> None:
     harness.services = dataclasses.replace(

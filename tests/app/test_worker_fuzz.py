@@ -8,12 +8,15 @@ afterwards.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from judge.app.mail_in import worker
 from judge.db.enums import InboundState
 from tests.app.conftest import JUDGE, Harness, text
+
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
 REAL = (
     "From: Ann <ann@example.net>\r\nTo: judge@example.org\r\nSubject: orders\r\n"

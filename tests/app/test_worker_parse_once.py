@@ -10,6 +10,8 @@ from judge.app.mail_in import worker
 from tests.app.conftest import Harness, text
 from tests.app.orders_helpers import address, start_game
 
+pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
+
 
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:

@@ -22,7 +22,7 @@ from judge.db.enums import InboundState, OutboundState
 from tests.e2e.harness import JUDGE, WAIT_SECONDS, wait_until
 from tests.e2e.test_process import ServeProcess
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.engine_blind]  # the engine cannot change what these check: SQLite only
 
 PLAYER = "keeper.of.secrets@example.net"
 REGISTER = "REGISTER\nName: Secret Keeper\nCountry: France\nEND\n"

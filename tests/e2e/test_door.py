@@ -22,6 +22,8 @@ from tests.e2e.harness import (
     wire,
 )
 
+pytestmark = pytest.mark.engine_blind  # the engine cannot change what these check: SQLite only
+
 
 def test_a_recipient_other_than_the_judge_is_refused_550(judge: E2EJudge) -> None:
     message = build_mail("player@example.net", "VERSION\n", to="someone@elsewhere.org")

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from judge.db.enums import InboundState, OutboundState
 from tests.e2e.harness import E2EJudge, text, wait_until
+
+pytestmark = pytest.mark.engine_blind  # the engine cannot change what these check: SQLite only
 
 
 def test_a_reply_waits_while_the_relay_is_down_and_is_sent_when_it_returns(

@@ -11,12 +11,16 @@ import re
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from judge.app.runtime.judge_server import build_services
 from judge.db.database import Database
 from judge.db.enums import InboundState
 from judge.mail.triage import QUOTING_ANSWERS_PER_DAY
 from tests.hostile.corpus import GERMANY, MASTER, mail
 from tests.hostile.harness import JUDGE, KEEPER, World
+
+pytestmark = pytest.mark.engine_blind  # the engine cannot change what these check: SQLite only
 
 LIMIT = 5
 
@@ -56,6 +60,7 @@ def test_rotating_the_from_line_buys_nothing(database: Database, tmp_path: Path)
     assert len(world.outgoing_since(before)) <= LIMIT + 1
 
 
+@pytest.mark.engine_sql
 def test_the_flood_limiter_remembers_across_a_restart(database: Database, tmp_path: Path) -> None:
     world = World(database, tmp_path, rate_limit=LIMIT)
     before = world.last_outgoing_id()

@@ -11,6 +11,8 @@ from judge.db.enums import InboundState
 from judge.mail.decode import MAX_LINE_LENGTH, Unreadable, decode_mail
 from tests.mail.hostile import MailHarness, body_text
 
+pytestmark = pytest.mark.engine_blind  # the engine cannot change what these check: SQLite only
+
 HEAD = (
     b"From: deep@example.net\r\nTo: judge@example.org\r\nSubject: orders\r\nMessage-ID: <d@t>\r\n"
 )

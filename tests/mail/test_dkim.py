@@ -21,6 +21,8 @@ from judge.mail.outbound import drain_once
 from judge.timekeeping.clock import FakeClock
 from tests.data_dir import DATA
 
+pytestmark = pytest.mark.engine_blind  # the engine cannot change what these check: SQLite only
+
 KEY = DATA / "dkim" / "test-key.pem"
 PUBLIC = (DATA / "dkim" / "test-key.pub.b64").read_bytes().strip()
 MAIL = (

@@ -21,6 +21,8 @@ from judge.mail.outbound import MaildirRelay, PermanentDeliveryError, SmtpRelay
 from tests.mail.hostile import JUDGE, MailHarness, raw_mail
 from tests.mail.smtp_capture import CaptureHandler, capture_server
 
+pytestmark = pytest.mark.engine_blind  # the engine cannot change what these check: SQLite only
+
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 IDENTITY = JudgeIdentity("judge@example.org", "XPY")
 

@@ -9,6 +9,8 @@ from judge.db.enums import InboundState
 from judge.mail.decode import decode_mail
 from tests.mail.hostile import MailHarness, raw_mail
 
+pytestmark = pytest.mark.engine_blind  # the engine cannot change what these check: SQLite only
+
 EVIL_NAME = "=?utf-8?q?Evil=0D=0ABcc=3A_victim=40evil.example?= <bad@example.org>"
 
 

@@ -25,6 +25,8 @@ from judge.web.serving import serve_web
 from tests.app.conftest import Harness
 from tests.app.reports_helpers import post, process, start_game
 
+pytestmark = pytest.mark.engine_blind  # the engine cannot change what these check: SQLite only
+
 CHROMIUM = os.environ.get("JUDGE_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 REQUIRED = os.environ.get("JUDGE_TEST_BROWSER") == "required"
 

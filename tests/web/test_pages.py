@@ -15,9 +15,12 @@ from judge.web.app import create_app
 from tests.app.conftest import Harness
 from tests.app.reports_helpers import finish, post, process, start_game
 
+pytestmark = pytest.mark.engine_blind  # the engine cannot change what these check: SQLite only
+
 HOSTILE = "<script>alert('x')</script>"
 
 
+@pytest.mark.engine_sql
 def test_the_index_lists_forming_active_and_finished_games_with_their_open_powers(
     harness: Harness, web: TestClient
 ) -> None:
@@ -44,6 +47,7 @@ def test_the_index_lists_forming_active_and_finished_games_with_their_open_power
     assert games["alpha"]["open_powers"] == ["ITALY"] and games["newbie"]["state"] == "forming"
 
 
+@pytest.mark.engine_sql
 def test_a_game_page_has_its_powers_phases_map_chart_and_settings(harness: Harness, web: TestClient) -> None:
     start_game(harness, "demo")
     process(harness, "demo", {"FRANCE": ["A PAR-BUR", "F BRE-MAO"]})
@@ -62,6 +66,7 @@ def test_a_game_page_has_its_powers_phases_map_chart_and_settings(harness: Harne
     assert data["centres_by_year"][-1]["centres"]["FRANCE"] == 5
 
 
+@pytest.mark.engine_sql
 def test_a_phase_page_shows_its_map_results_board_and_neighbours(harness: Harness, web: TestClient) -> None:
     start_game(harness, "demo")
     process(harness, "demo", {"FRANCE": ["A PAR-BUR"]})
@@ -236,6 +241,7 @@ def test_the_feeds_are_atom_with_results_and_the_observers_press(harness: Harnes
     assert "France" in "".join(texts) and "@" not in "".join(texts)
 
 
+@pytest.mark.engine_sql
 def test_the_pages_answer_while_the_mail_path_holds_the_write_lock(harness: Harness, web: TestClient) -> None:
     """The web role only reads: a page answers while a worker's transaction holds the write lock
     (it neither waits for the lock nor takes it), and shows nothing uncommitted."""
@@ -296,6 +302,7 @@ def test_after_a_rollback_the_pages_show_the_new_timeline_not_the_kept_pictures(
     assert [p["name"] for p in web.get("/api/games/demo").json()["phases"]] == ["S1901M", "F1901M"]
 
 
+@pytest.mark.engine_sql
 def test_at_most_a_few_pages_read_the_database_at_once(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     """However many clients ask at once, the pages hold at most CONCURRENT_READS of the
     connections the mail roles share with them."""

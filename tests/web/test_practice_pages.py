@@ -3,11 +3,14 @@ and the JSON answer says which powers bots play; the player's own row names him.
 
 from __future__ import annotations
 
+import pytest
 from starlette.testclient import TestClient
 
 from judge.db.enums import SeatStatus
 from tests.app.conftest import Harness, text
 from tests.app.games_helpers import player, register
+
+pytestmark = pytest.mark.engine_blind  # the engine cannot change what these check: SQLite only
 
 
 def test_a_practice_games_page_shows_the_bots_seats(harness: Harness, web: TestClient) -> None:

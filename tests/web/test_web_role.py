@@ -19,6 +19,8 @@ from judge.config import ConfigError, load_config
 from tests.app.conftest import Harness
 from tests.app.reports_helpers import start_game
 
+pytestmark = pytest.mark.engine_blind  # the engine cannot change what these check: SQLite only
+
 TUNING = ServerTuning(shutdown_grace_seconds=5)
 
 
