@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from judge.core.errors import CoreError, render
+from judge.core.errors import N_, CoreError, Message, render
 from judge.core.geography import GameMap
 from judge.core.machiavelli.season import SeasonOrder
 from judge.core.orders import Disband, Move, Retreat
@@ -33,6 +33,8 @@ class SheetLine:
     text: str
     order: SeasonOrder | None
     error: str = ""
+    """Why the line was refused, in English (``fault`` keeps it for the reader's language)."""
+    fault: CoreError | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +53,7 @@ class MachiavelliSheet:
 def read_sheet(
     lines: Iterable[str], game_map: GameMap, phase: PhaseType, *, french: bool = False
 ) -> MachiavelliSheet:
-    """Each non-blank line of ``lines`` read as an order of a ``phase`` phase (errors in English)."""
+    """Each non-blank line of ``lines`` read as an order of a ``phase`` phase (each refusal kept)."""
     read: list[SheetLine] = []
     for text in lines:
         text = text.strip()
@@ -60,11 +62,8 @@ def read_sheet(
         try:
             read.append(SheetLine(text, read_line(text, game_map, phase, french=french)))
         except CoreError as error:
-            read.append(
-                SheetLine(
-                    text, None, render(error.translatable) if error.translatable else str(error)
-                )
-            )
+            english = render(error.translatable) if error.translatable else str(error)
+            read.append(SheetLine(text, None, english, error))
     return MachiavelliSheet(tuple(read))
 
 
@@ -80,5 +79,5 @@ def read_line(
             return Retreat(order.unit, order.destination)
         if isinstance(order, Disband | Retreat):
             return order
-        raise CoreError(f"Not a retreat or a disband -> {text}")
+        raise CoreError(Message(N_("Not a retreat or a disband -> {text}"), text=text))
     return read_campaign_order(text, game_map, french=french)

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from judge.app.audience.machiavelli_books import books_readable
+from judge.app.machiavelli.order_receipt import receipt
 from judge.app.machiavelli.stored_phase import (
     PlayedPhase,
     Reader,
@@ -18,6 +19,8 @@ from judge.app.machiavelli.stored_phase import (
 )
 from judge.core.machiavelli.board import load_board
 from judge.core.machiavelli.options import MachiavelliOptions
+from judge.core.phase import PhaseType
+from judge.lang.machiavelli_sheet import read_sheet
 
 BOARD = load_board()
 POWERS = BOARD.game_map.powers
@@ -155,3 +158,28 @@ def test_a_sheet_cannot_move_another_powers_unit_or_spend_its_ducats() -> None:
     assert played.position["garrisons"]["VEN"] == "VENICE"
     assert played.position["treasuries"]["FLORENCE"] == spring["treasuries"]["FLORENCE"]
     assert played.position["treasuries"]["MILAN"] <= spring["treasuries"]["MILAN"]
+
+
+def test_the_receipt_reads_each_line_back_or_says_why_not_in_the_readers_language() -> None:
+    sheet = read_sheet(
+        ["A ARE - SIE", "EXPENSE 9: 6 DUCATS DISBAND G SIE", "DÉPENSE 1: 6 DUCATS DISPERSE G SIE"],
+        BOARD.game_map,
+        PhaseType.MOVEMENT,
+        french=True,
+    )
+    english = receipt("FLORENCE", sheet, BOARD.game_map, "en")
+    assert english.splitlines() == [
+        "Orders kept for Florence:",
+        "  A ARE - SIE",
+        "  EXPENSE 9: 6 DUCATS DISBAND G SIE: refused (Expenses are numbered 1 to 4 -> EXPENSE 9: 6 DUCATS DISBAND G SIE)",
+        "  EXPENSE 1: 6 DUCATS DISBAND G SIE",
+    ]
+    french = receipt("FLORENCE", sheet, BOARD.game_map, "fr")
+    assert "Ordres retenus pour Florence :" in french
+    assert "refusé (Les dépenses sont numérotées de 1 à 4" in french
+    assert "Ni une retraite" in receipt(
+        "TURKEY",
+        read_sheet(["A ALB BESIEGE"], BOARD.game_map, PhaseType.RETREAT),
+        BOARD.game_map,
+        "fr",
+    )
