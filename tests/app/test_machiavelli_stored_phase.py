@@ -53,7 +53,11 @@ def year() -> list[PlayedPhase]:
         ),
         "MILAN": StoredSheet(("A MIL - PIA", "DONNE 2 DUCATS À FLORENCE"), french=True),
     }
-    for sheets in (spring, {"FLORENCE": StoredSheet(("A SIE - PIO",))}, {}):
+    for sheets in (
+        spring,
+        {"FLORENCE": StoredSheet(("A SIE - PIO",))},
+        {"FLORENCE": StoredSheet(("A PIO BESIEGE",))},
+    ):
         played.append(play_stored_phase(BOARD, played[-1].position, sheets, seed=SEED))
     fall = played[-1].position
     played.append(play_stored_phase(BOARD, fall, {p: keep_all(fall, p) for p in POWERS}, seed=SEED))
@@ -80,6 +84,8 @@ def test_a_year_is_played_from_the_kept_position_and_sheets() -> None:
     assert "The garrison of SIE is disbanded by a bribe." in everyone
     assert "Florence: A ARE - SIE: succeeds" in everyone
     assert "Milan: A MIL - PIA: succeeds" in everyone
+    fall = results_for(played[3], BOARD, READERS)["observer@example.org"]
+    assert "Florence: A PIO BESIEGE: succeeds" in fall and played[3].position["sieges"]
     winter = results_for(played[-1], BOARD, READERS)["florence@example.org"]
     assert "Income:" in winter and "upkeep -3" in winter
 

@@ -169,8 +169,9 @@ def season_texts(
                 effect = write.effect(verdict.order.action)
                 if effect:
                     public.append(effect)
-    if result.campaign is not None:
+    if result.campaign is not None and result.campaign.verdicts:
         public += [*([""] if public else []), _("Orders:")]
+    if result.campaign is not None:
         for move in result.campaign.verdicts:
             public.append(
                 f"  {write.name(move.power)}: {order_text(move.order)}: {write.outcome(move.outcome, move.reason)}"
