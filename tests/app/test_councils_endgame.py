@@ -15,6 +15,7 @@ from tests.app.councils_helpers import (
     POWERS,
     Seated,
     ambassador,
+    elected_council_game,
     form_council_game,
     general,
     seated,
@@ -139,11 +140,7 @@ def test_the_final_summary_tells_the_story_of_the_councils_to_everyone_at_the_en
     """Issue 26: the final summary reads as the councils' story (members, elections, treason, departures),
     told only once the game is over, to every member who ever sat (one who resigned too), each alone;
     the secrets the seed keeps for ever (a first accusation never acted on) stay out of it."""
-    form_council_game(harness)
-    members = seated(harness)
-    for member in members:  # the first elections: each council keeps its provisional General
-        gen = general(members, member.power)
-        harness.exchange(member.address, f"{member.signon}\nVOTE {_member_id(harness, gen.address)}\n")
+    members = elected_council_game(harness)  # the first elections: each council keeps its provisional General
     france_general, france_1, france_2 = (
         general(members, "FRANCE"), ambassador(members, "FRANCE", 1), ambassador(members, "FRANCE", 2))
     for accuser in (france_general, france_1):

@@ -35,6 +35,7 @@ from email.message import EmailMessage
 
 from judge.app.game_state.game_facts import power_name
 from judge.app.phases.guarded_scheduler import process_due
+from judge.i18n import translation
 from tests.app.conftest import Harness, text
 from tests.app.councils_helpers import (
     HOLDS,
@@ -201,6 +202,7 @@ def test_the_seeds_game_by_mail_keeps_every_secret(sqlite_harness: Harness) -> N
             _check(game, message, reader, body, subject, summary_seen=summary_seen, spies=set(spies), french=french,
                    accused=accused.address)  # fmt: skip
     assert not shared, f"mails naming more than one reader: {shared[:5]}"
+    _the_story_in_each_language(mails, french)
     with harness.db.unit_of_work(readonly=True) as uow:
         assert uow.games.require("demo").state.value == "finished"
 
@@ -227,3 +229,22 @@ def _check(game: Game, message: EmailMessage, reader: str, body: str, subject: s
         assert "Movement results for" not in body, (reader, subject)
     if "Results" in subject and reader not in french and reader != MASTER:
         assert "Movement results for" in body, (reader, subject)
+
+
+STORY_LABELS = ("The councils, spies revealed:", "Members:", "Elections of the General-in-chief:",
+                "Accusations of treason:", "spy working for {power}")  # fmt: skip
+
+
+def _the_story_in_each_language(mails: list[EmailMessage], french: set[str]) -> None:
+    """The final summary, the councils' story, reaches every member, each in his language: a French
+    member reads its every heading in French, none in English (issue 26)."""
+    story = {next(iter(readers(m))): text(m) for m in mails if "spies revealed:" in text(m) or "espions dévoilés" in text(m)}
+    assert {reader for reader in story if reader != MASTER} == {f"p{n}@example.net" for n in range(21)}
+    _ = translation("fr").gettext
+    for reader, body in story.items():
+        for label in STORY_LABELS:
+            english, translated = label.split("{")[0], _(label).split("{")[0]
+            assert english != translated, label
+            assert (translated if reader in french else english) in body, (reader, label)
+            if reader in french:
+                assert english not in body, (reader, label)
