@@ -59,7 +59,8 @@ def test_a_spy_whose_true_nation_falls_is_unmasked_to_his_host_only(harness: Har
     harness.new_mail()
     with harness.db.unit_of_work() as uow:
         process_phase(uow, harness.services, game.game(uow), harness.clock.now(), reason="test")
-    unmasked = [m for m in harness.new_mail() if "is a spy working for Italy" in plain(m)]
+    processed = harness.new_mail()
+    unmasked = [m for m in processed if "is a spy working for Italy" in plain(m)]
     assert sorted(str(m["To"]) for m in unmasked) == sorted(
         [address("FRANCE"), ambassador("FRANCE", 1), ambassador("FRANCE", 2), MASTER])
     with harness.db.unit_of_work(readonly=True) as uow:
@@ -67,6 +68,9 @@ def test_a_spy_whose_true_nation_falls_is_unmasked_to_his_host_only(harness: Har
         assert member is not None and member.extra["true_nation_eliminated_phase"] == "F1901M"
         italians = uow.councils.members(game.game(uow), power="ITALY")
         assert {m.status for m in italians} == {"eliminated"}
+    # issue 26: each member of the fallen power is told he leaves its council, alone
+    left = [str(m["To"]) for m in processed if "Italy is eliminated: you leave its council" in plain(m)]
+    assert sorted(left) == sorted([address("ITALY"), ambassador("ITALY", 1), ambassador("ITALY", 2)])
     # rule 7b: the waiting list for any foreign power, a year after; the host's veto keeps him off
     reply = _master(game, f"COUNCIL WAITLIST {spy}")
     assert "is on the waiting list, for Austria, England, Germany, Russia, Turkey, from the Movement for Fall of 1902" in reply
@@ -106,6 +110,11 @@ def test_a_spy_inside_a_fallen_power_goes_back_to_his_true_nation_only(harness: 
         english = [m for m in uow.councils.seated(game.game(uow), power="ENGLAND")]
         assert len(english) == 3 and english[-1].extra["replaces_member"] == spy
         assert english[-1].true_power is None  # back with his true nation: no longer a spy
+        # issue 26: ranks stay "General, Ambassador, Ambassador": the newcomer takes the rank left free
+        assert sorted((m.role, m.rank) for m in english) == [("ambassador", 1), ("ambassador", 2), ("general", 0)]
+    # issue 26: the member seated again is told so, alone, in his mail
+    seated_notice = [str(m["To"]) for m in harness.others if "You take a seat on England's council" in plain(m)]
+    assert seated_notice == [ambassador("FRANCE", 1)]
 
 
 def test_only_the_master_runs_council_commands(harness: Harness) -> None:
