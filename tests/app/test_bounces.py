@@ -78,6 +78,7 @@ def verp_of(harness: Harness, mail: OutboundMail) -> str:
     return harness.services.verp.envelope_sender(mail.id, mail.recipients[0])
 
 
+@pytest.mark.engine_sql
 def test_each_mail_goes_out_from_its_own_verp_address(harness: Harness) -> None:
     harness.send("a@example.net", "VERSION\n")
     harness.send("b@example.net", "VERSION\n")
@@ -112,6 +113,7 @@ def test_a_bounce_is_tied_to_its_mail_recorded_and_never_answered(harness: Harne
     assert score is not None and score.score == 1.0 and score.bounces == 1 and score.bouncing_since is None
 
 
+@pytest.mark.engine_sql
 def test_a_bounce_carrying_commands_is_not_read_for_them(harness: Harness) -> None:
     start_game(harness)
     harness.exchange(FRANCE, "VERSION\n")
@@ -221,6 +223,7 @@ def test_past_the_threshold_the_player_and_master_are_told_once(harness: Harness
     assert harness.new_mail() == []  # told once
 
 
+@pytest.mark.engine_sql
 def test_a_bouncing_observer_gets_no_more_mail_until_it_writes(harness: Harness) -> None:
     game = start_game(harness)
     harness.exchange(OBSERVER, "OBSERVE demo watchpw\nVERSION\n")

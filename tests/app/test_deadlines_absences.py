@@ -42,6 +42,7 @@ def test_an_absence_moves_the_next_deadline_past_its_end_and_the_master_is_told(
     assert times(game).deadline == datetime(2026, 11, 30, 23, 30, tzinfo=UTC)
 
 
+@pytest.mark.engine_sql
 def test_a_cancelled_absence_no_longer_moves_anything(harness: Harness) -> None:
     game = start_game(harness)
     game.orders("FRANCE", "SET ABSENCE 26 Nov TO 28 Nov\n")
@@ -55,6 +56,7 @@ def test_a_cancelled_absence_no_longer_moves_anything(harness: Harness) -> None:
     assert times(game).deadline == WITHOUT_ABSENCE
 
 
+@pytest.mark.engine_sql
 def test_an_oversized_absence_is_left_to_the_master_whose_ready_made_lines_grant_it(harness: Harness) -> None:
     game = start_game(harness)
     reply = body(game.orders("FRANCE", "SET ABSENCE 1 Dec TO 20 Dec\n"))

@@ -86,6 +86,7 @@ def test_deadlines_keep_the_wall_clock_across_the_change_to_summer_time(harness:
     assert "Monday 29 March 2027, 23:30 CEST (Europe/Paris), that is 21:30 UTC" in body(results[address("FRANCE")])
 
 
+@pytest.mark.engine_sql
 def test_an_nmr_game_warns_about_a_grace_shorter_than_a_day_and_a_half(harness: Harness) -> None:
     game = start_game(harness, settings={"nmr": True})
     reply = body(game.master("SET RETREAT GRACE 24\n"))

@@ -43,6 +43,7 @@ def france_ahead() -> Position:
     return dataclasses.replace(start, centers=centres)
 
 
+@pytest.mark.engine_sql
 def test_the_final_summary_of_a_draw_scored_by_c_diplo(harness: Harness) -> None:
     game = game_with(harness, board_without("ITALY", "TURKEY", "AUSTRIA", "RUSSIA"))
     set_extra(harness, {"scoring": "c-diplo"})
@@ -128,6 +129,7 @@ def test_a_concession_to_the_largest_power(harness: Harness) -> None:
     assert finished(harness)["outcome"]["kind"] == "concession"
 
 
+@pytest.mark.engine_sql
 def test_no_concede_withdraws(harness: Harness) -> None:
     game = game_with(harness, france_ahead())
     game.orders("ENGLAND", "SET CONCEDE F\n")

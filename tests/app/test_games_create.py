@@ -74,6 +74,7 @@ def test_unknown_option_is_refused_with_the_known_ones(harness: Harness) -> None
         assert uow.games.by_name("demo") is None
 
 
+@pytest.mark.engine_sql
 def test_low_dedication_cannot_create(harness: Harness) -> None:
     register(harness, "alice@example.net")
     with harness.db.unit_of_work() as uow:

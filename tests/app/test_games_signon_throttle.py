@@ -115,6 +115,7 @@ def test_master_sign_ons_are_throttled_too(harness: Harness) -> None:
     assert INVALID in read(harness.exchange(MASTER, "SIGNON Mdemo masterpw\n"))
 
 
+@pytest.mark.engine_sql
 def test_failures_older_than_a_day_are_forgotten(harness: Harness) -> None:
     from judge.db.models import SignonFailure
 

@@ -210,6 +210,7 @@ def test_joining_a_started_game_with_no_open_power_is_refused(harness: Harness) 
     assert "Game 'demo' has started and no power is open for takeover. You may OBSERVE it." in body
 
 
+@pytest.mark.engine_sql
 def test_start_with_fewer_players_leaves_the_other_powers_open(harness: Harness) -> None:
     """What a master's FORCE BEGIN calls: two players, five powers left for takeover."""
     from zoneinfo import ZoneInfo

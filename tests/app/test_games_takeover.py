@@ -373,6 +373,7 @@ def test_the_master_opens_a_power_in_civil_disorder_by_ejecting_its_player(harne
     assert "You have taken over Turkey" in read(harness.exchange("new@example.net", "SIGNON Tdemo fresh\n"))
 
 
+@pytest.mark.engine_sql
 def test_the_guides_quote_the_moderated_takeover_reply_as_the_judge_gives_it(harness: Harness) -> None:
     from pathlib import Path
 

@@ -59,6 +59,7 @@ def test_register_says_why_in_french(harness: Harness) -> None:
     ) in body(reply)
 
 
+@pytest.mark.engine_sql
 def test_set_address_refuses_a_bad_address_and_changes_nothing(harness: Harness) -> None:
     addresses = form_game(harness)
     first = addresses[0]

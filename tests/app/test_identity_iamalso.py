@@ -255,6 +255,7 @@ def test_the_guides_quote_the_iamalso_reply_as_the_judge_gives_it(harness: Harne
     assert f"> {french}\n" in (docs / "fr" / "guide-joueur.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.engine_sql
 def test_claims_expired_a_month_ago_are_forgotten(harness: Harness) -> None:
     register_simply(harness, JEANNE, "Jeanne")
     _claim(harness)

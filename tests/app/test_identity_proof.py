@@ -113,6 +113,7 @@ def test_the_primary_address_never_moves_on_a_claim_alone(harness: Harness) -> N
     assert [m["To"] for m in harness.others] == [VICTIM]
 
 
+@pytest.mark.engine_sql
 def test_iamalso_from_the_attacker_mails_the_code_to_the_victim_only(harness: Harness) -> None:
     _victim(harness)
     reply = harness.exchange(MAL, f"IAMALSO {VICTIM}\n")

@@ -169,6 +169,7 @@ def test_french_keywords_and_language_make_the_reply_french(harness: Harness) ->
     assert "Aucune inscription n'a d'adresse commençant par « nobody »." in body(later)
 
 
+@pytest.mark.engine_sql
 def test_registering_again_updates_only_what_is_given_once_confirmed(harness: Harness) -> None:
     register(harness, JEANNE, "Name: Jeanne", "Country: France", "Phone: 555")
     reply = register(harness, JEANNE, "Country: Belgique", "Level: Expert")

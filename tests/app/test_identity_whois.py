@@ -48,6 +48,7 @@ def test_whois_shows_your_own_record_whole(harness: Harness) -> None:
         assert line in text
 
 
+@pytest.mark.engine_sql
 def test_whois_without_a_match_says_so(harness: Harness) -> None:
     _jeanne(harness)
     reply = harness.exchange("bob@example.net", "WHOIS zed\n")
@@ -83,6 +84,7 @@ def test_whois_stops_at_five_records_a_prefix(harness: Harness) -> None:
     assert "More than 5 registrations start with 'player'; give a longer prefix." in text
 
 
+@pytest.mark.engine_sql
 def test_infoplayer_gives_the_dedication_record(harness: Harness) -> None:
     _jeanne(harness)
     set_record(
@@ -173,6 +175,7 @@ def test_the_public_whois_setting_is_read_from_the_environment(tmp_path: object)
         raise AssertionError("an unreadable JUDGE_PUBLIC_WHOIS was accepted")
 
 
+@pytest.mark.engine_sql
 def test_an_address_claimed_with_iamalso_reads_nothing_before_confirmation(harness: Harness) -> None:
     _jeanne(harness)
     harness.exchange("mallory@evil.example", f"IAMALSO {JEANNE}\n")

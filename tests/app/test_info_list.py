@@ -60,6 +60,7 @@ def test_list_without_games(harness: Harness) -> None:
     assert body(reply).endswith("> LIST\nThere are no games to list at present.\n")
 
 
+@pytest.mark.engine_sql
 def test_the_brief_list_shows_listed_games_and_your_own(harness: Harness) -> None:
     _forming(harness, "public", "alice@example.net")
     _forming(harness, "private", "bob@example.net")

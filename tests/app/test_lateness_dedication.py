@@ -114,6 +114,7 @@ def test_a_takeover_below_the_game_s_dedication_threshold_is_refused(harness: Ha
     assert seat_status(game, "TURKEY") is SeatStatus.PLAYING
 
 
+@pytest.mark.engine_sql
 def test_a_takeover_below_the_on_time_ratio_is_refused(harness: Harness) -> None:
     game = start_game(harness)
     game.master("SET ONTIMERAT 0.5\n")

@@ -143,6 +143,7 @@ def test_the_mailto_unsubscribe_stops_the_observer_and_a_forged_one_does_not(har
     assert OBSERVER not in [str(m["To"]) for m in delivered(harness.services, harness)]
 
 
+@pytest.mark.engine_sql
 def test_the_one_click_unsubscribe_of_the_web_role(harness: Harness) -> None:
     web = Services(
         db=harness.db, config=replace(harness.services.config, web_base_url="https://judge.example.org/dip"),
@@ -198,6 +199,7 @@ def test_a_phases_results_to_players_master_and_observer(harness: Harness) -> No
         assert message["List-Unsubscribe-Post"] is None
 
 
+@pytest.mark.engine_sql
 def test_the_bounce_notices_to_the_owner_and_the_master(harness: Harness) -> None:
     """The notices of a bouncing address: generated mail; the master's is about the game (List-Id),
     the owner's about no game."""

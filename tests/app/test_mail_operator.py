@@ -53,6 +53,7 @@ def _audit(harness: Harness) -> list[AuditEvent]:
         return events
 
 
+@pytest.mark.engine_sql
 def test_list_show_retry_and_skip(
     harness: Harness, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -122,6 +123,7 @@ def test_every_mail_command_has_help_with_an_example(capsys: pytest.CaptureFixtu
         assert "example" in capsys.readouterr().out, words
 
 
+@pytest.mark.engine_sql
 def test_purge_deletes_mail_done_with_and_keeps_what_points_at_it(
     harness: Harness, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

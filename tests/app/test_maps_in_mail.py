@@ -120,6 +120,7 @@ def test_a_french_reader_gets_the_french_picture(harness: Harness, monkeypatch: 
     assert "MAN" not in re.search(r'class="labels" data-labels="([^"]*)"', _svg_of(harness, "F1901M")).group(1).split()  # type: ignore[union-attr]
 
 
+@pytest.mark.engine_sql
 def test_the_game_starting_mail_carries_the_opening_board_in_each_readers_language(harness: Harness) -> None:
     addresses = form_game(harness, players=6)
     register(harness, player(6), language="fr")

@@ -83,6 +83,7 @@ def test_force_begin_refusals(harness: Harness) -> None:
 # -- UNSTART -----------------------------------------------------------------------------------------
 
 
+@pytest.mark.engine_sql
 def test_unstart_takes_the_game_back_to_forming_with_manual_start(harness: Harness) -> None:
     addresses = moderated_game(harness, players=5)
     as_master(harness, "FORCE BEGIN\n")
@@ -131,6 +132,7 @@ def test_eject_a_power_leaves_it_open_for_takeover(harness: Harness) -> None:
     assert "France has no player to eject." in read(reply)
 
 
+@pytest.mark.engine_sql
 def test_eject_by_address_a_waiting_player_an_observer_and_the_master_himself(harness: Harness) -> None:
     addresses = moderated_game(harness, players=2)
     harness.exchange("watcher@example.net", "OBSERVE modo opw\n")

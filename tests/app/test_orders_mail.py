@@ -26,6 +26,7 @@ def test_orders_are_acknowledged_unit_by_unit_with_completeness(harness: Harness
     assert "> A PAR - BUR" not in body  # good orders are shown in the list, not echoed
 
 
+@pytest.mark.engine_sql
 def test_a_second_mail_replaces_only_the_units_it_names_and_every_version_is_kept(harness: Harness) -> None:
     game = start_game(harness)
     game.orders("FRANCE", "A PAR - BUR\nF BRE - MAO\nA MAR - SPA\n")

@@ -39,6 +39,7 @@ def test_partial_press_to_a_power_one_touches_goes(harness: Harness) -> None:
     assert "Shall we talk about Venice?" in plain(mail)
 
 
+@pytest.mark.engine_sql
 def test_partial_press_to_a_power_one_does_not_touch_is_refused(harness: Harness) -> None:
     game = started(harness, touch_press=True)
     reply = game.orders("FRANCE", "PRESS TO G\nHello Germany.\nENDPRESS\n")

@@ -66,6 +66,7 @@ def test_a_diary_is_private_to_its_author(harness: Harness) -> None:
     assert "My secret plan." not in reply
 
 
+@pytest.mark.engine_sql
 def test_the_master_keeps_a_diary_of_his_own(harness: Harness) -> None:
     start_game(harness)
     france(harness, "DIARY\nFrance's note.\nENDDIARY\n")

@@ -84,6 +84,7 @@ def test_summary_after_sign_on_is_about_the_game_signed_on_to(harness: Harness) 
     assert "Summary of game 'demo' (Standard)." in section(text(reply), "SUMMARY")
 
 
+@pytest.mark.engine_sql
 def test_summary_before_sign_on_needs_the_game_name(harness: Harness) -> None:
     start_game(harness)
     before = game_state(harness, "demo")

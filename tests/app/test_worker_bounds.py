@@ -34,6 +34,7 @@ def _largest_pending(harness: Harness) -> int:
         return max(len(row.message) for row in rows)
 
 
+@pytest.mark.engine_sql
 def test_600_kb_of_help_lines_make_a_small_reply(harness: Harness) -> None:
     """Today: a 34 MB reply. Now: HELP answered once, 2,000 lines read, the rest refused in one line."""
     lines = 600 * 1024 // len("HELP\n")
@@ -72,6 +73,7 @@ def test_the_line_cap_is_a_setting_and_signoff_ends_the_commands_before_it(harne
     assert "not read" not in body  # the lines after SIGNOFF are no commands
 
 
+@pytest.mark.engine_sql
 def test_a_question_asked_again_is_answered_once_an_order_in_between_answers_list_again(
     harness: Harness,
 ) -> None:
