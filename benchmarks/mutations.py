@@ -136,6 +136,44 @@ AREAS: dict[str, Area] = {
 }  # fmt: skip
 
 
+_ADJUDICATION_TESTS = (
+    "tests/core/test_datc.py", "tests/core/test_adjudicator_rules.py", "tests/core/test_adjudicator_phases.py",
+    "tests/core/test_adjudicator_validation.py", "tests/core/test_rules_house_seed002.py",
+    "tests/core/test_movement_fast_reading.py",
+)
+_READER_TESTS = (
+    "tests/lang/test_golden.py", "tests/lang/test_postal_notations.py", "tests/core/test_error_messages.py",
+    "tests/lang/test_province_suggestions.py", "tests/lang/test_order_fast_path.py", "tests/lang/test_orders.py",
+)
+SELECTIONS: dict[str, tuple[str, ...]] = {
+    # ``--fixed``: a module's own small, fast selection (test files or node ids, fastest killers
+    # first), run whole with ``-x`` against each of its mutants, with no coverage mapping first. A
+    # module not listed here is left out of a ``--fixed`` run.
+    **{module: _ADJUDICATION_TESTS for module in AREAS["adjudicator"].modules},
+    **{module: _READER_TESTS for module in AREAS["order reader"].modules},
+    "judge/core/visibility.py": ("tests/core/test_visibility.py", "tests/app/test_blind_game.py"),
+    "judge/core/councils/roles.py": (
+        "tests/core/test_councils_roles.py", "tests/core/test_councils_spies.py", "tests/core/test_councils_elections.py",
+    ),
+    "judge/app/audience/blind_view.py": ("tests/core/test_visibility.py", "tests/app/test_blind_game.py"),
+    "judge/app/audience/council_members.py": (
+        "tests/app/test_councils_master_broadcast.py", "tests/app/test_councils_roles.py",
+        "tests/app/test_councils_notices.py", "tests/app/test_games_settings.py",
+    ),
+    "judge/app/audience/results_readers.py": (
+        "tests/app/test_set_language.py", "tests/app/test_game_hooks.py", "tests/app/test_identity_whois.py",
+    ),
+    "judge/mail/ratelimit.py": (
+        "tests/mail/test_ratelimit.py", "tests/timekeeping/test_window_edges.py", "tests/mail/test_door_limits.py",
+    ),
+    "judge/mail/triage.py": ("tests/mail/test_triage.py", "tests/mail/test_ratelimit.py"),
+    "judge/app/people/throttle.py": (
+        "tests/app/test_signon_limit_edges.py", "tests/app/test_signon_unlock.py",
+        "tests/app/test_games_signon_throttle.py",
+    ),
+}  # fmt: skip
+
+
 EQUIVALENT: dict[tuple[str, str, str, str], str] = {
     # (module, function, the mutated line as written, change): why no test can tell the mutant from
     # the code.
@@ -511,11 +549,13 @@ def tests_for(mutant: Mutant, covered: CoverageMap, budget: float, *, skip: froz
 
 
 def run_tests(copy: Path, tests: list[str], timeout: float) -> str:
-    """``killed``, ``survived`` or ``timeout`` (counted as killed: the mutant hung the tests)."""
+    """``killed``, ``survived`` or ``timeout`` (counted as killed: the mutant hung the tests). One
+    pytest run, stopped at the first failure, one process (xdist not even loaded), no coverage, in
+    a fixed order."""
     env = {**os.environ, "PYTHONPATH": str(copy), "PYTHONDONTWRITEBYTECODE": "1", REPLAY_OFF: "1"}
     env.pop("JUDGE_TEST_POSTGRES_URL", None)  # the engine cannot change what these modules compute
-    command = [sys.executable, "-m", "pytest", "-x", "-q", "-n", "0", "-p", "no:cacheprovider",
-               "-p", "no:randomly", *tests]  # fmt: skip
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:xdist", "-p", "no:cacheprovider",
+               "-p", "no:randomly", "-p", "no:cov", *tests]  # fmt: skip
     try:
         result = subprocess.run(
             command, cwd=copy, env=env, capture_output=True, timeout=timeout, check=False, preexec_fn=_memory_cap
@@ -549,6 +589,18 @@ def arguments() -> argparse.ArgumentParser:
     parser.add_argument("--only", action="append", default=[], help="a target module's path (repeatable)")
     parser.add_argument("--refresh", action="store_true", help="map the lines to the tests again, forget kills")
     parser.add_argument("--list", action="store_true", help="list the mutants drawn and their tests, run nothing")
+    parser.add_argument(
+        "--fixed", action="store_true",
+        help="run each module's own selection (SELECTIONS) whole against its mutants: no coverage mapping",
+    )
+    parser.add_argument(
+        "--tests", action="append", default=[],
+        help="with --fixed: this test file or node id instead of the modules' selections (repeatable)",
+    )
+    parser.add_argument(
+        "--per-module", type=int, default=None,
+        help="mutants drawn from each module, seeded (0: all of it); replaces --per-area",
+    )
     return parser
 
 
@@ -582,6 +634,32 @@ class _Kills:
         scratch.replace(self.path)
 
 
+def _covered_rounds(
+    copy: Path, mutant: Mutant, tests: list[str], covered: CoverageMap, second_budget: float
+) -> tuple[str, list[str]]:
+    """The covering tests within the budget, then, for a survivor, a second round: the covering
+    tests the budget left out, up to ``second_budget`` seconds more (a mutant dies fast, so this
+    costs little). The outcome, and every test run."""
+    durations = covered.durations
+    outcome = run_tests(copy, tests, 120.0 + 10 * sum(durations.get(n, 0.0) for n in tests))
+    more = tests_for(mutant, covered, second_budget, skip=frozenset(tests))
+    if outcome == "survived" and more:
+        outcome = run_tests(copy, more, 120.0 + 10 * sum(durations.get(n, 0.0) for n in more))
+        tests = tests + more
+    return outcome, tests
+
+
+def _baseline(copy: Path, tests: list[str]) -> float:
+    """Seconds the selection takes on the unmutated copy; it must pass, or no mutant can be judged."""
+    began = time.perf_counter()
+    outcome = run_tests(copy, tests, 600.0)
+    if outcome != "survived":
+        raise SystemExit(f"the selection {tests} does not pass without a mutant ({outcome}): fix it first")
+    seconds = time.perf_counter() - began
+    print(f"baseline {seconds:.0f} s: {' '.join(tests)}", flush=True)
+    return seconds
+
+
 def main() -> int:
     if len(sys.argv) > 1 and sys.argv[1] == "--map-run":
         split = sys.argv.index("--")
@@ -596,12 +674,26 @@ def main() -> int:
         modules = [m for m in area.modules if not args.only or _split(m)[0] in args.only]
         if not modules:
             continue
-        every = [mutant for module in modules for mutant in mutants_of(name, module)]
-        random.Random(args.seed).shuffle(every)  # each area drawn alike, whichever areas run
-        some = every[: args.per_area] if args.per_area else every
+        if args.fixed and not args.tests:
+            modules = [m for m in modules if _split(m)[0] in SELECTIONS]
+            if not modules:
+                continue
+        if args.per_module is not None:
+            some, every = [], []
+            for module in modules:
+                own = mutants_of(name, module)
+                random.Random(args.seed).shuffle(own)  # each module drawn alike, whichever run
+                every += own
+                some += own[: args.per_module] if args.per_module else own
+                print(f"  {_split(module)[0]}: {min(len(own), args.per_module or len(own))} of {len(own)}")
+        else:
+            every = [mutant for module in modules for mutant in mutants_of(name, module)]
+            random.Random(args.seed).shuffle(every)  # each area drawn alike, whichever areas run
+            some = every[: args.per_area] if args.per_area else every
         print(f"{name}: {len(some)} mutants drawn of {len(every)} over {len(modules)} modules", flush=True)
         drawn += some
-        maps[name] = coverage_map(name, area, refresh=args.refresh)
+        if not args.fixed:
+            maps[name] = coverage_map(name, area, refresh=args.refresh)
     outcomes: dict[str, list[str]] = defaultdict(list)
     survivors: list[tuple[Mutant, str]] = []
     equivalents: list[Mutant] = []
@@ -610,9 +702,15 @@ def main() -> int:
         shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(
             ".venv", ".git", ".mutation-cache", "__pycache__", "*.pyc", ".hypothesis", ".*_cache",
         ))  # fmt: skip
+        baselines: dict[tuple[str, ...], float] = {}
         for number, mutant in enumerate(drawn, 1):
             path = _split(mutant.path)[0]
-            tests = tests_for(mutant, maps[mutant.area], args.budget)
+            if args.fixed:
+                tests = list(args.tests or SELECTIONS[path])
+                if tuple(tests) not in baselines and not args.list:
+                    baselines[tuple(tests)] = _baseline(copy, tests)
+            else:
+                tests = tests_for(mutant, maps[mutant.area], args.budget)
             if args.list:
                 print(f"{path}:{mutant.line} {mutant.change}: {len(tests)} tests {tests[:3]}")
                 continue
@@ -627,15 +725,11 @@ def main() -> int:
             else:
                 original = (copy / path).read_text(encoding="utf-8")
                 (copy / path).write_text(mutated_source(mutant, copy), encoding="utf-8")
-                durations = maps[mutant.area].durations
                 try:
-                    outcome = run_tests(copy, tests, 120.0 + 10 * sum(durations.get(n, 0.0) for n in tests))
-                    # A survivor gets a second round: the covering tests the budget left out, up to
-                    # --second-budget seconds more (a mutant dies fast, so this costs little).
-                    more = tests_for(mutant, maps[mutant.area], args.second_budget, skip=frozenset(tests))
-                    if outcome == "survived" and more:
-                        outcome = run_tests(copy, more, 120.0 + 10 * sum(durations.get(n, 0.0) for n in more))
-                        tests = tests + more
+                    if args.fixed:
+                        outcome = run_tests(copy, tests, 60.0 + 5 * baselines[tuple(tests)])
+                    else:
+                        outcome, tests = _covered_rounds(copy, mutant, tests, maps[mutant.area], args.second_budget)
                 finally:
                     (copy / path).write_text(original, encoding="utf-8")
             if outcome in ("killed", "timeout") and tests:
