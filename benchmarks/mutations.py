@@ -27,6 +27,14 @@ Usage (from the repository's root, with the project's virtualenv):
 
     .venv/bin/python benchmarks/mutations.py --per-area 40 --seed 1
 
+``--fixed`` skips the mapping: each module has its own small, fast selection of test files
+(:data:`SELECTIONS`, the fastest killers first; ``--tests`` names another), run whole against each
+of its mutants in one pytest process with ``-x -q -p no:xdist -p no:randomly -p no:cov``, after
+one run without a mutant that must pass (its time sets the mutant's timeout: ``60 s + 5 x``).
+``--per-module N`` draws N mutants of each module (seeded; 0 or a module smaller than N: all):
+
+    .venv/bin/python benchmarks/mutations.py --fixed --per-module 0 --area throttles
+
 ``--per-area N`` draws N mutants of each area in a seeded order (0: every mutant; an area has
 hundreds, so a full run takes hours on two shared cores) and says how many it drew of how many.
 It prints one line per mutant, the survivors with their place and change, the share killed in
@@ -548,21 +556,96 @@ def tests_for(mutant: Mutant, covered: CoverageMap, budget: float, *, skip: froz
     return sorted(selected, key=lambda node: files.index(node.split("::")[0]))  # one file's tests together
 
 
+_PYTEST_OPTIONS = ["-x", "-q", "-p", "no:xdist", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:cov"]
+
+
+def _test_env(copy: Path) -> dict[str, str]:
+    env = {**os.environ, "PYTHONPATH": str(copy), "PYTHONDONTWRITEBYTECODE": "1", REPLAY_OFF: "1"}
+    env.pop("JUDGE_TEST_POSTGRES_URL", None)  # the engine cannot change what these modules compute
+    return env
+
+
 def run_tests(copy: Path, tests: list[str], timeout: float) -> str:
     """``killed``, ``survived`` or ``timeout`` (counted as killed: the mutant hung the tests). One
     pytest run, stopped at the first failure, one process (xdist not even loaded), no coverage, in
     a fixed order."""
-    env = {**os.environ, "PYTHONPATH": str(copy), "PYTHONDONTWRITEBYTECODE": "1", REPLAY_OFF: "1"}
-    env.pop("JUDGE_TEST_POSTGRES_URL", None)  # the engine cannot change what these modules compute
-    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:xdist", "-p", "no:cacheprovider",
-               "-p", "no:randomly", "-p", "no:cov", *tests]  # fmt: skip
+    command = [sys.executable, "-m", "pytest", *_PYTEST_OPTIONS, *tests]
     try:
         result = subprocess.run(
-            command, cwd=copy, env=env, capture_output=True, timeout=timeout, check=False, preexec_fn=_memory_cap
-        )
+            command, cwd=copy, env=_test_env(copy), capture_output=True, timeout=timeout, check=False,
+            preexec_fn=_memory_cap,
+        )  # fmt: skip
     except subprocess.TimeoutExpired:
         return "timeout"
     return "survived" if result.returncode == 0 else "killed"
+
+
+class ForkRunner:
+    """Runs a selection in a child forked from a process that has already imported every module
+    the selection imports but the judge's and the tests' own (pytest, hypothesis, SQLAlchemy,
+    lark...): a mutant then pays only for importing the judge (its mutated module among them) and
+    running its tests, not for the third-party imports, a third or more of a short run. The child
+    runs ``pytest.main`` with the same options as :func:`run_tests`; the parent waits up to the
+    timeout, then kills it."""
+
+    def __init__(self, copy: Path, tests: list[str]) -> None:
+        self.copy = copy
+        probe = (
+            "import sys, pytest\n"
+            f"pytest.main({[*_PYTEST_OPTIONS, '--collect-only', *tests]!r})\n"
+            "print('\\n'.join(sys.modules), file=open(sys.argv[1], 'w'))\n"
+        )
+        with tempfile.NamedTemporaryFile("r", suffix=".txt") as listing:
+            subprocess.run(
+                [sys.executable, "-c", probe, listing.name], cwd=copy, env=_test_env(copy),
+                capture_output=True, check=False,
+            )  # fmt: skip
+            names = listing.read().split()
+        import importlib
+
+        for name in names:
+            if name.split(".")[0] in ("judge", "tests", "conftest", "__main__") or name.startswith("test_"):
+                continue
+            try:
+                module = importlib.import_module(name)
+            except Exception:  # a module that imports only in its package's order
+                continue
+            where = getattr(module, "__file__", None) or ""
+            assert not where.startswith((str(copy), str(ROOT / "judge"))), name
+        preloaded = [name for name in sys.modules if name.split(".")[0] in ("judge", "tests", "conftest")]
+        assert not preloaded, f"the judge's own modules must be imported by each mutant's child: {preloaded}"
+
+    def run(self, tests: list[str], timeout: float) -> str:
+        """``killed``, ``survived`` or ``timeout``, as :func:`run_tests`."""
+        import signal
+
+        pid = os.fork()
+        if pid == 0:  # the child: never returns
+            code = 3
+            try:
+                os.chdir(self.copy)
+                os.environ.clear()
+                os.environ.update(_test_env(self.copy))
+                sys.path.insert(0, str(self.copy))
+                null = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(null, 1)
+                os.dup2(null, 2)
+                _memory_cap()
+                import pytest
+
+                code = int(pytest.main([*_PYTEST_OPTIONS, *tests]))
+            finally:
+                os._exit(code)
+        deadline = time.monotonic() + timeout
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return "survived" if os.waitstatus_to_exitcode(status) == 0 else "killed"
+            if time.monotonic() > deadline:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                return "timeout"
+            time.sleep(0.05)
 
 
 MEMORY_CAP = 2 * 1024**3
@@ -596,6 +679,10 @@ def arguments() -> argparse.ArgumentParser:
     parser.add_argument(
         "--tests", action="append", default=[],
         help="with --fixed: this test file or node id instead of the modules' selections (repeatable)",
+    )
+    parser.add_argument(
+        "--no-fork", action="store_true",
+        help="with --fixed: a fresh interpreter per mutant instead of a child of one that preloaded the libraries",
     )
     parser.add_argument(
         "--per-module", type=int, default=None,
@@ -649,10 +736,10 @@ def _covered_rounds(
     return outcome, tests
 
 
-def _baseline(copy: Path, tests: list[str]) -> float:
+def _baseline(runner: ForkRunner | None, copy: Path, tests: list[str]) -> float:
     """Seconds the selection takes on the unmutated copy; it must pass, or no mutant can be judged."""
     began = time.perf_counter()
-    outcome = run_tests(copy, tests, 600.0)
+    outcome = runner.run(tests, 600.0) if runner is not None else run_tests(copy, tests, 600.0)
     if outcome != "survived":
         raise SystemExit(f"the selection {tests} does not pass without a mutant ({outcome}): fix it first")
     seconds = time.perf_counter() - began
@@ -703,12 +790,14 @@ def main() -> int:
             ".venv", ".git", ".mutation-cache", "__pycache__", "*.pyc", ".hypothesis", ".*_cache",
         ))  # fmt: skip
         baselines: dict[tuple[str, ...], float] = {}
+        runners: dict[tuple[str, ...], ForkRunner | None] = {}
         for number, mutant in enumerate(drawn, 1):
             path = _split(mutant.path)[0]
             if args.fixed:
                 tests = list(args.tests or SELECTIONS[path])
                 if tuple(tests) not in baselines and not args.list:
-                    baselines[tuple(tests)] = _baseline(copy, tests)
+                    runners[tuple(tests)] = None if args.no_fork else ForkRunner(copy, tests)
+                    baselines[tuple(tests)] = _baseline(runners[tuple(tests)], copy, tests)
             else:
                 tests = tests_for(mutant, maps[mutant.area], args.budget)
             if args.list:
@@ -727,7 +816,9 @@ def main() -> int:
                 (copy / path).write_text(mutated_source(mutant, copy), encoding="utf-8")
                 try:
                     if args.fixed:
-                        outcome = run_tests(copy, tests, 60.0 + 5 * baselines[tuple(tests)])
+                        timeout = 60.0 + 5 * baselines[tuple(tests)]
+                        runner = runners[tuple(tests)]
+                        outcome = runner.run(tests, timeout) if runner else run_tests(copy, tests, timeout)
                     else:
                         outcome, tests = _covered_rounds(copy, mutant, tests, maps[mutant.area], args.second_budget)
                 finally:

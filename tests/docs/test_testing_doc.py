@@ -53,3 +53,13 @@ def test_every_equivalent_mutant_is_explained_on_the_page() -> None:
         if f"`{path}`" not in text or f"`{function}`" not in text
     ]
     assert not missing, missing
+
+
+def test_every_fixed_selection_names_a_target_module_and_test_files_that_exist() -> None:
+    benchmark = _benchmark()
+    targets = {module.partition(":")[0] for area in benchmark.AREAS.values() for module in area.modules}
+    for module, tests in benchmark.SELECTIONS.items():
+        assert module in targets, module
+        assert tests, module
+        for test in tests:
+            assert (ROOT / test.partition("::")[0]).is_file(), (module, test)
