@@ -147,7 +147,7 @@ AREAS: dict[str, Area] = {
 _ADJUDICATION_TESTS = (
     "tests/core/test_datc.py", "tests/core/test_adjudicator_rules.py", "tests/core/test_adjudicator_phases.py",
     "tests/core/test_adjudicator_validation.py", "tests/core/test_rules_house_seed002.py",
-    "tests/core/test_movement_fast_reading.py",
+    "tests/core/test_movement_fast_reading.py", "tests/core/test_variant_format_rules.py",
 )
 _READER_TESTS = (
     "tests/lang/test_golden.py", "tests/lang/test_postal_notations.py", "tests/core/test_error_messages.py",

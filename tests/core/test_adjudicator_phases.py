@@ -144,6 +144,24 @@ def test_two_retreats_to_one_province_destroy_both() -> None:
     assert [r.reason for r in result.results] == ["bounce, destroyed", "bounce, destroyed"]
 
 
+def test_an_illegal_retreat_and_a_superseded_one_are_invalid_with_their_reason() -> None:
+    # The results mail quotes the reason: the refused retreat's says where the unit could go.
+    units = [Unit("GERMANY", A, "BUR")]
+    dislodged = [DislodgedUnit(Unit("FRANCE", A, "BUR"), "MUN")]
+    refused = play("S1901R", units, {"FRANCE": ["A BUR - MUN"]}, dislodged=dislodged)
+    assert [(r.outcome, r.reason) for r in refused.results] == [
+        (Outcome.INVALID, "The army in Burgundy cannot retreat to Munich; it may retreat to Belgium, Gascony, "
+                          "Marseilles, Paris, Picardy, Ruhr."),
+        (Outcome.FAILS, "no order: disbanded"),
+    ]
+    twice = play("S1901R", units, {"FRANCE": ["A BUR - PAR", "A BUR - PIC"]}, dislodged=dislodged)
+    assert [(r.outcome, r.reason) for r in twice.results] == [
+        (Outcome.INVALID, "superseded by a later order"),
+        (Outcome.SUCCEEDS, ""),
+    ]
+    assert Unit("FRANCE", A, "PIC") in twice.position.units
+
+
 # ---------------------------------------------------------------- adjustments
 
 

@@ -149,6 +149,15 @@ def test_support_orders() -> None:
     assert isinstance(check("S1901M", units, "TURKEY", "A BUL S A SER - GRE"), NoSuchUnitError)
 
 
+def test_a_support_for_a_move_to_an_inland_province_the_army_cannot_reach_is_refused() -> None:
+    # Rumania does not border Vienna, and no convoy lands inland: Galicia's support is for nothing.
+    units = [Unit("AUSTRIA", A, "RUM"), Unit("RUSSIA", A, "GAL")]
+    error = check("S1901M", units, "RUSSIA", "A GAL S A RUM - VIE")
+    assert isinstance(error, IllegalSupportError)
+    assert str(error) == "The army in Rumania cannot reach Vienna."
+    assert check("S1901M", units, "RUSSIA", "A GAL S A RUM - BUD") is None
+
+
 def test_orders_of_the_wrong_phase() -> None:
     units = [Unit("FRANCE", A, "PAR")]
     error = check("S1901M", units, "FRANCE", "BUILD A PAR")

@@ -160,6 +160,21 @@ def test_a_stopped_train_does_not_bounce_others_at_its_destination() -> None:
     assert units_of(result) == {(N, "AAA"), (S, "BBB"), (X, "CCC")}
 
 
+def test_only_the_first_railway_order_given_each_turn_rides() -> None:
+    # One army a turn takes the railway: the later order is refused and its army holds.
+    game_map = tiny_map(special_rules=[RAILWAY])
+    units = [Unit(N, A, "AAA"), Unit(N, A, "BBB")]
+    centers = {N: frozenset({"AAA", "DDD"})}
+    for first, second in (("A AAA - CCC", "A BBB - EEE"), ("A BBB - EEE", "A AAA - CCC")):
+        result = play(game_map, "S1901M", units, {N: [first, second]}, centers)
+        ridden = first.split()[1]
+        refused = second.split()[1]
+        assert units_of(result) == {(N, first.split()[-1]), (N, refused)}
+        reasons = [(r.unit.location, r.outcome, r.reason) for r in result.results if r.unit is not None]
+        assert (ridden, Outcome.SUCCEEDS, "") in reasons
+        assert (refused, Outcome.INVALID, "only one army may take the railway each turn") in reasons
+
+
 def test_railway_passes_through_an_own_unit() -> None:
     game_map = tiny_map(special_rules=[RAILWAY])
     result = play(game_map, "S1901M", [Unit(N, A, "AAA"), Unit(N, A, "BBB")], {N: ["A AAA - CCC"]})
