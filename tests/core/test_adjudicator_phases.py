@@ -162,7 +162,30 @@ def test_an_illegal_retreat_and_a_superseded_one_are_invalid_with_their_reason()
     assert Unit("FRANCE", A, "PIC") in twice.position.units
 
 
+def test_a_power_with_a_centre_and_no_unit_brings_a_winter() -> None:
+    # Germany keeps Munich with no unit left: it owes a build, so the winter is played.
+    centers = {"FRANCE": frozenset({"PAR"}), "GERMANY": frozenset({"MUN"})}
+    assert str(play("F1901M", [Unit("FRANCE", A, "PAR")], {}, centers).next_phase) == "W1901A"
+
+
+def test_a_power_with_no_centre_yet_takes_the_one_its_army_stands_on() -> None:
+    # France is in no entry of the centres at all (a power that lost every centre, say).
+    result = play("F1901M", [Unit("FRANCE", A, "BEL")], {}, {"GERMANY": frozenset({"MUN"})})
+    assert result.position.centers == {"FRANCE": frozenset({"BEL"}), "GERMANY": frozenset({"MUN"})}
+    assert str(result.next_phase) == "W1901A"
+
+
 # ---------------------------------------------------------------- adjustments
+
+
+def test_one_removal_owed_takes_the_first_removal_and_refuses_the_next() -> None:
+    units = [Unit("RUSSIA", A, "MOS"), Unit("RUSSIA", A, "WAR")]
+    result = play("W1901A", units, {"RUSSIA": ["REMOVE A WAR", "REMOVE A MOS"]}, {"RUSSIA": frozenset({"MOS"})})
+    assert [(r.outcome, r.reason) for r in result.results] == [
+        (Outcome.SUCCEEDS, "removed"),
+        (Outcome.INVALID, "You have to remove only 1 unit(s)."),
+    ]
+    assert result.position.units == (Unit("RUSSIA", A, "MOS"),)
 
 
 def test_builds_waive_and_the_first_legal_builds_count() -> None:

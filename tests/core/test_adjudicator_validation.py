@@ -180,6 +180,18 @@ def test_retreat_orders() -> None:
     assert check("S1901R", units, "FRANCE", "A BUR DISBAND", dislodged=dislodged) is None
 
 
+def test_a_fleet_retreat_without_a_coast_goes_to_the_only_coast_it_reaches() -> None:
+    # From Norway a fleet reaches St Petersburg's north coast only: "F NWY - STP" needs no coast.
+    dislodged = [DislodgedUnit(Unit("RUSSIA", F, "NWY"), "NTH")]
+    assert check("S1901R", [Unit("ENGLAND", F, "BAR")], "RUSSIA", "F NWY - STP", dislodged=dislodged) is None
+
+
+def test_a_removal_not_owed_is_refused_in_words() -> None:
+    error = check("W1901A", [Unit("RUSSIA", A, "MOS")], "RUSSIA", "REMOVE A MOS", centers={"RUSSIA": frozenset({"MOS"})})
+    assert isinstance(error, TooManyRemovalsError)
+    assert str(error) == "You do not have to remove any units."
+
+
 def test_retreat_standoff_province_is_refused() -> None:
     position_units = [Unit("GERMANY", A, "BUR")]
     dislodged = [DislodgedUnit(Unit("FRANCE", A, "BUR"), "MUN")]
