@@ -137,6 +137,15 @@ def test_convoy_by_a_fleet_no_route_needs_is_illegal() -> None:
     assert check("S1901M", units, "ITALY", "F LYO C A MAR - SPA") is None
 
 
+def test_a_fleet_beside_two_fleets_that_touch_is_on_no_route_and_may_not_convoy() -> None:
+    # Belgium - Gascony: English Channel then Mid-Atlantic, which touch; the Irish Sea between them
+    # could only lengthen the chain, so its convoy is never needed.
+    units = [Unit("FRANCE", A, "BEL"), Unit("FRANCE", F, "ENG"), Unit("FRANCE", F, "IRI"), Unit("FRANCE", F, "MAO")]
+    assert isinstance(check("S1901M", units, "FRANCE", "F IRI C A BEL - GAS"), IllegalConvoyError)
+    assert check("S1901M", units, "FRANCE", "F ENG C A BEL - GAS") is None
+    assert check("S1901M", units, "FRANCE", "F MAO C A BEL - GAS") is None
+
+
 def test_support_orders() -> None:
     units = [Unit("AUSTRIA", A, "RUM"), Unit("TURKEY", F, "BLA"), Unit("TURKEY", A, "BUL")]
     assert isinstance(check("S1901M", units, "TURKEY", "A BUL S A BUL"), IllegalSupportError)
