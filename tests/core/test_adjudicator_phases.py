@@ -188,6 +188,22 @@ def test_one_removal_owed_takes_the_first_removal_and_refuses_the_next() -> None
     assert result.position.units == (Unit("RUSSIA", A, "MOS"),)
 
 
+def test_a_power_with_units_and_no_centre_entry_removes_them_all() -> None:
+    # France has no entry in the centres at all: it owes one removal per unit.
+    result = play("W1901A", [Unit("FRANCE", A, "PAR"), Unit("GERMANY", A, "MUN")], {}, {"GERMANY": frozenset({"MUN"})})
+    assert result.position.units == (Unit("GERMANY", A, "MUN"),)
+    assert [(r.power, r.outcome, r.reason) for r in result.results] == [
+        ("FRANCE", Outcome.FAILS, "removed in civil disorder"),
+    ]
+
+
+def test_a_power_with_neither_centre_nor_unit_may_not_even_waive() -> None:
+    result = play("W1901A", [Unit("GERMANY", A, "MUN")], {"FRANCE": ["WAIVE"]}, {"GERMANY": frozenset({"MUN", "BER"})})
+    assert [(r.power, r.outcome, r.reason) for r in result.results] == [
+        ("FRANCE", Outcome.INVALID, "You may not build any units."),
+    ]
+
+
 def test_builds_waive_and_the_first_legal_builds_count() -> None:
     centers = {"RUSSIA": frozenset({"MOS", "STP", "WAR", "SEV"})}
     units = [Unit("RUSSIA", A, "MOS")]

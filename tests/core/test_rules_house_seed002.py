@@ -120,6 +120,16 @@ def test_seed002_no_completion_when_the_units_own_legal_order_differs() -> None:
     assert locations(result) == {"GAS", "BUR"}
 
 
+def test_seed002_a_support_to_hold_completes_no_order() -> None:
+    """Only a move is completed: a unit supported to hold, with no order, holds as any unit without
+    one does, and the results do not call a hold it was never given "completed"."""
+    units = [Unit("FRANCE", F, "MAO"), Unit("FRANCE", F, "BRE")]
+    result = play(units, {"FRANCE": ["F BRE S F MAO"]}, COMPLETE)
+    assert locations(result) == {"MAO", "BRE"}
+    fleet = [(r.order, r.reason) for r in result.results if r.unit == Unit("FRANCE", F, "MAO")]
+    assert fleet == [(None, "no order: holds")]
+
+
 def test_seed002_no_completion_from_another_power_or_disagreeing_supports() -> None:
     """Only the same nationality's orders complete ("une autre unité de la même nationalité"), and
     two supports that say different things complete nothing."""
