@@ -195,6 +195,33 @@ EQUIVALENT: dict[tuple[str, str, str, str], str] = {
         "an assert for the type checker: a build's reading always has both",
     ("judge/core/adjudicator/civil_disorder.py", "default_retreat", "sums.get(province_of(loc), 10_000),", "10000 -> 10001"):
         "any distance larger than every distance on a map sorts the same",
+    ("judge/core/adjudicator/civil_disorder.py", "removal_order",
+     "far = 10_000  # a province no centre can be reached from: farthest of all", "10000 -> 10001"):
+        "any distance larger than every distance on a map sorts the same",
+    ("judge/core/adjudicator/movement.py", "_support_count", "count += 1", "1 -> 2"):
+        "strengths 0, 1, 1 + n become 0, 1, 1 + 2n: strengths are only compared, and the order is kept",
+    ("judge/core/adjudicator/movement.py", "dislodged_by", "return -1", "1 -> 2"):
+        "no caller: dislodged_by is read by nothing in judge/",
+    ("judge/core/adjudicator/movement_phase.py", "adjudicate_movement",
+     "if attacker[i] < 0 and (k == K_HOLD or (res[i] and (k == K_MOVE or (k != K_CONVOY and matched[i])))):",
+     "or -> and"): "the shortcut only narrows: the orders it leaves out go to _judge, which says the same",
+    ("judge/core/adjudicator/retreat_options.py", "retreat_options", "province = where.get(loc) or province_of(loc)",
+     "or -> and"): "the topology holds every location, under province_of(location) on every shipped map",
+    ("judge/core/adjudicator/retreat_options.py", "retreat_options", "if candidates is None:", "Is -> IsNot"):
+        "the topology's tables are the map's own army_moves and fleet_moves",
+    ("judge/core/adjudicator/adjustments.py", "adjudicate_adjustments",
+     "tuple(u for u in position.units if (where.get(u.location) or u.province) not in removed)", "or -> and"):
+        "the topology holds every location, under province_of(location) on every shipped map",
+    ("judge/core/adjudicator/adjustments.py", "adjudicate_adjustments",
+     "owing = sorted(p for p in {u.power for u in position.units} if p != NEUTRAL and board.owed(p) < 0)",
+     "Lt -> LtE"): "a power owing nothing and sending no order is visited and does nothing",
+    ("judge/core/adjudicator/validation.py", "_own_unit",
+     "province = board.where.get(location) or province_of(location)", "or -> and"):
+        "the topology holds every location, under province_of(location) on every shipped map",
+    ("judge/core/adjudicator/board.py", "__init__", "unit_at[where.get(location) or province_of(location)] = unit",
+     "or -> and"): "the topology holds every location, under province_of(location) on every shipped map",
+    ("judge/core/adjudicator/board.py", "province", "return self.where.get(location) or province_of(location)",
+     "or -> and"): "the topology holds every location, under province_of(location) on every shipped map",
     ("judge/core/adjudicator/order_sets.py", "_adopt", "return True", "return True -> return False"):
         "_adopt's answer is read by no caller",
     ("judge/lang/order_meaning.py", "build",

@@ -157,6 +157,16 @@ def test_seed002_no_convoy_completion_when_two_fleets_could_each_do_it() -> None
     assert locations(play(units, {"ENGLAND": ["A LON - BEL"]}, COMPLETE)) == {"LON", "NTH", "ENG"}
 
 
+def test_seed002_no_convoy_completion_when_the_needed_fleet_is_not_enough() -> None:
+    """Marseilles - Tunis: the Gulf of Lyon is needed, but then either the Western Mediterranean or
+    the Tyrrhenian Sea: no chain is "le seul possible", so not even the Gulf of Lyon is completed."""
+    units = [Unit("FRANCE", A, "MAR"), Unit("FRANCE", F, "LYO"), Unit("FRANCE", F, "WES"), Unit("FRANCE", F, "TYS")]
+    result = play(units, {"FRANCE": ["A MAR - TUN"]}, COMPLETE)
+    assert locations(result) == {"MAR", "LYO", "WES", "TYS"}
+    fleets = [(r.unit.location, r.order, r.reason) for r in result.results if r.unit is not None and r.unit.type is F]
+    assert sorted(fleets) == [(sea, None, "no order: holds") for sea in ("LYO", "TYS", "WES")]
+
+
 def test_seed002_another_powers_order_to_the_unit_does_not_stop_the_completion() -> None:
     """Only the unit's own power's orders count as "another complete legal order for that unit": a
     German order naming the French army (illegal: not Germany's) leaves the French completion alone."""
