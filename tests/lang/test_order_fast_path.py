@@ -23,7 +23,9 @@ from judge.core.geography import GameMap
 from judge.core.orders import Order
 from judge.core.phase import PhaseType
 from judge.core.random_orders import RandomOrders, opening_position
+from judge.core.units import UnitRef, UnitType
 from judge.core.variants import available_variants, load_map
+from judge.lang.errors import Message
 from judge.lang.order_fast_path import read_canonical
 from judge.lang.order_meaning import read_general
 from judge.lang.order_values import OrderSyntaxError, ReadOrder
@@ -87,3 +89,15 @@ def test_the_fast_path_reads_as_the_grammar_on_generated_orders_of_every_variant
     assert read > 1500
     assert answered > read // 3  # the fast path was exercised, not merely allowed to give up
     assert canonical_answered >= canonical * 0.9  # the judge's own notation is what it is for
+
+
+def test_a_shifted_error_keeps_its_translatable_message_and_its_unit() -> None:
+    """An order's error inside a longer line is shifted to the line's column; the reply translates
+    it (a French player reads it in French), so the message must stay translatable."""
+    unit = UnitRef(UnitType.ARMY, "PAR")
+    error = OrderSyntaxError(Message("No order given for {unit}", unit="Paris"), 3, "Par", unit=unit)
+    moved = error.shifted(10)
+    assert moved.translatable == error.translatable and moved.translatable is not None
+    assert (moved.message, moved.column, moved.text, moved.unit) == ("No order given for Paris", 13, "Par", unit)
+    plain = OrderSyntaxError("Unrecognized order", 1, "Xyz").shifted(4)
+    assert (plain.translatable, plain.message, plain.column) == (None, "Unrecognized order", 5)
