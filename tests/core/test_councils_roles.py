@@ -153,3 +153,35 @@ def test_naming_the_master_too_does_not_lift_a_refusal() -> None:
         is Refusal.GENERAL_PRESS_OWN_AMBASSADORS_ONLY
     )
     assert may_press(AMB1, PressRequest(masters=True, observers=True)) is Refusal.PRESS_TO_OBSERVERS
+
+
+def test_who_reads_each_channel_by_status() -> None:
+    """The whole of sees(), written out: the game's public mail reaches every member still in the
+    game (the eliminated too), the council and a tribunal only active members, his own tribunal the
+    accused (arrested or not) but not once he left, his own news and the end everyone."""
+    from judge.core.councils.roles import Channel, sees
+
+    statuses = ("active", "accused", "arrested", "eliminated", "left")
+    expected = {
+        Channel.GAME: {"active", "accused", "arrested", "eliminated"},
+        Channel.COUNCIL: {"active"},
+        Channel.TRIBUNAL: {"active"},
+        Channel.OWN: set(statuses),
+        Channel.END: set(statuses),
+    }
+    own_tribunal = {"active", "accused", "arrested"}
+    for channel, readers in expected.items():
+        for status in statuses:
+            member = Member(40, "FRANCE", "ambassador", 1, status=status)
+            assert sees(member, channel) is (status in readers), (channel, status)
+            assert sees(member, channel, accused=41) is (status in readers), (channel, status, "another's")
+            mine = own_tribunal if channel is Channel.TRIBUNAL else readers
+            assert sees(member, channel, accused=40) is (status in mine), (channel, status, "his own")
+
+
+def test_the_council_room_never_reaches_its_sender_nor_a_member_no_longer_active() -> None:
+    arrested = Member(42, "FRANCE", "ambassador", 3, status="arrested")
+    left = Member(43, "FRANCE", "ambassador", 4, status="left")
+    councils = {**COUNCILS, "FRANCE": [GENERAL, AMB1, AMB2, arrested, left]}
+    assert press_readers(AMB1, PressRequest(own_council=True), councils) == (GENERAL, AMB2)
+    assert press_readers(GENERAL, PressRequest(own_council=True), councils) == (AMB1, AMB2)
