@@ -185,3 +185,14 @@ def test_the_council_room_never_reaches_its_sender_nor_a_member_no_longer_active
     councils = {**COUNCILS, "FRANCE": [GENERAL, AMB1, AMB2, arrested, left]}
     assert press_readers(AMB1, PressRequest(own_council=True), councils) == (GENERAL, AMB2)
     assert press_readers(GENERAL, PressRequest(own_council=True), councils) == (AMB1, AMB2)
+
+
+def test_the_ambassador_who_last_wrote_in_a_room_holds_it_while_active() -> None:
+    from judge.core.councils.roles import room_holder
+
+    assert room_holder([GENERAL, AMB1, AMB2], AMB2.id) == AMB2
+    assert room_holder([GENERAL, AMB1, AMB2], None) == AMB1  # nobody wrote yet: the first by rank
+    assert room_holder([GENERAL, AMB1, AMB2], GENERAL.id) == AMB1  # a General never holds a room
+    gone = Member(AMB2.id, "FRANCE", "ambassador", 2, status="arrested")
+    assert room_holder([GENERAL, AMB1, gone], AMB2.id) == AMB1
+    assert room_holder([GENERAL], None) == GENERAL  # a council of one: its General sits there too
