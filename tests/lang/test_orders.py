@@ -292,6 +292,14 @@ def test_bare_unit_outside_adjustments_is_no_order(standard: GameMap) -> None:
     assert error.unit == UnitRef(A, "PAR")
 
 
+def test_an_error_on_a_whole_order_quotes_it_whole(standard: GameMap) -> None:
+    """The reply quotes the part at fault from its first word to the end of its last."""
+    error = fails("A Paris", standard, phase_type=PhaseType.MOVEMENT)
+    assert (error.message, error.column, error.text) == ("No order given for A PAR", 1, "A Paris")
+    error = fails("A Paris - Bur via convoy", standard, phase_type=PhaseType.RETREAT)
+    assert (error.column, error.text) == (1, "A Paris - Bur via convoy")
+
+
 def test_proxy_is_refused_clearly(standard: GameMap) -> None:
     for text in ("A PAR P ENGLAND", "A PAR proxy to England"):
         error = fails(text, standard)
