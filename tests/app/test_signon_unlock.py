@@ -151,6 +151,18 @@ def test_a_master_locked_out_gets_his_code_too(harness: Harness) -> None:
     assert "Signed on as master" in read(harness.exchange(MASTER, f"SIGNON Mdemo masterpw {code}\n"))
 
 
+def test_a_code_still_works_after_another_power_is_sent_one(harness: Harness) -> None:
+    """Offering a code clears only codes past their time: France's, mailed first, still lets its
+    player through after the master is locked out and mailed his own."""
+    code = _locked_with_a_code(harness)
+    harness.clock.advance(timedelta(minutes=5))
+    for _n in range(DEFAULT_SIGNON_POWER_FAILURES):
+        assert INVALID in _forge(harness, "SIGNON Mdemo guess", MASTER)
+    assert INVALID in _forge(harness, "SIGNON Mdemo masterpw", MASTER)
+    assert _code(harness, MASTER) != code
+    assert "Signed on as France in game 'demo'." in read(harness.exchange(FRANCE, f"SIGNON Fdemo pwfrance {code}\n"))
+
+
 def test_a_stranger_is_mailed_no_code(harness: Harness) -> None:
     start_game(harness)
     _lock_france(harness)
