@@ -76,6 +76,23 @@ def test_the_board_seen_hides_far_units_and_the_owners_of_far_centres() -> None:
     assert Unit("GERMANY", A, "MUN") not in board.units
 
 
+def test_the_board_seen_keeps_the_owners_of_centres_in_sight_and_only_the_standoffs_in_sight() -> None:
+    # France (Paris, Brest, Marseilles, armies in Gascony and Burgundy) sees Spain and Munich, not
+    # Moscow; a France that lost every centre still has its (empty) entry.
+    units = (Unit("FRANCE", A, "GAS"), Unit("FRANCE", A, "BUR"))
+    centers = {
+        "FRANCE": frozenset(),
+        "ITALY": frozenset({"SPA"}),
+        "GERMANY": frozenset({"MUN", "BER"}),
+        "RUSSIA": frozenset({"MOS"}),
+    }
+    position = Position("standard", Phase.parse("F1901M"), units, centers, (), frozenset({"SPA", "MOS", "PAR"}))
+    seen = seen_provinces(STANDARD, position, "FRANCE")
+    board = position_seen(position, "FRANCE", seen)
+    assert board.centers == {"FRANCE": frozenset(), "ITALY": frozenset({"SPA"}), "GERMANY": frozenset({"MUN"})}
+    assert board.standoffs == frozenset({"SPA", "PAR"})
+
+
 def test_the_results_seen_are_its_own_and_those_of_units_seen_leaving_or_arriving() -> None:
     units = (
         Unit("FRANCE", A, "PAR"), Unit("FRANCE", A, "MAR"), Unit("FRANCE", F, "BRE"),
