@@ -613,6 +613,8 @@ def test_fast_path_agrees_with_the_general_reader_on_word_soup(
         "A PAR - BUR via convoi",
         "PAR - BUR",
         "PAR H",
+        "A PAR MOVES TO BUR",
+        "F NTH C A LON MOVE TO BEL",
     ],
 )
 def test_fast_path_answers_plain_orders(text: str) -> None:
