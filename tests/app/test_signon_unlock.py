@@ -19,6 +19,7 @@ import pytest
 
 from judge.app.people.throttle import DAY
 from judge.config import (
+    DEFAULT_SIGNON_FIRST_LOCKOUT_MINUTES,
     DEFAULT_SIGNON_POWER_FAILURES,
     DEFAULT_SIGNON_POWER_FAILURES_PER_DAY,
     DEFAULT_SIGNON_SENDER_FAILURES,
@@ -160,7 +161,19 @@ def test_a_code_still_works_after_another_power_is_sent_one(harness: Harness) ->
         assert INVALID in _forge(harness, "SIGNON Mdemo guess", MASTER)
     assert INVALID in _forge(harness, "SIGNON Mdemo masterpw", MASTER)
     assert _code(harness, MASTER) != code
+    # Each mail names its own power's letter in the line to send back.
+    lines = {to: CODE.search(body) for to, body in _unlock_mails(harness)}
+    assert {to: m.group(1) for to, m in lines.items() if m is not None} == {FRANCE: "Fdemo", MASTER: "Mdemo"}
     assert "Signed on as France in game 'demo'." in read(harness.exchange(FRANCE, f"SIGNON Fdemo pwfrance {code}\n"))
+
+
+def test_a_lockout_ends_at_its_time_to_the_second(harness: Harness) -> None:
+    """Locked at the fifth failure for the first lockout's length: at that very second the player
+    signs on again (and the failures, made a window ago, no longer count)."""
+    start_game(harness)
+    _lock_france(harness)
+    harness.clock.advance(timedelta(minutes=DEFAULT_SIGNON_FIRST_LOCKOUT_MINUTES))
+    assert "Signed on as France in game 'demo'." in read(harness.exchange(FRANCE, "SIGNON Fdemo pwfrance\n"))
 
 
 def test_a_stranger_is_mailed_no_code(harness: Harness) -> None:
