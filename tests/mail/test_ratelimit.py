@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -132,3 +133,33 @@ def test_flood_end_is_an_hour_after_the_oldest_of_the_last_limit_arrivals(
     if end is not None:  # the decision agrees with the end, one second either side
         assert next_decision(remembered, True, end - timedelta(seconds=1), 3, HOUR)[0] is RateDecision.DROP
         assert next_decision(remembered, True, end, 3, HOUR)[0] is RateDecision.ALLOW
+
+
+def test_a_limit_of_one_mail_ends_its_flood_a_window_after_that_mail() -> None:
+    assert flood_end((NINE,), 1, HOUR) == NINE + HOUR
+    assert flood_end((NINE - HOUR, NINE), 1, HOUR) == NINE + HOUR
+    assert flood_end((), 1, HOUR) is None
+    assert flood_end((), 0, HOUR) is None  # a limit of 0 is no limit: never a flood
+    assert flood_end((NINE,), 0, HOUR) is None
+
+
+class _TableStore:
+    """A store that is not the memory one (as the database's table): the limiter counts nothing."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, tuple[tuple[datetime, ...], bool]] = {}
+
+    def load(self, key: str) -> tuple[tuple[datetime, ...], bool]:
+        return self.rows.get(key, ((), False))
+
+    def save(self, key: str, arrivals: Sequence[datetime], warned: bool, now: datetime) -> None:
+        self.rows[key] = (tuple(arrivals), warned)
+
+
+def test_only_a_memory_store_reports_how_many_senders_it_tracks() -> None:
+    memory = RateLimiter(3, HOUR)
+    memory.check("a@example.org", NINE)
+    assert memory.tracked_addresses == 1
+    table = RateLimiter(3, HOUR).with_store(_TableStore())
+    table.check("a@example.org", NINE)
+    assert table.tracked_addresses == 0
