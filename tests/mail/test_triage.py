@@ -76,6 +76,18 @@ def test_a_flood_is_warned_once_then_ignored() -> None:
     ]
 
 
+def test_a_flood_rotating_its_from_line_is_counted_under_its_envelope_sender() -> None:
+    limiter = RateLimiter(limit=2, window=timedelta(hours=1))
+    verdicts = [
+        triage(
+            f"From: p{n}@x.org\nSubject: orders\n\nA Par H\n".encode(),
+            envelope_sender="flooder@x.org", own_addresses=OWN, limiter=limiter, now=NOW + timedelta(seconds=n),
+        ).verdict
+        for n in range(4)
+    ]  # fmt: skip
+    assert verdicts == [Verdict.ANSWER, Verdict.ANSWER, Verdict.WARN_FLOOD, Verdict.FLOODED]
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.binary(max_size=2000))
 def test_triage_never_raises(raw: bytes) -> None:
