@@ -239,6 +239,25 @@ EQUIVALENT: dict[tuple[str, str, str, str], str] = {
     ("judge/app/session/readers.py", "everyone",
      "every = player_addresses(game) + master_addresses(game) + observer_addresses(game)", "+ -> -"):
         "no caller: nothing in judge/ calls everyone()",
+    ("judge/lang/order_meaning.py", "build", "units = [c for c in children if type(c) is tuple and c[0] in _UNIT_TREES]",
+     "and -> or"): "every rule of grammar/orders.lark puts its units before any other subtree: units[0] and units[1] stay",
+    ("judge/lang/order_fast_path.py", "_word_meaning", "kind = keywords.get(folded) if slash < 0 else None", "0 -> 1"):
+        "a word with its slash first that is a keyword was refused just above: the lookup gives None either way",
+    ("judge/app/people/throttle.py", "_tell", "if master.person is not None and master.person.primary_address:",
+     "and -> or"): "a game master is always a person (not nullable) with an address (the last one cannot be removed)",
+    ("judge/app/people/throttle.py", "count_failure", "if game is None or power is None:", "or -> and"):
+        "every caller passes the game and the power both or neither",
+    ("judge/mail/ratelimit.py", "check", "self._calls += 1", "1 -> 2"):
+        "how often idle senders are forgotten: memory only, forgetting never changes a decision",
+    ("judge/mail/ratelimit.py", "check", "if self._calls % 1024 == 0:", "Eq -> NotEq"):
+        "how often idle senders are forgotten: memory only, forgetting never changes a decision",
+    ("judge/mail/ratelimit.py", "check", "if self._calls % 1024 == 0:", "1024 -> 1025"):
+        "how often idle senders are forgotten: memory only, forgetting never changes a decision",
+    ("judge/mail/ratelimit.py", "check", "if self._calls % 1024 == 0:", "0 -> 1"):
+        "how often idle senders are forgotten: memory only, forgetting never changes a decision",
+    ("judge/mail/ratelimit.py", "check",
+     "return RateCheck(worst, max(ends) if ends and worst is not RateDecision.ALLOW else None)", "and -> or"):
+        "an end is kept exactly for a key that is not allowed: ends is empty exactly when worst is ALLOW",
 }  # fmt: skip
 
 

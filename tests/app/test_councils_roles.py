@@ -151,3 +151,17 @@ def test_press_to_observers_from_an_ambassador_is_refused(harness: Harness) -> N
     )
     assert "press to observers is not allowed" in reply
     assert not [m for m in harness.others if "Press" in str(m["Subject"])]
+
+
+def test_a_member_with_no_address_of_his_own_gets_his_mail_at_his_registered_one() -> None:
+    """member_addresses: an empty SET ADDRESS list is no choice: the primary address stands."""
+    from judge.app.audience.council_members import ADDRESS_KEY, member_addresses
+    from judge.db.models import CouncilMember, Person, PersonAddress
+
+    person = Person(addresses=[PersonAddress(address="old@example.net", is_primary=False),
+                               PersonAddress(address="main@example.net", is_primary=True)])  # fmt: skip
+    assert member_addresses(CouncilMember(extra={ADDRESS_KEY: []}), person) == ["main@example.net"]
+    assert member_addresses(CouncilMember(extra=None), person) == ["main@example.net"]
+    chosen = CouncilMember(extra={ADDRESS_KEY: ["a@example.net", "", "b@example.net"]})
+    assert member_addresses(chosen, person) == ["a@example.net", "b@example.net"]
+    assert member_addresses(CouncilMember(extra={}), None) == []
