@@ -170,6 +170,7 @@ SELECTIONS: dict[str, tuple[str, ...]] = {
     ),
     "judge/app/audience/results_readers.py": (
         "tests/app/test_set_language.py", "tests/app/test_game_hooks.py", "tests/app/test_identity_whois.py",
+        "tests/app/test_blind_game.py",
     ),
     "judge/mail/ratelimit.py": (
         "tests/mail/test_ratelimit.py", "tests/timekeeping/test_window_edges.py", "tests/mail/test_door_limits.py",

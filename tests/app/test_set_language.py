@@ -183,6 +183,18 @@ def test_without_a_default_results_stay_in_each_readers_own_language(harness: Ha
     assert not results[OBSERVER].startswith("Résultats")
 
 
+def test_a_registered_observer_gets_the_results_in_his_own_language(harness: Harness) -> None:
+    """The observer is found by his address among the registered people: his French is used,
+    and no other person's language."""
+    register(harness, OBSERVER, "Walter Watcher", language="fr")
+    start_game(harness)
+    harness.new_mail()
+    process(harness, "demo")
+    results = results_by_address(harness)
+    assert results[OBSERVER].startswith("Résultats")
+    assert not results[address_of("FRANCE")].startswith("Résultats")
+
+
 def test_a_player_who_never_chose_gets_replies_in_the_games_default(harness: Harness) -> None:
     start_game(harness)
     harness.exchange(MASTER, "SIGNON Mdemo masterpw\nSET LANGUAGE fr\n")
