@@ -89,6 +89,7 @@ def _map_loaded(page: Page) -> bool:
     return loaded
 
 
+@pytest.mark.engine_sql  # issue 29 asks the crawl, the hostile-input and the browser tests on both engines
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_the_pages_render_in_chromium_with_their_map_and_links(
     harness: Harness, site: str, language: str, tmp_path: Path

@@ -121,6 +121,7 @@ def test_french_by_parameter_or_browser_and_times_in_the_readers_zone(harness: H
     assert "Monday 23 November 2026, 09:00 UTC" in web.get("/games/demo?tz=Mars/Olympus").text
 
 
+@pytest.mark.engine_sql  # issue 29 asks the crawl, the hostile-input and the browser tests on both engines
 @pytest.mark.parametrize("path", [
     "/nothing", "/games", "/games/", "/games/nope", "/games/%2e%2e", "/games/..%2f..%2fetc%2fpasswd",
     "/games/" + "a" * 300, "/games/<script>", "/games/demo/S1901M.gif", "/games/demo/S1901M.svg.png",
@@ -148,6 +149,7 @@ def test_every_answer_has_the_strict_headers_no_cookie_and_only_get_and_head(har
         assert web.request(method, "/games/demo").status_code == 405, method
 
 
+@pytest.mark.engine_sql  # issue 29 asks the crawl, the hostile-input and the browser tests on both engines
 def test_hostile_text_from_mail_is_escaped_everywhere(harness: Harness, web: TestClient) -> None:
     start_game(harness, "demo")
     with harness.db.unit_of_work() as uow:
@@ -353,6 +355,7 @@ ODD = ["", "..", "%2e%2e%2f", "<script>", "'", '"', "%00", "%ff%fe", "a" * 2000,
        "demo;rm", "demo?x", "DEMO", " demo", "demo ", "S1901M.svg.svg", "..%5c..%5cwindows", "%25", "\\", "con", "nul"]
 
 
+@pytest.mark.engine_sql  # issue 29 asks the crawl, the hostile-input and the browser tests on both engines
 def test_no_odd_path_or_parameter_gets_anything_but_a_page_or_a_404(harness: Harness, web: TestClient) -> None:
     start_game(harness, "demo")
     for odd in ODD:
@@ -364,6 +367,7 @@ def test_no_odd_path_or_parameter_gets_anything_but_a_page_or_a_404(harness: Har
             assert "Traceback" not in answer.text and "set-cookie" not in answer.headers, path
 
 
+@pytest.mark.engine_sql  # issue 29 asks the crawl, the hostile-input and the browser tests on both engines
 def test_hostile_strings_sent_by_mail_render_as_text_on_every_page(harness: Harness, web: TestClient) -> None:
     """The strings come in by mail as anyone could send them: a registration name (a game's
     master's, which its page shows), a game's
@@ -395,6 +399,7 @@ def test_hostile_strings_sent_by_mail_render_as_text_on_every_page(harness: Harn
     assert [g["name"] for g in web.get("/api/games").json()] == ["demo", "lure"]
 
 
+@pytest.mark.engine_sql  # issue 29 asks the crawl, the hostile-input and the browser tests on both engines
 def test_a_client_past_its_burst_is_refused_without_touching_the_database(
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -159,6 +159,7 @@ def test_a_council_game_shows_no_council_press_no_member_and_no_spy(harness: Har
     assert_nowhere(pages, ["Council secret.", "spy", "espion", "@example.net", *addresses])
 
 
+@pytest.mark.engine_sql  # issue 29 asks the crawl, the hostile-input and the browser tests on both engines
 def test_one_judge_with_every_kind_of_game_shows_none_of_their_secrets(harness: Harness, web: TestClient) -> None:
     """The issue's crawl: a gunboat game with private press, a council game with a spy, a
     moderated game, an unlisted game and a game with orders waiting, all on one judge, every
@@ -218,6 +219,7 @@ def _signon(name: str, power: str, password: str) -> str:
     return f"SIGNON {LETTER[power]}{name} {password}\n"
 
 
+@pytest.mark.engine_sql  # issue 29 asks the crawl, the hostile-input and the browser tests on both engines
 def test_games_formed_and_played_by_mail_leak_nothing_on_any_page_in_either_language(
     harness: Harness, web: TestClient
 ) -> None:
