@@ -127,10 +127,26 @@ def load_map(name: str = "standard") -> GameMap:
     registered = _REGISTERED.get(key)
     if registered is not None:
         return registered
+    if key in SCENARIO_DIRECTORIES and key not in available_variants():
+        return _load_scenario_map(key)
     if not _VARIANT_NAME.match(key) or key not in available_variants():
         known = ", ".join(available_variants())
         raise VariantError(f"unknown variant {name!r} (known: {known})")
     return _load_cached(key)
+
+
+SCENARIO_DIRECTORIES = {"machiavelli": "machiavelli"}
+"""Scenarios kept beside the variants but not offered among them (:func:`available_variants`
+does not list them): name -> the directory of ``judge/variants/`` its file is in. Their map is
+still what :func:`load_map` gives for their name, so that a game on one (created only where its
+variant is offered) reads its kept positions, owing powers and clock like any other game's."""
+
+
+@functools.cache
+def _load_scenario_map(key: str) -> GameMap:
+    """The map of scenario ``key`` (its other keys are its own flow's: the Renaissance game's
+    board reads them, :mod:`judge.core.machiavelli.board`)."""
+    return parse_map(scenario_data(SCENARIO_DIRECTORIES[key], key), source=key)
 
 
 @functools.cache

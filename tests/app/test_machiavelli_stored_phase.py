@@ -189,3 +189,16 @@ def test_the_receipt_reads_each_line_back_or_says_why_not_in_the_readers_languag
         BOARD.game_map,
         "fr",
     )
+
+
+def test_the_kept_position_reads_as_a_plain_position_for_the_clock_and_the_owing_powers() -> None:
+    """The flow's readers (the open phase, the clock) read a game's kept JSON with its variant's
+    map: the Renaissance position reads with the scenario's units and phase, its own keys aside."""
+    from judge.app.game_state.boards import from_json
+
+    kept = opening_json(BOARD)
+    plain = from_json(kept)
+    assert str(plain.phase) == kept["phase"] == str(BOARD.first_phase)
+    assert plain.variant == "machiavelli"
+    units = {(u["power"], u["loc"]) for u in kept["units"]}
+    assert {(u.power, u.province) for u in plain.units} == units

@@ -21,7 +21,7 @@ from judge.core.geography import Terrain
 from judge.core.machiavelli.board import AUTONOMOUS, MachiavelliBoard, load_board, parse_board
 from judge.core.phase import Phase
 from judge.core.units import Unit, UnitType
-from judge.core.variants import available_variants
+from judge.core.variants import available_variants, load_map
 
 DATA = Path(__file__).resolve().parents[2] / "judge" / "variants" / "machiavelli" / "machiavelli.json"
 
@@ -212,6 +212,14 @@ def test_control_at_the_start(board: MachiavelliBoard) -> None:
 
 def test_the_scenario_is_not_offered_as_a_variant_before_its_rules_are_played() -> None:
     """Its map alone would play two seasons of plain Diplomacy: it joins the variants with its flow."""
+    assert "machiavelli" not in available_variants()
+
+
+def test_the_scenarios_map_is_known_by_its_name_without_being_offered() -> None:
+    """The flow reads a game's kept positions with ``load_map(game.variant)``: the scenario's map,
+    the very one its board plays on."""
+    assert load_map("machiavelli") is load_board().game_map
+    assert load_map(" Machiavelli ") is load_map("machiavelli")
     assert "machiavelli" not in available_variants()
 
 

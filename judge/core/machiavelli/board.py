@@ -35,7 +35,7 @@ from types import MappingProxyType
 from judge.core.errors import PhaseError, VariantError
 from judge.core.geography import GameMap, Terrain
 from judge.core.phase import Phase
-from judge.core.variants import parse_map, scenario_data
+from judge.core.variants import SCENARIO_DIRECTORIES, load_map, parse_map, scenario_data
 
 AUTONOMOUS = "AUTONOMOUS"
 """The owner of an autonomous garrison: no power's, never a power of the variant."""
@@ -149,12 +149,17 @@ def load_board(name: str = "machiavelli") -> MachiavelliBoard:
 
 @functools.cache
 def _load_cached(name: str) -> MachiavelliBoard:
-    return parse_board(scenario_data(SCENARIO_DIRECTORY, name), source=name)
+    # The very map load_map(name) gives the flow, so the core's caches keyed by the map are shared.
+    shipped = load_map(name) if SCENARIO_DIRECTORIES.get(name) == SCENARIO_DIRECTORY else None
+    return parse_board(scenario_data(SCENARIO_DIRECTORY, name), source=name, game_map=shipped)
 
 
-def parse_board(data: object, *, source: str = "<data>") -> MachiavelliBoard:
-    """Read a scenario from its decoded JSON; a :class:`VariantError` names the first fault."""
-    game_map = parse_map(data, source=source)
+def parse_board(data: object, *, source: str = "<data>", game_map: GameMap | None = None) -> MachiavelliBoard:
+    """Read a scenario from its decoded JSON; a :class:`VariantError` names the first fault.
+
+    ``game_map``: the map already read from the same data (:func:`judge.core.variants.load_map`'s)."""
+    if game_map is None:
+        game_map = parse_map(data, source=source)
     assert isinstance(data, dict)  # parse_map refuses anything else
     where = f"scenario {game_map.name}"
     raw_provinces = data["provinces"]
