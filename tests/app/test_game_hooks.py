@@ -22,7 +22,15 @@ import pytest
 
 from judge.app.councils.council_hooks import CouncilHooks
 from judge.app.hooks import game_hooks
-from judge.app.hooks.game_hooks import COUNCILS, PLAIN, GameHooks, PlainHooks, hooks_for
+from judge.app.hooks.game_hooks import (
+    COUNCILS,
+    MACHIAVELLI,
+    PLAIN,
+    GameHooks,
+    PlainHooks,
+    hooks_for,
+)
+from judge.app.machiavelli.machiavelli_hooks import MachiavelliHooks
 from judge.app.phases.guarded_scheduler import process_due
 from judge.app.reports.final_summary import final_summary_lines
 from judge.db.models import Game
@@ -63,7 +71,7 @@ def asking(root: Path) -> dict[str, list[int]]:
 
 
 def importing_a_variant(root: Path) -> list[str]:
-    """The flow's modules that import a variant's own package (``judge.app.councils``)."""
+    """The flow's modules that import a variant's own package (``judge.app.councils``, ``judge.app.machiavelli``)."""
     paths: list[Path] = []
     for part in FLOW:
         target = root / part
@@ -71,7 +79,7 @@ def importing_a_variant(root: Path) -> list[str]:
     return [
         path.relative_to(root).as_posix()
         for path in paths
-        if re.search(r"^\s*(from|import) judge\.app\.councils\b", path.read_text(encoding="utf-8"), re.M)
+        if re.search(r"^\s*(from|import) judge\.app\.(councils|machiavelli)\b", path.read_text(encoding="utf-8"), re.M)
     ]
 
 
@@ -105,10 +113,12 @@ def test_the_scans_see_a_branch_that_comes_back(tmp_path: Path) -> None:
     (tmp_path / "handlers" / "press.py").write_text("if is_council_game(game): pass\n", encoding="utf-8")
     (tmp_path / "hooks" / "game_hooks.py").write_text("if councils_enabled(game): pass\n", encoding="utf-8")
     (tmp_path / "games" / "lifecycle.py").write_text("", encoding="utf-8")
-    (tmp_path / "reports" / "game_start.py").write_text("", encoding="utf-8")
+    (tmp_path / "reports" / "game_start.py").write_text("from judge.app.machiavelli import stored_phase\n", encoding="utf-8")
     (tmp_path / "reports" / "final_summary.py").write_text("import judge.app.councils.formation\n", encoding="utf-8")
     assert asking(tmp_path) == {"handlers/press.py": [1], "phases/processing.py": [3]}
-    assert importing_a_variant(tmp_path) == ["phases/processing.py", "reports/final_summary.py"]
+    assert importing_a_variant(tmp_path) == [
+        "phases/processing.py", "reports/game_start.py", "reports/final_summary.py"
+    ]
 
 
 # ------------------------------------------------------------------ which hooks a game has
@@ -120,6 +130,9 @@ def test_a_game_has_the_plain_hooks_unless_councils_play_it() -> None:
     assert hooks_for(Game(name="off", extra_settings={SETTINGS_KEY: {"enabled": False}})) is PLAIN
     assert hooks_for(Game(name="councils", extra_settings={SETTINGS_KEY: {"enabled": True}})) is COUNCILS
     assert isinstance(PLAIN, PlainHooks) and isinstance(COUNCILS, CouncilHooks)
+    assert hooks_for(Game(name="renaissance", variant="machiavelli", extra_settings={})) is MACHIAVELLI
+    assert hooks_for(Game(name="standard", variant="standard", extra_settings={})) is PLAIN
+    assert isinstance(MACHIAVELLI, MachiavelliHooks)
 
 
 def test_the_plain_hooks_change_nothing_and_the_councils_add_their_commands() -> None:
@@ -207,5 +220,5 @@ def test_a_variant_s_hooks_decide_without_a_branch_in_the_flow(harness: Harness,
 
 
 def test_both_implementations_are_game_hooks() -> None:
-    hooks: list[GameHooks] = [PlainHooks(), CouncilHooks()]  # mypy checks each against the protocol
+    hooks: list[GameHooks] = [PlainHooks(), CouncilHooks(), MachiavelliHooks()]  # mypy checks each against the protocol
     assert all(callable(h.wake_at) for h in hooks)

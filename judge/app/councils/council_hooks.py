@@ -19,8 +19,10 @@ from judge.app.councils.formation import form_councils, queue_council_notices
 from judge.app.councils.press_routing import send_council_press, send_observer_press
 from judge.app.game_state.assignment import Preference
 from judge.app.game_state.house_rules import HouseRuleHooks
+from judge.app.game_state.variant_rules import plain_opening
 from judge.app.session.mail_session import MailSession, Role
 from judge.app.session.services import Services
+from judge.core.geography import GameMap
 from judge.core.phase import Phase
 from judge.db.database import UnitOfWork
 from judge.db.models import CouncilMember, Game, Seat
@@ -60,6 +62,9 @@ class CouncilHooks(HouseRuleHooks):
     ) -> None:
         super().after_phase_opened(uow, services, game, now, phase, next_phase)  # the house rules' (SET BOTS)
         elections.after_phase_opened(uow, services, game, now, phase, next_phase)
+
+    def opening_position(self, game: Game, game_map: GameMap) -> dict[str, Any]:
+        return plain_opening(game, game_map)  # the councils play the variant's board as it stands
 
     def deal_powers(
         self, uow: UnitOfWork, game: Game, seats: Sequence[Seat], preferences: Mapping[int, Preference],

@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from typing import Any
 
+from judge.app.game_state.boards import opening_position, to_json
 from judge.app.game_state.setting_table import Kind, Setting, When
 from judge.core.geography import GameMap
 from judge.core.special_rules import NEUTRAL
@@ -130,3 +132,10 @@ def opening_neutral_units(game: Game, game_map: GameMap) -> tuple[Unit, ...]:
     )
 
 
+
+
+def plain_opening(game: Game, game_map: GameMap) -> dict[str, Any]:
+    """The kept JSON of an ordinary game's first phase: the variant's starting board with the
+    neutral units in play (what the game hooks' ``opening_position`` gives unless a variant of
+    its own flow keeps more, as the Renaissance game's treasuries and garrisons)."""
+    return to_json(opening_position(game_map, neutral_units=opening_neutral_units(game, game_map)))

@@ -28,7 +28,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from judge.app.game_state.assignment import Preference
-from judge.app.game_state.boards import opening_position, to_json
+from judge.app.game_state.boards import from_json, opening_position
 from judge.app.game_state.clock_store import phase_schedule
 from judge.app.game_state.game_facts import (
     OPEN_FOR_TAKEOVER,
@@ -38,9 +38,9 @@ from judge.app.game_state.game_facts import (
     waiting_seats,
 )
 from judge.app.game_state.setting_table import BOT_KEY
-from judge.app.game_state.variant_rules import game_map_of, opening_neutral_units
+from judge.app.game_state.variant_rules import game_map_of
 from judge.app.hooks.game_hooks import hooks_for
-from judge.core.phase import Phase
+from judge.core.phase import Phase, PhaseType
 from judge.core.variants import available_variants
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, SeatStatus
@@ -292,12 +292,13 @@ def start_game(
     if game.state is not GameState.FORMING:
         raise NotForming(game)
     the_map = game_map_of(game)
-    position = opening_position(the_map, neutral_units=opening_neutral_units(game, the_map))
+    hooks = hooks_for(game)  # seed 003's councils: several players per power; the Renaissance game's opening
+    kept = hooks.opening_position(game, the_map)
+    position = from_json(kept)
     letters = dict(power_letters(the_map))
     seats = waiting_seats(game)
     seed = rng.getrandbits(63)
     preferences = {seat.id: parse_preference(seat.preferences, letters) for seat in seats}
-    hooks = hooks_for(game)  # seed 003's councils: several players per power
     deal = hooks.deal_powers(uow, game, seats, preferences, the_map.powers, seed, now, position.phase.year)
     by_id = {seat.id: seat for seat in seats}
     for seat_id, power in sorted(deal.items()):
@@ -321,8 +322,8 @@ def start_game(
     uow.flush()
 
     game.extra_settings = {**game.extra_settings, ASSIGNMENT_SEED: seed}
-    times = first_phase_times(uow, game, now, zone)
-    uow.phases.open(game, str(position.phase), to_json(position), now, deadline_at=times.deadline)
+    times = first_phase_times(uow, game, now, zone, first=position.phase.type)
+    uow.phases.open(game, str(position.phase), kept, now, deadline_at=times.deadline)
     game.state = GameState.ACTIVE
     game.started_at = now
     game.deadline_at = times.deadline
@@ -341,7 +342,9 @@ def start_game(
     return StartedGame(powers=dict(deal), seed=seed, times=times, dummies=dummies)
 
 
-def first_phase_times(uow: UnitOfWork, game: Game, now: datetime, zone: ZoneInfo) -> PhaseTimes:
+def first_phase_times(
+    uow: UnitOfWork, game: Game, now: datetime, zone: ZoneInfo, *, first: PhaseType | None = None
+) -> PhaseTimes:
     """Start, deadline and grace of the first phase, from the game's ``next``, ``clock`` and days.
 
     The same rule as every later phase, so the first deadline is the one the
@@ -350,7 +353,9 @@ def first_phase_times(uow: UnitOfWork, game: Game, now: datetime, zone: ZoneInfo
     a master who wants more time for the first orders sets SET MOVE NEXT or
     SET DEADLINE).
     """
-    schedule = phase_schedule(game, opening_position(game_map_of(game)).phase.type)
+    if first is None:  # the map's own first phase (``first``: the one the game's hooks open)
+        first = opening_position(game_map_of(game)).phase.type
+    schedule = phase_schedule(game, first)
     return next_phase_times(
         now,
         schedule,

@@ -24,7 +24,8 @@ Each hook point, and who calls it:
 ``after_eliminations``    the same, when powers leave the board
 ``next_phase_times``      the same, before the results announce the next deadline
 ``after_phase_opened``    the same, once the next phase is open
-``deal_powers``           :func:`judge.app.games.lifecycle.start_game`
+``opening_position``      :func:`judge.app.games.lifecycle.start_game`, the first phase's kept board
+``deal_powers``           the same
 ``on_game_started``       the same, once the first phase is open
 ``announce_start``        :func:`judge.app.reports.game_start.queue_game_starting`
 ``final_summary_lines``   :func:`judge.app.reports.final_summary.final_summary_lines`
@@ -47,6 +48,8 @@ from typing import Any, Protocol
 from judge.app.councils.council_hooks import CouncilHooks
 from judge.app.game_state.assignment import Preference, assign_powers
 from judge.app.game_state.house_rules import HouseRuleHooks, StandIns
+from judge.app.game_state.variant_rules import plain_opening
+from judge.app.machiavelli.machiavelli_hooks import MachiavelliHooks, plays_the_renaissance_game
 from judge.app.session.mail_session import MailSession
 from judge.app.session.services import Services
 from judge.core.adjudicator.rules import Rules
@@ -107,6 +110,9 @@ class GameHooks(Protocol):
         """``next_phase`` is open, ``phase`` processed."""
 
     # -- the game's start and end
+
+    def opening_position(self, game: Game, game_map: GameMap) -> dict[str, Any]:
+        """The position the game's first phase keeps (JSON), which the start opens."""
 
     def deal_powers(
         self, uow: UnitOfWork, game: Game, seats: Sequence[Seat], preferences: Mapping[int, Preference],
@@ -180,6 +186,9 @@ class PlainHooks(HouseRuleHooks):
     ) -> PhaseTimes:
         return times
 
+    def opening_position(self, game: Game, game_map: GameMap) -> dict[str, Any]:
+        return plain_opening(game, game_map)
+
     def deal_powers(
         self, uow: UnitOfWork, game: Game, seats: Sequence[Seat], preferences: Mapping[int, Preference],
         powers: Sequence[str], seed: int, now: datetime, first_year: int,
@@ -226,13 +235,16 @@ class PlainHooks(HouseRuleHooks):
 
 PLAIN: GameHooks = PlainHooks()
 COUNCILS: GameHooks = CouncilHooks()
+MACHIAVELLI: GameHooks = MachiavelliHooks()
 
 
 def hooks_for(game: Game | None) -> GameHooks:
     """The hooks of ``game`` (an ordinary game's when there is none); reads the game's settings, no table.
 
-    The hooks keep no state of their own: the two implementations are made once, at import.
+    The hooks keep no state of their own: the implementations are made once, at import.
     """
     if game is not None and councils_enabled(game):
         return COUNCILS
+    if game is not None and plays_the_renaissance_game(game):
+        return MACHIAVELLI
     return PLAIN
