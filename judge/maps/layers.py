@@ -16,16 +16,18 @@ phase. So:
   picture's shading gives, phase by phase, in the PNG's palette;
 * what is drawn over is drawn once too, as masks: the halo's pixels, and the
   pixels of the letters and the border with their colours' indices;
-* each picture draws only its ``dyn`` part, in palette indices on an empty
-  page, puts it over the base, lightens the halo's pixels (the second half of
-  the palette holds each colour under the halo) and inks the letters; the
-  result is one byte a pixel, written as a palette PNG.
+* each picture draws only its ``dyn`` part over the base, in palette indices
+  (:mod:`judge.maps.sprites`: its order lines filled as polygons, its other
+  elements pasted as kept sprites; or, where it holds what that does not
+  draw, by librsvg on an empty page), lightens the halo's pixels (the second
+  half of the palette holds each colour under the halo) and inks the letters;
+  the result is one byte a pixel, written as a palette PNG.
 
 Everything is drawn without anti-aliasing (the art and labels already were):
 one colour a pixel, so a pixel's index says its colour exactly, and the PNG
 is a third of the bytes of an RGB one. Translucency (a dislodged unit's) is
-drawn opaque. The picture is the whole SVG drawn so, pixel for pixel
-(tests/maps/test_layered_png.py). The merges are done on whole pictures at
+drawn opaque. The picture is the whole SVG drawn so, pixel for pixel but a
+few lone pixels on the edges of order lines (tests/maps/test_layered_png.py). The merges are done on whole pictures at
 once with Python's big integers (no per-pixel Python). When the board's
 colours and centres and the phase's colours together outnumber the 127
 indices (Known World 901: 109 centres), each colour of the picture gets one
@@ -52,6 +54,8 @@ import struct
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from judge.maps import sprites
 
 KEEP = 12
 """How many boards are kept (a board: a variant's page in one language; three integers of a byte a
@@ -107,6 +111,8 @@ class Board:
     height: int
     base: int
     """The base's indices, one byte a pixel, as a little-endian integer (for whole-image merges)."""
+    base_bytes: bytes
+    """The same, as bytes (what :mod:`judge.maps.sprites` draws the phase's part over)."""
     covered: int
     """0xFF where something is drawn over the phase but the halo (the labels' letters, the inset's
     border), 0 elsewhere."""
@@ -172,6 +178,7 @@ def _board(base_svg: str, over_svg: str, provinces: tuple[str, ...], draw: Draw)
         width=width,
         height=height,
         base=int.from_bytes(base, "little"),
+        base_bytes=base,
         covered=int.from_bytes(covered, "little"),
         paint=int.from_bytes(paint, "little"),
         colours=tuple((index, colour) for colour, index in colours.items()),
@@ -198,7 +205,9 @@ def _split(svg: str) -> tuple[str, str, str] | None:
     )
     parts: dict[str, list[str]] = {"base": [head], "over": [head], "dyn": [head]}
     at = root.end()
-    while (start := svg.find("<!--", at)) >= 0:  # str.find: several times a regular expression's speed
+    while (
+        start := svg.find("<!--", at)
+    ) >= 0:  # str.find: several times a regular expression's speed
         close = svg.find("-->", start)
         kind = svg[start + 4 : close]
         end = svg.find(f"<!--/{kind}-->", close)
@@ -229,7 +238,9 @@ def layered_png(svg: str, draw: Draw) -> bytes | None:
     shading = _SHADING.search(phase)
     if shading is not None:
         rules = _RULE.findall(shading.group(1))
-        if "".join(f"{selectors}{{fill:{colour}}}" for selectors, colour in rules) != shading.group(1):
+        if "".join(f"{selectors}{{fill:{colour}}}" for selectors, colour in rules) != shading.group(
+            1
+        ):
             return None  # a shading this scheme does not read: drawn whole
         for selectors, colour in rules:
             for selector in selectors.split(","):
@@ -273,6 +284,24 @@ def layered_png(svg: str, draw: Draw) -> bytes | None:
     for colour, index in dynamic.items():
         palette[index] = colour
 
+    # The phase's part drawn here (judge.maps.sprites: its lines filled, its other elements pasted as
+    # sprites), not by librsvg on a whole page; by librsvg when it holds what sprites does not draw.
+    composed = sprites.compose(
+        phase,
+        board.base_bytes if base is board.base else base.to_bytes(length, "little"),
+        board.width,
+        board.height,
+        {f"#{r:02x}{g:02x}{b:02x}": index for (r, g, b), index in dynamic.items()},
+        draw,
+    )
+    if composed is not None:
+        picture = int.from_bytes(composed, "little")
+        picture = (
+            picture ^ (picture & board.covered)
+        ) | paint  # the halo lightens, the letters ink
+        palette += [under_halo(colour) for colour in palette]
+        return palette_png(board.width, board.height, picture.to_bytes(length, "little"), palette)
+
     def index_of(match: re.Match[str]) -> str:
         return _index_colour(dynamic[rgb("#" + match.group(1))])
 
@@ -297,7 +326,9 @@ def palette_png(width: int, height: int, indices: bytes, palette: list[Colour]) 
     if len(indices) != width * height or not 0 < len(palette) <= 256:
         raise ValueError("indices and size disagree, or the palette is not 1 to 256 colours")
     whole = memoryview(indices)
-    rows = b"\x00" + b"\x00".join(whole[y * width : (y + 1) * width] for y in range(height))  # filter 0 a row
+    rows = b"\x00" + b"\x00".join(
+        whole[y * width : (y + 1) * width] for y in range(height)
+    )  # filter 0 a row
     return (
         b"\x89PNG\r\n\x1a\n"
         + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))

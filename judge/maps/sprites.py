@@ -1,0 +1,527 @@
+"""A phase's part drawn over the kept board without librsvg on a whole page (issue 28).
+
+:mod:`judge.maps.layers` used to draw each picture's ``dyn`` part (title,
+centres, units, orders, marks, legend) with librsvg on a page the board's
+size: about 6 ms of CPU a Standard picture whatever it held (2.5 ms of it
+for the empty page). Here instead:
+
+* each order line (``M x y L x y``, butt ends, dashes, an arrowhead marker)
+  is filled as polygons: a quadrilateral a dash (or the whole line), a
+  triangle the arrowhead (the marker's path, 5 stroke widths over its
+  10-unit view box), each pixel whose centre is inside, as cairo fills
+  without anti-aliasing;
+* every other element (unit, centre, ring, cross, title, legend) is a
+  *sprite*: its text shifted by an integer to near the origin is its key;
+  the sprites not kept yet are drawn together by librsvg on a small page
+  (side by side), cut into runs of pixels, kept, and pasted at their
+  places. An integer shift draws the same pixels, so a sprite is exact; a
+  unit standing where another stood, a centre, the legend and most of the
+  title's glyphs are kept from phase to phase.
+
+The pixels are the whole SVG's but a few on the edges of order lines and
+arrowheads, where cairo's fixed-point edges decide a pixel the other way (at
+most 132 lone pixels in 80 phases of random Standard games; the bound is
+tests/maps/test_layered_png.py's, which fails on a unit or arrowhead missing
+or moved). Anything else (a group that is not a plain translation, an inset's
+clip or scale, a curve, an element with content, a colour by name) gets
+``None``: librsvg draws the phase's part as before.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+from collections.abc import Callable
+from typing import NamedTuple
+
+Draw = Callable[[str], bytes]
+Run = tuple[int, int, bytes]
+"""(row, column, codes) of a sprite, relative to its shift."""
+
+_TAG = re.compile(r"<(/?)([a-zA-Z]+)([^>]*?)(/?)>")
+_ATTR = re.compile(r'([\w:-]+)="([^"]*)"')
+_DATA = re.compile(r'\s(?:data-[\w-]+|class)="[^"]*"')
+_COLOURS = re.compile(r'(?<==")#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})(?=")')
+_TRANSLATE = re.compile(r"translate\(([-\d.]+)[ ,]+([-\d.]+)\)$")
+_PATH = re.compile(r"([MLHVmlhvZz])([^MLHVmlhvZz]*)")
+_NUMBER = re.compile(r"-?\d*\.?\d+(?:e-?\d+)?")
+_LINE = re.compile(r"^(?:M(-?[\d.]+) (-?[\d.]+)L(-?[\d.]+) (-?[\d.]+))+$")
+_RUN = re.compile(rb"[^\x00]+")
+_MARKER = re.compile(r'<marker id="([\w-]+)".*?fill="(#[0-9a-fA-F]+)"')
+
+_LOCK = threading.Lock()
+"""Sender threads draw at once: one composes at a time (the work holds the GIL anyway)."""
+_sprites: dict[str, tuple[Run, ...]] = {}
+"""Each element's pixels (its colours as codes), by its text shifted near the origin."""
+_codes: dict[str, int] = {}
+"""Each colour's code in the sprites (a picture translates them to its own palette's indices)."""
+KEEP = 4096
+"""How many sprites, element readings and placements are kept before they are dropped together."""
+KEEP_RUNS = 200_000
+"""How many runs of pixels the sprites may hold in all (about 20 MB), a title's being many."""
+_runs = [0]
+_PLAIN_PATH = re.compile(r"[MLHVmlhvZz\d\s.,eE+-]*")
+
+
+def _hex(colour: str) -> str:
+    text = colour.lstrip("#").lower()
+    if len(text) == 3:
+        text = "".join(c * 2 for c in text)
+    return "#" + text
+
+
+def _code(colour: str) -> int:
+    code = _codes.get(colour)
+    if code is None:
+        code = _codes[colour] = len(_codes) + 1
+        if code > 250:
+            raise OverflowError
+    return code
+
+
+def _path_points(d: str) -> tuple[list[tuple[float, float]], str] | None:
+    """The absolute points of ``d`` (for its box) and ``d`` with its absolute numbers kept as text."""
+    if not d.startswith("M") or _PLAIN_PATH.fullmatch(d) is None:
+        return None  # a curve, an arc, or a relative start: not shifted here (drawn by librsvg)
+    points: list[tuple[float, float]] = []
+    x = y = sx = sy = 0.0
+    for command, args in _PATH.findall(d):
+        numbers = [float(n) for n in _NUMBER.findall(args)]
+        if command in "ML":
+            if len(numbers) % 2:
+                return None
+            for i in range(0, len(numbers), 2):
+                x, y = numbers[i], numbers[i + 1]
+                points.append((x, y))
+                if command == "M" and i == 0:
+                    sx, sy = x, y
+        elif command in "ml":
+            for i in range(0, len(numbers), 2):
+                x, y = x + numbers[i], y + numbers[i + 1]
+                points.append((x, y))
+                if command == "m" and i == 0:
+                    sx, sy = x, y
+        elif command == "h":
+            for n in numbers:
+                x += n
+                points.append((x, y))
+        elif command == "v":
+            for n in numbers:
+                y += n
+                points.append((x, y))
+        elif command == "H":
+            for n in numbers:
+                x = n
+                points.append((x, y))
+        elif command == "V":
+            for n in numbers:
+                y = n
+                points.append((x, y))
+        else:
+            x, y = sx, sy
+    return points, d
+
+
+def _shift_path(d: str, dx: int, dy: int) -> str:
+    out = []
+    for command, args in _PATH.findall(d):
+        if command in "ML":
+            numbers = _NUMBER.findall(args)
+            shifted = [
+                f"{float(n) - (dx if i % 2 == 0 else dy):.3f}".rstrip("0").rstrip(".")
+                for i, n in enumerate(numbers)
+            ]
+            out.append(command + " ".join(shifted))
+        elif command in "HV":
+            numbers = _NUMBER.findall(args)
+            out.append(
+                command
+                + " ".join(f"{float(n) - (dx if command == 'H' else dy):.3f}" for n in numbers)
+            )
+        else:
+            out.append(command + args)
+    return "".join(out)
+
+
+def _element(
+    tag: str, attrs: str, ox: float, oy: float
+) -> tuple[str, int, int, tuple[float, float, float, float]] | None:
+    """The element normalised (shifted by an integer to near the origin), the shift, its box there."""
+    values = dict(_ATTR.findall(attrs))
+    width = (
+        float(values.get("stroke-width", "1")) if values.get("stroke", "none") != "none" else 0.0
+    )
+    margin = width + 2
+    if tag == "circle":
+        cx, cy, r = float(values["cx"]) + ox, float(values["cy"]) + oy, float(values["r"])
+        dx, dy = math.floor(cx), math.floor(cy)
+        body = _DATA.sub("", attrs)
+        body = re.sub(r'\scx="[^"]*"', f' cx="{cx - dx:.3f}"', body)
+        body = re.sub(r'\scy="[^"]*"', f' cy="{cy - dy:.3f}"', body)
+        box = (
+            cx - dx - r - margin,
+            cy - dy - r - margin,
+            cx - dx + r + margin,
+            cy - dy + r + margin,
+        )
+        return f"<circle{body}/>", dx, dy, box
+    if tag == "rect":
+        x, y = float(values["x"]) + ox, float(values["y"]) + oy
+        w, h = float(values["width"]), float(values["height"])
+        dx, dy = math.floor(x), math.floor(y)
+        body = _DATA.sub("", attrs)
+        body = re.sub(r'\sx="[^"]*"', f' x="{x - dx:.3f}"', body)
+        body = re.sub(r'\sy="[^"]*"', f' y="{y - dy:.3f}"', body)
+        return (
+            f"<rect{body}/>",
+            dx,
+            dy,
+            (x - dx - margin, y - dy - margin, x - dx + w + margin, y - dy + h + margin),
+        )
+    if tag == "path":
+        found = _path_points(values["d"])
+        if found is None or not found[0]:
+            return None
+        points = found[0]
+        dx, dy = math.floor(points[0][0] + ox), math.floor(points[0][1] + oy)
+        sx, sy = dx - ox, dy - oy  # the shift of the path's own numbers
+        if sx != int(sx) or sy != int(sy):
+            return None
+        d = _shift_path(values["d"], int(sx), int(sy))
+        body = _DATA.sub("", attrs)
+        body = re.sub(r'\sd="[^"]*"', f' d="{d}"', body)
+        xs = [p[0] - sx for p in points]
+        ys = [p[1] - sy for p in points]
+        return (
+            f"<path{body}/>",
+            dx,
+            dy,
+            (min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin),
+        )
+    return None
+
+
+_NONE = 1 << 40
+"""A row's column where no edge of that side crosses it."""
+
+
+def _polygon(
+    out: bytearray, width: int, height: int, points: list[tuple[float, float]], value: bytes
+) -> None:
+    """Fill a convex polygon: each pixel whose centre is inside (as cairo does without anti-aliasing).
+    Its edges going down make one side of it, those going up the other: each side's column is
+    computed row by row in one list, the rows then filled between them."""
+    top = max(math.ceil(min(p[1] for p in points) - 0.5), 0)
+    bottom = min(math.ceil(max(p[1] for p in points) - 0.5), height)  # rows top..bottom-1
+    if bottom <= top:
+        return
+    count = bottom - top
+    down = [_NONE] * count
+    up = [_NONE] * count
+    ceil = math.ceil
+    previous = points[-1]
+    for point in points:
+        (x1, y1), (x2, y2) = previous, point
+        previous = point
+        if y1 == y2:
+            continue
+        side = down if y2 > y1 else up
+        if y1 > y2:
+            x1, y1, x2, y2 = x2, y2, x1, y1
+        first, last = max(ceil(y1 - 0.5), top), min(ceil(y2 - 0.5), bottom)
+        if last <= first:
+            continue
+        slope = (x2 - x1) / (y2 - y1)
+        start = x1 + (first + 0.5 - y1) * slope - 0.5
+        side[first - top : last - top] = [ceil(start + k * slope) for k in range(last - first)]
+    at = top * width
+    for left, right in zip(down, up, strict=True):
+        if left > right:
+            left, right = right, left
+        if right != _NONE:
+            left, right = max(left, 0), min(right, width)
+            if right > left:
+                out[at + left : at + right] = value * (right - left)
+        at += width
+
+
+def _quad(x1: float, y1: float, x2: float, y2: float, half: float) -> list[tuple[float, float]]:
+    length = math.hypot(x2 - x1, y2 - y1)
+    if length == 0:
+        return []
+    nx, ny = -(y2 - y1) / length * half, (x2 - x1) / length * half
+    return [(x1 + nx, y1 + ny), (x2 + nx, y2 + ny), (x2 - nx, y2 - ny), (x1 - nx, y1 - ny)]
+
+
+def _line(
+    out: bytearray, width: int, height: int, line: Line, value: bytes, head: bytes | None
+) -> None:
+    """An order line: each piece of its dashes (or the whole) a quadrilateral, its arrowhead a
+    triangle at its end (the marker's path: 5 stroke widths over a 10-unit view box, its point 1 unit
+    past the end)."""
+    d, ox, oy, stroke, dash = line.d, line.ox, line.oy, line.stroke, line.dash
+    numbers = [float(n) for n in _NUMBER.findall(d)]
+    half = stroke / 2
+    last: tuple[float, float, float, float] | None = None
+    for i in range(0, len(numbers), 4):
+        x1, y1, x2, y2 = (
+            numbers[i] + ox,
+            numbers[i + 1] + oy,
+            numbers[i + 2] + ox,
+            numbers[i + 3] + oy,
+        )
+        last = (x1, y1, x2, y2)
+        length = math.hypot(x2 - x1, y2 - y1)
+        if length == 0:
+            continue
+        if not dash:
+            _polygon(out, width, height, _quad(x1, y1, x2, y2, half), value)
+            continue
+        ux, uy = (x2 - x1) / length, (y2 - y1) / length
+        at, k = 0.0, 0
+        while at < length:
+            end = min(at + dash[k % len(dash)], length)
+            if k % 2 == 0:
+                _polygon(
+                    out,
+                    width,
+                    height,
+                    _quad(x1 + ux * at, y1 + uy * at, x1 + ux * end, y1 + uy * end, half),
+                    value,
+                )
+            at, k = end, k + 1
+    if head is not None and last is not None:
+        x1, y1, x2, y2 = last
+        angle = math.atan2(y2 - y1, x2 - x1)
+        c, s = math.cos(angle), math.sin(angle)
+        unit = stroke / 2  # marker 5 x stroke over a 10-unit view box
+        triangle = [(-9 * unit, -5 * unit), (1 * unit, 0.0), (-9 * unit, 5 * unit)]
+        _polygon(
+            out,
+            width,
+            height,
+            [(x2 + px * c - py * s, y2 + px * s + py * c) for px, py in triangle],
+            head,
+        )
+
+
+class Line(NamedTuple):
+    """An order line (``M x y L x y``, once or more), drawn here as polygons."""
+
+    d: str
+    ox: float
+    oy: float
+    stroke: float
+    dash: tuple[float, ...]
+    colour: str
+    marker: str
+
+
+class Sprite(NamedTuple):
+    """Any other element: its text shifted by an integer (``dx``, ``dy``) to near the origin."""
+
+    text: str
+    dx: int
+    dy: int
+    box: tuple[float, float, float, float]
+
+
+_offsets: dict[tuple[str, int], list[tuple[int, int, bytes]]] = {}
+"""Each sprite's runs as offsets from its place on a page of the key's width."""
+_memo: dict[tuple[str, str, float, float], Line | Sprite] = {}
+
+
+def _step(tag: str, attrs: str, ox: float, oy: float) -> Line | Sprite | None:
+    values = dict(_ATTR.findall(attrs))
+    if "transform" in values or "clip-path" in values:
+        return None
+    d = values.get("d", "")
+    if (
+        tag == "path"
+        and values.get("fill") == "none"
+        and "stroke-linecap" not in values
+        and _LINE.match(d)
+    ):
+        marker = values.get("marker-end", "")
+        dash = tuple(float(n) for n in values.get("stroke-dasharray", "").split())
+        width = float(values["stroke-width"])
+        return Line(d, ox, oy, width, dash, _hex(values["stroke"]), marker[5:-1] if marker else "")
+    found = _element(tag, attrs, ox, oy)
+    return None if found is None else Sprite(*found)
+
+
+def compose(
+    phase: str, base: bytes, width: int, height: int, index: dict[str, int], draw: Draw
+) -> bytes | None:
+    """``phase`` (the ``dyn`` SVG, colours as ``#rrggbb``) drawn over ``base`` (indices a pixel), each
+    colour as ``index[colour]``; None where it holds what this does not draw (an inset's clip or
+    scale, an element it does not read, a colour by name): then librsvg draws it."""
+    if "clip-path" in phase or "matrix(" in phase:
+        return None  # an inset: drawn by librsvg
+    with _LOCK:
+        if len(_sprites) > KEEP or _runs[0] > KEEP_RUNS or len(_codes) + len(index) > 250:
+            _runs[0] = 0
+            _sprites.clear()
+            _offsets.clear()
+            _codes.clear()
+        if len(_memo) > KEEP:
+            _memo.clear()
+        if len(_offsets) > KEEP:
+            _offsets.clear()
+        table = bytearray(256)
+        for colour, number in index.items():
+            table[_code(colour)] = number
+        steps = _steps(phase)
+        if steps is None:
+            return None
+        missing = {
+            step.text: step.box
+            for step in steps
+            if isinstance(step, Sprite) and step.text not in _sprites
+        }
+        if missing and not _draw_sprites(missing, draw):
+            return None
+        markers = {m.group(1): _hex(m.group(2)) for m in _MARKER.finditer(phase)}
+        return _paint(steps, bytearray(base), width, height, index, bytes(table), markers)
+
+
+def _steps(phase: str) -> list[Line | Sprite] | None:
+    """The phase's elements in drawing order; None at anything but translated groups and elements."""
+    stack: list[tuple[float, float]] = [(0.0, 0.0)]
+    steps: list[Line | Sprite] = []
+    skip = 0
+    for match in _TAG.finditer(phase):
+        closing, tag, attrs, empty = match.groups()
+        if tag in ("defs", "style", "marker"):
+            if not empty:
+                skip += -1 if closing else 1
+        elif skip or tag == "svg":
+            continue
+        elif tag == "g":
+            if closing:
+                stack.pop()
+                continue
+            values = dict(_ATTR.findall(attrs))
+            if set(values) - {"class", "transform"}:
+                return None
+            ox, oy = stack[-1]
+            if "transform" in values:
+                moved = _TRANSLATE.match(values["transform"])
+                if moved is None:
+                    return None
+                ox, oy = ox + float(moved.group(1)), oy + float(moved.group(2))
+            stack.append((ox, oy))
+        elif not empty or closing:
+            return None
+        else:
+            ox, oy = stack[-1]
+            memo = (tag, attrs, ox, oy)
+            step = _memo.get(memo)
+            if step is None:
+                step = _step(tag, attrs, ox, oy)
+                if step is None:
+                    return None
+                _memo[memo] = step
+            steps.append(step)
+    return steps
+
+
+def _paint(
+    steps: list[Line | Sprite],
+    out: bytearray,
+    width: int,
+    height: int,
+    index: dict[str, int],
+    table: bytes,
+    markers: dict[str, str],
+) -> bytes | None:
+    for step in steps:
+        if isinstance(step, Line):
+            head = None
+            if step.marker:
+                if step.marker not in markers:
+                    return None
+                head = bytes([index[markers[step.marker]]])
+            _line(out, width, height, step, bytes([index[step.colour]]), head)
+            continue
+        runs = _sprites[step.text]
+        if not runs:
+            continue
+        dx, dy = step.dx, step.dy
+        rows = runs[-1][0] - runs[0][0]
+        inside = dx + step.box[0] - 1 >= 0 and dx + step.box[2] + 2 <= width
+        if inside and dy + runs[0][0] >= 0 and dy + runs[0][0] + rows < height:
+            key = (step.text, width)
+            offsets = _offsets.get(key)
+            if offsets is None:
+                offsets = _offsets[key] = [
+                    (row * width + column, row * width + column + len(codes), codes)
+                    for row, column, codes in runs
+                ]
+            at = dy * width + dx
+            for start, end, codes in offsets:
+                out[at + start : at + end] = codes.translate(table)
+            continue
+        for start, end, codes in _place(runs, dx, dy, width, height):  # cut at the page's edges
+            out[start:end] = codes.translate(table)
+    return bytes(out)
+
+
+def _place(
+    runs: tuple[Run, ...], dx: int, dy: int, width: int, height: int
+) -> list[tuple[int, int, bytes]]:
+    """A sprite's runs at its place on the page, cut at the page's edges."""
+    placed = []
+    for row, column, codes in runs:
+        y, x = row + dy, column + dx
+        if not 0 <= y < height:
+            continue
+        if x < 0:
+            codes, x = codes[-x:], 0
+        codes = codes[: max(width - x, 0)]
+        if codes:
+            placed.append((y * width + x, y * width + x + len(codes), codes))
+    return placed
+
+
+def _draw_sprites(missing: dict[str, tuple[float, float, float, float]], draw: Draw) -> bool:
+    placed = []
+    x = y = shelf = 0
+    parts = []
+    for text, (x0, y0, x1, y1) in sorted(missing.items(), key=lambda item: item[1][1] - item[1][3]):
+        left, top = math.floor(x0), math.floor(y0)
+        w, h = math.ceil(x1) - left + 1, math.ceil(y1) - top + 1
+        if x + w > 1024 and x > 0:
+            x, y, shelf = 0, y + shelf, 0
+
+        def code_of(m: re.Match[str]) -> str:
+            return f"rgb({_code(_hex(m.group(1)))},0,0)"
+
+        try:
+            coded = _COLOURS.sub(code_of, text)
+        except OverflowError:
+            return False
+        parts.append(f'<g transform="translate({x - left} {y - top})">{coded}</g>')
+        placed.append((text, x, y, w, h, left, top))
+        x += w + 1
+        shelf = max(shelf, h + 1)
+    page_width = max(p[1] + p[3] for p in placed)
+    page_height = y + shelf
+    page = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {page_width} {page_height}" width="{page_width}" '
+        f'height="{page_height}" shape-rendering="crispEdges">{"".join(parts)}</svg>'
+    )
+    band = draw(page)
+    if band.translate(None, bytes([0, *_codes.values()])):
+        return False  # a pixel of no colour given (a colour by name): drawn whole
+    for text, left, top, w, h, x0, y0 in placed:
+        runs = []
+        for row in range(h):
+            at = (top + row) * page_width + left
+            line = band[at : at + w]
+            for m in _RUN.finditer(line):
+                runs.append((row + y0, m.start() + x0, m.group(0)))
+        _sprites[text] = tuple(runs)
+        _runs[0] += len(runs)
+    return True
