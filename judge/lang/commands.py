@@ -294,6 +294,18 @@ class OrderCommand(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class SheetLineCommand(Command):
+    """A whole order line of a variant whose orders are kept as the text sent (the Renaissance
+    game's): read by the variant's own reader (``SignonReading.line_reader``) and read again by
+    it at the deadline."""
+
+    KIND: ClassVar[str] = "order"
+    WRITES_NOTHING_BEFORE_REFUSING: ClassVar[bool] = True
+    READS_NO_PLAYER: ClassVar[bool] = True
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Branch:
     """``IF``/``ELSE IF`` condition and the orders under it."""
 

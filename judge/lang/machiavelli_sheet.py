@@ -24,6 +24,7 @@ from judge.lang.machiavelli_orders import (
     read_campaign_order,
     read_machiavelli_order,
 )
+from judge.lang.order_values import OrderSyntaxError
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,3 +82,21 @@ def read_line(
             return order
         raise CoreError(Message(N_("Not a retreat or a disband -> {text}"), text=text))
     return read_campaign_order(text, game_map, french=french)
+
+
+@dataclass(frozen=True, slots=True)
+class SheetLineReader:
+    """The mail reader's test for a Renaissance order line (``SignonReading.line_reader``): None
+    when the line reads as an order of the phase, else why not. Hashable, so the mail reader's
+    cache keeps working."""
+
+    game_map: GameMap
+    phase: PhaseType
+    french: bool = False
+
+    def __call__(self, text: str) -> OrderSyntaxError | None:
+        try:
+            read_line(text, self.game_map, self.phase, french=self.french)
+        except CoreError as fault:
+            return OrderSyntaxError(fault.translatable or str(fault), 1, text)
+        return None

@@ -86,7 +86,13 @@ class SignonReading:
     game_map: GameMap
     phase_type: PhaseType | None
     french: bool
+    line_reader: LineReader | None = None
+    """The variant's own reader of an order line (None: the judge's order reader): a line it
+    reads, or one that is no prose, becomes a :class:`judge.lang.commands.SheetLineCommand`."""
 
+
+LineReader = Callable[[str], OrderSyntaxError | None]
+"""Why a line does not read as an order of the variant whose orders are kept as text (None: it does)."""
 
 SignonMap = Callable[[c.Signon | c.Create], GameMap | SignonReading | None]
 
@@ -129,6 +135,7 @@ def parse_mail(
     phase_type: PhaseType | None = None,
     french: bool = False,
     map_for_signon: SignonMap | None = None,
+    line_reader: LineReader | None = None,
 ) -> ParseResult:
     """Read a mail body; never raises.
 
@@ -140,9 +147,10 @@ def parse_mail(
     knows the game's variant; the parser does not): it gets the sign-on and
     returns the game's map (or a :class:`SignonReading`: the map, phase type and
     language for the rest of the mail), or None to keep the current one. Without it, a
-    sign-on or CREATE that names a variant switches to that variant.
+    sign-on or CREATE that names a variant switches to that variant. ``line_reader``: the
+    variant's own order lines (see :class:`SignonReading`), from the first line.
     """
-    reader = _MailReader(game_map or load_map("standard"), phase_type, french, map_for_signon)
+    reader = _MailReader(game_map or load_map("standard"), phase_type, french, map_for_signon, line_reader)
     return reader.read(body)
 
 
@@ -182,6 +190,7 @@ class _MailReader:
     phase_type: PhaseType | None
     french: bool
     map_for_signon: SignonMap | None
+    line_reader: LineReader | None = None
     commands: list[c.Command] = field(default_factory=list)
     errors: list[MailError] = field(default_factory=list)
     stack: list[_OpenIf] = field(default_factory=list)
@@ -258,6 +267,12 @@ class _MailReader:
             self._conditional(number, text, "endif", None)
         elif _is_command(first, stripped):
             self._command(number, text, first.rstrip(":"), source)
+        elif self.line_reader is not None and not self.stack:
+            # A variant whose orders are kept as sent: its reader's line, or a line meant as one
+            # (refused by name when its orders are acknowledged); prose is set aside as always.
+            fault = self.line_reader(stripped)
+            if fault is None or not self._prose(number, text, [fault]):
+                self.commands.append(c.SheetLineCommand(number, stripped))
         else:
             results = read_order_line(text.rstrip(), self.game_map, phase_type=self.phase_type, french=self.french)
             if self._prose(number, text, results):
@@ -285,6 +300,9 @@ class _MailReader:
             first_match = _FIRST_WORD.match(stripped)
             first = first_match.group().lower() if first_match else ""
             if len(stripped) > MAX_LINE_LENGTH or _is_command(first, stripped) or self.stack:
+                found = index + 1
+                break
+            if self.line_reader is not None and self.line_reader(stripped) is None:
                 found = index + 1
                 break
             results = read_order_line(stripped, self.game_map, phase_type=self.phase_type, french=self.french)
@@ -479,6 +497,7 @@ class _MailReader:
             switched = self.map_for_signon(command)
             if isinstance(switched, SignonReading):
                 self.phase_type, self.french = switched.phase_type, switched.french
+                self.line_reader = switched.line_reader
                 new_map = switched.game_map
             else:
                 new_map = switched

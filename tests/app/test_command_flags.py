@@ -20,10 +20,11 @@ FLAGS = ("CONSTANT_ANSWER", "READ_ONLY_ANSWER", "WRITES_NOTHING_BEFORE_REFUSING"
 TODAY: dict[str, tuple[type[c.Command], ...]] = {
     "CONSTANT_ANSWER": (c.Help, c.Get, c.Version),
     "READ_ONLY_ANSWER": (c.ListGames, c.Summary, c.History, c.Whois, c.Whogame, c.InfoPlayer),
-    "WRITES_NOTHING_BEFORE_REFUSING": (c.OrderCommand, c.Conditional, c.Signoff, c.IgnoredText),
+    "WRITES_NOTHING_BEFORE_REFUSING": (c.OrderCommand, c.Conditional, c.Signoff, c.IgnoredText, c.SheetLineCommand),
     "OWN_SAVEPOINTS": (c.Signon,),
     "READS_NO_PLAYER": (
         c.Signon, c.Signoff, c.OrderCommand, c.Conditional, c.PhaseCommand, c.Clear, c.IgnoredText,
+        c.SheetLineCommand,  # a Machiavelli order line (issue 33): kept in memory, stored at the mail's end
     ),
 }  # fmt: skip
 

@@ -15,8 +15,34 @@ from judge.app.games.lifecycle import start_game
 from judge.app.hooks.game_hooks import MACHIAVELLI, hooks_for
 from judge.app.machiavelli.stored_phase import opening_json
 from judge.core.machiavelli.board import load_board
+from judge.core.variants import load_map
+from judge.lang.powers import power_letters
 from tests.app.conftest import Harness
-from tests.app.games_helpers import form_game
+from tests.app.games_helpers import form_game, powers_of, read
+
+
+def renaissance_game(harness: Harness) -> dict[str, tuple[str, str]]:
+    """A started Renaissance game "demo" of two players: ``{power: (address, its sign-on)}``."""
+    addresses = form_game(harness, players=2)
+    with harness.db.unit_of_work() as uow:
+        game = uow.games.require("demo")
+        game.variant = "machiavelli"
+        start_game(uow, game, harness.clock.now(), random.Random(7), zone=ZoneInfo("UTC"))
+    letters = {power: letter for letter, power in power_letters(load_board().game_map).items()}
+    return {
+        power: (address, f"SIGNON {letters[power]}demo pw{addresses.index(address)}")
+        for address, power in powers_of(harness, "demo").items()
+    }
+
+
+def kept_sheets(harness: Harness) -> dict[str, list[str]]:
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("demo")
+        assert game.current_phase is not None
+        return {
+            power: list(s.canonical)
+            for power, s in uow.orders.current(game, game.current_phase).items()
+        }
 
 
 def test_the_start_opens_the_scenarios_first_phase_with_its_garrisons_and_treasuries(
@@ -57,3 +83,45 @@ def test_an_ordinary_game_still_opens_with_its_maps_board(harness: Harness) -> N
         assert (
             "garrisons" not in record.position_before and len(record.position_before["units"]) == 22
         )
+
+
+def test_a_powers_order_lines_are_read_by_the_games_reader_kept_as_sent_and_read_back(
+    harness: Harness,
+) -> None:
+    seats = renaissance_game(harness)
+    power = sorted(seats)[0]
+    address, signon = seats[power]
+    board = load_board()
+    units = [u for u in board.game_map.starting_units if u.power == power]
+    maintain = [f"MAINTAIN {u.type.value} {u.province}" for u in units]
+    body = (
+        "\n".join([signon, "MAINTAIN A NOWHERE", *maintain, "Best regards, and good luck to all"])
+        + "\n"
+    )
+    message = harness.exchange(address, body)
+    reply = read(message)
+    assert (
+        "[Error Flag]" in message["Subject"]
+    )  # a line meant as an order, not read: the Judge's flag
+    name = board.game_map.power_display_name(power, "en")
+    assert f"Orders kept for {name}:" in reply, reply
+    for line in maintain:
+        assert line.replace("MAINTAIN", "").strip().split()[-1] in reply
+    assert "> MAINTAIN A NOWHERE\nUnrecognized province -> nowhere" in reply, reply
+    assert "Best regards" not in reply.split(f"Orders kept for {name}:")[1]  # prose is no order
+    assert "You have no orders to give" not in reply  # the judge's own acknowledgement is not given
+    assert kept_sheets(harness) == {power: maintain}
+    # The next mail's sheet replaces the whole sheet.
+    reply = read(harness.exchange(address, f"{signon}\n{maintain[0]}\n"))
+    assert "refused" not in reply.split(f"Orders kept for {name}:")[1], reply
+    assert kept_sheets(harness) == {power: [maintain[0]]}
+
+
+def test_an_ordinary_game_reads_its_orders_with_the_judges_reader(harness: Harness) -> None:
+    """No variant reader: the plain game's order lines are the judge's orders, as before."""
+    addresses = form_game(harness, players=7)
+    powers = powers_of(harness, "demo")
+    address = addresses[0]
+    letter = {p: x for x, p in power_letters(load_map("standard")).items()}[powers[address]]
+    reply = read(harness.exchange(address, f"SIGNON {letter}demo pw0\nMAINTAIN A PAR\n"))
+    assert "Orders kept for" not in reply

@@ -21,13 +21,15 @@ from judge.app.game_state.assignment import Preference
 from judge.app.game_state.house_rules import HouseRuleHooks
 from judge.app.game_state.variant_rules import plain_opening
 from judge.app.session.mail_session import MailSession, Role
+from judge.app.session.refusals import CommandRefused
 from judge.app.session.services import Services
 from judge.core.geography import GameMap
-from judge.core.phase import Phase
+from judge.core.phase import Phase, PhaseType
 from judge.db.database import UnitOfWork
 from judge.db.models import CouncilMember, Game, Seat
 from judge.i18n import Gettext
-from judge.lang.commands import Press
+from judge.lang.commands import Press, SheetLineCommand
+from judge.lang.mail import LineReader
 from judge.timekeeping.deadlines import PhaseTimes
 
 COMMANDS = frozenset({"ACCUSE", "COUNCIL", "ESCAPE", "READY", "TRIBUNAL", "VOTE"})
@@ -122,3 +124,15 @@ class CouncilHooks(HouseRuleHooks):
 
     def check_concede(self, session: MailSession) -> None:
         permissions.check_concede(session)
+
+    def order_line_reader(
+        self, game: Game, game_map: GameMap, phase_type: PhaseType | None, french: bool
+    ) -> LineReader | None:
+        return None  # the councils order with the judge's orders
+
+    def take_sheet_line(self, session: MailSession, command: SheetLineCommand) -> None:
+        raise CommandRefused(session.gettext("Orders must follow a SIGNON."))  # never read so here
+
+    @property
+    def orders_kept_as_text(self) -> bool:
+        return False

@@ -134,7 +134,8 @@ def _signed_on(session: MailSession, game: Game, seat: Seat | None, role: Role) 
     session.acting_power = seat.power if seat is not None else None
     if role is Role.POWER and seat is not None and seat.power is not None:
         error_flag.settle_when_the_mail_ends(session, game, seat.power)
-        order_mail.confirm_when_the_mail_ends(session)  # after the flag is settled: the reply shows it
+        if not hooks_for(game).orders_kept_as_text:  # the Renaissance game's sheet has its own receipt
+            order_mail.confirm_when_the_mail_ends(session)  # after the flag is settled: the reply shows it
 
 
 # -- SIGNON Fgame pw ------------------------------------------------------------------------------

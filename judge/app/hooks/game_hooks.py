@@ -35,6 +35,9 @@ Each hook point, and who calls it:
 ``member``                RESIGN, SET ADDRESS: who is signed on, as a power's member
 ``send_press``            the PRESS handler
 ``check_order`` …         the order lines, IF blocks, CLEAR, SET DRAW, SET WAIT, SET CONCEDE
+``order_line_reader``     the mail reader (:mod:`judge.app.mail_in.worker`): a variant's own order lines
+``take_sheet_line``       the handler of such a line (:mod:`judge.app.handlers.sheet_line`)
+``orders_kept_as_text``   the SIGNON handler: whether the judge's order acknowledgement ends the reply
 ========================  ==========================================================
 """
 
@@ -51,16 +54,18 @@ from judge.app.game_state.house_rules import HouseRuleHooks, StandIns
 from judge.app.game_state.variant_rules import plain_opening
 from judge.app.machiavelli.machiavelli_hooks import MachiavelliHooks, plays_the_renaissance_game
 from judge.app.session.mail_session import MailSession
+from judge.app.session.refusals import CommandRefused
 from judge.app.session.services import Services
 from judge.core.adjudicator.rules import Rules
 from judge.core.geography import GameMap
-from judge.core.phase import Phase
+from judge.core.phase import Phase, PhaseType
 from judge.core.position import Position
 from judge.db.database import UnitOfWork
 from judge.db.models import CouncilMember, Game, Seat
 from judge.db.repositories.councils import councils_enabled
 from judge.i18n import Gettext
-from judge.lang.commands import Press
+from judge.lang.commands import Press, SheetLineCommand
+from judge.lang.mail import LineReader
 from judge.timekeeping.deadlines import PhaseTimes
 
 
@@ -162,6 +167,19 @@ class GameHooks(Protocol):
     def check_concede(self, session: MailSession) -> None:
         """Refuse a concession the sender may not make."""
 
+    def order_line_reader(
+        self, game: Game, game_map: GameMap, phase_type: PhaseType | None, french: bool
+    ) -> LineReader | None:
+        """The variant's own reader of order lines kept as text (None: the judge's order reader)."""
+
+    def take_sheet_line(self, session: MailSession, command: SheetLineCommand) -> None:
+        """Keep an order line the variant's reader gave (refuse it where no variant reads so)."""
+
+    @property
+    def orders_kept_as_text(self) -> bool:
+        """Whether the variant keeps its orders as sent and acknowledges them itself (the judge's
+        acknowledgement of the orders on file, which reads them as its own orders, is not given)."""
+
 
 class PlainHooks(HouseRuleHooks):
     """An ordinary game: the house rules it has, and nothing else at any point (``on_game_started``
@@ -231,6 +249,18 @@ class PlainHooks(HouseRuleHooks):
 
     def check_concede(self, session: MailSession) -> None:
         return None
+
+    def order_line_reader(
+        self, game: Game, game_map: GameMap, phase_type: PhaseType | None, french: bool
+    ) -> LineReader | None:
+        return None
+
+    def take_sheet_line(self, session: MailSession, command: SheetLineCommand) -> None:
+        raise CommandRefused(session.gettext("Orders must follow a SIGNON."))  # never read so here
+
+    @property
+    def orders_kept_as_text(self) -> bool:
+        return False
 
 
 PLAIN: GameHooks = PlainHooks()

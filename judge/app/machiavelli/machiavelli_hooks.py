@@ -4,8 +4,9 @@
 variant is one of the scenarios of :mod:`judge.core.machiavelli.board`
 (:func:`plays_the_renaissance_game`). At the start, the game opens with the scenario's first
 phase as the Renaissance core keeps it (the adjustments of 1453, with the garrisons and the
-treasuries), not with the plain board of its map. Every other point is an ordinary game's: the
-house rules it may have, and nothing more.
+treasuries), not with the plain board of its map. Its order lines are read by its own reader
+and kept as sent (:mod:`judge.app.machiavelli.sheet_mail`). Every other point is an ordinary
+game's: the house rules it may have, and nothing more.
 """
 
 from __future__ import annotations
@@ -17,17 +18,20 @@ from typing import Any
 
 from judge.app.game_state.assignment import Preference, assign_powers
 from judge.app.game_state.house_rules import HouseRuleHooks
+from judge.app.machiavelli.sheet_mail import add_line
 from judge.app.machiavelli.stored_phase import opening_json
 from judge.app.session.mail_session import MailSession
 from judge.app.session.services import Services
 from judge.core.geography import GameMap
 from judge.core.machiavelli.board import SCENARIO_DIRECTORY, load_board
-from judge.core.phase import Phase
+from judge.core.phase import Phase, PhaseType
 from judge.core.variants import SCENARIO_DIRECTORIES
 from judge.db.database import UnitOfWork
 from judge.db.models import CouncilMember, Game, Seat
 from judge.i18n import Gettext
-from judge.lang.commands import Press
+from judge.lang.commands import Press, SheetLineCommand
+from judge.lang.machiavelli_sheet import SheetLineReader
+from judge.lang.mail import LineReader
 from judge.timekeeping.deadlines import PhaseTimes
 
 
@@ -123,3 +127,17 @@ class MachiavelliHooks(HouseRuleHooks):
 
     def check_concede(self, session: MailSession) -> None:
         return None
+
+    def order_line_reader(
+        self, game: Game, game_map: GameMap, phase_type: PhaseType | None, french: bool
+    ) -> LineReader | None:
+        if phase_type is None:  # not started: no orders to read
+            return None
+        return SheetLineReader(game_map, phase_type, french)  # orders kept as sent, money and all
+
+    def take_sheet_line(self, session: MailSession, command: SheetLineCommand) -> None:
+        add_line(session, command)
+
+    @property
+    def orders_kept_as_text(self) -> bool:
+        return True  # the sheet's receipt (judge.app.machiavelli.order_receipt) acknowledges them

@@ -32,6 +32,7 @@ from sqlalchemy.orm import joinedload, object_session
 
 from judge.app.audience.council_members import reply_addresses
 from judge.app.game_state.variant_rules import game_map_of
+from judge.app.hooks.game_hooks import hooks_for
 from judge.app.mail_in.dispatch import run_commands
 from judge.app.mail_in.unreadable import note_unreadable
 from judge.app.mail_out import outbox
@@ -445,9 +446,11 @@ def _parse(uow: UnitOfWork, body: str, person: Person | None) -> tuple[ParseResu
     language = reader_language(person, game)
     signon = next(c for c in parsed.commands if isinstance(c, Signon | Create))
     if any(c.line < signon.line for c in parsed.commands) or any(e.line < signon.line for e in parsed.errors):
+        game_map, phase_type = game_map_of(game), _phase_type(game)
         parsed = parse_mail(
-            body, game_map_of(game), phase_type=_phase_type(game), french=language == "fr"
-        )
+            body, game_map, phase_type=phase_type, french=language == "fr",
+            line_reader=hooks_for(game).order_line_reader(game, game_map, phase_type, language == "fr"),
+        )  # fmt: skip
     return parsed, language
 
 
@@ -459,7 +462,10 @@ def _reading(game: Game, command: Signon | Create, *, french: bool) -> SignonRea
     """How the rest of the mail is read after its sign-on to ``game``: the game's map (or the
     variant the sign-on names, as the reader itself would switch to), phase type and language."""
     named = _variant_map(command.variant) if command.variant is not None else None
-    return SignonReading(named or game_map_of(game), _phase_type(game), french)
+    game_map, phase_type = named or game_map_of(game), _phase_type(game)
+    # A variant whose orders are kept as sent reads its order lines with its own reader (the hooks').
+    line_reader = hooks_for(game).order_line_reader(game, game_map, phase_type, french)
+    return SignonReading(game_map, phase_type, french, line_reader)
 
 
 def _variant_map(variant: str) -> GameMap | None:
