@@ -125,3 +125,58 @@ def test_an_ordinary_game_reads_its_orders_with_the_judges_reader(harness: Harne
     letter = {p: x for x, p in power_letters(load_map("standard")).items()}[powers[address]]
     reply = read(harness.exchange(address, f"SIGNON {letter}demo pw0\nMAINTAIN A PAR\n"))
     assert "Orders kept for" not in reply
+
+
+def process(harness: Harness) -> dict[str, str]:
+    """Process the open phase as the scheduler would at the deadline; ``{address: results mail}``."""
+    from judge.app.phases.processing import process_phase
+
+    harness.new_mail()
+    with harness.db.unit_of_work() as uow:
+        process_phase(uow, harness.services, uow.games.require("demo"), harness.clock.now())
+    harness.drain()
+    return {str(m["To"]): read(m) for m in harness.new_mail()}
+
+
+def test_the_phase_is_played_by_the_games_hooks_and_each_player_reads_only_his_own_books(
+    harness: Harness,
+) -> None:
+    seats = renaissance_game(harness)
+    board = load_board()
+    (first, (first_address, first_signon)), (second, (second_address, second_signon)) = sorted(
+        seats.items()
+    )
+    for power, address, signon in (
+        (first, first_address, first_signon),
+        (second, second_address, second_signon),
+    ):
+        units = [
+            f"MAINTAIN {u.type.value} {u.province}"
+            for u in board.game_map.starting_units
+            if u.power == power
+        ]
+        garrisons = [
+            f"MAINTAIN G {city}" for city, owner in board.garrisons.items() if owner == power
+        ]
+        harness.exchange(address, "\n".join([signon, *units, *garrisons]) + "\n")
+    mails = process(harness)
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("demo")
+        phases = [(p.name, p.state.value) for p in uow.phases.history(game)]
+        record = uow.phases.current(game)
+        assert record is not None
+        kept = dict(record.position_before)
+    assert phases == [("W1453A", "processed"), ("S1454M", "open")]
+    assert kept["phase"] == "S1454M"
+    # The abandoned powers gave no MAINTAIN: their units are gone.
+    assert {u["power"] for u in kept["units"]} == {first, second}
+    name = {power: board.game_map.power_display_name(power, "en") for power in (first, second)}
+    assert len(mails) == 2  # one results mail to each player (no master, no observer)
+    for power, other in ((first, second), (second, first)):
+        mail = mails[seats[power][0]]
+        assert f"{name[power]}'s books (private):" in mail
+        treasury = kept["treasuries"][power]
+        assert f"Treasury: 0 ducats before, {treasury} after (income +" in mail, mail
+        assert f"{name[other]}'s books" not in mail
+        assert f"{name[power]}: REMOVE" not in mail  # its MAINTAIN lines were read at the deadline
+    assert all("Adjustment results for the winter of 1453." in m for m in mails.values())

@@ -9,10 +9,11 @@ The house rules (END YEAR, CD AFTER) apply to council games as to any.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from judge.app.audience.results_readers import ResultsReader
 from judge.app.councils import elections, permissions, releases, replacements
 from judge.app.councils.council_story import council_summary_lines
 from judge.app.councils.formation import form_councils, queue_council_notices
@@ -20,6 +21,7 @@ from judge.app.councils.press_routing import send_council_press, send_observer_p
 from judge.app.game_state.assignment import Preference
 from judge.app.game_state.house_rules import HouseRuleHooks
 from judge.app.game_state.variant_rules import plain_opening
+from judge.app.game_state.variant_ruling import VariantRuling
 from judge.app.session.mail_session import MailSession, Role
 from judge.app.session.refusals import CommandRefused
 from judge.app.session.services import Services
@@ -132,6 +134,12 @@ class CouncilHooks(HouseRuleHooks):
 
     def take_sheet_line(self, session: MailSession, command: SheetLineCommand) -> None:
         raise CommandRefused(session.gettext("Orders must follow a SIGNON."))  # never read so here
+
+    def rule_phase(
+        self, game: Game, kept: Mapping[str, Any], sheets: Mapping[str, Sequence[str]],
+        readers: Callable[[], Mapping[str, ResultsReader]],
+    ) -> VariantRuling | None:
+        return None
 
     @property
     def orders_kept_as_text(self) -> bool:

@@ -38,20 +38,23 @@ Each hook point, and who calls it:
 ``order_line_reader``     the mail reader (:mod:`judge.app.mail_in.worker`): a variant's own order lines
 ``take_sheet_line``       the handler of such a line (:mod:`judge.app.handlers.sheet_line`)
 ``orders_kept_as_text``   the SIGNON handler: whether the judge's order acknowledgement ends the reply
+``rule_phase``            :func:`judge.app.phases.processing.process_phase`, where the judge's ruling is made
 ========================  ==========================================================
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
+from judge.app.audience.results_readers import ResultsReader
 from judge.app.councils.council_hooks import CouncilHooks
 from judge.app.game_state.assignment import Preference, assign_powers
 from judge.app.game_state.house_rules import HouseRuleHooks, StandIns
 from judge.app.game_state.variant_rules import plain_opening
+from judge.app.game_state.variant_ruling import VariantRuling
 from judge.app.machiavelli.machiavelli_hooks import MachiavelliHooks, plays_the_renaissance_game
 from judge.app.session.mail_session import MailSession
 from judge.app.session.refusals import CommandRefused
@@ -175,6 +178,14 @@ class GameHooks(Protocol):
     def take_sheet_line(self, session: MailSession, command: SheetLineCommand) -> None:
         """Keep an order line the variant's reader gave (refuse it where no variant reads so)."""
 
+    def rule_phase(
+        self, game: Game, kept: Mapping[str, Any], sheets: Mapping[str, Sequence[str]],
+        readers: Callable[[], Mapping[str, ResultsReader]],
+    ) -> VariantRuling | None:
+        """The phase of ``kept`` played by the variant with each power's kept ``sheets`` and its results
+        for each reader of ``readers()`` (None: the judge rules the orders itself,
+        :func:`judge.ruling.rule_orders`)."""
+
     @property
     def orders_kept_as_text(self) -> bool:
         """Whether the variant keeps its orders as sent and acknowledges them itself (the judge's
@@ -257,6 +268,12 @@ class PlainHooks(HouseRuleHooks):
 
     def take_sheet_line(self, session: MailSession, command: SheetLineCommand) -> None:
         raise CommandRefused(session.gettext("Orders must follow a SIGNON."))  # never read so here
+
+    def rule_phase(
+        self, game: Game, kept: Mapping[str, Any], sheets: Mapping[str, Sequence[str]],
+        readers: Callable[[], Mapping[str, ResultsReader]],
+    ) -> VariantRuling | None:
+        return None
 
     @property
     def orders_kept_as_text(self) -> bool:

@@ -12,12 +12,15 @@ game's: the house rules it may have, and nothing more.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from judge.app.audience.results_readers import ResultsReader
 from judge.app.game_state.assignment import Preference, assign_powers
 from judge.app.game_state.house_rules import HouseRuleHooks
+from judge.app.game_state.variant_ruling import VariantRuling
+from judge.app.machiavelli.phase_ruling import rule_renaissance_phase
 from judge.app.machiavelli.sheet_mail import add_line
 from judge.app.machiavelli.stored_phase import opening_json
 from judge.app.session.mail_session import MailSession
@@ -141,3 +144,9 @@ class MachiavelliHooks(HouseRuleHooks):
     @property
     def orders_kept_as_text(self) -> bool:
         return True  # the sheet's receipt (judge.app.machiavelli.order_receipt) acknowledges them
+
+    def rule_phase(
+        self, game: Game, kept: Mapping[str, Any], sheets: Mapping[str, Sequence[str]],
+        readers: Callable[[], Mapping[str, ResultsReader]],
+    ) -> VariantRuling | None:
+        return rule_renaissance_phase(game, kept, sheets, readers)

@@ -39,10 +39,11 @@ from sqlalchemy import event as sqlalchemy_event
 from judge.app.audience.blind_view import is_blind, view_of
 from judge.app.audience.results_readers import results_audience
 from judge.app.game_state import order_sheets as kept
-from judge.app.game_state.boards import to_json
+from judge.app.game_state.boards import from_json, to_json
 from judge.app.game_state.clock_store import fresh_times
 from judge.app.game_state.game_rules import game_rules
 from judge.app.game_state.variant_rules import game_map_of
+from judge.app.game_state.variant_ruling import VariantRuling
 from judge.app.games.endgame import after_processing
 from judge.app.hooks.game_hooks import hooks_for
 from judge.app.mail_out import outbox
@@ -68,7 +69,7 @@ from judge.core.position import Position
 from judge.core.serialization import position_to_json
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, SeatStatus
-from judge.db.models import Game
+from judge.db.models import Game, OrderSubmission, PhaseRecord
 from judge.i18n import LANGUAGES, translation
 from judge.logs import log_event
 from judge.mail.compose import game_subject
@@ -156,6 +157,18 @@ def process_phase(
         received[power] = {
             "version": submission.version, "kind": str(submission.kind), "items": list(submission.canonical),
         }  # fmt: skip
+    # A variant with a flow of its own plays the phase itself from what is kept (the Renaissance game).
+    with uow.session.no_autoflush:
+        variant_ruling = hooks.rule_phase(
+            game, record.position_before, {p: tuple(s.canonical) for p, s in submissions.items()},
+            lambda: results_audience(uow, game),
+        )  # fmt: skip
+    if variant_ruling is not None:
+        return _process_variant_phase(
+            uow, services, game, now, opened, variant_ruling, received, reason=reason, event=event, clock=clock,
+            started=started,
+        )  # fmt: skip
+    for power in sorted(submissions):
         effective = opened.effective(power, game_map, rules)
         if effective:
             orders[power] = effective
@@ -258,25 +271,9 @@ def process_phase(
         processed_at=now,
         processing_ms=(milliseconds := round((time.perf_counter() - started) * 1000)),
     )
-    new_record = None
-    if next_times is not None:
-        new_record = uow.phases.open_after(
-            game, record, str(after.phase), to_json(after), now, deadline_at=next_times.deadline
-        )
-        game.deadline_at = next_times.deadline
-        game.grace_at = next_times.grace
-        game.earliest_at = next_times.start
-    game.last_processed_at = now
-    game.failed_attempts = 0
-    for seat in game.seats:
-        if seat.wait:
-            seat.wait = False
-    if new_record is not None:
-        hooks.after_phase_opened(uow, services, game, now, position.phase, after.phase)
-        # The new phase's clock from what is in hand: no query; the due time goes in with the rest.
-        plan(uow, services, game, now, opened=OpenPhase(new_record, after, next_submissions))
-    uow.phases.flush_opened(game)  # one flush: the new phase, the game, the seats
-    uow.press.clear_votes(game)
+    _open_next(
+        uow, services, game, now, record, position.phase, after, to_json(after), next_times, next_submissions
+    )
 
     subject = game_subject(services.config.code, game.name, RESULTS_EVENT, str(position.phase))
     # The board as a picture for every reader who did not SET MAP OFF (issue 16); the text stays whole.
@@ -308,6 +305,96 @@ def process_phase(
         reports=reports,
         recipients=tuple(audience),
     )
+
+
+def _open_next(
+    uow: UnitOfWork, services: Services, game: Game, now: datetime, record: PhaseRecord, phase: Phase,
+    after: Position, after_json: dict[str, Any], next_times: PhaseTimes | None,
+    next_submissions: dict[str, OrderSubmission],
+) -> None:
+    """Open the next phase (``after``, kept as ``after_json``) unless the game ended (no
+    ``next_times``), clear the WAIT flags and the draw votes, and plan the new phase's clock."""
+    new_record = None
+    if next_times is not None:
+        new_record = uow.phases.open_after(
+            game, record, str(after.phase), after_json, now, deadline_at=next_times.deadline
+        )
+        game.deadline_at = next_times.deadline
+        game.grace_at = next_times.grace
+        game.earliest_at = next_times.start
+    game.last_processed_at = now
+    game.failed_attempts = 0
+    for seat in game.seats:
+        if seat.wait:
+            seat.wait = False
+    if new_record is not None:
+        hooks_for(game).after_phase_opened(uow, services, game, now, phase, after.phase)
+        # The new phase's clock from what is in hand: no query; the due time goes in with the rest.
+        plan(uow, services, game, now, opened=OpenPhase(new_record, after, next_submissions))
+    uow.phases.flush_opened(game)  # one flush: the new phase, the game, the seats
+    uow.press.clear_votes(game)
+
+
+def _process_variant_phase(
+    uow: UnitOfWork, services: Services, game: Game, now: datetime, opened: OpenPhase, ruling: VariantRuling,
+    received: dict[str, Any], *, reason: str, event: Process, clock: PhaseClock | None, started: float,
+) -> Processed:
+    """The rest of :func:`process_phase` for a phase the variant played itself (``ruling``): the
+    same record, clock, next phase, deadline and END YEAR as any phase; each reader's mail is the
+    variant's (no map: the variant has no art). Nobody is put in civil disorder or eliminated here:
+    the variant's rules have their own (not yet by mail)."""
+    hooks = hooks_for(game)
+    record, position = opened.record, opened.position
+    game_map = game_map_of(game)
+    zone = services.config.timezone
+    after = from_json(ruling.position_after)
+    if clock is not None:
+        count_processing(uow, game, clock, replace(event, newly_in_civil_disorder=frozenset()), now)
+    finished = not any(seat.status in ACTIVE for seat in game.seats) or hooks.ends_after(game, after.phase)
+    next_times: PhaseTimes | None = None
+    if finished:
+        game.state = GameState.FINISHED
+        game.finished_at = now
+        game.deadline_at = game.grace_at = game.earliest_at = None
+        uow.games.set_next_due(game, None)
+    else:
+        with uow.session.no_autoflush:
+            next_times = fresh_times(
+                uow, game, now, after.phase.type, zone,
+                previous=current_times(game, record, now), owing=owing_powers(game, after, game_map),
+            )  # fmt: skip
+        next_times = hooks.next_phase_times(game, next_times, now, position.phase, after.phase)
+    uow.phases.record_processing(
+        record,
+        orders_received=received,
+        orders_adjudicated={"position": dict(record.position_before), "sheets": ruling.results.get("sheets", {})},
+        results={**ruling.results, "reason": reason},
+        position_after=ruling.position_after,
+        processed_at=now,
+        processing_ms=(milliseconds := round((time.perf_counter() - started) * 1000)),
+    )
+    with uow.session.no_autoflush:
+        next_submissions = opened.kept_for(str(after.phase)) or kept.current_submissions(uow, game, after.phase)
+    _open_next(
+        uow, services, game, now, record, position.phase, after, ruling.position_after, next_times, next_submissions
+    )
+    subject = game_subject(services.config.code, game.name, RESULTS_EVENT, str(position.phase))
+    outbox.queue_many(
+        uow, services, [outbox.Letter([address], subject, text) for address, text in ruling.mails.items()], now,
+        game_id=game.id,
+    )  # fmt: skip
+    release_postal_press(uow, services, game, now)
+    if finished:
+        after_processing(uow, services, game, now, after, None)
+    _log_once_committed(
+        uow, game=game.name, phase=str(position.phase), next_phase="none" if finished else str(after.phase),
+        reason=reason, winner="none", results_mails=len(ruling.mails), milliseconds=milliseconds,
+    )
+    report = ruling.results.get("report", {})
+    return Processed(
+        phase=position.phase, next_phase=None if finished else after.phase, winner=None, eliminated=(),
+        reports=report if isinstance(report, dict) else {}, recipients=tuple(ruling.mails),
+    )  # fmt: skip
 
 
 def _log_once_committed(
