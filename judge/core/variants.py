@@ -52,6 +52,13 @@ def available_variants() -> tuple[str, ...]:
     return tuple(sorted({*_shipped_variants(), *_REGISTERED}))
 
 
+def offered_variants() -> tuple[str, ...]:
+    """The variants a game is created on, changed to (SET VARIANT) or joined by name: every variant
+    file (:func:`available_variants`) and the scenarios played by a flow of their own
+    (:data:`SCENARIO_DIRECTORIES`: the Renaissance game), sorted."""
+    return tuple(sorted({*available_variants(), *SCENARIO_DIRECTORIES}))
+
+
 @functools.cache
 def _shipped_variants() -> tuple[str, ...]:
     """Read once: the package's files do not change under a running judge, and

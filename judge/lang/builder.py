@@ -21,7 +21,7 @@ from lark.visitors import Transformer
 from judge.core.bots import LEVELS
 from judge.core.geography import GameMap
 from judge.core.phase import PhaseType
-from judge.core.variants import available_variants
+from judge.core.variants import offered_variants
 from judge.lang import commands as c
 from judge.lang.conditions import And, Condition, Not, Or, UnitPresent, Word, read_term
 from judge.lang.dates import DateSpec, read_date, read_phase
@@ -178,7 +178,7 @@ class CommandBuilder(Transformer[Token, Any]):
 
     def _variant_and_options(self, words: Sequence[Token]) -> tuple[str | None, tuple[str, ...]]:
         names = [str(word).lower() for word in words]
-        if names and names[0] in available_variants():
+        if names and names[0] in offered_variants():
             return names[0], tuple(names[1:])
         return None, tuple(names)
 
@@ -577,7 +577,7 @@ class CommandBuilder(Transformer[Token, Any]):
         words = str(children[0]).lower().replace(",", " ").split() if children else []
         if not words:
             raise CommandError(Message(N_("SET VARIANT needs a variant or an option.")))
-        if words[0] in available_variants():
+        if words[0] in offered_variants():
             return [c.SetVariant(self.line, words[0], tuple(words[1:]), False)]
         return [c.SetVariant(self.line, None, tuple(words), False)]
 

@@ -60,6 +60,16 @@ def _point(value: Any) -> Point:
     return (float(value[0]), float(value[1]))
 
 
+@functools.lru_cache(maxsize=64)
+def has_art(variant: str) -> bool:
+    """Whether ``variant`` has a drawing (its ``.svg`` among the maps' data): a variant without one
+    (the Renaissance game's, for now) gets its mails with no map, and no failed drawing."""
+    name = variant.lower()
+    return bool(re.fullmatch(r"[a-z0-9_]+", name)) and resources.files("judge.variants.maps").joinpath(
+        f"{name}.svg"
+    ).is_file()
+
+
 @functools.lru_cache(maxsize=32)
 def load_art(variant: str) -> MapArt:
     """The drawing of ``variant`` (case-insensitive); :class:`VariantError` when it has none."""

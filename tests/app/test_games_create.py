@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.core.variants import available_variants
+from judge.core.variants import offered_variants
 from tests.app.conftest import Harness
 from tests.app.games_helpers import read, register, snapshot
 
@@ -67,9 +67,9 @@ def test_a_taken_name_is_refused_and_the_game_unchanged(harness: Harness) -> Non
 def test_unknown_option_is_refused_with_the_known_ones(harness: Harness) -> None:
     register(harness, "alice@example.net")
     body = read(harness.exchange("alice@example.net", "CREATE ?demo secret nosuchmap\n"))
-    variants = ", ".join(available_variants())
+    variants = ", ".join(offered_variants())
     assert f"Unknown variant or option: nosuchmap. Variants: {variants}. Options: gunboat, blind." in body
-    assert "chaos" in variants and "standard" in variants
+    assert "chaos" in variants and "standard" in variants and "machiavelli" in variants
     with harness.db.unit_of_work(readonly=True) as uow:
         assert uow.games.by_name("demo") is None
 

@@ -21,7 +21,7 @@ from judge.core.geography import Terrain
 from judge.core.machiavelli.board import AUTONOMOUS, MachiavelliBoard, load_board, parse_board
 from judge.core.phase import Phase
 from judge.core.units import Unit, UnitType
-from judge.core.variants import available_variants, load_map
+from judge.core.variants import available_variants, load_map, offered_variants
 
 DATA = Path(__file__).resolve().parents[2] / "judge" / "variants" / "machiavelli" / "machiavelli.json"
 
@@ -210,8 +210,10 @@ def test_control_at_the_start(board: MachiavelliBoard) -> None:
         assert code not in control.provinces and code not in control.cities
 
 
-def test_the_scenario_is_not_offered_as_a_variant_before_its_rules_are_played() -> None:
-    """Its map alone would play two seasons of plain Diplomacy: it joins the variants with its flow."""
+def test_the_scenario_is_offered_with_its_own_flow_but_is_no_variant_file() -> None:
+    """CREATE, SET VARIANT and SIGNON offer it (its game hooks play it:
+    tests/app/test_machiavelli_mail.py); the tools that walk the variant files do not see it."""
+    assert "machiavelli" in offered_variants()
     assert "machiavelli" not in available_variants()
 
 

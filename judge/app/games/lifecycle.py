@@ -41,7 +41,7 @@ from judge.app.game_state.setting_table import BOT_KEY
 from judge.app.game_state.variant_rules import game_map_of
 from judge.app.hooks.game_hooks import hooks_for
 from judge.core.phase import Phase, PhaseType
-from judge.core.variants import available_variants
+from judge.core.variants import offered_variants
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, SeatStatus
 from judge.db.models import Game, Person, Seat
@@ -156,7 +156,7 @@ def check_variant_words(variant: str | None, options: Iterable[str]) -> tuple[st
     words = tuple(option.lower() for option in options)
     unknown = [word for word in words if word not in GAME_OPTIONS]
     chosen = (variant or "standard").lower()
-    if chosen not in available_variants():
+    if chosen not in offered_variants():
         unknown.insert(0, chosen)
     if unknown:
         raise UnknownVariantOrOption(unknown)

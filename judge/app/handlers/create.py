@@ -19,7 +19,7 @@ from judge.app.people.signon_checks import start_if_ready
 from judge.app.session.mail_session import MailSession, Role
 from judge.app.session.refusals import CommandRefused
 from judge.app.session.registry import Next, handles
-from judge.core.variants import available_variants
+from judge.core.variants import offered_variants
 from judge.lang.commands import Create
 from judge.timekeeping.dedication import PlayerRecord, check_may_create
 from judge.timekeeping.errors import DedicationTooLowError
@@ -61,7 +61,7 @@ def handle(command: Create, session: MailSession) -> Next:
         raise CommandRefused(
             _("Unknown variant or option: {words}. Variants: {variants}. Options: {options}.").format(
                 words=", ".join(error.words),
-                variants=", ".join(available_variants()),
+                variants=", ".join(offered_variants()),
                 options=", ".join(GAME_OPTIONS),
             ),
             stop=True,

@@ -36,7 +36,7 @@ from judge.app.games.masters import change_setting, check_may_set
 from judge.app.session.mail_session import MailSession
 from judge.app.session.refusals import CommandRefused
 from judge.app.session.registry import Next, handles
-from judge.core.variants import available_variants, load_map
+from judge.core.variants import load_map, offered_variants
 from judge.db.models import Game
 from judge.lang.commands import SetVariant
 
@@ -108,7 +108,7 @@ def _read_words(session: MailSession, words: tuple[str, ...]) -> tuple[list[str]
             _("Unknown variant or option: {words}. Variants: {variants}. Options: {options}. "
               "Rules: {rules} (or name=value).").format(
                 words=", ".join(unknown),
-                variants=", ".join(available_variants()),
+                variants=", ".join(offered_variants()),
                 options=", ".join(GAME_OPTIONS),
                 rules=", ".join(RULE_WORDS),
             )
@@ -118,10 +118,10 @@ def _read_words(session: MailSession, words: tuple[str, ...]) -> tuple[list[str]
 
 def _change_variant(session: MailSession, game: Game, variant: str) -> None:
     _ = session.gettext
-    if variant not in available_variants():
+    if variant not in offered_variants():
         raise CommandRefused(
             _("This judge has no variant called {variant}. Variants: {variants}.").format(
-                variant=variant, variants=", ".join(available_variants())
+                variant=variant, variants=", ".join(offered_variants())
             )
         )
     new_map = load_map(variant)

@@ -183,6 +183,8 @@ def phase_heading(kind: str, phase: Phase, _: Gettext) -> str:
     if kind == "orders":
         texts = {
             (Season.SPRING, PhaseType.MOVEMENT): _("Movement orders for Spring of {year}."),
+            (Season.SUMMER, PhaseType.MOVEMENT): _("Movement orders for Summer of {year}."),
+            (Season.SUMMER, PhaseType.RETREAT): _("Retreat orders for Summer of {year}."),
             (Season.FALL, PhaseType.MOVEMENT): _("Movement orders for Fall of {year}."),
             (Season.SPRING, PhaseType.RETREAT): _("Retreat orders for Spring of {year}."),
             (Season.FALL, PhaseType.RETREAT): _("Retreat orders for Fall of {year}."),
@@ -191,6 +193,8 @@ def phase_heading(kind: str, phase: Phase, _: Gettext) -> str:
     else:
         texts = {
             (Season.SPRING, PhaseType.MOVEMENT): _("Movement results for Spring of {year}."),
+            (Season.SUMMER, PhaseType.MOVEMENT): _("Movement results for Summer of {year}."),
+            (Season.SUMMER, PhaseType.RETREAT): _("Retreat results for Summer of {year}."),
             (Season.FALL, PhaseType.MOVEMENT): _("Movement results for Fall of {year}."),
             (Season.SPRING, PhaseType.RETREAT): _("Retreat results for Spring of {year}."),
             (Season.FALL, PhaseType.RETREAT): _("Retreat results for Fall of {year}."),
@@ -200,9 +204,11 @@ def phase_heading(kind: str, phase: Phase, _: Gettext) -> str:
 
 
 def phase_name(phase: Phase, _: Gettext) -> str:
-    """``Movement for Fall of 1901``: what the next phase will be."""
+    """``Movement for Fall of 1901``: what the next phase will be (the Renaissance game has a summer)."""
     texts = {
         (Season.SPRING, PhaseType.MOVEMENT): _("Movement for Spring of {year}"),
+        (Season.SUMMER, PhaseType.MOVEMENT): _("Movement for Summer of {year}"),
+        (Season.SUMMER, PhaseType.RETREAT): _("Retreat for Summer of {year}"),
         (Season.FALL, PhaseType.MOVEMENT): _("Movement for Fall of {year}"),
         (Season.SPRING, PhaseType.RETREAT): _("Retreat for Spring of {year}"),
         (Season.FALL, PhaseType.RETREAT): _("Retreat for Fall of {year}"),

@@ -28,6 +28,7 @@ from judge.db.enums import SeatStatus
 from judge.db.models import Game, Person, Seat
 from judge.i18n import translation
 from judge.mail.compose import game_subject
+from judge.maps.art import has_art
 from judge.timekeeping.dates import tell_date
 
 HIDDEN_ADDRESS = "someone@somewhere"
@@ -127,7 +128,8 @@ def queue_game_starting(session: MailSession, game: Game) -> int:
         fresh = tuple(a for a in to if a.lower() not in sent)
         if fresh:
             sent.update(a.lower() for a in fresh)
-            board = opening.id if opening is not None and not any(a.lower() in no_map for a in fresh) else None
+            drawn = opening is not None and has_art(game.variant) and not any(a.lower() in no_map for a in fresh)
+            board = opening.id if drawn and opening is not None else None
             session.send(Outgoing(fresh, subject, body, game_id=game.id, map_phase_id=board, map_language=language))
             count += 1
     hooks_for(game).announce_start(session, game)  # councils: each member's place, each spy's secret...
