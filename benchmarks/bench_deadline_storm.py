@@ -121,10 +121,10 @@ def capture_server(port_out: Any, stop: Any, report: Any) -> None:
 
 def scheduler(url: str, data_dir: str, maps: bool, barrier: Any, done: Any, times: Any, profile: str) -> None:
     """The scheduler's process: bench_due_games.py's worker, with every reader's map off when asked."""
-    from judge.app.mail_out import results_maps
+    from judge.app.phases import processing
 
-    if not maps:  # every reader said SET MAP OFF
-        results_maps.map_off_addresses = lambda _game: _Everyone()  # type: ignore[assignment]
+    if not maps:  # every reader said SET MAP OFF: patched where the processing reads it
+        processing.map_off_addresses = lambda _game: _Everyone()  # type: ignore[assignment]
     worker(url, data_dir, barrier, times, done, profile)
 
 
@@ -272,6 +272,9 @@ def run(server: str, template: str, data: str, games: int, maps: bool, connectio
         assert last is not None and results == games * READERS_PER_GAME == sent and handled == games, (
             results, sent, handled, games
         )  # fmt: skip
+        # Every results mail carries its map when maps are on, and none when they are off: a patch
+        # that stops reaching the processing would otherwise time maps on twice.
+        assert with_picture == (results if maps else 0), (maps, with_picture, results)
         elapsed: float = last - started
         print(
             f"{games} games, maps {'on ' if maps else 'off'}, {connections} sender(s): deadline to last results mail "
