@@ -21,13 +21,13 @@ from typing import Any
 import pytest
 
 from judge.app.councils.council_hooks import CouncilHooks
+from judge.app.game_state.plain_hooks import PlainHooks
 from judge.app.hooks import game_hooks
 from judge.app.hooks.game_hooks import (
     COUNCILS,
     MACHIAVELLI,
     PLAIN,
     GameHooks,
-    PlainHooks,
     hooks_for,
 )
 from judge.app.machiavelli.machiavelli_hooks import MachiavelliHooks

@@ -9,36 +9,30 @@ The house rules (END YEAR, CD AFTER) apply to council games as to any.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from judge.app.audience.results_readers import ResultsReader
 from judge.app.councils import elections, permissions, releases, replacements
 from judge.app.councils.council_story import council_summary_lines
 from judge.app.councils.formation import form_councils, queue_council_notices
 from judge.app.councils.press_routing import send_council_press, send_observer_press
 from judge.app.game_state.assignment import Preference
-from judge.app.game_state.house_rules import HouseRuleHooks
-from judge.app.game_state.variant_rules import plain_opening
-from judge.app.game_state.variant_ruling import VariantRuling
+from judge.app.game_state.plain_hooks import PlainHooks
 from judge.app.session.mail_session import MailSession, Role
-from judge.app.session.refusals import CommandRefused
 from judge.app.session.services import Services
-from judge.core.geography import GameMap
-from judge.core.phase import Phase, PhaseType
+from judge.core.phase import Phase
 from judge.db.database import UnitOfWork
 from judge.db.models import CouncilMember, Game, Seat
 from judge.i18n import Gettext
-from judge.lang.commands import Press, SheetLineCommand
-from judge.lang.mail import LineReader
+from judge.lang.commands import Press
 from judge.timekeeping.deadlines import PhaseTimes
 
 COMMANDS = frozenset({"ACCUSE", "COUNCIL", "ESCAPE", "READY", "TRIBUNAL", "VOTE"})
 """The councils' own commands: a game not played by councils refuses them."""
 
 
-class CouncilHooks(HouseRuleHooks):
+class CouncilHooks(PlainHooks):
     """A game played by councils: elections, releases of orders, members, spies."""
 
     def before_due(self, uow: UnitOfWork, services: Services, game: Game, now: datetime) -> None:
@@ -66,9 +60,6 @@ class CouncilHooks(HouseRuleHooks):
     ) -> None:
         super().after_phase_opened(uow, services, game, now, phase, next_phase)  # the house rules' (SET BOTS)
         elections.after_phase_opened(uow, services, game, now, phase, next_phase)
-
-    def opening_position(self, game: Game, game_map: GameMap) -> dict[str, Any]:
-        return plain_opening(game, game_map)  # the councils play the variant's board as it stands
 
     def deal_powers(
         self, uow: UnitOfWork, game: Game, seats: Sequence[Seat], preferences: Mapping[int, Preference],
@@ -127,20 +118,3 @@ class CouncilHooks(HouseRuleHooks):
     def check_concede(self, session: MailSession) -> None:
         permissions.check_concede(session)
 
-    def order_line_reader(
-        self, game: Game, game_map: GameMap, phase_type: PhaseType | None, french: bool
-    ) -> LineReader | None:
-        return None  # the councils order with the judge's orders
-
-    def take_sheet_line(self, session: MailSession, command: SheetLineCommand) -> None:
-        raise CommandRefused(session.gettext("Orders must follow a SIGNON."))  # never read so here
-
-    def rule_phase(
-        self, game: Game, kept: Mapping[str, Any], sheets: Mapping[str, Sequence[str]],
-        readers: Callable[[], Mapping[str, ResultsReader]],
-    ) -> VariantRuling | None:
-        return None
-
-    @property
-    def orders_kept_as_text(self) -> bool:
-        return False

@@ -11,31 +11,24 @@ game's: the house rules it may have, and nothing more.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
 from typing import Any
 
 from judge.app.audience.results_readers import ResultsReader
-from judge.app.game_state.assignment import Preference, assign_powers
-from judge.app.game_state.house_rules import HouseRuleHooks
+from judge.app.game_state.plain_hooks import PlainHooks
 from judge.app.game_state.variant_ruling import VariantRuling
 from judge.app.machiavelli.phase_ruling import rule_renaissance_phase
 from judge.app.machiavelli.sheet_mail import add_line
 from judge.app.machiavelli.stored_phase import opening_json
 from judge.app.session.mail_session import MailSession
-from judge.app.session.services import Services
 from judge.core.geography import GameMap
 from judge.core.machiavelli.board import SCENARIO_DIRECTORY, load_board
-from judge.core.phase import Phase, PhaseType
+from judge.core.phase import PhaseType
 from judge.core.variants import SCENARIO_DIRECTORIES
-from judge.db.database import UnitOfWork
-from judge.db.models import CouncilMember, Game, Seat
-from judge.i18n import Gettext
-from judge.lang.commands import Press, SheetLineCommand
+from judge.db.models import Game
+from judge.lang.commands import SheetLineCommand
 from judge.lang.machiavelli_sheet import SheetLineReader
 from judge.lang.mail import LineReader
-from judge.timekeeping.deadlines import PhaseTimes
 
 
 def plays_the_renaissance_game(game: Game) -> bool:
@@ -44,92 +37,11 @@ def plays_the_renaissance_game(game: Game) -> bool:
     return SCENARIO_DIRECTORIES.get((game.variant or "").strip().lower()) == SCENARIO_DIRECTORY
 
 
-class MachiavelliHooks(HouseRuleHooks):
+class MachiavelliHooks(PlainHooks):
     """A game of the Renaissance game: its own opening; the house rules; nothing else yet."""
 
     def opening_position(self, game: Game, game_map: GameMap) -> dict[str, Any]:
         return opening_json(load_board(game.variant))  # the garrisons, the treasuries, W1453
-
-    def before_due(self, uow: UnitOfWork, services: Services, game: Game, now: datetime) -> None:
-        return None
-
-    def holds_processing(
-        self, uow: UnitOfWork, services: Services, game: Game, now: datetime
-    ) -> bool:
-        return False
-
-    def wake_at(self, uow: UnitOfWork, game: Game, planned: datetime | None) -> datetime | None:
-        return planned
-
-    def after_eliminations(
-        self,
-        uow: UnitOfWork,
-        services: Services,
-        game: Game,
-        now: datetime,
-        eliminated: Sequence[str],
-    ) -> None:
-        return None
-
-    def next_phase_times(
-        self, game: Game, times: PhaseTimes, now: datetime, phase: Phase, next_phase: Phase
-    ) -> PhaseTimes:
-        return times
-
-    def deal_powers(
-        self,
-        uow: UnitOfWork,
-        game: Game,
-        seats: Sequence[Seat],
-        preferences: Mapping[int, Preference],
-        powers: Sequence[str],
-        seed: int,
-        now: datetime,
-        first_year: int,
-    ) -> dict[int, str]:
-        return assign_powers(preferences, powers, random.Random(seed))
-
-    def announce_start(self, session: MailSession, game: Game) -> None:
-        return None
-
-    def final_summary_lines(
-        self,
-        uow: UnitOfWork,
-        game: Game,
-        outcome: Mapping[str, Any] | None,
-        language: str,
-        _: Gettext,
-    ) -> list[str]:
-        return []
-
-    @property
-    def own_commands(self) -> frozenset[str]:
-        return frozenset()
-
-    @property
-    def members_sign_on(self) -> bool:
-        return False
-
-    def join_refusal(self, game: Game, _: Gettext) -> str | None:
-        return None
-
-    def member(self, session: MailSession) -> CouncilMember | None:
-        return None
-
-    def send_press(self, session: MailSession, command: Press) -> bool:
-        return False
-
-    def check_order(self, session: MailSession) -> None:
-        return None
-
-    def check_draw(self, session: MailSession) -> None:
-        return None
-
-    def check_wait(self, session: MailSession) -> None:
-        return None
-
-    def check_concede(self, session: MailSession) -> None:
-        return None
 
     def order_line_reader(
         self, game: Game, game_map: GameMap, phase_type: PhaseType | None, french: bool
