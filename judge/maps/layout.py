@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -133,6 +134,16 @@ def _offsets(reach: float, step: float) -> list[Point]:
 
 _OFFSETS = _offsets(48.0, 3.0)
 _FAR_OFFSETS = _offsets(36.0, 2.0)
+_MARKER_OFFSETS = sorted(
+    ((dx * 1.5, dy * 1.5) for dx in range(-26, 27) for dy in range(-26, 27) if dx * dx + dy * dy <= 26 * 26),
+    key=lambda p: (p[0] ** 2 + p[1] ** 2, p),
+)
+"""Where a centre's marker may go, nearest first: within 39 map units of its art's point."""
+_UNIT_OFFSETS = sorted(
+    ((dx * 3.0, dy * 3.0) for dx in range(-8, 9) for dy in range(-8, 9) if 0 < dx * dx + dy * dy <= 64),
+    key=lambda p: (p[0] ** 2 + p[1] ** 2, p),
+)
+"""Where a small province's unit may go to leave its marker room, nearest first: within 24 units."""
 """A label with no room inside its province goes just outside it, this near."""
 
 
@@ -177,6 +188,99 @@ INSETS: dict[str, Inset] = {
 }
 
 
+@functools.lru_cache(maxsize=32)
+def board_art(variant: str) -> MapArt:
+    """The drawing of ``variant`` with every supply centre's marker clear of every unit that can
+    stand on the board: a unit standing on its own centre never hides the marker (its owner's
+    colour), and no marker hides a unit.
+
+    A marker that a unit's box touches moves to the nearest point where it touches no unit and no
+    other marker: its circle inside its province and off its label's point where it can, else its
+    circle inside, else its centre inside. In a province too small for that (Standard's were
+    Constantinople, Liverpool and Naples) its unit moves too (not a coast's fleet), within the
+    province and off every other unit and marker, to the nearest place that leaves the marker such a point. The boxes are
+    the ones the board draws: in the region an inset draws again larger, units and markers are drawn
+    as much smaller (so the inset, their scaled copy, holds no overlap either).
+    """
+    art = load_art(variant)
+    region = INSETS.get(variant.lower())
+    shapes = outlines(art)
+
+    def drawn(box: Box, at: Point) -> Box:
+        if region is None or not region.holds(at):
+            return box
+        k = 1 / region.scale
+        x, y = at
+        return Box(x + (box.left - x) * k, y + (box.top - y) * k, x + (box.right - x) * k, y + (box.bottom - y) * k)
+
+    units = {code: [a.unit, *a.coasts.values()] for code, a in art.provinces.items()}
+    markers = {code: a.centre for code, a in art.provinces.items() if a.centre is not None}
+    moved: dict[str, Anchors] = dict(art.provinces)
+    for code in sorted(markers):
+        home = markers[code]
+        anchors = moved[code]
+        rings = shapes.get(code, ())
+        near = Box(home[0] - 90, home[1] - 90, home[0] + 90, home[1] + 90)
+        marker_boxes = [b for other, m in markers.items() if other != code and (b := drawn(centre_box(m), m)).overlaps(near)]
+        own = [drawn(unit_box(p), p) for p in units[code]]
+        others = [b for c, points in units.items() if c != code for p in points if (b := drawn(unit_box(p), p)).overlaps(near)]
+        if not _hides(drawn(centre_box(home), home), [*own, *others, *marker_boxes]):
+            continue
+        label_room = Box(anchors.label[0] - 16, anchors.label[1] - 8, anchors.label[0] + 16, anchors.label[1] + 8)
+        found = _marker_place(home, rings, [*own, *others, *marker_boxes], label_room, drawn)
+        if found is None:
+            # A small province: its unit moves too (the fleets of a split province keep their coasts).
+            coasts = [drawn(unit_box(p), p) for p in anchors.coasts.values()]
+            for dx, dy in _UNIT_OFFSETS:
+                unit = (anchors.unit[0] + dx, anchors.unit[1] + dy)
+                box = drawn(unit_box(unit), unit)
+                if not inside(rings, unit) or _hides(box, [*coasts, *others, *marker_boxes]):
+                    continue
+                found = _marker_place(home, rings, [box, *coasts, *others, *marker_boxes], label_room, drawn)
+                if found is not None:
+                    units[code] = [unit, *anchors.coasts.values()]
+                    anchors = Anchors(anchors.label, unit, anchors.coasts, anchors.centre)
+                    break
+        if found is not None:
+            markers[code] = found
+            moved[code] = Anchors(anchors.label, anchors.unit, anchors.coasts, found)
+    return MapArt(
+        variant=art.variant, width=art.width, height=art.height, body=art.body,
+        provinces=MappingProxyType(moved), wraps=art.wraps,
+    )  # fmt: skip
+
+
+def _hides(box: Box, boxes: list[Box]) -> bool:
+    return any(box.overlaps(b) for b in boxes)
+
+
+def _marker_place(
+    home: Point, rings: tuple[Ring, ...], boxes: list[Box], label_room: Box, drawn: Callable[[Box, Point], Box]
+) -> Point | None:
+    """The nearest point to ``home`` where a marker touches none of ``boxes``: its circle inside
+    ``rings`` and off ``label_room`` first, then its circle inside, then its centre inside, then (an
+    island smaller than a unit) its circle on the province's edge."""
+    clear = [p for dx, dy in _MARKER_OFFSETS if not _hides(drawn(centre_box(p := (home[0] + dx, home[1] + dy)), p), boxes)]
+
+    def circle_inside(point: Point) -> bool:
+        box = drawn(centre_box(point), point)
+        r = (box.right - box.left) / 2 - 1
+        x, y = point
+        return all(inside(rings, p) for p in ((x, y), (x - r, y), (x + r, y), (x, y - r), (x, y + r)))
+
+    def touching(point: Point) -> bool:
+        box = drawn(centre_box(point), point)
+        r, (x, y) = (box.right - box.left) / 2 - 1, point
+        return any(inside(rings, (x + r * dx / 2, y + r * dy / 2)) for dx in (-2, -1, 0, 1, 2) for dy in (-2, -1, 0, 1, 2))
+
+    return (
+        next((p for p in clear if not drawn(centre_box(p), p).overlaps(label_room) and circle_inside(p)), None)
+        or next((p for p in clear if circle_inside(p)), None)
+        or next((p for p in clear if inside(rings, p)), None)
+        or next((p for p in clear if touching(p)), None)
+    )
+
+
 @functools.lru_cache(maxsize=16)
 def inset_art(variant: str) -> MapArt | None:
     """The drawing of ``variant``'s inset, as a board of its own (every anchor moved and scaled,
@@ -184,7 +288,7 @@ def inset_art(variant: str) -> MapArt | None:
     inset = INSETS.get(variant.lower())
     if inset is None:
         return None
-    art = load_art(variant)
+    art = board_art(variant)
     width, height = inset.size
     moved = {
         code: Anchors(
@@ -203,7 +307,7 @@ def inset_art(variant: str) -> MapArt | None:
 
 
 def _view(variant: str, inset: bool) -> tuple[MapArt, dict[str, tuple[Ring, ...]]]:
-    art = load_art(variant)
+    art = board_art(variant)
     shapes = outlines(art)
     if not inset:
         return art, shapes

@@ -56,7 +56,7 @@ from judge.core.position import DislodgedUnit, Position
 from judge.core.units import Unit, UnitType, province_of
 from judge.core.variants import load_map
 from judge.i18n import translation
-from judge.maps.art import MapArt, Point, load_art
+from judge.maps.art import MapArt, Point
 from judge.maps.colour import lab, tint
 from judge.maps.font import text_path
 from judge.maps.layout import (
@@ -66,6 +66,7 @@ from judge.maps.layout import (
     Box,
     Inset,
     Labels,
+    board_art,
     centre_box,
     inset_art,
     place_labels,
@@ -227,7 +228,7 @@ class _Base:
 
 @functools.lru_cache(maxsize=64)
 def _base(variant: str, language: str, inset: bool = False) -> _Base:
-    art = inset_art(variant) if inset else load_art(variant)
+    art = inset_art(variant) if inset else board_art(variant)
     assert art is not None
     labels = place_labels(variant, language, inset)
     strokes = " ".join(

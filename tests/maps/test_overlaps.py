@@ -21,7 +21,16 @@ from judge.core.random_orders import RandomOrders
 from judge.core.units import Unit
 from judge.core.variants import available_variants, load_map
 from judge.maps.art import load_art
-from judge.maps.layout import INSETS, Box, Labels, centre_box, place_labels, unit_box
+from judge.maps.layout import (
+    CENTRE_RADIUS,
+    INSETS,
+    Box,
+    Labels,
+    board_art,
+    centre_box,
+    place_labels,
+    unit_box,
+)
 from judge.maps.render import _head_box, render_svg
 
 
@@ -70,6 +79,32 @@ def unit_overlaps(svg: str) -> list[str]:
     return found
 
 
+def marker_overlaps(svg: str, variant: str) -> list[str]:
+    """Units drawn on a supply centre's marker, or markers on a unit (on the board and in its
+    inset, each view apart), but the islands smaller than a marker (``MARKERS_UNDER_A_UNIT``)."""
+    board, _, inset = svg.partition('<g class="inset"')
+    found = []
+    for view, part in (("", board), ("inset: ", inset)):
+        markers = re.findall(r'class="centre" data-province="(\w+)"[^>]*cx="([\d.-]+)" cy="([\d.-]+)" r="([\d.]+)"', part)
+        for location, box in unit_boxes(part):
+            for code, x, y, r in markers:
+                if code in MARKERS_UNDER_A_UNIT.get(variant, ()):
+                    continue
+                k = float(r) / CENTRE_RADIUS
+                at = (float(x), float(y))
+                marker = centre_box(at)
+                marker = Box(at[0] + (marker.left - at[0]) * k, at[1] + (marker.top - at[1]) * k,
+                             at[0] + (marker.right - at[0]) * k, at[1] + (marker.bottom - at[1]) * k)  # fmt: skip
+                if box.overlaps(marker):
+                    found.append(f"{view}unit {location} on centre {code}")
+    return found
+
+
+MARKERS_UNDER_A_UNIT = {"known_world_901": ("PLM", "SAI")}
+"""Known World's Palembang and Saigon (islands of 50 and 44 square units, smaller than a marker's
+box): no place touches them off their unit's box. Every other centre's marker stands clear."""
+
+
 def label_overlaps(svg: str, variant: str, language: str = "en") -> list[str]:
     """What covers a label, on the board and in its inset (each against its own labels)."""
     board, _, inset = svg.partition('<g class="inset"')
@@ -101,6 +136,7 @@ def test_nothing_covers_a_label_on_any_variants_opening(variant: str) -> None:
         svg = render_svg(variant, _opening(variant), language=language)
         assert label_overlaps(svg, variant, language) == []
         assert unit_overlaps(svg) == []
+        assert marker_overlaps(svg, variant) == []
 
 
 @pytest.mark.parametrize("variant", available_variants())
@@ -114,7 +150,7 @@ def test_nothing_covers_a_label_in_a_long_random_game(variant: str) -> None:
         orders = maker.orders(position, options)
         result = adjudicate(position, orders, Rules(), game_map)
         svg = render_svg(game_map, position, result)
-        found += [f"{position.phase}: {o}" for o in label_overlaps(svg, variant) + unit_overlaps(svg)]
+        found += [f"{position.phase}: {o}" for o in label_overlaps(svg, variant) + unit_overlaps(svg) + marker_overlaps(svg, variant)]
         options = dict(result.retreats)
         position = result.position
         if result.winner:
@@ -135,7 +171,7 @@ def test_nothing_covers_a_label_late_in_a_long_world_game() -> None:
         result = adjudicate(position, orders, Rules(), game_map)
         if index >= 30:
             svg = render_svg(game_map, position, result)
-            found += [f"{position.phase}: {o}" for o in label_overlaps(svg, "world") + unit_overlaps(svg)]
+            found += [f"{position.phase}: {o}" for o in label_overlaps(svg, "world") + unit_overlaps(svg) + marker_overlaps(svg, "world")]
         options = dict(result.retreats)
         position = result.position
     assert index == 89 and found == []
@@ -214,21 +250,15 @@ def test_labels_are_drawn_over_the_orders_on_a_halo() -> None:
             assert orders < marks < halo < labels
 
 
-MARKERS_UNDER_THEIR_UNIT = {
-    "1898": 3, "ancmed": 7, "chaos": 3, "colonial": 23, "england_turkey": 3, "fleet_rome": 3, "france_austria": 3,
-    "germany_italy": 3, "known_world_901": 36, "modern": 9, "pure": 0, "standard": 3, "world": 31, "youngstown": 16,
-}  # fmt: skip
-"""Centres whose province is too small for its marker beside its unit (tools/mapgen/centres.py
-found no place inside it off the unit and the label's place); before that pass, Standard had 26 of
-34 markers under their own unit's box, World 55 of 86, Known World 85 of 109."""
-
-
 @pytest.mark.parametrize("variant", available_variants())
-def test_a_unit_stands_beside_its_own_centres_marker_where_the_province_has_room(variant: str) -> None:
-    """A unit on its own supply centre leaves the marker (its owner's colour) in sight: their boxes
-    (as small as the board draws them where an inset draws the region again) do not meet, but in
-    the smallest provinces (Standard's CON, LVP and NAP)."""
-    art = load_art(variant)
+def test_a_unit_stands_beside_its_own_centres_marker(variant: str) -> None:
+    """A unit on its own supply centre leaves the marker (its owner's colour) in sight: the layout's
+    anchors (:func:`judge.maps.layout.board_art`) keep every marker's box off every unit's (as small
+    as the board draws them where an inset draws the region again), even in the smallest provinces
+    (Standard's CON, LVP and NAP, where the art's marker was under the unit), but on two islands
+    smaller than a marker. Before the layout placed them, Standard had 3 of its 34 markers under a
+    unit, World 31 of 86, Known World 36 of 109."""
+    art = board_art(variant)
     region = INSETS.get(variant)
 
     def drawn(box: Box, at: tuple[float, float]) -> Box:
@@ -236,15 +266,27 @@ def test_a_unit_stands_beside_its_own_centres_marker_where_the_province_has_room
         x, y = at
         return Box(x + (box.left - x) * k, y + (box.top - y) * k, x + (box.right - x) * k, y + (box.bottom - y) * k)
 
+    units = [drawn(unit_box(p), p) for anchors in art.provinces.values() for p in (anchors.unit, *anchors.coasts.values())]
     under = sorted(
         code
         for code, anchors in art.provinces.items()
-        if anchors.centre is not None
-        and any(
-            drawn(unit_box(p), p).overlaps(drawn(centre_box(anchors.centre), anchors.centre))
-            for p in (anchors.unit, *anchors.coasts.values())
-        )
+        if anchors.centre is not None and any(drawn(centre_box(anchors.centre), anchors.centre).overlaps(u) for u in units)
     )
-    assert len(under) <= MARKERS_UNDER_THEIR_UNIT[variant], under
+    assert under == sorted(MARKERS_UNDER_A_UNIT.get(variant, ()))
     if variant == "standard":
-        assert set(under) <= {"CON", "LVP", "NAP"}
+        before = load_art("standard")
+        assert all(before.provinces[code].centre != art.provinces[code].centre for code in ("CON", "LVP", "NAP"))
+
+
+def test_the_marker_check_sees_a_unit_on_a_marker() -> None:
+    """The check can fail: a unit drawn on a centre's marker is found, on the board and in an inset
+    (where the board draws its region's markers smaller)."""
+    svg = render_svg("standard", _opening("standard"))
+    assert marker_overlaps(svg, "standard") == []
+    x, y = board_art("standard").provinces["CON"].centre  # type: ignore[misc]
+    planted = svg.replace('<g class="units">', f'<g class="units"><path class="unit" data-loc="X" data-x="{x + 5}" data-y="{y}"/>')
+    assert marker_overlaps(planted, "standard") == ["unit X on centre CON"]
+    world = render_svg("world", _opening("world"))
+    x, y = board_art("world").provinces["GER"].centre  # type: ignore[misc]
+    beside = f'<g class="units"><path class="unit" data-loc="X" data-size="0.5" data-x="{x + 8}" data-y="{y}"/>'
+    assert marker_overlaps(world.replace('<g class="units">', beside, 1), "world") == ["unit X on centre GER"]
