@@ -32,6 +32,13 @@ be played under rules the adjudicator silently ignores.
   in an adjustment phase where it started, if that province is a supply
   centre no power owns and no unit stands in.
 
+A rule a game's options switch on, never a variant file (so not in :data:`RULE_NAMES`):
+
+* ``coastal_convoys`` (the Renaissance game's SET COASTAL CONVOYS): a fleet in a coastal
+  province with one coast convoys as a fleet at sea does, carrying the army only between the
+  places its own coast borders (a convoy never jumps from one coast to another, so a fleet on
+  one of two coasts convoys nothing).
+
 Pure data: this module only reads and checks the parameters.
 """
 
@@ -87,6 +94,7 @@ class SpecialRules:
     suez_canal: SuezCanal | None = None
     neutral_units: tuple[Unit, ...] = ()
     neutral_rebuild: bool = False
+    coastal_convoys: bool = False
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -6,7 +6,9 @@ these functions decide whether a convoyed move or a convoy order is *legal*
 carries its army is the resolver's business (judge.core.adjudicator.movement).
 
 Fleets convoy from sea provinces only (seed 000, 2.14.5: fleets in coastal
-provinces, Kiel and Constantinople included, never convoy).
+provinces, Kiel and Constantinople included, never convoy), unless the map's
+special rule ``coastal_convoys`` makes the coastal provinces with one coast
+convoy too (the Renaissance game): :func:`sea_neighbours` lists them then.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ _COAST = Terrain.COAST
 
 
 def sea_neighbours(game_map: GameMap) -> Mapping[str, frozenset[str]]:
-    """For each sea province, every province (sea or coast) a convoy can step to from it."""
+    """For each province whose fleet may convoy (the seas, and under ``coastal_convoys`` the
+    coasts with one coast), every province a convoy can step to from it."""
     return topology(game_map).seas
 
 

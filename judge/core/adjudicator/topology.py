@@ -20,7 +20,9 @@ from judge.core.units import province_of
 class Topology:
     """``province[loc]`` for every location; ``terrain``, ``coasts`` per province;
     ``army[prov]`` provinces an army reaches; ``fleet[loc]`` locations a fleet reaches and
-    ``fleet_reach[loc]`` the provinces among them; ``seas[sea]`` the provinces a convoy steps to.
+    ``fleet_reach[loc]`` the provinces among them; ``seas[sea]`` the provinces a convoy steps to
+    from a fleet in ``sea`` (with the special rule ``coastal_convoys``, a coastal province with
+    one coast is such a "sea" too).
     """
 
     province: Mapping[str, str]
@@ -55,4 +57,8 @@ def topology(game_map: GameMap) -> Topology:
             fleet[loc] = game_map.fleet_moves(loc)
     fleet_reach = {loc: frozenset(province_of(d) for d in dsts) for loc, dsts in fleet.items()}
     seas = {code: fleet_reach[code] for code, t in terrain.items() if t is Terrain.WATER}
+    if game_map.special.coastal_convoys:
+        seas.update(
+            (code, fleet_reach[code]) for code, t in terrain.items() if t is Terrain.COAST and not coasts[code]
+        )
     return Topology(province, terrain, coasts, army, fleet, fleet_reach, seas, names)

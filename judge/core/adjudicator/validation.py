@@ -373,7 +373,7 @@ def _convoy(board: Board, power: str, order: Convoy) -> Interpreted:
     game_map = board.game_map
     if unit.type is not _FLEET:
         raise IllegalConvoyError(Message(N_("Only fleets can convoy.")))
-    if game_map.provinces[unit.province].terrain is not _WATER:
+    if unit.province not in board.topo.seas:  # a sea, or a coast under the rule coastal_convoys
         raise IllegalConvoyError(
             Message(N_("Only a fleet at sea can convoy; {province} is not a sea."), province=_place(board, unit.province))
         )

@@ -185,9 +185,17 @@ class CampaignResult:
 
 
 @functools.cache
-def siege_map(board: MachiavelliBoard, fortresses: bool = False, rebels: frozenset[str] = frozenset()) -> GameMap:
+def siege_map(
+    board: MachiavelliBoard,
+    fortresses: bool = False,
+    rebels: frozenset[str] = frozenset(),
+    coastal_convoys: bool = False,
+) -> GameMap:
     """The board's map with a space of its own for each city a garrison may hold, and for the
-    rebels of each province in ``rebels`` (``ARE$``, bordering only Arezzo: whence they support)."""
+    rebels of each province in ``rebels`` (``ARE$``, bordering only Arezzo: whence they support);
+    with ``coastal_convoys`` (SET COASTAL CONVOYS) a fleet in a coastal province with one coast
+    convoys (:mod:`judge.core.special_rules`; a city's space holds a garrison, which never
+    convoys)."""
     game_map = board.game_map
     provinces: list[Province] = list(game_map.provinces.values())
     army: dict[str, set[str]] = {code: set(game_map.army_moves(code)) for code in game_map.provinces if game_map.is_land(code)}
@@ -244,6 +252,7 @@ def siege_map(board: MachiavelliBoard, fortresses: bool = False, rebels: frozens
         win_centers=game_map.win_centers,
         power_names=game_map.power_names,
         letters=game_map.letters,
+        special=replace(game_map.special, coastal_convoys=coastal_convoys),
     )
 
 
@@ -274,7 +283,7 @@ def adjudicate_campaign(
     plain_position = Position(
         board.game_map.name, Phase.of(Season.SPRING, position.phase.year, PhaseType.MOVEMENT), units, {}
     )
-    spaces = siege_map(board, options.fortresses, rebels)
+    spaces = siege_map(board, options.fortresses, rebels, options.coastal_convoys)
     holders = campaign.strait_holders_at_start()
     campaign.block_straits(holders)
     campaign.rebels_support(rebels)
@@ -669,7 +678,7 @@ def adjudicate_retreats(
         {},
         position.dislodged,
     )
-    base = adjudicate(plain, allowed, Rules(), siege_map(board, options.fortresses))
+    base = adjudicate(plain, allowed, Rules(), siege_map(board, options.fortresses, coastal_convoys=options.coastal_convoys))
     after_units: list[Unit] = []
     garrisons = dict(position.garrisons)
     for unit in base.position.units:

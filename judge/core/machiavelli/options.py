@@ -2,7 +2,10 @@
 
 Defaults are the first edition's, as the Judge plays the standard scenario: a summer campaign,
 garrisons, no fortresses, no disbanding as a movement order, control changing at every step of
-the turn; money, loans, dice and the adjacency of bribes on.
+the turn; money, loans, dice and the adjacency of bribes on; the special units and coastal
+convoys on (the Judge's rules file lists both among the first edition's flags, "special" and
+"coastalconvoy"; its second edition keeps the special units and turns coastal convoys off, and
+its basic game turns both the special units and money off).
 """
 
 from __future__ import annotations
@@ -20,7 +23,10 @@ class MachiavelliOptions:
     game's adjustments); ``loans``: SET [NO] LOANS (borrowing from the bank; gifts between
     powers stay); ``dice``: SET [NO] DICE (without, every variable income roll is a 4 in odd years
     and a 3 in even years); ``adjacency``: SET [NO] ADJACENCY (an expense or bribe needs a unit
-    of the payer in or next to its province)."""
+    of the payer in or next to its province); ``special``: SET [NO] SPECIAL (the citizens'
+    militia, elite mercenaries and elite professionals may be raised, kept and bought: one a
+    power; they need money); ``coastal_convoys``: SET [NO] COASTAL CONVOYS (a fleet in a
+    coastal province convoys as a fleet at sea does)."""
 
     summer: bool = True
     fortresses: bool = False
@@ -31,6 +37,8 @@ class MachiavelliOptions:
     loans: bool = True
     dice: bool = True
     adjacency: bool = True
+    special: bool = True
+    coastal_convoys: bool = True
 
 
 FIRST_EDITION = MachiavelliOptions()
