@@ -37,11 +37,14 @@ def adjudicate(
     orders: Mapping[str, Sequence[Order]],
     rules: Rules,
     game_map: GameMap,
+    *,
+    strengths: Mapping[str, int] | None = None,
 ) -> AdjudicationResult:
-    """Resolve the phase of ``position`` with ``orders`` (power -> orders in the order given)."""
+    """Resolve the phase of ``position`` with ``orders`` (power -> orders in the order given);
+    in a movement phase, the units located in ``strengths`` count for that many (else one)."""
     phase_type = position.phase.type
     if phase_type is PhaseType.MOVEMENT:
-        return adjudicate_movement(position, orders, rules, game_map)
+        return adjudicate_movement(position, orders, rules, game_map, strengths)
     if phase_type is PhaseType.RETREAT:
         return adjudicate_retreats(position, orders, rules, game_map)
     return adjudicate_adjustments(position, orders, rules, game_map)

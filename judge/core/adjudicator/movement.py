@@ -79,6 +79,7 @@ class MovementResolver:
         "target",
         "unit_at",
         "units",
+        "weight",
         "where",
     )
 
@@ -104,6 +105,8 @@ class MovementResolver:
         self.prov = prov
         self.unit_at = unit_at
         self.kind = [K_HOLD] * n
+        self.weight = [1] * n
+        """Each unit's own strength: 1, or what :meth:`set_strengths` gives it."""
         self.dest = [""] * n
         self.dest_loc = [""] * n
         self.target = [-1] * n
@@ -118,6 +121,12 @@ class MovementResolver:
         """The units ordered to move."""
         self.helpers: list[int] = []
         """The units ordered to support or convoy."""
+
+    def set_strengths(self, strengths: Mapping[str, int]) -> None:
+        """Units counting for more than one (the Renaissance game's elite units: 2), by location:
+        such a unit moves, holds, defends and supports with that strength."""
+        for i, unit in enumerate(self.units):
+            self.weight[i] = strengths.get(unit.location, 1)
 
     def set_order(self, i: int, order: Interpreted) -> None:
         """Unit ``i`` executes ``order`` (a legal order of a movement phase)."""
@@ -446,30 +455,32 @@ class MovementResolver:
         return self.power[j]
 
     def _support_count(self, supporters: list[int], excluded_power: str | None = None) -> int:
+        """The strength of the given supports (each its unit's weight, 1 but in the Renaissance game)."""
         count = 0
+        weight = self.weight
         for s in supporters:
             if self.power[s] != excluded_power and self._resolve(s):
-                count += 1
+                count += weight[s]
         return count
 
     def _attack_strength(self, i: int) -> int:
         j = self.unit_at.get(self.dest[i], -1)
         if j < 0 or (self.h2h[i] < 0 and self.kind[j] == K_MOVE and self._resolve(j)):
-            return 1 + self._support_count(self.move_supports[i])
+            return self.weight[i] + self._support_count(self.move_supports[i])
         if self.power[j] == self.power[i]:
             return 0
-        return 1 + self._support_count(self.move_supports[i], self.power[j])
+        return self.weight[i] + self._support_count(self.move_supports[i], self.power[j])
 
     def _hold_strength(self, province: str) -> int:
         j = self.unit_at.get(province, -1)
         if j < 0:
             return 0
         if self.kind[j] == K_MOVE:
-            return 0 if self._resolve(j) else 1
-        return 1 + self._support_count(self.hold_supports[j])
+            return 0 if self._resolve(j) else self.weight[j]
+        return self.weight[j] + self._support_count(self.hold_supports[j])
 
     def _defend_strength(self, j: int) -> int:
-        return 1 + self._support_count(self.move_supports[j])
+        return self.weight[j] + self._support_count(self.move_supports[j])
 
     def _prevent_strength(self, k: int) -> int:
         if self.convoyed[k] and not self.path(k):
@@ -479,7 +490,7 @@ class MovementResolver:
         opponent = self.h2h[k]
         if opponent >= 0 and self._resolve(opponent):
             return 0
-        return 1 + self._support_count(self.move_supports[k])
+        return self.weight[k] + self._support_count(self.move_supports[k])
 
     # ------------------------------------------------------------ answers
 

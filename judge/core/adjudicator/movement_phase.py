@@ -43,8 +43,14 @@ _NEW = object.__new__
 
 
 def adjudicate_movement(
-    position: Position, orders: Mapping[str, Sequence[Order]], rules: Rules, game_map: GameMap
+    position: Position,
+    orders: Mapping[str, Sequence[Order]],
+    rules: Rules,
+    game_map: GameMap,
+    strengths: Mapping[str, int] | None = None,
 ) -> AdjudicationResult:
+    """``strengths``: the units, by location, that count for more than one (the Renaissance
+    game's elite units); every other unit counts for one."""
     units = position.units
     n = len(units)
     topo = topology(game_map)
@@ -60,6 +66,8 @@ def adjudicate_movement(
     if read is None:
         read = _collect_orders(resolver, position, orders, rules, game_map)
     powers, given, executed, refused, ordered, completed = read
+    if strengths:
+        resolver.set_strengths(strengths)
     resolver.prepare()
     resolver.resolve_all()
 

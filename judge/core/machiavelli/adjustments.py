@@ -29,6 +29,7 @@ from judge.core.adjudicator import Outcome
 from judge.core.machiavelli.board import MachiavelliBoard
 from judge.core.machiavelli.campaign import MachiavelliPosition, countries_held, update_control
 from judge.core.machiavelli.options import FIRST_EDITION, MachiavelliOptions
+from judge.core.machiavelli.special_units import SpecialKind
 from judge.core.machiavelli.year import next_phase
 from judge.core.phase import PhaseType
 from judge.core.units import Unit, UnitType
@@ -36,11 +37,13 @@ from judge.core.units import Unit, UnitType
 
 @dataclass(frozen=True, slots=True)
 class Raise:
-    """Build a unit: ``garrison`` in the city of ``province``, else an army or fleet in it."""
+    """Build a unit: ``garrison`` in the city of ``province``, else an army or fleet in it;
+    ``special``: of that kind (SET SPECIAL, with money: :mod:`.special_units`)."""
 
     province: str
     type: UnitType | None = None
     garrison: bool = False
+    special: SpecialKind | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +244,8 @@ def why_not_build(
     options: MachiavelliOptions,
 ) -> str:
     province = order.province
+    if order.special is not None and not (options.special and options.money):
+        return "no special units in this game (SET SPECIAL, with money)"
     if province not in sites:
         return "not a home city whose city and province are controlled"
     if province in used:

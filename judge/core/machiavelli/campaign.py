@@ -82,6 +82,13 @@ from judge.core.machiavelli.orders import (
     MachiavelliOrder,
     ToGarrison,
 )
+from judge.core.machiavelli.special_units import (
+    NO_SPECIALS,
+    SpecialKind,
+    Specials,
+    UnitPlace,
+    specials_standing,
+)
 from judge.core.machiavelli.treasury import NO_UNREST, Finances, Rebellion, Unrest
 from judge.core.machiavelli.year import next_phase
 from judge.core.orders import Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove
@@ -123,7 +130,8 @@ class MachiavelliPosition:
     phase, each dislodged unit's places to go; ``countries``: each home country (named by its
     first power) -> the power that holds it, its own or a conqueror (None: each power its own; a
     country no one holds is absent); ``money``: the treasuries and loans (None: the basic game,
-    SET NO MONEY); ``unrest``: the rebellions and famine markers.
+    SET NO MONEY); ``unrest``: the rebellions and famine markers; ``specials``: the special
+    units (:mod:`.special_units`), each by its owner and place.
     """
 
     phase: Phase
@@ -136,6 +144,7 @@ class MachiavelliPosition:
     countries: Mapping[str, str] | None = None
     money: Finances | None = None
     unrest: Unrest = NO_UNREST
+    specials: Specials = field(default_factory=lambda: NO_SPECIALS)
 
 
 def opening_position(board: MachiavelliBoard, options: MachiavelliOptions = FIRST_EDITION) -> MachiavelliPosition:
@@ -273,6 +282,7 @@ def adjudicate_campaign(
     if position.phase.type is not PhaseType.MOVEMENT:
         raise ValueError(f"{position.phase} is not a campaign's movement phase")
     orders = orders_of_the_assassinated(orders, assassinated)
+    position = replace(position, specials=specials_standing(position.specials, position.units, position.garrisons))
     campaign = _Campaign(board, position, options, [(power, order) for power, given in orders.items() for order in given])
     campaign.assassinated = assassinated
     campaign.read_orders()
@@ -287,10 +297,11 @@ def adjudicate_campaign(
     holders = campaign.strait_holders_at_start()
     campaign.block_straits(holders)
     campaign.rebels_support(rebels)
-    base = adjudicate(plain_position, campaign.plain, Rules(), spaces)
+    strengths = campaign.strengths()
+    base = adjudicate(plain_position, campaign.plain, Rules(), spaces, strengths=strengths)
     entered = campaign.straits_entered(base.position.units, holders)
     if entered and campaign.block_straits(entered):  # a fleet that entered blocks this turn too
-        base = adjudicate(plain_position, campaign.plain, Rules(), spaces)
+        base = adjudicate(plain_position, campaign.plain, Rules(), spaces, strengths=strengths)
     campaign.judge(base.results, {d.unit.location for d in base.dislodged})
     return campaign.after(base.position.units, base.dislodged, base.retreats)
 
@@ -322,6 +333,7 @@ class _Campaign:
         self.disbanded_garrisons: set[str] = set()
         self.one_space: dict[str, tuple[int, UnitType | None]] = {}  # Venice: a conversion in place
         self.attacked: set[str] = set()
+        self.moved_to: dict[str, str] = {}  # a unit's location -> where its successful move took it
 
     def refuse(self, number: int, reason: str) -> None:
         power, order = self.numbered[number]
@@ -512,6 +524,52 @@ class _Campaign:
                 self.give(power, SupportMove(here, order.supported, order.destination))
         return tuple(units)
 
+    def location_of(self, place: UnitPlace) -> str | None:
+        """Where the special unit ``place`` stands for the plain adjudicator, if it is in play."""
+        if place.garrison:
+            unit = self.garrison_unit.get(place.province)
+            return unit.location if unit is not None and self.position.garrisons.get(place.province) == place.power else None
+        found = self.field_at.get(place.province)
+        if found is None or found.power != place.power or found in self.disbanded_units:
+            return None
+        return found.location
+
+    def strengths(self) -> dict[str, int]:
+        """The special units of strength 2, by the location they stand on for the plain adjudicator
+        (none without SET SPECIAL and money)."""
+        if not (self.options.special and self.options.money):
+            return {}
+        return {
+            location: kind.strength
+            for place, kind in self.position.specials.items()
+            if kind.strength != 1 and (location := self.location_of(place)) is not None
+        }
+
+    def specials_after(self, units: Sequence[Unit], garrisons: Mapping[str, str], dislodged: Sequence[DislodgedUnit]) -> Specials:
+        """Each special unit followed to where the campaign left it: moved, converted, or dislodged
+        and waiting to retreat; gone when disbanded, destroyed or its garrison besieged out."""
+        found: dict[UnitPlace, SpecialKind] = {}
+        for place, kind in self.position.specials.items():
+            location = self.location_of(place)
+            if location is None:
+                continue
+            if location in self.dislodged:
+                if not place.garrison:
+                    found[place] = kind
+                continue
+            destination = self.moved_to.get(location)
+            if destination is not None:
+                if is_city_space(destination):
+                    found[UnitPlace(place.power, destination[: -len(CITY_MARK)], True)] = kind
+                else:
+                    found[UnitPlace(place.power, province_of(destination), False)] = kind
+            elif place.province in self.board.single_space:  # Venice: converted in place, or not
+                garrisoned = garrisons.get(place.province) == place.power
+                found[UnitPlace(place.power, place.province, garrisoned)] = kind
+            else:
+                found[place] = kind
+        return specials_standing(MappingProxyType(found), units, garrisons, dislodged)
+
     def judge(self, results: Sequence[OrderResult], dislodged: set[str]) -> None:
         """Each order's verdict from the plain adjudicator's results."""
         self.dislodged = dislodged
@@ -520,6 +578,8 @@ class _Campaign:
             outcome_of.setdefault(result.unit.location if result.unit else None, result)
             if isinstance(result.order, Move) and result.outcome is not Outcome.INVALID:
                 self.attacked.add(province_of(result.order.destination))
+                if result.outcome is Outcome.SUCCEEDS and result.unit is not None:
+                    self.moved_to[result.unit.location] = result.order.destination
         for number, (power, order) in enumerate(self.numbered):
             if isinstance(order, Besiege) and number in self.verdicts:
                 unit = self.field_at[order.unit.province]
@@ -591,6 +651,7 @@ class _Campaign:
             countries=position.countries,
             money=position.money,
             unrest=unrest,
+            specials=self.specials_after(units, garrisons, dislodged),
         )
         disbanded = [str(unit) for unit in self.disbanded_units] + [f"G {city}" for city in self.disbanded_garrisons]
         return CampaignResult(
@@ -698,7 +759,31 @@ def adjudicate_retreats(
         countries=position.countries,
         money=position.money,
         unrest=unrest,
+        specials=_specials_retreated(position, base.results, tuple(after_units), garrisons),
     )
+
+
+def _specials_retreated(
+    position: MachiavelliPosition, results: Sequence[OrderResult], units: tuple[Unit, ...], garrisons: Mapping[str, str]
+) -> Specials:
+    """The special units after the retreats: a dislodged one follows its retreat (into its
+    city: now a garrison) or is gone; the others stay where they are."""
+    retreated = {
+        (result.unit.power, result.unit.province): result.order.destination
+        for result in results
+        if isinstance(result.order, Retreat) and result.outcome is Outcome.SUCCEEDS and result.unit is not None
+    }
+    pending = {(d.unit.power, d.unit.province) for d in position.dislodged}
+    found: dict[UnitPlace, SpecialKind] = {}
+    for place, kind in position.specials.items():
+        key = (place.power, place.province)
+        if place.garrison or key not in pending:
+            found[place] = kind
+        elif key in retreated:
+            destination = retreated[key]
+            garrison = is_city_space(destination)
+            found[UnitPlace(place.power, destination[: -len(CITY_MARK)] if garrison else province_of(destination), garrison)] = kind
+    return specials_standing(MappingProxyType(found), units, garrisons)
 
 
 # ----------------------------------------------------------------------------- control
@@ -832,6 +917,7 @@ def eliminate(position: MachiavelliPosition, powers: tuple[str, ...]) -> Machiav
         else MappingProxyType({c: h for c, h in position.countries.items() if h not in gone}),
         money=position.money,
         unrest=position.unrest,
+        specials=MappingProxyType({place: kind for place, kind in position.specials.items() if place.power not in gone}),
     )
 
 

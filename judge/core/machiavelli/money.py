@@ -11,7 +11,7 @@ The figures are the classic Judge's rules for the standard scenario:
   rebellion, yields nothing; a city yields nothing when it rebels or when its province starves
   without a garrison in it (a garrisoned city always yields).
 * **Upkeep** (:func:`adjudicate_money_adjustments`): every unit on the board costs 3 ducats a
-  year; a unit not maintained (or not paid for) is removed, and each new unit costs 3 ducats,
+  year (a citizens' militia or elite mercenaries 6, elite professionals 9); a unit not maintained (or not paid for) is removed, and each new unit costs 3 ducats,
   placed by the rules of :mod:`.adjustments`, never in a rebelling or starving province.
 * **The bank**, before each campaign's moves (:func:`adjudicate_money`): a power owes the bank
   25 ducats of principal at most; a loan runs one year at 20% or two years at 50%, the interest
@@ -28,7 +28,8 @@ The figures are the classic Judge's rules for the standard scenario:
   country), counter-bribes (any amount, 3 or more) and bribes. A bribe costs, at least: 6 to
   disband an autonomous garrison, 9 to buy one, 9 to make another power's garrison autonomous,
   12 to disband another power's garrison, army or fleet, 18 to buy it; double for a garrison of a
-  major city. Of the bribes aimed at one unit only the largest counts (a tie for the largest:
+  major city, and double again for a citizens' militia or elite professionals
+  (:mod:`.special_units`: a special unit bought stays special; a power never buys a second). Of the bribes aimed at one unit only the largest counts (a tie for the largest:
   all fail); the counter-bribes on that unit are taken from it, and it succeeds if what remains
   still pays its price. A bought unit changes sides where it stands (with the province's control,
   and any rebellion against its old owner there ends); a unit bought or disbanded ends the sieges
@@ -83,13 +84,21 @@ from judge.core.machiavelli.orders import (
     PayBank,
     Target,
 )
+from judge.core.machiavelli.special_units import (
+    SpecialKind,
+    UnitPlace,
+    has_special,
+    special_of,
+    specials_standing,
+    upkeep,
+)
 from judge.core.machiavelli.treasury import Finances, Loan, Rebellion, Unrest
 from judge.core.machiavelli.year import next_phase
 from judge.core.phase import Phase, PhaseType
 from judge.core.units import Unit, UnitType
 
-UPKEEP = 3
-"""Ducats a unit costs each year, to build or to keep."""
+UPKEEP = upkeep(None)
+"""Ducats an ordinary unit costs each year, to build or to keep (a special unit: 6 or 9)."""
 BANK_LIMIT = 25
 """The most principal a power may owe the bank."""
 LOAN_INTEREST = MappingProxyType({1: 20, 2: 50})
@@ -296,12 +305,14 @@ def adjudicate_money_adjustments(
     orders: Mapping[str, Sequence[MoneyAdjustmentOrder]],
     options: MachiavelliOptions = FIRST_EDITION,
 ) -> MoneyAdjustmentResult:
-    """The advanced game's adjustments (income already collected): keep or build, 3 ducats each.
+    """The advanced game's adjustments (income already collected): keep or build, 3 ducats each
+    (a special unit 6, or 9 for the elite professionals).
 
     Each power's orders are taken in the order given; a unit is kept only when maintained and
     paid for, and removed otherwise ("not maintained"); a build is placed as in the basic game
     (:func:`~judge.core.machiavelli.adjustments.why_not_build`), never in a rebelling or starving
-    province, and paid for. An order the treasury cannot pay fails.
+    province, and paid for. An order the treasury cannot pay fails. A special unit is built only
+    by a power without one (one not yet removed this winter, or built earlier in its orders).
     """
     if position.phase.type is not PhaseType.ADJUSTMENT:
         raise ValueError(f"{position.phase} is not an adjustment phase")
@@ -309,6 +320,7 @@ def adjudicate_money_adjustments(
     treasuries = dict(money.treasuries)
     units = list(position.units)
     garrisons = dict(position.garrisons)
+    specials = dict(specials_standing(position.specials, position.units, position.garrisons))
     verdicts: list[AdjustmentVerdict] = []
     ledger: list[Entry] = []
     for power in board.game_map.powers:
@@ -329,6 +341,7 @@ def adjudicate_money_adjustments(
                     )
                     continue
                 dismiss_unit(power, order, units, garrisons)
+                specials.pop(UnitPlace(power, order.province, order.garrison), None)
                 dismissed.add(key)
                 kept.discard(key)
                 verdicts.append(AdjustmentVerdict(power, order, Outcome.SUCCEEDS))
@@ -342,30 +355,38 @@ def adjudicate_money_adjustments(
                     if key in kept
                     else ""
                 )
+                kind = special_of(specials, power, order.province, order.garrison)
             else:
                 reason = _why_not_raise(
                     board, position, order, sites, used, units, garrisons, dismissed, options
                 )
-            if not reason and treasuries.get(power, 0) < UPKEEP:
+                kind = order.special
+                if not reason and kind is not None and has_special(specials, power):
+                    reason = "one special unit a power"
+            cost = upkeep(kind)
+            if not reason and treasuries.get(power, 0) < cost:
                 reason = "not enough ducats"
             if reason:
                 verdicts.append(AdjustmentVerdict(power, order, Outcome.INVALID, reason))
                 continue
-            treasuries[power] -= UPKEEP
+            treasuries[power] -= cost
             if isinstance(order, Maintain):
                 kept.add((order.province, order.garrison))
-                ledger.append(Entry(power, "upkeep", -UPKEEP))
+                ledger.append(Entry(power, "upkeep", -cost))
             else:
                 used.add(order.province)
                 if order.garrison:
                     garrisons[order.province] = power
                 else:
                     units.append(Unit(power, order.type or UnitType.ARMY, order.province))
-                ledger.append(Entry(power, "build", -UPKEEP))
+                if kind is not None:
+                    specials[UnitPlace(power, order.province, order.garrison)] = kind
+                ledger.append(Entry(power, "build", -cost))
             verdicts.append(AdjustmentVerdict(power, order, Outcome.SUCCEEDS))
         for province, garrison in sorted(owned_at_start - kept - dismissed):
             order = Dismiss(province, garrison)
             dismiss_unit(power, order, units, garrisons)
+            specials.pop(UnitPlace(power, province, garrison), None)
             verdicts.append(AdjustmentVerdict(power, order, Outcome.SUCCEEDS, "not maintained"))
     after_units = tuple(units)
     return MoneyAdjustmentResult(
@@ -384,6 +405,7 @@ def adjudicate_money_adjustments(
                 }
             ),
             money=replace(money, treasuries=MappingProxyType(treasuries)),
+            specials=MappingProxyType(specials),
         ),
         tuple(ledger),
     )
@@ -478,6 +500,9 @@ class _MoneyStep:
         self.sieges = dict(position.sieges)
         self.rebellions = dict(position.unrest.rebellions)
         self.famine = set(position.unrest.famine)
+        self.specials: dict[UnitPlace, SpecialKind] = dict(
+            specials_standing(position.specials, position.units, position.garrisons)
+        )
 
     # -- the bank and the gifts
 
@@ -695,6 +720,9 @@ class _MoneyStep:
         city = self.board.cities.get(target.province)
         if target.garrison and city is not None and city.major:
             price *= 2
+        kind = special_of(self.specials, owner, target.province, target.garrison)
+        if kind is not None:
+            price *= kind.bribe_factor
         return price, ""
 
     def _owner(self, target: Target) -> str | None:
@@ -742,13 +770,29 @@ class _MoneyStep:
                 elif paid - countered.get(target, 0) < price:
                     reason = "countered" if countered.get(target) else "too few ducats"
                     self._verdict(power, order, paid, reason, failed=True)
+                elif self._second_special(power, order):
+                    self._verdict(power, order, paid, "one special unit a power", failed=True)
                 else:
                     assert isinstance(order.action, Bribe)
                     self._apply_bribe(power, order.action)
                     self._verdict(power, order, paid)
 
+    def _second_special(self, power: str, order: Expense) -> bool:
+        """Whether buying the unit ``order`` aims at would give ``power`` a second special unit."""
+        action = order.action
+        if not isinstance(action, Bribe) or action.kind is not BribeKind.BUY:
+            return False
+        owner = self._owner(action.target)
+        bought = owner is not None and special_of(self.specials, owner, action.target.province, action.target.garrison)
+        return bool(bought) and has_special(self.specials, power)
+
     def _apply_bribe(self, power: str, action: Bribe) -> None:
         target = action.target
+        owner = self._owner(target)
+        kind = None if owner is None else self.specials.pop(UnitPlace(owner, target.province, target.garrison), None)
+        if kind is not None and action.kind is not BribeKind.DISBAND:
+            new_owner = power if action.kind is BribeKind.BUY else AUTONOMOUS
+            self.specials[UnitPlace(new_owner, target.province, target.garrison)] = kind
         if target.garrison:
             old = self.garrisons.pop(target.province)
             if action.kind is BribeKind.BUY:
@@ -842,5 +886,6 @@ class _MoneyStep:
             ),
             money=money,
             unrest=Unrest(MappingProxyType(self.rebellions), frozenset(self.famine)),
+            specials=MappingProxyType(self.specials),
         )
         return MoneyResult(after, tuple(self.verdicts), tuple(self.ledger), tuple(self.defaulted))
