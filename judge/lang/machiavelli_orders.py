@@ -53,6 +53,7 @@ from judge.core.machiavelli.orders import (
     Target,
     ToGarrison,
 )
+from judge.core.machiavelli.special_units import SpecialKind
 from judge.core.names import resolve_location
 from judge.core.orders import Disband, SupportHold, SupportMove
 from judge.core.units import UnitRef, UnitType
@@ -284,18 +285,28 @@ _MONEY_WORDS: Final = frozenset(
 
 # ----------------------------------------------------------------------------- adjustments
 
+_SPECIAL: Final = (
+    r"(?:(?P<militia>citizen'?s'? militia|citizens militia|militia|cm|milice(?: citoyenne| bourgeoise)?)"
+    r"|(?P<mercenaries>elite mercenar(?:y|ies)|mercenar(?:y|ies)|em|mercenaires? d'elite|mercenaires?)"
+    r"|(?P<professionals>elite professionals?|professionals?|ep|professionnels? d'elite|professionnels?))"
+)
 _ADJUSTMENT: Final = re.compile(
     r"^(?:(?P<build>build|builds|b|construit|construire|leve|lever)"
     r"|(?P<remove>remove|removes|r|disband|disbands|d|retire|retirer|dissout|disperse|licencie)"
     r"|(?P<maintain>maintain|maintains|m|keep|keeps|entretient|entretenir|garde|garder))"
-    rf"\s+(?:(?P<type>{_TYPE_WORD})\s+)?(?P<place>.+)$"
+    rf"\s+(?:{_SPECIAL}\s+)?(?:(?P<type>{_TYPE_WORD})\s+)?(?P<place>.+)$"
 )
 
 
 def read_adjustment_order(text: str, game_map: GameMap, *, french: bool = False) -> Raise | Dismiss | Maintain:
     """One order of the adjustments: ``BUILD A FLO``, ``BUILD G FLO`` (a garrison in the city),
     ``MAINTAIN F PSA``, ``REMOVE G SIE`` (``DISBAND``; French ``CONSTRUIT``, ``ENTRETIENT``,
-    ``RETIRE``). With no unit type a build is an army, a removal or upkeep the army or fleet."""
+    ``RETIRE``). With no unit type a build is an army, a removal or upkeep the army or fleet.
+
+    A special unit is built with its kind before the unit type, as the classic Judge reads it:
+    ``BUILD CITIZEN'S MILITIA A FLO`` (``MILITIA``, ``CM``), ``BUILD ELITE MERCENARIES F NAP``
+    (``MERCENARY``, ``EM``), ``BUILD ELITE PROFESSIONALS G VEN`` (``PROFESSIONAL``, ``EP``);
+    French ``CONSTRUIT MILICE A FLO``, ``MERCENAIRES D'ÉLITE``, ``PROFESSIONNELS D'ÉLITE``."""
     folded = " ".join(fold(word) for word in text.split())
     found = _ADJUSTMENT.match(folded)
     if found is None:
@@ -304,7 +315,12 @@ def read_adjustment_order(text: str, game_map: GameMap, *, french: bool = False)
     kind = found["type"]
     garrison = kind in _GARRISON_WORDS
     if found["build"]:
-        return Raise(place, None if garrison else _unit_type(kind) if kind else UnitType.ARMY, garrison)
+        special = next((SpecialKind(name) for name in ("militia", "mercenaries", "professionals") if found[name]), None)
+        return Raise(place, None if garrison else _unit_type(kind) if kind else UnitType.ARMY, garrison, special)
+    if any(found[name] for name in ("militia", "mercenaries", "professionals")):
+        raise OrderSyntaxError(
+            Message(N_("A special unit's kind is written only when it is built -> {text}"), text=text.strip()), 1, text
+        )
     if found["remove"]:
         return Dismiss(place, garrison)
     return Maintain(place, garrison)

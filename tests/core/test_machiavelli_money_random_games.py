@@ -1,7 +1,9 @@
 """Seeded random games of the Renaissance game with money: whatever the orders, no ducat appears
 or vanishes unaccounted for, and no treasury goes below nothing.
 
-Each game starts at the scenario's first adjustments (income, then upkeep), then plays its years:
+Each game starts at the scenario's first adjustments (income, then upkeep), then plays its years
+(one of them with special units built at random and fleets convoying from the coasts, two of
+its armies set beside the fleets of Pisa and Naples so that they may):
 every campaign, each power pays the bank, gives, borrows and spends four expenses at random
 (bribes and counter-bribes on units near and far, rebellions, pacifications, famine relief),
 before the random moves of :mod:`tests.core.test_machiavelli_random_games`; every winter
@@ -57,11 +59,12 @@ from judge.core.machiavelli.orders import (
     PayBank,
     Target,
 )
+from judge.core.machiavelli.special_units import SpecialKind
 from judge.core.machiavelli.treasury import Finances, Unrest
-from judge.core.orders import Disband, Retreat
+from judge.core.orders import Convoy, Disband, Retreat
 from judge.core.phase import PhaseType
 from judge.core.units import UnitRef, UnitType
-from tests.core.test_machiavelli_random_games import _check, _orders
+from tests.core.test_machiavelli_random_games import _check, _orders, coastal_convoys
 
 YEARS = 4
 
@@ -132,7 +135,10 @@ def _money_orders(
 
 
 def _winter_orders(
-    rng: random.Random, board: MachiavelliBoard, position: MachiavelliPosition
+    rng: random.Random,
+    board: MachiavelliBoard,
+    position: MachiavelliPosition,
+    special: bool = False,
 ) -> dict[str, list[MoneyAdjustmentOrder]]:
     orders: dict[str, list[MoneyAdjustmentOrder]] = {}
     for power in board.game_map.powers:
@@ -149,7 +155,8 @@ def _winter_orders(
                 kind = (
                     UnitType.FLEET if board.is_port(site) and rng.random() < 0.4 else UnitType.ARMY
                 )
-                given.append(Raise(site, kind, garrison=rng.random() < 0.3))
+                elite = rng.choice(list(SpecialKind)) if special and rng.random() < 0.5 else None
+                given.append(Raise(site, kind, garrison=rng.random() < 0.3, special=elite))
         rng.shuffle(given)
         orders[power] = given
     return orders
@@ -192,6 +199,7 @@ def _check_bank(
         (13, MachiavelliOptions(dice=False, summer=False)),
         (14, MachiavelliOptions(loans=False, mach2=True)),
         (15, MachiavelliOptions(adjacency=False, fortresses=True)),
+        (16, MachiavelliOptions(special=True, coastal_convoys=True)),
     ],
 )
 def test_seeded_random_money_games_account_for_every_ducat(
@@ -199,8 +207,15 @@ def test_seeded_random_money_games_account_for_every_ducat(
 ) -> None:
     rng = random.Random(seed)
     board = load_board()
+    special = seed == 16  # the game that raises special units and convoys from the coasts
     opening = opening_position(board, options)
     treasuries = {power: rng.randint(20, 60) for power in board.game_map.powers}
+    if special:  # armies beside the fleets of Pisa and Naples, which may carry them along the coast
+        moved = {"ARE": "LUC", "BAR": "SLR"}
+        opening = replace(
+            opening,
+            units=tuple(replace(u, location=moved.get(u.location, u.location)) for u in opening.units),
+        )
     position = replace(
         opening, phase=board.first_phase, money=Finances(MappingProxyType(treasuries))
     )
@@ -214,7 +229,7 @@ def test_seeded_random_money_games_account_for_every_ducat(
             _check_ledger(position, income.position, income.ledger)
             position = income.position
             adjusted = adjudicate_money_adjustments(
-                board, position, _winter_orders(rng, board, position), options
+                board, position, _winter_orders(rng, board, position, special), options
             )
             _check_ledger(position, adjusted.position, adjusted.ledger)
             for power in board.game_map.powers:
@@ -230,6 +245,10 @@ def test_seeded_random_money_games_account_for_every_ducat(
                 )
             seen["build"] += sum(
                 isinstance(v.order, Raise) and v.outcome is Outcome.SUCCEEDS
+                for v in adjusted.verdicts
+            )
+            seen["special built"] += sum(
+                isinstance(v.order, Raise) and v.order.special is not None and v.outcome is Outcome.SUCCEEDS
                 for v in adjusted.verdicts
             )
             famine = frozenset(rng.sample(land, rng.randint(0, 2)))
@@ -264,15 +283,29 @@ def test_seeded_random_money_games_account_for_every_ducat(
             )
             _check(board, result.position, options)
             moves = _orders(rng, board, result.position)
+            if special:
+                coastal_convoys(rng, board, result.position, moves)
+                seen["special in play"] += len(result.position.specials)
             assassinated = frozenset(result.defaulted)
             seen["garrison lost"] += len(result.garrisons_lost)
             seen["rebellion rolled"] += sum(roll.rose for roll in result.rebellion_rolls)
-            position = adjudicate_campaign(
+            played = adjudicate_campaign(
                 board, result.position, moves, options, assassinated=assassinated
-            ).position
+            )
+            seen["coastal convoy"] += sum(
+                isinstance(v.order, Convoy)
+                and v.outcome is Outcome.SUCCEEDS
+                and not board.game_map.is_water(v.order.unit.province)
+                for v in played.verdicts
+            )
+            position = played.position
         if position.phase.type is not PhaseType.RETREAT:
             position = end_of_campaign(board, position)[1]
     assert seen["Bribe"] and seen["CounterBribe"] and seen["build"], f"too quiet to test: {seen}"
+    if special:
+        assert seen["special built"] and seen["special in play"] and seen["coastal convoy"], (
+            f"no special unit or coastal convoy: {seen}"
+        )
     assert seen["Borrow"] or not options.loans, f"no loan in the whole game: {seen}"
     assert (seen["default"] and seen["rebellion rolled"]) or not options.loans, (
         f"no default: {seen}"

@@ -44,7 +44,8 @@ from judge.core.machiavelli.orders import (
     ToGarrison,
 )
 from judge.core.machiavelli.serialization import position_from_json, position_to_json
-from judge.core.orders import Disband, Hold, Move, Retreat, SupportHold, SupportMove
+from judge.core.machiavelli.special_units import specials_standing
+from judge.core.orders import Convoy, Disband, Hold, Move, Retreat, SupportHold, SupportMove
 from judge.core.phase import Phase, PhaseType, Season
 from judge.core.units import Unit, UnitRef, UnitType, province_of
 
@@ -127,6 +128,38 @@ def _orders(rng: random.Random, board: MachiavelliBoard, position: MachiavelliPo
     return orders
 
 
+def coastal_convoys(
+    rng: random.Random, board: MachiavelliBoard, position: MachiavelliPosition, orders: dict[str, list[MachiavelliOrder]]
+) -> None:
+    """Now and then a fleet in a coastal province (SET COASTAL CONVOYS) carries an army of its
+    power from a province its coast borders to another such coastal province, and a fleet that
+    could not sails to a coastal province where it could: those orders replace the units' own."""
+    game_map = board.game_map
+
+    def ends(location: str) -> list[str]:
+        return sorted({province_of(p) for p in game_map.fleet_moves(location)} - {province_of(location)})
+
+    def carried(power: str, location: str) -> list[tuple[Unit, str]]:
+        if game_map.is_water(province_of(location)) or "/" in location:
+            return []
+        armies = [u for u in position.units if u.type is UnitType.ARMY and u.power == power and u.province in ends(location)]
+        return [(a, p) for a in armies for p in ends(location) if p != a.province and not game_map.is_water(p)]
+
+    for fleet in position.units:
+        if fleet.type is not UnitType.FLEET or rng.random() < 0.3:
+            continue
+        kept = [o for o in orders.get(fleet.power, []) if getattr(o, "unit", None) != _ref(fleet)]
+        trips = carried(fleet.power, fleet.location)
+        if trips:
+            army, landing = rng.choice(trips)
+            kept = [o for o in kept if getattr(o, "unit", None) != _ref(army)]
+            orders[fleet.power] = [*kept, Move(_ref(army), landing), Convoy(_ref(fleet), _ref(army), landing)]
+            continue
+        stations = [p for p in game_map.fleet_moves(fleet.location) if carried(fleet.power, p)]
+        if stations:
+            orders[fleet.power] = [*kept, Move(_ref(fleet), rng.choice(stations))]
+
+
 def _adjustments(rng: random.Random, board: MachiavelliBoard, position: MachiavelliPosition) -> dict[str, list[AdjustmentOrder]]:
     """Builds at random where the power may build (removals left to civil disorder)."""
     orders: dict[str, list[AdjustmentOrder]] = {}
@@ -166,6 +199,13 @@ def _check(board: MachiavelliBoard, position: MachiavelliPosition, options: Mach
             assert position.control.cities[city] == owner or options.mach2
     for dislodged in position.dislodged:
         assert position.retreats[dislodged.unit], "a dislodged unit with nowhere to go is destroyed"
+    specials = position.specials
+    assert specials_standing(specials, position.units, position.garrisons, position.dislodged) == specials, (
+        "a special unit whose unit is gone"
+    )
+    owners = [place.power for place in specials if place.power != AUTONOMOUS]
+    assert len(owners) == len(set(owners)), "a power with two special units"
+    assert not specials or (options.special and options.money), "special units without SET SPECIAL and money"
     kept = position_to_json(position)
     assert position_to_json(position_from_json(board, json.loads(json.dumps(kept)))) == kept
 

@@ -15,6 +15,7 @@ from judge.core.machiavelli.board import load_board
 from judge.core.machiavelli.campaign import adjudicate_campaign, opening_position
 from judge.core.machiavelli.orders import Besiege, MachiavelliOrder
 from judge.core.machiavelli.serialization import position_from_json, position_to_json
+from judge.core.machiavelli.special_units import SpecialKind, UnitPlace
 from judge.core.machiavelli.treasury import Finances, Loan, Rebellion, Unrest
 from judge.core.orders import Move, SupportMove
 from judge.core.phase import Phase
@@ -84,6 +85,21 @@ def test_treasuries_loans_rebellions_and_famine_are_kept_and_read_back() -> None
     assert position_from_json(BOARD, position_to_json(basic)).money is None
 
 
+def test_special_units_are_kept_and_read_back() -> None:
+    specials = {
+        UnitPlace("FLORENCE", "ARE"): SpecialKind.MERCENARIES,
+        UnitPlace("VENICE", "VEN", True): SpecialKind.PROFESSIONALS,
+        UnitPlace("AUTONOMOUS", "GEN", True): SpecialKind.MILITIA,
+        UnitPlace("AUTONOMOUS", "SIE", True): SpecialKind.MILITIA,
+    }
+    position = replace(opening_position(BOARD), specials=MappingProxyType(specials))
+    data = position_to_json(position)
+    assert data["special_units"][0] == {"power": "AUTONOMOUS", "province": "GEN", "garrison": True, "kind": "militia"}
+    assert {(e["power"], e["kind"]) for e in data["special_units"]} >= {("FLORENCE", "mercenaries"), ("VENICE", "professionals")}
+    assert position_from_json(BOARD, json.loads(json.dumps(data))) == position
+    assert "special_units" not in position_to_json(opening_position(BOARD))
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -110,6 +126,18 @@ def test_treasuries_loans_rebellions_and_famine_are_kept_and_read_back() -> None
         (lambda d: d.update(famine=["ETS"]), "no land province"),
         (lambda d: d.update(rebellions={"PST": {"against": "MILAN", "province": False}}), "rebels nowhere"),
         (lambda d: (d.pop("treasuries"), d.update(barred=["MILAN"])), "need treasuries"),
+        (lambda d: d.update(special_units=[{"power": "FLORENCE", "province": "ARE", "kind": "knights"}]), "kind is militia"),
+        (lambda d: d.update(special_units=[{"power": "FLORENCE", "province": "MIL", "kind": "militia"}]), "no army or fleet"),
+        (lambda d: d.update(special_units=[{"power": "FLORENCE", "province": "ARE", "garrison": True, "kind": "militia"}]), "no garrison"),
+        (
+            lambda d: d.update(
+                special_units=[
+                    {"power": "FLORENCE", "province": "ARE", "kind": "militia"},
+                    {"power": "FLORENCE", "province": "FLO", "kind": "mercenaries"},
+                ]
+            ),
+            "more than one",
+        ),
     ],
 )
 def test_a_broken_position_is_refused_by_name(change: Any, message: str) -> None:

@@ -43,6 +43,7 @@ from judge.core.machiavelli.orders import (
     ToGarrison,
 )
 from judge.core.machiavelli.season import SeasonOrder, SeasonResult
+from judge.core.machiavelli.special_units import SpecialKind, special_of
 from judge.core.phase import PhaseType
 from judge.core.units import UnitRef
 from judge.i18n import Gettext
@@ -274,20 +275,38 @@ def _books_of_money(result: SeasonResult, books: dict[str, list[str]], _: Gettex
             )
 
 
+SPECIAL_NAMES: Final = {
+    SpecialKind.MILITIA: N_("citizens' militia"),
+    SpecialKind.MERCENARIES: N_("elite mercenaries"),
+    SpecialKind.PROFESSIONALS: N_("elite professionals"),
+}
+"""The special units as the board lines name them, after the unit: ``A ARE (elite mercenaries)``."""
+
+
 def board_lines(position: MachiavelliPosition, write: _Writer) -> list[str]:
-    """The board after the phase: the next phase, each power's units and the garrisons."""
+    """The board after the phase: the next phase, each power's units and the garrisons (a special
+    unit with its kind)."""
     _ = write._
     lines = [_("Next phase: {phase}.").format(phase=position.phase)]
     owners = sorted(
         {unit.power for unit in position.units} | {o for o in position.garrisons.values()}
     )
+
+    def named(text: str, owner: str, province: str, garrison: bool) -> str:
+        kind = special_of(position.specials, owner, province, garrison)
+        return text if kind is None else f"{text} ({_(SPECIAL_NAMES[kind])})"
+
     for owner in owners:
         units = [
-            f"{u.type._value_} {u.location}"
+            named(f"{u.type._value_} {u.location}", owner, u.province, False)
             for u in sorted(position.units, key=str)
             if u.power == owner
         ]
-        units += [f"G {city}" for city, held in sorted(position.garrisons.items()) if held == owner]
+        units += [
+            named(f"G {city}", owner, city, True)
+            for city, held in sorted(position.garrisons.items())
+            if held == owner
+        ]
         lines.append(f"{write.name(owner)}: {', '.join(units)}.")
     for province, rebellion in sorted(position.unrest.rebellions.items()):
         lines.append(
@@ -347,13 +366,22 @@ def order_text(order: SeasonOrder) -> str:
             return f"EXPENSE {number}: NONE"
         case Expense(number, ducats, action):
             return f"EXPENSE {number}: {ducats} DUCATS {_action_text(action)}"
-        case Raise(province, kind, garrison):
-            return f"BUILD {'G' if garrison else kind._value_ if kind else 'A'} {province}"
+        case Raise(province, kind, garrison, special):
+            what = f"{'G' if garrison else kind._value_ if kind else 'A'} {province}"
+            return f"BUILD {SPECIAL_ORDER_WORDS[special]} {what}" if special else f"BUILD {what}"
         case Dismiss(province, garrison):
             return f"REMOVE {'G ' if garrison else ''}{province}"
         case Maintain(province, garrison):
             return f"MAINTAIN {'G ' if garrison else ''}{province}"
     return str(order)
+
+
+SPECIAL_ORDER_WORDS: Final = {
+    SpecialKind.MILITIA: "CITIZEN'S MILITIA",
+    SpecialKind.MERCENARIES: "ELITE MERCENARIES",
+    SpecialKind.PROFESSIONALS: "ELITE PROFESSIONALS",
+}
+"""A special unit's kind in a build order written back (the words the order reader takes)."""
 
 
 def _action_text(action: ExpenseAction | None) -> str:

@@ -52,8 +52,13 @@ or its city liberates both; besieging a city that rebels against it for two camp
 the city's and the province's rebels. A province's rebels support the one move into it of a power
 they do not fight (two such powers moving in: neither); they stand in a space of their own beside
 the province for the moves (``ARE$``), never on the board. Not yet played here (issue 33, later
-steps): special units, convoys and
-retreats across a strait, the ALLY command that lets another power through.
+steps): convoys and retreats across a strait, the ALLY command that lets another power through.
+
+Special units (SET SPECIAL, with money: :mod:`.special_units`): the plain adjudicator is given
+the strength of each unit of strength 2, by the location it stands on for the moves, and each
+special unit is followed to where the campaign leaves it (moved, converted, dislodged and
+waiting to retreat) or dropped (destroyed, disbanded, besieged out). Coastal convoys (SET
+COASTAL CONVOYS): the siege map lets a fleet in a coastal province with one coast convoy.
 
 Home countries (:func:`end_of_campaign`): a power with no city left in any country it holds is
 eliminated; a power keeps its own country while it holds one of its cities and a conquered one

@@ -16,11 +16,14 @@ has::
      "barred": ["NAPLES"],
      "rebellions": {"SLZ": {"against": "FRANCE", "city": true},
                     "ARE": {"against": "FLORENCE", "city": true, "province": false}},
-     "famine": ["MIL"]}
+     "famine": ["MIL"],
+     "special_units": [{"power": "FLORENCE", "province": "FLO", "garrison": true,
+                        "kind": "professionals"}]}
 
 ``treasuries`` is present exactly when the game plays with money (``loans`` and ``barred``, the
-powers the bank no longer lends to, only when not empty); ``rebellions`` and ``famine`` only
-when not empty.
+powers the bank no longer lends to, only when not empty); ``rebellions``, ``famine`` and
+``special_units`` (each special unit by its owner, province and whether it is the garrison, and
+its kind: ``militia``, ``mercenaries`` or ``professionals``) only when not empty.
 
 Writing is deterministic (keys and units sorted); reading checks everything against the board
 and raises one :class:`~judge.core.errors.PositionError` naming the fault.
@@ -40,6 +43,7 @@ from judge.core.machiavelli.campaign import (
     is_city_space,
     live_sieges,
 )
+from judge.core.machiavelli.special_units import NO_SPECIALS, SpecialKind, Specials, UnitPlace
 from judge.core.machiavelli.treasury import NO_UNREST, Finances, Loan, Rebellion, Unrest
 from judge.core.phase import Phase, PhaseType
 from judge.core.position import DislodgedUnit
@@ -88,6 +92,11 @@ def position_to_json(position: MachiavelliPosition, variant: str = "machiavelli"
         }
     if position.unrest.famine:
         data["famine"] = sorted(position.unrest.famine)
+    if position.specials:
+        data["special_units"] = [
+            {"power": place.power, "province": place.province, "garrison": place.garrison, "kind": kind.value}
+            for place, kind in sorted(position.specials.items())
+        ]
     return data
 
 
@@ -155,7 +164,37 @@ def position_from_json(board: MachiavelliBoard, data: object) -> MachiavelliPosi
         countries=None if countries is None else MappingProxyType(countries),
         money=_read_money(board, root),
         unrest=unrest,
+        specials=_read_specials(root, units, garrisons, dislodged),
     )
+
+
+def _read_specials(
+    root: Mapping[str, Any], units: tuple[Unit, ...], garrisons: Mapping[str, str], dislodged: list[DislodgedUnit]
+) -> Specials:
+    """The special units: each names its owner's army, fleet or garrison; a power has one at most."""
+    entries = _list(root.get("special_units", []), "special_units")
+    if not entries:
+        return NO_SPECIALS
+    field = {(unit.power, unit.province) for unit in units} | {(d.unit.power, d.unit.province) for d in dislodged}
+    found: dict[UnitPlace, SpecialKind] = {}
+    for n, entry in enumerate(entries):
+        fields = _mapping(entry, f"special unit {n + 1}")
+        power = _text(fields.get("power"), f"special unit {n + 1}: power")
+        province = _text(fields.get("province"), f"special unit {n + 1}: province")
+        garrison = fields.get("garrison", False)
+        kind = fields.get("kind")
+        if not isinstance(garrison, bool):
+            raise PositionError(f"special unit {n + 1}: garrison must be true or false")
+        if kind not in {k.value for k in SpecialKind}:
+            raise PositionError(f"special unit {n + 1}: the kind is militia, mercenaries or professionals, not {kind!r}")
+        there = garrisons.get(province) == power if garrison else (power, province) in field
+        if not there:
+            raise PositionError(f"special unit {n + 1}: {power} has no {'garrison' if garrison else 'army or fleet'} in {province}")
+        place = UnitPlace(power, province, garrison)
+        if place in found or (power != AUTONOMOUS and any(p.power == power for p in found)):
+            raise PositionError(f"special units: {power} has more than one")
+        found[place] = SpecialKind(str(kind))
+    return MappingProxyType(found)
 
 
 def _read_money(board: MachiavelliBoard, root: Mapping[str, Any]) -> Finances | None:
