@@ -98,6 +98,8 @@ def test_special_units_are_kept_and_read_back() -> None:
     assert {(e["power"], e["kind"]) for e in data["special_units"]} >= {("FLORENCE", "mercenaries"), ("VENICE", "professionals")}
     assert position_from_json(BOARD, json.loads(json.dumps(data))) == position
     assert "special_units" not in position_to_json(opening_position(BOARD))
+    gone = replace(position, units=tuple(u for u in position.units if u.province != "ARE"))
+    assert ("FLORENCE", "mercenaries") not in {(e["power"], e["kind"]) for e in position_to_json(gone)["special_units"]}
 
 
 @pytest.mark.parametrize(

@@ -43,7 +43,13 @@ from judge.core.machiavelli.campaign import (
     is_city_space,
     live_sieges,
 )
-from judge.core.machiavelli.special_units import NO_SPECIALS, SpecialKind, Specials, UnitPlace
+from judge.core.machiavelli.special_units import (
+    NO_SPECIALS,
+    SpecialKind,
+    Specials,
+    UnitPlace,
+    specials_standing,
+)
 from judge.core.machiavelli.treasury import NO_UNREST, Finances, Loan, Rebellion, Unrest
 from judge.core.phase import Phase, PhaseType
 from judge.core.position import DislodgedUnit
@@ -92,10 +98,13 @@ def position_to_json(position: MachiavelliPosition, variant: str = "machiavelli"
         }
     if position.unrest.famine:
         data["famine"] = sorted(position.unrest.famine)
-    if position.specials:
+    # Only the special units still standing: a step that removes units (the dice, a siege) need
+    # not know about them, and what is kept always reads back.
+    specials = specials_standing(position.specials, position.units, position.garrisons, position.dislodged)
+    if specials:
         data["special_units"] = [
             {"power": place.power, "province": place.province, "garrison": place.garrison, "kind": kind.value}
-            for place, kind in sorted(position.specials.items())
+            for place, kind in sorted(specials.items())
         ]
     return data
 
