@@ -242,6 +242,8 @@ def test_the_scenarios_map_is_known_by_its_name_without_being_offered() -> None:
         (lambda d: d["machiavelli"]["straits"].append({"province": "PIO", "joins": ["ETS", "WMS"]}), "no fleet border"),
         (lambda d: d.pop("machiavelli"), "section is missing"),
         (lambda d: d["machiavelli"]["straits"][0].update(first_edition_only="yes"), "first_edition_only"),
+        (lambda d: d["machiavelli"]["second_edition_special_units"].pop("TURKEY"), "name each power once"),
+        (lambda d: d["machiavelli"]["second_edition_special_units"].update(TURKEY=["knights"]), "second_edition_special_units of TURKEY"),
     ],
 )
 def test_a_broken_scenario_is_refused_by_name(change: Any, message: str) -> None:

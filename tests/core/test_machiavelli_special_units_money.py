@@ -198,3 +198,23 @@ def test_special_units_a_garrison_made_autonomous_stays_special() -> None:
     result = money(position, {FLO: [order]})
     assert outcomes(result.verdicts, FLO)[order] == (Outcome.SUCCEEDS, "")
     assert result.position.specials == {UnitPlace("AUTONOMOUS", "PER", True): MERCENARIES}
+
+
+def test_special_units_under_the_second_edition_each_power_builds_only_its_kinds() -> None:
+    """Mach2: "Austria, Turkey and Venice may own Elite Professionals. Florence, Milan, Papacy
+    and Venice may own Citizen's Militia. Every country except Turkey may own Elite Mercenaries"
+    (the Judge limits the builds only)."""
+    mach2 = MachiavelliOptions(mach2=True)
+    professionals = Raise("ARE", A, special=PROFESSIONALS)
+    refused = adjudicate_money_adjustments(BOARD, at("W1454A", {FLO: 30}, units=WITHOUT_ARE), {FLO: [professionals]}, mach2)
+    assert outcomes(refused.verdicts, FLO)[professionals] == (
+        Outcome.INVALID, "this power raises no such special unit (SET MACH2)"
+    )
+    first_edition = adjudicate_money_adjustments(BOARD, at("W1454A", {FLO: 30}, units=WITHOUT_ARE), {FLO: [professionals]})
+    assert outcomes(first_edition.verdicts, FLO)[professionals] == (Outcome.SUCCEEDS, "")
+    militia = Raise("ARE", A, special=MILITIA)
+    allowed = adjudicate_money_adjustments(BOARD, at("W1454A", {FLO: 30}, units=WITHOUT_ARE), {FLO: [militia]}, mach2)
+    assert outcomes(allowed.verdicts, FLO)[militia] == (Outcome.SUCCEEDS, "")
+    assert BOARD.second_edition_specials["TURKEY"] == {PROFESSIONALS}
+    assert MERCENARIES not in BOARD.second_edition_specials["TURKEY"]
+    assert all(MERCENARIES in kinds for power, kinds in BOARD.second_edition_specials.items() if power != "TURKEY")

@@ -18,7 +18,9 @@ A scenario is a variant file (docs/variants.md) with a few keys more, read here 
   ``first_edition_only``: not under the second edition's rules); ``variable_income``: the
   dice thrown each year for a home country (keyed by its power: whoever holds the country
   throws them) or for a city (keyed by its province: whoever controls the city), each as
-  ``{"dice": N, "table": [six incomes, for a roll of 1 to 6]}``.
+  ``{"dice": N, "table": [six incomes, for a roll of 1 to 6]}``; ``second_edition_special_units``:
+  each power's kinds of special unit (``militia``, ``mercenaries``, ``professionals``) it may
+  build under the second edition's rules (SET MACH2; every power is named, maybe with none).
 
 Control at the start: a power controls its home country, provinces and cities; a
 garrison controls its city and, with no other unit there, its province (an autonomous
@@ -34,6 +36,7 @@ from types import MappingProxyType
 
 from judge.core.errors import PhaseError, VariantError
 from judge.core.geography import GameMap, Terrain
+from judge.core.machiavelli.special_units import SpecialKind
 from judge.core.phase import Phase
 from judge.core.variants import SCENARIO_DIRECTORIES, load_map, parse_map, scenario_data
 
@@ -101,6 +104,8 @@ class MachiavelliBoard:
     straits: tuple[Strait, ...]
     first_phase: Phase
     variable_income: Mapping[str, VariableIncome] = field(default_factory=lambda: MappingProxyType({}))
+    second_edition_specials: Mapping[str, frozenset[SpecialKind]] = field(default_factory=lambda: MappingProxyType({}))
+    """Under SET MACH2, the kinds of special unit each power may build (empty: no limit)."""
 
     def city(self, province: str, *, fortresses: bool = False) -> City | None:
         """The city of ``province``, or its fortress when fortresses are in play, or None."""
@@ -213,7 +218,24 @@ def parse_board(data: object, *, source: str = "<data>", game_map: GameMap | Non
         straits=_straits(section.get("straits", []), game_map, where),
         first_phase=first_phase,
         variable_income=MappingProxyType(_variable_income(section.get("variable_income", {}), game_map, cities, where)),
+        second_edition_specials=MappingProxyType(
+            _second_edition_specials(section.get("second_edition_special_units"), game_map, where)
+        ),
     )
+
+
+def _second_edition_specials(value: object, game_map: GameMap, where: str) -> dict[str, frozenset[SpecialKind]]:
+    if value is None:
+        return {}
+    kinds = {kind.value for kind in SpecialKind}
+    if not isinstance(value, dict) or set(value) != set(game_map.powers):
+        raise VariantError(f"{where}: second_edition_special_units must name each power once, and only the powers")
+    found: dict[str, frozenset[SpecialKind]] = {}
+    for power, named in value.items():
+        if not isinstance(named, list) or not all(isinstance(n, str) and n in kinds for n in named):
+            raise VariantError(f"{where}: second_edition_special_units of {power}: a list of {', '.join(sorted(kinds))}")
+        found[power] = frozenset(SpecialKind(n) for n in named)
+    return found
 
 
 def _city(code: str, value: object, ctx: str, *, fortress: bool) -> City:

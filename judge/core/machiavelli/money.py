@@ -312,7 +312,9 @@ def adjudicate_money_adjustments(
     paid for, and removed otherwise ("not maintained"); a build is placed as in the basic game
     (:func:`~judge.core.machiavelli.adjustments.why_not_build`), never in a rebelling or starving
     province, and paid for. An order the treasury cannot pay fails. A special unit is built only
-    by a power without one (one not yet removed this winter, or built earlier in its orders).
+    by a power without one (one not yet removed this winter, or built earlier in its orders), and
+    under SET MACH2 only of a kind the scenario lets that power build (it may still keep one it
+    has, or buy one: the classic Judge's reading of the second edition).
     """
     if position.phase.type is not PhaseType.ADJUSTMENT:
         raise ValueError(f"{position.phase} is not an adjustment phase")
@@ -363,6 +365,9 @@ def adjudicate_money_adjustments(
                 kind = order.special
                 if not reason and kind is not None and has_special(specials, power):
                     reason = "one special unit a power"
+                limits = board.second_edition_specials
+                if not reason and kind is not None and options.mach2 and limits and kind not in limits.get(power, ()):
+                    reason = "this power raises no such special unit (SET MACH2)"
             cost = upkeep(kind)
             if not reason and treasuries.get(power, 0) < cost:
                 reason = "not enough ducats"
