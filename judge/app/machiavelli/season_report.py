@@ -15,12 +15,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from judge.app.machiavelli.verdict_reasons import shown_reason
 from judge.core.adjudicator import Outcome
 from judge.core.errors import N_
 from judge.core.geography import GameMap
 from judge.core.machiavelli.adjustments import Dismiss, Maintain, Raise
 from judge.core.machiavelli.board import AUTONOMOUS
-from judge.core.machiavelli.campaign import MachiavelliPosition
+from judge.core.machiavelli.campaign import MachiavelliPosition, Verdict
 from judge.core.machiavelli.money import Entry, MoneyAdjustmentResult
 from judge.core.machiavelli.orders import (
     Besiege,
@@ -44,6 +45,7 @@ from judge.core.machiavelli.orders import (
 )
 from judge.core.machiavelli.season import SeasonOrder, SeasonResult
 from judge.core.machiavelli.special_units import SpecialKind, special_of
+from judge.core.orders import Hold
 from judge.core.phase import PhaseType
 from judge.core.units import UnitRef
 from judge.i18n import Gettext
@@ -93,6 +95,14 @@ class _Writer:
             return _("Autonomous")
         return self.game_map.power_display_name(power, self.language)
 
+    def named(self, value: str) -> str:
+        """A value of a reason: a power by its name, anything else as it is."""
+        return self.name(value) if value in self.game_map.powers else value
+
+    def reason(self, reason: str) -> str:
+        """The core's ``reason`` in this language (:mod:`judge.app.machiavelli.verdict_reasons`)."""
+        return shown_reason(reason, self._, self.named, self.language)
+
     def outcome(self, value: Outcome, reason: str) -> str:
         _ = self._
         said = {
@@ -100,7 +110,19 @@ class _Writer:
             Outcome.FAILS: _("fails"),
             Outcome.INVALID: _("invalid"),
         }[value]
-        return said + (f" ({reason})" if reason else "")
+        why = self.reason(reason)
+        return said + (f" ({why})" if why else "")
+
+    def unordered(self, verdict: Verdict) -> str:
+        """A unit or garrison no order named: "Florence: A ARE: no order, holds"."""
+        order = verdict.order
+        if isinstance(order, GarrisonHold):
+            unit = f"G {order.province}"
+        elif isinstance(order, Hold):
+            unit = _unit(order.unit)
+        else:
+            unit = order_text(order)
+        return f"  {self.name(verdict.power)}: {unit}: {self.reason(verdict.reason)}"
 
     def effect(self, action: ExpenseAction | None) -> str:
         """What a successful expense did on the board, said without its payer (a counter-bribe
@@ -170,13 +192,16 @@ def season_texts(
                 effect = write.effect(verdict.order.action)
                 if effect:
                     public.append(effect)
-    if result.campaign is not None and result.campaign.verdicts:
+    if result.campaign is not None and (result.campaign.verdicts or result.campaign.unordered):
         public += [*([""] if public else []), _("Orders:")]
     if result.campaign is not None:
-        for move in result.campaign.verdicts:
-            public.append(
-                f"  {write.name(move.power)}: {order_text(move.order)}: {write.outcome(move.outcome, move.reason)}"
-            )
+        rank = {power: index for index, power in enumerate(game_map.powers)}
+        ordered = [
+            (move.power, f"  {write.name(move.power)}: {order_text(move.order)}: {write.outcome(move.outcome, move.reason)}")
+            for move in result.campaign.verdicts
+        ] + [(verdict.power, write.unordered(verdict)) for verdict in result.campaign.unordered]
+        # each power's orders as given, then its units no order named (the Judge's "no order, holds")
+        public += [line for _power, line in sorted(ordered, key=lambda line: rank.get(line[0], len(rank)))]
         for city in result.campaign.sieges_completed:
             public.append(
                 _("The siege of {province} is complete: its garrison is gone.").format(

@@ -72,6 +72,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
+from typing import Final
 
 from judge.core.adjudicator import OrderResult, Outcome, Rules, adjudicate
 from judge.core.geography import GameMap, Province, Terrain
@@ -193,6 +194,14 @@ class CampaignResult:
     retreats: Mapping[Unit, tuple[str, ...]]
     sieges_completed: tuple[str, ...] = ()
     disbanded: tuple[str, ...] = ()
+    unordered: tuple[Verdict, ...] = ()
+    """Each power's unit and garrison that no order named: it held (the verdict's order is that
+    hold; its reason ``NO_ORDER``, with ``, dislodged`` when it was). The autonomous garrisons and
+    the rebels, who never order, are not listed."""
+
+
+NO_ORDER: Final = "no order"
+"""The reason of a unit's verdict when no order named it: it held (the Judge's "no order, holds")."""
 
 
 # ----------------------------------------------------------------------------- the siege map
@@ -339,6 +348,7 @@ class _Campaign:
         self.one_space: dict[str, tuple[int, UnitType | None]] = {}  # Venice: a conversion in place
         self.attacked: set[str] = set()
         self.moved_to: dict[str, str] = {}  # a unit's location -> where its successful move took it
+        self.unordered: list[Verdict] = []
 
     def refuse(self, number: int, reason: str) -> None:
         power, order = self.numbered[number]
@@ -597,10 +607,26 @@ class _Campaign:
                 self.verdicts[number] = Verdict(power, order, Outcome.INVALID, "no such unit")
             else:
                 self.verdicts[number] = Verdict(power, order, found.outcome, found.reason)
+        self.judge_unordered(results)
         for city, (number, to) in self.one_space.items():
             if to is None and city in dislodged:  # a field unit of Venice converting, dislodged
                 power, order = self.numbered[number]
                 self.verdicts[number] = Verdict(power, order, Outcome.FAILS, "dislodged")
+
+    def judge_unordered(self, results: Sequence[OrderResult]) -> None:
+        """A verdict for each unit and garrison of a power that no order named (it held)."""
+        named = {_location_of(order, self.position, self.garrison_unit) for _, order in self.numbered}
+        garrison_at = {unit.location: city for city, unit in self.garrison_unit.items()}
+        for result in results:
+            unit = result.unit
+            if result.order is not None or unit is None or unit.power == NEUTRAL or unit.location in named:
+                continue
+            city = garrison_at.get(unit.location)
+            order: MachiavelliOrder = (
+                GarrisonHold(city) if city is not None else Hold(UnitRef(unit.type, unit.location))
+            )
+            reason = f"{NO_ORDER}, dislodged" if "dislodged" in result.reason else NO_ORDER
+            self.unordered.append(Verdict(unit.power, order, result.outcome, reason))
 
     def after(
         self,
@@ -666,6 +692,7 @@ class _Campaign:
             retreats=MappingProxyType(retreats),
             sieges_completed=tuple(sorted(completed)),
             disbanded=tuple(sorted(disbanded)),
+            unordered=tuple(sorted(self.unordered, key=lambda v: (v.power, str(v.order)))),
         )
 
     def held(self, after: Sequence[Unit]) -> tuple[Unit, ...]:
