@@ -13,13 +13,16 @@ from typing import Any
 from judge.app.audience.results_readers import ResultsReader
 from judge.app.game_state.assignment import Preference, assign_powers
 from judge.app.game_state.house_rules import HouseRuleHooks
+from judge.app.game_state.order_sheets import Completeness, completeness
 from judge.app.game_state.variant_rules import plain_opening
 from judge.app.game_state.variant_ruling import VariantRuling
 from judge.app.session.mail_session import MailSession
 from judge.app.session.refusals import CommandRefused
 from judge.app.session.services import Services
 from judge.core.geography import GameMap
+from judge.core.orders import Order
 from judge.core.phase import Phase, PhaseType
+from judge.core.position import Position
 from judge.db.database import UnitOfWork
 from judge.db.models import CouncilMember, Game, Seat
 from judge.i18n import Gettext
@@ -114,3 +117,9 @@ class PlainHooks(HouseRuleHooks):
     @property
     def orders_kept_as_text(self) -> bool:
         return False
+
+    def orders_completeness(
+        self, game: Game, position: Position, kept: Mapping[str, Any], power: str, sheet: Sequence[str] | None,
+        orders: Callable[[], Sequence[Order]], game_map: GameMap,
+    ) -> Completeness:
+        return completeness(position, power, orders(), game_map)

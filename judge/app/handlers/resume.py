@@ -48,11 +48,12 @@ def handle(command: Resume, session: MailSession) -> Next:
     opened = open_phase(session.uow, game)
     if opened is None or game.paused_at is None:
         raise CommandRefused(_("Game '{game}' is not paused: there is nothing to resume.").format(game=game.name))
-    _record, position = opened
+    record, position = opened
     zone = session.services.config.timezone
     times = fresh_times(
         session.uow, game, session.now, position.phase.type, zone,
-        previous=stored_times(game), owing=owing_powers(game, position, game_map_of(game)), same_phase=True,
+        previous=stored_times(game), owing=owing_powers(game, position, record.position_before, game_map_of(game)),
+        same_phase=True,
     )  # fmt: skip
     session.uow.audit.record(
         AuditKind.SETTING, session.now, game=game, person=session.person, actor=session.sender,

@@ -39,6 +39,8 @@ Each hook point, and who calls it:
 ``take_sheet_line``       the handler of such a line (:mod:`judge.app.handlers.sheet_line`)
 ``orders_kept_as_text``   the SIGNON handler: whether the judge's order acknowledgement ends the reply
 ``rule_phase``            :func:`judge.app.phases.processing.process_phase`, where the judge's ruling is made
+``orders_completeness``   :func:`judge.app.phases.planning.phase_clock` (early processing, reminders, lateness)
+                          and :func:`judge.app.phases.processing.owing_powers` (who owes orders)
 ========================  ==========================================================
 """
 
@@ -52,6 +54,7 @@ from judge.app.audience.results_readers import ResultsReader
 from judge.app.councils.council_hooks import CouncilHooks
 from judge.app.game_state.assignment import Preference
 from judge.app.game_state.house_rules import StandIns
+from judge.app.game_state.order_sheets import Completeness
 from judge.app.game_state.plain_hooks import PlainHooks
 from judge.app.game_state.variant_ruling import VariantRuling
 from judge.app.machiavelli.machiavelli_hooks import MachiavelliHooks, plays_the_renaissance_game
@@ -59,6 +62,7 @@ from judge.app.session.mail_session import MailSession
 from judge.app.session.services import Services
 from judge.core.adjudicator.rules import Rules
 from judge.core.geography import GameMap
+from judge.core.orders import Order
 from judge.core.phase import Phase, PhaseType
 from judge.core.position import Position
 from judge.db.database import UnitOfWork
@@ -188,6 +192,15 @@ class GameHooks(Protocol):
     def orders_kept_as_text(self) -> bool:
         """Whether the variant keeps its orders as sent and acknowledges them itself (the judge's
         acknowledgement of the orders on file, which reads them as its own orders, is not given)."""
+
+    def orders_completeness(
+        self, game: Game, position: Position, kept: Mapping[str, Any], power: str, sheet: Sequence[str] | None,
+        orders: Callable[[], Sequence[Order]], game_map: GameMap,
+    ) -> Completeness:
+        """What ``power`` still owes for the phase of ``position`` (kept as ``kept``): ``sheet``, the
+        lines of its kept orders (None: none kept), ``orders()``, the judge's reading of them (asked
+        only by the rule that needs it). A phase is processed early when every power that owes
+        orders has complete ones."""
 
 
 PLAIN: GameHooks = PlainHooks()

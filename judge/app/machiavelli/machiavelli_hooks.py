@@ -15,15 +15,19 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from judge.app.audience.results_readers import ResultsReader
+from judge.app.game_state.order_sheets import Completeness
 from judge.app.game_state.plain_hooks import PlainHooks
 from judge.app.game_state.variant_ruling import VariantRuling
+from judge.app.machiavelli.orders_complete import sheet_completeness
 from judge.app.machiavelli.phase_ruling import rule_renaissance_phase
 from judge.app.machiavelli.sheet_mail import add_line
 from judge.app.machiavelli.stored_phase import opening_json
 from judge.app.session.mail_session import MailSession
 from judge.core.geography import GameMap
 from judge.core.machiavelli.board import SCENARIO_DIRECTORY, load_board
+from judge.core.orders import Order
 from judge.core.phase import PhaseType
+from judge.core.position import Position
 from judge.core.variants import SCENARIO_DIRECTORIES
 from judge.db.models import Game
 from judge.lang.commands import SheetLineCommand
@@ -56,6 +60,12 @@ class MachiavelliHooks(PlainHooks):
     @property
     def orders_kept_as_text(self) -> bool:
         return True  # the sheet's receipt (judge.app.machiavelli.order_receipt) acknowledges them
+
+    def orders_completeness(
+        self, game: Game, position: Position, kept: Mapping[str, Any], power: str, sheet: Sequence[str] | None,
+        orders: Callable[[], Sequence[Order]], game_map: GameMap,
+    ) -> Completeness:
+        return sheet_completeness(game.variant, kept, power, sheet)  # every unit and garrison, by its rules
 
     def rule_phase(
         self, game: Game, kept: Mapping[str, Any], sheets: Mapping[str, Sequence[str]],

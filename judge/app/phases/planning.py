@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 
 from judge.app.game_state import order_sheets as kept
 from judge.app.game_state.boards import from_json
@@ -122,12 +123,17 @@ def phase_clock(uow: UnitOfWork, game: Game, opened: OpenPhase | None = None) ->
     game_map = game_map_of(game)
     rules = game_rules(game)
     flags = kept.error_flags(game)
+    hooks = hooks_for(game)
     powers: list[PowerStatus] = []
     for seat in game.seats:
         if seat.power is None or seat.power in (p.power for p in powers):
             continue
-        submission = submissions.get(seat.power)
-        done = kept.completeness(position, seat.power, opened.effective(seat.power, game_map, rules), game_map)
+        power = seat.power
+        submission = submissions.get(power)
+        done = hooks.orders_completeness(
+            game, position, record.position_before, power, None if submission is None else submission.canonical,
+            partial(opened.effective, power, game_map, rules), game_map,
+        )  # fmt: skip
         kept_from_before = submission is not None and submission.kind is OrderBlockKind.FUTURE
         powers.append(
             PowerStatus(

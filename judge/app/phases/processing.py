@@ -173,7 +173,8 @@ def process_phase(
         if effective:
             orders[power] = effective
     newly_cd = hooks.civil_disorder(
-        game, position, owing_powers(game, position, game_map), submissions, event.newly_in_civil_disorder
+        game, position, owing_powers(game, position, record.position_before, game_map), submissions,
+        event.newly_in_civil_disorder,
     )
     # Powers without a player and with nothing on file: SET CD and SET BOT decide what they play.
     stand_ins = hooks.civil_disorder_orders(game, position, newly_cd, set(orders), game_map, rules)
@@ -181,6 +182,7 @@ def process_phase(
     ruling = rule_orders(position, orders, rules, game_map)  # the sheets' orders as they are: no text read
     result = ruling.result
     after = result.position
+    after_json = to_json(after)
     # Orders already kept for the phase that opens next (PHASE blocks): its clock needs them.
     next_submissions = opened.kept_for(str(after.phase))
     if next_submissions is None:
@@ -212,7 +214,7 @@ def process_phase(
         with uow.session.no_autoflush:  # absences are not what this transaction changes
             next_times = fresh_times(
                 uow, game, now, after.phase.type, zone,
-                previous=current_times(game, record, now), owing=owing_powers(game, after, game_map),
+                previous=current_times(game, record, now), owing=owing_powers(game, after, after_json, game_map),
             )  # fmt: skip
         next_times = hooks.next_phase_times(game, next_times, now, position.phase, after.phase)
     shown = {SeatStatus.CIVIL_DISORDER: CIVIL_DISORDER, SeatStatus.ABANDONED: ABANDONED, SeatStatus.BOT: BOT}
@@ -267,12 +269,12 @@ def process_phase(
             rules=rules.to_mapping(),
         ),
         results=results,
-        position_after=to_json(after),
+        position_after=after_json,
         processed_at=now,
         processing_ms=(milliseconds := round((time.perf_counter() - started) * 1000)),
     )
     _open_next(
-        uow, services, game, now, record, position.phase, after, to_json(after), next_times, next_submissions
+        uow, services, game, now, record, position.phase, after, after_json, next_times, next_submissions
     )
 
     subject = game_subject(services.config.code, game.name, RESULTS_EVENT, str(position.phase))
@@ -361,7 +363,8 @@ def _process_variant_phase(
         with uow.session.no_autoflush:
             next_times = fresh_times(
                 uow, game, now, after.phase.type, zone,
-                previous=current_times(game, record, now), owing=owing_powers(game, after, game_map),
+                previous=current_times(game, record, now),
+                owing=owing_powers(game, after, ruling.position_after, game_map),
             )  # fmt: skip
         next_times = hooks.next_phase_times(game, next_times, now, position.phase, after.phase)
     uow.phases.record_processing(
@@ -439,9 +442,12 @@ def _eliminate(uow: UnitOfWork, game: Game, after: Position, now: datetime, phas
     return out
 
 
-def owing_powers(game: Game, position: Position, game_map: GameMap) -> list[str]:
-    """Powers (with a player or in civil disorder) that have something to order in ``position``."""
+def owing_powers(game: Game, position: Position, kept_position: Mapping[str, Any], game_map: GameMap) -> list[str]:
+    """Powers (with a player or in civil disorder) that have something to order in ``position``
+    (kept as ``kept_position``), by the game's rule (its hooks' ``orders_completeness``)."""
+    hooks = hooks_for(game)
     return [
         seat.power for seat in game.seats
-        if seat.power is not None and seat.status in ACTIVE and kept.owes_orders(position, seat.power, game_map)
+        if seat.power is not None and seat.status in ACTIVE
+        and hooks.orders_completeness(game, position, kept_position, seat.power, None, lambda: (), game_map).owes
     ]  # fmt: skip
