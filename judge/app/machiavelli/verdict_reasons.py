@@ -107,6 +107,10 @@ REASONS: Final[Mapping[str, str]] = {
     "Venice holds one unit": N_("Venice holds one unit"),
     "province occupied": N_("province occupied"),
     "fleets are built only at ports": N_("fleets are built only at ports"),
+    "no special units in this game (SET SPECIAL, with money)": N_(
+        "no special units in this game (SET SPECIAL, with money)"
+    ),
+    "one special unit a power": N_("one special unit a power"),
 }  # fmt: skip
 """Each reason the core gives (English, ``{name}`` where it puts a value) -> its message."""
 
