@@ -111,6 +111,7 @@ REASONS: Final[Mapping[str, str]] = {
         "no special units in this game (SET SPECIAL, with money)"
     ),
     "one special unit a power": N_("one special unit a power"),
+    "this power raises no such special unit (SET MACH2)": N_("this power raises no such special unit (SET MACH2)"),
 }  # fmt: skip
 """Each reason the core gives (English, ``{name}`` where it puts a value) -> its message."""
 
