@@ -275,3 +275,40 @@ def test_special_units_an_autonomous_special_garrison_stays_special(board: Machi
     position = at(board, [], {UnitPlace(AUTONOMOUS, "SIE", True): MILITIA}, garrisons={"SIE": AUTONOMOUS})
     result = play(board, position, {})
     assert result.position.specials == {UnitPlace(AUTONOMOUS, "SIE", True): MILITIA}
+
+
+MACH2 = MachiavelliOptions(mach2=True)
+
+
+def test_special_units_second_edition_a_lone_unit_cuts_one_point_of_an_elites_support(board: MachiavelliBoard) -> None:
+    """Mach2: a strength-1 attack cuts one point of an elite's support (the classic Judge's code:
+    a full cut needs an attacker of strength 2 or with support): Siena's elite still gives one,
+    and the attack on Perugia (1 + 1) beats its hold of one."""
+    position = at(
+        board,
+        [(FLO, "A ARE"), (FLO, "A SIE"), (PAP, "A PER"), (PAP, "A PAT")],
+        {UnitPlace(FLO, "SIE"): MERCENARIES},
+    )
+    attack = Move(ref("A ARE"), "PER")
+    orders: dict[str, list[MachiavelliOrder]] = {
+        FLO: [attack, SupportMove(ref("A SIE"), ref("A ARE"), "PER")],
+        PAP: [Move(ref("A PAT"), "SIE")],
+    }
+    assert outcome(play(board, position, orders), attack) is Outcome.FAILS  # first edition: all cut
+    result = play(board, position, orders, MACH2)
+    assert outcome(result, attack) is Outcome.SUCCEEDS
+    assert [d.unit for d in result.position.dislodged] == [Unit(PAP, A, "PER")]
+
+
+def test_special_units_second_edition_a_supported_attack_cuts_an_elites_whole_support(board: MachiavelliBoard) -> None:
+    position = at(
+        board,
+        [(FLO, "A ARE"), (FLO, "A SIE"), (PAP, "A PER"), (PAP, "A PAT"), (PAP, "A PIO")],
+        {UnitPlace(FLO, "SIE"): MERCENARIES},
+    )
+    attack = Move(ref("A ARE"), "PER")
+    orders: dict[str, list[MachiavelliOrder]] = {
+        FLO: [attack, SupportMove(ref("A SIE"), ref("A ARE"), "PER")],
+        PAP: [Move(ref("A PAT"), "SIE"), SupportMove(ref("A PIO"), ref("A PAT"), "SIE")],
+    }
+    assert outcome(play(board, position, orders, MACH2), attack) is Outcome.FAILS

@@ -39,12 +39,14 @@ def adjudicate(
     game_map: GameMap,
     *,
     strengths: Mapping[str, int] | None = None,
+    partial_cuts: bool = False,
 ) -> AdjudicationResult:
     """Resolve the phase of ``position`` with ``orders`` (power -> orders in the order given);
-    in a movement phase, the units located in ``strengths`` count for that many (else one)."""
+    in a movement phase, the units located in ``strengths`` count for that many (else one), and
+    with ``partial_cuts`` a lone attack of strength one cuts one point of such a unit's support."""
     phase_type = position.phase.type
     if phase_type is PhaseType.MOVEMENT:
-        return adjudicate_movement(position, orders, rules, game_map, strengths)
+        return adjudicate_movement(position, orders, rules, game_map, strengths, partial_cuts)
     if phase_type is PhaseType.RETREAT:
         return adjudicate_retreats(position, orders, rules, game_map)
     return adjudicate_adjustments(position, orders, rules, game_map)

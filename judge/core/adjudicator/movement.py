@@ -66,6 +66,7 @@ class MovementResolver:
         "movers",
         "moves_to",
         "n",
+        "partial_cuts",
         "power",
         "protected",
         "prov",
@@ -107,6 +108,7 @@ class MovementResolver:
         self.kind = [K_HOLD] * n
         self.weight = [1] * n
         """Each unit's own strength: 1, or what :meth:`set_strengths` gives it."""
+        self.partial_cuts = False
         self.dest = [""] * n
         self.dest_loc = [""] * n
         self.target = [-1] * n
@@ -122,11 +124,14 @@ class MovementResolver:
         self.helpers: list[int] = []
         """The units ordered to support or convoy."""
 
-    def set_strengths(self, strengths: Mapping[str, int]) -> None:
+    def set_strengths(self, strengths: Mapping[str, int], partial_cuts: bool = False) -> None:
         """Units counting for more than one (the Renaissance game's elite units: 2), by location:
-        such a unit moves, holds, defends and supports with that strength."""
+        such a unit moves, holds, defends and supports with that strength. With ``partial_cuts``
+        (the Renaissance game's second edition) an attack by a lone unit of strength 1, with no
+        support ordered for it, takes one point from such a unit's support instead of all of it."""
         for i, unit in enumerate(self.units):
             self.weight[i] = strengths.get(unit.location, 1)
+        self.partial_cuts = partial_cuts
 
     def set_order(self, i: int, order: Interpreted) -> None:
         """Unit ``i`` executes ``order`` (a legal order of a movement phase)."""
@@ -459,9 +464,35 @@ class MovementResolver:
         count = 0
         weight = self.weight
         for s in supporters:
-            if self.power[s] != excluded_power and self._resolve(s):
+            if self.power[s] == excluded_power:
+                continue
+            if self._resolve(s):
                 count += weight[s]
+            elif self.partial_cuts and weight[s] > 1:
+                count += self._partly_cut(s)
         return count
+
+    def _partly_cut(self, s: int) -> int:
+        """What is left of the cut support of unit ``s`` (strength above one) under partial cuts:
+        nothing when an attack from where it supports dislodges it or when a unit of strength
+        above one, or with support ordered for it, attacks it; else one point less for each
+        other attack that can arrive (the same attacks that cut it, :meth:`_adjudicate_support`)."""
+        own_power = self.power[s]
+        directed_at = self.dest[s] if self.kind[s] == K_SUPPORT_MOVE else ""
+        weak = 0
+        for k in self.moves_to.get(self.prov[s], ()):
+            if self.power[k] == own_power or (s, k) in self.protected or self.rail[k]:
+                continue
+            if self.prov[k] == directed_at:
+                if self._resolve(k):
+                    return 0
+                continue
+            if self.convoyed[k] and not self.path(k):
+                continue
+            if self.weight[k] > 1 or self.move_supports[k]:
+                return 0
+            weak += 1
+        return max(self.weight[s] - weak, 0)
 
     def _attack_strength(self, i: int) -> int:
         j = self.unit_at.get(self.dest[i], -1)

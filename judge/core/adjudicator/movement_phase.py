@@ -48,9 +48,11 @@ def adjudicate_movement(
     rules: Rules,
     game_map: GameMap,
     strengths: Mapping[str, int] | None = None,
+    partial_cuts: bool = False,
 ) -> AdjudicationResult:
     """``strengths``: the units, by location, that count for more than one (the Renaissance
-    game's elite units); every other unit counts for one."""
+    game's elite units); every other unit counts for one. ``partial_cuts``: a lone attack of
+    strength one cuts one point of such a unit's support (:meth:`MovementResolver.set_strengths`)."""
     units = position.units
     n = len(units)
     topo = topology(game_map)
@@ -67,7 +69,7 @@ def adjudicate_movement(
         read = _collect_orders(resolver, position, orders, rules, game_map)
     powers, given, executed, refused, ordered, completed = read
     if strengths:
-        resolver.set_strengths(strengths)
+        resolver.set_strengths(strengths, partial_cuts)
     resolver.prepare()
     resolver.resolve_all()
 

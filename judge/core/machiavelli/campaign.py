@@ -55,7 +55,9 @@ the province for the moves (``ARE$``), never on the board. Not yet played here (
 steps): convoys and retreats across a strait, the ALLY command that lets another power through.
 
 Special units (SET SPECIAL, with money: :mod:`.special_units`): the plain adjudicator is given
-the strength of each unit of strength 2, by the location it stands on for the moves, and each
+the strength of each unit of strength 2, by the location it stands on for the moves (under SET
+MACH2 with partial cuts: an attack by a lone unit of strength 1, with no support ordered for
+it, takes one point of an elite's support, not all of it), and each
 special unit is followed to where the campaign leaves it (moved, converted, dislodged and
 waiting to retreat) or dropped (destroyed, disbanded, besieged out). Coastal convoys (SET
 COASTAL CONVOYS): the siege map lets a fleet in a coastal province with one coast convoy.
@@ -312,10 +314,11 @@ def adjudicate_campaign(
     campaign.block_straits(holders)
     campaign.rebels_support(rebels)
     strengths = campaign.strengths()
-    base = adjudicate(plain_position, campaign.plain, Rules(), spaces, strengths=strengths)
+    partial = options.mach2  # the second edition: a lone unit cuts one point of an elite's support
+    base = adjudicate(plain_position, campaign.plain, Rules(), spaces, strengths=strengths, partial_cuts=partial)
     entered = campaign.straits_entered(base.position.units, holders)
     if entered and campaign.block_straits(entered):  # a fleet that entered blocks this turn too
-        base = adjudicate(plain_position, campaign.plain, Rules(), spaces, strengths=strengths)
+        base = adjudicate(plain_position, campaign.plain, Rules(), spaces, strengths=strengths, partial_cuts=partial)
     campaign.judge(base.results, {d.unit.location for d in base.dislodged})
     return campaign.after(base.position.units, base.dislodged, base.retreats)
 
