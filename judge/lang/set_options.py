@@ -160,6 +160,12 @@ _CHOICES: Mapping[str, tuple[str, str]] = {
     "onecentre": ("BUILD CENTRES", "ONE"), "onecentres": ("BUILD CENTRES", "ONE"),
     "onecenter": ("BUILD CENTRES", "ONE"), "onecenters": ("BUILD CENTRES", "ONE"),
     "anydisband": ("DISBAND RULE", "ANY"), "normaldisband": ("DISBAND RULE", "NORMAL"),
+    # issue 33: a Renaissance game's named set of options (judge.core.machiavelli.option_sets)
+    **{f"machiavelli{word}": ("MACHIAVELLI", value) for word, value in {
+        "first": "FIRST", "firstedition": "FIRST", "1": "FIRST", "premiere": "FIRST",
+        "second": "SECOND", "secondedition": "SECOND", "2": "SECOND", "seconde": "SECOND",
+        "basic": "BASIC", "basicgame": "BASIC", "base": "BASIC",
+    }.items()},
     # how a finished game is scored (the keys of judge.app.game_state.scoring.SYSTEMS)
     **{f"scoring{spelling}": ("SCORING", key) for key, spellings in {
         "DRAW-SIZE": ("draw-size", "drawsize", "dss"),

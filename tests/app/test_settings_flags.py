@@ -118,9 +118,9 @@ def test_switching_dias_clears_the_draw_votes(harness: Harness) -> None:
 
 def test_rule_options_of_other_judges_are_refused_with_the_reason(harness: Harness) -> None:
     moderated_game(harness)
-    reply = as_master(harness, "SET COASTAL CONVOYS\nSET AUTO CREATE\n")
+    reply = as_master(harness, "SET STRICT CONVOY\nSET AUTO CREATE\n")
     body = read(reply)
-    assert "This judge does not play the COASTAL CONVOYS option, so it cannot be set." in body
+    assert "This judge does not play the STRICT CONVOY option, so it cannot be set." in body
     assert "This judge does not play the AUTO CREATE option, so it cannot be set." in body
 
 

@@ -76,6 +76,13 @@ class PlainHooks(HouseRuleHooks):
         return frozenset()
 
     @property
+    def own_options(self) -> frozenset[str]:
+        return frozenset()
+
+    def parameter_lines(self, game: Game, _: Gettext) -> list[str]:
+        return []
+
+    @property
     def members_sign_on(self) -> bool:
         return False
 

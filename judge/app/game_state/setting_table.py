@@ -180,7 +180,6 @@ FLAGS: Mapping[str, Setting] = MappingProxyType({s.option: s for s in (
     _flag("APPROVAL", "approval", N_("Approval"), "Approval", "NoApproval"),
     _flag("PROXY", "proxy", N_("Proxy"), "Proxy", "NoProxy", when=When.BEFORE_START),
     _flag("AUTO DISBAND", "auto_disband", N_("Auto disband"), "AutoDisband", "NoAutoDisband"),
-    _flag("DISBAND", "extra:disband", N_("Disband"), "Disband", "NoDisband"),
     # issue 32: in a Fog of War game, the master lets the observers see the whole board (default: nothing)
     _flag("OBSERVERS SEE ALL", "extra:blind_observers", N_("Observers see the whole board"),
           "ObserversSeeAll", "NoObserversSeeAll", who=Who.MASTER),
@@ -197,15 +196,15 @@ FLAGS: Mapping[str, Setting] = MappingProxyType({s.option: s for s in (
 
 UNSUPPORTED_FLAGS: Mapping[str, str] = MappingProxyType({
     **{name: "variant rule" for name in (
-        "COASTAL CONVOYS", "STRICT CONVOY", "TRANSFORM", "ATTACK TRANSFORM", "SUMMER",
+        "STRICT CONVOY", "TRANSFORM", "ATTACK TRANSFORM",
         "BLANK BOARD", "ALLIED WIN", "HOME TRANSFER", "PORTAGE", "DUALITY", "GATEWAYS",
         "RAILWAYS", "HONG KONG", "AIR LIFT", "BCENTRES", "NEUTRALS", "CAPTURE WIN",
-        "ADJACENCY", "ASSASSINATIONS", "LOANS", "DICE", "FAMINE", "FORTRESSES", "GARRISONS",
-        "MONEY", "PLAGUE", "SPECIAL", "STORMS", "MACH2",
     )},
     "AUTO CREATE": "obsolete",
 })  # fmt: skip
-"""Options the reader knows that this judge does not play: refused with the reason."""
+"""Options the reader knows that this judge does not play: refused with the reason. (The
+Machiavelli family, SUMMER and COASTAL CONVOYS among them, are the Renaissance game's own:
+:mod:`judge.app.handlers.set_machiavelli_option`.)"""
 
 REFUSED_WHEN_ON: Mapping[str, str] = MappingProxyType({
     "PROXY": N_(

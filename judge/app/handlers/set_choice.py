@@ -7,6 +7,8 @@ option (see :mod:`judge.app.handlers.set_variant`). When ``SET AUTOSTART`` finds
 ``SET ALL PRESS`` / ``SET NORMAL PRESS`` are the sender's own (a master,
 or an observer when the game lets observers watch all press): whether they
 get a copy of every partial press; kept with the game, not announced.
+``SET MACHIAVELLI FIRST|SECOND|BASIC`` (a Renaissance game's named set of options) goes to
+:mod:`judge.app.handlers.set_machiavelli_option`.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ from judge.app.game_state.setting_table import (
     read_rule_word,
 )
 from judge.app.games.masters import change_setting, check_may_set, is_master, signed_on_game
+from judge.app.handlers.set_machiavelli_option import set_machiavelli_option
 from judge.app.handlers.set_variant import change_rules, options_text
+from judge.app.machiavelli.game_options import PRESET as MACHIAVELLI_SET
 from judge.app.people.signon_checks import start_if_ready
 from judge.app.phases.planning import plan
 from judge.app.session.mail_session import MailSession, Role
@@ -36,6 +40,9 @@ def handle(command: SetChoice, session: MailSession) -> Next:
         return Next.CONTINUE
     if command.option == "RULE":
         _rule(command, session)
+        return Next.CONTINUE
+    if command.option == MACHIAVELLI_SET:
+        set_machiavelli_option(command, session)
         return Next.CONTINUE
     setting = CHOICES.get(command.option)
     if setting is None:

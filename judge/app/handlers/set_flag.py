@@ -11,7 +11,9 @@ The option's column, who may change it and when are looked up in
   who does not want the broadcasts); it is not announced.
 
 The variant rules a game may switch (RAILWAYS, HONG KONG, GATEWAYS,
-NEUTRALS) go to :mod:`judge.app.handlers.set_variant_rule`. Options the
+NEUTRALS) go to :mod:`judge.app.handlers.set_variant_rule`; the Machiavelli
+options (MONEY, MACH2, SUMMER, DISBAND...) to
+:mod:`judge.app.handlers.set_machiavelli_option`. Options the
 reader knows but this judge does not play (the variant rules of other
 judges, AUTO CREATE) are refused with the reason.
 """
@@ -26,7 +28,9 @@ from judge.app.game_state.setting_table import (
 )
 from judge.app.game_state.variant_rules import RULE_OF_FLAG as VARIANT_RULE_FLAGS
 from judge.app.games.masters import change_setting, check_may_set, is_master, signed_on_game
+from judge.app.handlers.set_machiavelli_option import set_machiavelli_option
 from judge.app.handlers.set_variant_rule import set_variant_rule
+from judge.app.machiavelli.game_options import FIELD_OF_FLAG as MACHIAVELLI_FLAGS
 from judge.app.phases.planning import plan
 from judge.app.session.mail_session import MailSession, Role
 from judge.app.session.refusals import CommandRefused
@@ -45,6 +49,9 @@ def handle(command: SetFlag, session: MailSession) -> Next:
         return Next.CONTINUE
     if command.option in VARIANT_RULE_FLAGS:
         set_variant_rule(command, session)
+        return Next.CONTINUE
+    if command.option in MACHIAVELLI_FLAGS:
+        set_machiavelli_option(command, session)
         return Next.CONTINUE
     if command.option in UNSUPPORTED_FLAGS:
         raise CommandRefused(

@@ -30,6 +30,8 @@ Each hook point, and who calls it:
 ``announce_start``        :func:`judge.app.reports.game_start.queue_game_starting`
 ``final_summary_lines``   :func:`judge.app.reports.final_summary.final_summary_lines`
 ``own_commands``          the variant's own commands (COUNCIL, VOTE, ACCUSE...), refused elsewhere
+``own_options``           the SET handlers: the variant's own SET options (SET MONEY...), refused elsewhere
+``parameter_lines``       LIST's parameter block and the Game Starting mail: the variant's own settings
 ``members_sign_on``       the SIGNON handler: each member of a power signs on alone
 ``join_refusal``          the SIGNON handler, ``SIGNON ?game`` on a started game
 ``member``                RESIGN, SET ADDRESS: who is signed on, as a power's member
@@ -146,6 +148,13 @@ class GameHooks(Protocol):
     @property
     def own_commands(self) -> frozenset[str]:
         """The commands the variant adds (COUNCIL, VOTE...): refused in a game whose variant lacks them."""
+
+    @property
+    def own_options(self) -> frozenset[str]:
+        """The SET options the variant plays itself (MONEY, MACH2...): refused in a game whose variant lacks them."""
+
+    def parameter_lines(self, game: Game, _: Gettext) -> list[str]:
+        """The variant's own settings, each a line, as LIST's parameter block and the start mail show them."""
 
     @property
     def members_sign_on(self) -> bool:

@@ -5,8 +5,10 @@ variant is one of the scenarios of :mod:`judge.core.machiavelli.board`
 (:func:`plays_the_renaissance_game`). At the start, the game opens with the scenario's first
 phase as the Renaissance core keeps it (the adjustments of 1453, with the garrisons and the
 treasuries), not with the plain board of its map. Its order lines are read by its own reader
-and kept as sent (:mod:`judge.app.machiavelli.sheet_mail`). Every other point is an ordinary
-game's: the house rules it may have, and nothing more.
+and kept as sent (:mod:`judge.app.machiavelli.sheet_mail`). Its master's options (``SET MONEY``,
+``SET MACHIAVELLI SECOND``...: :mod:`judge.app.machiavelli.game_options`) are its own SET options,
+shown in its parameters, and reach the core at the start and in every phase. Every other point
+is an ordinary game's: the house rules it may have, and nothing more.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from judge.app.audience.results_readers import ResultsReader
 from judge.app.game_state.order_sheets import Completeness
 from judge.app.game_state.plain_hooks import PlainHooks
 from judge.app.game_state.variant_ruling import VariantRuling
+from judge.app.machiavelli.game_options import OWN_OPTIONS, game_options, option_words, set_name
 from judge.app.machiavelli.orders_complete import sheet_completeness
 from judge.app.machiavelli.phase_ruling import rule_renaissance_phase
 from judge.app.machiavelli.sheet_mail import add_line
@@ -30,6 +33,7 @@ from judge.core.phase import PhaseType
 from judge.core.position import Position
 from judge.core.variants import SCENARIO_DIRECTORIES
 from judge.db.models import Game
+from judge.i18n import Gettext
 from judge.lang.commands import SheetLineCommand
 from judge.lang.machiavelli_sheet import SheetLineReader
 from judge.lang.mail import LineReader
@@ -42,10 +46,25 @@ def plays_the_renaissance_game(game: Game) -> bool:
 
 
 class MachiavelliHooks(PlainHooks):
-    """A game of the Renaissance game: its own opening; the house rules; nothing else yet."""
+    """A game of the Renaissance game: its own opening, orders, ruling and options; the house rules."""
 
     def opening_position(self, game: Game, game_map: GameMap) -> dict[str, Any]:
-        return opening_json(load_board(game.variant))  # the garrisons, the treasuries, W1453
+        # the garrisons (unless NO GARRISONS), the treasuries (unless NO MONEY), W1453
+        return opening_json(load_board(game.variant), game_options(game))
+
+    @property
+    def own_options(self) -> frozenset[str]:
+        return OWN_OPTIONS
+
+    def parameter_lines(self, game: Game, _: Gettext) -> list[str]:
+        options = game_options(game)
+        named = {
+            "FIRST": _("the first edition's"), "SECOND": _("the second edition's"), "BASIC": _("the basic game's"),
+        }.get(set_name(options) or "")
+        words = ", ".join(option_words(options))
+        if named is None:
+            return [_("Machiavelli options: {words}.").format(words=words)]
+        return [_("Machiavelli options ({set}): {words}.").format(set=named, words=words)]
 
     def order_line_reader(
         self, game: Game, game_map: GameMap, phase_type: PhaseType | None, french: bool

@@ -2,7 +2,8 @@
 
 :func:`judge.app.phases.processing.process_phase` hands over the kept position and each power's
 kept sheet (the lines it sent, :mod:`judge.app.machiavelli.sheet_mail`); the phase is played by
-:func:`judge.app.machiavelli.stored_phase.play_stored_phase`, its dice seeded by the game (its id
+:func:`judge.app.machiavelli.stored_phase.play_stored_phase` with the game's options
+(:func:`judge.app.machiavelli.game_options.game_options`), its dice seeded by the game (its id
 and name; the core mixes in the phase), and each reader gets the results
 :func:`judge.app.machiavelli.stored_phase.results_for` allows: the public results, and the books of
 the powers :func:`judge.app.audience.machiavelli_books.books_readable` lets him read.
@@ -15,6 +16,7 @@ from typing import Any
 
 from judge.app.audience.results_readers import ResultsReader
 from judge.app.game_state.variant_ruling import VariantRuling
+from judge.app.machiavelli.game_options import game_options
 from judge.app.machiavelli.stored_phase import Reader, StoredSheet, play_stored_phase, results_for
 from judge.core.machiavelli.board import load_board
 from judge.db.models import Game
@@ -40,7 +42,7 @@ def rule_renaissance_phase(
         power: StoredSheet(tuple(lines), french=_writes_french(power, audience))
         for power, lines in sheets.items()
     }
-    played = play_stored_phase(board, kept, stored, seed=game_seed(game))
+    played = play_stored_phase(board, kept, stored, game_options(game), seed=game_seed(game))
     mails = results_for(
         played, board,
         {address: Reader(reader.power, reader.master, reader.language) for address, reader in audience.items()},

@@ -56,6 +56,9 @@ def game_starting_body(game: Game, seat: Seat | None, language: str, zone: ZoneI
         else:
             who = ", ".join(r.address for r in seat_readers(game, holder)) or HIDDEN_ADDRESS
         lines.append(f"   {power_name(power, language) + ':':<{width}} {who}")
+    own = hooks_for(game).parameter_lines(game, _)  # the variant's own settings (the Machiavelli options)
+    if own:
+        lines += ["", *own]
     opening = opening_position(the_map, neutral_units=opening_neutral_units(game, the_map))
     phase = Phase.parse(game.current_phase) if game.current_phase else opening.phase
     if phase.season is Season.SPRING:

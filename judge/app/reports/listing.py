@@ -38,6 +38,7 @@ from judge.app.game_state.game_facts import (
 from judge.app.game_state.house_rules import house_rule_words
 from judge.app.game_state.setting_table import bot_seat_level
 from judge.app.game_state.variant_rules import game_map_of
+from judge.app.hooks.game_hooks import hooks_for
 from judge.app.reports.person import registration_lines
 from judge.core.adjudicator.phases import build_sites
 from judge.core.geography import GameMap
@@ -267,6 +268,7 @@ def parameter_lines(game: Game, _: Gettext) -> list[str]:
             method=game.assignment.upper(), centres=game.winning_centers, players=players
         )
     )
+    lines += ["  " + line for line in hooks_for(game).parameter_lines(game, _)]  # the variant's own (Machiavelli)
     house = house_rule_words(game, _)
     if house:
         lines.append("  " + " ".join(house))
