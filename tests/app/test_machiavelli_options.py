@@ -178,6 +178,7 @@ def test_a_named_set_sets_the_rules_options_and_list_names_it(
 
 
 def test_the_second_and_the_basic_sets_are_the_rules_defaults() -> None:
+    assert named_set("FIRST") == FIRST_EDITION  # the core's defaults are the first edition's set
     second, basic = named_set("SECOND"), named_set("BASIC")
     assert second.mach2 and not FIRST_EDITION.mach2
     assert (basic.money, basic.loans, basic.dice, basic.adjacency, basic.disband) == (False, False, False, False, True)
