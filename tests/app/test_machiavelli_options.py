@@ -91,7 +91,7 @@ def test_the_master_sets_an_option_before_the_start_and_everyone_is_told(harness
     # then the parameter block, with the whole set
     whole = ", ".join(option_words(replace(FIRST_EDITION, summer=False, money=False)))
     assert lines_saying(announced[0], "Machiavelli options: No") == [f"Machiavelli options: {whole}."]
-    assert "NoMach2, NoMoney, Loans, Dice, Garrisons, NoFortresses, Adjacency" in whole
+    assert whole.startswith("NoMach2, NoMoney, Loans, Dice, ") and "Garrisons, NoFortresses, Adjacency, NoSummer" in whole
 
 
 def test_only_the_master_sets_them_a_player_an_observer_and_a_stranger_are_refused(harness: Harness) -> None:
