@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from judge.app.game_state.boards import from_json
+from judge.app.hooks.game_hooks import hooks_for
 from judge.app.machiavelli.game_options import FIELD_OF_FLAG, game_options, option_words
 from judge.core.machiavelli.option_sets import named_set, played_names
 from judge.core.machiavelli.options import FIRST_EDITION
@@ -299,3 +301,23 @@ def test_unsupported_md_names_exactly_the_options_not_played_yet() -> None:
     named = set(re.findall(r"`SET ([A-Z ]+)`", row.split("|")[1]))
     unplayed = {flag for flag, field in FIELD_OF_FLAG.items() if field not in played_names()}
     assert named == unplayed
+
+
+@pytest.mark.parametrize(("lines", "owes_maintains"), [((), True), (("SET NO MONEY",), False)])
+def test_what_a_power_still_owes_follows_the_game_s_options(
+    harness: Harness, lines: tuple[str, ...], owes_maintains: bool
+) -> None:
+    """With money every unit owes a MAINTAIN in the adjustments; without, nothing is owed where
+    nothing is to be built or removed (the phase's clock and the processing ask this)."""
+    created(harness, *lines)
+    filled(harness)
+    with harness.db.unit_of_work(readonly=True) as uow:
+        game = uow.games.require("mach")
+        record = uow.phases.current(game)
+        assert record is not None
+        kept = dict(record.position_before)
+        owed = hooks_for(game).orders_completeness(
+            game, from_json(kept), kept, "FLORENCE", None, lambda: (), BOARD.game_map
+        )
+    assert (len(owed.unordered) > 0) is owes_maintains
+    assert owed.complete is not owes_maintains

@@ -84,7 +84,8 @@ class MachiavelliHooks(PlainHooks):
         self, game: Game, position: Position, kept: Mapping[str, Any], power: str, sheet: Sequence[str] | None,
         orders: Callable[[], Sequence[Order]], game_map: GameMap,
     ) -> Completeness:
-        return sheet_completeness(game.variant, kept, power, sheet)  # every unit and garrison, by its rules
+        # every unit and garrison, by its rules and the game's options
+        return sheet_completeness(game.variant, kept, power, sheet, game_options(game))
 
     def rule_phase(
         self, game: Game, kept: Mapping[str, Any], sheets: Mapping[str, Sequence[str]],

@@ -17,16 +17,18 @@ from judge.app.game_state.order_sheets import Completeness
 from judge.core.machiavelli.board import load_board
 from judge.core.machiavelli.campaign import city_space
 from judge.core.machiavelli.completeness import orders_owed
-from judge.core.machiavelli.options import FIRST_EDITION
+from judge.core.machiavelli.options import FIRST_EDITION, MachiavelliOptions
 from judge.core.machiavelli.serialization import position_from_json
 from judge.core.units import Unit, UnitType
 from judge.lang.machiavelli_sheet import read_sheet
 
 
 def sheet_completeness(
-    variant: str, kept: Mapping[str, Any], power: str, lines: Sequence[str] | None
+    variant: str, kept: Mapping[str, Any], power: str, lines: Sequence[str] | None,
+    options: MachiavelliOptions = FIRST_EDITION,
 ) -> Completeness:
-    """What ``power`` still owes for the phase of ``kept`` with its sheet ``lines`` (None: none)."""
+    """What ``power`` still owes for the phase of ``kept`` with its sheet ``lines`` (None: none),
+    under the game's ``options`` (without money, the adjustments owe no MAINTAIN)."""
     board = load_board(variant)
     position = position_from_json(board, kept)
     orders: tuple[object, ...] = ()
@@ -36,7 +38,7 @@ def sheet_completeness(
             for french in (False, True)
         ]
         orders = min(readings, key=lambda sheet: len(sheet.errors)).orders
-    owed = orders_owed(board, position, power, orders, FIRST_EDITION)
+    owed = orders_owed(board, position, power, orders, options)
     garrisons = tuple(Unit(power, UnitType.ARMY, city_space(city)) for city in owed.garrisons)
     return Completeness(
         owed.owes,
