@@ -44,7 +44,7 @@ from judge.core.machiavelli.orders import (
     ToGarrison,
 )
 from judge.core.machiavelli.season import SeasonOrder, SeasonResult
-from judge.core.machiavelli.special_units import SpecialKind, special_of
+from judge.core.machiavelli.special_units import SpecialKind, Specials, special_of
 from judge.core.orders import Hold
 from judge.core.phase import PhaseType
 from judge.core.units import UnitRef
@@ -112,6 +112,16 @@ class _Writer:
         }[value]
         why = self.reason(reason)
         return said + (f" ({why})" if why else "")
+
+    def special(self, power: str, order: SeasonOrder, specials: Specials) -> str:
+        """The kind of the special unit ``order`` names, before it ("elite mercenaries "), as the
+        Judge writes "Elite Mercenary Army Arezzo -> Siena"; "" for an ordinary unit."""
+        if isinstance(order, GarrisonHold | GarrisonSupport | GarrisonConvert | GarrisonDisband):
+            kind = special_of(specials, power, order.province, True)
+        else:
+            ref = getattr(order, "unit", None)
+            kind = special_of(specials, power, ref.province, False) if isinstance(ref, UnitRef) else None
+        return "" if kind is None else f"{self._(SPECIAL_NAMES[kind])} "
 
     def unordered(self, verdict: Verdict) -> str:
         """A unit or garrison no order named: "Florence: A ARE: no order, holds"."""
@@ -197,7 +207,11 @@ def season_texts(
     if result.campaign is not None:
         rank = {power: index for index, power in enumerate(game_map.powers)}
         ordered = [
-            (move.power, f"  {write.name(move.power)}: {order_text(move.order)}: {write.outcome(move.outcome, move.reason)}")
+            (
+                move.power,
+                f"  {write.name(move.power)}: {write.special(move.power, move.order, result.before.specials)}"
+                f"{order_text(move.order)}: {write.outcome(move.outcome, move.reason)}",
+            )
             for move in result.campaign.verdicts
         ] + [(verdict.power, write.unordered(verdict)) for verdict in result.campaign.unordered]
         # each power's orders as given, then its units no order named (the Judge's "no order, holds")
