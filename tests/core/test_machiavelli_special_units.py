@@ -312,3 +312,13 @@ def test_special_units_second_edition_a_supported_attack_cuts_an_elites_whole_su
         PAP: [Move(ref("A PAT"), "SIE"), SupportMove(ref("A PIO"), ref("A PAT"), "SIE")],
     }
     assert outcome(play(board, position, orders, MACH2), attack) is Outcome.FAILS
+
+
+def test_special_units_venice_converts_in_place_and_keeps_the_kind(board: MachiavelliBoard) -> None:
+    position = at(board, [("VENICE", "A VEN")], {UnitPlace("VENICE", "VEN"): PROFESSIONALS})
+    result = play(board, position, {"VENICE": [ToGarrison(ref("A VEN"))]})
+    assert result.position.garrisons == {"VEN": "VENICE"}
+    assert result.position.specials == {UnitPlace("VENICE", "VEN", True): PROFESSIONALS}
+    back = play(board, result.position, {"VENICE": [GarrisonConvert("VEN", F)]})
+    assert units_of(back.position) == {"VENICE F VEN"}
+    assert back.position.specials == {UnitPlace("VENICE", "VEN"): PROFESSIONALS}
