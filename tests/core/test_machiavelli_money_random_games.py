@@ -306,7 +306,7 @@ def test_seeded_random_money_games_account_for_every_ducat(
         assert seen["special built"] and seen["special in play"] and seen["coastal convoy"], (
             f"no special unit or coastal convoy: {seen}"
         )
-    assert seen["Borrow"] or not options.loans, f"no loan in the whole game: {seen}"
-    assert (seen["default"] and seen["rebellion rolled"]) or not options.loans, (
+    assert seen["Borrow"] or not options.lends, f"no loan in the whole game: {seen}"
+    assert (seen["default"] and seen["rebellion rolled"]) or not options.lends, (
         f"no default: {seen}"
     )

@@ -20,7 +20,11 @@ A scenario is a variant file (docs/variants.md) with a few keys more, read here 
   throws them) or for a city (keyed by its province: whoever controls the city), each as
   ``{"dice": N, "table": [six incomes, for a roll of 1 to 6]}``; ``second_edition_special_units``:
   each power's kinds of special unit (``militia``, ``mercenaries``, ``professionals``) it may
-  build under the second edition's rules (SET MACH2; every power is named, maybe with none).
+  build under the second edition's rules (SET MACH2; every power is named, maybe with none);
+  ``famine_table``, ``plague_table`` (land provinces) and ``storm_table`` (seas): eleven rows of eleven
+  cells, a province code or null, read at the row and column of two throws of two dice (2 to
+  12), as :mod:`judge.core.machiavelli.disasters` plays them (a table left out: that disaster
+  never strikes this scenario).
 
 Control at the start: a power controls its home country, provinces and cities; a
 garrison controls its city and, with no other unit there, its province (an autonomous
@@ -82,6 +86,11 @@ class VariableIncome:
     table: tuple[int, int, int, int, int, int]
 
 
+DisasterTable = tuple[tuple[str | None, ...], ...]
+"""Eleven rows (a throw of two dice, 2 to 12) of eleven cells (the same for the column): the
+province struck at that row and column, or None; empty: the scenario has no such table."""
+
+
 @dataclass(frozen=True, slots=True)
 class Control:
     """Who controls each land province and each city (absent: no one)."""
@@ -106,6 +115,9 @@ class MachiavelliBoard:
     variable_income: Mapping[str, VariableIncome] = field(default_factory=lambda: MappingProxyType({}))
     second_edition_specials: Mapping[str, frozenset[SpecialKind]] = field(default_factory=lambda: MappingProxyType({}))
     """Under SET MACH2, the kinds of special unit each power may build (empty: no limit)."""
+    famine_table: DisasterTable = ()
+    plague_table: DisasterTable = ()
+    storm_table: DisasterTable = ()
 
     def city(self, province: str, *, fortresses: bool = False) -> City | None:
         """The city of ``province``, or its fortress when fortresses are in play, or None."""
@@ -221,6 +233,9 @@ def parse_board(data: object, *, source: str = "<data>", game_map: GameMap | Non
         second_edition_specials=MappingProxyType(
             _second_edition_specials(section.get("second_edition_special_units"), game_map, where)
         ),
+        famine_table=_disaster_table(section.get("famine_table"), game_map, "famine_table", where, sea=False),
+        plague_table=_disaster_table(section.get("plague_table"), game_map, "plague_table", where, sea=False),
+        storm_table=_disaster_table(section.get("storm_table"), game_map, "storm_table", where, sea=True),
     )
 
 
@@ -353,3 +368,25 @@ def _variable_income(value: object, game_map: GameMap, cities: Mapping[str, City
             raise VariantError(f"{ctx}: table must give six incomes of 0 ducats or more")
         found[key] = VariableIncome(dice, (table[0], table[1], table[2], table[3], table[4], table[5]))
     return found
+
+
+def _disaster_table(value: object, game_map: GameMap, key: str, where: str, *, sea: bool) -> DisasterTable:
+    if value is None:
+        return ()
+    ctx = f"{where}: {key}"
+    if not isinstance(value, list) or len(value) != 11:
+        raise VariantError(f"{ctx} must be eleven rows, for throws of 2 to 12")
+    rows: list[tuple[str | None, ...]] = []
+    for number, row in enumerate(value, start=2):
+        if not isinstance(row, list) or len(row) != 11:
+            raise VariantError(f"{ctx}: row {number} must have eleven cells, for throws of 2 to 12")
+        for cell in row:
+            if cell is None:
+                continue
+            if not isinstance(cell, str) or cell not in game_map.provinces:
+                raise VariantError(f"{ctx}: row {number} names {cell!r}, which is no province")
+            if game_map.is_water(cell) != sea:
+                kind = "a sea" if sea else "a land province"
+                raise VariantError(f"{ctx}: row {number} names {cell}, which is not {kind}")
+        rows.append(tuple(row))
+    return tuple(rows)

@@ -34,6 +34,14 @@ The figures are the classic Judge's rules for the standard scenario:
   still pays its price. A bought unit changes sides where it stands (with the province's control,
   and any rebellion against its old owner there ends); a unit bought or disbanded ends the sieges
   it was part of.
+* **Assassination** (SET ASSASSINATIONS, with the dice), an expense of 12, 24 or 36 ducats
+  paid after every other: each power starts with one chit against each other power, and an
+  attempt spends the payer's chit against its victim (without one it is wasted). One die: the
+  attempt succeeds on 1 for 12 ducats, 1-2 for 24, 1-3 for 36 (more is wasted); under 12 it
+  fails and keeps the chit. A chit may be given to another power (:class:`GiveChit`, with the
+  gifts). Whether one attempt or several succeed, the victim is assassinated once
+  (:mod:`.assassination`); his own expenses still go through, unlike a defaulter's. Who paid is
+  his secret (his books and the master's rolls); the victim is public.
 * **Adjacency** (SET ADJACENCY): an expense needs one of the payer's units (army, fleet or
   garrison) in the province it aims at or in a province next to it; a power may always
   counter-bribe its own units.
@@ -69,8 +77,10 @@ from judge.core.machiavelli.campaign import (
     live_sieges,
     update_control,
 )
+from judge.core.machiavelli.dice import Roll, dice_for
 from judge.core.machiavelli.options import FIRST_EDITION, MachiavelliOptions
 from judge.core.machiavelli.orders import (
+    Assassinate,
     Borrow,
     Bribe,
     BribeKind,
@@ -79,6 +89,7 @@ from judge.core.machiavelli.orders import (
     Expense,
     FamineRelief,
     Give,
+    GiveChit,
     MoneyOrder,
     PacifyRebellion,
     PayBank,
@@ -114,6 +125,10 @@ BUY_AUTONOMOUS = 9
 TO_AUTONOMOUS = 9
 DISBAND_COMMITTED = 12
 BUY_COMMITTED = 18
+ASSASSINATION_STEP = 12
+"""Ducats that buy each sixth of an assassination's chance."""
+ASSASSINATION_MOST = 3
+"""The most sixths an attempt may buy (36 ducats: a half chance)."""
 NO_DICE_ROLLS = (3, 4)
 """Under SET NO DICE a die reads 3 in even years and 4 in odd years."""
 
@@ -147,6 +162,23 @@ class MoneyResult:
     defaulted: tuple[str, ...]
     garrisons_lost: tuple[str, ...] = ()
     rebellion_rolls: tuple[RebellionRoll, ...] = ()
+    assassinated: tuple[str, ...] = ()
+    """The powers whose leader a power's expense assassinated (the bank's victims: ``defaulted``)."""
+    attempts: tuple[Roll, ...] = ()
+    """The die of each assassination attempt, and who paid for it (the master's eyes only)."""
+
+    @property
+    def victims(self) -> tuple[str, ...]:
+        """Every power assassinated this campaign, by the bank or by another power."""
+        return tuple(sorted({*self.defaulted, *self.assassinated}))
+
+    @property
+    def rolls(self) -> tuple[Roll, ...]:
+        rebels = tuple(
+            Roll("rebellion", f"{r.power} {r.province}", (r.roll,), "rose" if r.rose else "calm")
+            for r in self.rebellion_rolls
+        )
+        return (*self.attempts, *rebels)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +189,8 @@ class IncomeReport:
     cities: int
     rolls: tuple[int, ...]
     variable: int
+    thrown: bool = True
+    """False under SET NO DICE: ``rolls`` are the year's fixed numbers, no die was thrown."""
 
     @property
     def total(self) -> int:
@@ -185,6 +219,14 @@ def finances(board: MachiavelliBoard, position: MachiavelliPosition) -> Finances
     if position.money is not None:
         return position.money
     return Finances(MappingProxyType(dict(board.treasuries)))
+
+
+def chits_held(board: MachiavelliBoard, money: Finances) -> dict[str, tuple[str, ...]]:
+    """Each power's assassination chits (at the start: one against each other power)."""
+    if money.chits is not None:
+        return {power: tuple(held) for power, held in money.chits.items()}
+    powers = board.game_map.powers
+    return {power: tuple(other for other in powers if other != power) for power in powers}
 
 
 # ----------------------------------------------------------------------------- income
@@ -219,6 +261,7 @@ def collect_income(
             cities=_city_income(board, position, power),
             rolls=tuple(roll for roll, _ in rolls),
             variable=sum(ducats for _, ducats in rolls),
+            thrown=options.dice,
         )
         reports.append(report)
         if report.total:
@@ -464,18 +507,19 @@ def adjudicate_money(
             for order in orders[power]
         )
         return MoneyResult(position, refused, (), ())
-    step = _MoneyStep(board, position, options)
+    step = _MoneyStep(board, position, options, seed)
     for power in powers:
         step.repay(power, [o for o in orders[power] if isinstance(o, PayBank)])
     step.gifts({power: [o for o in orders[power] if isinstance(o, Give)] for power in powers})
+    step.give_chits({power: [o for o in orders[power] if isinstance(o, GiveChit)] for power in powers})
     for power in powers:
         step.borrow(power, [o for o in orders[power] if isinstance(o, Borrow)])
     step.collect()
     step.expenses({power: [o for o in orders[power] if isinstance(o, Expense)] for power in powers})
     result = step.result()
-    if not result.defaulted:
+    if not result.victims:
         return result
-    killed = assassinate(board, result.position, result.defaulted, seed, options)
+    killed = assassinate(board, result.position, result.victims, seed, options)
     return replace(
         result,
         position=killed.position,
@@ -488,12 +532,20 @@ class _MoneyStep:
     """The work of :func:`adjudicate_money`, one step of the rules after another."""
 
     def __init__(
-        self, board: MachiavelliBoard, position: MachiavelliPosition, options: MachiavelliOptions
+        self,
+        board: MachiavelliBoard,
+        position: MachiavelliPosition,
+        options: MachiavelliOptions,
+        seed: int | str,
     ) -> None:
         self.board = board
         self.position = position
         self.options = options
+        self.seed = seed
         money = finances(board, position)
+        self.chits = {power: list(held) for power, held in chits_held(board, money).items()}
+        self.assassinated: set[str] = set()
+        self.attempts: list[Roll] = []
         self.treasuries = dict(money.treasuries)
         self.loans = {power: list(loans) for power, loans in money.loans.items()}
         self.barred = set(money.barred)
@@ -575,11 +627,32 @@ class _MoneyStep:
         for power, ducats in sorted(received.items()):
             self._move(power, "gift", ducats)
 
+    def give_chits(self, given: Mapping[str, list[GiveChit]]) -> None:
+        """Chits change hands before the expenses: one received may be spent this campaign."""
+        for power, orders in given.items():
+            for order in orders:
+                powers = self.board.game_map.powers
+                reason = (
+                    "no assassinations in this game"
+                    if not self.options.plays_assassinations
+                    else "no such power to give to"
+                    if order.power == power or order.power not in powers
+                    else f"no chit against {order.victim}"
+                    if order.victim not in self.chits.get(power, [])
+                    else ""
+                )
+                if reason:
+                    self.verdicts.append(MoneyVerdict(power, order, Outcome.INVALID, reason))
+                    continue
+                self.chits[power].remove(order.victim)
+                self.chits.setdefault(order.power, []).append(order.victim)
+                self.verdicts.append(MoneyVerdict(power, order, Outcome.SUCCEEDS))
+
     def borrow(self, power: str, loans: list[Borrow]) -> None:
         for order in loans:
             debt = sum(loan.principal for loan in self.loans.get(power, ()))
             reason = ""
-            if not self.options.loans:
+            if not self.options.lends:
                 reason = "no loans in this game (SET NO LOANS)"
             elif power in self.barred:
                 reason = "the bank lends nothing to a power that defaulted"
@@ -649,6 +722,7 @@ class _MoneyStep:
         self._relief_and_pacification(spent)
         self._bribes(spent)
         self._rebellions(spent)
+        self._assassinations(spent)
 
     def _verdict(
         self, power: str, order: Expense, paid: int, reason: str = "", failed: bool = False
@@ -866,6 +940,49 @@ class _MoneyStep:
                 )
             self._verdict(power, order, paid, reason)
 
+    def _assassinations(self, spent: list[tuple[str, Expense, int]]) -> None:
+        """The attempts, after every other expense: each spends its chit and throws one die."""
+        for power, order, paid in spent:
+            action = order.action
+            if not isinstance(action, Assassinate):
+                continue
+            victim = action.power
+            reason = (
+                "no assassinations in this game"
+                if not self.options.plays_assassinations
+                else "no such power"
+                if victim not in self.board.game_map.powers
+                else "a power does not assassinate itself"
+                if victim == power
+                else f"an assassination costs {ASSASSINATION_STEP} ducats or more"
+                if paid < ASSASSINATION_STEP
+                else f"no chit against {victim}"
+                if victim not in self.chits.get(power, [])
+                else ""
+            )
+            if reason:
+                failed = reason.startswith(("an assassination costs", "no chit"))
+                self._verdict(power, order, paid, reason, failed=failed)
+                continue
+            self.chits[power].remove(victim)
+            chance = min(paid // ASSASSINATION_STEP, ASSASSINATION_MOST)
+            rng = dice_for(self.seed, self.position.phase, f"assassination/{power}/{order.number}")
+            die = rng.randint(1, 6)
+            success = die <= chance
+            self.attempts.append(
+                Roll(
+                    "assassination",
+                    f"{power} against {victim}",
+                    (die,),
+                    f"success (needed 1 to {chance})" if success else f"failed (needed 1 to {chance})",
+                )
+            )
+            if success:
+                self.assassinated.add(victim)
+                self._verdict(power, order, paid)
+            else:
+                self._verdict(power, order, paid, f"the die was {die}", failed=True)
+
     # -- the result
 
     def result(self) -> MoneyResult:
@@ -880,6 +997,7 @@ class _MoneyStep:
             MappingProxyType(dict(self.treasuries)),
             MappingProxyType({power: tuple(loans) for power, loans in self.loans.items() if loans}),
             frozenset(self.barred),
+            MappingProxyType({power: tuple(sorted(held)) for power, held in self.chits.items()}),
         )
         after = replace(
             position,
@@ -893,4 +1011,11 @@ class _MoneyStep:
             unrest=Unrest(MappingProxyType(self.rebellions), frozenset(self.famine)),
             specials=MappingProxyType(self.specials),
         )
-        return MoneyResult(after, tuple(self.verdicts), tuple(self.ledger), tuple(self.defaulted))
+        return MoneyResult(
+            after,
+            tuple(self.verdicts),
+            tuple(self.ledger),
+            tuple(self.defaulted),
+            assassinated=tuple(sorted(self.assassinated)),
+            attempts=tuple(self.attempts),
+        )

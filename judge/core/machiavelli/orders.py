@@ -145,7 +145,14 @@ class Bribe:
     target: Target
 
 
-ExpenseAction = FamineRelief | PacifyRebellion | CauseRebellion | CounterBribe | Bribe
+@dataclass(frozen=True, slots=True)
+class Assassinate:
+    """An attempt on the leader of ``power`` (12, 24 or 36 ducats and the payer's chit for it)."""
+
+    power: str
+
+
+ExpenseAction = FamineRelief | PacifyRebellion | CauseRebellion | CounterBribe | Bribe | Assassinate
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,5 +165,14 @@ class Expense:
     action: ExpenseAction | None
 
 
-MoneyOrder = PayBank | Give | Borrow | Expense
+@dataclass(frozen=True, slots=True)
+class GiveChit:
+    """Give the payer's assassination chit against ``victim`` to ``power`` (``GIVE TURKEY TO
+    NAPLES``)."""
+
+    victim: str
+    power: str
+
+
+MoneyOrder = PayBank | Give | Borrow | Expense | GiveChit
 """The orders of a campaign's borrowing and expenditure steps, before its moves."""

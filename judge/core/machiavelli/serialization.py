@@ -14,6 +14,7 @@ has::
      "treasuries": {"FLORENCE": 12, "MILAN": 0},
      "loans": {"FLORENCE": [{"principal": 15, "interest": 8, "due": "U1456M"}]},
      "barred": ["NAPLES"],
+     "chits": {"FLORENCE": ["MILAN", "TURKEY"], "MILAN": []},
      "rebellions": {"SLZ": {"against": "FRANCE", "city": true},
                     "ARE": {"against": "FLORENCE", "city": true, "province": false}},
      "famine": ["MIL"],
@@ -21,7 +22,9 @@ has::
                         "kind": "professionals"}]}
 
 ``treasuries`` is present exactly when the game plays with money (``loans`` and ``barred``, the
-powers the bank no longer lends to, only when not empty); ``rebellions``, ``famine`` and
+powers the bank no longer lends to, only when not empty; ``chits``, each power's assassination
+chits, once a chit was spent or given: absent, each power holds the start's, one against each
+other power); ``rebellions``, ``famine`` and
 ``special_units`` (each special unit by its owner, province and whether it is the garrison, and
 its kind: ``militia``, ``mercenaries`` or ``professionals``) only when not empty.
 
@@ -90,6 +93,8 @@ def position_to_json(position: MachiavelliPosition, variant: str = "machiavelli"
             }
         if money.barred:
             data["barred"] = sorted(money.barred)
+        if money.chits is not None:
+            data["chits"] = {power: sorted(held) for power, held in sorted(money.chits.items())}
     if position.unrest.rebellions:
         data["rebellions"] = {
             province: {"against": rebellion.against, "city": rebellion.city}
@@ -208,8 +213,8 @@ def _read_specials(
 
 def _read_money(board: MachiavelliBoard, root: Mapping[str, Any]) -> Finances | None:
     if "treasuries" not in root:
-        if "loans" in root or "barred" in root:
-            raise PositionError("loans and barred need treasuries")
+        if "loans" in root or "barred" in root or "chits" in root:
+            raise PositionError("loans, barred and chits need treasuries")
         return None
     powers = board.game_map.powers
     treasuries: dict[str, int] = {}
@@ -239,7 +244,21 @@ def _read_money(board: MachiavelliBoard, root: Mapping[str, Any]) -> Finances | 
     barred = _list(root.get("barred", []), "barred")
     if not all(power in powers for power in barred):
         raise PositionError("barred names an unknown power")
-    return Finances(MappingProxyType(treasuries), MappingProxyType(loans), frozenset(str(p) for p in barred))
+    chits: dict[str, tuple[str, ...]] | None = None
+    if "chits" in root:
+        chits = {}
+        for power, victims in _mapping(root["chits"], "chits").items():
+            held = _list(victims, f"the chits of {power}")
+            # A chit may be given to its own victim (a pledge of peace): he may never spend it.
+            if power not in powers or not all(victim in powers for victim in held):
+                raise PositionError(f"chits: {power!r} holds a chit against no power of the game")
+            chits[power] = tuple(sorted(str(victim) for victim in held))
+    return Finances(
+        MappingProxyType(treasuries),
+        MappingProxyType(loans),
+        frozenset(str(p) for p in barred),
+        None if chits is None else MappingProxyType(chits),
+    )
 
 
 def _read_unrest(board: MachiavelliBoard, root: Mapping[str, Any]) -> Unrest:

@@ -31,11 +31,14 @@ class Loan:
 @dataclass(frozen=True, slots=True)
 class Finances:
     """``treasuries``: each power's ducats; ``loans``: each power's debts to the bank, earliest
-    due first; ``barred``: the powers that once defaulted, never again lent to by the bank."""
+    due first; ``barred``: the powers that once defaulted, never again lent to by the bank;
+    ``chits``: each power's assassination chits, one victim's name per chit (None: the game's
+    start, when each power holds one chit against each other power)."""
 
     treasuries: Mapping[str, int]
     loans: Mapping[str, tuple[Loan, ...]] = field(default_factory=lambda: MappingProxyType({}))
     barred: frozenset[str] = frozenset()
+    chits: Mapping[str, tuple[str, ...]] | None = None
 
     def treasury(self, power: str) -> int:
         return self.treasuries.get(power, 0)
