@@ -54,7 +54,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                          help="only games in this state (repeatable; 'paused': active games paused)")
     listing.add_argument("--json", action="store_true", help="one JSON object per line")
     show = sub(actions, "show", "one game: settings, phase, deadline and grace, seats with players and "
-               "addresses, orders received this phase, press counts", "judge game show mygame")
+               "addresses, orders received this phase, press counts, the dice of each phase (Machiavelli)",
+               "judge game show mygame")
     show.add_argument("name")
     show.add_argument("--json", action="store_true", help="as one JSON object")
     for action, text, example in (
@@ -183,6 +184,12 @@ def _show(services: Any, args: argparse.Namespace) -> int:
     print("\nsettings:")
     for line in view["settings"]:
         print(f"  {line}")
+    if view["dice"]:
+        print("\ndice thrown:")
+        for phase in view["dice"]:
+            for roll in phase["rolls"]:
+                dice = " ".join(str(die) for die in roll["dice"])
+                print(f"  {phase['phase']}  {roll['rule']}, {safe(str(roll['for']))}: {dice} -> {safe(str(roll['outcome']))}")
     return 0
 
 

@@ -31,6 +31,7 @@ from judge.core.geography import GameMap
 from judge.core.machiavelli.adjustments import Dismiss, Maintain, Raise
 from judge.core.machiavelli.campaign import city_space
 from judge.core.machiavelli.orders import (
+    Assassinate,
     Besiege,
     Borrow,
     Bribe,
@@ -45,6 +46,7 @@ from judge.core.machiavelli.orders import (
     GarrisonHold,
     GarrisonSupport,
     Give,
+    GiveChit,
     LiftSiege,
     MachiavelliOrder,
     MoneyOrder,
@@ -175,6 +177,10 @@ _PAY: Final = re.compile(
     + _DUCATS
     + r"\s+(?:to|a|au|aux)\s+(?:the\s+|la\s+)?(?P<to>.+)$"
 )
+_CHIT: Final = re.compile(
+    r"^(?:give|gives|donne|donner)\s+(?:the\s+|le\s+)?(?:chit\s+|jeton\s+)?(?P<victim>.+?)"
+    r"(?:\s+(?:assassination\s+)?chit|\s+jeton(?:\s+d'?assassinat)?)?\s+(?:to|a|au|aux)\s+(?:the\s+|la\s+)?(?P<to>.+)$"
+)
 _BORROW: Final = re.compile(
     r"^(?:borrow|borrows|emprunte|emprunter)\s+"
     + _DUCATS
@@ -202,6 +208,7 @@ _ACTIONS: Final = (
             r"|(?:garrison to autonomous|garnison en autonome|rend autonome(?: (?:la )?(?:g|garnison))?)\s+(?P<place2>.+))$"
         ),
     ),
+    ("assassinate", re.compile(r"^(?:assassinate|assassination|assassinat|assassine|a)\s+(?:of\s+|de\s+|du\s+|la\s+|le\s+)?(?P<power>.+)$")),
     ("disband", re.compile(rf"^(?:bribe\s+|corrompt\s+)?(?:disband|disbands|disperse|debande)\s+{_TARGET}$")),
     ("buy", re.compile(rf"^(?:bribe\s+|corrompt\s+)?(?:buy|buys|achete|acheter)\s+{_TARGET}$")),
 )
@@ -216,8 +223,10 @@ def read_money_order(text: str, game_map: GameMap, *, french: bool = False) -> M
     one of: ``FAMINE RELIEF MIL``, ``PACIFY REBELLION RME``, ``CAUSE REBELLION SLZ``,
     ``COUNTER-BRIBE A ARE``, ``[BRIBE] DISBAND G TRT``, ``[BRIBE] BUY F MAR``, ``GARRISON TO
     AUTONOMOUS BOL`` (French ``SECOURS FAMINE``, ``PACIFIE``, ``SOULÈVE``,
-    ``CONTRE-CORRUPTION``, ``DISPERSE``, ``ACHÈTE``, ``GARNISON EN AUTONOME``), or ``NONE``
-    (``AUCUNE``) to cancel the expense of that number.
+    ``CONTRE-CORRUPTION``, ``DISPERSE``, ``ACHÈTE``, ``GARNISON EN AUTONOME``), ``ASSASSINATE
+    PAPACY`` (``ASSASSINE``), or ``NONE`` (``AUCUNE``) to cancel the expense of that number;
+    ``GIVE TURKEY TO NAPLES`` (``GIVE TURKEY CHIT TO NAPLES``; ``DONNE TURQUIE À NAPLES``) gives
+    the assassination chit against Turkey.
     """
     folded = " ".join(fold(word) for word in text.split())
     if not folded:
@@ -231,6 +240,13 @@ def read_money_order(text: str, game_map: GameMap, *, french: bool = False) -> M
         if power is None:
             raise OrderSyntaxError(Message(N_("No such power -> {text}"), text=to), 1, text)
         return Give(int(found["ducats"]), power)
+    found = _CHIT.match(folded)
+    if found is not None:
+        victim, to = power_named(found["victim"].strip(), game_map), power_named(found["to"].strip(), game_map)
+        if victim is None or to is None:
+            named = found["victim"] if victim is None else found["to"]
+            raise OrderSyntaxError(Message(N_("No such power -> {text}"), text=named.strip()), 1, text)
+        return GiveChit(victim, to)
     found = _BORROW.match(folded)
     if found is not None:
         return Borrow(int(found["ducats"]), int(found["years"]))
@@ -254,6 +270,11 @@ def _expense_action(action: str, text: str, game_map: GameMap, french: bool) -> 
         found = pattern.match(action)
         if found is None:
             continue
+        if kind == "assassinate":
+            victim = power_named(found["power"].strip(), game_map)
+            if victim is None:
+                raise OrderSyntaxError(Message(N_("No such power -> {text}"), text=found["power"].strip()), 1, text)
+            return Assassinate(victim)
         if kind == "autonomous":
             place = _location(found["place"] or found["place2"], text, game_map, french)
             return Bribe(BribeKind.TO_AUTONOMOUS, Target(place, garrison=True))

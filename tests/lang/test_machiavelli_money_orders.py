@@ -11,6 +11,7 @@ import pytest
 from judge.core.machiavelli.adjustments import Dismiss, Maintain, Raise
 from judge.core.machiavelli.board import load_board
 from judge.core.machiavelli.orders import (
+    Assassinate,
     Besiege,
     Borrow,
     Bribe,
@@ -20,6 +21,7 @@ from judge.core.machiavelli.orders import (
     Expense,
     FamineRelief,
     Give,
+    GiveChit,
     MoneyOrder,
     PacifyRebellion,
     PayBank,
@@ -90,6 +92,11 @@ MAP = load_board().game_map
         ("Expense 1: 15 ducats cause rebellion tunis", Expense(1, 15, CauseRebellion("TUN"))),
         ("Expense 2: none", Expense(2, 0, None)),
         ("EXPENSE2: NONE", Expense(2, 0, None)),
+        ("Expense 3: 24 ducats Assassinate Papacy", Expense(3, 24, Assassinate("PAPACY"))),
+        ("expense 1: 36 d assassinate turk", Expense(1, 36, Assassinate("TURKEY"))),
+        ("Give Turkey to Naples", GiveChit("TURKEY", "NAPLES")),
+        ("GIVE TURKEY CHIT TO NAPLES", GiveChit("TURKEY", "NAPLES")),
+        ("give the turkish assassination chit to naples", GiveChit("TURKEY", "NAPLES")),
     ],
 )
 def test_the_money_orders_are_read_in_english(text: str, order: MoneyOrder) -> None:
@@ -123,6 +130,8 @@ def test_the_money_orders_are_read_in_english(text: str, order: MoneyOrder) -> N
         ("Dépense 1 : 12 ducats pacifie la révolte Rome", Expense(1, 12, PacifyRebellion("RME"))),
         ("Dépense 4 : 9 ducats soulève SLZ", Expense(4, 9, CauseRebellion("SLZ"))),
         ("Dépense 2 : aucune", Expense(2, 0, None)),
+        ("Dépense 3 : 24 ducats assassine la Papauté", Expense(3, 24, Assassinate("PAPACY"))),
+        ("Donne Turquie à Naples", GiveChit("TURKEY", "NAPLES")),
     ],
 )
 def test_the_money_orders_are_read_in_french(text: str, order: MoneyOrder) -> None:
@@ -138,6 +147,8 @@ def test_the_money_orders_are_read_in_french(text: str, order: MoneyOrder) -> No
         "Expense 1: 3 ducats bless milan",
         "Expense 1: 3 ducats famine relief atlantis",
         "Borrow many ducats",
+        "Expense 1: 12 ducats assassinate Spain",
+        "Give Spain to Naples",
         "steal 3 ducats",
     ],
 )
@@ -172,7 +183,7 @@ def test_the_money_orders_the_variants_page_quotes_are_read() -> None:
         encoding="utf-8"
     )
     quoted = re.findall(r"`((?:PAY|GIVE|BORROW|EXPENSE) [^`]+)`", docs)
-    assert len(quoted) == 4
+    assert len(quoted) == 6
     for text in quoted:
         read_money_order(text, MAP)
 

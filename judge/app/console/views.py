@@ -66,8 +66,19 @@ def game_details(uow: UnitOfWork, game: Game) -> dict[str, Any]:
         observers=[observer.address for observer in game.observers],
         orders_received=sorted(orders),
         press=_press_counts(uow, game),
+        dice=_dice_thrown(uow, game),
     )
     return view
+
+
+def _dice_thrown(uow: UnitOfWork, game: Game) -> list[dict[str, Any]]:
+    """Each processed phase's rolls, oldest first, as the game kept them (a game that throws dice:
+    the Renaissance game's ``results["rolls"]``): the operator's audit, never a player's."""
+    return [
+        {"phase": record.name, "rolls": list(record.results["rolls"])}
+        for record in uow.phases.history(game)
+        if record.results and record.results.get("rolls")
+    ]
 
 
 def _master_address(person: Person) -> dict[str, Any]:

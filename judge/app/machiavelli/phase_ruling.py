@@ -56,6 +56,8 @@ def rule_renaissance_phase(
         "sheets": {power: list(lines) for power, lines in sorted(sheets.items())},
         "unread": {power: list(lines) for power, lines in played.unread.items()},
         "seed": game_seed(game),
+        # Every die of the phase, for the master's audit (judge game show); never mailed to a player.
+        "rolls": [roll.to_json() for roll in played.result.rolls],
     }
     return VariantRuling(position_after=played.position, results=results, mails=mails)
 

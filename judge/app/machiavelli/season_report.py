@@ -2,11 +2,15 @@
 
 Everyone reads what happened on the board: each move, siege and conversion with its outcome,
 the garrisons that fell, the units disbanded, what money did there (a unit bought or disbanded
-by a bribe, a rebellion raised or pacified, a famine relieved, a defaulter assassinated, a
-province rising), the adjustments' builds and removals, and the board after. Who paid is never
+by a bribe, a rebellion raised or pacified, a famine relieved, a defaulter or a leader
+assassinated, a province rising), the disasters (where famine, plague and storms struck, and the
+units they took), the adjustments' builds and removals, and the board after. Who paid is never
 told. A power's books (its treasury before and after, each ducat in or out and why, its money
-orders with their outcome, its loans) are added for the readers allowed to see them:
-:func:`judge.app.audience.machiavelli_books.books_readable` decides, this module only writes.
+orders with their outcome, its loans, its assassination chits when they changed) are added for
+the readers allowed to see them: :func:`judge.app.audience.machiavelli_books.books_readable`
+decides, this module only writes. The dice of the phase (each roll, for what, and its outcome,
+the payer of an assassination attempt among them) are added for the readers
+:func:`judge.app.audience.machiavelli_books.dice_readable` allows: the masters.
 """
 
 from __future__ import annotations
@@ -22,8 +26,10 @@ from judge.core.geography import GameMap
 from judge.core.machiavelli.adjustments import Dismiss, Maintain, Raise
 from judge.core.machiavelli.board import AUTONOMOUS
 from judge.core.machiavelli.campaign import MachiavelliPosition, Verdict
+from judge.core.machiavelli.disasters import Stricken
 from judge.core.machiavelli.money import Entry, MoneyAdjustmentResult
 from judge.core.machiavelli.orders import (
+    Assassinate,
     Besiege,
     Borrow,
     Bribe,
@@ -38,6 +44,7 @@ from judge.core.machiavelli.orders import (
     GarrisonHold,
     GarrisonSupport,
     Give,
+    GiveChit,
     LiftSiege,
     PacifyRebellion,
     PayBank,
@@ -60,13 +67,18 @@ class SeasonTexts:
     public: tuple[str, ...]
     books: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     book_titles: Mapping[str, str] = field(default_factory=dict)
+    dice: tuple[str, ...] = ()
+    """The phase's rolls, under their title: the master's audit."""
 
-    def for_reader(self, readable: Iterable[str]) -> str:
-        """The results mail's text for a reader who may see the books of ``readable`` powers."""
+    def for_reader(self, readable: Iterable[str], *, dice: bool = False) -> str:
+        """The results mail's text for a reader who may see the books of ``readable`` powers
+        (and, ``dice``, the phase's rolls)."""
         lines = [self.title, "", *self.public]
         for power in sorted(readable):
             if power in self.books:
                 lines += ["", self.book_titles[power], *self.books[power]]
+        if dice and self.dice:
+            lines += ["", *self.dice]
         return "\n".join(lines).rstrip() + "\n"
 
 
@@ -158,7 +170,30 @@ class _Writer:
             return _("The rebellion in {province} is pacified.").format(province=action.province)
         if isinstance(action, FamineRelief):
             return _("The famine in {province} is relieved.").format(province=action.province)
-        return ""
+        return ""  # an assassination is told once for its victim, whoever paid
+
+    def disaster(self, event: Stricken) -> list[str]:
+        """Where a disaster struck and what it took, said for everyone (its dice are not)."""
+        _ = self._
+        places = ", ".join(sorted(event.places))
+        lines: list[str] = []
+        if event.rolls and places:  # thrown this phase (the spring's famine toll throws nothing)
+            strikes = {
+                "famine": _("Famine strikes {places}."),
+                "plague": _("The plague strikes {places}."),
+                "storm": _("Storms strike {places}."),
+            }
+            lines.append(strikes[event.disaster].format(places=places))
+        took = {
+            "famine": _("{power}: {unit} is lost to the famine."),
+            "plague": _("{power}: {unit} is lost to the plague."),
+            "storm": _("{power}: {unit} is lost in the storm."),
+        }[event.disaster]
+        for unit in event.lost:
+            lines.append(took.format(power=self.name(unit.power), unit=f"{unit.type._value_} {unit.location}"))
+        for city, owner in event.garrisons_lost:
+            lines.append(took.format(power=self.name(owner), unit=f"G {city}"))
+        return lines
 
 
 def season_texts(
@@ -180,6 +215,11 @@ def season_texts(
                     power=write.name(defaulter)
                 )
             )
+        for victim in result.money.assassinated:
+            if victim not in result.money.defaulted:
+                public.append(
+                    _("The leader of {power} is assassinated.").format(power=write.name(victim))
+                )
         for city in result.money.garrisons_lost:
             public.append(
                 _("The garrison of {province}, its power assassinated, surrenders.").format(
@@ -265,6 +305,9 @@ def season_texts(
         books.setdefault(power, []).extend(
             _("{order}: not read, ignored.").format(order=line) for line in lines
         )
+    struck = [line for event in result.disasters for line in write.disaster(event)]
+    if struck:
+        public += [*([""] if public else []), *struck]
     for power in result.eliminated:
         public.append(_("{power} is eliminated.").format(power=write.name(power)))
     public += [*([""] if public else []), *board_lines(result.position, write)]
@@ -272,13 +315,27 @@ def season_texts(
     titles = {
         power: _("{power}'s books (private):").format(power=write.name(power)) for power in books
     }
+    dice = [
+        _("{rule}, {subject}: {dice} -> {outcome}").format(
+            rule=_(DICE_RULES.get(roll.rule, roll.rule)), subject=roll.subject,
+            dice=" ".join(map(str, roll.dice)), outcome=roll.outcome,
+        )
+        for roll in result.rolls
+    ]  # fmt: skip
     return SeasonTexts(
         phase_title(result, _),
         tuple(public),
         {power: tuple(lines) for power, lines in books.items()},
         titles,
+        tuple([_("The dice of this phase (for the masters only):"), *dice]) if dice else (),
     )
 
+
+DICE_RULES: Final = {
+    "income": N_("variable income"), "famine": N_("famine"), "plague": N_("plague"), "storm": N_("storm"),
+    "assassination": N_("assassination"), "rebellion": N_("rebellion"),
+}  # fmt: skip
+"""The rules that throw dice (:attr:`judge.core.machiavelli.dice.Roll.rule`) as the master's audit names them."""
 
 LEDGER_KINDS: Final = {
     "income": N_("income"), "upkeep": N_("upkeep"), "build": N_("build"), "repay": N_("repaid to the bank"),
@@ -311,6 +368,11 @@ def _books_of_money(result: SeasonResult, books: dict[str, list[str]], _: Gettex
                 _("Loan: {principal} ducats and {interest} of interest, due in {due}.").format(
                     principal=loan.principal, interest=loan.interest, due=loan.due
                 )
+            )
+        if after.chits is not None and after.chits != before.chits:
+            held = after.chits.get(power, ())
+            lines.append(
+                _("Assassination chits: {victims}.").format(victims=", ".join(held) or "-")
             )
 
 
@@ -399,6 +461,8 @@ def order_text(order: SeasonOrder) -> str:
             return f"PAY {ducats} DUCATS TO BANK"
         case Give(ducats, power):
             return f"GIVE {ducats} DUCATS TO {power}"
+        case GiveChit(victim, power):
+            return f"GIVE {victim} CHIT TO {power}"
         case Borrow(ducats, years):
             return f"BORROW {ducats} DUCATS FOR {years} YEAR{'S' if years > 1 else ''}"
         case Expense(number, _, None):
@@ -435,4 +499,6 @@ def _action_text(action: ExpenseAction | None) -> str:
             return f"COUNTER-BRIBE {'G' if target.garrison else 'UNIT'} {target.province}"
         case Bribe(kind, target):
             return f"{kind.value.upper()} {'G' if target.garrison else 'UNIT'} {target.province}"
+        case Assassinate(power):
+            return f"ASSASSINATE {power}"
     return ""

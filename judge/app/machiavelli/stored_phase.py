@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from judge.app.audience.machiavelli_books import books_readable
+from judge.app.audience.machiavelli_books import books_readable, dice_readable
 from judge.app.machiavelli.season_report import SeasonTexts, season_texts
 from judge.core.machiavelli.board import MachiavelliBoard
 from judge.core.machiavelli.campaign import opening_position
@@ -100,7 +100,8 @@ def results_for(
     played: PlayedPhase, board: MachiavelliBoard, readers: Mapping[str, Reader]
 ) -> dict[str, str]:
     """``{address: the results mail's text}`` in each reader's language: everyone the public
-    results, each power's books to the readers :func:`books_readable` allows."""
+    results, each power's books to the readers :func:`books_readable` allows, the phase's dice to
+    those :func:`dice_readable` allows."""
     texts: dict[str, SeasonTexts] = {}
     mailed: dict[str, str] = {}
     powers = board.game_map.powers
@@ -108,5 +109,7 @@ def results_for(
         if reader.language not in texts:
             texts[reader.language] = played.texts(board, reader.language)
         readable = books_readable(powers, power=reader.power, master=reader.master)
-        mailed[address] = texts[reader.language].for_reader(readable)
+        mailed[address] = texts[reader.language].for_reader(
+            readable, dice=dice_readable(master=reader.master)
+        )
     return mailed
