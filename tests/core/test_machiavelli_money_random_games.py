@@ -8,7 +8,8 @@ every campaign, each power pays the bank, gives, borrows and spends four expense
 (bribes and counter-bribes on units near and far, rebellions, pacifications, famine relief),
 before the random moves of :mod:`tests.core.test_machiavelli_random_games`; every winter
 collects the income and pays for units kept and built. A famine marker or two is laid on the
-board each winter so that relief has something to relieve (the famine dice are a later stage).
+board each winter so that relief has something to relieve (the famine's own dice, with every
+other die, are played in :mod:`tests.core.test_machiavelli_dice_random_games`).
 After every step: the board is legal (the same checks as the games without money, and the JSON
 round trip with treasuries and loans); each treasury is its old value plus the ledger's entries;
 gifts add up to nothing; no treasury is below zero; no power owes the bank more than 25 ducats of

@@ -1,4 +1,4 @@
-"""What an assassination does to its victim's power (the bank's, on a defaulter, for now).
+"""What an assassination does to its victim's power (the bank's on a defaulter, or a power's).
 
 The rules' effects, played on the position as the campaign's money is done and before its
 moves (:func:`assassinate`), and on the victim's orders
@@ -17,7 +17,8 @@ were assassinated):
 * the victim stays in the game: his successor rules on.
 
 The dice come from the seed, the phase and the victim only, so a game is replayed exactly.
-The assassination expense itself (chits, 12 to 36 ducats, its own die) is a later step.
+The assassination expense itself (chits, 12 to 36 ducats, its own die) is a money step
+(:mod:`.money`), which calls :func:`assassinate` once for all the campaign's victims.
 """
 
 from __future__ import annotations
