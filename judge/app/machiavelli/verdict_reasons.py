@@ -90,6 +90,13 @@ REASONS: Final[Mapping[str, str]] = {
     "already in rebellion": N_("already in rebellion"),
     "Venice holds a unit": N_("Venice holds a unit"),
     "this rebellion costs {ducats} ducats": N_("this rebellion costs {ducats} ducats"),
+    # money: assassinations and their chits
+    "no assassinations in this game": N_("no assassinations in this game"),
+    "no such power": N_("no such power"),
+    "a power does not assassinate itself": N_("a power does not assassinate itself"),
+    "an assassination costs {ducats} ducats or more": N_("an assassination costs {ducats} ducats or more"),
+    "no chit against {power}": N_("no chit against {power}"),
+    "the die was {die}": N_("the die was {die}"),
     # the adjustments
     "already maintained": N_("already maintained"),
     "not maintained": N_("not maintained"),
