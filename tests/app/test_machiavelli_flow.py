@@ -168,8 +168,15 @@ def test_the_phase_is_played_by_the_games_hooks_and_each_player_reads_only_his_o
         kept = dict(record.position_before)
     assert phases == [("W1453A", "processed"), ("S1454M", "open")]
     assert kept["phase"] == "S1454M"
-    # The abandoned powers gave no MAINTAIN: their units are gone.
-    assert {u["power"] for u in kept["units"]} == {first, second}
+    # The abandoned powers gave no orders: each keeps, nearest home first, what its ducats pay for
+    # (judge.core.machiavelli.disorder), and pays for nothing more.
+    assert {u["power"] for u in kept["units"]} == set(board.game_map.powers)
+    for power in set(board.game_map.powers) - {first, second}:
+        had = sum(u.power == power for u in board.game_map.starting_units)
+        had += sum(owner == power for owner in board.garrisons.values())
+        has = sum(u["power"] == power for u in kept["units"])
+        has += sum(owner == power for owner in kept["garrisons"].values())
+        assert has == had or kept["treasuries"][power] < 3, power  # all kept, or no ducats left
     name = {power: board.game_map.power_display_name(power, "en") for power in (first, second)}
     assert len(mails) == 2  # one results mail to each player (no master, no observer)
     for power, other in ((first, second), (second, first)):

@@ -4,7 +4,7 @@ and mails, handed back by the game hooks' ``rule_phase`` (:mod:`judge.app.hooks.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -18,3 +18,10 @@ class VariantRuling:
     """What the phase record keeps of the ruling (JSON; ``report``: the public text by language)."""
     mails: Mapping[str, str]
     """``{address: the results mail's text}``: each reader's, in their language, with what they may read."""
+    eliminated: tuple[str, ...] = ()
+    """The powers the variant's rules put out of the game in this phase (their seats leave it)."""
+    winner: str | None = None
+    """The power that won by the variant's victory rule in this phase (the game ends)."""
+    centres: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """Each power's supply centres after the phase as the variant counts them (the Renaissance game:
+    its cities), for what the end of the game reports."""

@@ -17,6 +17,7 @@ from typing import Any
 from judge.app.audience.results_readers import ResultsReader
 from judge.app.game_state.variant_ruling import VariantRuling
 from judge.app.machiavelli.game_options import game_options
+from judge.app.machiavelli.season_report import order_text
 from judge.app.machiavelli.stored_phase import Reader, StoredSheet, play_stored_phase, results_for
 from judge.core.machiavelli.board import load_board
 from judge.db.models import Game
@@ -55,11 +56,22 @@ def rule_renaissance_phase(
         "report": public,
         "sheets": {power: list(lines) for power, lines in sorted(sheets.items())},
         "unread": {power: list(lines) for power, lines in played.unread.items()},
+        "stand_ins": {power: [order_text(o) for o in given] for power, given in sorted(played.stand_ins.items())},
         "seed": game_seed(game),
         # Every die of the phase, for the master's audit (judge game show); never mailed to a player.
         "rolls": [roll.to_json() for roll in played.result.rolls],
+        "eliminated": list(played.result.eliminated),
+        "winner": played.winner,
     }
-    return VariantRuling(position_after=played.position, results=results, mails=mails)
+    control = played.result.position.control.cities
+    return VariantRuling(
+        position_after=played.position, results=results, mails=mails,
+        eliminated=played.result.eliminated, winner=played.winner,
+        centres={
+            power: frozenset(city for city, owner in control.items() if owner == power and city in board.cities)
+            for power in board.game_map.powers
+        },
+    )  # fmt: skip
 
 
 def _writes_french(power: str, readers: Mapping[str, ResultsReader]) -> bool:

@@ -52,6 +52,7 @@ from judge.core.machiavelli.orders import (
 )
 from judge.core.machiavelli.season import SeasonOrder, SeasonResult
 from judge.core.machiavelli.special_units import SpecialKind, Specials, special_of
+from judge.core.machiavelli.victory import Standing
 from judge.core.orders import Hold
 from judge.core.phase import PhaseType
 from judge.core.units import UnitRef
@@ -202,9 +203,12 @@ def season_texts(
     language: str,
     _: Gettext,
     unread: Mapping[str, Sequence[str]] | None = None,
+    *,
+    winner: tuple[str, Standing] | None = None,
 ) -> SeasonTexts:
     """The texts of ``result`` in ``language``; ``unread``: each power's sheet lines the reader
-    refused (shown in its books only: a sheet is secret, money orders most of all)."""
+    refused (shown in its books only: a sheet is secret, money orders most of all); ``winner``:
+    the power that has won and its standing (:mod:`judge.core.machiavelli.victory`), told to everyone."""
     write = _Writer(game_map, language, _)
     public: list[str] = []
     books: dict[str, list[str]] = {}
@@ -310,6 +314,13 @@ def season_texts(
         public += [*([""] if public else []), *struck]
     for power in result.eliminated:
         public.append(_("{power} is eliminated.").format(power=write.name(power)))
+    if winner is not None:
+        power, standing = winner
+        public.append(
+            _("{power} has won: {cities} cities and {countries} home countries.").format(
+                power=write.name(power), cities=standing.cities, countries=len(standing.countries)
+            )
+        )
     public += [*([""] if public else []), *board_lines(result.position, write)]
     _books_of_money(result, books, _)
     titles = {

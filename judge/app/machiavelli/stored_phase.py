@@ -14,17 +14,20 @@ the caller reads and stores.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from judge.app.audience.machiavelli_books import books_readable, dice_readable
 from judge.app.machiavelli.season_report import SeasonTexts, season_texts
 from judge.core.machiavelli.board import MachiavelliBoard
 from judge.core.machiavelli.campaign import opening_position
+from judge.core.machiavelli.disorder import upkeep_in_disorder
 from judge.core.machiavelli.money import finances
 from judge.core.machiavelli.options import FIRST_EDITION, MachiavelliOptions
 from judge.core.machiavelli.season import SeasonOrder, SeasonResult, play_phase
 from judge.core.machiavelli.serialization import position_from_json, position_to_json
+from judge.core.machiavelli.victory import standings, winner
+from judge.core.phase import PhaseType
 from judge.i18n import translation
 from judge.lang.machiavelli_sheet import read_sheet
 
@@ -44,11 +47,16 @@ class PlayedPhase:
     """The position after, as the judge keeps it (the next phase's)."""
     unread: Mapping[str, Sequence[str]]
     """Each power's sheet lines the reader refused (told in its books)."""
+    stand_ins: Mapping[str, tuple[SeasonOrder, ...]] = field(default_factory=dict)
+    """The orders the judge gave the powers that sent none (:mod:`judge.core.machiavelli.disorder`)."""
+    winner: str | None = None
+    """The power that won when this phase ended a campaign (:mod:`judge.core.machiavelli.victory`)."""
 
     def texts(self, board: MachiavelliBoard, language: str) -> SeasonTexts:
         """The results' texts in ``language``."""
+        won = None if self.winner is None else (self.winner, standings(board, self.result.position)[self.winner])
         return season_texts(
-            self.result, board.game_map, language, translation(language).gettext, self.unread
+            self.result, board.game_map, language, translation(language).gettext, self.unread, winner=won
         )
 
 
@@ -92,8 +100,21 @@ def play_stored_phase(
         orders[power] = sheet.orders
         if sheet.errors:
             unread[power] = [line.text for line in sheet.errors]
+    stand_ins: dict[str, tuple[SeasonOrder, ...]] = {}
+    if before.phase.type is PhaseType.ADJUSTMENT and options.money:
+        for power in board.game_map.powers:
+            if power not in sheets:  # nothing sent: it keeps what it can pay for
+                stand_ins[power] = upkeep_in_disorder(board, before, power)
+    orders.update({power: given for power, given in stand_ins.items() if given})
     result = play_phase(board, before, orders, options, seed=seed)
-    return PlayedPhase(result, position_to_json(result.position), unread)
+    ended = result.retreated or (
+        result.campaign is not None and result.position.phase.type is not PhaseType.RETREAT
+    )
+    return PlayedPhase(
+        result, position_to_json(result.position), unread,
+        {power: given for power, given in stand_ins.items() if given},
+        winner(board, result.position) if ended else None,
+    )  # fmt: skip
 
 
 def results_for(

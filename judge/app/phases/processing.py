@@ -343,16 +343,38 @@ def _process_variant_phase(
 ) -> Processed:
     """The rest of :func:`process_phase` for a phase the variant played itself (``ruling``): the
     same record, clock, next phase, deadline and END YEAR as any phase; each reader's mail is the
-    variant's (no map: the variant has no art). Nobody is put in civil disorder or eliminated here:
-    the variant's rules have their own (not yet by mail)."""
+    variant's (no map: the variant has no art). Civil disorder as for any game (CD AFTER, the
+    clock's choice at the grace); the powers the variant's rules eliminated leave the game, and the
+    variant's winner ends it (``ruling.eliminated``, ``ruling.winner``)."""
     hooks = hooks_for(game)
     record, position = opened.record, opened.position
     game_map = game_map_of(game)
     zone = services.config.timezone
     after = from_json(ruling.position_after)
+    if ruling.centres:  # what the end of the game counts, as the variant counts it
+        after = replace(after, centers={power: held for power, held in ruling.centres.items() if held})
+    newly_cd = hooks.civil_disorder(
+        game, position, owing_powers(game, position, record.position_before, game_map), opened.submissions,
+        event.newly_in_civil_disorder,
+    )  # fmt: skip
     if clock is not None:
-        count_processing(uow, game, clock, replace(event, newly_in_civil_disorder=frozenset()), now)
-    finished = not any(seat.status in ACTIVE for seat in game.seats) or hooks.ends_after(game, after.phase)
+        count_processing(uow, game, clock, replace(event, newly_in_civil_disorder=frozenset(newly_cd)), now)
+    for seat in game.seats:
+        if seat.power in newly_cd and seat.status in ACTIVE:
+            uow.seats.set_status(seat, SeatStatus.CIVIL_DISORDER)
+    eliminated: list[str] = []
+    for seat in game.seats:
+        if seat.power in ruling.eliminated and seat.status is not SeatStatus.ELIMINATED:
+            uow.seats.leave(seat, now, SeatStatus.ELIMINATED, phase=str(position.phase))
+            eliminated.append(seat.power)
+    if eliminated:
+        hooks.after_eliminations(uow, services, game, now, eliminated)
+    winner = ruling.winner
+    finished = (
+        winner is not None
+        or not any(seat.status in ACTIVE for seat in game.seats)
+        or hooks.ends_after(game, after.phase)
+    )
     next_times: PhaseTimes | None = None
     if finished:
         game.state = GameState.FINISHED
@@ -371,7 +393,7 @@ def _process_variant_phase(
         record,
         orders_received=received,
         orders_adjudicated={"position": dict(record.position_before), "sheets": ruling.results.get("sheets", {})},
-        results={**ruling.results, "reason": reason},
+        results={**ruling.results, "reason": reason, "civil_disorder": sorted(newly_cd)},
         position_after=ruling.position_after,
         processed_at=now,
         processing_ms=(milliseconds := round((time.perf_counter() - started) * 1000)),
@@ -388,14 +410,15 @@ def _process_variant_phase(
     )  # fmt: skip
     release_postal_press(uow, services, game, now)
     if finished:
-        after_processing(uow, services, game, now, after, None)
+        after_processing(uow, services, game, now, after, winner)
     _log_once_committed(
         uow, game=game.name, phase=str(position.phase), next_phase="none" if finished else str(after.phase),
-        reason=reason, winner="none", results_mails=len(ruling.mails), milliseconds=milliseconds,
+        reason=reason, winner=winner or "none", results_mails=len(ruling.mails), milliseconds=milliseconds,
     )
     report = ruling.results.get("report", {})
     return Processed(
-        phase=position.phase, next_phase=None if finished else after.phase, winner=None, eliminated=(),
+        phase=position.phase, next_phase=None if finished else after.phase, winner=winner,
+        eliminated=tuple(eliminated),
         reports=report if isinstance(report, dict) else {}, recipients=tuple(ruling.mails),
     )  # fmt: skip
 
