@@ -11,6 +11,7 @@ who did not SET MAP OFF, and it names powers only.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
@@ -19,6 +20,7 @@ import pytest
 import judge.app.mail_out.results_maps as maps
 from judge.app.mail_out.sender import TransactionalOutbox
 from judge.app.phases.guarded_scheduler import process_due
+from judge.db.enums import OutboundState
 from judge.db.models import OutboundMail, PhaseRecord
 from judge.mail.compose import Attachment, AutoSubmitted, render, with_attachment
 from judge.mail.outbound import drain_once
@@ -127,3 +129,32 @@ def test_with_attachment_gives_what_render_gives_with_the_attachment(harness: Ha
         # Already multipart: left as it is, never wrapped twice.
         twice = with_attachment(bytes(later.as_bytes()), picture)
         assert twice == bytes(later.as_bytes())
+
+
+@pytest.mark.engine_sql  # the claim's statements, FOR UPDATE SKIP LOCKED on PostgreSQL
+def test_a_full_batch_takes_the_rest_of_its_last_phases_mails(harness: Harness) -> None:
+    """A phase's readers are not cut between two senders' batches (two processes would each draw
+    its map): a full batch whose last mail carries a map takes that phase's other mails due."""
+    _process_spring(harness)
+    now = harness.clock.now()
+    with harness.db.unit_of_work(readonly=True) as uow:
+        due = [
+            (row.id, row.map_phase_id)
+            for row in uow.session.query(OutboundMail)
+            .filter(OutboundMail.state == OutboundState.PENDING, OutboundMail.next_attempt_at <= now)
+            .order_by(OutboundMail.next_attempt_at, OutboundMail.id)
+        ]
+    first = next(n for n, (_id, phase) in enumerate(due) if phase is not None)
+    limit = next(n for n in range(first + 2, len(due)) if due[n - 1][1] is not None)
+    phase = due[limit - 1][1]
+    rest = [mail for mail in due[limit:] if mail[1] == phase][:limit]
+    assert rest  # the phase has readers past the batch's limit: the case at hand
+
+    outbox = TransactionalOutbox(harness.services)
+    claimed = outbox.claim_batch(now, lambda _attempts: now + timedelta(minutes=10), limit)
+    assert [mail.id for mail in claimed] == [id for id, _phase in due[:limit] + rest]
+    # The next claim starts after them; a batch that is not full takes nothing more.
+    taken = {mail.id for mail in claimed}
+    left = [id for id, _phase in due if id not in taken]
+    again = outbox.claim_batch(now, lambda _attempts: now + timedelta(minutes=10), len(left) + 1)
+    assert [mail.id for mail in again] == left

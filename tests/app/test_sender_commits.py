@@ -88,3 +88,28 @@ def test_a_refused_recipient_is_noted_and_the_limit_holds(harness: Harness) -> N
     assert [r.state for r in rows] == [OutboundState.SENT, OutboundState.SENT, OutboundState.PENDING]
     assert rows[2].attempts == 0  # never claimed: the pass stopped at its limit
     assert "not delivered to: p0@example.net (550 no such user)" in (rows[0].last_error or "")
+
+
+def test_a_batchs_marks_share_one_checked_out_connection(harness: Harness) -> None:
+    """On PostgreSQL the marks of a batch's mails go through one connection checked out (and so
+    pinged) once, given back at the next claim, not one checkout and ping a mail."""
+    for sender in ("p0@example.net", "p1@example.net", "p2@example.net"):
+        harness.send(sender, "VERSION\n")
+    harness.drain()
+    checkouts = [0]
+
+    def on_checkout(*_args: object) -> None:
+        checkouts[0] += 1
+
+    event.listen(harness.db.engine.pool, "checkout", on_checkout)
+    try:
+        report = drain_once(TransactionalOutbox(harness.services), Relay(), harness.clock.now(), limit=10)
+    finally:
+        event.remove(harness.db.engine.pool, "checkout", on_checkout)
+    assert report.sent == 3
+    rows = _rows(harness)
+    assert all(r.state is OutboundState.SENT for r in rows)
+    if harness.db.dialect == "postgresql":
+        assert checkouts[0] == 1 + 1 + 1  # the claim, the three marks, the claim that finds none
+    else:  # SQLite: each mark in a transaction of its own
+        assert checkouts[0] == 1 + 3 + 1

@@ -15,6 +15,8 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
+from sqlalchemy import Connection
+
 from judge.app.mail_out.alarms import alarm_keeper
 from judge.app.mail_out.list_headers import list_headers, list_headers_of
 from judge.app.mail_out.results_maps import ResultsPictures
@@ -59,6 +61,9 @@ class TransactionalOutbox:
         self.signer = services.dkim  # read now: a key that cannot sign stops the start, not each mail
         engine = services.db.engine
         self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT") if engine.dialect.name == "postgresql" else None
+        self._marking: Connection | None = None
+        """The autocommit connection marking the current batch's mails sent (PostgreSQL): checked
+        out, and so pinged, once a batch instead of once a mail; given back at the next claim."""
 
     def claim_next(self, now: datetime, lease: Callable[[int], datetime]) -> OutgoingMail | None:
         claimed = self.claim_batch(now, lease, 1)
@@ -67,6 +72,7 @@ class TransactionalOutbox:
     def claim_batch(self, now: datetime, lease: Callable[[int], datetime], limit: int) -> list[OutgoingMail]:
         """Up to ``limit`` mails claimed in one commit (issue 28: a deadline storm's thousands of
         results mails), then made ready to go (map, list headers, signature) in one read."""
+        self._give_back_marking()
         with writer(self.services.db.engine).begin() as connection:
             claimed = claim_rows_on(connection, now, lease, limit)
         if not claimed:
@@ -126,8 +132,18 @@ class TransactionalOutbox:
             with writer(self.services.db.engine).begin() as connection:
                 mark_sent_on(connection, id, now, _sent_error(refused))
             return
-        with self._autocommit.connect() as connection:
-            mark_sent_on(connection, id, now, _sent_error(refused))
+        if self._marking is None:
+            self._marking = self._autocommit.connect()
+        try:
+            mark_sent_on(self._marking, id, now, _sent_error(refused))
+        except Exception:
+            self._give_back_marking()  # a broken connection is not used again
+            raise
+
+    def _give_back_marking(self) -> None:
+        marking, self._marking = self._marking, None
+        if marking is not None:
+            marking.close()
 
     def mark_retry(self, id: int, next_attempt: datetime, error: str) -> None:
         with self.services.db.unit_of_work() as uow:

@@ -533,13 +533,30 @@ def _claim_many_statement() -> Select[tuple[int, bytes, list[str], int, int | No
     return _claim_one_statement().limit(bindparam("claim_limit"))
 
 
+@functools.cache
+def _phase_rest_statement() -> Select[tuple[int, bytes, list[str], int, int | None, str | None, int | None]]:
+    table = _outbound()
+    return _claim_many_statement().where(
+        table.c.map_phase_id == bindparam("claim_phase"), table.c.id > bindparam("claim_after")
+    )
+
+
 def claim_rows_on(
     connection: Connection, now: datetime, lease: Callable[[int], datetime], limit: int
 ) -> list[ClaimedMail]:
     """The sender's batch claim, in Core on ``connection`` (committed by its caller): up to
     ``limit`` messages due at ``now``, oldest first, locked (PostgreSQL skips those another
-    sender holds), each one's attempt counted and its next attempt moved to ``lease(attempts)``."""
-    rows = connection.execute(_claim_many_statement(), {"claim_now": now, "claim_limit": limit}).all()
+    sender holds), each one's attempt counted and its next attempt moved to ``lease(attempts)``.
+    A full batch whose last mail carries a phase's map takes the rest of that phase's mails
+    due (up to ``limit`` more), so a phase's readers are not split between two senders' batches."""
+    rows = list(connection.execute(_claim_many_statement(), {"claim_now": now, "claim_limit": limit}).all())
+    if rows and len(rows) == limit and rows[-1][4] is not None:
+        # The rest of the last phase's results mails too (at most ``limit`` more), so one sender,
+        # one process, draws that phase's map: cut between two processes, it was drawn twice.
+        rows += connection.execute(
+            _phase_rest_statement(),
+            {"claim_now": now, "claim_limit": limit, "claim_phase": rows[-1][4], "claim_after": rows[-1][0]},
+        ).all()
     claimed: list[ClaimedMail] = []
     for mail_id, message, recipients, attempts, map_phase_id, map_language, game_id in rows:
         counted = int(attempts) + 1
