@@ -96,3 +96,31 @@ def text_path(text: str, x: float, y: float, size: float, anchor: str = "middle"
                 points.append(f"{ox + float(gx) * scale:.1f} {top + float(gy) * scale:.1f}")
             parts.append("M" + " L".join(points))
     return "".join(parts)
+
+
+@functools.lru_cache(maxsize=4096)
+def glyph_paths(text: str, x: float, y: float, size: float, anchor: str = "middle") -> tuple[str, ...]:
+    """``text`` as :func:`text_path` draws it, one ``d`` a glyph, each glyph's left edge moved to
+    the nearest whole pixel: a glyph drawn anywhere is then the same pixels shifted, so a picture
+    whose title is new (a game's name) draws it from glyphs already drawn (:mod:`judge.maps.sprites`)."""
+    scale = size / 6
+    left = x
+    if anchor == "middle":
+        left = x - text_width(text, size) / 2
+    elif anchor == "end":
+        left = x - text_width(text, size)
+    top = round(y - size)
+    glyphs: list[str] = []
+    for index, char in enumerate(text.translate(_ACCENTS).upper()):
+        if char == " ":
+            continue
+        ox = round(left + index * _ADVANCE * scale)
+        strokes = (
+            "M" + " L".join(
+                f"{ox + float(gx) * scale:.1f} {top + float(gy) * scale:.1f}"
+                for gx, gy in (pair.split(",") for pair in stroke.split())
+            )
+            for stroke in _GLYPHS.get(char, _FALLBACK)
+        )  # fmt: skip
+        glyphs.append("".join(strokes))
+    return tuple(glyphs)

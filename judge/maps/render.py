@@ -58,7 +58,7 @@ from judge.core.variants import load_map
 from judge.i18n import translation
 from judge.maps.art import MapArt, Point
 from judge.maps.colour import lab, tint
-from judge.maps.font import text_path
+from judge.maps.font import glyph_paths, text_path
 from judge.maps.layout import (
     INSETS,
     LABEL_BASELINE,
@@ -365,7 +365,7 @@ def render_svg(
         f'data-phase="{position.phase}" data-language="{language}">',
         _layer("dyn", base.defs, shading),
         _layer("base", f'<rect x="0" y="0" width="{art.width:g}" height="{height:g}" fill="#ffffff"/>'),
-        _layer("dyn", _text(heading, art.width / 2, 31, 20, "middle", css="title", width=2.4)),
+        _layer("dyn", _title(heading, art.width / 2, 31, 20)),
         f'<g class="board" transform="translate(0 {_TITLE_BAND:g})">',
         # Province borders without anti-aliasing: a smaller PNG, borders still clean.
         _layer("base", f'<g shape-rendering="crispEdges">{art.body}</g>'),
@@ -424,6 +424,16 @@ def _text(text: str, x: float, y: float, size: float, anchor: str, *, css: str, 
         f'<path class="{css}" data-text="{escape(text)}" d="{text_path(text, x, y, size, anchor)}" fill="none" '
         f'stroke="{colour}" stroke-width="{width:g}" stroke-linecap="round" stroke-linejoin="round"/>'
     )
+
+
+def _title(text: str, x: float, y: float, size: float) -> str:
+    """The picture's title, a path a glyph (:func:`judge.maps.font.glyph_paths`): each game's name
+    is new to the drawing, its glyphs are not."""
+    glyphs = "".join(
+        f'<path d="{d}" fill="none" stroke="#111" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/>'
+        for d in glyph_paths(text, x, y, size)
+    )
+    return f'<g class="title" data-text="{escape(text)}">{glyphs}</g>'
 
 
 def _legend(

@@ -403,8 +403,8 @@ def _steps(phase: str) -> list[Line | Sprite] | None:
                 stack.pop()
                 continue
             values = dict(_ATTR.findall(attrs))
-            if set(values) - {"class", "transform"}:
-                return None
+            if any(name not in ("class", "transform") and not name.startswith("data-") for name in values):
+                return None  # a group whose attributes draw (inherited paint, a clip): librsvg's
             ox, oy = stack[-1]
             if "transform" in values:
                 moved = _TRANSLATE.match(values["transform"])
