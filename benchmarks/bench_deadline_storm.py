@@ -43,18 +43,21 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_due_games import DUE, FixedClock, _settings, worker
+from bench_due_games import DUE, FixedClock, _settings, profiled, worker
 from bench_processing import T0, build
 from bench_repository import CHEAP, postgres_url
 from sqlalchemy import create_engine, make_url, text
+from sqlalchemy.orm import configure_mappers
 
+from judge.app.phases.guarded_scheduler import process_due
+from judge.app.session.services import Services
 from judge.config import load_config
 from judge.db import Database
 from judge.db.migrate import upgrade
@@ -119,9 +122,23 @@ def capture_server(port_out: Any, stop: Any, report: Any) -> None:
 
 
 
+def _started_up() -> None:
+    """What a running judge did long before the deadline: its start-up imports (every module of the
+    application, :func:`judge.app.runtime.judge_server._import_the_judge`) and the translations
+    read, so the clock measures the storm, not a process starting."""
+    from judge.app.runtime.judge_server import _serially
+    from judge.i18n import LANGUAGES, translation
+
+    _serially(lambda: None)
+    for language in LANGUAGES:
+        translation(language)
+
+
 def scheduler(url: str, data_dir: str, maps: bool, barrier: Any, done: Any, times: Any, profile: str) -> None:
     """The scheduler's process: bench_due_games.py's worker, with every reader's map off when asked."""
     from judge.app.phases import processing
+
+    _started_up()
 
     if not maps:  # every reader said SET MAP OFF: patched where the processing reads it
         processing.map_off_addresses = lambda _game: _Everyone()  # type: ignore[assignment]
@@ -133,45 +150,117 @@ def sender(
 ) -> None:
     """The outbound role's process (``judge serve --only outbound``), until the scheduler is done
     and the outbox has no mail pending."""
-    from sqlalchemy.orm import configure_mappers
-
-    from judge.app.mail_out.sender import TransactionalOutbox
-    from judge.app.runtime.judge_server import JudgeServer, Role, ServerTuning
-    from judge.app.session.services import Services
-    from judge.db.enums import OutboundState
-    from judge.mail.outbound import SmtpRelay
-
+    _started_up()
+    drawn = _count_drawings()
     db = Database(url, passwords=CHEAP)
     try:
         services = Services(db=db, config=load_config(_settings(url, data_dir)), clock=FixedClock(DUE))
-        relay = SmtpRelay("127.0.0.1", port, envelope_sender="judge@example.org")
-        tuning = ServerTuning(outbound_connections=connections, outbound_poll_seconds=0.05, shutdown_grace_seconds=30)
-        TransactionalOutbox(services)  # its modules imported before the clock starts
-
-        def pending() -> int:
-            with db.unit_of_work(readonly=True) as uow:
-                return uow.outbox.count(OutboundState.PENDING)
-
-        async def serve() -> None:
-            async with JudgeServer(services, roles={Role.OUTBOUND}, relay=relay, tuning=tuning):
-                while True:
-                    await asyncio.sleep(0.05)
-                    finished = done.is_set()  # read before the count: every results mail is queued by then
-                    if finished and await asyncio.to_thread(pending) == 0:
-                        break
-
-        pending()  # a connection open before the clock starts
-        configure_mappers()  # as in a running judge, where the first mail did it
-        barrier.wait(timeout=600)
-        with _threads_profiled(profile):
-            started = time.perf_counter()
-            asyncio.run(serve())
-            ended = time.perf_counter()
-        with db.unit_of_work(readonly=True) as uow:
-            sent = uow.outbox.count(OutboundState.SENT)
-        times.put((sent, started, ended))
+        _deliver(services, port, connections, barrier, done.is_set, times, profile, drawn)
     finally:
         db.dispose()
+
+
+def shared(
+    url: str, data_dir: str, maps: bool, port: int, connections: int, barrier: Any, finished: Any,
+    scheduled: Any, delivered: Any, profile: str,
+) -> None:  # fmt: skip
+    """One of two processes of ``judge serve --only scheduler --only outbound``: the scheduler's
+    round (in a thread, as the scheduler role runs it) and the outbound role side by side, on one
+    engine, until both processes' rounds are done and the outbox has no mail pending. The due
+    games are shared out by their claim's ``FOR UPDATE SKIP LOCKED``, and so are the mails."""
+    from judge.app.phases import processing
+
+    if not maps:
+        processing.map_off_addresses = lambda _game: _Everyone()  # type: ignore[assignment]
+    _started_up()
+    drawn = _count_drawings()
+    db = Database(url, passwords=CHEAP)
+    try:
+        services = Services(db=db, config=load_config(_settings(url, data_dir)), clock=FixedClock(DUE))
+        with db.unit_of_work(readonly=True) as uow:
+            uow.games.earliest_due()  # a connection open before the clock starts
+        go = threading.Event()
+
+        def scheduler_round() -> None:
+            go.wait()
+            try:
+                with profiled(f"{profile}-scheduler.prof" if profile else ""):
+                    start = time.perf_counter()
+                    handled = process_due(services)
+                    scheduled.put((handled, start, time.perf_counter()))
+            finally:
+                with finished.get_lock():
+                    finished.value += 1
+
+        thread = threading.Thread(target=scheduler_round, name="scheduler")
+        thread.start()
+        try:
+            _deliver(
+                services, port, connections, barrier, lambda: finished.value == 2, delivered,
+                f"{profile}-sender.prof" if profile else "", drawn, go.set,
+            )  # fmt: skip
+        finally:
+            go.set()
+            thread.join()
+    finally:
+        db.dispose()
+
+
+def _count_drawings() -> list[int]:
+    """How many pictures this process draws (a phase's map drawn by both processes counts twice)."""
+    from judge.app.mail_out import results_maps
+
+    count = [0]
+    draw = results_maps._draw_results
+
+    def counted(*args: Any) -> Any:
+        count[0] += 1
+        return draw(*args)
+
+    results_maps._draw_results = counted  # type: ignore[assignment]
+    return count
+
+
+def _deliver(
+    services: Any, port: int, connections: int, barrier: Any, done: Callable[[], bool], times: Any, profile: str,
+    drawn: list[int], go: Callable[[], None] | None = None,
+) -> None:  # fmt: skip
+    """The outbound role (``--connections`` senders), from the barrier until ``done()`` and no mail
+    is pending; ``go`` is called as the clock starts."""
+    from judge.app.mail_out.sender import TransactionalOutbox
+    from judge.app.runtime.judge_server import JudgeServer, Role, ServerTuning
+    from judge.db.enums import OutboundState
+    from judge.mail.outbound import SmtpRelay
+
+    db = services.db
+    relay = SmtpRelay("127.0.0.1", port, envelope_sender="judge@example.org")
+    tuning = ServerTuning(outbound_connections=connections, outbound_poll_seconds=0.05, shutdown_grace_seconds=30)
+    TransactionalOutbox(services)  # its modules imported before the clock starts
+
+    def pending() -> int:
+        with db.unit_of_work(readonly=True) as uow:
+            return int(uow.outbox.count(OutboundState.PENDING))
+
+    async def serve() -> None:
+        async with JudgeServer(services, roles={Role.OUTBOUND}, relay=relay, tuning=tuning):
+            while True:
+                await asyncio.sleep(0.05)
+                finished = done()  # read before the count: every results mail is queued by then
+                if finished and await asyncio.to_thread(pending) == 0:
+                    break
+
+    pending()  # a connection open before the clock starts
+    configure_mappers()  # as in a running judge, where the first mail did it
+    barrier.wait(timeout=600)
+    if go is not None:
+        go()
+    with _threads_profiled(profile):
+        started = time.perf_counter()
+        asyncio.run(serve())
+        ended = time.perf_counter()
+    with db.unit_of_work(readonly=True) as uow:
+        sent = uow.outbox.count(OutboundState.SENT)
+    times.put((sent, started, ended, drawn[0]))
 
 
 @contextmanager
@@ -239,7 +328,10 @@ def copy_of(server: str, template: str) -> Iterator[str]:
         admin.dispose()
 
 
-def run(server: str, template: str, data: str, games: int, maps: bool, connections: int, profile: str = "") -> float:
+def run(
+    server: str, template: str, data: str, games: int, maps: bool, connections: int, profile: str = "",
+    split: str = "shared",
+) -> float:  # fmt: skip
     with copy_of(server, template) as url:
         context = multiprocessing.get_context("spawn")
         port_out, report, scheduled, delivered = context.Queue(), context.Queue(), context.Queue(), context.Queue()
@@ -248,27 +340,44 @@ def run(server: str, template: str, data: str, games: int, maps: bool, connectio
         capture.start()
         port = port_out.get(timeout=60)
         barrier = context.Barrier(2)
-        name = f"{profile}/{games}-{'maps' if maps else 'text'}-{connections}" if profile else ""
-        roles = [
-            context.Process(
-                target=scheduler,
-                args=(url, data, maps, barrier, done, scheduled, f"{name}-scheduler.prof" if name else ""),
-            ),
-            context.Process(
-                target=sender,
-                args=(url, data, port, connections, barrier, done, delivered, f"{name}-sender.prof" if name else ""),
-            ),
-        ]
+        name = f"{profile}/{games}-{'maps' if maps else 'text'}-{connections}-{split}" if profile else ""
+        if split == "roles":
+            roles = [
+                context.Process(
+                    target=scheduler,
+                    args=(url, data, maps, barrier, done, scheduled, f"{name}-scheduler.prof" if name else ""),
+                ),
+                context.Process(
+                    target=sender,
+                    args=(url, data, port, connections, barrier, done, delivered, f"{name}-sender.prof" if name else ""),
+                ),
+            ]
+        else:
+            finished = context.Value("i", 0)
+            roles = [
+                context.Process(
+                    target=shared,
+                    args=(
+                        url, data, maps, port, connections, barrier, finished, scheduled, delivered,
+                        f"{name}-p{n}" if name else "",
+                    ),
+                )
+                for n in (1, 2)
+            ]
         for process in roles:
             process.start()
-        handled, scheduler_start, scheduler_end = scheduled.get(timeout=3600)
-        sent, sender_start, _sender_end = delivered.get(timeout=3600)
+        rounds = [scheduled.get(timeout=3600) for _ in range(1 if split == "roles" else 2)]
+        passes = [delivered.get(timeout=3600) for _ in range(1 if split == "roles" else 2)]
         for process in roles:
             process.join()
         stop.set()
         results, with_picture, total, opened, last = report.get(timeout=60)
         capture.join()
-        started = min(scheduler_start, sender_start)
+        handled = sum(r[0] for r in rounds)
+        sent = max(p[0] for p in passes)  # each process counts the outbox's sent rows at its end
+        started = min(min(r[1] for r in rounds), min(p[1] for p in passes))
+        adjudicated = max(r[2] for r in rounds) - started
+        drawn = [p[3] for p in passes]
         assert last is not None and results == games * READERS_PER_GAME == sent and handled == games, (
             results, sent, handled, games
         )  # fmt: skip
@@ -277,9 +386,10 @@ def run(server: str, template: str, data: str, games: int, maps: bool, connectio
         assert with_picture == (results if maps else 0), (maps, with_picture, results)
         elapsed: float = last - started
         print(
-            f"{games} games, maps {'on ' if maps else 'off'}, {connections} sender(s): deadline to last results mail "
-            f"{elapsed:7.2f} s (adjudication done at {scheduler_end - scheduler_start:.2f} s); {results} results "
-            f"mails, {with_picture} with a map, {total} mails in all, {opened} SMTP connection(s)",
+            f"{games} games, {split} split, maps {'on ' if maps else 'off'}, {connections} sender(s) a process: "
+            f"deadline to last results mail {elapsed:7.2f} s (adjudication done at {adjudicated:.2f} s, games a "
+            f"process {[r[0] for r in rounds]}); {results} results mails, {with_picture} with a map, maps drawn "
+            f"{drawn}, {total} mails in all, {opened} SMTP connection(s)",
             flush=True,
         )
         return elapsed
@@ -293,6 +403,11 @@ def main() -> None:
         help="senders of the outbound role (JUDGE_OUTBOUND_CONNECTIONS), each measured with maps; the last "
         "is the figure's, also measured with maps off",
     )  # fmt: skip
+    parser.add_argument(
+        "--split", choices=("shared", "roles"), default="shared",
+        help="shared: both processes run the scheduler and the outbound role (the operator's guide's "
+        "recommendation for two cores); roles: one process the scheduler, the other the outbound role",
+    )  # fmt: skip
     parser.add_argument("--profile", default="", help="write each judge process's cProfile statistics in this directory")
     parser.add_argument("--postgres-url", default=os.environ.get("JUDGE_TEST_POSTGRES_URL", ""))
     args = parser.parse_args()
@@ -303,9 +418,9 @@ def main() -> None:
     chosen = args.connections[-1]
     with built(args.postgres_url, args.games) as (template, data):
         for connections in args.connections[:-1]:
-            run(args.postgres_url, template, data, args.games, True, connections, args.profile)
-        with_maps = run(args.postgres_url, template, data, args.games, True, chosen, args.profile)
-        without = run(args.postgres_url, template, data, args.games, False, chosen, args.profile)
+            run(args.postgres_url, template, data, args.games, True, connections, args.profile, args.split)
+        with_maps = run(args.postgres_url, template, data, args.games, True, chosen, args.profile, args.split)
+        without = run(args.postgres_url, template, data, args.games, False, chosen, args.profile, args.split)
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; maps off: {without:.2f} s")
     print(f"deadline to last results mail: {with_maps:.2f} s")
 
