@@ -330,7 +330,7 @@ def copy_of(server: str, template: str) -> Iterator[str]:
 
 def run(
     server: str, template: str, data: str, games: int, maps: bool, connections: int, profile: str = "",
-    split: str = "shared",
+    split: str = "roles",
 ) -> float:  # fmt: skip
     with copy_of(server, template) as url:
         context = multiprocessing.get_context("spawn")
@@ -404,9 +404,9 @@ def main() -> None:
         "is the figure's, also measured with maps off",
     )  # fmt: skip
     parser.add_argument(
-        "--split", choices=("shared", "roles"), default="shared",
-        help="shared: both processes run the scheduler and the outbound role (the operator's guide's "
-        "recommendation for two cores); roles: one process the scheduler, the other the outbound role",
+        "--split", choices=("roles", "shared"), default="roles",
+        help="roles (the operator's guide's): one process the scheduler, the other the outbound role; "
+        "shared: both processes run the scheduler and the outbound role",
     )  # fmt: skip
     parser.add_argument("--profile", default="", help="write each judge process's cProfile statistics in this directory")
     parser.add_argument("--postgres-url", default=os.environ.get("JUDGE_TEST_POSTGRES_URL", ""))
