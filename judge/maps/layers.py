@@ -63,8 +63,8 @@ pixel, about 4 MB for Standard and 6 MB for World)."""
 HALO = 0.6
 """The labels' halo: white at this opacity over what lies under it (as the SVG draws it)."""
 _COMPRESSION = 3
-"""zlib level of the palette PNG: at one byte a pixel, level 3 takes a third of level 6's time for a
-tenth more bytes (a Standard board near 55 KB)."""
+"""zlib level of the palette PNG (its run-length strategy, :func:`_deflate`, uses few of the
+level's settings)."""
 _SLOTS = 128
 """Indices 1..127 are colours; index k + 128 is colour k under the labels' halo."""
 
@@ -113,9 +113,9 @@ class Board:
     """The base's indices, one byte a pixel, as a little-endian integer (for whole-image merges)."""
     base_bytes: bytes
     """The same, as bytes (what :mod:`judge.maps.sprites` draws the phase's part over)."""
-    covered: int
-    """0xFF where something is drawn over the phase but the halo (the labels' letters, the inset's
-    border), 0 elsewhere."""
+    uncovered: int
+    """0 where something is drawn over the phase but the halo (the labels' letters, the inset's
+    border), 0xFF elsewhere."""
     paint: int
     """The index of what is drawn there, 0x80 (the halo's bit) where the halo is, 0 elsewhere."""
     colours: tuple[tuple[int, Colour], ...]
@@ -172,14 +172,14 @@ def _board(base_svg: str, over_svg: str, provinces: tuple[str, ...], draw: Draw)
     band = _indices(draw, over, width, height)
     if band.translate(None, bytes([0, 1, *inks])):
         return None
-    covered = band.translate(bytes(0xFF if v in inks else 0 for v in range(256)))
+    uncovered = band.translate(bytes(0 if v in inks else 0xFF for v in range(256)))
     paint = band.translate(bytes(0x80 if v == 1 else inks.get(v, 0) for v in range(256)))
     return Board(
         width=width,
         height=height,
         base=int.from_bytes(base, "little"),
         base_bytes=base,
-        covered=int.from_bytes(covered, "little"),
+        uncovered=int.from_bytes(uncovered, "little"),
         paint=int.from_bytes(paint, "little"),
         colours=tuple((index, colour) for colour, index in colours.items()),
         provinces=tuple(at.items()),
@@ -296,9 +296,7 @@ def layered_png(svg: str, draw: Draw) -> bytes | None:
     )
     if composed is not None:
         picture = int.from_bytes(composed, "little")
-        picture = (
-            picture ^ (picture & board.covered)
-        ) | paint  # the halo lightens, the letters ink
+        picture = (picture & board.uncovered) | paint  # the halo lightens, the letters ink
         palette += [under_halo(colour) for colour in palette]
         return palette_png(board.width, board.height, picture.to_bytes(length, "little"), palette)
 
@@ -312,9 +310,17 @@ def layered_png(svg: str, draw: Draw) -> bytes | None:
     drawn = int.from_bytes(band, "little")
     over = int.from_bytes(band.translate(_DRAWN), "little")
     picture = drawn | (base ^ (base & over))
-    picture = (picture ^ (picture & board.covered)) | paint  # the halo lightens, the letters ink
+    picture = (picture & board.uncovered) | paint  # the halo lightens, the letters ink
     palette += [under_halo(colour) for colour in palette]
     return palette_png(board.width, board.height, picture.to_bytes(length, "little"), palette)
+
+
+def _deflate(data: bytes) -> bytes:
+    """zlib's run-length strategy (matches at a distance of one byte only): a palette board is mostly
+    runs of one index. On the shipped boards it takes about a tenth less time than the default
+    strategy at level 3, for a file 0-7% larger (Standard 50 KB against 49)."""
+    compressor = zlib.compressobj(_COMPRESSION, zlib.DEFLATED, 15, 8, zlib.Z_RLE)
+    return compressor.compress(data) + compressor.flush()
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -333,6 +339,6 @@ def palette_png(width: int, height: int, indices: bytes, palette: list[Colour]) 
         b"\x89PNG\r\n\x1a\n"
         + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))
         + _chunk(b"PLTE", b"".join(bytes(colour) for colour in palette))
-        + _chunk(b"IDAT", zlib.compress(rows, _COMPRESSION))
+        + _chunk(b"IDAT", _deflate(rows))
         + _chunk(b"IEND", b"")
     )

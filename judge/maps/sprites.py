@@ -207,13 +207,15 @@ _NONE = 1 << 40
 
 
 def _polygon(
-    out: bytearray, width: int, height: int, points: list[tuple[float, float]], value: bytes
+    spans: list[tuple[int, int]], width: int, height: int, points: list[tuple[float, float]]
 ) -> None:
-    """Fill a convex polygon: each pixel whose centre is inside (as cairo does without anti-aliasing).
-    Its edges going down make one side of it, those going up the other: each side's column is
-    computed row by row in one list, the rows then filled between them."""
-    top = max(math.ceil(min(p[1] for p in points) - 0.5), 0)
-    bottom = min(math.ceil(max(p[1] for p in points) - 0.5), height)  # rows top..bottom-1
+    """The spans (start, end: offsets on the page) of a convex polygon filled: each pixel whose
+    centre is inside (as cairo fills without anti-aliasing). Its edges going down make one side of
+    it, those going up the other: each side's column is computed row by row in one list, the rows
+    then spanned between them."""
+    ys = [p[1] for p in points]
+    top = max(math.ceil(min(ys) - 0.5), 0)
+    bottom = min(math.ceil(max(ys) - 0.5), height)  # rows top..bottom-1
     if bottom <= top:
         return
     count = bottom - top
@@ -240,9 +242,12 @@ def _polygon(
         if left > right:
             left, right = right, left
         if right != _NONE:
-            left, right = max(left, 0), min(right, width)
+            if left < 0:
+                left = 0
+            if right > width:
+                right = width
             if right > left:
-                out[at + left : at + right] = value * (right - left)
+                spans.append((at + left, at + right))
         at += width
 
 
@@ -254,15 +259,18 @@ def _quad(x1: float, y1: float, x2: float, y2: float, half: float) -> list[tuple
     return [(x1 + nx, y1 + ny), (x2 + nx, y2 + ny), (x2 - nx, y2 - ny), (x1 - nx, y1 - ny)]
 
 
-def _line(
-    out: bytearray, width: int, height: int, line: Line, value: bytes, head: bytes | None
-) -> None:
-    """An order line: each piece of its dashes (or the whole) a quadrilateral, its arrowhead a
-    triangle at its end (the marker's path: 5 stroke widths over a 10-unit view box, its point 1 unit
-    past the end)."""
+Spans = tuple[tuple[int, int], ...]
+
+
+def _line(line: Line, width: int, height: int, headed: bool) -> tuple[Spans, Spans]:
+    """An order line's spans on the page: each piece of its dashes (or the whole) a quadrilateral,
+    its arrowhead (when ``headed``) a triangle at its end (the marker's path: 5 stroke widths over
+    a 10-unit view box, its point 1 unit past the end)."""
     d, ox, oy, stroke, dash = line.d, line.ox, line.oy, line.stroke, line.dash
     numbers = [float(n) for n in _NUMBER.findall(d)]
     half = stroke / 2
+    body: list[tuple[int, int]] = []
+    head: list[tuple[int, int]] = []
     last: tuple[float, float, float, float] | None = None
     for i in range(0, len(numbers), 4):
         x1, y1, x2, y2 = (
@@ -276,34 +284,23 @@ def _line(
         if length == 0:
             continue
         if not dash:
-            _polygon(out, width, height, _quad(x1, y1, x2, y2, half), value)
+            _polygon(body, width, height, _quad(x1, y1, x2, y2, half))
             continue
         ux, uy = (x2 - x1) / length, (y2 - y1) / length
         at, k = 0.0, 0
         while at < length:
             end = min(at + dash[k % len(dash)], length)
             if k % 2 == 0:
-                _polygon(
-                    out,
-                    width,
-                    height,
-                    _quad(x1 + ux * at, y1 + uy * at, x1 + ux * end, y1 + uy * end, half),
-                    value,
-                )
+                _polygon(body, width, height, _quad(x1 + ux * at, y1 + uy * at, x1 + ux * end, y1 + uy * end, half))
             at, k = end, k + 1
-    if head is not None and last is not None:
+    if headed and last is not None:
         x1, y1, x2, y2 = last
         angle = math.atan2(y2 - y1, x2 - x1)
         c, s = math.cos(angle), math.sin(angle)
         unit = stroke / 2  # marker 5 x stroke over a 10-unit view box
         triangle = [(-9 * unit, -5 * unit), (1 * unit, 0.0), (-9 * unit, 5 * unit)]
-        _polygon(
-            out,
-            width,
-            height,
-            [(x2 + px * c - py * s, y2 + px * s + py * c) for px, py in triangle],
-            head,
-        )
+        _polygon(head, width, height, [(x2 + px * c - py * s, y2 + px * s + py * c) for px, py in triangle])
+    return tuple(body), tuple(head)
 
 
 class Line(NamedTuple):
@@ -330,6 +327,9 @@ class Sprite(NamedTuple):
 _offsets: dict[tuple[str, int], list[tuple[int, int, bytes]]] = {}
 """Each sprite's runs as offsets from its place on a page of the key's width."""
 _memo: dict[tuple[str, str, float, float], Line | Sprite] = {}
+_lines: dict[tuple[Line, int, int], tuple[Spans, Spans]] = {}
+"""Each order line's spans (its body's, its arrowhead's) on a page of the key's size: a move drawn
+again (the same orders in another game, the same picture for another reader) is not filled again."""
 
 
 def _step(tag: str, attrs: str, ox: float, oy: float) -> Line | Sprite | None:
@@ -369,6 +369,8 @@ def compose(
             _memo.clear()
         if len(_offsets) > KEEP:
             _offsets.clear()
+        if len(_lines) > KEEP:
+            _lines.clear()
         table = bytearray(256)
         for colour, number in index.items():
             table[_code(colour)] = number
@@ -436,14 +438,29 @@ def _paint(
     table: bytes,
     markers: dict[str, str],
 ) -> bytes | None:
+    fills: dict[str, memoryview] = {}
+
+    def fill(colour: str) -> memoryview:
+        found = fills.get(colour)
+        if found is None:
+            found = fills[colour] = memoryview(bytes([index[colour]]) * width)
+        return found
+
     for step in steps:
         if isinstance(step, Line):
-            head = None
-            if step.marker:
-                if step.marker not in markers:
-                    return None
-                head = bytes([index[markers[step.marker]]])
-            _line(out, width, height, step, bytes([index[step.colour]]), head)
+            if step.marker and step.marker not in markers:
+                return None
+            spans = _lines.get((step, width, height))
+            if spans is None:
+                spans = _lines[(step, width, height)] = _line(step, width, height, bool(step.marker))
+            body, head = spans
+            ink = fill(step.colour)
+            for start, end in body:
+                out[start:end] = ink[: end - start]
+            if head:
+                ink = fill(markers[step.marker])
+                for start, end in head:
+                    out[start:end] = ink[: end - start]
             continue
         runs = _sprites[step.text]
         if not runs:
