@@ -11,12 +11,12 @@ with ``SET MACHIAVELLI FIRST|SECOND|BASIC`` before changing single options:
   adjacency rule, coastal convoys, and a unit may disband as its campaign order.
 
 Summer and garrisons are on in all three. Each set is written in full, by the options' names;
-an option the core does not play yet (no field of
-:class:`~judge.core.machiavelli.options.MachiavelliOptions`) is left out of the set it builds, so
-a set never names an option that has no effect (:func:`unplayed_names` says which).
+an option the core did not play (no field of
+:class:`~judge.core.machiavelli.options.MachiavelliOptions`) would be left out of the set it builds,
+so a set never names an option that has no effect (:func:`unplayed_names` says which: none today).
 
-The link (the Judge's): without dice there is no famine, plague, loan or assassination, and
-switching any of those on brings the dice back (:func:`switched`).
+The link (the Judge's): without dice there is no famine, plague, storm, loan or assassination,
+and switching any of those on brings the dice back (:func:`switched`).
 """
 
 from __future__ import annotations
@@ -43,8 +43,9 @@ SET_VALUES: Mapping[str, Mapping[str, bool]] = MappingProxyType({
 })  # fmt: skip
 """Each named set, every option of the Judge's family by its field name."""
 
-NEEDS_DICE = ("famine", "plague", "loans", "assassinations")
-"""The options that roll dice or lean on them: off without dice."""
+NEEDS_DICE = ("famine", "plague", "storms", "loans", "assassinations")
+"""The options that roll dice or lean on them: off without dice (the Judge names famine, plague,
+loans and assassinations; storms are thrown on dice too, and the core plays none without them)."""
 
 
 def played_names() -> frozenset[str]:
