@@ -322,3 +322,13 @@ def test_what_a_power_still_owes_follows_the_game_s_options(
         )
     assert (len(owed.unordered) > 0) is owes_maintains
     assert owed.complete is not owes_maintains
+
+
+def test_without_dice_every_variable_income_roll_is_the_rules_fixed_one(harness: Harness) -> None:
+    """SET NO DICE: the variable income's dice read 4 in an odd year (1453), in every power's books."""
+    created(harness, "SET NO DICE")
+    filled(harness)
+    winter = process(harness)
+    rolls = re.findall(r"from the dice \[([0-9, ]*)\]", winter[MASTER])
+    assert len(rolls) == len(BOARD.game_map.powers)
+    assert {int(n) for found in rolls for n in found.split(",") if n.strip()} == {4}
