@@ -40,6 +40,16 @@ EXTRA_STANDARD: dict[str, list[tuple[float, float]]] = {
     "FIN": [(67.5, 25.5)],
 }
 
+# Standard's Britain (issue 28: Liverpool was a sliver between Yorkshire's and Wales's seeds):
+# the board's shapes, not the towns' points: Clyde the west and the Highlands, Edinburgh the east of
+# Scotland, Liverpool the north-west of England from the Scottish border to Wales, Yorkshire the
+# north-east, Wales, London the south-east. Britain is also drawn larger (``MAGNIFIERS``).
+BRITAIN_STANDARD: dict[str, tuple[float, float]] = {
+    "CLY": (56.9, -4.9), "EDI": (56.3, -3.0), "LVP": (54.3, -2.8), "YOR": (53.9, -1.0),
+    "WAL": (52.3, -3.7), "LON": (51.6, -0.2),
+}  # fmt: skip
+EXTRA_BRITAIN: dict[str, list[tuple[float, float]]] = {"CLY": [(58.0, -5.0)], "EDI": [(57.2, -2.4)]}
+
 SHARED_STANDARD = {"standard", "1898", "chaos", "fleet_rome", "france_austria", "germany_italy", "england_turkey"}
 
 TABLES: dict[str, dict[str, tuple[float, float]]] = {}
@@ -47,7 +57,7 @@ TABLES: dict[str, dict[str, tuple[float, float]]] = {}
 
 def extra(variant: str) -> dict[str, list[tuple[float, float]]]:
     if variant in SHARED_STANDARD:
-        return EXTRA_STANDARD
+        return {**EXTRA_STANDARD, **EXTRA_BRITAIN}
     if variant == "youngstown":
         return {**EXTRA_STANDARD, "SIB": [(63, 140)], "SCS": [(9, 112)]}
     return dict(EXTRAS.get(variant, {}))
@@ -90,7 +100,7 @@ def positions(variant: str, provinces: dict) -> dict[str, tuple[float, float]]:
         return {code: STANDARD[code] for code in provinces}
     table = dict(TABLES.get(variant, {}))
     if variant in SHARED_STANDARD:
-        return dict(STANDARD)
+        return {**STANDARD, **BRITAIN_STANDARD}
     return table
 
 
@@ -151,34 +161,101 @@ def extent(variant: str) -> list[tuple[float, float]]:
     return list(EXTENT.get(variant, []))
 
 
+# Youngstown's board (issue 28: Europe was a small cluster on a board half empty ocean): each axis
+# is bent by a monotone piecewise-linear map, in degrees before the projection (each piece's start
+# and slope; Greenwich and the equator stay put). Europe's longitudes get 1.6 times the room and its
+# latitudes 1.35 (so its shape stays), the Atlantic a third, inner Asia 0.45 and the Far East 0.9
+# as before; the tropics 0.9, south of the equator (Africa's south, the off-board spaces, the
+# southern oceans) 0.4, the far north 0.8 (Mercator stretches it). Europe is drawn about 1.4 times
+# as wide as before on a board of the same size, the Far East as large, India a little smaller.
+YOUNGSTOWN_LON: list[tuple[float, float]] = [(-180.0, 0.3), (-12.0, 1.6), (42.0, 0.45), (100.0, 0.9)]
+YOUNGSTOWN_LAT: list[tuple[float, float]] = [(-90.0, 0.4), (0.0, 0.9), (33.0, 1.35), (60.0, 0.8)]
+
+
+def _bend(pieces: list[tuple[float, float]], value: float, inverse: bool) -> float:
+    """``pieces``' monotone map, fixed at 0 (the equator, Greenwich), or its inverse."""
+
+    def forward(v: float) -> float:
+        out = 0.0
+        for index, (at, slope) in enumerate(pieces):
+            end = pieces[index + 1][0] if index + 1 < len(pieces) else math.inf
+            out += (min(v, end) - at) * slope
+            if v <= end:
+                return out
+        return out
+
+    zero = forward(0.0)
+    if not inverse:
+        return forward(value) - zero
+    low, high = -1000.0, 1000.0
+    for _ in range(80):
+        middle = (low + high) / 2
+        low, high = (middle, high) if forward(middle) - zero < value else (low, middle)
+    return (low + high) / 2
+
+
+# Local magnifiers, applied after the fisheye (issue 28: Britain's six provinces were slivers, as
+# Liverpool and Wales): on the warped Mercator plane, a point at distance r < R (radians) from the
+# centre moves along its ray to r (1 + A (1 - r/R)^2); beyond R nothing moves. Monotone along every
+# ray for A < 3 (so it keeps every border and contact): the centre is 1 + A times larger, the ring
+# near 2R/3 (the seas round it) 1 - A/3 times narrower.
+MAGNIFIERS: dict[str, list[tuple[float, float, float, float]]] = {
+    # variant: [(centre latitude, centre longitude, R, A)]
+    **{name: [(54.5, -3.0, 0.25, 0.7)] for name in SHARED_STANDARD},
+}
+
+
+def _merc(phi: float) -> float:
+    phi = max(-89.0, min(89.0, phi))
+    return math.log(math.tan(math.pi / 4 + math.radians(phi) / 2))
+
+
+def _unmerc(y: float) -> float:
+    return math.degrees(2 * math.atan(math.exp(y)) - math.pi / 2)
+
+
+def _magnify(variant: str, lat: float, lon: float, inverse: bool) -> tuple[float, float]:
+    lenses = MAGNIFIERS.get(variant, [])
+    for lat0, lon0, radius, a in reversed(lenses) if inverse else lenses:
+        clat, clon = _fisheye(variant, lat0, lon0, inverse=False) if variant in FISHEYE else (lat0, lon0)
+        x0, y0 = math.radians(clon), _merc(clat)
+        dx, dy = math.radians(lon) - x0, _merc(lat) - y0
+        r = math.hypot(dx, dy)
+        if r == 0 or r >= radius:
+            continue
+
+        def out(q: float, radius: float = radius, a: float = a) -> float:
+            return q * (1 + a * (1 - q / radius) ** 2)
+
+        if inverse:
+            low, high = 0.0, radius
+            for _ in range(60):
+                middle = (low + high) / 2
+                low, high = (middle, high) if out(middle) < r else (low, middle)
+            scale = (low + high) / 2 / r
+        else:
+            scale = out(r) / r
+        lat, lon = _unmerc(y0 + dy * scale), math.degrees(x0 + dx * scale)
+    return lat, lon
+
+
 def warp(variant: str, lat: float, lon: float) -> tuple[float, float]:
-    """Youngstown's board gives Europe and the Far East more room than inner Asia, as the
-    published board does; the Standard and Modern boards enlarge Central Europe (``FISHEYE``)."""
+    """Youngstown's board gives Europe more room than the oceans and inner Asia
+    (``YOUNGSTOWN_LON``, ``YOUNGSTOWN_LAT``); the Standard and Modern boards enlarge Central
+    Europe (``FISHEYE``)."""
     if variant in FISHEYE:
-        return _fisheye(variant, lat, lon, inverse=False)
+        return _magnify(variant, *_fisheye(variant, lat, lon, inverse=False), inverse=False)
     if variant != "youngstown":
         return lat, lon
-    if lon > 100:
-        lon = 35 + 65 * 0.45 + (lon - 100) * 0.8
-    elif lon > 35:
-        lon = 35 + (lon - 35) * 0.45
-    if lat > 55:
-        lat = 55 + (lat - 55) * 0.5
-    return lat, lon
+    return _bend(YOUNGSTOWN_LAT, lat, False), _bend(YOUNGSTOWN_LON, lon, False)
 
 
 def unwarp(variant: str, lat: float, lon: float) -> tuple[float, float]:
     if variant in FISHEYE:
-        return _fisheye(variant, lat, lon, inverse=True)
+        return _fisheye(variant, *_magnify(variant, lat, lon, inverse=True), inverse=True)
     if variant != "youngstown":
         return lat, lon
-    if lon > 35 + 65 * 0.45:
-        lon = 100 + (lon - 35 - 65 * 0.45) / 0.8
-    elif lon > 35:
-        lon = 35 + (lon - 35) / 0.45
-    if lat > 55:
-        lat = 55 + (lat - 55) * 2
-    return lat, lon
+    return _bend(YOUNGSTOWN_LAT, lat, True), _bend(YOUNGSTOWN_LON, lon, True)
 
 
 def projection(variant: str) -> str:
@@ -191,7 +268,7 @@ def canvas(variant: str) -> dict[str, float]:
     if variant == "world":  # grown as wide as before (its contacts), written at 1512 wide
         return {"target_width": 1800, "cell": 5, "rounds": 1, "scale": 0.84}
     if variant == "youngstown":  # grown as wide as before (its contacts), written at 1400 wide
-        return {"target_width": 1800, "cell": 5, "rounds": 1, "scale": 7 / 9}
+        return {"target_width": 1800, "cell": 5, "rounds": 4, "scale": 7 / 9}
     # (a finer grid where the width shrank, to keep room for the small provinces' contacts)
     if variant == "modern":
         return {"target_width": 1200, "cell": 4, "rounds": 6}
@@ -434,5 +511,8 @@ ANCHOR_OVERRIDES: dict[str, dict[str, dict[str, tuple[float, float]]]] = {
     "standard": {
         "SKA": {"unit": (57.9, 9.0)},
         "GRE": {"unit": (37.6, 22.1), "centre": (39.2, 22.55), "label": (41.0, 21.6)},
+        # Picardy's deepest point is by Belgium's border, where its unit stood 54 units from
+        # Belgium's: it goes to the Somme, in the province's middle.
+        "PIC": {"unit": (50.0, 1.5)},
     },
 }
