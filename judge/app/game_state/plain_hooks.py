@@ -26,7 +26,7 @@ from judge.core.position import Position
 from judge.db.database import UnitOfWork
 from judge.db.models import CouncilMember, Game, Seat
 from judge.i18n import Gettext
-from judge.lang.commands import Press, SheetLineCommand
+from judge.lang.commands import Conditional, PhaseCommand, Press, SheetLineCommand
 from judge.lang.mail import LineReader
 from judge.timekeeping.deadlines import PhaseTimes
 
@@ -123,6 +123,9 @@ class PlainHooks(HouseRuleHooks):
 
     @property
     def orders_kept_as_text(self) -> bool:
+        return False
+
+    def take_block(self, session: MailSession, command: Conditional | PhaseCommand) -> bool:
         return False
 
     def orders_completeness(

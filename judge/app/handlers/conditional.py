@@ -11,6 +11,9 @@ from judge.lang.commands import Conditional
 
 @handles(Conditional)
 def handle(command: Conditional, session: MailSession) -> Next:
-    hooks_for(session.game).check_order(session)  # councils: the General alone (no query in other games)
+    hooks = hooks_for(session.game)
+    hooks.check_order(session)  # councils: the General alone (no query in other games)
+    if hooks.take_block(session, command):  # the Renaissance game refuses IF blocks
+        return Next.CONTINUE
     order_mail.add_block(session, command)
     return Next.CONTINUE

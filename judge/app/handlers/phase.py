@@ -7,6 +7,7 @@ after it are ignored (the Judge's rule), until the next PHASE line.
 
 from __future__ import annotations
 
+from judge.app.hooks.game_hooks import hooks_for
 from judge.app.mail_out.wording import phase_name
 from judge.app.orders import order_mail
 from judge.app.session.mail_session import MailSession
@@ -18,6 +19,8 @@ from judge.lang.commands import PhaseCommand
 @handles(PhaseCommand)
 def handle(command: PhaseCommand, session: MailSession) -> Next:
     _ = session.gettext
+    if hooks_for(session.game).take_block(session, command):  # the Renaissance game: the open phase only
+        return Next.CONTINUE
     state, _draft = order_mail.acting(session)
     state.phase_lines.add(command.line)
     phase = command.phase

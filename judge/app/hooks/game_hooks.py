@@ -41,6 +41,7 @@ Each hook point, and who calls it:
 ``take_sheet_line``       the handler of such a line (:mod:`judge.app.handlers.sheet_line`)
 ``orders_kept_as_text``   the SIGNON handler: whether the judge's order acknowledgement ends the reply
 ``rule_phase``            :func:`judge.app.phases.processing.process_phase`, where the judge's ruling is made
+``take_block``            the IF and PHASE handlers: a variant that refuses or reads them itself
 ``orders_completeness``   :func:`judge.app.phases.planning.phase_clock` (early processing, reminders, lateness)
                           and :func:`judge.app.phases.processing.owing_powers` (who owes orders)
 ========================  ==========================================================
@@ -71,7 +72,7 @@ from judge.db.database import UnitOfWork
 from judge.db.models import CouncilMember, Game, Seat
 from judge.db.repositories.councils import councils_enabled
 from judge.i18n import Gettext
-from judge.lang.commands import Press, SheetLineCommand
+from judge.lang.commands import Conditional, PhaseCommand, Press, SheetLineCommand
 from judge.lang.mail import LineReader
 from judge.timekeeping.deadlines import PhaseTimes
 
@@ -201,6 +202,10 @@ class GameHooks(Protocol):
     def orders_kept_as_text(self) -> bool:
         """Whether the variant keeps its orders as sent and acknowledges them itself (the judge's
         acknowledgement of the orders on file, which reads them as its own orders, is not given)."""
+
+    def take_block(self, session: MailSession, command: Conditional | PhaseCommand) -> bool:
+        """An IF block or a PHASE line in the variant's game: refuse it (raise ``CommandRefused``),
+        or take it (True: the judge's own handling is skipped); False: the judge's handling."""
 
     def orders_completeness(
         self, game: Game, position: Position, kept: Mapping[str, Any], power: str, sheet: Sequence[str] | None,

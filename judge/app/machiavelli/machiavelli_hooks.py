@@ -23,7 +23,7 @@ from judge.app.game_state.variant_ruling import VariantRuling
 from judge.app.machiavelli.game_options import OWN_OPTIONS, game_options, option_words, set_name
 from judge.app.machiavelli.orders_complete import sheet_completeness
 from judge.app.machiavelli.phase_ruling import rule_renaissance_phase
-from judge.app.machiavelli.sheet_mail import add_line
+from judge.app.machiavelli.sheet_mail import add_line, take_block
 from judge.app.machiavelli.stored_phase import opening_json
 from judge.app.session.mail_session import MailSession
 from judge.core.geography import GameMap
@@ -34,7 +34,7 @@ from judge.core.position import Position
 from judge.core.variants import SCENARIO_DIRECTORIES
 from judge.db.models import Game
 from judge.i18n import Gettext
-from judge.lang.commands import SheetLineCommand
+from judge.lang.commands import Conditional, PhaseCommand, SheetLineCommand
 from judge.lang.machiavelli_sheet import SheetLineReader
 from judge.lang.mail import LineReader
 
@@ -79,6 +79,9 @@ class MachiavelliHooks(PlainHooks):
     @property
     def orders_kept_as_text(self) -> bool:
         return True  # the sheet's receipt (judge.app.machiavelli.order_receipt) acknowledges them
+
+    def take_block(self, session: MailSession, command: Conditional | PhaseCommand) -> bool:
+        return take_block(session, command)  # refused: its orders are the open phase's lines
 
     def orders_completeness(
         self, game: Game, position: Position, kept: Mapping[str, Any], power: str, sheet: Sequence[str] | None,

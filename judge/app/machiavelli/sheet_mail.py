@@ -22,7 +22,7 @@ from judge.app.session.refusals import CommandRefused
 from judge.core.phase import Phase
 from judge.db.enums import GameState
 from judge.db.models import Game, Seat
-from judge.lang.commands import SheetLineCommand
+from judge.lang.commands import Conditional, PhaseCommand, SheetLineCommand
 from judge.lang.machiavelli_sheet import read_sheet
 
 
@@ -39,10 +39,45 @@ class SheetMail:
     settled: bool = False
 
 
+@dataclass
+class _AfterRefusedPhase:
+    """A PHASE line for another phase was refused: the lines after it are not kept, until a PHASE
+    line for the open phase (the Judge's rule for a refused PHASE)."""
+
+    skipping: bool = True
+
+
 def add_line(session: MailSession, command: SheetLineCommand) -> None:
     """Keep ``command``'s line for the power signed on as; stored at the mail's end."""
+    skipped = session.state_of(_AfterRefusedPhase)
+    if skipped is not None and skipped.skipping:
+        _ = session.gettext
+        raise CommandRefused(_("Not kept: it follows a refused PHASE line."))
     state = session.state_of(SheetMail) or _begin(session)
     state.lines.append(command.text)
+
+
+def take_block(session: MailSession, command: Conditional | PhaseCommand) -> bool:
+    """IF blocks and PHASE lines for a later phase are refused in this game: a sheet is the open
+    phase's lines, kept as sent and read at its deadline, with no board to decide a condition on
+    and no later phase's reader. A PHASE line naming the open phase is taken (the lines after it
+    are kept again)."""
+    _ = session.gettext
+    if isinstance(command, Conditional):
+        raise CommandRefused(
+            _("IF blocks are not taken in a Machiavelli game: send the open phase's orders as plain lines.")
+        )
+    game = session.game
+    current = Phase.parse(game.current_phase) if game is not None and game.current_phase else None
+    if command.phase is not None and command.phase == current:
+        session.drop_state(_AfterRefusedPhase)
+        session.reply.ok(command.line, _("The orders that follow are for the current phase."))
+        return True
+    session.keep_state(_AfterRefusedPhase())
+    raise CommandRefused(
+        _("PHASE blocks for a later phase are not taken in a Machiavelli game: only the open phase's "
+          "orders are kept; the orders that follow are ignored.")
+    )  # fmt: skip
 
 
 def _begin(session: MailSession) -> SheetMail:
