@@ -25,7 +25,7 @@ from judge.core.errors import N_
 from judge.core.geography import GameMap
 from judge.core.machiavelli.adjustments import Dismiss, Maintain, Raise
 from judge.core.machiavelli.board import AUTONOMOUS
-from judge.core.machiavelli.campaign import MachiavelliPosition, Verdict
+from judge.core.machiavelli.campaign import CITY_MARK, MachiavelliPosition, Verdict
 from judge.core.machiavelli.disasters import Stricken
 from judge.core.machiavelli.money import Entry, MoneyAdjustmentResult
 from judge.core.machiavelli.orders import (
@@ -53,7 +53,7 @@ from judge.core.machiavelli.orders import (
 from judge.core.machiavelli.season import SeasonOrder, SeasonResult
 from judge.core.machiavelli.special_units import SpecialKind, Specials, special_of
 from judge.core.machiavelli.victory import Standing
-from judge.core.orders import Hold
+from judge.core.orders import Disband, Hold, SupportHold, SupportMove
 from judge.core.phase import PhaseType
 from judge.core.units import UnitRef
 from judge.i18n import Gettext
@@ -446,7 +446,11 @@ def _ledger(result: SeasonResult) -> dict[str, list[Entry]]:
 
 
 def _unit(unit: UnitRef) -> str:
-    return unit.location if unit.type is None else f"{unit.type._value_} {unit.location}"
+    """A unit as the Judge writes it: ``A FLO``, ``F PSA``, and a garrison ``G GEN`` (never its
+    city's inner space name)."""
+    if unit.type is None:
+        return f"G {unit.location.removesuffix(CITY_MARK)}"
+    return f"{unit.type._value_} {unit.location}"
 
 
 def order_text(order: SeasonOrder) -> str:
@@ -468,6 +472,12 @@ def order_text(order: SeasonOrder) -> str:
             return f"G {province} CONVERT TO {to._value_}"
         case GarrisonDisband(province):
             return f"G {province} DISBAND"
+        case Disband(unit):
+            return f"{_unit(unit)} DISBAND"
+        case SupportHold(unit, supported) if supported.type is None:
+            return f"{_unit(unit)} S {_unit(supported)}"
+        case SupportMove(unit, supported, destination) if supported.type is None:
+            return f"{_unit(unit)} S {_unit(supported)} - {destination}"
         case PayBank(ducats):
             return f"PAY {ducats} DUCATS TO BANK"
         case Give(ducats, power):
