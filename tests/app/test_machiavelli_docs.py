@@ -39,7 +39,8 @@ PLAYERS = [player(n) for n in range(len(BOARD.game_map.powers))]
 LETTER = {power: letter for letter, power in dict(power_letters(BOARD.game_map)).items()}
 
 # The year the pages describe: (phase, power, English lines, French lines). Every power not named
-# keeps all its units in the winters and gives no orders in the campaigns.
+# keeps all its units in the winters (but Turkey, silent in the winter of 1454) and gives no
+# orders in the campaigns.
 YEAR: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("W1453A", "FLORENCE", ("MAINTAIN A ARE", "MAINTAIN A FLO", "MAINTAIN F PSA"),
      ("ENTRETIENT A ARE", "ENTRETIENT A FLO", "ENTRETIENT F PSA")),
@@ -162,9 +163,13 @@ def play_the_pages_year(harness: Harness, language: str) -> PlayedYear:
                 ordered.add(power)
         if phase.endswith("A"):
             for power in BOARD.game_map.powers:
-                if power not in ordered:
+                if power not in ordered and (power, phase) != ("TURKEY", "W1454A"):
                     _orders(harness, year, power, _everything_kept(harness, power, language))
         _send(harness, year, MASTER, f"SIGNON M{GAME} {MASTER_PASSWORD}\nPROCESS\n")
+    # the master's part: another game, created plain, turned into this one (after the year, whose
+    # dice are seeded by its game)
+    _send(harness, year, MASTER, f"CREATE ?other {MASTER_PASSWORD}\nBECOME MASTER\n")
+    _send(harness, year, MASTER, f"SIGNON Mother {MASTER_PASSWORD}\nSET VARIANT machiavelli\n")
     return year
 
 
