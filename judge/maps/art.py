@@ -31,6 +31,9 @@ class Anchors:
     unit: Point
     coasts: MappingProxyType[str, Point]
     centre: Point | None
+    city: Point | None = None
+    """A fortress's point, where its garrison is drawn (the Renaissance game's; a city that is a
+    supply centre is drawn at its centre marker's point)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +91,7 @@ def load_art(variant: str) -> MapArt:
             unit=_point(entry["unit"]),
             coasts=MappingProxyType({c.upper(): _point(p) for c, p in (entry.get("coasts") or {}).items()}),
             centre=_point(entry["centre"]) if entry.get("centre") else None,
+            city=_point(entry["city"]) if entry.get("city") else None,
         )
         for code, entry in side["provinces"].items()
     }

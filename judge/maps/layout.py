@@ -148,13 +148,16 @@ _UNIT_OFFSETS = sorted(
 
 
 def fixed_obstacles(art: MapArt) -> list[Box]:
-    """Every place a unit can stand (each unit and coast anchor) and every centre marker."""
+    """Every place a unit can stand (each unit and coast anchor), every centre marker and every
+    fortress's city (where the Renaissance game draws a garrison)."""
     boxes: list[Box] = []
     for anchors in art.provinces.values():
         boxes.append(unit_box(anchors.unit))
         boxes.extend(unit_box(p) for p in anchors.coasts.values())
         if anchors.centre is not None:
             boxes.append(centre_box(anchors.centre))
+        if anchors.city is not None:
+            boxes.append(centre_box(anchors.city))
     return boxes
 
 

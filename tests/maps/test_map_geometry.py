@@ -23,7 +23,7 @@ from importlib import resources
 import pytest
 
 from judge.core.geography import GameMap, Terrain
-from judge.core.variants import available_variants, load_map
+from judge.core.variants import SCENARIO_DIRECTORIES, available_variants, load_map
 
 SVG = "{http://www.w3.org/2000/svg}"
 Point = tuple[float, float]
@@ -208,6 +208,7 @@ def problems(game_map: GameMap, drawing: Drawing) -> list[str]:
         if not province.supply_center and centre is not None:
             found.append(f"{code} is no supply centre but has a centre anchor")
         points["centre"] = centre
+        points["city"] = entry.get("city")  # a fortress's (the Renaissance game's boards)
         for what, point in points.items():
             if (
                 point is not None
@@ -221,6 +222,10 @@ def problems(game_map: GameMap, drawing: Drawing) -> list[str]:
     return found
 
 
+DRAWN = (*available_variants(), *sorted(SCENARIO_DIRECTORIES))
+"""Every shipped drawing: the variants', and the scenarios' played by a flow of their own (Machiavelli)."""
+
+
 def shipped_drawing(variant: str) -> Drawing:
     maps = resources.files("judge.variants.maps")
     return parse_drawing(
@@ -229,7 +234,7 @@ def shipped_drawing(variant: str) -> Drawing:
     )
 
 
-@pytest.mark.parametrize("variant", available_variants())
+@pytest.mark.parametrize("variant", DRAWN)
 def test_the_drawing_agrees_with_the_game(variant: str) -> None:
     game_map = load_map(variant)
     drawing = shipped_drawing(variant)
@@ -238,7 +243,7 @@ def test_the_drawing_agrees_with_the_game(variant: str) -> None:
     assert (side["width"], side["height"]) == (drawing.width, drawing.height)
 
 
-@pytest.mark.parametrize("variant", available_variants())
+@pytest.mark.parametrize("variant", DRAWN)
 def test_no_unit_is_drawn_in_the_art(variant: str) -> None:
     text = (
         resources.files("judge.variants.maps")
@@ -248,6 +253,32 @@ def test_no_unit_is_drawn_in_the_art(variant: str) -> None:
     root = ET.fromstring(text)
     tags = {element.tag.removeprefix(SVG) for element in root.iter()}
     assert tags <= {"svg", "style", "rect", "path"}
+
+
+def test_every_city_and_fortress_of_the_renaissance_board_has_its_point_inside_its_province() -> None:
+    """Issue 33: a garrison is drawn in its city, so every city (at its centre marker) and every
+    fortress (at its own ``city`` point) has a point, inside its province, and no two share one."""
+    from judge.core.machiavelli.board import load_board
+
+    board = load_board("machiavelli")
+    drawing = shipped_drawing("machiavelli")
+    anchors = drawing.sidecar["provinces"]  # type: ignore[index]
+    points = {}
+    for code in (*board.cities, *board.fortresses):
+        entry = anchors[code]
+        point = entry.get("city") or entry.get("centre")
+        assert point is not None, code
+        assert inside((float(point[0]), float(point[1])), drawing.paths[code][1]), code
+        points[code] = tuple(point)
+    assert len(set(points.values())) == len(points)
+    assert {code for code in anchors if anchors[code].get("city")} == set(board.fortresses)
+
+
+def test_a_city_point_outside_its_province_is_named() -> None:
+    side = json.loads(json.dumps(GOOD_SIDECAR))
+    side["provinces"]["CCC"]["city"] = [5, 5]
+    found = problems(small_map(), parse_drawing(small_svg(GOOD_PATHS), json.dumps(side)))
+    assert found == ["CCC: city anchor [5, 5] is outside the province"]
 
 
 # ---------------------------------------------------------------- the test can fail

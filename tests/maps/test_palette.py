@@ -9,7 +9,7 @@ import itertools
 import pytest
 
 from judge.core.position import Position
-from judge.core.variants import available_variants, load_map
+from judge.core.variants import SCENARIO_DIRECTORIES, available_variants, load_map
 from judge.maps.colour import ciede2000, difference, lab
 from judge.maps.render import (
     _NEUTRAL_LAND,
@@ -36,7 +36,7 @@ def test_ciede2000_gives_the_published_values() -> None:
     assert lab("#ffffff") == pytest.approx((100.0, 0.0, 0.0), abs=0.01)
 
 
-@pytest.mark.parametrize("variant", available_variants())
+@pytest.mark.parametrize("variant", (*available_variants(), *sorted(SCENARIO_DIRECTORIES)))  # Machiavelli too
 def test_every_two_powers_colours_and_lands_differ(variant: str) -> None:
     game_map = load_map(variant)
     colours = power_colours(game_map)

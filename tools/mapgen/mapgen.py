@@ -59,8 +59,14 @@ def read_neighbours(name: str) -> dict[str, set[str]]:
     return out
 
 
+def variant_file(name: str) -> Path:
+    """A variant's file, or a scenario's kept in a directory of its own (``machiavelli/``)."""
+    plain = VARIANTS / f"{name}.json"
+    return plain if plain.exists() else VARIANTS / name / f"{name}.json"
+
+
 def read_variant(name: str) -> tuple[dict[str, dict], set[frozenset[str]]]:
-    data = json.loads((VARIANTS / f"{name}.json").read_text(encoding="utf-8"))
+    data = json.loads(variant_file(name).read_text(encoding="utf-8"))
     provinces = data["provinces"]
     edges: set[frozenset[str]] = set()
     for code, entry in provinces.items():

@@ -92,6 +92,8 @@ def no_province(variant: str) -> list[tuple[float, float, float, float]]:
     """Land that is no province, kept void (lat, lat, lon, lon boxes; only land cells count)."""
     if variant in SHARED_STANDARD:
         return [(51.3, 55.5, -10.7, -5.9)]  # Ireland
+    if variant == "machiavelli":  # beyond the board: Greece, Serbia, Algeria and Libya, Languedoc
+        return [(30.0, 41.6, 20.4, 30.0), (41.6, 45.0, 19.6, 30.0), (30.0, 38.5, -10.0, 8.6), (30.0, 35.6, 8.6, 20.0), (40.0, 48.0, 0.0, 4.3)]
     return []
 
 
@@ -110,6 +112,8 @@ def uses_land_mask(variant: str) -> bool:
 
 
 def weight(variant: str, code: str, entry: dict) -> float:
+    if variant == "machiavelli" and code == "VEN":
+        return 0.3  # Venice is its islands in the lagoon, no more
     return 1.15 if entry.get("terrain") == "water" else 1.0
 
 
@@ -278,6 +282,8 @@ def canvas(variant: str) -> dict[str, float]:
         return {"target_width": 1800, "cell": 5, "rounds": 4, "scale": 0.8}
     if variant == "pure":
         return {"target_width": 600, "cell": 5}
+    if variant == "machiavelli":
+        return {"target_width": 1100, "cell": 4, "rounds": 6}
     return {"target_width": 1200, "cell": 5}
 
 
@@ -516,3 +522,60 @@ ANCHOR_OVERRIDES: dict[str, dict[str, dict[str, tuple[float, float]]]] = {
         "PIC": {"unit": (50.0, 1.5)},
     },
 }
+
+
+# Machiavelli (issue 33): Renaissance Italy, 1454, each province at the town or region it is
+# named after. The board's borders are the game's, not the real ones: a few provinces reach
+# where the game makes them touch (Carinthia and Milan meet in the Valtellina, Turin and Tyrol
+# across the Alps, Modena on the Ligurian coast at Massa, Otranto down Calabria to the
+# Tyrrhenian), so they get extra seeds there.
+# fmt: off
+TABLES["machiavelli"] = {
+    "ALB": (42.1, 19.4), "ANC": (43.55, 13.4), "AQU": (42.25, 13.9), "ARE": (43.45, 11.9),
+    "AUS": (47.3, 15.0), "AVI": (43.95, 4.85), "BAR": (41.1, 16.5), "BER": (45.72, 9.67),
+    "BOL": (44.45, 11.35), "BOS": (44.1, 17.8), "BOT": (37.3, 11.4), "BRE": (45.54, 10.22),
+    "CAP": (41.35, 14.0), "COM": (45.85, 9.08), "COR": (42.1, 9.1), "CRE": (45.13, 10.0),
+    "CRI": (46.7, 13.8), "CRN": (46.05, 14.5), "CRO": (45.2, 15.3), "DAL": (43.6, 16.4),
+    "DUR": (40.9, 19.7), "EGL": (43.55, 8.4), "ETS": (42.3, 11.0), "FER": (44.84, 11.62),
+    "FLO": (43.77, 11.25), "FOR": (44.82, 9.35), "FRI": (46.06, 13.23), "GEN": (44.41, 8.93),
+    "GON": (40.2, 14.2), "HER": (43.3, 17.8), "HUN": (47.2, 18.4), "ION": (38.2, 18.0),
+    "IST": (45.2, 13.9), "LAG": (45.33, 12.3), "LAS": (42.3, 16.2), "LUC": (43.88, 10.55),
+    "MAN": (45.16, 10.79), "MAR": (43.35, 5.45), "MES": (37.9, 14.9), "MIL": (45.46, 9.19),
+    "MOD": (44.62, 10.93), "MON": (44.95, 8.35), "NAP": (40.85, 14.35), "OTR": (40.15, 18.2),
+    "PAD": (45.4, 11.88), "PAL": (37.9, 13.3), "PAR": (44.8, 10.33), "PAT": (42.35, 11.9),
+    "PAV": (45.19, 9.16), "PER": (43.11, 12.39), "PIA": (45.05, 9.7), "PIO": (43.0, 10.6),
+    "PON": (44.37, 9.88), "PRO": (43.9, 6.3), "PSA": (43.65, 10.45), "PST": (43.93, 10.92),
+    "RAG": (42.65, 18.15), "RMA": (44.2, 12.15), "RME": (42.0, 12.6), "SAR": (40.1, 9.0),
+    "SAV": (44.0, 7.6), "SIE": (43.25, 11.33), "SLA": (45.6, 17.4), "SLR": (40.62, 15.25),
+    "SLZ": (44.62, 7.45), "SPO": (42.74, 12.8), "SWI": (46.8, 7.6), "TIV": (41.55, 12.95),
+    "TRT": (46.07, 11.12), "TRV": (45.67, 12.24), "TUN": (36.7, 10.0), "TUR": (45.07, 7.69),
+    "TYR": (47.1, 11.2), "UAS": (44.4, 13.6), "URB": (43.73, 12.64), "VEN": (45.44, 12.34),
+    "VER": (45.44, 10.99), "VIC": (45.55, 11.55), "WGL": (42.6, 4.9), "WMS": (38.7, 7.0),
+    "WTS": (41.7, 10.0),
+}
+EXTRAS["machiavelli"] = {
+    "OTR": [(39.1, 16.5), (39.8, 16.1)],  # Calabria
+    "SLR": [(40.6, 15.9)],  # Basilicata
+    "MOD": [(44.08, 10.12)],  # Massa, on the Ligurian coast
+    "BOL": [(44.6, 12.15)],  # the coast by Comacchio
+    "SIE": [(42.75, 11.15)],  # the Maremma's coast
+    "MIL": [(46.3, 9.95)],  # the Valtellina
+    "CRI": [(46.5, 11.8), (46.6, 10.45)],  # south of the Alps' crest, west to the Valtellina
+    "TYR": [(46.75, 9.4)],
+    "SWI": [(46.1, 6.3)],
+    "AVI": [(45.0, 5.6)],  # Dauphiné
+    "TUR": [(45.75, 7.4)],  # the Aosta valley
+    "GEN": [(44.2, 9.5)],  # the Riviera to La Spezia
+    "PIO": [(43.15, 10.85)],  # inland, to Siena's border
+    "VIC": [(46.15, 11.9)],  # Belluno, to Friuli
+    "ETS": [(41.0, 12.2), (39.4, 13.2)],
+    "WTS": [(39.2, 11.0)],
+    "GON": [(39.2, 15.2)],
+    "WGL": [(42.95, 6.3), (41.0, 7.7)],  # off Toulon, to Provence's coast; off Sardinia's west
+    "ION": [(36.9, 16.0)],
+    "LAS": [(41.6, 17.8)],
+    "UAS": [(45.0, 13.0)],
+}
+# fmt: on
+EXTENT["machiavelli"] = [(35.9, 10.5), (47.9, 12.0)]  # Cape Bon's south, the Alps' north
+FISHEYE["machiavelli"] = (44.9, 10.9, 0.2, 0.13, 0.9)  # the Po valley's small provinces get the room
