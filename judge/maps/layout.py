@@ -242,11 +242,11 @@ def board_art(variant: str) -> MapArt:
                 found = _marker_place(home, rings, [box, *coasts, *others, *marker_boxes], label_room, drawn)
                 if found is not None:
                     units[code] = [unit, *anchors.coasts.values()]
-                    anchors = Anchors(anchors.label, unit, anchors.coasts, anchors.centre)
+                    anchors = Anchors(anchors.label, unit, anchors.coasts, anchors.centre, anchors.city)
                     break
         if found is not None:
             markers[code] = found
-            moved[code] = Anchors(anchors.label, anchors.unit, anchors.coasts, found)
+            moved[code] = Anchors(anchors.label, anchors.unit, anchors.coasts, found, anchors.city)
     return MapArt(
         variant=art.variant, width=art.width, height=art.height, body=art.body,
         provinces=MappingProxyType(moved), wraps=art.wraps,

@@ -73,7 +73,9 @@ from judge.maps.layout import (
     unit_box,
 )
 
-__all__ = ["MIN_POWER_DELTA", "OrdersDrawn", "drawn_from", "power_colours", "render_svg", "territory_colour"]
+__all__ = [
+    "MIN_POWER_DELTA", "BoardOverlay", "OrdersDrawn", "drawn_from", "power_colours", "render_svg", "territory_colour",
+]
 
 _TITLE_BAND = 44.0
 _ROW = 26.0
@@ -82,6 +84,8 @@ _INVALID = "#808080"
 _GOOD = "#1b1b1b"
 _NEUTRAL_LAND = "#d8ccaa"
 """A supply centre nobody owns: darker than the plain land, so neutral centres read at a glance."""
+NEUTRAL_LAND = _NEUTRAL_LAND
+"""The same shade for a board's own neutral land (the Renaissance game's autonomous garrisons)."""
 TINT = 0.45
 """How much white a power's territory colour has: light enough for the labels and units on it."""
 MIN_POWER_DELTA = 10.0
@@ -125,6 +129,28 @@ class OrdersDrawn:
     dislodged: tuple[DislodgedUnit, ...] = ()
     retreats: Mapping[Unit, tuple[str, ...]] = field(default_factory=dict)
     centers: Mapping[str, frozenset[str]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BoardOverlay:
+    """What a game with more on its board than units and centres (the Renaissance game's garrisons,
+    sieges, rebellions and famine: :mod:`judge.maps.machiavelli_layer`) adds to a picture.
+
+    ``shading`` replaces the territory style sheet (its rules name provinces as ``#p-CODE``);
+    ``under`` is drawn over the art and under the centres and units (lines that may pass under a
+    unit, as an order's line passes under a label); ``marks`` over the units and orders and under
+    the labels; both in the board's coordinates;
+    ``key`` is drawn in a band of its own, ``KEY_ROW`` high, under the legend (its coordinates
+    start at the band's top left)."""
+
+    shading: str | None = None
+    under: str = ""
+    marks: str = ""
+    key: str = ""
+
+
+KEY_ROW = 26.0
+"""The height of an overlay's key band under the legend."""
 
 
 def drawn_from(result: AdjudicationResult) -> OrdersDrawn:
@@ -308,8 +334,11 @@ def render_svg(
     title: str | None = None,
     language: str = "en",
     seen: frozenset[str] | None = None,
+    overlay: BoardOverlay | None = None,
 ) -> str:
     """The SVG picture of ``position`` (and of ``orders`` if given), titled ``title`` or the phase.
+
+    ``overlay``: what a game's own board adds (:class:`BoardOverlay`).
 
     ``seen`` (Fog of War): the provinces the reader sees; the others are dimmed (the position and
     orders given are the reader's view already: nothing out of sight is drawn).
@@ -326,7 +355,9 @@ def render_svg(
     drawn = drawn_from(orders) if isinstance(orders, AdjudicationResult) else orders
     colours = power_colours(game_map)
     centers = drawn.centers if drawn is not None and drawn.centers is not None else position.centers
-    shading = _shading(game_map, colours, centers) + _fog(game_map, seen)
+    shading = (
+        overlay.shading if overlay is not None and overlay.shading is not None else _shading(game_map, colours, centers)
+    ) + _fog(game_map, seen)
     heading = title if title is not None else f"{_short_title(game_map)}: {phase_title(position.phase, language)}"
     region = INSETS.get(game_map.name)
     panel: list[str] = []
@@ -353,6 +384,10 @@ def render_svg(
         legend_left, legend_width, columns = width + 24, art.width - width - 24, 2
         rows = (len(game_map.powers) + columns - 1) // columns
         height = max(top + tall + 12, legend_top + rows * _ROW + 12)
+    key: list[str] = []
+    if overlay is not None and overlay.key:
+        key = [_layer("dyn", f'<g class="key" transform="translate(0 {height:g})">{overlay.key}</g>')]
+        height += KEY_ROW
     frame = (
         f'<rect class="inset-frame" x="{region.left:g}" y="{region.top:g}" width="{region.right - region.left:g}" '
         f'height="{region.bottom - region.top:g}" fill="none" stroke="#111" stroke-width="1.5" stroke-dasharray="6 4"/>'
@@ -369,11 +404,14 @@ def render_svg(
         f'<g class="board" transform="translate(0 {_TITLE_BAND:g})">',
         # Province borders without anti-aliasing: a smaller PNG, borders still clean.
         _layer("base", f'<g shape-rendering="crispEdges">{art.body}</g>'),
+        *([_layer("dyn", f'<g class="overlay-under">{overlay.under}</g>')] if overlay is not None and overlay.under else []),
         _layer("dyn", frame, *_draw(base, colours, game_map, position, drawn, centers, region)),
+        *([_layer("dyn", f'<g class="overlay">{overlay.marks}</g>')] if overlay is not None and overlay.marks else []),
         _layer("over", base.labels_svg),
         "</g>",
         *panel,
         _layer("dyn", _legend(game_map, colours, centers, legend_left, legend_width, legend_top, language, columns)),
+        *key,
         "</svg>",
     ]
     return "\n".join(parts)

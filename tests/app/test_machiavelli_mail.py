@@ -124,6 +124,12 @@ def test_a_year_of_the_renaissance_game_by_mail_with_a_bribe_and_a_gift(harness:
         maintain_all(harness, power)
     winter = process(harness)
     private_parts_stay_private(winter)
+    # Every results mail carries the board the winter leaves, drawn the Renaissance game's way.
+    assert len(harness.others) == len(winter)
+    for message in harness.others:
+        (picture,) = message.iter_attachments()  # type: ignore[attr-defined]
+        assert picture.get_content_type() == "image/png" and picture.get_filename() == "mach-W1453A.png"
+        assert picture.get_content()[:8] == b"\x89PNG\r\n\x1a\n"
     florence = seats(harness)["FLORENCE"]
     milan = seats(harness)["MILAN"]
     assert treasury(winter[florence], "FLORENCE") == (0, 8)

@@ -290,3 +290,127 @@ def test_the_marker_check_sees_a_unit_on_a_marker() -> None:
     x, y = board_art("world").provinces["GER"].centre  # type: ignore[misc]
     beside = f'<g class="units"><path class="unit" data-loc="X" data-size="0.5" data-x="{x + 8}" data-y="{y}"/>'
     assert marker_overlaps(world.replace('<g class="units">', beside, 1), "world") == ["unit X on centre GER"]
+
+
+# ---------------------------------------------------------------- the Renaissance game's board (issue 33)
+
+
+def renaissance_boxes(svg: str) -> list[tuple[str, Box]]:
+    """Every garrison, siege ring and rebellion or famine badge of a Renaissance board's picture."""
+    from judge.maps.machiavelli_layer import badge_box, garrison_box
+
+    boxes: list[tuple[str, Box]] = []
+    for code, x, y in re.findall(r'class="garrison" data-province="(\w+)"[^>]*data-x="([\d.-]+)" data-y="([\d.-]+)"', svg):
+        boxes.append((f"garrison {code}", garrison_box((float(x), float(y)))))
+    for kind, code, x, y in re.findall(
+        r'class="(rebellion|famine)" data-province="(\w+)"[^>]*data-x="([\d.-]+)" data-y="([\d.-]+)"', svg
+    ):
+        boxes.append((f"{kind} {code}", badge_box((float(x), float(y)))))
+    for code, x, y, r in re.findall(r'class="siege" data-province="(\w+)"[^>]*cx="([\d.-]+)" cy="([\d.-]+)" r="([\d.]+)"', svg):
+        radius = float(r) + 1.5
+        boxes.append((f"siege {code}", Box(float(x) - radius, float(y) - radius, float(x) + radius, float(y) + radius)))
+    return boxes
+
+
+def renaissance_overlaps(svg: str, language: str = "en") -> list[str]:
+    """What covers a label, a unit on a unit, and a garrison or badge on a unit or on another mark; a
+    siege's ring (drawn under the units and labels, as an order's line) on a garrison or badge."""
+    labels = place_labels("machiavelli", language)
+    found = label_overlaps(svg, "machiavelli", language) + unit_overlaps(svg)
+    marks = renaissance_boxes(svg)
+    units = unit_boxes(svg)
+    for index, (what, box) in enumerate(marks):
+        if what.startswith("siege"):
+            found += [
+                f"{what} on {other}" for other, them in marks
+                if not other.startswith("siege") and other != f"garrison {what.split()[1]}" and box.grown(-1).overlaps(them)
+            ]
+            continue
+        found += [f"{what} covers {code}" for code in labels.at if box.grown(-1).overlaps(labels.box(code))]
+        found += [f"{what} on unit {location}" for location, other in units if box.grown(-1).overlaps(other)]
+        for other_what, other in marks[index + 1 :]:
+            if not other_what.startswith("siege") and box.grown(-1).overlaps(other):
+                found.append(f"{what} on {other_what}")
+    return found
+
+
+def test_nothing_covers_a_label_or_a_unit_on_the_renaissance_opening() -> None:
+    from judge.core.machiavelli.board import load_board
+    from judge.core.machiavelli.campaign import opening_position
+    from judge.maps.machiavelli_layer import render_machiavelli_svg
+
+    board = load_board()
+    for language in ("en", "fr"):
+        svg = render_machiavelli_svg(board, opening_position(board), language=language)
+        assert 'class="garrison"' in svg
+        assert renaissance_overlaps(svg, language) == []
+
+
+def test_nothing_covers_anything_in_a_long_random_renaissance_game_with_unrest() -> None:
+    """Four years of a seeded random game (its sieges, retreats and conversions), each position given
+    rebellions (in provinces and in cities) and famine in a dozen seeded provinces: no label covered,
+    no mark on a unit or on another mark."""
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    from judge.core.machiavelli.adjustments import adjudicate_basic_adjustments
+    from judge.core.machiavelli.board import load_board
+    from judge.core.machiavelli.campaign import (
+        adjudicate_campaign,
+        adjudicate_retreats,
+        end_of_campaign,
+        opening_position,
+    )
+    from judge.core.machiavelli.options import MachiavelliOptions
+    from judge.core.machiavelli.treasury import Rebellion, Unrest
+    from judge.core.orders import Disband, Retreat
+    from judge.core.phase import PhaseType
+    from judge.core.units import UnitRef
+    from judge.maps.machiavelli_layer import render_machiavelli_svg
+    from tests.core.test_machiavelli_random_games import _adjustments, _orders
+
+    board = load_board()
+    options = MachiavelliOptions(fortresses=True)
+    rng = random.Random(33)
+    land = sorted(code for code in board.game_map.provinces if board.game_map.is_land(code))
+    position = opening_position(board, options)
+    found: list[str] = []
+    phases = 0
+    sieges = 0
+    while position.phase.year < 1458:
+        rebels = rng.sample(land, 12)
+        unrest = Unrest(
+            MappingProxyType({code: Rebellion(board.game_map.powers[0], city=code in board.cities) for code in rebels[:6]}),
+            frozenset(rebels[6:]),
+        )
+        svg = render_machiavelli_svg(board, replace(position, unrest=unrest))
+        found += [f"{position.phase}: {o}" for o in renaissance_overlaps(svg)]
+        phases += 1
+        sieges += svg.count('class="siege"')
+        if position.phase.type is PhaseType.ADJUSTMENT:
+            position = adjudicate_basic_adjustments(board, position, _adjustments(rng, board, position), options).position
+            continue
+        if position.phase.type is PhaseType.RETREAT:
+            retreats: dict[str, list[Retreat | Disband]] = {}
+            for unit, places in position.retreats.items():
+                here = UnitRef(unit.type, unit.location)
+                retreats.setdefault(unit.power, []).append(Retreat(here, rng.choice(places)))
+            position = adjudicate_retreats(board, position, retreats, options)
+        else:
+            position = adjudicate_campaign(board, position, _orders(rng, board, position), options).position
+        if position.phase.type is not PhaseType.RETREAT:
+            position = end_of_campaign(board, position)[1]
+    assert phases >= 15 and sieges > 0
+    assert found == [], "\n".join(found)
+
+
+def test_the_renaissance_overlap_check_sees_a_badge_on_a_unit() -> None:
+    from judge.core.machiavelli.board import load_board
+    from judge.core.machiavelli.campaign import opening_position
+    from judge.maps.machiavelli_layer import render_machiavelli_svg
+
+    board = load_board()
+    svg = render_machiavelli_svg(board, opening_position(board))
+    x, y = load_art("machiavelli").where("FLO")
+    planted = svg.replace('<g class="overlay">', f'<g class="overlay"><g class="famine" data-province="FLO" data-x="{x}" data-y="{y}">', 1)
+    assert "famine FLO on unit FLO" in renaissance_overlaps(planted)

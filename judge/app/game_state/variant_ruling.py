@@ -25,3 +25,5 @@ class VariantRuling:
     centres: Mapping[str, frozenset[str]] = field(default_factory=dict)
     """Each power's supply centres after the phase as the variant counts them (the Renaissance game:
     its cities), for what the end of the game reports."""
+    languages: Mapping[str, str] = field(default_factory=dict)
+    """``{address: language}``: each reader's, for the map his mail carries (absent: English)."""

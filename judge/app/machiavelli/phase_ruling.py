@@ -67,6 +67,7 @@ def rule_renaissance_phase(
     return VariantRuling(
         position_after=played.position, results=results, mails=mails,
         eliminated=played.result.eliminated, winner=played.winner,
+        languages={address: reader.language for address, reader in audience.items()},
         centres={
             power: frozenset(city for city, owner in control.items() if owner == power and city in board.cities)
             for power in board.game_map.powers

@@ -38,6 +38,7 @@ from judge.db.database import UnitOfWork
 from judge.db.models import Game, PhaseRecord
 from judge.mail.compose import Attachment
 from judge.maps.contract import orders_from_result
+from judge.maps.machiavelli_layer import has_a_board_of_its_own, scenario_svg
 from judge.maps.png import svg_to_png
 from judge.maps.render import OrdersDrawn, phase_title, render_svg
 
@@ -82,6 +83,11 @@ def phase_svg(
     ``view`` (Fog of War, :mod:`judge.app.audience.blind_view`): what the reader may see; the
     units and orders out of its sight are left off, the provinces it does not see dimmed.
     """
+    # A scenario whose positions are kept the Renaissance core's way is drawn by its own layer: the
+    # board the phase leaves once processed (the results mail's), else the board as it stands.
+    if has_a_board_of_its_own(game.variant):
+        after = record.position_after if record.processed_at is not None else None
+        return scenario_svg(game.variant, after or record.position_before, game_name=game.name, language=language)
     game_map = game_map_of(game)
     position = position_from_json(record.position_before).position
     drawn: OrdersDrawn | None = None

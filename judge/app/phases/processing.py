@@ -73,6 +73,7 @@ from judge.db.models import Game, OrderSubmission, PhaseRecord
 from judge.i18n import LANGUAGES, translation
 from judge.logs import log_event
 from judge.mail.compose import game_subject
+from judge.maps.art import has_art
 from judge.ruling import rule_orders
 from judge.timekeeping.deadlines import PhaseTimes
 from judge.timekeeping.lateness import PhaseClock, Process, ProcessReason
@@ -343,7 +344,8 @@ def _process_variant_phase(
 ) -> Processed:
     """The rest of :func:`process_phase` for a phase the variant played itself (``ruling``): the
     same record, clock, next phase, deadline and END YEAR as any phase; each reader's mail is the
-    variant's (no map: the variant has no art). Civil disorder as for any game (CD AFTER, the
+    variant's, with the board the phase leaves where the variant has art
+    (:func:`judge.app.mail_out.results_maps.phase_svg`). Civil disorder as for any game (CD AFTER, the
     clock's choice at the grace); the powers the variant's rules eliminated leave the game, and the
     variant's winner ends it (``ruling.eliminated``, ``ruling.winner``)."""
     hooks = hooks_for(game)
@@ -404,9 +406,15 @@ def _process_variant_phase(
         uow, services, game, now, record, position.phase, after, ruling.position_after, next_times, next_submissions
     )
     subject = game_subject(services.config.code, game.name, RESULTS_EVENT, str(position.phase))
+    # The board the phase leaves, drawn by the sender (results_maps.phase_svg), unless SET MAP OFF.
+    drawn = record.id if has_art(game.variant) else None
+    no_map = map_off_addresses(game)
     outbox.queue_many(
-        uow, services, [outbox.Letter([address], subject, text) for address, text in ruling.mails.items()], now,
-        game_id=game.id,
+        uow, services,
+        [outbox.Letter([address], subject, text, map_phase_id=None if address.lower() in no_map else drawn,
+                       map_language=ruling.languages.get(address, "en"))
+         for address, text in ruling.mails.items()],
+        now, game_id=game.id,
     )  # fmt: skip
     release_postal_press(uow, services, game, now)
     if finished:
