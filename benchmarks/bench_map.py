@@ -65,6 +65,15 @@ def measure(runs: int) -> dict[str, dict[str, float]]:
         game_map = load_map(name)
         opening = Position(name, game_map.first_phase, game_map.opening_units, game_map.starting_centers)
         cases.append((f"{name} opening", lambda m=game_map, p=opening: render_svg(m, p)))  # type: ignore[misc]
+    try:  # the Renaissance game's board (issue 33), drawn by its own layer
+        from judge.core.machiavelli.board import load_board
+        from judge.core.machiavelli.campaign import opening_position
+        from judge.maps.machiavelli_layer import render_machiavelli_svg
+    except ImportError:  # a revision before it (--before)
+        pass
+    else:
+        board, start = load_board(), opening_position(load_board())
+        cases.append(("machiavelli opening (13 garrisons)", lambda: render_machiavelli_svg(board, start)))
     figures: dict[str, dict[str, float]] = {}
     for label, draw in cases:
         svg = draw()

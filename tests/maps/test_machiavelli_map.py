@@ -146,9 +146,10 @@ def test_the_title_and_key_follow_the_readers_language() -> None:
     assert re.search(r'data-text="Venise \d+"', french)
 
 
-def test_a_mid_game_picture_is_a_png_under_150_kb() -> None:
+def test_the_picture_is_a_palette_png_drawn_from_the_layers_under_150_kb() -> None:
     png = svg_to_png(render_machiavelli_svg(BOARD, OPENING))
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) < 150 * 1024
+    assert png[25] == 3  # a palette PNG: the board kept once, each picture composed over it (judge.maps.layers)
 
 
 def test_a_kept_renaissance_position_is_drawn_its_own_way_and_an_ordinary_one_is_left_to_the_board() -> None:
@@ -160,3 +161,23 @@ def test_a_kept_renaissance_position_is_drawn_its_own_way_and_an_ordinary_one_is
     assert svg is not None and 'data-text="mach: Hiver 1453, ajustements (W1453A)"' in svg
     assert svg.count('class="garrison"') == len(BOARD.garrisons)
     assert has_a_board_of_its_own("Machiavelli") and not has_a_board_of_its_own("standard")
+
+
+def test_the_layered_picture_is_the_whole_svg_drawn_with_every_mark() -> None:
+    """The palette PNG composed over the kept board is the whole SVG drawn, pixel for pixel (but the
+    lone edge pixels tests/maps/test_layered_png.py allows), with a garrison, a siege, rebels and famine."""
+    from judge.maps import layers
+    from judge.maps.png import red_band
+    from tests.maps.test_layered_png import _assert_drawn_as_the_whole_svg
+
+    army = Unit("FLORENCE", UnitType.ARMY, "SIE")
+    busy = replace(
+        OPENING,
+        units=(*OPENING.units, army),
+        sieges=MappingProxyType({"SIE": army}),
+        unrest=Unrest(MappingProxyType({"ARE": Rebellion("FLORENCE", city=True)}), frozenset({"MIL"})),
+    )
+    svg = render_machiavelli_svg(BOARD, busy)
+    layered = layers.layered_png(svg, red_band)
+    assert layered is not None
+    _assert_drawn_as_the_whole_svg(svg, layered)
