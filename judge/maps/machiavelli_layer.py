@@ -174,19 +174,28 @@ def _shading(board: MachiavelliBoard, position: MachiavelliPosition) -> str:
     return f'<style class="shading">{"".join(rules)}</style>' if rules else ""
 
 
+@functools.lru_cache(maxsize=8)
+def _fixed_places(
+    variant: str, language: str, board: MachiavelliBoard
+) -> tuple[Labels, dict[str, tuple[tuple[Point, ...], ...]], tuple[Box, ...], float, float]:
+    """What never moves on a board, once per variant and language: its labels, its outlines, the
+    boxes no badge may cover (labels, unit places, centre markers, cities with a siege's ring)."""
+    art = board_art(variant)
+    labels = place_labels(variant, language)
+    taken = [*labels.boxes().values(), *fixed_obstacles(art)]
+    for code in (*board.cities, *board.fortresses):
+        point = city_point(variant, code)
+        if point is not None:
+            taken.append(garrison_box(point).grown(SIEGE_RADIUS - GARRISON_HALF))
+    return labels, outlines(art), tuple(taken), art.width, art.height
+
+
 class _Places:
     """Where a badge may go: off every label, unit place, centre marker, city, garrison and badge."""
 
     def __init__(self, variant: str, language: str, board: MachiavelliBoard) -> None:
-        self.labels: Labels = place_labels(variant, language)
-        art = board_art(variant)
-        self.shapes = outlines(art)
-        self.taken: list[Box] = [*self.labels.boxes().values(), *fixed_obstacles(art)]
-        for code in (*board.cities, *board.fortresses):
-            point = city_point(variant, code)
-            if point is not None:
-                self.taken.append(garrison_box(point).grown(SIEGE_RADIUS - GARRISON_HALF))
-        self.width, self.height = art.width, art.height
+        self.labels, self.shapes, fixed, self.width, self.height = _fixed_places(variant, language, board)
+        self.taken: list[Box] = list(fixed)
 
     def near(self, province: str, around: Box) -> Point:
         """The nearest free point beside ``around`` (a label's or a city's box), inside ``province``
@@ -268,14 +277,15 @@ def _tower(at: Point, city: str, owner: str, fill: str) -> str:
 
 
 def _badge(at: Point, kind: str, province: str, letter: str, colour: str, against: str, where: str) -> str:
+    """A disc with a white letter: two flat elements, no group (the layered PNG pastes them as kept sprites)."""
     x, y = at
     against_attr = f' data-against="{escape(against)}"' if against else ""
     return (
-        f'<g class="{kind}" data-province="{province}" data-where="{where}"{against_attr} '
-        f'data-x="{x:.1f}" data-y="{y:.1f}">'
-        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{BADGE_RADIUS:g}" fill="{colour}" stroke="#111" stroke-width="1"/>'
-        f'<path d="{text_path(letter, x, y + 4, 8, "middle")}" fill="none" stroke="#ffffff" stroke-width="1.6" '
-        'stroke-linecap="round" stroke-linejoin="round"/></g>'
+        f'<circle class="{kind}" data-province="{province}" data-where="{where}"{against_attr} '
+        f'data-x="{x:.1f}" data-y="{y:.1f}" cx="{x:.1f}" cy="{y:.1f}" r="{BADGE_RADIUS:g}" fill="{colour}" '
+        'stroke="#111" stroke-width="1"/>'
+        f'<path class="badge-letter" d="{text_path(letter, x, y + 4, 8, "middle")}" fill="none" stroke="#ffffff" '
+        'stroke-width="1.6" stroke-linecap="round" stroke-linejoin="round"/>'
     )
 
 
