@@ -224,7 +224,7 @@ def test_world_and_youngstown_draw_europe_again_larger_with_its_labels_there() -
 def test_no_border_runs_through_a_standard_label_but_in_the_smallest_provinces() -> None:
     """Issue 28: a border ran through the SWE label. A label now lies wholly inside its province
     where it fits; on Standard only three small provinces' labels do not (Liverpool, Naples, Rome)."""
-    from judge.maps.art import MapArt, load_art
+    from judge.maps.art import load_art
     from judge.maps.layout import inside, outlines
 
     labels = place_labels("standard", "en")
