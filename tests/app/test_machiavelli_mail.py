@@ -122,12 +122,18 @@ def test_a_year_of_the_renaissance_game_by_mail_with_a_bribe_and_a_gift(harness:
     # W1453: everyone keeps everything; income and upkeep.
     for power in BOARD.game_map.powers:
         maintain_all(harness, power)
+    assert "MAP OFF" in as_power(harness, "TURKEY", ["SET MAP OFF"])
     winter = process(harness)
     private_parts_stay_private(winter)
-    # Every results mail carries the board the winter leaves, drawn the Renaissance game's way.
+    # Every results mail carries the board the winter leaves, drawn the Renaissance game's way,
+    # but Turkey's, whose player said SET MAP OFF.
     assert len(harness.others) == len(winter)
     for message in harness.others:
-        (picture,) = message.iter_attachments()  # type: ignore[attr-defined]
+        pictures = list(message.iter_attachments())  # type: ignore[attr-defined]
+        if str(message["To"]) == seats(harness)["TURKEY"]:
+            assert pictures == []
+            continue
+        (picture,) = pictures
         assert picture.get_content_type() == "image/png" and picture.get_filename() == "mach-W1453A.png"
         assert picture.get_content()[:8] == b"\x89PNG\r\n\x1a\n"
     florence = seats(harness)["FLORENCE"]
