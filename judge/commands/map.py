@@ -70,11 +70,25 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _opening_svg(variant: str, phase: str | None, title: str | None, language: str) -> str:
-    """The opening board of ``variant`` as a game of it starts (Chaos: its first builds)."""
+    """The opening board of ``variant`` as a game of it starts (Chaos: its first builds; the
+    Renaissance game: the adjustments of 1453, with its garrisons and control)."""
     from judge.app.game_state.boards import opening_position
     from judge.core.errors import PositionError
     from judge.core.variants import load_map
+    from judge.maps.machiavelli_layer import has_a_board_of_its_own
     from judge.maps.render import render_svg
+
+    if has_a_board_of_its_own(variant):
+        from judge.app.machiavelli.stored_phase import opening_json
+        from judge.core.machiavelli.board import load_board
+        from judge.core.machiavelli.serialization import position_from_json
+        from judge.maps.machiavelli_layer import render_machiavelli_svg
+
+        board = load_board(variant.lower())
+        start = position_from_json(board, opening_json(board))
+        if phase is not None and phase.upper() != str(start.phase):
+            raise PositionError(f"the opening of {board.game_map.name} is {start.phase}, not {phase.upper()}")
+        return render_machiavelli_svg(board, start, title=title, language=language)
 
     game_map = load_map(variant.lower())
     opening = opening_position(game_map)

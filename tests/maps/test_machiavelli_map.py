@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from pathlib import Path
 from types import MappingProxyType
+
+import pytest
 
 from judge.core.machiavelli.board import AUTONOMOUS, Control, load_board
 from judge.core.machiavelli.campaign import MachiavelliPosition, opening_position
@@ -181,3 +184,15 @@ def test_the_layered_picture_is_the_whole_svg_drawn_with_every_mark() -> None:
     layered = layers.layered_png(svg, red_band)
     assert layered is not None
     _assert_drawn_as_the_whole_svg(svg, layered)
+
+
+def test_judge_map_draws_the_renaissance_opening_with_its_garrisons(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from judge.cli import main
+
+    out = tmp_path / "opening.svg"
+    assert main(["map", "--variant", "machiavelli", "--language", "fr", "-o", str(out)]) == 0, capsys.readouterr().err
+    svg = out.read_text()
+    assert 'data-phase="W1453A"' in svg and 'data-text="Machiavelli: Hiver 1453, ajustements (W1453A)"' in svg
+    assert svg.count('class="garrison"') == len(BOARD.garrisons)
+    assert main(["map", "--variant", "machiavelli", "--phase", "S1454M", "-o", str(out)]) == 1
+    assert "the opening of machiavelli is W1453A" in capsys.readouterr().err
