@@ -56,7 +56,11 @@ YEAR: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("F1454M", "FLORENCE", ("A PIO BESIEGE",), ("A PIO ASSIÈGE",)),
     ("W1454A", "FLORENCE", ("MAINTAIN A PIO", "MAINTAIN A FLO", "MAINTAIN F WTS", "BUILD G FLO"),
      ("ENTRETIENT A PIO", "ENTRETIENT A FLO", "ENTRETIENT F WTS", "CONSTRUIT G FLO")),
+    ("W1454A", "MILAN", ("MAINTAIN A CRE", "MAINTAIN A PIA", "MAINTAIN G MIL", "BUILD ELITE MERCENARIES A PAV"),
+     ("ENTRETIENT A CRE", "ENTRETIENT A PIA", "ENTRETIENT G MIL", "CONSTRUIT MERCENAIRES D'ÉLITE A PAV")),
     ("S1455M", "FLORENCE", ("A PIO BESIEGE",), ("A PIO ASSIÈGE",)),
+    ("S1455M", "VENICE", ("GIVE TURKEY TO NAPLES", "EXPENSE 1: 12 DUCATS ASSASSINATE MILAN"),
+     ("DONNE TURQUIE À NAPLES", "DÉPENSE 1 : 12 DUCATS ASSASSINE MILAN")),
 )  # fmt: skip
 
 
@@ -207,12 +211,15 @@ def _check_the_page(year: PlayedYear, language: str) -> None:
             books = BOOKS.match(line)
             if books is not None:  # a power's books: that power and the master
                 assert readers <= {year.seats[_power(books.group(1) or books.group(2), language)], MASTER}, (place, readers)
+            if line in DICE:  # the dice of a phase: the masters alone
+                assert readers == {MASTER}, (place, readers)
             receipt = RECEIPT.match(line)
             if receipt is not None:  # a receipt: the power that sent the orders, and nobody else
                 assert readers == {year.seats[_power(receipt.group(1) or receipt.group(2), language)]}, (place, readers)
 
 
 BOOKS = re.compile(r"^(?:Comptes d(?:e |')(.+?) \(privés\) :|(.+?)'s books \(private\):)$")
+DICE = ("The dice of this phase (for the masters only):", "Les dés de cette phase (pour les maîtres seulement) :")
 RECEIPT = re.compile(r"^(?:Orders kept for (.+?):|Ordres retenus pour (.+?) :)$")
 
 
