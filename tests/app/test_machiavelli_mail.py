@@ -113,6 +113,13 @@ def test_a_year_of_the_renaissance_game_by_mail_with_a_bribe_and_a_gift(harness:
         register(harness, address)
     for n, address in enumerate(PLAYERS):
         exchange_ok(harness, address, f"SIGNON ?mach pw{n} machiavelli\n")
+    # The last SIGNON starts the game: each Game Starting mail carries the opening board (W1453A).
+    starting = [m for m in harness.others if m.get_content_type() == "multipart/mixed"]
+    assert {str(m["To"]) for m in starting} >= set(PLAYERS[:-1])
+    assert all(
+        [p.get_filename() for p in m.iter_attachments()] == ["mach-W1453A.png"]  # type: ignore[attr-defined]
+        for m in starting
+    )
     state = state_of(harness, "mach")
     assert state.columns["variant"] == "machiavelli" and state.columns["current_phase"] == "W1453A"
     assert sorted(seats(harness)) == sorted(BOARD.game_map.powers)
