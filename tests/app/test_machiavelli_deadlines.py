@@ -14,8 +14,15 @@ import pytest
 from tests.app.conftest import Harness
 from tests.app.deadlines_helpers import run_scheduler
 from tests.app.games_helpers import register
-from tests.app.masters_helpers import MASTER, MASTER_PASSWORD, state_of
-from tests.app.test_machiavelli_mail import BOARD, PLAYERS, as_power, exchange_ok, maintain_all
+from tests.app.masters_helpers import MASTER, MASTER_PASSWORD, read, state_of
+from tests.app.test_machiavelli_mail import (
+    BOARD,
+    PLAYERS,
+    as_power,
+    exchange_ok,
+    maintain_all,
+    seats,
+)
 
 pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
 
@@ -86,3 +93,23 @@ def test_a_phase_is_processed_early_only_when_every_powers_orders_are_complete(h
     assert phase_after_a_wake_up(harness) == "U1454M"
 
 
+
+
+def test_the_reminder_shows_a_powers_sheet_as_sent(harness: Harness) -> None:
+    """The reminder's "orders received so far" are the sheet's lines as sent (a garrison's upkeep
+    and an expense too), not what the ordinary game's reader would make of them."""
+    start(harness)
+    sent = ["MAINTAIN G VEN", "MAINTAIN A PAD"]
+    as_power(harness, "VENICE", sent)  # incomplete: the other units are neither kept nor removed
+    with harness.db.unit_of_work(readonly=True) as uow:
+        deadline = uow.games.require("mach").deadline_at
+    assert deadline is not None
+    harness.clock.set(deadline - timedelta(hours=1))
+    harness.new_mail()
+    run_scheduler(harness)
+    harness.drain()
+    venice = seats(harness)["VENICE"]
+    reminders = [m for m in harness.new_mail() if str(m["To"]) == venice and "Reminder" in str(m["Subject"])]
+    assert reminders, "no reminder"
+    text = read(reminders[0])
+    assert "Orders received so far:" in text and all(f"  {line}" in text for line in sent), text

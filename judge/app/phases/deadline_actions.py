@@ -47,6 +47,7 @@ from judge.app.game_state import order_sheets as kept
 from judge.app.game_state.boards import from_json
 from judge.app.game_state.game_facts import audience, by_zone, power_letter, power_name
 from judge.app.game_state.variant_rules import game_map_of
+from judge.app.hooks.game_hooks import hooks_for
 from judge.app.mail_out import outbox
 from judge.app.session.services import Services
 from judge.db.database import UnitOfWork
@@ -153,10 +154,14 @@ def _remind(mailer: _Mailer, event: Reminder) -> None:
     minutes = max(1, -(-int((event.deadline - mailer.now).total_seconds()) // 60))
     hours = round(minutes / 60)
     subject = mailer.subject(REMINDER_EVENT)
+    as_sent = hooks_for(game).orders_kept_as_text  # the Renaissance game's sheet: its lines as sent
     for power in sorted(event.powers):
         groups = audience(game, powers=[power], masters=False, observers=False)
-        sheet = kept.sheet_of(submissions.get(power), game_map, position.phase)
-        lines = sheet.lines()
+        submission = submissions.get(power)
+        if as_sent:
+            lines = list(submission.canonical) if submission is not None else []
+        else:
+            lines = kept.sheet_of(submission, game_map, position.phase).lines()
 
         def body(_: Gettext, language: str, power: str = power, lines: list[str] = lines) -> str:
             # hours >= 2 here; minutes may be 1. The catalogs have no plural forms (msgid_plural),
