@@ -61,14 +61,16 @@ def test_seeded_random_games_with_every_die_end_without_an_illegal_state(
         _check(board, position, options)
         orders: dict[str, list[SeasonOrder]] = {}
         if position.phase.type is PhaseType.ADJUSTMENT:
-            orders.update(_winter_orders(rng, board, position))
+            for power, kept in _winter_orders(rng, board, position).items():
+                orders[power] = list(kept)
         elif position.phase.type is PhaseType.RETREAT:
             for unit, places in position.retreats.items():
                 orders.setdefault(unit.power, []).append(
                     Retreat(UnitRef(unit.type, unit.location), rng.choice(places))
                 )
         else:
-            orders.update(_money_orders(rng, board, position))
+            for power, paid in _money_orders(rng, board, position).items():
+                orders[power] = list(paid)
             assert position.money is not None
             held = chits_held(board, position.money)
             for power, moves in _orders(rng, board, position).items():
