@@ -105,10 +105,11 @@ class PlayedYear:
     """(recipient, text) of every reply and results mail, in order."""
 
 
-def _send(harness: Harness, year: PlayedYear, sender: str, body: str) -> str:
+def _send(harness: Harness, year: PlayedYear, sender: str, body: str, *, refused: bool = False) -> str:
+    """Send ``body``; the reply is flagged as an error exactly when ``refused``."""
     harness.new_mail()
     reply = harness.exchange(sender, body)
-    assert "[Error Flag]" not in reply["Subject"], read(reply)
+    assert ("[Error Flag]" in reply["Subject"]) is refused, read(reply)
     year.mails.append((sender, read(reply)))
     year.mails += [(str(m["To"]), read(m)) for m in harness.others]
     return read(reply)
@@ -169,11 +170,15 @@ def play_the_pages_year(harness: Harness, language: str) -> PlayedYear:
             for power in BOARD.game_map.powers:
                 if power not in ordered and (power, phase) != ("TURKEY", "W1454A"):
                     _orders(harness, year, power, _everything_kept(harness, power, language))
+        if phase == "S1455M":  # an IF block, refused: the page says so
+            sign = f"SIGNON {LETTER['PAPACY']}{GAME} {PASSWORD}"
+            _send(harness, year, year.seats["PAPACY"], f"{sign}\nIF Milan Army Milan THEN\nA BOL H\nENDIF\n", refused=True)
         _send(harness, year, MASTER, f"SIGNON M{GAME} {MASTER_PASSWORD}\nPROCESS\n")
     # the master's part: another game, created plain, turned into this one (after the year, whose
     # dice are seeded by its game)
     _send(harness, year, MASTER, f"CREATE ?other {MASTER_PASSWORD}\nBECOME MASTER\n")
     _send(harness, year, MASTER, f"SIGNON Mother {MASTER_PASSWORD}\nSET VARIANT machiavelli\n")
+    _send(harness, year, MASTER, f"SIGNON Mother {MASTER_PASSWORD}\nSET MACHIAVELLI SECOND\nSET NO SUMMER\n")
     return year
 
 
