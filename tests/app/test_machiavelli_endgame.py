@@ -76,7 +76,11 @@ def test_an_elimination_and_a_victory_end_the_game_by_mail(harness: Harness) -> 
     victory = [m for m in sent if "Victory" in str(m["Subject"])]
     assert victory and all("Victory: L" in str(m["Subject"]) for m in victory)
     summary = read(victory[0])
-    assert "Florence" in summary and "18" in summary, summary
+    assert "Florence has won with 18 supply centres." in summary, summary
+    assert "Cities and home countries at the end:" in summary
+    assert "  Florence: 18 cities; home countries: Florence, Milan" in summary
+    assert "  Milan: 0 cities; home countries: -" in summary
+    assert "Treasury" not in summary and "ducats" not in summary  # the books stay private
     game = state_of(harness, "mach")
     assert game.columns["state"] == "finished"
     with harness.db.unit_of_work(readonly=True) as uow:

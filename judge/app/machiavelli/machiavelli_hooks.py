@@ -20,6 +20,7 @@ from judge.app.audience.results_readers import ResultsReader
 from judge.app.game_state.order_sheets import Completeness
 from judge.app.game_state.plain_hooks import PlainHooks
 from judge.app.game_state.variant_ruling import VariantRuling
+from judge.app.machiavelli.final_standing import standing_lines
 from judge.app.machiavelli.game_options import OWN_OPTIONS, game_options, option_words, set_name
 from judge.app.machiavelli.orders_complete import sheet_completeness
 from judge.app.machiavelli.phase_ruling import rule_renaissance_phase
@@ -32,6 +33,7 @@ from judge.core.orders import Order
 from judge.core.phase import PhaseType
 from judge.core.position import Position
 from judge.core.variants import SCENARIO_DIRECTORIES
+from judge.db.database import UnitOfWork
 from judge.db.models import Game
 from judge.i18n import Gettext
 from judge.lang.commands import Conditional, PhaseCommand, SheetLineCommand
@@ -79,6 +81,11 @@ class MachiavelliHooks(PlainHooks):
     @property
     def orders_kept_as_text(self) -> bool:
         return True  # the sheet's receipt (judge.app.machiavelli.order_receipt) acknowledges them
+
+    def final_summary_lines(
+        self, uow: UnitOfWork, game: Game, outcome: Mapping[str, Any] | None, language: str, _: Gettext
+    ) -> list[str]:
+        return standing_lines(uow, game, language, _)  # what its victory counts, for every power
 
     def take_block(self, session: MailSession, command: Conditional | PhaseCommand) -> bool:
         return take_block(session, command)  # refused: its orders are the open phase's lines
