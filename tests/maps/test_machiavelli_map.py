@@ -196,3 +196,21 @@ def test_judge_map_draws_the_renaissance_opening_with_its_garrisons(tmp_path: Pa
     assert svg.count('class="garrison"') == len(BOARD.garrisons)
     assert main(["map", "--variant", "machiavelli", "--phase", "S1454M", "-o", str(out)]) == 1
     assert "the opening of machiavelli is W1453A" in capsys.readouterr().err
+
+
+def test_each_reader_of_a_renaissance_phase_gets_the_map_in_his_own_language() -> None:
+    """The ruling hands processing each reader's language, which the results letter's map is drawn in."""
+    from judge.app.audience.results_readers import ResultsReader
+    from judge.app.machiavelli.phase_ruling import rule_renaissance_phase
+    from judge.app.machiavelli.stored_phase import opening_json
+    from judge.db.models import Game
+
+    game = Game(id=7, name="mach", variant="machiavelli", extra_settings={})
+    readers = {
+        "fr@example.org": ResultsReader("fr", "", power="FRANCE"),
+        "en@example.org": ResultsReader("en", "", power="MILAN"),
+        "master@example.org": ResultsReader("fr", "", master=True),
+    }
+    ruling = rule_renaissance_phase(game, opening_json(BOARD), {}, lambda: readers)
+    assert dict(ruling.languages) == {address: reader.language for address, reader in readers.items()}
+    assert set(ruling.mails) == set(readers)
