@@ -165,15 +165,15 @@ def extent(variant: str) -> list[tuple[float, float]]:
     return list(EXTENT.get(variant, []))
 
 
-# Youngstown's board (issue 28: Europe was a small cluster on a board half empty ocean): each axis
-# is bent by a monotone piecewise-linear map, in degrees before the projection (each piece's start
-# and slope; Greenwich and the equator stay put). Europe's longitudes get 1.6 times the room and its
-# latitudes 1.35 (so its shape stays), the Atlantic a third, inner Asia 0.45 and the Far East 0.9
-# as before; the tropics 0.9, south of the equator (Africa's south, the off-board spaces, the
-# southern oceans) 0.4, the far north 0.8 (Mercator stretches it). Europe is drawn about 1.4 times
-# as wide as before on a board of the same size, the Far East as large, India a little smaller.
-YOUNGSTOWN_LON: list[tuple[float, float]] = [(-180.0, 0.3), (-12.0, 1.6), (42.0, 0.45), (100.0, 0.9)]
-YOUNGSTOWN_LAT: list[tuple[float, float]] = [(-90.0, 0.4), (0.0, 0.9), (33.0, 1.35), (60.0, 0.8)]
+# Youngstown's board gives Europe and the Far East more room than inner Asia, as the published
+# board does, and halves the far north: each axis is bent by a monotone piecewise-linear map (so
+# no border or contact changes), in degrees before the projection (each piece's start and slope;
+# Greenwich and the equator stay put). Bent otherwise (Europe 1.6 times wider, the south and the
+# Atlantic narrower), the regions grown lost contacts (33 to 35 crossings, not 27, some in Europe:
+# Denmark and the North Sea, Rumania and Sevastopol) and squeezed India and Indochina until their
+# units and labels covered one another (issue 28; see the notes): the shipped board keeps these.
+YOUNGSTOWN_LON: list[tuple[float, float]] = [(-180.0, 1.0), (35.0, 0.45), (100.0, 0.8)]
+YOUNGSTOWN_LAT: list[tuple[float, float]] = [(-90.0, 1.0), (55.0, 0.5)]
 
 
 def _bend(pieces: list[tuple[float, float]], value: float, inverse: bool) -> float:
@@ -244,9 +244,9 @@ def _magnify(variant: str, lat: float, lon: float, inverse: bool) -> tuple[float
 
 
 def warp(variant: str, lat: float, lon: float) -> tuple[float, float]:
-    """Youngstown's board gives Europe more room than the oceans and inner Asia
+    """Youngstown's board gives Europe and the Far East more room than inner Asia
     (``YOUNGSTOWN_LON``, ``YOUNGSTOWN_LAT``); the Standard and Modern boards enlarge Central
-    Europe (``FISHEYE``)."""
+    Europe (``FISHEYE``) and Standard's Britain (``MAGNIFIERS``)."""
     if variant in FISHEYE:
         return _magnify(variant, *_fisheye(variant, lat, lon, inverse=False), inverse=False)
     if variant != "youngstown":
@@ -272,7 +272,7 @@ def canvas(variant: str) -> dict[str, float]:
     if variant == "world":  # grown as wide as before (its contacts), written at 1512 wide
         return {"target_width": 1800, "cell": 5, "rounds": 1, "scale": 0.84}
     if variant == "youngstown":  # grown as wide as before (its contacts), written at 1400 wide
-        return {"target_width": 1800, "cell": 5, "rounds": 4, "scale": 7 / 9}
+        return {"target_width": 1800, "cell": 5, "rounds": 1, "scale": 7 / 9}
     # (a finer grid where the width shrank, to keep room for the small provinces' contacts)
     if variant == "modern":
         return {"target_width": 1200, "cell": 4, "rounds": 6}
