@@ -186,8 +186,8 @@ class Inset:
 INSETS: dict[str, Inset] = {
     # Europe, the Middle East and central Africa, where World's 17 powers crowd.
     "world": Inset(680.0, 105.0, 960.0, 395.0, 2.0),
-    # Europe, a tenth of Youngstown's board with a third of its provinces.
-    "youngstown": Inset(300.0, 160.0, 600.0, 400.0, 2.2),
+    # Europe from Britain to the Straits, a thirteenth of Youngstown's board with a third of its provinces.
+    "youngstown": Inset(200.0, 165.0, 560.0, 425.0, 2.0),
 }
 
 

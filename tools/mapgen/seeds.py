@@ -168,12 +168,14 @@ def extent(variant: str) -> list[tuple[float, float]]:
 # Youngstown's board gives Europe and the Far East more room than inner Asia, as the published
 # board does, and halves the far north: each axis is bent by a monotone piecewise-linear map (so
 # no border or contact changes), in degrees before the projection (each piece's start and slope;
-# Greenwich and the equator stay put). Bent otherwise (Europe 1.6 times wider, the south and the
-# Atlantic narrower), the regions grown lost contacts (33 to 35 crossings, not 27, some in Europe:
-# Denmark and the North Sea, Rumania and Sevastopol) and squeezed India and Indochina until their
-# units and labels covered one another (issue 28; see the notes): the shipped board keeps these.
-YOUNGSTOWN_LON: list[tuple[float, float]] = [(-180.0, 1.0), (35.0, 0.45), (100.0, 0.8)]
-YOUNGSTOWN_LAT: list[tuple[float, float]] = [(-90.0, 1.0), (55.0, 0.5)]
+# Greenwich and the equator stay put). Issue 28 (half the picture was empty ocean): the Atlantic
+# west of 12 W and everything south of the equator (southern Africa, the off-board spaces, the
+# southern oceans) are drawn 0.4 as wide or tall, so the rest is 10% larger on a board 60 px less
+# tall. Bent harder (Europe 1.5-1.9 times wider), the regions grown lost contacts (32 to 35
+# crossings, some in Europe: Denmark and the North Sea, Rome and Venice, Rumania and Sevastopol) and
+# squeezed India and Indochina until their units and labels covered one another.
+YOUNGSTOWN_LON: list[tuple[float, float]] = [(-180.0, 0.4), (-12.0, 1.0), (35.0, 0.45), (100.0, 0.8)]
+YOUNGSTOWN_LAT: list[tuple[float, float]] = [(-90.0, 0.4), (0.0, 1.0), (55.0, 0.5)]
 
 
 def _bend(pieces: list[tuple[float, float]], value: float, inverse: bool) -> float:
