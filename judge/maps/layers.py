@@ -54,8 +54,10 @@ import struct
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from judge.maps import sprites
+from judge.maps.vips import vips as maps_vips
 
 KEEP = 12
 """How many boards are kept (a board: a variant's page in one language; three integers of a byte a
@@ -118,6 +120,9 @@ class Board:
     border), 0xFF elsewhere."""
     paint: int
     """The index of what is drawn there, 0x80 (the halo's bit) where the halo is, 0 elsewhere."""
+    uncovered_bytes: bytes
+    paint_bytes: bytes
+    """The same two masks as bytes, for :func:`_overlay`."""
     colours: tuple[tuple[int, Colour], ...]
     """The base's colour indices and their colours (the letters' ink among them)."""
     provinces: tuple[tuple[str, int], ...]
@@ -181,6 +186,8 @@ def _board(base_svg: str, over_svg: str, provinces: tuple[str, ...], draw: Draw)
         base_bytes=base,
         uncovered=int.from_bytes(uncovered, "little"),
         paint=int.from_bytes(paint, "little"),
+        uncovered_bytes=uncovered,
+        paint_bytes=paint,
         colours=tuple((index, colour) for colour, index in colours.items()),
         provinces=tuple(at.items()),
         first_free=first_free,
@@ -251,7 +258,7 @@ def layered_png(svg: str, draw: Draw) -> bytes | None:
         return None
     phase = _OPACITY.sub("", phase)
     length = board.width * board.height
-    base, paint = board.base, board.paint
+    base, paint, paint_bytes = board.base, board.paint, board.paint_bytes
     # The phase's part: its colours get the indices the base leaves free.
     dynamic: dict[Colour, int] = {}
     for found in _ATTRIBUTE_COLOUR.findall(phase):
@@ -280,7 +287,8 @@ def layered_png(svg: str, draw: Draw) -> bytes | None:
         for colour, index in indices.items():
             palette[index] = colour
         base = int.from_bytes(base.to_bytes(length, "little").translate(table), "little")
-        paint = int.from_bytes(paint.to_bytes(length, "little").translate(table), "little")
+        paint_bytes = board.paint_bytes.translate(table)
+        paint = int.from_bytes(paint_bytes, "little")
     for colour, index in dynamic.items():
         palette[index] = colour
 
@@ -295,10 +303,9 @@ def layered_png(svg: str, draw: Draw) -> bytes | None:
         draw,
     )
     if composed is not None:
-        picture = int.from_bytes(composed, "little")
-        picture = (picture & board.uncovered) | paint  # the halo lightens, the letters ink
         palette += [under_halo(colour) for colour in palette]
-        return palette_png(board.width, board.height, picture.to_bytes(length, "little"), palette)
+        picture = _overlay(composed, board.uncovered_bytes, paint_bytes, board.width, board.height)
+        return palette_png(board.width, board.height, picture, palette)
 
     def index_of(match: re.Match[str]) -> str:
         return _index_colour(dynamic[rgb("#" + match.group(1))])
@@ -309,10 +316,23 @@ def layered_png(svg: str, draw: Draw) -> bytes | None:
         return None  # a pixel of no colour given (a gradient, a colour by name): drawn whole
     drawn = int.from_bytes(band, "little")
     over = int.from_bytes(band.translate(_DRAWN), "little")
-    picture = drawn | (base ^ (base & over))
-    picture = (picture & board.uncovered) | paint  # the halo lightens, the letters ink
+    merged = drawn | (base ^ (base & over))
+    merged = (merged & board.uncovered) | paint  # the halo lightens, the letters ink
     palette += [under_halo(colour) for colour in palette]
-    return palette_png(board.width, board.height, picture.to_bytes(length, "little"), palette)
+    return palette_png(board.width, board.height, merged.to_bytes(length, "little"), palette)
+
+
+def _overlay(picture: bytes, uncovered: bytes, paint: bytes, width: int, height: int) -> bytes:
+    """``(picture AND uncovered) OR paint``, byte by byte: the halo lightens, the letters ink. In
+    libvips: a third of the CPU of the same with Python's big integers, whose conversions from and
+    to bytes go a byte at a time."""
+    vips = maps_vips()
+
+    def image(data: bytes) -> Any:
+        return vips.Image.new_from_memory(data, width, height, 1, "uchar")
+
+    merged = image(picture).boolean(image(uncovered), "and").boolean(image(paint), "or")
+    return bytes(merged.write_to_memory())
 
 
 def _deflate(data: bytes) -> bytes:

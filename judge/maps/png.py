@@ -10,29 +10,18 @@ keeps a Standard board near 120 KB for a fraction of the time of a harder level.
 
 from __future__ import annotations
 
-import logging
 import struct
-from functools import cache
 from typing import Any
 
 from judge.maps.layers import layered_png
+from judge.maps.vips import vips
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _COMPRESSION = 3
 
 
-@cache
 def _vips() -> Any:
-    """libvips, loaded at the first picture: loading it takes a good part of a second on a busy
-    machine, and neither ``judge serve``'s start-up nor the commands that draw nothing need it."""
-    # pyvips logs at INFO and DEBUG what only its authors need (libvips' thread pools, every
-    # operation's arguments): the operator's log keeps its warnings and errors only.
-    logging.getLogger("pyvips").setLevel(logging.WARNING)
-    import pyvips  # type: ignore[import-untyped]  # no stubs
-
-    # Each picture is drawn once: libvips' cache of operations would only hold old pictures in memory.
-    pyvips.cache_set_max(0)
-    return pyvips
+    return vips()
 
 
 def svg_to_png(svg: str) -> bytes:
