@@ -122,6 +122,22 @@ def capture_server(port_out: Any, stop: Any, report: Any) -> None:
 
 
 
+class _Clocked:
+    """The start barrier, noting this process's CPU time as the clock starts (its CPU in the storm:
+    how busy it was beside the wall time)."""
+
+    def __init__(self, barrier: Any, cpu: Any, role: str) -> None:
+        self.barrier, self.cpu, self.role, self.started = barrier, cpu, role, 0.0
+
+    def wait(self, timeout: float | None = None) -> Any:
+        done = self.barrier.wait(timeout)
+        self.started = time.process_time()
+        return done
+
+    def report(self) -> None:
+        self.cpu.put((self.role, time.process_time() - self.started))
+
+
 def _started_up() -> None:
     """What a running judge did long before the deadline: its start-up imports (every module of the
     application, :func:`judge.app.runtime.judge_server._import_the_judge`) and the translations
@@ -134,20 +150,24 @@ def _started_up() -> None:
         translation(language)
 
 
-def scheduler(url: str, data_dir: str, maps: bool, barrier: Any, done: Any, times: Any, profile: str) -> None:
+def scheduler(
+    url: str, data_dir: str, maps: bool, barrier: Any, done: Any, times: Any, profile: str, cpu: Any
+) -> None:
     """The scheduler's process: bench_due_games.py's worker, with every reader's map off when asked."""
     from judge.app.phases import processing
 
     _started_up()
-
     if not maps:  # every reader said SET MAP OFF: patched where the processing reads it
         processing.map_off_addresses = lambda _game: _Everyone()  # type: ignore[assignment]
-    worker(url, data_dir, barrier, times, done, profile)
+    clocked = _Clocked(barrier, cpu, "scheduler")
+    worker(url, data_dir, clocked, times, done, profile)
+    clocked.report()
 
 
 def sender(
-    url: str, data_dir: str, port: int, connections: int, barrier: Any, done: Any, times: Any, profile: str
-) -> None:
+    url: str, data_dir: str, port: int, connections: int, barrier: Any, done: Any, times: Any, profile: str,
+    cpu: Any,
+) -> None:  # fmt: skip
     """The outbound role's process (``judge serve --only outbound``), until the scheduler is done
     and the outbox has no mail pending."""
     _started_up()
@@ -155,14 +175,16 @@ def sender(
     db = Database(url, passwords=CHEAP)
     try:
         services = Services(db=db, config=load_config(_settings(url, data_dir)), clock=FixedClock(DUE))
-        _deliver(services, port, connections, barrier, done.is_set, times, profile, drawn)
+        clocked = _Clocked(barrier, cpu, "sender")
+        _deliver(services, port, connections, clocked, done.is_set, times, profile, drawn)
+        clocked.report()
     finally:
         db.dispose()
 
 
 def shared(
     url: str, data_dir: str, maps: bool, port: int, connections: int, barrier: Any, finished: Any,
-    scheduled: Any, delivered: Any, profile: str,
+    scheduled: Any, delivered: Any, profile: str, cpu: Any,
 ) -> None:  # fmt: skip
     """One of two processes of ``judge serve --only scheduler --only outbound``: the scheduler's
     round (in a thread, as the scheduler role runs it) and the outbound role side by side, on one
@@ -194,14 +216,16 @@ def shared(
 
         thread = threading.Thread(target=scheduler_round, name="scheduler")
         thread.start()
+        clocked = _Clocked(barrier, cpu, "scheduler and sender")
         try:
             _deliver(
-                services, port, connections, barrier, lambda: finished.value == 2, delivered,
+                services, port, connections, clocked, lambda: finished.value == 2, delivered,
                 f"{profile}-sender.prof" if profile else "", drawn, go.set,
             )  # fmt: skip
         finally:
             go.set()
             thread.join()
+        clocked.report()
     finally:
         db.dispose()
 
@@ -335,6 +359,7 @@ def run(
     with copy_of(server, template) as url:
         context = multiprocessing.get_context("spawn")
         port_out, report, scheduled, delivered = context.Queue(), context.Queue(), context.Queue(), context.Queue()
+        cpu = context.Queue()
         stop, done = context.Event(), context.Event()
         capture = context.Process(target=capture_server, args=(port_out, stop, report))
         capture.start()
@@ -345,11 +370,14 @@ def run(
             roles = [
                 context.Process(
                     target=scheduler,
-                    args=(url, data, maps, barrier, done, scheduled, f"{name}-scheduler.prof" if name else ""),
+                    args=(url, data, maps, barrier, done, scheduled, f"{name}-scheduler.prof" if name else "", cpu),
                 ),
                 context.Process(
                     target=sender,
-                    args=(url, data, port, connections, barrier, done, delivered, f"{name}-sender.prof" if name else ""),
+                    args=(
+                        url, data, port, connections, barrier, done, delivered, f"{name}-sender.prof" if name else "",
+                        cpu,
+                    ),
                 ),
             ]
         else:
@@ -359,7 +387,7 @@ def run(
                     target=shared,
                     args=(
                         url, data, maps, port, connections, barrier, finished, scheduled, delivered,
-                        f"{name}-p{n}" if name else "",
+                        f"{name}-p{n}" if name else "", cpu,
                     ),
                 )
                 for n in (1, 2)
@@ -368,6 +396,7 @@ def run(
             process.start()
         rounds = [scheduled.get(timeout=3600) for _ in range(1 if split == "roles" else 2)]
         passes = [delivered.get(timeout=3600) for _ in range(1 if split == "roles" else 2)]
+        busy = [cpu.get(timeout=3600) for _ in roles]
         for process in roles:
             process.join()
         stop.set()
@@ -389,7 +418,8 @@ def run(
             f"{games} games, {split} split, maps {'on ' if maps else 'off'}, {connections} sender(s) a process: "
             f"deadline to last results mail {elapsed:7.2f} s (adjudication done at {adjudicated:.2f} s, games a "
             f"process {[r[0] for r in rounds]}); {results} results mails, {with_picture} with a map, maps drawn "
-            f"{drawn}, {total} mails in all, {opened} SMTP connection(s)",
+            f"{drawn}, {total} mails in all, {opened} SMTP connection(s); CPU of each process from the clock's "
+            f"start to its end: {', '.join(f'{role} {seconds:.2f} s' for role, seconds in busy)}",
             flush=True,
         )
         return elapsed
