@@ -63,7 +63,10 @@ class TransactionalOutbox:
         self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT") if engine.dialect.name == "postgresql" else None
         self._marking: Connection | None = None
         """The autocommit connection marking the current batch's mails sent (PostgreSQL): checked
-        out, and so pinged, once a batch instead of once a mail; given back at the next claim."""
+        out, and so pinged, once a batch instead of once a mail; given back once every mail of the
+        batch has its outcome (or is given back), and at the next claim."""
+        self._unsettled: set[int] = set()
+        """The current batch's mails without an outcome yet."""
 
     def claim_next(self, now: datetime, lease: Callable[[int], datetime]) -> OutgoingMail | None:
         claimed = self.claim_batch(now, lease, 1)
@@ -77,9 +80,11 @@ class TransactionalOutbox:
             claimed = claim_rows_on(connection, now, lease, limit)
         if not claimed:
             return []
+        self._unsettled = {row[0] for row in claimed}
         return self._deliverable(claimed)
 
     def release(self, ids: Sequence[int]) -> None:
+        self._settled(*ids)
         with writer(self.services.db.engine).begin() as connection:
             release_rows_on(connection, ids, self.services.clock.now())
 
@@ -139,6 +144,12 @@ class TransactionalOutbox:
         except Exception:
             self._give_back_marking()  # a broken connection is not used again
             raise
+        self._settled(id)
+
+    def _settled(self, *ids: int) -> None:
+        self._unsettled.difference_update(ids)
+        if not self._unsettled:
+            self._give_back_marking()
 
     def _give_back_marking(self) -> None:
         marking, self._marking = self._marking, None
@@ -146,12 +157,14 @@ class TransactionalOutbox:
             marking.close()
 
     def mark_retry(self, id: int, next_attempt: datetime, error: str) -> None:
+        self._settled(id)
         with self.services.db.unit_of_work() as uow:
             row = _row(uow, id)
             row.next_attempt_at = next_attempt
             row.last_error = error
 
     def mark_failed(self, id: int, error: str, now: datetime) -> None:
+        self._settled(id)
         with self.services.db.unit_of_work() as uow:
             row = _row(uow, id)
             row.state = OutboundState.FAILED
