@@ -180,6 +180,18 @@ def test_get_info_of_chaos_names_its_first_phase_and_34_letters(harness: Harness
     assert answer.count(" (") >= 34
 
 
+@pytest.mark.parametrize(
+    ("language", "expected"), [("en", "First phase: winter 1453 (W1453A)."), ("fr", "Première phase : hiver 1453 (W1453A).")]
+)
+def test_get_info_of_the_renaissance_game_names_the_winter_it_opens_with(
+    harness: Harness, language: str, expected: str
+) -> None:
+    """Its game hooks open it with the adjustments of 1453 (garrisons and treasuries), not a spring."""
+    register(harness, "reader@example.net", language=language)
+    answer = read(harness.exchange("reader@example.net", "GET info.machiavelli\n"))
+    contains_all([answer], ["----- info.machiavelli -----", expected])
+
+
 def test_get_info_of_an_unknown_variant_is_an_unknown_file(harness: Harness) -> None:
     register(harness, "reader@example.net")
     answer = read(harness.exchange("reader@example.net", "GET info.nosuchmap\n"))

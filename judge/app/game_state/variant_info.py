@@ -8,10 +8,12 @@ the centres needed to win, the first phase and the special rules.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from judge.app.game_state.boards import opening_position
 from judge.core.errors import VariantError
 from judge.core.geography import GameMap
-from judge.core.phase import Season
+from judge.core.phase import Phase, Season
 from judge.core.variants import load_map
 from judge.i18n import N_, translation
 
@@ -28,8 +30,18 @@ RULE_NAMES = {
 SEASONS = {Season.SPRING: N_("spring"), Season.FALL: N_("fall"), Season.WINTER: N_("winter")}
 
 
-def variant_info(requested: str, language: str) -> str | None:
-    """The description ``requested`` (``info.colonial``, any case) names, or None if it names no variant."""
+def ordinary_first_phase(game_map: GameMap) -> Phase:
+    """The first phase of an ordinary game of ``game_map`` (Chaos: its empty first movement is skipped)."""
+    return opening_position(game_map).phase
+
+
+def variant_info(
+    requested: str, language: str, first_phase: Callable[[GameMap], Phase] = ordinary_first_phase
+) -> str | None:
+    """The description ``requested`` (``info.colonial``, any case) names, or None if it names no variant.
+
+    ``first_phase`` is the phase a new game of the variant opens with: the caller asks the game
+    hooks, since a variant that sets up its own opening (the Renaissance game's winter) knows it."""
     key = requested.strip().lower()
     if not key.startswith(PREFIX):
         return None
@@ -37,10 +49,10 @@ def variant_info(requested: str, language: str) -> str | None:
         game_map = load_map(key.removeprefix(PREFIX))
     except VariantError:
         return None
-    return describe(game_map, language)
+    return describe(game_map, language, first_phase(game_map))
 
 
-def describe(game_map: GameMap, language: str) -> str:
+def describe(game_map: GameMap, language: str, first: Phase) -> str:
     _ = translation(language).gettext
     lines = []
     text = game_map.info.get(language) or game_map.info.get("en")
@@ -55,7 +67,6 @@ def describe(game_map: GameMap, language: str) -> str:
             centres=len(game_map.supply_centers), win=game_map.win_centers
         )
     )
-    first = opening_position(game_map).phase  # Chaos: its empty first movement is skipped
     lines.append(_("First phase: {season} {year} ({phase}).").format(
         season=_(SEASONS[first.season]), year=first.year, phase=first
     ))

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from judge.app.game_state import helpfiles
 from judge.app.game_state.variant_info import variant_info
+from judge.app.hooks.game_hooks import opening_phase
 from judge.app.reports.person import dedication_lines
 from judge.app.session.mail_session import MailSession
 from judge.app.session.registry import Next, handles
@@ -50,7 +51,7 @@ def send_files(session: MailSession, line: int, names: Sequence[str]) -> None:
                 ),
             )
             continue
-        described = variant_info(requested, session.language)
+        described = variant_info(requested, session.language, opening_phase)
         if described is not None:  # GET info.colonial: a variant's description
             session.reply.ok(line, f"----- {key} -----\n{described}\n----- {key} -----")
             continue

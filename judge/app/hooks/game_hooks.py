@@ -232,3 +232,11 @@ def hooks_for(game: Game | None) -> GameHooks:
     if game is not None and plays_the_renaissance_game(game):
         return MACHIAVELLI
     return PLAIN
+
+
+def opening_phase(game_map: GameMap) -> Phase:
+    """The phase a new game of ``game_map``'s variant opens with, as its hooks set the game up
+    (a game not yet created: no house rule, the variant's own options' defaults)."""
+    game = Game(name="", variant=game_map.name)
+    return Phase.parse(str(hooks_for(game).opening_position(game, game_map)["phase"]))
+
