@@ -352,7 +352,7 @@ def _info(value: object, where: str) -> dict[str, str]:
 @functools.cache
 def _names_by_power() -> dict[str, PowerNames]:
     names: dict[str, PowerNames] = {}
-    for variant in available_variants():
+    for variant in (*available_variants(), *SCENARIO_DIRECTORIES):  # the Renaissance game's Papacy too
         for power, power_names in load_map(variant).power_names.items():
             names.setdefault(power, power_names)
     return names

@@ -82,6 +82,9 @@ class PlainHooks(HouseRuleHooks):
     def parameter_lines(self, game: Game, _: Gettext) -> list[str]:
         return []
 
+    def starting_lines(self, game: Game, game_map: GameMap, language: str) -> list[str] | None:
+        return None
+
     @property
     def members_sign_on(self) -> bool:
         return False

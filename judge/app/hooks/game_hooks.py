@@ -32,6 +32,7 @@ Each hook point, and who calls it:
 ``own_commands``          the variant's own commands (COUNCIL, VOTE, ACCUSE...), refused elsewhere
 ``own_options``           the SET handlers: the variant's own SET options (SET MONEY...), refused elsewhere
 ``parameter_lines``       LIST's parameter block and the Game Starting mail: the variant's own settings
+``starting_lines``        the Game Starting mail: the opening board as the variant sets it up
 ``members_sign_on``       the SIGNON handler: each member of a power signs on alone
 ``join_refusal``          the SIGNON handler, ``SIGNON ?game`` on a started game
 ``member``                RESIGN, SET ADDRESS: who is signed on, as a power's member
@@ -156,6 +157,10 @@ class GameHooks(Protocol):
 
     def parameter_lines(self, game: Game, _: Gettext) -> list[str]:
         """The variant's own settings, each a line, as LIST's parameter block and the start mail show them."""
+
+    def starting_lines(self, game: Game, game_map: GameMap, language: str) -> list[str] | None:
+        """The units of the opening board, a line each, as the Game Starting mail lists them to every
+        reader (None: the ordinary board's armies and fleets); only what all players may see."""
 
     @property
     def members_sign_on(self) -> bool:

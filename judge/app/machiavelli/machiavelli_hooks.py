@@ -22,6 +22,7 @@ from judge.app.game_state.plain_hooks import PlainHooks
 from judge.app.game_state.variant_ruling import VariantRuling
 from judge.app.machiavelli.final_standing import standing_lines
 from judge.app.machiavelli.game_options import OWN_OPTIONS, game_options, option_words, set_name
+from judge.app.machiavelli.opening_board import opening_lines
 from judge.app.machiavelli.orders_complete import sheet_completeness
 from judge.app.machiavelli.phase_ruling import rule_renaissance_phase
 from judge.app.machiavelli.sheet_mail import add_line, take_block
@@ -53,6 +54,10 @@ class MachiavelliHooks(PlainHooks):
     def opening_position(self, game: Game, game_map: GameMap) -> dict[str, Any]:
         # the garrisons (unless NO GARRISONS), the treasuries (unless NO MONEY), W1453
         return opening_json(load_board(game.variant), game_options(game))
+
+    def starting_lines(self, game: Game, game_map: GameMap, language: str) -> list[str] | None:
+        # field units and garrisons (the autonomous ones together), never a treasury: all read it
+        return opening_lines(opening_json(load_board(game.variant), game_options(game)), game_map, language)
 
     @property
     def own_options(self) -> frozenset[str]:

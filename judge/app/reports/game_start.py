@@ -65,7 +65,10 @@ def game_starting_body(game: Game, seat: Seat | None, language: str, zone: ZoneI
         lines += ["", _("Starting position for Spring of {year}:").format(year=phase.year), ""]
     else:  # a variant starting in the fall, or with builds (Chaos)
         lines += ["", _("Starting position, {phase}:").format(phase=phase_name(phase, _)), ""]
-    for unit in opening.units:
+    own_board = hooks_for(game).starting_lines(game, the_map, language)  # the Renaissance garrisons
+    if own_board is not None:
+        lines += own_board
+    for unit in opening.units if own_board is None else ():
         kind = _("Army") if unit.type is UnitType.ARMY else _("Fleet")
         where = province_display_name(unit.location, "fr" if language == "fr" else "en", the_map)
         lines.append(f"   {power_name(unit.power, language)}: {kind} {where}.")
