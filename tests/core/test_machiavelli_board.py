@@ -195,6 +195,8 @@ def test_fleets_in_piombino_and_messina_hold_the_straits(board: MachiavelliBoard
         ("PIO", frozenset({"ETS", "PSA"}), True),  # the second edition keeps Messina's only
         ("MES", frozenset({"GON", "ION"}), False),
     }
+    # The Judge's rule: a held strait is closed to other powers' moves, supports and convoys.
+    assert {s.closes for s in board.straits} == {frozenset({"moves", "supports", "convoys"})}
 
 
 def test_control_at_the_start(board: MachiavelliBoard) -> None:
@@ -242,6 +244,8 @@ def test_the_scenarios_map_is_known_by_its_name_without_being_offered() -> None:
         (lambda d: d["machiavelli"]["straits"].append({"province": "PIO", "joins": ["ETS", "WMS"]}), "no fleet border"),
         (lambda d: d.pop("machiavelli"), "section is missing"),
         (lambda d: d["machiavelli"]["straits"][0].update(first_edition_only="yes"), "first_edition_only"),
+        (lambda d: d["machiavelli"]["straits"][0].update(closes=["retreats"]), "closes lists some of"),
+        (lambda d: d["machiavelli"]["straits"][0].update(closes=[]), "closes lists some of"),
         (lambda d: d["machiavelli"]["second_edition_special_units"].pop("TURKEY"), "name each power once"),
         (lambda d: d["machiavelli"]["second_edition_special_units"].update(TURKEY=["knights"]), "second_edition_special_units of TURKEY"),
     ],

@@ -8,7 +8,7 @@ legal (for acknowledging orders as they arrive).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from judge.core.adjudicator.adjustments import adjudicate_adjustments
 from judge.core.adjudicator.movement_phase import adjudicate_movement
@@ -40,13 +40,16 @@ def adjudicate(
     *,
     strengths: Mapping[str, int] | None = None,
     partial_cuts: bool = False,
+    closed_steps: Mapping[str, Collection[frozenset[str]]] | None = None,
 ) -> AdjudicationResult:
     """Resolve the phase of ``position`` with ``orders`` (power -> orders in the order given);
-    in a movement phase, the units located in ``strengths`` count for that many (else one), and
-    with ``partial_cuts`` a lone attack of strength one cuts one point of such a unit's support."""
+    in a movement phase, the units located in ``strengths`` count for that many (else one),
+    with ``partial_cuts`` a lone attack of strength one cuts one point of such a unit's support,
+    and no convoy carries the army located at a key of ``closed_steps`` between the two provinces
+    of one of its pairs."""
     phase_type = position.phase.type
     if phase_type is PhaseType.MOVEMENT:
-        return adjudicate_movement(position, orders, rules, game_map, strengths, partial_cuts)
+        return adjudicate_movement(position, orders, rules, game_map, strengths, partial_cuts, closed_steps)
     if phase_type is PhaseType.RETREAT:
         return adjudicate_retreats(position, orders, rules, game_map)
     return adjudicate_adjustments(position, orders, rules, game_map)

@@ -44,24 +44,34 @@ def can_be_convoyed_between(game_map: GameMap, source: str, destination: str) ->
 
 
 def route_exists(
-    game_map: GameMap, source: str, destination: str, fleet_provinces: Collection[str]
+    game_map: GameMap,
+    source: str,
+    destination: str,
+    fleet_provinces: Collection[str],
+    closed: Collection[frozenset[str]] = (),
 ) -> bool:
-    """Whether a chain of the given fleet-occupied sea provinces links ``source`` to ``destination``."""
+    """Whether a chain of the given fleet-occupied sea provinces links ``source`` to ``destination``,
+    never stepping between the two provinces of a pair in ``closed`` (a passage closed to this army)."""
     if not can_be_convoyed_between(game_map, source, destination):
         return False
     seas = sea_neighbours(game_map)
-    frontier = [w for w in fleet_provinces if w in seas and source in seas[w]]
+    frontier = [w for w in fleet_provinces if w in seas and source in seas[w] and not _shut(closed, source, w)]
     seen = set(frontier)
     while frontier:
         current = frontier.pop()
         neighbours = seas[current]
-        if destination in neighbours:
+        if destination in neighbours and not _shut(closed, current, destination):
             return True
         for nxt in neighbours:
-            if nxt not in seen and nxt in seas and nxt in fleet_provinces:
+            if nxt not in seen and nxt in seas and nxt in fleet_provinces and not _shut(closed, current, nxt):
                 seen.add(nxt)
                 frontier.append(nxt)
     return False
+
+
+def _shut(closed: Collection[frozenset[str]], here: str, there: str) -> bool:
+    """Whether the step from ``here`` to ``there`` is one of the ``closed`` passages."""
+    return bool(closed) and frozenset((here, there)) in closed
 
 
 def fleets_on_minimal_routes(

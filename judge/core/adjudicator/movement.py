@@ -20,7 +20,7 @@ movement_phase.py for the phase around it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from judge.core.adjudicator.rules import Rules
 from judge.core.adjudicator.topology import Topology
@@ -51,6 +51,7 @@ class MovementResolver:
     """Resolves every decision of one movement phase; read the answers from the public lists."""
 
     __slots__ = (
+        "closed_steps",
         "convoy_fleets",
         "convoyed",
         "dep",
@@ -109,6 +110,8 @@ class MovementResolver:
         self.weight = [1] * n
         """Each unit's own strength: 1, or what :meth:`set_strengths` gives it."""
         self.partial_cuts = False
+        self.closed_steps: dict[int, Collection[frozenset[str]]] = {}
+        """For a convoyed army, the steps (pairs of provinces) no convoy may carry it across."""
         self.dest = [""] * n
         self.dest_loc = [""] * n
         self.target = [-1] * n
@@ -132,6 +135,15 @@ class MovementResolver:
         for i, unit in enumerate(self.units):
             self.weight[i] = strengths.get(unit.location, 1)
         self.partial_cuts = partial_cuts
+
+    def set_closed_steps(self, closed: Mapping[str, Collection[frozenset[str]]]) -> None:
+        """The steps closed to the convoys of some armies, by the army's location (the Renaissance
+        game's straits held by another power): no chain of convoys carrying that army may step
+        between the two provinces of such a pair."""
+        for i, unit in enumerate(self.units):
+            steps = closed.get(unit.location)
+            if steps:
+                self.closed_steps[i] = steps
 
     def set_order(self, i: int, order: Interpreted) -> None:
         """Unit ``i`` executes ``order`` (a legal order of a movement phase)."""
@@ -416,22 +428,28 @@ class MovementResolver:
 
     def path(self, i: int) -> bool:
         """For a convoyed army: is there a chain of working convoys from its province to its destination?"""
+        return self._chain(i, live=True)
+
+    def _chain(self, i: int, live: bool) -> bool:
+        """A chain of the convoys ordered for army ``i`` from its province to its destination, with
+        ``live`` of convoys that work (else of every ordered one), never across a closed step."""
         fleets = self.convoy_fleets[i]
         if not fleets:
             return False
         seas, prov = self.seas, self.prov
         source, destination = self.prov[i], self.dest[i]
-        frontier = [f for f in fleets if source in seas[prov[f]]]
+        closed = self.closed_steps.get(i, ())
+        frontier = [f for f in fleets if source in seas[prov[f]] and not (closed and frozenset((source, prov[f])) in closed)]
         seen = set(frontier)
         while frontier:
             f = frontier.pop()
-            if not self._resolve(f):
+            if live and not self._resolve(f):
                 continue
             here = seas[prov[f]]
-            if destination in here:
+            if destination in here and not (closed and frozenset((prov[f], destination)) in closed):
                 return True
             for g in fleets:
-                if g not in seen and prov[g] in here:
+                if g not in seen and prov[g] in here and not (closed and frozenset((prov[f], prov[g])) in closed):
                     seen.add(g)
                     frontier.append(g)
         return False
@@ -539,20 +557,7 @@ class MovementResolver:
 
     def had_route(self, i: int) -> bool:
         """Whether the convoys ordered for army ``i`` formed a chain before any fleet was dislodged."""
-        fleets = self.convoy_fleets[i]
-        seas, prov = self.seas, self.prov
-        source, destination = self.prov[i], self.dest[i]
-        frontier = [f for f in fleets if source in seas[prov[f]]]
-        seen = set(frontier)
-        while frontier:
-            here = seas[prov[frontier.pop()]]
-            if destination in here:
-                return True
-            for g in fleets:
-                if g not in seen and prov[g] in here:
-                    seen.add(g)
-                    frontier.append(g)
-        return False
+        return self._chain(i, live=False)
 
     def is_fleet(self, i: int) -> bool:
         return self.units[i].type is _FLEET

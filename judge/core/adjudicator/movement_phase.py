@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from judge.core.adjudicator.board import Board
 from judge.core.adjudicator.movement import (
@@ -49,10 +49,13 @@ def adjudicate_movement(
     game_map: GameMap,
     strengths: Mapping[str, int] | None = None,
     partial_cuts: bool = False,
+    closed_steps: Mapping[str, Collection[frozenset[str]]] | None = None,
 ) -> AdjudicationResult:
     """``strengths``: the units, by location, that count for more than one (the Renaissance
     game's elite units); every other unit counts for one. ``partial_cuts``: a lone attack of
-    strength one cuts one point of such a unit's support (:meth:`MovementResolver.set_strengths`)."""
+    strength one cuts one point of such a unit's support (:meth:`MovementResolver.set_strengths`).
+    ``closed_steps``: by an army's location, the steps no convoy may carry it across (the
+    Renaissance game's straits, :meth:`MovementResolver.set_closed_steps`)."""
     units = position.units
     n = len(units)
     topo = topology(game_map)
@@ -70,6 +73,8 @@ def adjudicate_movement(
     powers, given, executed, refused, ordered, completed = read
     if strengths:
         resolver.set_strengths(strengths, partial_cuts)
+    if closed_steps:
+        resolver.set_closed_steps(closed_steps)
     resolver.prepare()
     resolver.resolve_all()
 

@@ -15,7 +15,10 @@ A scenario is a variant file (docs/variants.md) with a few keys more, read here 
   (garrisons of no power), ``treasuries`` (ducats at the start), ``single_space`` (a
   province whose city and province are one space, as Venice: one unit at most) and
   ``straits`` (a fleet in ``province`` holds the passage between the two ``joins``;
-  ``first_edition_only``: not under the second edition's rules); ``variable_income``: the
+  ``first_edition_only``: not under the second edition's rules; ``closes``: what the passage is
+  closed to for another power, among ``moves`` and ``supports`` of its fleets across it and
+  ``convoys`` of its armies, or by its fleets, across it; left out: all three, the classic
+  Judge's rule); ``variable_income``: the
   dice thrown each year for a home country (keyed by its power: whoever holds the country
   throws them) or for a city (keyed by its province: whoever controls the city), each as
   ``{"dice": N, "table": [six incomes, for a roll of 1 to 6]}``; ``second_edition_special_units``:
@@ -42,6 +45,7 @@ from judge.core.errors import PhaseError, VariantError
 from judge.core.geography import GameMap, Terrain
 from judge.core.machiavelli.special_units import SpecialKind
 from judge.core.phase import Phase
+from judge.core.units import province_of
 from judge.core.variants import SCENARIO_DIRECTORIES, load_map, parse_map, scenario_data
 
 AUTONOMOUS = "AUTONOMOUS"
@@ -67,14 +71,26 @@ class City:
         return self.income > 1
 
 
+STRAIT_CLOSES: tuple[str, ...] = ("moves", "supports", "convoys")
+"""What a held strait may be closed to (a scenario's ``closes``): another power's fleets moving or
+supporting across it, and convoys across it of another power's armies or by another power's fleets."""
+
+
 @dataclass(frozen=True, slots=True)
 class Strait:
     """A fleet in ``province`` holds the passage between the two fleet locations ``joins``
-    (``first_edition_only``: not under the second edition's rules, SET MACH2)."""
+    (``first_edition_only``: not under the second edition's rules, SET MACH2), closed to other
+    powers' ``closes`` (:data:`STRAIT_CLOSES`)."""
 
     province: str
     joins: tuple[str, str]
     first_edition_only: bool = False
+    closes: frozenset[str] = frozenset(STRAIT_CLOSES)
+
+    @property
+    def step(self) -> frozenset[str]:
+        """The two provinces the passage joins (coasts dropped): a convoy's step across it."""
+        return frozenset(province_of(end) for end in self.joins)
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,7 +361,10 @@ def _straits(value: object, game_map: GameMap, where: str) -> tuple[Strait, ...]
         first_only = entry.get("first_edition_only", False)
         if not isinstance(first_only, bool):
             raise VariantError(f"{where}: the strait of {province}: first_edition_only must be true or false")
-        found.append(Strait(province, (first, second), first_only))
+        closes = entry.get("closes", list(STRAIT_CLOSES))
+        if not isinstance(closes, list) or not closes or any(c not in STRAIT_CLOSES for c in closes):
+            raise VariantError(f"{where}: the strait of {province}: closes lists some of {', '.join(STRAIT_CLOSES)}")
+        found.append(Strait(province, (first, second), first_only, frozenset(closes)))
     return tuple(found)
 
 

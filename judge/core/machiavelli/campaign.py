@@ -40,6 +40,12 @@ holds the passage its province guards (moving away or converting, it still does)
 another power may neither move nor support across it (the order holds). A fleet that enters a
 fleetless Piombino or Messina blocks the crossings of that same campaign too (the campaign is
 resolved again with them held; not under SET MACH2). Armies and garrisons hold no strait.
+A held strait is closed to convoys too: no convoy carries another power's army across it, nor
+carries an army across it with another power's fleet (the plain adjudicator is told which steps
+each convoyed army may not take, so it looks for another chain; with none, the move fails, "the
+strait is held by ..."). The strait is held from the start of the campaign, so a holder
+dislodged in that same campaign still closes it (the Judge's own rule decides a blocked crossing
+before any move is resolved). What a strait closes is the scenario's data (``closes``).
 
 Under SET MACH2 (the second edition) only Messina's strait is held (the data marks Piombino's
 ``first_edition_only``), and a besieged garrison may convert: a conversion is an attack like
@@ -52,7 +58,7 @@ or its city liberates both; besieging a city that rebels against it for two camp
 the city's and the province's rebels. A province's rebels support the one move into it of a power
 they do not fight (two such powers moving in: neither); they stand in a space of their own beside
 the province for the moves (``ARE$``), never on the board. Not yet played here (issue 33, later
-steps): convoys and retreats across a strait, the ALLY command that lets another power through.
+steps): retreats across a strait, the ALLY command that lets another power through.
 
 Special units (SET SPECIAL, with money: :mod:`.special_units`): the plain adjudicator is given
 the strength of each unit of strength 2, by the location it stands on for the moves (under SET
@@ -77,6 +83,7 @@ from types import MappingProxyType
 from typing import Final
 
 from judge.core.adjudicator import OrderResult, Outcome, Rules, adjudicate
+from judge.core.adjudicator.convoys import route_exists
 from judge.core.geography import GameMap, Province, Terrain
 from judge.core.machiavelli.board import AUTONOMOUS, Control, MachiavelliBoard, Strait
 from judge.core.machiavelli.options import FIRST_EDITION, MachiavelliOptions
@@ -99,7 +106,7 @@ from judge.core.machiavelli.special_units import (
 )
 from judge.core.machiavelli.treasury import NO_UNREST, Finances, Rebellion, Unrest
 from judge.core.machiavelli.year import next_phase
-from judge.core.orders import Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove
+from judge.core.orders import Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove
 from judge.core.phase import Phase, PhaseType, Season
 from judge.core.position import DislodgedUnit, Position
 from judge.core.special_rules import NEUTRAL
@@ -315,10 +322,19 @@ def adjudicate_campaign(
     campaign.rebels_support(rebels)
     strengths = campaign.strengths()
     partial = options.mach2  # the second edition: a lone unit cuts one point of an elite's support
-    base = adjudicate(plain_position, campaign.plain, Rules(), spaces, strengths=strengths, partial_cuts=partial)
+    closed = campaign.convoy_closures(holders, spaces)
+    base = adjudicate(
+        plain_position, campaign.plain, Rules(), spaces, strengths=strengths, partial_cuts=partial, closed_steps=closed
+    )
     entered = campaign.straits_entered(base.position.units, holders)
-    if entered and campaign.block_straits(entered):  # a fleet that entered blocks this turn too
-        base = adjudicate(plain_position, campaign.plain, Rules(), spaces, strengths=strengths, partial_cuts=partial)
+    if entered:  # a fleet that entered blocks this turn too
+        blocked = campaign.block_straits(entered)
+        closed_too = campaign.convoy_closures({**holders, **entered}, spaces)
+        if blocked or closed_too != closed:
+            base = adjudicate(
+                plain_position, campaign.plain, Rules(), spaces,
+                strengths=strengths, partial_cuts=partial, closed_steps=closed_too,
+            )  # fmt: skip
     campaign.judge(base.results, {d.unit.location for d in base.dislodged})
     return campaign.after(base.position.units, base.dislodged, base.retreats)
 
@@ -351,6 +367,7 @@ class _Campaign:
         self.one_space: dict[str, tuple[int, UnitType | None]] = {}  # Venice: a conversion in place
         self.attacked: set[str] = set()
         self.moved_to: dict[str, str] = {}  # a unit's location -> where its successful move took it
+        self.barred_by: dict[str, str] = {}  # a convoyed army's location -> the holder of the strait barring it
         self.unordered: list[Verdict] = []
 
     def refuse(self, number: int, reason: str) -> None:
@@ -492,10 +509,64 @@ class _Campaign:
         if unit is None or unit.type is not _FLEET or unit.power != power:
             return None
         ends = {unit.province, province_of(order.destination)}
+        closing = "moves" if isinstance(order, Move) else "supports"
         for strait, holder in holders.items():
-            if holder != power and ends == {province_of(end) for end in strait.joins}:
+            if holder != power and closing in strait.closes and ends == strait.step:
                 return holder
         return None
+
+    def convoy_closures(self, holders: Mapping[Strait, str], spaces: GameMap) -> dict[str, frozenset[frozenset[str]]]:
+        """By each convoyed army's location, the held straits no convoy may carry it across: those of
+        another power than the army's, and those where a fleet of another power than the holder's
+        would convoy it across (the Judge's rules: "no hostile fleet can move or convoy" across, "no
+        player may use the straits without the controlling player's permission"). An army whose
+        ordered convoys reach its destination only across such a strait is noted in ``barred_by``
+        with the strait's holder, the reason its move fails."""
+        closures: dict[str, frozenset[frozenset[str]]] = {}
+        self.barred_by = {}
+        convoying = [s for s in holders if "convoys" in s.closes]
+        if not convoying:
+            return closures
+        for power, given in self.plain.items():
+            for order in given:
+                army = self.field_at.get(order.unit.province) if isinstance(order, Move) else None
+                if army is None or army.type is not _ARMY or army.power != power:
+                    continue
+                assert isinstance(order, Move)
+                destination = province_of(order.destination)
+                fleets = self.convoying_fleets(army, destination)
+                if not fleets:
+                    continue
+                barred = {
+                    strait.step: holders[strait]
+                    for strait in convoying
+                    if holders[strait] != army.power
+                    or any(fleets.get(end, holders[strait]) != holders[strait] for end in strait.step)
+                }
+                if not barred:
+                    continue
+                closures[army.location] = frozenset(barred)
+                if route_exists(spaces, army.province, destination, fleets) and not route_exists(
+                    spaces, army.province, destination, fleets, frozenset(barred)
+                ):
+                    self.barred_by[army.location] = min(barred.values())
+        return closures
+
+    def convoying_fleets(self, army: Unit, destination: str) -> dict[str, str]:
+        """The fleets ordered to convoy ``army`` to ``destination``: their province -> their power."""
+        found: dict[str, str] = {}
+        for power, given in self.plain.items():
+            for order in given:
+                if (
+                    isinstance(order, Convoy)
+                    and order.convoyed.province == army.province
+                    and province_of(order.destination) == destination
+                    and (fleet := self.field_at.get(order.unit.province)) is not None
+                    and fleet.type is _FLEET
+                    and fleet.power == power
+                ):
+                    found[fleet.province] = power
+        return found
 
     def hold_abandoned_sieges(self) -> None:
         """The second campaign of a siege: a besieger that does not besiege again holds (it is free
@@ -605,9 +676,13 @@ class _Campaign:
                     self.verdicts[number] = Verdict(power, order, Outcome.FAILS, "dislodged")
             if number in self.verdicts:
                 continue
-            found = outcome_of.get(_location_of(order, self.position, self.garrison_unit))
+            location = _location_of(order, self.position, self.garrison_unit)
+            found = outcome_of.get(location)
             if found is None:
                 self.verdicts[number] = Verdict(power, order, Outcome.INVALID, "no such unit")
+            elif found.outcome is Outcome.FAILS and location in self.barred_by:
+                reason = f"the strait is held by {self.barred_by[location]}"
+                self.verdicts[number] = Verdict(power, order, Outcome.FAILS, reason)
             else:
                 self.verdicts[number] = Verdict(power, order, found.outcome, found.reason)
         self.judge_unordered(results)
