@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from judge.mail.compose import (
+    Attachment,
     AutoSubmitted,
     JudgeIdentity,
     SharedMail,
@@ -25,6 +26,7 @@ from judge.mail.compose import (
     render_reply,
     reply_subject,
     strip_subject,
+    with_attachment,
 )
 from judge.mail.decode import decode_mail, parse_message
 from judge.mail.loopguard import LoopKind, classify
@@ -290,3 +292,27 @@ def test_render_reply_and_compose_reply_are_the_same_mail() -> None:
     for name in ("From", "To", "Subject", "Date", "In-Reply-To", "X-Judge", "Auto-Submitted"):
         assert parsed[name] == message[name]
     assert parsed["Auto-Submitted"] == "auto-replied"
+
+
+def test_a_mail_made_multipart_asks_no_resolver_and_gets_a_boundary_of_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The sender attaches each results mail's map as it sends it (issue 28): the boundary is a
+    random token, not a message id naming this host, which the resolver was asked for each mail."""
+    import socket
+
+    def no_resolver(*_args: object) -> str:
+        raise AssertionError("the resolver was asked for this host's name")
+
+    monkeypatch.setattr(socket, "getfqdn", no_resolver)
+    monkeypatch.setattr(socket, "gethostbyaddr", no_resolver)
+    text = render(JUDGE, "p@x.org", "Results", "Spring 1901.\n", now=NOW, auto_submitted=AutoSubmitted.GENERATED)
+    picture = Attachment("map.png", "image/png", bytes(range(256)) * 40)
+    first, second = with_attachment(text, picture), with_attachment(text, picture)
+    boundaries = [message_from_bytes(m, policy=policy.default).get_boundary() for m in (first, second)]
+    assert boundaries[0] and boundaries[1] and boundaries[0] != boundaries[1]
+    for mail in (first, second):
+        parsed = message_from_bytes(mail, policy=policy.default)
+        assert isinstance(parsed, EmailMessage) and parsed.get_content_type() == "multipart/mixed"
+        parts = list(parsed.iter_attachments())
+        assert len(parts) == 1 and parts[0].get_content() == picture.data
