@@ -31,6 +31,7 @@ from typing import Protocol, runtime_checkable
 
 from judge.config import Config, MaildirRelaySpec, RelaySpec, SmtpRelaySpec, TlsMode
 from judge.mail.addresses import AddressError, canonical_address, needs_smtputf8, printable
+from judge.mail.smtp_transaction import SessionLostError, transact
 from judge.waiting import first_of
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,11 @@ class TransientDeliveryError(DeliveryError):
 
 class RelayUnavailableError(TransientDeliveryError):
     """The relay cannot be used at all (no connection, TLS or login refused): every mail would fail."""
+
+
+class SessionLost(TransientDeliveryError):
+    """The SMTP session ended before the relay had the mail's text (it had closed an idle session,
+    or said ``421``): the relay cannot have taken the mail, which may go on a new session."""
 
 
 class PermanentDeliveryError(DeliveryError):
@@ -466,9 +472,10 @@ class SmtpRelay:
 
     :meth:`deliver` sends one message on a connection of its own. The drain
     sends its passes through :meth:`connection`: one session reused for many
-    messages (``RSET`` between them), so a deadline storm's thousands of
-    results mails do not each pay a TCP connection, a greeting, ``EHLO``, TLS
-    and a login.
+    messages, so a deadline storm's thousands of results mails do not each
+    pay a TCP connection, a greeting, ``EHLO``, TLS and a login. Each mail is
+    one transaction of :func:`judge.mail.smtp_transaction.transact`
+    (pipelined when the relay offers ``PIPELINING``).
     """
 
     def __init__(
@@ -560,7 +567,9 @@ class SmtpRelay:
             if not usable:
                 raise PermanentDeliveryError(f"no recipient can be delivered: {refused}", 550)
             sender = envelope_sender or self._envelope_sender()
-            rejected = client.sendmail(sender, usable, message, mail_options=options)
+            rejected = transact(client, sender, usable, message, options)
+        except SessionLostError as error:
+            raise SessionLost(f"delivery interrupted before the relay had the mail: {error}") from error
         except smtplib.SMTPRecipientsRefused as error:
             reasons = {r: f"{c} {_text(m)}" for r, (c, m) in error.recipients.items()}
             if all(c >= 500 for c, _m in error.recipients.values()):
@@ -628,10 +637,14 @@ class SmtpRelay:
 class SmtpConnection:
     """One SMTP session of an :class:`SmtpRelay` reused for many mails (a :class:`Relay`).
 
-    The session opens at the first mail. Before each later mail an ``RSET``
-    checks it is still there (a relay closes idle sessions) and clears what the
-    last mail left; when it is gone, a new one is opened and the mail goes
-    out on it. After any error the session is closed (a half-broken session is
+    The session opens at the first mail. A later mail follows the last one
+    at once (no ``RSET`` after a transaction the relay completed: RFC 5321
+    lets a new ``MAIL`` follow a finished ``DATA``); after a mail the relay
+    refused, the transaction is reset with ``RSET`` and the session kept.
+    When a reused session turns out to be gone before the relay saw the
+    mail's text (a relay closes idle sessions), the mail goes out on a new
+    one: the relay cannot have taken it, so it is sent once all the same.
+    After any other error the session is closed (a half-broken session is
     never reused) and the next mail opens a new one; after the relay's
     ``mails_per_connection`` mails too, as mail servers limit them.
     ``connections`` counts the sessions opened.
@@ -650,29 +663,45 @@ class SmtpConnection:
         usable, refused = canonical_recipients(recipients)
         if not usable:
             raise PermanentDeliveryError(f"no recipient can be delivered: {refused}", 550)
-        client = self._ready()
+        reused = self._ready()
         try:
-            accepted = self.relay.send_on(client, message, usable, refused, envelope_sender)
-        except BaseException:
+            accepted = self._send(message, usable, refused, envelope_sender)
+        except SessionLost:
             self.close()
-            raise
+            if not reused:
+                raise
+            self._ready()  # the relay had closed the session it had been idle on: a new one, once
+            accepted = self._send(message, usable, refused, envelope_sender)
         self._mails += 1
         return accepted
 
-    def _ready(self) -> smtplib.SMTP:
+    def _send(
+        self, message: bytes, usable: list[str], refused: dict[str, str], envelope_sender: str | None
+    ) -> Mapping[str, str]:
         client = self._client
-        if client is not None and self._mails < self.relay.mails_per_connection:
-            try:
-                code, _reply = client.rset()
-                if code == 250:
-                    return client
-            except (smtplib.SMTPException, OSError):
-                pass  # gone: a new session below
+        assert client is not None  # opened by _ready
+        try:
+            accepted = self.relay.send_on(client, message, usable, dict(refused), envelope_sender)
+        except DeliveryError:
+            if client.sock is None:  # closed on the way (a 421, a broken session): not reused
+                self.close()
+            self._mails += 1  # a transaction refused and reset still counts toward the session's quota
+            raise
+        except BaseException:
+            self.close()
+            raise
+        return accepted
+
+    def _ready(self) -> bool:
+        """An open session for the next mail; True when it is one already used (it may be gone)."""
+        client = self._client
+        if client is not None and client.sock is not None and self._mails < self.relay.mails_per_connection:
+            return True
         self.close()
         self._client = self.relay.connect()
         self.connections += 1
         self._mails = 0
-        return self._client
+        return False
 
     def close(self) -> None:
         """``QUIT`` (or just close) the session, if one is open."""

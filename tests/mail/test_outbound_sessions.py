@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -15,9 +16,11 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from judge.mail.outbound import (
     BackoffPolicy,
     DrainReport,
+    PermanentDeliveryError,
     Relay,
     RelayUnavailableError,
     SmtpRelay,
+    TransientDeliveryError,
     drain_once,
 )
 from tests.mail.memory_outbox import BatchMemoryOutbox, MemoryOutbox
@@ -113,9 +116,9 @@ async def test_an_error_mid_pass_loses_no_mail_and_doubles_none() -> None:
         relay = SmtpRelay("127.0.0.1", port, envelope_sender="judge@example.org", timeout=10)
         first = await _drain(outbox, relay, limit=50, batch=4)
         # Refused for now: 3 and 8 wait their back-off; the rest went out once, the session
-        # reopened after each refusal and after the relay hung up following mail 5.
+        # kept after each refusal (reset) and reopened after the relay hung up following mail 5.
         assert (first.sent, first.retried, first.released) == (8, 2, 0)
-        assert handler.connections == 4
+        assert handler.connections == 2
         assert {row.id: row.state for row in outbox.rows.values() if row.state != "sent"} == {3: "pending", 8: "pending"}
         assert outbox.rows[3].attempts == 1 and outbox.rows[3].due > NOW
         later = await _drain(outbox, relay, NOW + timedelta(minutes=2), limit=50)
@@ -171,3 +174,132 @@ def test_a_pass_that_outlives_half_the_lease_gives_back_what_it_did_not_send() -
     assert all(outbox.rows[n].attempts == 0 for n in outbox.released)
     again = drain_once(outbox, Slow(0.0), NOW, limit=50, policy=short)
     assert again.sent == 6 - report.sent and outbox.states() == {"sent": 6}
+
+
+@dataclass
+class Recording(Flaky):
+    """:class:`Flaky` that notes each session's commands (``MAIL`` and ``RSET``, by session) and
+    offers ``PIPELINING`` when told (as Postfix does)."""
+
+    pipelining: bool = False
+    commands: list[tuple[int, str]] = field(default_factory=list)
+    sessions: dict[int, int] = field(default_factory=dict)
+
+    def _session(self, session: Session) -> int:
+        return self.sessions.setdefault(id(session), len(self.sessions) + 1)
+
+    async def handle_EHLO(
+        self, server: SMTP, session: Session, envelope: Envelope, hostname: str, responses: list[str]
+    ) -> list[str]:
+        session.host_name = hostname
+        if self.pipelining:
+            responses.insert(1, "250-PIPELINING")
+        return responses
+
+    async def handle_MAIL(
+        self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list[str]
+    ) -> str:
+        self.commands.append((self._session(session), "MAIL"))
+        envelope.mail_from = address
+        envelope.mail_options.extend(options)
+        return "250 OK"
+
+    async def handle_RSET(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        self.commands.append((self._session(session), "RSET"))
+        return "250 OK"
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("pipelining", [False, True])
+async def test_no_rset_between_two_mails_of_a_session_but_one_after_a_refused_mail(pipelining: bool) -> None:
+    handler = Recording(refuse={3}, pipelining=pipelining)
+    outbox = BatchMemoryOutbox()
+    _queue(outbox, 5)
+    async with capture_server(handler) as port:
+        relay = SmtpRelay("127.0.0.1", port, envelope_sender="judge@example.org", timeout=10)
+        report = await _drain(outbox, relay, limit=50)
+    assert (report.sent, report.retried) == (4, 1)
+    assert handler.connections == 1
+    # A completed transaction is followed by the next MAIL at once; the refused one (mail 3) is reset.
+    assert handler.commands == [(1, "MAIL"), (1, "MAIL"), (1, "MAIL"), (1, "RSET"), (1, "MAIL"), (1, "MAIL")]
+    assert _numbers(handler) == Counter([1, 2, 4, 5])
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("pipelining", [False, True])
+async def test_a_session_the_relay_closed_while_idle_sends_the_next_mail_once_on_a_new_one(pipelining: bool) -> None:
+    handler = Recording(hang_up_after={1, 2}, pipelining=pipelining)
+    outbox = BatchMemoryOutbox()
+    _queue(outbox, 3)
+    async with capture_server(handler) as port:
+        relay = SmtpRelay("127.0.0.1", port, envelope_sender="judge@example.org", timeout=10)
+
+        def three_mails_with_pauses() -> int:
+            with relay.connection() as session:
+                for number in (1, 2, 3):
+                    session.deliver(_mail(number), [f"p{number}@x.org"])
+                    time.sleep(0.2)  # the relay hangs up meanwhile (after mails 1 and 2)
+                return session.connections
+
+        assert await asyncio.to_thread(three_mails_with_pauses) == 3
+    assert _numbers(handler) == Counter([1, 2, 3])  # each once: the relay never had the text twice
+    assert [number for number, _command in handler.commands] == [1, 2, 3]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("pipelining", [False, True])
+async def test_lines_starting_with_a_dot_arrive_whole_and_the_refusals_read_as_before(pipelining: bool) -> None:
+    handler = Recording(pipelining=pipelining, rcpt_replies={"no@x.org": "550 no such user", "later@x.org": "450 later"})
+    text = b"From: judge@example.org\r\nSubject: mail 1\r\n\r\n.\r\n..two\r\n.three\r\nlast line without end"
+    async with capture_server(handler) as port:
+        relay = SmtpRelay("127.0.0.1", port, envelope_sender="judge@example.org", timeout=10)
+        await asyncio.to_thread(_four_mails_one_session, relay, text)
+    assert [captured.rcpt_tos for captured in handler.received] == [["p1@x.org"], ["p2@x.org"]]
+    for captured in handler.received:
+        assert captured.data == text + b"\r\n"
+
+
+def _four_mails_one_session(relay: SmtpRelay, text: bytes) -> None:
+    """One partly refused, one refused for good, one refused for now, one taken: one session."""
+    with relay.connection() as session:
+        refused = session.deliver(text, ["p1@x.org", "no@x.org"])
+        assert set(refused) == {"no@x.org"} and refused["no@x.org"].startswith("550")
+        with pytest.raises(PermanentDeliveryError):
+            session.deliver(text, ["no@x.org"])
+        with pytest.raises(TransientDeliveryError) as later:
+            session.deliver(text, ["later@x.org", "no@x.org"])
+        assert not isinstance(later.value, PermanentDeliveryError)
+        assert session.deliver(text, ["p2@x.org"]) == {}
+        assert session.connections == 1
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("pipelining", "writes"), [(False, 3), (True, 1)])
+async def test_a_relay_offering_pipelining_gets_a_mails_commands_in_one_write(
+    pipelining: bool, writes: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """MAIL, RCPT and DATA in one write and one round trip (RFC 2920), the text after the 354."""
+    import smtplib
+
+    sent: list[bytes] = []
+    send = smtplib.SMTP.send
+
+    def counted(self: smtplib.SMTP, data: bytes | str) -> None:
+        sent.append(data if isinstance(data, bytes) else data.encode())
+        send(self, data)
+
+    handler = Recording(pipelining=pipelining)
+    async with capture_server(handler) as port:
+        relay = SmtpRelay("127.0.0.1", port, envelope_sender="judge@example.org", timeout=10)
+
+        def two_mails() -> None:
+            with relay.connection() as session:
+                session.deliver(_mail(1), ["p1@x.org"])
+                monkeypatch.setattr(smtplib.SMTP, "send", counted)
+                session.deliver(_mail(2), ["p2@x.org"])
+                monkeypatch.setattr(smtplib.SMTP, "send", send)
+
+        await asyncio.to_thread(two_mails)
+    assert len(sent) == writes
+    assert b"".join(sent).startswith(b"MAIL FROM:<judge@example.org> size=") and b"RCPT TO:<p2@x.org>\r\n" in b"".join(sent)
+    assert _numbers(handler) == Counter([1, 2])
