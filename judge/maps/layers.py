@@ -49,6 +49,7 @@ at worst both draw its base.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import struct
 import zlib
@@ -56,7 +57,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from judge.maps import sprites
+from judge.maps import deflate, sprites
 from judge.maps.vips import vips as maps_vips
 
 KEEP = 12
@@ -64,9 +65,6 @@ KEEP = 12
 pixel, about 4 MB for Standard and 6 MB for World)."""
 HALO = 0.6
 """The labels' halo: white at this opacity over what lies under it (as the SVG draws it)."""
-_COMPRESSION = 3
-"""zlib level of the palette PNG (its run-length strategy, :func:`_deflate`, uses few of the
-level's settings)."""
 _SLOTS = 128
 """Indices 1..127 are colours; index k + 128 is colour k under the labels' halo."""
 
@@ -109,6 +107,8 @@ class Board:
     """What one board keeps: its page size, its base in palette indices, the masks of what is drawn
     over and the colour of each index (a centre's province has none: each picture's shading gives it)."""
 
+    key: int
+    """This board's number in the process (what names its masks to :mod:`judge.maps.sprites`)."""
     width: int
     height: int
     base: int
@@ -129,6 +129,9 @@ class Board:
     """Each supply centre's province and its index."""
     first_free: int
     """The first index the base leaves to the phase's own colours."""
+    base_over: deflate.Background
+    """The base with what is drawn over the phase applied (what a picture's phase is painted on),
+    its bands deflated (a picture's rows that are the base's are not deflated again)."""
 
 
 def _index_colour(index: int) -> str:
@@ -180,6 +183,7 @@ def _board(base_svg: str, over_svg: str, provinces: tuple[str, ...], draw: Draw)
     uncovered = band.translate(bytes(0 if v in inks else 0xFF for v in range(256)))
     paint = band.translate(bytes(0x80 if v == 1 else inks.get(v, 0) for v in range(256)))
     return Board(
+        key=next(_BOARDS),
         width=width,
         height=height,
         base=int.from_bytes(base, "little"),
@@ -191,8 +195,11 @@ def _board(base_svg: str, over_svg: str, provinces: tuple[str, ...], draw: Draw)
         colours=tuple((index, colour) for colour, index in colours.items()),
         provinces=tuple(at.items()),
         first_free=first_free,
+        base_over=deflate.background(_overlay(base, uncovered, paint, width, height), width, height),
     )
 
+
+_BOARDS = itertools.count()
 
 _DRAWN = bytes([0] + [0xFF] * 255)
 """A translation table: 0xFF for every index but 0 (nothing drawn)."""
@@ -259,10 +266,11 @@ def layered_png(svg: str, draw: Draw) -> bytes | None:
     phase = _OPACITY.sub("", phase)
     length = board.width * board.height
     base, paint, paint_bytes = board.base, board.paint, board.paint_bytes
-    # The phase's part: its colours get the indices the base leaves free.
-    dynamic: dict[Colour, int] = {}
-    for found in _ATTRIBUTE_COLOUR.findall(phase):
-        dynamic.setdefault(rgb("#" + found), board.first_free + len(dynamic))
+    # The phase's part: its colours get the indices the base leaves free, in the colours' order (the
+    # same colours, the same indices: nearly every picture of a board has the same colours, every
+    # power's in its legend, so an element's pixels kept by judge.maps.sprites serve the next).
+    colours = sorted({rgb("#" + found) for found in _ATTRIBUTE_COLOUR.findall(phase)})
+    dynamic = {colour: board.first_free + rank for rank, colour in enumerate(colours)}
     palette: list[Colour] = [(0, 0, 0)] * _SLOTS
     if board.first_free + len(dynamic) <= _SLOTS:
         for index, colour in board.colours:
@@ -293,19 +301,27 @@ def layered_png(svg: str, draw: Draw) -> bytes | None:
         palette[index] = colour
 
     # The phase's part drawn here (judge.maps.sprites: its lines filled, its other elements pasted as
-    # sprites), not by librsvg on a whole page; by librsvg when it holds what sprites does not draw.
+    # sprites, the labels applied to what they paint), not by librsvg on a whole page; by librsvg when
+    # it holds what sprites does not draw.
+    if base is board.base:
+        labels = sprites.Over(board.key, board.uncovered_bytes, paint_bytes)
+        base_over, kept = board.base_over.indices, board.base_over
+    else:  # the board's numbers translated for this picture
+        labels = sprites.Over((board.key, bytes(table)), board.uncovered_bytes, paint_bytes)
+        base_over = _overlay(base.to_bytes(length, "little"), board.uncovered_bytes, paint_bytes, board.width, board.height)
+        kept = None
     composed = sprites.compose(
         phase,
-        board.base_bytes if base is board.base else base.to_bytes(length, "little"),
+        base_over,
         board.width,
         board.height,
         {f"#{r:02x}{g:02x}{b:02x}": index for (r, g, b), index in dynamic.items()},
         draw,
+        labels,
     )
     if composed is not None:
         palette += [under_halo(colour) for colour in palette]
-        picture = _overlay(composed, board.uncovered_bytes, paint_bytes, board.width, board.height)
-        return palette_png(board.width, board.height, picture, palette)
+        return palette_png(board.width, board.height, composed, palette, kept)
 
     def index_of(match: re.Match[str]) -> str:
         return _index_colour(dynamic[rgb("#" + match.group(1))])
@@ -319,7 +335,7 @@ def layered_png(svg: str, draw: Draw) -> bytes | None:
     merged = drawn | (base ^ (base & over))
     merged = (merged & board.uncovered) | paint  # the halo lightens, the letters ink
     palette += [under_halo(colour) for colour in palette]
-    return palette_png(board.width, board.height, merged.to_bytes(length, "little"), palette)
+    return palette_png(board.width, board.height, merged.to_bytes(length, "little"), palette, kept)
 
 
 def _overlay(picture: bytes, uncovered: bytes, paint: bytes, width: int, height: int) -> bytes:
@@ -335,30 +351,21 @@ def _overlay(picture: bytes, uncovered: bytes, paint: bytes, width: int, height:
     return bytes(merged.write_to_memory())
 
 
-def _deflate(data: bytes) -> bytes:
-    """zlib's run-length strategy (matches at a distance of one byte only): a palette board is mostly
-    runs of one index. On the shipped boards it takes about a tenth less time than the default
-    strategy at level 3, for a file 0-7% larger (Standard 50 KB against 49)."""
-    compressor = zlib.compressobj(_COMPRESSION, zlib.DEFLATED, 15, 8, zlib.Z_RLE)
-    return compressor.compress(data) + compressor.flush()
-
-
 def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
-def palette_png(width: int, height: int, indices: bytes, palette: list[Colour]) -> bytes:
-    """A PNG of 8-bit palette indices (one byte a pixel, rows top to bottom), no filtering."""
+def palette_png(
+    width: int, height: int, indices: bytes, palette: list[Colour], kept: deflate.Background | None = None
+) -> bytes:
+    """A PNG of 8-bit palette indices (one byte a pixel, rows top to bottom), no filtering; the rows
+    it shares with ``kept`` (a board's background) written from their kept deflated bytes."""
     if len(indices) != width * height or not 0 < len(palette) <= 256:
         raise ValueError("indices and size disagree, or the palette is not 1 to 256 colours")
-    whole = memoryview(indices)
-    rows = b"\x00" + b"\x00".join(
-        whole[y * width : (y + 1) * width] for y in range(height)
-    )  # filter 0 a row
     return (
         b"\x89PNG\r\n\x1a\n"
         + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))
         + _chunk(b"PLTE", b"".join(bytes(colour) for colour in palette))
-        + _chunk(b"IDAT", _deflate(rows))
+        + _chunk(b"IDAT", deflate.zlib_stream(indices, width, height, kept))
         + _chunk(b"IEND", b"")
     )

@@ -324,8 +324,10 @@ class Sprite(NamedTuple):
     box: tuple[float, float, float, float]
 
 
-_offsets: dict[tuple[str, int], list[tuple[int, int, bytes]]] = {}
-"""Each sprite's runs as offsets from its place on a page of the key's width."""
+_placed: dict[tuple[object, ...], tuple[tuple[int, int, bytes], ...]] = {}
+"""Each element's pixels at its place on a page, in a picture's indices and under its labels (the
+key: the element, its place, the page, the labels' masks and the indices), as ``out[start:end] = codes``."""
+_placed_runs = [0]
 _memo: dict[tuple[str, str, float, float], Line | Sprite] = {}
 _lines: dict[tuple[Line, int, int], tuple[Spans, Spans]] = {}
 """Each order line's spans (its body's, its arrowhead's) on a page of the key's size: a move drawn
@@ -351,26 +353,45 @@ def _step(tag: str, attrs: str, ox: float, oy: float) -> Line | Sprite | None:
     return None if found is None else Sprite(*found)
 
 
+class Over(NamedTuple):
+    """What is drawn over the phase's part (:mod:`judge.maps.layers`: the labels' halo and letters),
+    as ``(pixel AND uncovered) OR paint`` byte by byte. ``key`` names the two masks (a board, and the
+    table translating its numbers when it has one): a placement kept for one key is painted only
+    under that key."""
+
+    key: object
+    uncovered: bytes
+    paint: bytes
+
+
 def compose(
-    phase: str, base: bytes, width: int, height: int, index: dict[str, int], draw: Draw
+    phase: str, base: bytes, width: int, height: int, index: dict[str, int], draw: Draw, over: Over
 ) -> bytes | None:
-    """``phase`` (the ``dyn`` SVG, colours as ``#rrggbb``) drawn over ``base`` (indices a pixel), each
-    colour as ``index[colour]``; None where it holds what this does not draw (an inset's clip or
-    scale, an element it does not read, a colour by name): then librsvg draws it."""
+    """``phase`` (the ``dyn`` SVG, colours as ``#rrggbb``) drawn over ``base`` (indices a pixel, with
+    ``over`` applied already), each colour as ``index[colour]``, with ``over`` applied to what it
+    paints: the picture with the labels over its phase; None where it holds what this does not draw
+    (an inset's clip or scale, an element it does not read, a colour by name): then librsvg draws it.
+
+    ``over`` is a function of each pixel alone, so applying it to each element's pixels as they are
+    painted (the last painted wins) is applying it to the whole picture at the end; an element's
+    pixels at a place are kept so (translated to the picture's indices and under the labels), and
+    painted again as they are in the next picture that has the element there."""
     if "clip-path" in phase or "matrix(" in phase:
         return None  # an inset: drawn by librsvg
     with _LOCK:
         if len(_sprites) > KEEP or _runs[0] > KEEP_RUNS or len(_codes) + len(index) > 250:
             _runs[0] = 0
             _sprites.clear()
-            _offsets.clear()
             _codes.clear()
+            _placed.clear()  # its pixels were translated from the codes
+            _placed_runs[0] = 0
         if len(_memo) > KEEP:
             _memo.clear()
-        if len(_offsets) > KEEP:
-            _offsets.clear()
         if len(_lines) > KEEP:
             _lines.clear()
+        if len(_placed) > 2 * KEEP or _placed_runs[0] > KEEP_RUNS:
+            _placed_runs[0] = 0
+            _placed.clear()
         table = bytearray(256)
         for colour, number in index.items():
             table[_code(colour)] = number
@@ -385,7 +406,7 @@ def compose(
         if missing and not _draw_sprites(missing, draw):
             return None
         markers = {m.group(1): _hex(m.group(2)) for m in _MARKER.finditer(phase)}
-        return _paint(steps, bytearray(base), width, height, index, bytes(table), markers)
+        return _paint(steps, bytearray(base), width, height, index, bytes(table), markers, over)
 
 
 def _steps(phase: str) -> list[Line | Sprite] | None:
@@ -437,52 +458,48 @@ def _paint(
     index: dict[str, int],
     table: bytes,
     markers: dict[str, str],
+    over: Over,
 ) -> bytes | None:
-    fills: dict[str, memoryview] = {}
-
-    def fill(colour: str) -> memoryview:
-        found = fills.get(colour)
-        if found is None:
-            found = fills[colour] = memoryview(bytes([index[colour]]) * width)
-        return found
-
     for step in steps:
         if isinstance(step, Line):
             if step.marker and step.marker not in markers:
                 return None
-            spans = _lines.get((step, width, height))
-            if spans is None:
-                spans = _lines[(step, width, height)] = _line(step, width, height, bool(step.marker))
-            body, head = spans
-            ink = fill(step.colour)
-            for start, end in body:
-                out[start:end] = ink[: end - start]
-            if head:
-                ink = fill(markers[step.marker])
-                for start, end in head:
-                    out[start:end] = ink[: end - start]
-            continue
-        runs = _sprites[step.text]
-        if not runs:
-            continue
-        dx, dy = step.dx, step.dy
-        rows = runs[-1][0] - runs[0][0]
-        inside = dx + step.box[0] - 1 >= 0 and dx + step.box[2] + 2 <= width
-        if inside and dy + runs[0][0] >= 0 and dy + runs[0][0] + rows < height:
-            key = (step.text, width)
-            offsets = _offsets.get(key)
-            if offsets is None:
-                offsets = _offsets[key] = [
-                    (row * width + column, row * width + column + len(codes), codes)
-                    for row, column, codes in runs
-                ]
-            at = dy * width + dx
-            for start, end, codes in offsets:
-                out[at + start : at + end] = codes.translate(table)
-            continue
-        for start, end, codes in _place(runs, dx, dy, width, height):  # cut at the page's edges
-            out[start:end] = codes.translate(table)
+            ink = index[step.colour]
+            head_ink = index[markers[step.marker]] if step.marker else 0
+            key: tuple[object, ...] = (step, width, height, over.key, ink, head_ink)
+            placed = _placed.get(key)
+            if placed is None:
+                spans = _lines.get((step, width, height))
+                if spans is None:
+                    spans = _lines[(step, width, height)] = _line(step, width, height, bool(step.marker))
+                body, head = spans
+                placed = _placed[key] = tuple(
+                    _under(start, end, bytes([colour]) * (end - start), over)
+                    for part, colour in ((body, ink), (head, head_ink))
+                    for start, end in part
+                )
+                _placed_runs[0] += len(placed)
+        else:
+            key = (step.text, step.dx, step.dy, width, height, over.key, table)
+            placed = _placed.get(key)
+            if placed is None:
+                placed = _placed[key] = tuple(
+                    _under(start, end, codes.translate(table), over)
+                    for start, end, codes in _place(_sprites[step.text], step.dx, step.dy, width, height)
+                )
+                _placed_runs[0] += len(placed)
+        for start, end, codes in placed:
+            out[start:end] = codes
     return bytes(out)
+
+
+def _under(start: int, end: int, codes: bytes, over: Over) -> tuple[int, int, bytes]:
+    """``codes`` painted at ``start``..``end``, with what is drawn over them there."""
+    paint = over.paint[start:end]
+    if paint.count(0) == end - start:
+        return start, end, codes  # no label there
+    uncovered = over.uncovered[start:end]
+    return start, end, bytes((c & u) | p for c, u, p in zip(codes, uncovered, paint, strict=True))
 
 
 def _place(

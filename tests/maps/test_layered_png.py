@@ -16,7 +16,7 @@ import pytest
 
 from judge.core.position import Position
 from judge.core.variants import available_variants, load_map
-from judge.maps import layers
+from judge.maps import layers, sprites
 from judge.maps.contract import svg_from_contract
 from judge.maps.png import png_size, red_band, svg_to_png, whole_svg_to_png
 from judge.maps.render import render_svg
@@ -324,3 +324,34 @@ def test_the_palette_png_writer_round_trips() -> None:
     assert png_size(png) == (3, 2)
     with pytest.raises(ValueError):
         layers.palette_png(3, 2, bytes(5), palette)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_labels_applied_to_each_element_painted_are_the_labels_merged_over_the_whole(language: str) -> None:
+    """judge.maps.sprites applies the labels' halo and letters to each element's pixels as it paints
+    them on the base with its labels (and keeps them so, at their place): the picture is the phase
+    painted on the bare base with the labels then merged over the whole, the first time and when
+    painted again from what was kept."""
+    svg = svg_from_contract(POSITION, RESULT, language=language)
+    board = layers._board(*_board_key(svg))
+    assert board is not None
+    split = layers._split(svg)
+    assert split is not None
+    phase = layers._OPACITY.sub("", layers._SHADING.sub("", split[2]))
+    colours = dict.fromkeys(layers.rgb("#" + c) for c in layers._ATTRIBUTE_COLOUR.findall(phase))
+    index = {f"#{r:02x}{g:02x}{b:02x}": board.first_free + n for n, (r, g, b) in enumerate(colours)}
+    width, height = board.width, board.height
+    size = width * height
+    bare = sprites.compose(
+        phase, board.base_bytes, width, height, index, red_band, sprites.Over("bare", b"\xff" * size, bytes(size))
+    )
+    assert bare is not None
+    whole = layers._overlay(bare, board.uncovered_bytes, board.paint_bytes, width, height)
+    under_labels = sum(
+        1 for drawn, base, label in zip(bare, board.base_bytes, board.paint_bytes, strict=True) if drawn != base and label
+    )
+    assert under_labels > 100  # the phase's lines pass under labels: the labels are applied to them
+    labels = sprites.Over(board.key, board.uncovered_bytes, board.paint_bytes)
+    for _ in range(2):
+        painted = sprites.compose(phase, board.base_over.indices, width, height, index, red_band, labels)
+        assert painted == whole

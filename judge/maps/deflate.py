@@ -1,0 +1,93 @@
+"""A palette picture's zlib stream (its PNG's IDAT) in bands of rows, the bands a board shares with
+its background deflated once (issue 28).
+
+Every picture of a board is its kept background (:mod:`judge.maps.layers`: the art with the labels
+over it) with the phase's elements painted on it, so many of its rows are the background's. The
+stream is cut into bands of :data:`BAND` rows, each deflated alone (zlib's run-length strategy,
+then a full flush: byte-aligned, not final, no match reaching before its start), so a band equal to
+the background's is that band's kept bytes, and only the others are deflated. The zlib checksum
+(Adler-32) of the whole is combined from the bands'. The pixels are the same whatever is kept: a
+band's bytes are a function of its rows alone.
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import NamedTuple
+
+BAND = 16
+"""Rows a band (a Standard board's 1,058 rows: 67 bands)."""
+_LEVEL = 3
+"""zlib's level (the run-length strategy uses few of its settings)."""
+_HEADER = b"\x78\x01"
+"""zlib's header: deflate, a 32 KB window, no dictionary (its check bits make it a multiple of 31)."""
+_LAST = b"\x03\x00"
+"""An empty final block (fixed codes): the end of the deflate stream."""
+_BASE = 65521
+
+
+class Band(NamedTuple):
+    """One band's rows deflated alone: its bytes, its rows' Adler-32 and their length."""
+
+    data: bytes
+    adler: int
+    length: int
+
+
+class Background(NamedTuple):
+    """A board's kept background (one byte a pixel) and its bands deflated."""
+
+    indices: bytes
+    bands: tuple[Band, ...]
+
+
+def _compressor() -> zlib._Compress:
+    return zlib.compressobj(_LEVEL, zlib.DEFLATED, -15, 8, zlib.Z_RLE)
+
+
+def _band(compressor: zlib._Compress, whole: memoryview, width: int, top: int, bottom: int) -> Band:
+    """Rows ``top``..``bottom - 1``, each after its filter byte (0: none), deflated by ``compressor``
+    and fully flushed (zlib resets its state at a full flush: what follows is deflated as if anew)."""
+    rows = b"\x00" + b"\x00".join(whole[y * width : (y + 1) * width] for y in range(top, bottom))
+    return Band(compressor.compress(rows) + compressor.flush(zlib.Z_FULL_FLUSH), zlib.adler32(rows), len(rows))
+
+
+def background(indices: bytes, width: int, height: int) -> Background:
+    """``indices`` kept as a background, each band deflated."""
+    compressor, whole = _compressor(), memoryview(indices)
+    return Background(
+        indices, tuple(_band(compressor, whole, width, top, min(top + BAND, height)) for top in range(0, height, BAND))
+    )
+
+
+def adler32_combine(first: int, second: int, length: int) -> int:
+    """The Adler-32 of two byte strings one after the other, from each one's and the second's length
+    (zlib's ``adler32_combine``, which Python's module does not offer)."""
+    remainder = length % _BASE
+    low = first & 0xFFFF
+    high = (remainder * low) % _BASE
+    low += (second & 0xFFFF) + _BASE - 1
+    high += (first >> 16) + (second >> 16) + _BASE - remainder
+    return (low % _BASE) | ((high % _BASE) << 16)
+
+
+def zlib_stream(indices: bytes, width: int, height: int, kept: Background | None = None) -> bytes:
+    """The zlib stream of ``indices`` (one byte a pixel, rows top to bottom) as unfiltered PNG rows;
+    the bands equal to ``kept``'s are its bytes."""
+    whole = memoryview(indices)
+    same = kept is not None and len(kept.indices) == len(indices)
+    compressor: zlib._Compress | None = None
+    parts = [_HEADER]
+    adler = 1
+    for number, top in enumerate(range(0, height, BAND)):
+        bottom = min(top + BAND, height)
+        if same and kept is not None and indices[top * width : bottom * width] == kept.indices[top * width : bottom * width]:
+            band = kept.bands[number]
+        else:
+            compressor = compressor or _compressor()
+            band = _band(compressor, whole, width, top, bottom)
+        parts.append(band.data)
+        adler = adler32_combine(adler, band.adler, band.length)
+    parts.append(_LAST)
+    parts.append(adler.to_bytes(4, "big"))
+    return b"".join(parts)

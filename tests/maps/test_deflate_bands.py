@@ -1,0 +1,60 @@
+"""A palette picture's zlib stream in bands of rows (judge.maps.deflate, issue 28): the rows it
+shares with a kept background are that background's deflated bytes, the others deflated anew; the
+stream is the picture's rows whatever was kept, byte for byte the same."""
+
+from __future__ import annotations
+
+import random
+import zlib
+
+import pytest
+
+from judge.maps import deflate
+
+
+def _rows(indices: bytes, width: int, height: int) -> bytes:
+    return b"".join(b"\x00" + indices[y * width : (y + 1) * width] for y in range(height))
+
+
+@pytest.mark.parametrize("lengths", [(0, 5), (1, 1), (70_000, 3), (5, 140_000), (65_521, 65_521)])
+def test_the_combined_checksum_is_the_checksum_of_the_two_together(lengths: tuple[int, int]) -> None:
+    chance = random.Random(sum(lengths))
+    first, second = (bytes(chance.randrange(256) for _ in range(n)) for n in lengths)
+    combined = deflate.adler32_combine(zlib.adler32(first), zlib.adler32(second), len(second))
+    assert combined == zlib.adler32(first + second)
+
+
+def _picture(chance: random.Random, width: int, height: int) -> bytearray:
+    """Runs of a few indices, as a board's pixels are."""
+    out = bytearray()
+    while len(out) < width * height:
+        out += bytes([chance.choice((3, 7, 7, 9, 130))]) * chance.randrange(1, 90)
+    return out[: width * height]
+
+
+def test_a_pictures_stream_is_its_rows_whatever_its_background_kept() -> None:
+    chance = random.Random(28)
+    width, height = 97, 5 * deflate.BAND + 3  # a last band shorter than the others
+    board = _picture(chance, width, height)
+    kept = deflate.background(bytes(board), width, height)
+    picture = bytearray(board)
+    for band in (1, 3, 5):  # some bands painted on; between them the background's, kept
+        top = band * deflate.BAND * width
+        picture[top + 40 : top + 60] = bytes([200]) * 20
+    alone = deflate.zlib_stream(bytes(picture), width, height)
+    assert zlib.decompress(alone) == _rows(bytes(picture), width, height)
+    assert deflate.zlib_stream(bytes(picture), width, height, kept) == alone
+    assert deflate.zlib_stream(bytes(board), width, height, kept) == deflate.zlib_stream(bytes(board), width, height)
+
+
+def test_a_band_that_continues_the_run_before_it_is_deflated_alone() -> None:
+    """A band is deflated as if the stream began with it: its first bytes never refer to the band
+    before, which may be a kept one (here: one index over the whole picture, all runs crossing bands)."""
+    width, height = 50, 3 * deflate.BAND
+    plain = bytes([5]) * (width * height)
+    kept = deflate.background(plain, width, height)
+    painted = bytearray(plain)
+    painted[deflate.BAND * width + 10] = 6  # the second band painted, the first and third kept
+    stream = deflate.zlib_stream(bytes(painted), width, height, kept)
+    assert zlib.decompress(stream) == _rows(bytes(painted), width, height)
+    assert kept.bands[1] != deflate.background(bytes(painted), width, height).bands[1]
