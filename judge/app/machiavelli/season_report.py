@@ -53,7 +53,7 @@ from judge.core.machiavelli.orders import (
 from judge.core.machiavelli.season import SeasonOrder, SeasonResult
 from judge.core.machiavelli.special_units import SpecialKind, Specials, special_of
 from judge.core.machiavelli.victory import Standing
-from judge.core.orders import Disband, Hold, SupportHold, SupportMove
+from judge.core.orders import Disband, Hold, Retreat, SupportHold, SupportMove
 from judge.core.phase import PhaseType
 from judge.core.units import UnitRef
 from judge.i18n import Gettext
@@ -141,7 +141,7 @@ class _Writer:
         order = verdict.order
         if isinstance(order, GarrisonHold):
             unit = f"G {order.province}"
-        elif isinstance(order, Hold):
+        elif isinstance(order, Hold | Disband):  # held in a campaign, disbanded in the retreats
             unit = _unit(order.unit)
         else:
             unit = order_text(order)
@@ -246,20 +246,11 @@ def season_texts(
                 effect = write.effect(verdict.order.action)
                 if effect:
                     public.append(effect)
-    if result.campaign is not None and (result.campaign.verdicts or result.campaign.unordered):
+    played = result.campaign or result.retreat
+    if played is not None and (played.verdicts or played.unordered):
         public += [*([""] if public else []), _("Orders:")]
+        public += _order_lines(played.verdicts, played.unordered, result.before.specials, write)
     if result.campaign is not None:
-        rank = {power: index for index, power in enumerate(game_map.powers)}
-        ordered = [
-            (
-                move.power,
-                f"  {write.name(move.power)}: {write.special(move.power, move.order, result.before.specials)}"
-                f"{order_text(move.order)}: {write.outcome(move.outcome, move.reason)}",
-            )
-            for move in result.campaign.verdicts
-        ] + [(verdict.power, write.unordered(verdict)) for verdict in result.campaign.unordered]
-        # each power's orders as given, then its units no order named (the Judge's "no order, holds")
-        public += [line for _power, line in sorted(ordered, key=lambda line: rank.get(line[0], len(rank)))]
         for city in result.campaign.sieges_completed:
             public.append(
                 _("The siege of {province} is complete: its garrison is gone.").format(
@@ -340,6 +331,24 @@ def season_texts(
         titles,
         tuple([_("The dice of this phase (for the masters only):"), *dice]) if dice else (),
     )
+
+
+def _order_lines(
+    verdicts: Sequence[Verdict], unordered: Sequence[Verdict], specials: Specials, write: _Writer
+) -> list[str]:
+    """Each power's orders of a campaign or its retreats as given, with their outcome, then its
+    units no order named (the Judge's "no order, holds", or in the retreats "no order, disbanded"),
+    the powers in the map's order."""
+    rank = {power: index for index, power in enumerate(write.game_map.powers)}
+    ordered = [
+        (
+            verdict.power,
+            f"  {write.name(verdict.power)}: {write.special(verdict.power, verdict.order, specials)}"
+            f"{order_text(verdict.order)}: {write.outcome(verdict.outcome, verdict.reason)}",
+        )
+        for verdict in verdicts
+    ] + [(verdict.power, write.unordered(verdict)) for verdict in unordered]
+    return [line for _power, line in sorted(ordered, key=lambda line: rank.get(line[0], len(rank)))]
 
 
 DICE_RULES: Final = {
@@ -474,6 +483,8 @@ def order_text(order: SeasonOrder) -> str:
             return f"G {province} DISBAND"
         case Disband(unit):
             return f"{_unit(unit)} DISBAND"
+        case Retreat(unit, destination):
+            return f"{_unit(unit)} - {destination}"
         case SupportHold(unit, supported) if supported.type is None:
             return f"{_unit(unit)} S {_unit(supported)}"
         case SupportMove(unit, supported, destination) if supported.type is None:

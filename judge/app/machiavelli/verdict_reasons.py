@@ -37,6 +37,8 @@ REASONS: Final[Mapping[str, str]] = {
     "destroyed": N_("destroyed"),
     # the campaign: garrisons, sieges, conversions, straits
     "no order": N_("no order, holds"),
+    "no order, disbanded": N_("no order, disbanded"),
+    "not a place it may retreat to": N_("not a place it may retreat to"),
     "no such place": N_("no such place"),
     "no such unit": N_("no such unit"),
     "no such garrison": N_("no such garrison"),

@@ -212,6 +212,9 @@ class CampaignResult:
 NO_ORDER: Final = "no order"
 """The reason of a unit's verdict when no order named it: it held (the Judge's "no order, holds")."""
 
+NO_RETREAT: Final = "no order, disbanded"
+"""The reason of a dislodged unit's verdict when no retreat order named it: it is disbanded."""
+
 
 # ----------------------------------------------------------------------------- the siege map
 
@@ -821,16 +824,37 @@ class _Campaign:
             self.verdicts[number] = Verdict(power, order, Outcome.SUCCEEDS)
 
 
+@dataclass(frozen=True, slots=True)
+class RetreatResult:
+    """What a retreat phase did: the position after, and a verdict for each retreat or disband
+    ordered and for each dislodged unit no order named (``unordered``: it is disbanded, the reason
+    :data:`NO_RETREAT`), as the results list them."""
+
+    position: MachiavelliPosition
+    verdicts: tuple[Verdict, ...] = ()
+    unordered: tuple[Verdict, ...] = ()
+
+
 def adjudicate_retreats(
     board: MachiavelliBoard,
     position: MachiavelliPosition,
     orders: Mapping[str, Sequence[Retreat | Disband]],
     options: MachiavelliOptions = FIRST_EDITION,
 ) -> MachiavelliPosition:
+    """The position after a campaign's retreats (:func:`retreat_phase`, without its verdicts)."""
+    return retreat_phase(board, position, orders, options).position
+
+
+def retreat_phase(
+    board: MachiavelliBoard,
+    position: MachiavelliPosition,
+    orders: Mapping[str, Sequence[Retreat | Disband]],
+    options: MachiavelliOptions = FIRST_EDITION,
+) -> RetreatResult:
     """Resolve a campaign's retreats; a unit retreating into its province's city becomes its garrison.
 
     A retreat to a place the campaign did not offer (a city while there was somewhere else to
-    go) is refused, and the unit is disbanded as with no order.
+    go) is refused (invalid), and the unit is disbanded as with no order.
     """
     if position.phase.type is not PhaseType.RETREAT:
         raise ValueError(f"{position.phase} is not a retreat phase")
@@ -860,7 +884,7 @@ def adjudicate_retreats(
     done = Phase.of(position.phase.season, position.phase.year, PhaseType.MOVEMENT)
     following = next_phase(done, summer=options.summer)
     unrest = _rebels_after(position, tuple(after_units), garrisons, ())
-    return MachiavelliPosition(
+    after = MachiavelliPosition(
         phase=following,
         units=tuple(after_units),
         garrisons=MappingProxyType(garrisons),
@@ -871,6 +895,41 @@ def adjudicate_retreats(
         unrest=unrest,
         specials=_specials_retreated(position, base.results, tuple(after_units), garrisons),
     )
+    return RetreatResult(after, *_retreat_verdicts(position, orders, allowed, base.results))
+
+
+def _retreat_verdicts(
+    position: MachiavelliPosition,
+    orders: Mapping[str, Sequence[Retreat | Disband]],
+    allowed: Mapping[str, Sequence[Retreat | Disband]],
+    results: Sequence[OrderResult],
+) -> tuple[tuple[Verdict, ...], tuple[Verdict, ...]]:
+    """Each retreat order's verdict as given (one to a place not offered: invalid), then each
+    dislodged unit of a power that no order named (disbanded)."""
+    played: dict[tuple[str, Order], OrderResult] = {}
+    for result in results:
+        if result.order is not None:
+            played.setdefault((result.power, result.order), result)
+    dislodged = {(unit.power, unit.province) for unit in position.retreats}
+    verdicts: list[Verdict] = []
+    for power, given in orders.items():
+        for order in given:
+            found = played.get((power, order))
+            if (power, province_of(order.unit.location)) not in dislodged:
+                verdicts.append(Verdict(power, order, Outcome.INVALID, "no such unit"))
+            elif order not in allowed.get(power, ()):
+                verdicts.append(Verdict(power, order, Outcome.INVALID, "not a place it may retreat to"))
+            elif found is None:
+                verdicts.append(Verdict(power, order, Outcome.INVALID, "no such unit"))
+            else:
+                verdicts.append(Verdict(power, order, found.outcome, found.reason))
+    named = {(power, province_of(order.unit.location)) for power, given in orders.items() for order in given}
+    unordered = [
+        Verdict(unit.power, Disband(UnitRef(unit.type, unit.location)), Outcome.SUCCEEDS, NO_RETREAT)
+        for unit in sorted(position.retreats, key=str)
+        if (unit.power, unit.province) not in named
+    ]  # the Judge's "no order: disbanded"
+    return tuple(verdicts), tuple(unordered)
 
 
 def _specials_retreated(
@@ -1193,6 +1252,7 @@ __all__ = [
     "CITY_MARK",
     "CampaignResult",
     "MachiavelliPosition",
+    "RetreatResult",
     "Verdict",
     "adjudicate_campaign",
     "adjudicate_retreats",
@@ -1204,6 +1264,7 @@ __all__ = [
     "live_sieges",
     "opening_position",
     "orders_of_the_assassinated",
+    "retreat_phase",
     "siege_map",
     "update_control",
 ]

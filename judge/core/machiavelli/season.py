@@ -34,9 +34,10 @@ from judge.core.machiavelli.board import MachiavelliBoard
 from judge.core.machiavelli.campaign import (
     CampaignResult,
     MachiavelliPosition,
+    RetreatResult,
     adjudicate_campaign,
-    adjudicate_retreats,
     end_of_campaign,
+    retreat_phase,
 )
 from judge.core.machiavelli.dice import Roll
 from judge.core.machiavelli.disasters import Dice, Stricken, after_fall, after_spring
@@ -77,6 +78,8 @@ class SeasonResult:
     money: MoneyResult | None = None
     campaign: CampaignResult | None = None
     retreated: bool = False
+    retreat: RetreatResult | None = None
+    """A retreat phase's verdicts: each retreat or disband ordered, each dislodged unit left without one."""
     income: IncomeResult | None = None
     adjustments: MoneyAdjustmentResult | AdjustmentResult | None = None
     eliminated: tuple[str, ...] = ()
@@ -128,13 +131,14 @@ def play_phase(
                     retreats.setdefault(power, []).append(Retreat(order.unit, order.destination))
                 else:
                     misplaced.append((power, order))
-        after = adjudicate_retreats(board, position, retreats, options)
-        after, closing = _campaign_over(board, position, after, options, seed, pinned)
+        retreated = retreat_phase(board, position, retreats, options)
+        after, closing = _campaign_over(board, position, retreated.position, options, seed, pinned)
         gone, after = end_of_campaign(board, after)
         return SeasonResult(
             position,
             after,
             retreated=True,
+            retreat=retreated,
             eliminated=gone,
             misplaced=tuple(misplaced),
             disasters=closing,
