@@ -158,3 +158,59 @@ def test_a_full_batch_takes_the_rest_of_its_last_phases_mails(harness: Harness) 
     left = [id for id, _phase in due if id not in taken]
     again = outbox.claim_batch(now, lambda _attempts: now + timedelta(minutes=10), len(left) + 1)
     assert [mail.id for mail in again] == left
+
+
+def test_a_picture_reads_its_phase_and_game_in_one_statement_and_the_phase_before_only_for_retreats(
+    harness: Harness,
+) -> None:
+    """The sender draws a phase from its record and game, read together; the phase before is read
+    only where the picture needs it: for the retreat options it announced to a retreat phase's
+    dislodged units (the picture is then the one drawn with it)."""
+    from sqlalchemy import event
+
+    from judge.app.audience.blind_view import EVERYTHING
+    from judge.core.phase import Phase
+    from judge.core.position import Position
+    from judge.core.units import Unit, UnitType
+    from judge.core.variants import load_map
+    from judge.maps.png import svg_to_png
+
+    units = (
+        Unit("FRANCE", UnitType.ARMY, "BUR"),
+        Unit("GERMANY", UnitType.ARMY, "RUH"),
+        Unit("GERMANY", UnitType.ARMY, "MUN"),
+    )
+    start = Position("standard", Phase.parse("S1901M"), units, load_map("standard").starting_centers)
+    game = start_game(harness, position=start)
+    harness.clock.advance(hours=13)
+    game.orders("FRANCE", "A BUR H\n")
+    game.orders("GERMANY", "A RUH - BUR\nA MUN S A RUH - BUR\n")
+    harness.clock.advance(hours=1)
+    assert process_due(harness.services) == 1
+    statements: list[str] = []
+
+    def note(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        if not statement.lstrip().upper().startswith(("BEGIN", "SAVEPOINT", "RELEASE")):
+            statements.append(statement)
+
+    pictures = maps.ResultsPictures()
+    event.listen(harness.db.engine, "before_cursor_execute", note)
+    try:
+        drawn = {}
+        for name in ("S1901M", "S1901R"):
+            with harness.db.unit_of_work(readonly=True) as uow:
+                record = uow.session.query(PhaseRecord).filter_by(name=name).one()
+                statements.clear()
+                uow.session.expunge_all()  # as the sender's: nothing of the phase in the session yet
+                drawn[name] = (pictures.picture(uow, record.id), len(statements))
+    finally:
+        event.remove(harness.db.engine, "before_cursor_execute", note)
+    assert drawn["S1901M"][1] == 2  # the picture's key, then the phase with its game
+    assert drawn["S1901R"][1] == 3  # and the movement phase before, for the retreat options
+    with harness.db.unit_of_work(readonly=True) as uow:
+        spring = uow.session.query(PhaseRecord).filter_by(name="S1901M").one()
+        retreat = uow.session.query(PhaseRecord).filter_by(name="S1901R").one()
+        with_options = svg_to_png(maps.phase_svg(retreat.game, retreat, spring, "en", EVERYTHING))
+        without = svg_to_png(maps.phase_svg(retreat.game, retreat, None, "en", EVERYTHING))
+    picture = drawn["S1901R"][0]
+    assert picture is not None and picture.data == with_options != without

@@ -72,7 +72,7 @@ class _Session:
     def execute(self, _statement: object) -> _Found:
         return _Found(("2026-11-27 00:00", 1, "S1901M"))
 
-    def get(self, _model: object, phase_id: int) -> object:
+    def get(self, _model: object, phase_id: int, **_options: object) -> object:
         return f"record {phase_id}"
 
 

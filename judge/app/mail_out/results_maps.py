@@ -25,6 +25,7 @@ from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import joinedload
 
 from judge.app.audience.blind_view import EVERYTHING, NOTHING, View
 from judge.app.game_state.variant_rules import game_map_of
@@ -205,7 +206,7 @@ class ResultsPictures:
         if key in self._pictures:
             self._pictures.move_to_end(key)
             return self._pictures[key]
-        record = uow.session.get(PhaseRecord, phase_id)
+        record = uow.session.get(PhaseRecord, phase_id, options=[joinedload(PhaseRecord.game)])  # one statement
         if record is None:
             return None
         picture = _draw_results(uow, record, language)
@@ -220,13 +221,16 @@ def _draw_results(uow: UnitOfWork, record: PhaseRecord, language: str) -> Attach
         game = record.game
         language, view = view_of_map_language(language, game_map_of(game))
         language = "fr" if language == "fr" else "en"
-        # The phase before it in its timeline: the newest record of the turn before, made before it.
-        previous = uow.session.scalars(
-            select(PhaseRecord)
-            .where(PhaseRecord.game_id == game.id, PhaseRecord.turn == record.turn - 1, PhaseRecord.id < record.id)
-            .order_by(PhaseRecord.id.desc())
-            .limit(1)
-        ).first()
+        # The phase before it in its timeline (the newest record of the turn before, made before it):
+        # read only for the retreat options it announced to the units dislodged here.
+        previous = None
+        if (record.position_before or {}).get("dislodged"):
+            previous = uow.session.scalars(
+                select(PhaseRecord)
+                .where(PhaseRecord.game_id == game.id, PhaseRecord.turn == record.turn - 1, PhaseRecord.id < record.id)
+                .order_by(PhaseRecord.id.desc())
+                .limit(1)
+            ).first()
         svg = phase_svg(game, record, previous, language, view)
         return Attachment(file_name(game, record.name, "png"), "image/png", svg_to_png(svg))
     except Exception:
