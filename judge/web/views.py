@@ -41,6 +41,7 @@ from judge.app.game_state.game_facts import describe_variant, power_name
 from judge.app.game_state.setting_table import bot_seat_level
 from judge.app.game_state.variant_rules import game_map_of
 from judge.app.games.lifecycle import open_seats
+from judge.app.hooks.game_hooks import hooks_for
 from judge.app.mail_out.results_maps import phase_svg
 from judge.app.reports.final_summary import outcome_line, score_table
 from judge.app.reports.history_text import (
@@ -346,7 +347,7 @@ def game_page(
         outcome = (game.extra_settings or {}).get("outcome")
         page.final = [outcome_line(game, outcome, reader.language, _)]
         if outcome is not None:
-            page.scores = score_table(outcome, reader.language, _)
+            page.scores = score_table(outcome, reader.language, _, hooks_for(game).centre_words)
         page.diaries = published_diaries(uow, game, reader.language, _)
     return page
 

@@ -66,6 +66,8 @@ def test_an_elimination_and_a_victory_end_the_game_by_mail(harness: Harness) -> 
         countries=MappingProxyType(countries),
     )
     keep(harness, position_to_json(hand))
+    naples = seats(harness)["NAPLES"]
+    harness.exchange(naples, "SET LANGUAGE fr\n")  # Naples's player reads French
     harness.new_mail()
     exchange_ok(harness, MASTER, f"SIGNON Mmach {MASTER_PASSWORD}\nPROCESS\n")
     sent = harness.others
@@ -75,8 +77,14 @@ def test_an_elimination_and_a_victory_end_the_game_by_mail(harness: Harness) -> 
     assert "Florence has won: 18 cities and 2 home countries." in results[florence]
     victory = [m for m in sent if "Victory" in str(m["Subject"])]
     assert victory and all("Victory: L" in str(m["Subject"]) for m in victory)
-    summary = read(victory[0])
-    assert "Florence has won with 18 supply centres." in summary, summary
+    summary = next(read(m) for m in victory if str(m["To"]) == MASTER)
+    # The summary counts what the Renaissance game's victory counts: cities, never supply centres.
+    assert "Game 'mach' is over: Florence has won with 18 cities." in summary, summary
+    assert "Cities at the end of each year:" in summary and "Cities    Score" in summary
+    assert "supply centre" not in summary.lower() and "Centres" not in summary
+    french = next(read(m) for m in victory if str(m["To"]) == naples)
+    assert "La partie 'mach' est terminée : Florence l'a emporté avec 18 villes." in french, french
+    assert "Villes à la fin de chaque année :" in french and "centres" not in french.lower()
     assert "Cities and home countries at the end:" in summary
     assert "  Florence: 18 cities; home countries: Florence, Milan" in summary
     assert "  Milan: 0 cities; home countries: -" in summary

@@ -12,6 +12,7 @@ from typing import Any
 
 from judge.app.audience.results_readers import ResultsReader
 from judge.app.game_state.assignment import Preference, assign_powers
+from judge.app.game_state.centre_words import SUPPLY_CENTRES, CentreWords
 from judge.app.game_state.house_rules import HouseRuleHooks
 from judge.app.game_state.order_sheets import Completeness, completeness
 from judge.app.game_state.variant_rules import plain_opening
@@ -81,6 +82,10 @@ class PlainHooks(HouseRuleHooks):
 
     def parameter_lines(self, game: Game, _: Gettext) -> list[str]:
         return []
+
+    @property
+    def centre_words(self) -> CentreWords:
+        return SUPPLY_CENTRES
 
     def starting_lines(self, game: Game, game_map: GameMap, language: str) -> list[str] | None:
         return None

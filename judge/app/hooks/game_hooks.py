@@ -32,6 +32,7 @@ Each hook point, and who calls it:
 ``own_commands``          the variant's own commands (COUNCIL, VOTE, ACCUSE...), refused elsewhere
 ``own_options``           the SET handlers: the variant's own SET options (SET MONEY...), refused elsewhere
 ``parameter_lines``       LIST's parameter block and the Game Starting mail: the variant's own settings
+``centre_words``          the final summary, SUMMARY and the web page: what the variant's victory counts
 ``starting_lines``        the Game Starting mail: the opening board as the variant sets it up
 ``members_sign_on``       the SIGNON handler: each member of a power signs on alone
 ``join_refusal``          the SIGNON handler, ``SIGNON ?game`` on a started game
@@ -57,6 +58,7 @@ from typing import Any, Protocol
 from judge.app.audience.results_readers import ResultsReader
 from judge.app.councils.council_hooks import CouncilHooks
 from judge.app.game_state.assignment import Preference
+from judge.app.game_state.centre_words import CentreWords
 from judge.app.game_state.house_rules import StandIns
 from judge.app.game_state.order_sheets import Completeness
 from judge.app.game_state.plain_hooks import PlainHooks
@@ -157,6 +159,10 @@ class GameHooks(Protocol):
 
     def parameter_lines(self, game: Game, _: Gettext) -> list[str]:
         """The variant's own settings, each a line, as LIST's parameter block and the start mail show them."""
+
+    @property
+    def centre_words(self) -> CentreWords:
+        """How the reports name what the variant's victory counts (supply centres; the Renaissance game's cities)."""
 
     def starting_lines(self, game: Game, game_map: GameMap, language: str) -> list[str] | None:
         """The units of the opening board, a line each, as the Game Starting mail lists them to every

@@ -4,12 +4,20 @@ Only what the results already told everyone; no treasury (a power's books stay p
 
 from __future__ import annotations
 
+from judge.app.game_state.centre_words import CentreWords
 from judge.core.machiavelli.board import load_board
 from judge.core.machiavelli.serialization import position_from_json
 from judge.core.machiavelli.victory import standings
 from judge.db.database import UnitOfWork
 from judge.db.models import Game
-from judge.i18n import Gettext
+from judge.i18n import N_, Gettext
+
+CITIES = CentreWords(
+    won=N_("Game '{game}' is over: {power} has won with {count} cities."),
+    by_year=N_("Cities at the end of each year:"),
+    column=N_("Cities"),
+)
+"""What the Renaissance game's victory counts, as its reports name it: cities, never supply centres."""
 
 
 def standing_lines(uow: UnitOfWork, game: Game, language: str, _: Gettext) -> list[str]:

@@ -17,10 +17,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from judge.app.audience.results_readers import ResultsReader
+from judge.app.game_state.centre_words import CentreWords
 from judge.app.game_state.order_sheets import Completeness
 from judge.app.game_state.plain_hooks import PlainHooks
 from judge.app.game_state.variant_ruling import VariantRuling
-from judge.app.machiavelli.final_standing import standing_lines
+from judge.app.machiavelli.final_standing import CITIES, standing_lines
 from judge.app.machiavelli.game_options import OWN_OPTIONS, game_options, option_words, set_name
 from judge.app.machiavelli.opening_board import opening_lines
 from judge.app.machiavelli.orders_complete import sheet_completeness
@@ -72,6 +73,10 @@ class MachiavelliHooks(PlainHooks):
         if named is None:
             return [_("Machiavelli options: {words}.").format(words=words)]
         return [_("Machiavelli options ({set}): {words}.").format(set=named, words=words)]
+
+    @property
+    def centre_words(self) -> CentreWords:
+        return CITIES  # what its victory counts: cities (villes), never supply centres
 
     def order_line_reader(
         self, game: Game, game_map: GameMap, phase_type: PhaseType | None, french: bool

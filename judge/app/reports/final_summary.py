@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from judge.app.game_state.centre_words import SUPPLY_CENTRES, CentreWords
 from judge.app.game_state.game_facts import power_name
 from judge.app.game_state.scoring import SYSTEMS
 from judge.app.hooks.game_hooks import hooks_for
@@ -41,7 +42,7 @@ def outcome_line(game: Game, outcome: Mapping[str, Any] | None, language: str, _
     kind = outcome.get("kind")
     if kind == "solo" and powers:
         count = int(outcome.get("centres", {}).get(powers[0], 0))
-        return _("Game '{game}' is over: {power} has won with {count} supply centres.").format(
+        return _(hooks_for(game).centre_words.won).format(  # supply centres; the Renaissance game's cities
             game=game.name, power=power_name(powers[0], language), count=count
         )
     if kind == "concession" and powers:
@@ -60,8 +61,10 @@ def outcome_line(game: Game, outcome: Mapping[str, Any] | None, language: str, _
     return _("Game '{game}' is over.").format(game=game.name)
 
 
-def score_table(outcome: Mapping[str, Any], language: str, _: Gettext) -> list[str]:
-    """``Scores (C-Diplo):`` then each power's final centres and score."""
+def score_table(
+    outcome: Mapping[str, Any], language: str, _: Gettext, words: CentreWords = SUPPLY_CENTRES
+) -> list[str]:
+    """``Scores (C-Diplo):`` then each power's final centres (``words.column``) and score."""
     scores: Mapping[str, str] = outcome.get("shown_scores", {})
     centres: Mapping[str, int] = outcome.get("centres", {})
     if not scores:
@@ -69,7 +72,7 @@ def score_table(outcome: Mapping[str, Any], language: str, _: Gettext) -> list[s
     system = SYSTEMS.get(str(outcome.get("scoring")))
     title = _(system.name) if system is not None else str(outcome.get("scoring"))
     width = max(len(power_name(p, language)) for p in centres) + 2
-    power_word, centres_word, score_word = _("Power"), _("Centres"), _("Score")
+    power_word, centres_word, score_word = _("Power"), _(words.column), _("Score")
     width = max(width, len(power_word) + 2)
     lines = [
         _("Scores ({system}):").format(system=title),
@@ -88,7 +91,7 @@ def final_summary_lines(
     lines = [outcome_line(game, outcome, language, _), ""]
     lines += summary_lines(uow, game, viewer_is_master=False, language=language, zone=zone, _=_)
     if outcome is not None:
-        table = score_table(outcome, language, _)
+        table = score_table(outcome, language, _, hooks_for(game).centre_words)
         if table:
             lines += ["", *table]
     lines += hooks_for(game).final_summary_lines(uow, game, outcome, language, _)  # councils: every spy revealed

@@ -27,8 +27,10 @@ from zoneinfo import ZoneInfo
 
 from judge.app.audience.blind_view import EVERYTHING, View
 from judge.app.game_state.boards import from_json
+from judge.app.game_state.centre_words import SUPPLY_CENTRES
 from judge.app.game_state.game_facts import describe_variant, is_gunboat, power_name
 from judge.app.game_state.variant_rules import game_map_of
+from judge.app.hooks.game_hooks import hooks_for
 from judge.core.phase import Phase, Season
 from judge.core.position import Position
 from judge.db.database import UnitOfWork
@@ -129,7 +131,9 @@ def player_lines(game: Game, *, hidden: bool, language: str, zone: ZoneInfo, _: 
     return lines
 
 
-def centre_table(rows: Sequence[YearCentres], powers: Sequence[str], language: str, _: Gettext) -> list[str]:
+def centre_table(
+    rows: Sequence[YearCentres], powers: Sequence[str], language: str, _: Gettext, title: str = SUPPLY_CENTRES.by_year
+) -> list[str]:
     """``Year  Aus  Eng ...`` then one line per year end.
 
     The first row is the starting position, under the year before the
@@ -138,7 +142,7 @@ def centre_table(rows: Sequence[YearCentres], powers: Sequence[str], language: s
     if not rows:
         return []
     names = [power_name(p, language)[:3] for p in powers]
-    lines = [_("Supply centres at the end of each year:"), "  " + f"{_('Year'):<6}" + "".join(f"{n:>5}" for n in names)]
+    lines = [_(title), "  " + f"{_('Year'):<6}" + "".join(f"{n:>5}" for n in names)]
     for row in rows:
         lines.append("  " + f"{row.year:<6}" + "".join(f"{row.counts.get(p, 0):>5}" for p in powers))
     return lines
@@ -185,7 +189,8 @@ def summary_lines(
     if not view.everything:
         powers = [p for p in powers if p == view.power]
         lines.append(_("This is a Fog of War game: the other powers' centres are shown when the game is over."))
-    table = centre_table(centres_by_year(positions_in_order(records)), powers, language, _) if powers else []
+    title = hooks_for(game).centre_words.by_year  # supply centres; the Renaissance game's cities
+    table = centre_table(centres_by_year(positions_in_order(records)), powers, language, _, title) if powers else []
     if table:
         lines += ["", *table]
     return lines
