@@ -58,3 +58,17 @@ def test_a_band_that_continues_the_run_before_it_is_deflated_alone() -> None:
     stream = deflate.zlib_stream(bytes(painted), width, height, kept)
     assert zlib.decompress(stream) == _rows(bytes(painted), width, height)
     assert kept.bands[1] != deflate.background(bytes(painted), width, height).bands[1]
+
+
+def test_a_band_painted_as_in_a_picture_before_is_its_kept_bytes() -> None:
+    chance = random.Random(5)
+    width, height = 61, 2 * deflate.BAND
+    board = _picture(chance, width, height)
+    kept = deflate.background(bytes(board), width, height)
+    picture = bytearray(board)
+    picture[3 * width : 3 * width + 9] = bytes([77]) * 9
+    first = deflate.zlib_stream(bytes(picture), width, height, kept)
+    assert (width, bytes(picture[: deflate.BAND * width])) in deflate._seen
+    again = deflate.zlib_stream(bytes(picture), width, height, kept)
+    assert again == first
+    assert zlib.decompress(again) == _rows(bytes(picture), width, height)
