@@ -162,7 +162,8 @@ def _show(services: Any, args: argparse.Namespace) -> int:
         print(json.dumps(view, ensure_ascii=False, indent=2))
         return 0
     state = "paused" if view["paused"] else view["state"]
-    print(f"game {view['name']}: {state}, {view['variant']}, phase {view['phase'] or '-'}")
+    variant = " ".join([view["variant"], *view["options"]])  # gunboat, and a variant's own (Machiavelli: NoDice...)
+    print(f"game {view['name']}: {state}, {variant}, phase {view['phase'] or '-'}")
     for label, key in (("deadline", "deadline"), ("grace until", "grace"), ("start not before", "earliest"),
                        ("next due", "next_due"), ("paused since", "paused_at")):
         if view[key]:

@@ -19,7 +19,13 @@ import pytest
 
 from judge.app.game_state.boards import from_json
 from judge.app.hooks.game_hooks import hooks_for
-from judge.app.machiavelli.game_options import FIELD_OF_FLAG, game_options, option_words
+from judge.app.machiavelli.game_options import (
+    FIELD_OF_FLAG,
+    changed_words,
+    game_options,
+    option_words,
+)
+from judge.cli import main
 from judge.core.machiavelli.option_sets import named_set, played_names
 from judge.core.machiavelli.options import FIRST_EDITION
 from tests.app.conftest import Harness
@@ -201,6 +207,31 @@ def test_list_and_the_game_starting_mail_show_the_options_in_english_and_french(
     filled(harness)
     starting = [read(m) for m in harness.others if "Game Starting" in str(m["Subject"])]
     assert starting and all(f"Machiavelli options: {expected}." in " ".join(t.split()) for t in starting)
+
+
+def test_the_changed_options_follow_the_variant_where_a_plain_games_options_do(harness: Harness, capsys: Any) -> None:
+    # A plain game shows its options beside its variant ("Variant: Standard Gunboat"); a Renaissance
+    # game shows there what its master changed from the first edition, to whoever the place is for.
+    created(harness, "SET NO DICE", "SET NO SUMMER")
+    register(harness, PLAYERS[0])
+    register(harness, STRANGER)
+    joined = harness.exchange(PLAYERS[0], "SIGNON ?mach pw0 machiavelli\n")  # a player, signed on
+    changed = "NoLoans NoDice NoFamine NoAssassinations NoSummer"  # SET NO DICE takes the others away
+    assert f":: Judge: XPY  Game: mach  Variant: Machiavelli {changed}\n" in read(joined)
+    _refused, master = as_master(harness, "LIST mach\n")
+    assert f":: Judge: XPY  Game: mach  Variant: Machiavelli {changed}\n" in master
+    assert f"Variant and options: Machiavelli: the Balance of Power, 1454 {changed}." in " ".join(master.split())
+    stranger = exchange_ok(harness, STRANGER, "LIST mach\n")  # LIST is public: the options too
+    assert f"Variant and options: Machiavelli: the Balance of Power, 1454 {changed}." in " ".join(stranger.split())
+    assert "Game: mach" not in stranger  # the header names a game only to the signed on
+    capsys.readouterr()
+    assert main(["game", "--url", harness.db.url, "show", "mach"]) == 0
+    console = capsys.readouterr().out
+    assert console.startswith(f"game mach: forming, machiavelli {changed}, phase -\n"), console
+    assert f"  Variant and options: Machiavelli: the Balance of Power, 1454 {changed}.\n" in console
+    assert "  Machiavelli options: NoMach2, Money, NoLoans, NoDice," in console
+    # A first-edition game names nothing beside its variant; a named set, what it changes.
+    assert changed_words(FIRST_EDITION) == [] and changed_words(named_set("SECOND")) == ["Mach2", "NoCoastalConvoys"]
 
 
 # ------------------------------------------------------------------ the options reach the core

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from judge.app.game_state.house_rules import bot_level
+from judge.app.hooks.game_hooks import hooks_for
 from judge.app.mail_out.bounces import bounce_state
 from judge.app.people.blocking import block_of
 from judge.app.phases.planning import phase_clock
@@ -37,6 +38,7 @@ def game_summary(game: Game) -> dict[str, Any]:
         "state": game.state.value,
         "paused": game.paused_at is not None,
         "variant": game.variant,
+        "options": [*game.rule_options, *hooks_for(game).option_words(game)],
         "phase": game.current_phase,
         "deadline": _when(game.deadline_at),
         "next_due": _when(game.next_due_at),

@@ -83,6 +83,9 @@ class PlainHooks(HouseRuleHooks):
     def parameter_lines(self, game: Game, _: Gettext) -> list[str]:
         return []
 
+    def option_words(self, game: Game) -> list[str]:
+        return []
+
     @property
     def centre_words(self) -> CentreWords:
         return SUPPLY_CENTRES

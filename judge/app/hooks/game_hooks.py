@@ -32,6 +32,8 @@ Each hook point, and who calls it:
 ``own_commands``          the variant's own commands (COUNCIL, VOTE, ACCUSE...), refused elsewhere
 ``own_options``           the SET handlers: the variant's own SET options (SET MONEY...), refused elsewhere
 ``parameter_lines``       LIST's parameter block and the Game Starting mail: the variant's own settings
+``option_words``          the reply's ``::`` header, LIST's "Variant and options" and the console: the
+                          variant's own options beside its name, as a plain game's (Gunboat) are shown
 ``centre_words``          the final summary, SUMMARY and the web page: what the variant's victory counts
 ``starting_lines``        the Game Starting mail: the opening board as the variant sets it up
 ``members_sign_on``       the SIGNON handler: each member of a power signs on alone
@@ -159,6 +161,11 @@ class GameHooks(Protocol):
 
     def parameter_lines(self, game: Game, _: Gettext) -> list[str]:
         """The variant's own settings, each a line, as LIST's parameter block and the start mail show them."""
+
+    def option_words(self, game: Game) -> list[str]:
+        """The variant's own options that make this game differ from the variant's default, each a
+        word (the Renaissance game's ``NoDice``...), shown beside the variant's name and a plain
+        game's options wherever those are (none: an ordinary game, whose options are its ``rule_options``)."""
 
     @property
     def centre_words(self) -> CentreWords:

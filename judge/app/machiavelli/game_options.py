@@ -77,6 +77,12 @@ def option_words(options: MachiavelliOptions, names: frozenset[str] | None = Non
     ]
 
 
+def changed_words(options: MachiavelliOptions) -> list[str]:
+    """``["NoDice", "NoSummer"]``: the options that differ from the first edition's (what the game's
+    master changed), in the listing's order; none for a first-edition game."""
+    return option_words(options, frozenset(kept(options)))
+
+
 def set_name(options: MachiavelliOptions) -> str | None:
     """The named set ``options`` are (``FIRST``, ``SECOND``, ``BASIC``), None if none."""
     return next((name for name in SET_VALUES if named_set(name) == options), None)

@@ -22,7 +22,13 @@ from judge.app.game_state.order_sheets import Completeness
 from judge.app.game_state.plain_hooks import PlainHooks
 from judge.app.game_state.variant_ruling import VariantRuling
 from judge.app.machiavelli.final_standing import CITIES, standing_lines
-from judge.app.machiavelli.game_options import OWN_OPTIONS, game_options, option_words, set_name
+from judge.app.machiavelli.game_options import (
+    OWN_OPTIONS,
+    changed_words,
+    game_options,
+    option_words,
+    set_name,
+)
 from judge.app.machiavelli.opening_board import opening_lines
 from judge.app.machiavelli.orders_complete import sheet_completeness
 from judge.app.machiavelli.phase_ruling import rule_renaissance_phase
@@ -73,6 +79,10 @@ class MachiavelliHooks(PlainHooks):
         if named is None:
             return [_("Machiavelli options: {words}.").format(words=words)]
         return [_("Machiavelli options ({set}): {words}.").format(set=named, words=words)]
+
+    def option_words(self, game: Game) -> list[str]:
+        # what differs from the first edition, as LIST writes it: "Variant: Machiavelli NoDice NoSummer"
+        return changed_words(game_options(game))
 
     @property
     def centre_words(self) -> CentreWords:

@@ -484,6 +484,12 @@ def _reader_deadline(session: MailSession) -> str | None:
     return session.tell_date(game.deadline_at)
 
 
+def variant_words(game: Game) -> list[str]:
+    """The words after the variant in the ``::`` header: the game's options (``Gunboat``), then the
+    variant's own that its master changed (the Renaissance game's ``NoDice``: its hooks say)."""
+    return [option.capitalize() for option in game.rule_options] + hooks_for(game).option_words(game)
+
+
 def _queue_reply(session: MailSession, mail_id: int) -> None:
     config = session.services.config
     game = session.game
@@ -492,7 +498,7 @@ def _queue_reply(session: MailSession, mail_id: int) -> None:
         config.code,
         game=game.name if game is not None and session.signed_on else None,
         variant=game.variant if game is not None else None,
-        modifiers=[option.capitalize() for option in game.rule_options] if game is not None else (),
+        modifiers=variant_words(game) if game is not None else (),
         phase=phase,
         deadline=game.deadline_at if game is not None else None,
         zone=config.timezone,

@@ -258,7 +258,7 @@ def parameter_lines(game: Game, _: Gettext) -> list[str]:
             cd=game.max_resignation_ratio,
         )
     )
-    variant = describe_variant(game)
+    variant = " ".join([describe_variant(game), *hooks_for(game).option_words(game)])  # Machiavelli: NoDice...
     lines.append("  " + _("Variant and options: {variant}.").format(variant=variant))
     lines.append("  " + _("Flags: {flags}.").format(flags=_join(flag_words(game))))
     lines.append("  " + _("Press settings: {press}.").format(press=_join(press_words(game))))
