@@ -297,6 +297,8 @@ def _line(line: Line, width: int, height: int, headed: bool) -> tuple[Spans, Spa
         x1, y1, x2, y2 = last
         angle = math.atan2(y2 - y1, x2 - x1)
         c, s = math.cos(angle), math.sin(angle)
+        if abs(s) < 1e-12 or abs(c) < 1e-12:  # along an axis: exactly (sin(pi) is 1.2e-16, not 0)
+            c, s = float(round(c)), float(round(s))
         unit = stroke / 2  # marker 5 x stroke over a 10-unit view box
         triangle = [(-9 * unit, -5 * unit), (1 * unit, 0.0), (-9 * unit, 5 * unit)]
         _polygon(head, width, height, [(x2 + px * c - py * s, y2 + px * s + py * c) for px, py in triangle])
@@ -336,8 +338,10 @@ again (the same orders in another game, the same picture for another reader) is 
 
 def _step(tag: str, attrs: str, ox: float, oy: float) -> Line | Sprite | None:
     values = dict(_ATTR.findall(attrs))
-    if "transform" in values or "clip-path" in values:
+    if "clip-path" in values:
         return None
+    if "transform" in values:
+        return _scaled(tag, attrs, values, ox, oy)
     d = values.get("d", "")
     if (
         tag == "path"
@@ -351,6 +355,32 @@ def _step(tag: str, attrs: str, ox: float, oy: float) -> Line | Sprite | None:
         return Line(d, ox, oy, width, dash, _hex(values["stroke"]), marker[5:-1] if marker else "")
     found = _element(tag, attrs, ox, oy)
     return None if found is None else Sprite(*found)
+
+
+_SCALE = re.compile(r"matrix\(([\d.]+) 0 0 \1 (-?[\d.]+) (-?[\d.]+)\)$")
+"""An element's own transform that :func:`_scaled` draws: a scale, the same both ways, and a move."""
+
+
+def _scaled(tag: str, attrs: str, values: dict[str, str], ox: float, oy: float) -> Sprite | None:
+    """An element with a transform of its own (a unit drawn smaller where a board's inset draws its
+    region larger: ``matrix(s 0 0 s e f)``): a sprite keyed by its text as it is, in a group moving
+    it by an integer to near the origin (its pixels are the same moved)."""
+    scaled = _SCALE.match(values["transform"])
+    if scaled is None or ox != int(ox) or oy != int(oy):
+        return None
+    found = _element(tag, _SCALE_FREE.sub("", attrs), 0.0, 0.0)
+    if found is None:
+        return None
+    _text, sx, sy, (x0, y0, x1, y1) = found
+    scale, e, f = float(scaled.group(1)), float(scaled.group(2)) + ox, float(scaled.group(3)) + oy
+    left, top = (sx + x0) * scale + e, (sy + y0) * scale + f  # its box on the page
+    right, bottom = (sx + x1) * scale + e, (sy + y1) * scale + f
+    dx, dy = math.floor(left), math.floor(top)
+    text = f'<g transform="translate({int(ox) - dx} {int(oy) - dy})"><{tag}{_DATA.sub("", attrs)}/></g>'
+    return Sprite(text, dx, dy, (left - dx, top - dy, right - dx, bottom - dy))
+
+
+_SCALE_FREE = re.compile(r'\stransform="[^"]*"')
 
 
 class Over(NamedTuple):
@@ -376,8 +406,6 @@ def compose(
     painted (the last painted wins) is applying it to the whole picture at the end; an element's
     pixels at a place are kept so (translated to the picture's indices and under the labels), and
     painted again as they are in the next picture that has the element there."""
-    if "clip-path" in phase or "matrix(" in phase:
-        return None  # an inset: drawn by librsvg
     with _LOCK:
         if len(_sprites) > KEEP or _runs[0] > KEEP_RUNS or len(_codes) + len(index) > 250:
             _runs[0] = 0
@@ -400,7 +428,7 @@ def compose(
             return None
         missing = {
             step.text: step.box
-            for step in steps
+            for step, _clip in steps
             if isinstance(step, Sprite) and step.text not in _sprites
         }
         if missing and not _draw_sprites(missing, draw):
@@ -409,11 +437,18 @@ def compose(
         return _paint(steps, bytearray(base), width, height, index, bytes(table), markers, over)
 
 
-def _steps(phase: str) -> list[Line | Sprite] | None:
-    """The phase's elements in drawing order; None at anything but translated groups and elements."""
-    stack: list[tuple[float, float]] = [(0.0, 0.0)]
-    steps: list[Line | Sprite] = []
+Clip = tuple[int, int, int, int] | None
+"""Where a step's pixels may go: a rectangle of whole pixels (left, top, right, bottom), or anywhere."""
+
+
+def _steps(phase: str) -> list[tuple[Line | Sprite, Clip]] | None:
+    """The phase's elements in drawing order, each with its clip; None at anything but translated
+    groups (clipped, if at all, by a rectangle on whole pixels: a board's inset) and elements."""
+    stack: list[tuple[float, float, Clip]] = [(0.0, 0.0, None)]
+    steps: list[tuple[Line | Sprite, Clip]] = []
+    clips: dict[str, tuple[float, float, float, float]] = {}
     skip = 0
+    clip_path = ""
     for match in _TAG.finditer(phase):
         closing, tag, attrs, empty = match.groups()
         if tag in ("defs", "style", "marker"):
@@ -421,24 +456,51 @@ def _steps(phase: str) -> list[Line | Sprite] | None:
                 skip += -1 if closing else 1
         elif skip or tag == "svg":
             continue
+        elif tag == "clipPath":
+            if closing:
+                clip_path = ""
+            else:
+                clip_path = dict(_ATTR.findall(attrs)).get("id", "")
+        elif clip_path:
+            values = dict(_ATTR.findall(attrs))
+            if tag != "rect" or clip_path in clips or "transform" in values:
+                return None  # a clip this does not read
+            clips[clip_path] = (
+                float(values["x"]), float(values["y"]), float(values["width"]), float(values["height"])
+            )
         elif tag == "g":
             if closing:
                 stack.pop()
                 continue
             values = dict(_ATTR.findall(attrs))
-            if any(name not in ("class", "transform") and not name.startswith("data-") for name in values):
-                return None  # a group whose attributes draw (inherited paint, a clip): librsvg's
-            ox, oy = stack[-1]
+            if any(
+                name not in ("class", "transform", "clip-path") and not name.startswith("data-") for name in values
+            ):
+                return None  # a group whose attributes draw (inherited paint): librsvg's
+            ox, oy, clip = stack[-1]
+            if "clip-path" in values:
+                rectangle = clips.get(values["clip-path"].removeprefix("url(#").removesuffix(")"))
+                if rectangle is None:
+                    return None
+                x, y, w, h = rectangle
+                edges = (x + ox, y + oy, x + ox + w, y + oy + h)
+                if any(edge != int(edge) for edge in edges):
+                    return None  # a clip across pixels: librsvg's
+                left, top, right, bottom = (int(edge) for edge in edges)
+                if clip is not None:
+                    left, top = max(left, clip[0]), max(top, clip[1])
+                    right, bottom = min(right, clip[2]), min(bottom, clip[3])
+                clip = (left, top, right, bottom)
             if "transform" in values:
                 moved = _TRANSLATE.match(values["transform"])
                 if moved is None:
                     return None
                 ox, oy = ox + float(moved.group(1)), oy + float(moved.group(2))
-            stack.append((ox, oy))
+            stack.append((ox, oy, clip))
         elif not empty or closing:
             return None
         else:
-            ox, oy = stack[-1]
+            ox, oy, clip = stack[-1]
             memo = (tag, attrs, ox, oy)
             step = _memo.get(memo)
             if step is None:
@@ -446,12 +508,12 @@ def _steps(phase: str) -> list[Line | Sprite] | None:
                 if step is None:
                     return None
                 _memo[memo] = step
-            steps.append(step)
+            steps.append((step, clip))
     return steps
 
 
 def _paint(
-    steps: list[Line | Sprite],
+    steps: list[tuple[Line | Sprite, Clip]],
     out: bytearray,
     width: int,
     height: int,
@@ -460,13 +522,13 @@ def _paint(
     markers: dict[str, str],
     over: Over,
 ) -> bytes | None:
-    for step in steps:
+    for step, clip in steps:
         if isinstance(step, Line):
             if step.marker and step.marker not in markers:
                 return None
             ink = index[step.colour]
             head_ink = index[markers[step.marker]] if step.marker else 0
-            key: tuple[object, ...] = (step, width, height, over.key, ink, head_ink)
+            key: tuple[object, ...] = (step, width, height, over.key, ink, head_ink, clip)
             placed = _placed.get(key)
             if placed is None:
                 spans = _lines.get((step, width, height))
@@ -474,23 +536,48 @@ def _paint(
                     spans = _lines[(step, width, height)] = _line(step, width, height, bool(step.marker))
                 body, head = spans
                 placed = _placed[key] = tuple(
-                    _under(start, end, bytes([colour]) * (end - start), over)
-                    for part, colour in ((body, ink), (head, head_ink))
-                    for start, end in part
+                    _under(start, end, codes, over)
+                    for start, end, codes in _clipped(
+                        [
+                            (start, end, bytes([colour]) * (end - start))
+                            for part, colour in ((body, ink), (head, head_ink))
+                            for start, end in part
+                        ],
+                        width,
+                        clip,
+                    )
                 )
                 _placed_runs[0] += len(placed)
         else:
-            key = (step.text, step.dx, step.dy, width, height, over.key, table)
+            key = (step.text, step.dx, step.dy, width, height, over.key, table, clip)
             placed = _placed.get(key)
             if placed is None:
                 placed = _placed[key] = tuple(
                     _under(start, end, codes.translate(table), over)
-                    for start, end, codes in _place(_sprites[step.text], step.dx, step.dy, width, height)
+                    for start, end, codes in _clipped(
+                        _place(_sprites[step.text], step.dx, step.dy, width, height), width, clip
+                    )
                 )
                 _placed_runs[0] += len(placed)
         for start, end, codes in placed:
             out[start:end] = codes
     return bytes(out)
+
+
+def _clipped(placed: list[tuple[int, int, bytes]], width: int, clip: Clip) -> list[tuple[int, int, bytes]]:
+    """Spans on a page of ``width`` (none across a row's end), cut to ``clip``."""
+    if clip is None:
+        return placed
+    left, top, right, bottom = clip
+    kept = []
+    for start, end, codes in placed:
+        row, column = divmod(start, width)
+        if not top <= row < bottom:
+            continue
+        first, last = max(column, left), min(column + end - start, right)
+        if first < last:
+            kept.append((row * width + first, row * width + last, codes[first - column : last - column]))
+    return kept
 
 
 def _under(start: int, end: int, codes: bytes, over: Over) -> tuple[int, int, bytes]:

@@ -72,6 +72,25 @@ def _pixels(png: bytes) -> bytes:
     return bytes(pyvips.Image.new_from_buffer(png, "")[:3].write_to_memory())
 
 
+def _played(variant: str, phases: int, language: str = "en") -> str:
+    """The results picture of a seeded random game's phase ``phases`` (1: the first)."""
+    import random
+
+    from judge.core.adjudicator import Rules, adjudicate
+    from judge.core.random_orders import RandomOrders
+    from judge.core.units import Unit
+
+    game_map = load_map(variant)
+    position = Position(variant, game_map.first_phase, game_map.opening_units, game_map.starting_centers)
+    maker = RandomOrders(game_map, random.Random(1), mischief=0.3)
+    options: dict[Unit, tuple[str, ...]] = {}
+    for _ in range(phases):
+        before = position
+        result = adjudicate(position, maker.orders(position, options), Rules(), game_map)
+        options, position = dict(result.retreats), result.position
+    return render_svg(game_map, before, result, language=language)
+
+
 CASES = {
     "standard F1902M with orders": lambda: svg_from_contract(POSITION, RESULT),
     "standard F1902M with orders, fr": lambda: svg_from_contract(POSITION, RESULT, language="fr"),
@@ -79,6 +98,10 @@ CASES = {
     "youngstown opening": lambda: _opening("youngstown"),
     "chaos opening": lambda: _opening("chaos"),
     "known_world_901 opening": lambda: _opening("known_world_901"),
+    # Boards with an inset: its clip and the smaller units of its region on the board, with orders.
+    "world F1901M with orders": lambda: _played("world", 2),
+    "world F1902M with orders, fr": lambda: _played("world", 5, "fr"),
+    "youngstown F1901M with orders": lambda: _played("youngstown", 2),
 }
 
 
@@ -355,3 +378,26 @@ def test_the_labels_applied_to_each_element_painted_are_the_labels_merged_over_t
     for _ in range(2):
         painted = sprites.compose(phase, board.base_over.indices, width, height, index, red_band, labels)
         assert painted == whole
+
+
+@pytest.mark.parametrize("variant", ["world", "youngstown"])
+def test_a_board_with_an_inset_is_composed_without_librsvg_once_its_elements_are_kept(
+    variant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The inset's clip and the smaller units of its region on the board are read by
+    judge.maps.sprites: a picture drawn again asks librsvg for nothing (its board, sprites and
+    placements kept), where a whole page of the phase's part would be drawn."""
+    import judge.maps.png as png_module
+
+    svg = _played(variant, 2)
+    first = layers.layered_png(svg, red_band)
+    asked: list[int] = []
+    real = png_module._vips
+
+    def counted() -> object:
+        asked.append(1)
+        return real()
+
+    monkeypatch.setattr(png_module, "_vips", counted)
+    assert layers.layered_png(svg, red_band) == first
+    assert asked == []
