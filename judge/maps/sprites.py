@@ -457,10 +457,7 @@ def _steps(phase: str) -> list[tuple[Line | Sprite, Clip]] | None:
         elif skip or tag == "svg":
             continue
         elif tag == "clipPath":
-            if closing:
-                clip_path = ""
-            else:
-                clip_path = dict(_ATTR.findall(attrs)).get("id", "")
+            clip_path = "" if closing else dict(_ATTR.findall(attrs)).get("id", "")
         elif clip_path:
             values = dict(_ATTR.findall(attrs))
             if tag != "rect" or clip_path in clips or "transform" in values:
