@@ -4,7 +4,7 @@ mail given up on is kept failed with one mail to the judgekeeper (never an alarm
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -168,3 +168,47 @@ def test_a_failing_alarm_does_not_undo_the_failed_mark(
     relay.failure = PermanentDeliveryError("no such user", 550)
     drain_once(TransactionalOutbox(mail_harness.services), relay, mail_harness.clock.now())
     assert [row.state for row in _rows(mail_harness)] == [OutboundState.FAILED]
+
+
+@pytest.mark.asyncio
+async def test_a_crash_between_the_relays_acceptance_and_the_mark_sends_that_mail_again_once_and_no_other(
+    mail_harness: MailHarness,
+) -> None:
+    """At most once per crash, over SMTP (pipelined, no RSET between mails): the mails marked sent
+    before the crash never go again; the one the relay took and the crash kept from being marked
+    goes once more after its lease; the ones not yet sent go once."""
+    import asyncio
+    import re
+    from collections import Counter
+
+    from judge.mail.outbound import SmtpRelay
+    from tests.mail.smtp_capture import capture_server
+    from tests.mail.test_outbound_sessions import Recording
+
+    _queue(mail_harness, 5)
+    handler = Recording(pipelining=True)
+
+    class Dying(TransactionalOutbox):
+        marks = 0
+
+        def mark_sent(self, id: int, now: datetime, refused: Mapping[str, str]) -> None:
+            Dying.marks += 1
+            if Dying.marks == 3:
+                raise Crash  # the relay took mail 3; the process dies before "sent" is committed
+            super().mark_sent(id, now, refused)
+
+    async with capture_server(handler) as port:
+        relay = SmtpRelay("127.0.0.1", port, envelope_sender="judge@example.org", timeout=10)
+        now = mail_harness.clock.now()
+        with pytest.raises(Crash):
+            await asyncio.to_thread(drain_once, Dying(mail_harness.services), relay, now, limit=10, policy=POLICY)
+        assert [row.state for row in _rows(mail_harness)] == [OutboundState.SENT] * 2 + [OutboundState.PENDING] * 3
+        assert handler.commands.count((1, "RSET")) == 0
+        restarted = TransactionalOutbox(mail_harness.services)
+        assert (await asyncio.to_thread(drain_once, restarted, relay, now, limit=10, policy=POLICY)).sent == 0
+        later = now + timedelta(minutes=1)  # after the leases
+        report = await asyncio.to_thread(drain_once, restarted, relay, later, limit=10, policy=POLICY)
+    assert report.sent == 3
+    subjects = Counter(re.search(rb"Subject: (mail \d)", c.data).group(1) for c in handler.received)  # type: ignore[union-attr]
+    assert subjects == Counter({b"mail 0": 1, b"mail 1": 1, b"mail 2": 2, b"mail 3": 1, b"mail 4": 1})
+    assert {row.state for row in _rows(mail_harness)} == {OutboundState.SENT}
