@@ -177,3 +177,20 @@ def test_what_a_strait_closes_is_the_scenarios_data(board: MachiavelliBoard) -> 
     crossing = Move(ref("F GON"), "ION")
     result = play(moves_only, at(moves_only, (NAP, "F MES"), (PAP, "F GON")), {PAP: [crossing]})
     assert verdict(result, crossing) == (Outcome.FAILS, "the strait is held by NAPLES")
+
+
+TO_TIVOLI_ROUND = [TO_TIVOLI, EAST_CONVOYS, WEST_CONVOYS]
+
+
+def test_a_chain_round_a_closed_strait_is_a_route_of_its_own(board: MachiavelliBoard) -> None:
+    # Pisa -> WTS -> ETS -> Tivoli has a shortcut, Pisa -> ETS, while Piombino is open: the western
+    # fleet is on no route that is needed (DATC 6.G.19) and its convoy is refused.
+    units = [(PAP, "A PSA"), (PAP, "F ETS"), (PAP, "F WTS")]
+    free = play(board, at(board, *units), {PAP: TO_TIVOLI_ROUND})
+    assert verdict(free, WEST_CONVOYS)[0] is Outcome.INVALID
+    assert "PAPACY A TIV" in units_of(free.position)
+    # Florence's fleet in Piombino closes the shortcut: the long chain is the route, and it carries the army.
+    held = play(board, at(board, (FLO, "F PIO"), *units), {PAP: TO_TIVOLI_ROUND})
+    assert verdict(held, WEST_CONVOYS)[0] is Outcome.SUCCEEDS
+    assert verdict(held, TO_TIVOLI)[0] is Outcome.SUCCEEDS
+    assert "PAPACY A TIV" in units_of(held.position)

@@ -8,6 +8,9 @@ phase engines never scan the unit list.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
+from types import MappingProxyType
+
 from judge.core.adjudicator.topology import topology
 from judge.core.geography import GameMap
 from judge.core.position import DislodgedUnit, Position
@@ -18,16 +21,30 @@ from judge.core.units import Unit, UnitType, coast_of, province_of
 _ARMY = UnitType.ARMY
 _FLEET = UnitType.FLEET
 
+_NONE_CLOSED: Mapping[str, Collection[frozenset[str]]] = MappingProxyType({})
+"""No step closed to any convoy: every board of an ordinary game shares it."""
+
 _COAST_NAMES = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "WC": "west coast"}
 
 
 class Board:
     """Units by province, dislodged units by province, and place names."""
 
-    __slots__ = ("_fleets", "_owed", "dislodged_at", "game_map", "phase_type", "position", "topo", "unit_at", "where")
+    __slots__ = (
+        "_fleets", "_owed", "closed_steps", "dislodged_at", "game_map", "phase_type", "position", "topo", "unit_at",
+        "where",
+    )  # fmt: skip
 
-    def __init__(self, position: Position, game_map: GameMap) -> None:
+    def __init__(
+        self,
+        position: Position,
+        game_map: GameMap,
+        closed_steps: Mapping[str, Collection[frozenset[str]]] | None = None,
+    ) -> None:
+        """``closed_steps``: by a convoyed army's location, the steps no convoy may carry it across
+        (the Renaissance game's straits): a convoy order is judged on the routes left open to it."""
         self.position = position
+        self.closed_steps: Mapping[str, Collection[frozenset[str]]] = closed_steps or _NONE_CLOSED
         self.phase_type = position.phase.type
         self.game_map = game_map
         self.topo = topo = topology(game_map)

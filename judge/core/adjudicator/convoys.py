@@ -75,14 +75,20 @@ def _shut(closed: Collection[frozenset[str]], here: str, there: str) -> bool:
 
 
 def fleets_on_minimal_routes(
-    game_map: GameMap, source: str, destination: str, fleet_provinces: Collection[str]
+    game_map: GameMap,
+    source: str,
+    destination: str,
+    fleet_provinces: Collection[str],
+    closed: Collection[frozenset[str]] = (),
 ) -> frozenset[str]:
     """The fleet provinces that belong to at least one route with no shortcut.
 
     A route is minimal when no fleet of it could be skipped: only its first
     fleet touches ``source``, only its last touches ``destination``, and no two
     fleets that are not consecutive touch. A convoy order by a fleet on no
-    such route can never be needed, so it is illegal (DATC 6.G.19).
+    such route can never be needed, so it is illegal (DATC 6.G.19). A step
+    between the two provinces of a pair in ``closed`` (a passage closed to this
+    army) is neither taken nor a shortcut.
     """
     if not can_be_convoyed_between(game_map, source, destination):
         return frozenset()
@@ -91,23 +97,26 @@ def fleets_on_minimal_routes(
     useful: set[str] = set()
     path: list[str] = []
 
+    def touches(here: str, there: str) -> bool:
+        return there in seas[here] and not _shut(closed, here, there)
+
     def extend(current: str) -> None:
-        if destination in seas[current]:
+        if touches(current, destination):
             useful.update(path)
             return
         for nxt in seas[current]:
-            if nxt not in seas or nxt not in fleet_provinces or nxt in path:
+            if nxt not in seas or nxt not in fleet_provinces or nxt in path or _shut(closed, current, nxt):
                 continue
-            if source in seas[nxt]:
+            if touches(nxt, source):
                 continue  # it could have been the first fleet: shortcut
-            if any(earlier in seas[nxt] for earlier in path[:-1]):
+            if any(touches(nxt, earlier) for earlier in path[:-1]):
                 continue  # touches an earlier fleet than the last one: shortcut
             path.append(nxt)
             extend(nxt)
             path.pop()
 
     for first in fleets:
-        if source in seas[first]:
+        if touches(first, source):
             path.append(first)
             extend(first)
             path.pop()

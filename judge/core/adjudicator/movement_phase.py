@@ -65,11 +65,11 @@ def adjudicate_movement(
     resolver = MovementResolver(topo, units, rules, provinces, index_of)
     read: _Read | None = None
     if game_map.special.railway is None and not rules.complete_from_support:
-        read = _read_orders(resolver, position, orders, rules, game_map)
+        read = _read_orders(resolver, position, orders, rules, game_map, closed_steps)
         if read is None:  # two orders for one unit: the duplicate_orders rule, the general way
             resolver = MovementResolver(topo, units, rules, provinces, index_of)
     if read is None:
-        read = _collect_orders(resolver, position, orders, rules, game_map)
+        read = _collect_orders(resolver, position, orders, rules, game_map, closed_steps)
     powers, given, executed, refused, ordered, completed = read
     if strengths:
         resolver.set_strengths(strengths, partial_cuts)
@@ -199,6 +199,7 @@ def _read_orders(
     orders: Mapping[str, Sequence[Order]],
     rules: Rules,
     game_map: GameMap,
+    closed_steps: Mapping[str, Collection[frozenset[str]]] | None = None,
 ) -> _Read | None:
     """Every order given, read straight into the resolver's lists; None if a unit got two orders.
 
@@ -294,7 +295,7 @@ def _read_orders(
                         continue
             # The long way: the validator reads it, or says why it is illegal.
             if board is None:
-                board = Board(position, game_map)
+                board = Board(position, game_map, closed_steps)
             try:
                 reading = interpret(board, power, order, rules)
             except OrderError as error:
@@ -321,10 +322,11 @@ def _collect_orders(
     orders: Mapping[str, Sequence[Order]],
     rules: Rules,
     game_map: GameMap,
+    closed_steps: Mapping[str, Collection[frozenset[str]]] | None = None,
 ) -> _Read:
     """Every order given, through :func:`collect` (one order kept per unit by the game's rules,
     orders completed under complete_from_support, one train a turn under railway)."""
-    board = Board(position, game_map)
+    board = Board(position, game_map, closed_steps)
     order_set = collect(board, orders, rules)
     if game_map.special.railway is not None:
         _one_train(board, order_set)

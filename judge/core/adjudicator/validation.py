@@ -386,7 +386,8 @@ def _convoy(board: Board, power: str, order: Convoy) -> Interpreted:
             Message(N_("An army cannot be convoyed from {source} to {destination}."),
                     source=_place(board, convoyed.province), destination=_place(board, destination))
         )
-    useful = fleets_on_minimal_routes(game_map, convoyed.province, destination, board.fleet_provinces())
+    closed = board.closed_steps.get(convoyed.location, ()) if board.closed_steps else ()
+    useful = fleets_on_minimal_routes(game_map, convoyed.province, destination, board.fleet_provinces(), closed)
     if unit.province not in useful:
         raise IllegalConvoyError(
             Message(N_("{unit} is on no convoy route from {source} to {destination}."),

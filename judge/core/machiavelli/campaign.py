@@ -43,7 +43,8 @@ resolved again with them held; not under SET MACH2). Armies and garrisons hold n
 A held strait is closed to convoys too: no convoy carries another power's army across it, nor
 carries an army across it with another power's fleet (the plain adjudicator is told which steps
 each convoyed army may not take, so it looks for another chain; with none, the move fails, "the
-strait is held by ..."). The strait is held from the start of the campaign, so a holder
+strait is held by ..."; a chain round the strait is a route of its own, its fleets' convoys no
+longer refused as needless beside the closed shortcut). The strait is held from the start of the campaign, so a holder
 dislodged in that same campaign still closes it (the Judge's own rule decides a blocked crossing
 before any move is resolved). What a strait closes is the scenario's data (``closes``).
 
