@@ -22,11 +22,12 @@ from judge.core.machiavelli.campaign import (
     CampaignResult,
     MachiavelliPosition,
     adjudicate_campaign,
+    retreat_phase,
     update_control,
 )
 from judge.core.machiavelli.options import MachiavelliOptions
 from judge.core.machiavelli.orders import MachiavelliOrder
-from judge.core.orders import Convoy, Hold, Move, SupportMove
+from judge.core.orders import Convoy, Hold, Move, Retreat, SupportMove
 from judge.core.phase import Phase
 from judge.core.units import Unit, UnitRef, UnitType
 
@@ -194,3 +195,39 @@ def test_a_chain_round_a_closed_strait_is_a_route_of_its_own(board: MachiavelliB
     assert verdict(held, WEST_CONVOYS)[0] is Outcome.SUCCEEDS
     assert verdict(held, TO_TIVOLI)[0] is Outcome.SUCCEEDS
     assert "PAPACY A TIV" in units_of(held.position)
+
+
+# ------------------------------------------------------------------ retreats across a strait
+
+GULF_DRIVEN_OUT = {NAP: [Move(ref("F NAP"), "GON"), SupportMove(ref("F CAP"), ref("F NAP"), "GON")]}
+
+
+def driven_out(
+    board: MachiavelliBoard, *units: tuple[str, str], more: Mapping[str, Sequence[MachiavelliOrder]] | None = None
+) -> CampaignResult:
+    """Naples drives the Papal fleet out of the Gulf of Naples; ``more`` orders besides."""
+    position = at(board, (PAP, "F GON"), (NAP, "F NAP"), (NAP, "F CAP"), *units)
+    orders = {power: [*GULF_DRIVEN_OUT.get(power, []), *(more or {}).get(power, [])] for power in (NAP, PAP)}
+    result = play(board, position, orders)
+    assert Unit(PAP, UnitType.FLEET, "GON") in result.position.retreats
+    return result
+
+
+def test_a_fleets_retreat_across_a_strait_another_power_holds_fails(board: MachiavelliBoard) -> None:
+    to_ionian = Retreat(ref("F GON"), "ION")
+    held = driven_out(board, (NAP, "F MES"))
+    assert "ION" in held.position.retreats[Unit(PAP, UnitType.FLEET, "GON")]  # adjacency is not closed
+    result = retreat_phase(board, held.position, {PAP: [to_ionian]})
+    assert [(v.outcome, v.reason) for v in result.verdicts] == [(Outcome.FAILS, "the strait is held by NAPLES")]
+    assert not any(u.power == PAP for u in result.position.units)  # the fleet is disbanded
+    # Messina empty, the retreat passes.
+    result = retreat_phase(board, driven_out(board).position, {PAP: [to_ionian]})
+    assert "PAPACY F ION" in units_of(result.position)
+
+
+def test_a_holder_waiting_to_retreat_itself_holds_no_strait(board: MachiavelliBoard) -> None:
+    attack = {PAP: [Move(ref("F PAL"), "MES"), SupportMove(ref("F ETS"), ref("F PAL"), "MES")]}
+    both = driven_out(board, (NAP, "F MES"), (PAP, "F PAL"), (PAP, "F ETS"), more=attack)
+    assert Unit(NAP, UnitType.FLEET, "MES") in both.position.retreats  # Naples' fleet is out of Messina
+    result = retreat_phase(board, both.position, {PAP: [Retreat(ref("F GON"), "ION")]})
+    assert "PAPACY F ION" in units_of(result.position)  # the Papal fleet in Messina holds it now

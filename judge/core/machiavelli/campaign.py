@@ -46,7 +46,9 @@ each convoyed army may not take, so it looks for another chain; with none, the m
 strait is held by ..."; a chain round the strait is a route of its own, its fleets' convoys no
 longer refused as needless beside the closed shortcut). The strait is held from the start of the campaign, so a holder
 dislodged in that same campaign still closes it (the Judge's own rule decides a blocked crossing
-before any move is resolved). What a strait closes is the scenario's data (``closes``).
+before any move is resolved). What a strait closes is the scenario's data (``closes``). A
+fleet's retreat across a strait held by another power's fleet after the campaign (not one that
+waits to retreat itself) fails, as the moves across it: the fleet is disbanded.
 
 Under SET MACH2 (the second edition) only Messina's strait is held (the data marks Piombino's
 ``first_edition_only``), and a besieged garrison may convert: a conversion is an attack like
@@ -59,7 +61,7 @@ or its city liberates both; besieging a city that rebels against it for two camp
 the city's and the province's rebels. A province's rebels support the one move into it of a power
 they do not fight (two such powers moving in: neither); they stand in a space of their own beside
 the province for the moves (``ARE$``), never on the board. Not yet played here (issue 33, later
-steps): retreats across a strait, the ALLY command that lets another power through.
+steps): the ALLY command that lets another power through a strait.
 
 Special units (SET SPECIAL, with money: :mod:`.special_units`): the plain adjudicator is given
 the strength of each unit of strength 2, by the location it stands on for the moves (under SET
@@ -863,10 +865,20 @@ def retreat_phase(
     for city, owner in position.garrisons.items():
         units.append(Unit(NEUTRAL if owner == AUTONOMOUS else owner, _ARMY, city if city in board.single_space else city_space(city)))
     offered = {unit.province: places for unit, places in position.retreats.items()}
-    allowed = {
-        power: [o for o in given if not isinstance(o, Retreat) or o.destination in offered.get(o.unit.province, ())]
+    barred = {
+        (power, order): holder
         for power, given in orders.items()
+        for order in given
+        if (holder := _strait_barring(board, position, power, order, options)) is not None
     }
+    allowed = {
+        power: [
+            o for o in given
+            if (power, o) not in barred
+            and (not isinstance(o, Retreat) or o.destination in offered.get(o.unit.province, ()))
+        ]
+        for power, given in orders.items()
+    }  # fmt: skip
     plain = Position(
         board.game_map.name,
         Phase.of(Season.SPRING, position.phase.year, PhaseType.RETREAT),
@@ -896,17 +908,41 @@ def retreat_phase(
         unrest=unrest,
         specials=_specials_retreated(position, base.results, tuple(after_units), garrisons),
     )
-    return RetreatResult(after, *_retreat_verdicts(position, orders, allowed, base.results))
+    return RetreatResult(after, *_retreat_verdicts(position, orders, allowed, barred, base.results))
+
+
+def _strait_barring(
+    board: MachiavelliBoard, position: MachiavelliPosition, power: str, order: Retreat | Disband, options: MachiavelliOptions
+) -> str | None:
+    """The power whose fleet holds the strait a fleet's retreat would cross, when it is another
+    power's (as the moves across it, the Judge's retreats are closed: the fleet is disbanded).
+    The strait is held by a fleet standing in its province after the campaign; a holder that was
+    dislodged itself and waits to retreat holds nothing."""
+    if not isinstance(order, Retreat):
+        return None
+    fleet = next((u for u in position.retreats if u.power == power and u.province == order.unit.province), None)
+    if fleet is None or fleet.type is not _FLEET:
+        return None
+    ends = {fleet.province, province_of(order.destination)}
+    for strait in board.straits:
+        if (options.mach2 and strait.first_edition_only) or "moves" not in strait.closes or ends != strait.step:
+            continue
+        holder = next((u.power for u in position.units if u.type is _FLEET and u.province == strait.province), None)
+        if holder is not None and holder != power:
+            return holder
+    return None
 
 
 def _retreat_verdicts(
     position: MachiavelliPosition,
     orders: Mapping[str, Sequence[Retreat | Disband]],
     allowed: Mapping[str, Sequence[Retreat | Disband]],
+    barred: Mapping[tuple[str, Retreat | Disband], str],
     results: Sequence[OrderResult],
 ) -> tuple[tuple[Verdict, ...], tuple[Verdict, ...]]:
-    """Each retreat order's verdict as given (one to a place not offered: invalid), then each
-    dislodged unit of a power that no order named (disbanded)."""
+    """Each retreat order's verdict as given (one to a place not offered: invalid; one across a
+    strait another power holds: fails), then each dislodged unit of a power that no order named
+    (disbanded)."""
     played: dict[tuple[str, Order], OrderResult] = {}
     for result in results:
         if result.order is not None:
@@ -918,6 +954,8 @@ def _retreat_verdicts(
             found = played.get((power, order))
             if (power, province_of(order.unit.location)) not in dislodged:
                 verdicts.append(Verdict(power, order, Outcome.INVALID, "no such unit"))
+            elif (power, order) in barred:
+                verdicts.append(Verdict(power, order, Outcome.FAILS, f"the strait is held by {barred[power, order]}"))
             elif order not in allowed.get(power, ()):
                 verdicts.append(Verdict(power, order, Outcome.INVALID, "not a place it may retreat to"))
             elif found is None:
