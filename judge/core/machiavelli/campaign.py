@@ -533,6 +533,7 @@ class _Campaign:
         convoying = [s for s in holders if "convoys" in s.closes]
         if not convoying:
             return closures
+        carriers = self.convoying_fleets()
         for power, given in self.plain.items():
             for order in given:
                 army = self.field_at.get(order.unit.province) if isinstance(order, Move) else None
@@ -540,7 +541,7 @@ class _Campaign:
                     continue
                 assert isinstance(order, Move)
                 destination = province_of(order.destination)
-                fleets = self.convoying_fleets(army, destination)
+                fleets = carriers.get((army.province, destination))
                 if not fleets:
                     continue
                 barred = {
@@ -558,20 +559,20 @@ class _Campaign:
                     self.barred_by[army.location] = min(barred.values())
         return closures
 
-    def convoying_fleets(self, army: Unit, destination: str) -> dict[str, str]:
-        """The fleets ordered to convoy ``army`` to ``destination``: their province -> their power."""
-        found: dict[str, str] = {}
+    def convoying_fleets(self) -> dict[tuple[str, str], dict[str, str]]:
+        """The fleets ordered to convoy, by the army's province and its destination: each fleet's
+        province -> its power."""
+        found: dict[tuple[str, str], dict[str, str]] = {}
         for power, given in self.plain.items():
             for order in given:
                 if (
                     isinstance(order, Convoy)
-                    and order.convoyed.province == army.province
-                    and province_of(order.destination) == destination
                     and (fleet := self.field_at.get(order.unit.province)) is not None
                     and fleet.type is _FLEET
                     and fleet.power == power
                 ):
-                    found[fleet.province] = power
+                    key = (order.convoyed.province, province_of(order.destination))
+                    found.setdefault(key, {})[fleet.province] = power
         return found
 
     def hold_abandoned_sieges(self) -> None:
