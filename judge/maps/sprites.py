@@ -330,6 +330,9 @@ _placed: dict[tuple[object, ...], tuple[tuple[int, int, bytes], ...]] = {}
 """Each element's pixels at its place on a page, in a picture's indices and under its labels (the
 key: the element, its place, the page, the labels' masks and the indices), as ``out[start:end] = codes``."""
 _placed_runs = [0]
+_placed_lines: dict[tuple[object, ...], tuple[tuple[Spans, Spans], tuple[tuple[int, int], ...]]] = {}
+"""Each order line's spans (its body's, its arrowhead's) cut to its clip, and those a label covers in
+part, by the line, its page, the labels' masks and the clip."""
 _memo: dict[tuple[str, str, float, float], Line | Sprite] = {}
 _lines: dict[tuple[Line, int, int], tuple[Spans, Spans]] = {}
 """Each order line's spans (its body's, its arrowhead's) on a page of the key's size: a move drawn
@@ -412,14 +415,16 @@ def compose(
             _sprites.clear()
             _codes.clear()
             _placed.clear()  # its pixels were translated from the codes
+            _placed_lines.clear()
             _placed_runs[0] = 0
         if len(_memo) > KEEP:
             _memo.clear()
         if len(_lines) > KEEP:
             _lines.clear()
-        if len(_placed) > 2 * KEEP or _placed_runs[0] > KEEP_RUNS:
+        if len(_placed) + len(_placed_lines) > 2 * KEEP or _placed_runs[0] > KEEP_RUNS:
             _placed_runs[0] = 0
             _placed.clear()
+            _placed_lines.clear()
         table = bytearray(256)
         for colour, number in index.items():
             table[_code(colour)] = number
@@ -519,46 +524,59 @@ def _paint(
     markers: dict[str, str],
     over: Over,
 ) -> bytes | None:
+    fills: dict[int, memoryview] = {}
+    paint = over.paint
     for step, clip in steps:
         if isinstance(step, Line):
             if step.marker and step.marker not in markers:
                 return None
-            ink = index[step.colour]
-            head_ink = index[markers[step.marker]] if step.marker else 0
-            key: tuple[object, ...] = (step, width, height, over.key, ink, head_ink, clip)
-            placed = _placed.get(key)
-            if placed is None:
+            inks = (index[step.colour], index[markers[step.marker]] if step.marker else 0)
+            key: tuple[object, ...] = (step, width, height, over.key, clip)
+            found = _placed_lines.get(key)
+            if found is None:
                 spans = _lines.get((step, width, height))
                 if spans is None:
                     spans = _lines[(step, width, height)] = _line(step, width, height, bool(step.marker))
-                body, head = spans
-                placed = _placed[key] = tuple(
-                    _under(start, end, codes, over)
-                    for start, end, codes in _clipped(
-                        [
-                            (start, end, bytes([colour]) * (end - start))
-                            for part, colour in ((body, ink), (head, head_ink))
-                            for start, end in part
-                        ],
-                        width,
-                        clip,
-                    )
+                parts = (_clipped_spans(spans[0], width, clip), _clipped_spans(spans[1], width, clip))
+                # The spans a label covers in part (a support's line passing under it): few.
+                labelled = tuple(
+                    (start, end) for part in parts for start, end in part if paint.count(0, start, end) != end - start
                 )
-                _placed_runs[0] += len(placed)
-        else:
-            key = (step.text, step.dx, step.dy, width, height, over.key, table, clip)
-            placed = _placed.get(key)
-            if placed is None:
-                placed = _placed[key] = tuple(
-                    _under(start, end, codes.translate(table), over)
-                    for start, end, codes in _clipped(
-                        _place(_sprites[step.text], step.dx, step.dy, width, height), width, clip
-                    )
+                found = _placed_lines[key] = (parts, labelled)
+                _placed_runs[0] += len(parts[0]) + len(parts[1])
+            parts, labelled = found
+            for part, ink in zip(parts, inks, strict=True):
+                if part:
+                    fill = fills.get(ink)
+                    if fill is None:
+                        fill = fills[ink] = memoryview(bytes([ink]) * width)
+                    for start, end in part:
+                        out[start:end] = fill[: end - start]
+            for start, end in labelled:
+                out[start:end] = _labelled(out[start:end], start, end, over)
+            continue
+        key = (step.text, step.dx, step.dy, width, height, over.key, table, clip)
+        placed = _placed.get(key)
+        if placed is None:
+            placed = _placed[key] = tuple(
+                (start, end, codes) if paint.count(0, start, end) == end - start else (start, end, _labelled(codes, start, end, over))
+                for start, end, codes in _clipped(
+                    [(start, end, codes.translate(table)) for start, end, codes in _place(_sprites[step.text], step.dx, step.dy, width, height)],
+                    width,
+                    clip,
                 )
-                _placed_runs[0] += len(placed)
+            )
+            _placed_runs[0] += len(placed)
         for start, end, codes in placed:
             out[start:end] = codes
     return bytes(out)
+
+
+def _clipped_spans(spans: Spans, width: int, clip: Clip) -> Spans:
+    """Spans (start, end) on a page of ``width`` (none across a row's end), cut to ``clip``."""
+    if clip is None:
+        return spans
+    return tuple((start, end) for start, end, _codes in _clipped([(s, e, b"") for s, e in spans], width, clip))
 
 
 def _clipped(placed: list[tuple[int, int, bytes]], width: int, clip: Clip) -> list[tuple[int, int, bytes]]:
@@ -577,13 +595,11 @@ def _clipped(placed: list[tuple[int, int, bytes]], width: int, clip: Clip) -> li
     return kept
 
 
-def _under(start: int, end: int, codes: bytes, over: Over) -> tuple[int, int, bytes]:
+def _labelled(codes: bytes | bytearray, start: int, end: int, over: Over) -> bytes:
     """``codes`` painted at ``start``..``end``, with what is drawn over them there."""
-    paint = over.paint[start:end]
-    if paint.count(0) == end - start:
-        return start, end, codes  # no label there
-    uncovered = over.uncovered[start:end]
-    return start, end, bytes((c & u) | p for c, u, p in zip(codes, uncovered, paint, strict=True))
+    return bytes(
+        (c & u) | p for c, u, p in zip(codes, over.uncovered[start:end], over.paint[start:end], strict=True)
+    )
 
 
 def _place(
