@@ -642,3 +642,20 @@ def test_mach2_a_besieged_garrison_may_convert_as_an_attack(board: MachiavelliBo
     result = play(board, position, orders, MachiavelliOptions(mach2=True))
     assert verdict(result, GarrisonConvert("SIE", A))[0] is Outcome.SUCCEEDS
     assert result.sieges_completed == () and "PAPACY A SIE" in units_of(result.position)
+
+
+def test_straits_a_garrison_converting_to_a_fleet_closes_its_strait_that_campaign(board: MachiavelliBoard) -> None:
+    # The Judge's rules: "If a garrison converts to a fleet it will bounce a hostile fleet", under
+    # either edition (the second edition's entering fleet closes nothing: the test above).
+    position = at(board, "S1454M", [(PAP, "F GON")], {"MES": NAP})
+    crossing = Move(ref("F GON"), "ION")
+    orders: dict[str, list[MachiavelliOrder]] = {NAP: [GarrisonConvert("MES", F)], PAP: [crossing]}
+    for options in (MachiavelliOptions(), MachiavelliOptions(mach2=True)):
+        result = play(board, position, orders, options)
+        assert "NAPLES F MES" in units_of(result.position)
+        assert verdict(result, crossing) == (Outcome.FAILS, "the strait is held by NAPLES"), options
+    # A conversion that bounces takes nothing: the Papal fleet sails on.
+    bounced = {NAP: [GarrisonConvert("MES", F)], PAP: [crossing, Move(ref("F PAL"), "MES")]}
+    result = play(board, at(board, "S1454M", [(PAP, "F GON"), (PAP, "F PAL")], {"MES": NAP}), bounced,
+                  MachiavelliOptions(mach2=True))  # fmt: skip
+    assert "PAPACY F ION" in units_of(result.position) and result.position.garrisons.get("MES") == NAP

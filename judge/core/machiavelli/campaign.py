@@ -39,7 +39,8 @@ The straits (the first edition's rule): a fleet in Piombino or Messina as the ca
 holds the passage its province guards (moving away or converting, it still does); a fleet of
 another power may neither move nor support across it (the order holds). A fleet that enters a
 fleetless Piombino or Messina blocks the crossings of that same campaign too (the campaign is
-resolved again with them held; not under SET MACH2). Armies and garrisons hold no strait.
+resolved again with them held), and so does a garrison converting to a fleet there (under SET
+MACH2 only the latter). Armies and garrisons hold no strait.
 A held strait is closed to convoys too: no convoy carries another power's army across it, nor
 carries an army across it with another power's fleet (the plain adjudicator is told which steps
 each convoyed army may not take, so it looks for another chain; with none, the move fails, "the
@@ -479,16 +480,25 @@ class _Campaign:
         }
 
     def straits_entered(self, moved: Sequence[Unit], holders: Mapping[Strait, str]) -> dict[Strait, str]:
-        """The straits without a fleet at the start that a fleet entered (first edition only)."""
-        if self.options.mach2:
-            return {}
+        """The straits without a fleet at the start that a fleet entered, or a garrison converting
+        to a fleet took; under SET MACH2 only the garrison's conversion counts (the Judge's code
+        blocks then with a fleet converted from a garrison, never with one that sailed in)."""
+        standing = set(moved)
         return {
             strait: unit.power
             for strait in self.board.straits
-            if strait not in holders
+            if strait not in holders and not (self.options.mach2 and strait.first_edition_only)
             for unit in moved
-            if unit.type is _FLEET and unit.location == strait.province
+            if unit.type is _FLEET
+            and unit.location == strait.province
+            and (not self.options.mach2 or self.converted_to_fleet(strait.province, standing))
         }
+
+    def converted_to_fleet(self, city: str, standing: set[Unit]) -> bool:
+        """Whether the garrison of ``city`` converted to a fleet this campaign (it ordered so, and
+        no longer stands in its city's space among the ``standing`` units)."""
+        garrison = self.garrison_unit.get(city)
+        return garrison is not None and self.converting_to.get(city) is _FLEET and garrison not in standing
 
     def block_straits(self, holders: Mapping[Strait, str]) -> bool:
         """A fleet of another power may not move or support across a held strait: such an order
