@@ -17,6 +17,7 @@ from judge.core.adjudicator import Outcome
 from judge.core.machiavelli.adjustments import build_sites
 from judge.core.machiavelli.board import AUTONOMOUS, Control, MachiavelliBoard, load_board
 from judge.core.machiavelli.campaign import (
+    NO_RETREAT,
     CampaignResult,
     MachiavelliPosition,
     adjudicate_campaign,
@@ -26,6 +27,7 @@ from judge.core.machiavelli.campaign import (
     eliminated,
     end_of_campaign,
     opening_position,
+    retreat_phase,
     update_control,
 )
 from judge.core.machiavelli.options import MachiavelliOptions
@@ -42,6 +44,7 @@ from judge.core.machiavelli.orders import (
 from judge.core.machiavelli.year import campaigns, next_phase, year_phases
 from judge.core.orders import Disband, Hold, Move, Retreat, SupportHold, SupportMove
 from judge.core.phase import Phase, Season
+from judge.core.position import DislodgedUnit
 from judge.core.units import Unit, UnitRef, UnitType
 
 A, F = UnitType.ARMY, UnitType.FLEET
@@ -659,3 +662,23 @@ def test_straits_a_garrison_converting_to_a_fleet_closes_its_strait_that_campaig
     result = play(board, at(board, "S1454M", [(PAP, "F GON"), (PAP, "F PAL")], {"MES": NAP}), bounced,
                   MachiavelliOptions(mach2=True))  # fmt: skip
     assert "PAPACY F ION" in units_of(result.position) and result.position.garrisons.get("MES") == NAP
+
+
+def test_retreats_each_order_has_its_verdict_and_a_unit_left_without_one_is_disbanded(board: MachiavelliBoard) -> None:
+    florence, venice, milan = Unit(FLO, A, "PSA"), Unit(VEN, A, "PST"), Unit(MIL, A, "ARE")
+    position = replace(
+        at(board, "S1454R", [(PAP, "A SIE"), (PAP, "A LUC"), (PAP, "A PER")], {}),
+        dislodged=tuple(DislodgedUnit(unit, "LUC", False) for unit in (florence, venice, milan)),
+        retreats=MappingProxyType({florence: ("FLO", "PIO"), venice: ("FLO", "BOL"), milan: ("FLO", "URB")}),
+    )
+    orders: dict[str, list[Retreat | Disband]] = {
+        FLO: [Retreat(ref("A PSA"), "FLO")], VEN: [Retreat(ref("A PST"), "FLO")], PAP: [Retreat(ref("A SIE"), "PIO")],
+    }  # fmt: skip
+    result = retreat_phase(board, position, orders)
+    assert [(v.power, v.outcome, v.reason) for v in result.verdicts] == [
+        (FLO, Outcome.FAILS, "bounce, destroyed"),
+        (VEN, Outcome.FAILS, "bounce, destroyed"),
+        (PAP, Outcome.INVALID, "no such unit"),  # the Papal army in Siena was not dislodged
+    ]
+    assert [(v.power, str(v.order), v.reason) for v in result.unordered] == [(MIL, "A ARE D", NO_RETREAT)]
+    assert {unit.power for unit in result.position.units} == {PAP}  # all three are gone
