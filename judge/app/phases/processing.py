@@ -190,11 +190,7 @@ def process_phase(
         with uow.session.no_autoflush:  # nothing of this transaction concerns the orders
             next_submissions = kept.current_submissions(uow, game, after.phase)
 
-    if clock is not None:
-        count_processing(uow, game, clock, replace(event, newly_in_civil_disorder=frozenset(newly_cd)), now)
-    for seat in game.seats:
-        if seat.power in newly_cd and seat.status in ACTIVE:
-            uow.seats.set_status(seat, SeatStatus.CIVIL_DISORDER)
+    _count_and_mark(uow, game, now, clock, event, newly_cd)
     eliminated = _eliminate(uow, game, after, now, str(position.phase))
     if eliminated:
         hooks.after_eliminations(uow, services, game, now, eliminated)
@@ -205,19 +201,7 @@ def process_phase(
         or hooks.ends_after(game, after.phase)  # SET END YEAR
     )
 
-    next_times: PhaseTimes | None = None
-    if finished:
-        game.state = GameState.FINISHED
-        game.finished_at = now
-        game.deadline_at = game.grace_at = game.earliest_at = None
-        uow.games.set_next_due(game, None)
-    else:
-        with uow.session.no_autoflush:  # absences are not what this transaction changes
-            next_times = fresh_times(
-                uow, game, now, after.phase.type, zone,
-                previous=current_times(game, record, now), owing=owing_powers(game, after, after_json, game_map),
-            )  # fmt: skip
-        next_times = hooks.next_phase_times(game, next_times, now, position.phase, after.phase)
+    next_times = _next_times(uow, services, game, now, record, position.phase, after, after_json, finished=finished)
     shown = {SeatStatus.CIVIL_DISORDER: CIVIL_DISORDER, SeatStatus.ABANDONED: ABANDONED, SeatStatus.BOT: BOT}
     statuses = {seat.power: shown[seat.status] for seat in game.seats if seat.power is not None and seat.status in shown}
     report = ResultsReport(
@@ -262,57 +246,30 @@ def process_phase(
             }
             for shown in [*(view_of(game, power=p) for p in game_map.powers), view_of(game)]
         }  # fmt: skip
-    uow.phases.record_processing(
-        record,
-        orders_received=received,
-        orders_adjudicated=position_to_json(
-            position, orders={power: [str(order) for order in these] for power, these in orders.items()},
-            rules=rules.to_mapping(),
+    # The board as a picture for every reader (issue 16), drawn by the sender (see _store_and_tell).
+    mails = [
+        ResultsMail(address, mailed[views[address].key, reader.language, reader_zone(reader.time_zone, zone).key],
+                    map_language(reader.language, views[address], game_map))
+        for address, reader in audience.items()
+    ]  # fmt: skip
+    return _store_and_tell(
+        uow, services, game, now, opened, after,
+        ProcessedPhase(
+            orders_received=received,
+            orders_adjudicated=position_to_json(
+                position, orders={power: [str(order) for order in these] for power, these in orders.items()},
+                rules=rules.to_mapping(),
+            ),
+            results=results, position_after=after_json, reason=reason, winner=winner, finished=finished,
+            eliminated=tuple(eliminated), reports=reports,
         ),
-        results=results,
-        position_after=after_json,
-        processed_at=now,
-        processing_ms=(milliseconds := round((time.perf_counter() - started) * 1000)),
-    )
-    _open_next(
-        uow, services, game, now, record, position.phase, after, after_json, next_times, next_submissions
-    )
-
-    subject = game_subject(services.config.code, game.name, RESULTS_EVENT, str(position.phase))
-    # The board as a picture for every reader who did not SET MAP OFF (issue 16); the text stays whole.
-    # The sender draws it when it delivers the mail (judge.app.mail_out.results_maps.ResultsPictures), once per phase:
-    # drawing takes tens of milliseconds, too long to hold this transaction and the game's row lock.
-    no_map = map_off_addresses(game)
-    outbox.queue_many(
-        uow, services,
-        [outbox.Letter([address], subject,
-                       mailed[views[address].key, reader.language, reader_zone(reader.time_zone, zone).key],
-                       map_phase_id=None if address.lower() in no_map else record.id,
-                       map_language=map_language(reader.language, views[address], game_map))
-         for address, reader in audience.items()],
-        now, game_id=game.id,
+        next_times, next_submissions, mails, drawn=True, started=started,
     )  # fmt: skip
-    # Postal press goes out with the results; a finished game's notices and summary follow them.
-    release_postal_press(uow, services, game, now)
-    if finished:
-        after_processing(uow, services, game, now, after, winner)
-    _log_once_committed(
-        uow, game=game.name, phase=str(position.phase), next_phase="none" if finished else str(after.phase),
-        reason=reason, winner=winner or "none", results_mails=len(audience), milliseconds=milliseconds,
-    )
-    return Processed(
-        phase=position.phase,
-        next_phase=None if finished else after.phase,
-        winner=winner,
-        eliminated=tuple(eliminated),
-        reports=reports,
-        recipients=tuple(audience),
-    )
 
 
 def _open_next(
     uow: UnitOfWork, services: Services, game: Game, now: datetime, record: PhaseRecord, phase: Phase,
-    after: Position, after_json: dict[str, Any], next_times: PhaseTimes | None,
+    after: Position, after_json: Mapping[str, Any], next_times: PhaseTimes | None,
     next_submissions: dict[str, OrderSubmission],
 ) -> None:
     """Open the next phase (``after``, kept as ``after_json``) unless the game ended (no
@@ -351,7 +308,6 @@ def _process_variant_phase(
     hooks = hooks_for(game)
     record, position = opened.record, opened.position
     game_map = game_map_of(game)
-    zone = services.config.timezone
     after = from_json(ruling.position_after)
     if ruling.centres:  # what the end of the game counts, as the variant counts it
         after = replace(after, centers={power: held for power, held in ruling.centres.items() if held})
@@ -359,11 +315,7 @@ def _process_variant_phase(
         game, position, owing_powers(game, position, record.position_before, game_map), opened.submissions,
         event.newly_in_civil_disorder,
     )  # fmt: skip
-    if clock is not None:
-        count_processing(uow, game, clock, replace(event, newly_in_civil_disorder=frozenset(newly_cd)), now)
-    for seat in game.seats:
-        if seat.power in newly_cd and seat.status in ACTIVE:
-            uow.seats.set_status(seat, SeatStatus.CIVIL_DISORDER)
+    _count_and_mark(uow, game, now, clock, event, newly_cd)
     eliminated: list[str] = []
     for seat in game.seats:
         if seat.power in ruling.eliminated and seat.status is not SeatStatus.ELIMINATED:
@@ -377,58 +329,134 @@ def _process_variant_phase(
         or not any(seat.status in ACTIVE for seat in game.seats)
         or hooks.ends_after(game, after.phase)
     )
-    next_times: PhaseTimes | None = None
+    next_times = _next_times(
+        uow, services, game, now, record, position.phase, after, ruling.position_after, finished=finished
+    )
+    with uow.session.no_autoflush:
+        next_submissions = opened.kept_for(str(after.phase)) or kept.current_submissions(uow, game, after.phase)
+    report = ruling.results.get("report", {})
+    return _store_and_tell(
+        uow, services, game, now, opened, after,
+        ProcessedPhase(
+            orders_received=received,
+            orders_adjudicated={"position": dict(record.position_before), "sheets": ruling.results.get("sheets", {})},
+            results={**ruling.results, "reason": reason, "civil_disorder": sorted(newly_cd)},
+            position_after=ruling.position_after, reason=reason, winner=winner, finished=finished,
+            eliminated=tuple(eliminated), reports=report if isinstance(report, dict) else {},
+        ),
+        next_times, next_submissions,
+        [ResultsMail(address, text, ruling.languages.get(address, "en")) for address, text in ruling.mails.items()],
+        drawn=has_art(game.variant), started=started,
+    )  # fmt: skip
+
+
+def _count_and_mark(
+    uow: UnitOfWork, game: Game, now: datetime, clock: PhaseClock | None, event: Process, newly_cd: set[str]
+) -> None:
+    """The processing counted in the players' records (when the phase has a clock) and the
+    powers newly in civil disorder marked so on their seats."""
+    if clock is not None:
+        count_processing(uow, game, clock, replace(event, newly_in_civil_disorder=frozenset(newly_cd)), now)
+    for seat in game.seats:
+        if seat.power in newly_cd and seat.status in ACTIVE:
+            uow.seats.set_status(seat, SeatStatus.CIVIL_DISORDER)
+
+
+def _next_times(
+    uow: UnitOfWork, services: Services, game: Game, now: datetime, record: PhaseRecord, phase: Phase,
+    after: Position, after_json: Mapping[str, Any], *, finished: bool,
+) -> PhaseTimes | None:
+    """The next phase's times (out of the absences that count, then the variant's and house
+    rules' say), or None when the game ends here, which is then marked finished."""
     if finished:
         game.state = GameState.FINISHED
         game.finished_at = now
         game.deadline_at = game.grace_at = game.earliest_at = None
         uow.games.set_next_due(game, None)
-    else:
-        with uow.session.no_autoflush:
-            next_times = fresh_times(
-                uow, game, now, after.phase.type, zone,
-                previous=current_times(game, record, now),
-                owing=owing_powers(game, after, ruling.position_after, game_map),
-            )  # fmt: skip
-        next_times = hooks.next_phase_times(game, next_times, now, position.phase, after.phase)
+        return None
+    with uow.session.no_autoflush:  # absences are not what this transaction changes
+        next_times = fresh_times(
+            uow, game, now, after.phase.type, services.config.timezone,
+            previous=current_times(game, record, now), owing=owing_powers(game, after, after_json, game_map_of(game)),
+        )  # fmt: skip
+    return hooks_for(game).next_phase_times(game, next_times, now, phase, after.phase)
+
+
+@dataclass(frozen=True, slots=True)
+class ResultsMail:
+    """One reader's results mail: the address, the text, the language of the board attached."""
+
+    address: str
+    body: str
+    map_language: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ProcessedPhase:
+    """What the phase record keeps of a processing, and what it decided."""
+
+    orders_received: Mapping[str, Any]
+    orders_adjudicated: Mapping[str, Any]
+    results: Mapping[str, Any]
+    position_after: Mapping[str, Any]
+    reason: str
+    winner: str | None
+    finished: bool
+    eliminated: tuple[str, ...]
+    reports: Mapping[str, str]
+
+
+def _store_and_tell(
+    uow: UnitOfWork, services: Services, game: Game, now: datetime, opened: OpenPhase, after: Position,
+    done: ProcessedPhase, next_times: PhaseTimes | None, next_submissions: dict[str, OrderSubmission],
+    mails: list[ResultsMail], *, drawn: bool, started: float,
+) -> Processed:
+    """The end of every processing, the judge's ruling or the variant's: the phase recorded, the
+    next one opened (unless the game ended), the results mails queued, postal press released, a
+    finished game's notices and summary queued, one log line once committed.
+
+    The board goes with every results mail whose reader did not SET MAP OFF (issue 16) when
+    ``drawn`` (the variant has art to draw it with); the text stays whole. The sender draws it
+    when it delivers the mail (judge.app.mail_out.results_maps.ResultsPictures), once per phase:
+    drawing takes tens of milliseconds, too long to hold this transaction and the game's row lock.
+    """
+    record, phase = opened.record, opened.position.phase
     uow.phases.record_processing(
         record,
-        orders_received=received,
-        orders_adjudicated={"position": dict(record.position_before), "sheets": ruling.results.get("sheets", {})},
-        results={**ruling.results, "reason": reason, "civil_disorder": sorted(newly_cd)},
-        position_after=ruling.position_after,
+        orders_received=done.orders_received,
+        orders_adjudicated=done.orders_adjudicated,
+        results=done.results,
+        position_after=done.position_after,
         processed_at=now,
         processing_ms=(milliseconds := round((time.perf_counter() - started) * 1000)),
     )
-    with uow.session.no_autoflush:
-        next_submissions = opened.kept_for(str(after.phase)) or kept.current_submissions(uow, game, after.phase)
-    _open_next(
-        uow, services, game, now, record, position.phase, after, ruling.position_after, next_times, next_submissions
-    )
-    subject = game_subject(services.config.code, game.name, RESULTS_EVENT, str(position.phase))
-    # The board the phase leaves, drawn by the sender (results_maps.phase_svg), unless SET MAP OFF.
-    drawn = record.id if has_art(game.variant) else None
+    _open_next(uow, services, game, now, record, phase, after, done.position_after, next_times, next_submissions)
+    subject = game_subject(services.config.code, game.name, RESULTS_EVENT, str(phase))
     no_map = map_off_addresses(game)
     outbox.queue_many(
         uow, services,
-        [outbox.Letter([address], subject, text, map_phase_id=None if address.lower() in no_map else drawn,
-                       map_language=ruling.languages.get(address, "en"))
-         for address, text in ruling.mails.items()],
+        [outbox.Letter([mail.address], subject, mail.body,
+                       map_phase_id=record.id if drawn and mail.address.lower() not in no_map else None,
+                       map_language=mail.map_language)
+         for mail in mails],
         now, game_id=game.id,
     )  # fmt: skip
+    # Postal press goes out with the results; a finished game's notices and summary follow them.
     release_postal_press(uow, services, game, now)
-    if finished:
-        after_processing(uow, services, game, now, after, winner)
+    if done.finished:
+        after_processing(uow, services, game, now, after, done.winner)
     _log_once_committed(
-        uow, game=game.name, phase=str(position.phase), next_phase="none" if finished else str(after.phase),
-        reason=reason, winner=winner or "none", results_mails=len(ruling.mails), milliseconds=milliseconds,
+        uow, game=game.name, phase=str(phase), next_phase="none" if done.finished else str(after.phase),
+        reason=done.reason, winner=done.winner or "none", results_mails=len(mails), milliseconds=milliseconds,
     )
-    report = ruling.results.get("report", {})
     return Processed(
-        phase=position.phase, next_phase=None if finished else after.phase, winner=winner,
-        eliminated=tuple(eliminated),
-        reports=report if isinstance(report, dict) else {}, recipients=tuple(ruling.mails),
-    )  # fmt: skip
+        phase=phase,
+        next_phase=None if done.finished else after.phase,
+        winner=done.winner,
+        eliminated=done.eliminated,
+        reports=done.reports,
+        recipients=tuple(mail.address for mail in mails),
+    )
 
 
 def _log_once_committed(
