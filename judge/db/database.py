@@ -59,6 +59,24 @@ class UnitOfWork:
     def flush(self) -> None:
         self.session.flush()
 
+    @contextmanager
+    def together(self) -> Iterator[None]:
+        """Several games' work in this unit of work, their writes sent together at the block's end:
+        the phases opened and the games' changes in one flush, the mails queued in one INSERT
+        (the scheduler's batch of due games). A block that raises writes none of them (the
+        transaction is then rolled back). What the block reads is unaffected: nothing in it
+        reads the mail queue, and the ORM flushes before any query that is not told otherwise."""
+        self.phases.hold()
+        self.outbox.hold()
+        try:
+            yield
+        except BaseException:
+            self.phases.drop_held()
+            self.outbox.drop_held()
+            raise
+        self.phases.flush_held()
+        self.outbox.release()
+
 
 class Database:
     """A connection to the judge's database (SQLite file or PostgreSQL server)."""

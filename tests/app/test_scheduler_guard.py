@@ -36,7 +36,7 @@ def _due_games(harness: Harness, *names: str) -> dict[str, int]:
 
 
 def _fails_on(name: str, handled: list[str]) -> object:
-    def handle_due(uow: UnitOfWork, services: Services, game: Game, now: object) -> None:
+    def handle_due(uow: UnitOfWork, services: Services, game: Game, now: object, **_: object) -> None:
         if game.name == name:
             raise RuntimeError(f"a bug in game {name}")
         handled.append(game.name)
@@ -138,7 +138,7 @@ def test_a_failure_inside_a_batch_rolls_the_batch_back_and_each_game_is_done_onc
     ids = _due_games(harness, "fine1", "broken", "fine2")
     handled: list[str] = []
 
-    def handle_due(uow: UnitOfWork, services: Services, game: Game, now: object) -> None:
+    def handle_due(uow: UnitOfWork, services: Services, game: Game, now: object, **_: object) -> None:
         if game.name == "broken":
             raise RuntimeError("a bug in game broken")
         handled.append(game.name)

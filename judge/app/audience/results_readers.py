@@ -12,14 +12,13 @@ address) with the reader's language settings.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from sqlalchemy import (
     Boolean,
     Integer,
     Select,
-    and_,
     bindparam,
     func,
     literal,
@@ -28,6 +27,7 @@ from sqlalchemy import (
     union_all,
 )
 from sqlalchemy.orm import aliased
+from sqlalchemy.sql.elements import BindParameter
 
 from judge.app.audience.council_members import read_by_councils, seat_readers
 from judge.app.session.readers import ACTIVE, DEFAULT_LANGUAGE, LANGUAGE_CHOSEN, game_language
@@ -59,7 +59,23 @@ class ResultsReader(NamedTuple):
     """Whether this reader is one of the game's observers."""
 
 
-def results_audience(uow: UnitOfWork, game: Game) -> dict[str, ResultsReader]:
+def read_audiences(uow: UnitOfWork, game_ids: Iterable[int]) -> dict[int, list[Any]]:
+    """The rows :func:`results_audience` makes its readers of, for several games in one query
+    (the scheduler's batch of due games): {game id: its rows}."""
+    ids = sorted(set(game_ids))
+    found: dict[int, list[Any]] = {game_id: [] for game_id in ids}
+    if ids:
+        for row in uow.session.execute(_audience_query(), {"game_ids": ids}):
+            found[row.game].append(row)
+    return found
+
+
+def masters_of(rows: Iterable[Any]) -> list[int]:
+    """The people who master the game, among its audience's rows (:func:`read_audiences`)."""
+    return sorted({row.person for row in rows if row.kind == _MASTER and row.person is not None})
+
+
+def results_audience(uow: UnitOfWork, game: Game, rows: Sequence[Any] | None = None) -> dict[str, ResultsReader]:
     """{address: reader} of everyone who gets the game's results, in the order mail goes out.
 
     Players first (seats in order; a seat's report address when it has one,
@@ -67,8 +83,13 @@ def results_audience(uow: UnitOfWork, game: Game) -> dict[str, ResultsReader]:
     (primary or first address), then observers (their address; the
     language of the person who has that address, if any). An address met
     twice keeps its first reader's language.
+
+    ``rows``: the game's rows as read ahead (:func:`read_audiences`) in this transaction, by
+    the scheduler for its batch: who reads the results is not what processing changes (the
+    seats' statuses, which it does change, are taken from the seats themselves).
     """
-    rows = uow.session.execute(_audience_query(), {"game_id": game.id}).all()
+    if rows is None:
+        rows = read_audiences(uow, [game.id])[game.id]
 
     readers: dict[tuple[int, int], list[Any]] = {}
     for row in rows:
@@ -118,52 +139,49 @@ def _primary(lines: list[Any]) -> list[str]:
 
 @functools.cache
 def _audience_query() -> Select[Any]:
-    """The audience's UNION ALL, built once (``:game_id`` bound at each run): building it anew,
-    with its aliases, cost more than running it."""
-    game_id = bindparam("game_id", type_=Integer)
+    """The audiences' UNION ALL, built once (``:game_ids`` bound at each run): building it anew,
+    with its aliases, cost more than running it. One row per reader and address, with the
+    reader's game and person."""
+    game_ids: BindParameter[int] = bindparam("game_ids", expanding=True)
     seat_address = aliased(PersonAddress)
     seats = (
         select(
-            literal(_SEAT, Integer).label("kind"), Seat.id.label("key"), Seat.status.label("status"),
-            Seat.report_address.label("report"), Person.language, Person.extra, Person.time_zone,
+            Seat.game_id.label("game"), literal(_SEAT, Integer).label("kind"), Seat.id.label("key"),
+            Seat.status.label("status"), Seat.report_address.label("report"), Seat.person_id.label("person"),
+            Person.language, Person.extra, Person.time_zone,
             seat_address.address.label("address"), seat_address.is_primary, seat_address.id.label("address_id"),
         )
         .select_from(Seat)
         .outerjoin(Person, Person.id == Seat.person_id)
         .outerjoin(seat_address, seat_address.person_id == Person.id)
-        .where(Seat.game_id == game_id)
+        .where(Seat.game_id.in_(game_ids))
     )  # fmt: skip
     master_person = aliased(Person)
     master_address = aliased(PersonAddress)
     masters = (
         select(
-            literal(_MASTER, Integer), GameMaster.id, null(), null(), master_person.language, master_person.extra,
-            master_person.time_zone,
+            GameMaster.game_id, literal(_MASTER, Integer), GameMaster.id, null(), null(), GameMaster.person_id,
+            master_person.language, master_person.extra, master_person.time_zone,
             master_address.address, master_address.is_primary, master_address.id,
         )
         .select_from(GameMaster)
         .join(master_person, master_person.id == GameMaster.person_id)
         .outerjoin(master_address, master_address.person_id == master_person.id)
-        .where(GameMaster.game_id == game_id)
+        .where(GameMaster.game_id.in_(game_ids))
     )  # fmt: skip
     observer_person = aliased(Person)
     known = aliased(PersonAddress)
     by_address = select(known.person_id).where(known.address == GameObserver.address).scalar_subquery()
     observers = (
         select(
-            literal(_OBSERVER, Integer), GameObserver.id, null(), null(), observer_person.language,
-            observer_person.extra, observer_person.time_zone, GameObserver.address, literal(True, Boolean), literal(0, Integer),
+            GameObserver.game_id, literal(_OBSERVER, Integer), GameObserver.id, null(), null(), observer_person.id,
+            observer_person.language, observer_person.extra, observer_person.time_zone, GameObserver.address,
+            literal(True, Boolean), literal(0, Integer),
         )
         .select_from(GameObserver)
-        .outerjoin(
-            observer_person,
-            and_(
-                GameObserver.game_id == game_id,
-                observer_person.id == func.coalesce(GameObserver.person_id, by_address),
-            ),
-        )
-        .where(GameObserver.game_id == game_id, GameObserver.held_for_bounces.is_(False))  # its address bounces
+        .outerjoin(observer_person, observer_person.id == func.coalesce(GameObserver.person_id, by_address))
+        .where(GameObserver.game_id.in_(game_ids), GameObserver.held_for_bounces.is_(False))  # its address bounces
     )  # fmt: skip
     everyone = union_all(seats, masters, observers).subquery()
-    return select(everyone).order_by(everyone.c.kind, everyone.c.key, everyone.c.address_id)
+    return select(everyone).order_by(everyone.c.game, everyone.c.kind, everyone.c.key, everyone.c.address_id)
 

@@ -25,7 +25,7 @@ in the middle of a grace period) carries on where it stopped.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -90,23 +90,51 @@ def store_schedule(uow: UnitOfWork, game: Game, phase_type: PhaseType, schedule:
 # ------------------------------------------------------------------ absences
 
 
-def game_absences(uow: UnitOfWork, game: Game, now: datetime) -> list[tuple[Absence, AbsenceRow]]:
+def game_absences(
+    uow: UnitOfWork, game: Game, now: datetime, rows: Sequence[AbsenceRow] | None = None
+) -> list[tuple[Absence, AbsenceRow]]:
     """Every absence still to come of the game's players and masters, with its database row.
 
     The owner of a player's absence is the power's name; a master's is
     :data:`judge.timekeeping.absences.MASTER`. Absences a person declared for
     all their games count here too. One query, whatever the number of people
-    (this runs at every processing).
+    (this runs at every processing); none when ``rows`` are the game's absences as read
+    ahead in this transaction (:func:`read_absences`).
     """
-    owners: dict[int, str] = {}
-    for seat in game.seats:
-        if seat.person_id is not None:
-            owners.setdefault(seat.person_id, seat.power or f"#{seat.person_id}")
-    rows = uow.session.scalars(_GAME_ABSENCES, {"people": list(owners), "game_id": game.id, "now": now})
+    owners = _owners(game)
+    if rows is None:
+        rows = list(uow.session.scalars(_GAME_ABSENCES, {"people": list(owners), "game_id": game.id, "now": now}))
     return [
         (Absence(owners.get(row.person_id, MASTER), row.starts_at, row.ends_at, set_by_master=row.set_by_master), row)
         for row in rows
     ]
+
+
+def _owners(game: Game) -> dict[int, str]:
+    """{person id: the owner of the person's absences in the game} for its players."""
+    owners: dict[int, str] = {}
+    for seat in game.seats:
+        if seat.person_id is not None:
+            owners.setdefault(seat.person_id, seat.power or f"#{seat.person_id}")
+    return owners
+
+
+def read_absences(
+    uow: UnitOfWork, masters: Mapping[Game, Iterable[int]], now: datetime
+) -> dict[int, list[AbsenceRow]]:
+    """:func:`game_absences`' rows for several games in one query (the scheduler's batch of due
+    games, whose masters the caller knows: ``masters``, {game: its masters' person ids}):
+    {game id: its rows, in the order :func:`game_absences` reads them}."""
+    people = {game.id: {*_owners(game), *these} for game, these in masters.items()}
+    found: dict[int, list[AbsenceRow]] = {game_id: [] for game_id in people}
+    everyone = sorted({person for these in people.values() for person in these})
+    if not everyone:
+        return found
+    for row in uow.session.scalars(_ABSENCES_OF, {"people": everyone, "game_ids": sorted(people), "now": now}):
+        for game_id, these in people.items():
+            if row.person_id in these and row.game_id in (None, game_id):
+                found[game_id].append(row)
+    return found
 
 
 # Built once (this runs at every processing): the masters by a subquery, not by loading
@@ -121,6 +149,15 @@ _GAME_ABSENCES = (
     )
     .order_by(AbsenceRow.starts_at, AbsenceRow.id)
 )
+_ABSENCES_OF = (
+    select(AbsenceRow)
+    .where(
+        AbsenceRow.person_id.in_(bindparam("people", expanding=True)),
+        AbsenceRow.ends_at > bindparam("now"),
+        AbsenceRow.game_id.in_(bindparam("game_ids", expanding=True)) | AbsenceRow.game_id.is_(None),
+    )
+    .order_by(AbsenceRow.starts_at, AbsenceRow.id)
+)
 
 
 def person_owner(person: Person) -> str:
@@ -128,10 +165,13 @@ def person_owner(person: Person) -> str:
     return f"#{person.id}"  # as game_absences names them
 
 
-def deadline_absences(uow: UnitOfWork, game: Game, now: datetime, owing: Iterable[str]) -> tuple[Absence, ...]:
-    """The absences that may move the next deadline (njudge's rule, judge.timekeeping.absences)."""
+def deadline_absences(
+    uow: UnitOfWork, game: Game, now: datetime, owing: Iterable[str], rows: Sequence[AbsenceRow] | None = None
+) -> tuple[Absence, ...]:
+    """The absences that may move the next deadline (njudge's rule, judge.timekeeping.absences);
+    ``rows``: the game's as read ahead (:func:`game_absences`)."""
     return counting_absences(
-        (absence for absence, _row in game_absences(uow, game, now)),
+        (absence for absence, _row in game_absences(uow, game, now, rows)),
         owing_orders=frozenset(owing),
         strict_wait=game.strict_wait,
         press_allowed=game.press_mode != "none",
@@ -149,14 +189,16 @@ def fresh_times(
     previous: PhaseTimes | None,
     owing: Iterable[str],
     same_phase: bool = False,
+    absences: Sequence[AbsenceRow] | None = None,
 ) -> PhaseTimes:
     """Start, deadline and grace of a phase (re)starting at ``now``, out of the absences that count.
 
     ``same_phase``: the open phase gets new times (RESUME), so its grace is never shortened.
+    ``absences``: the game's as read ahead in this transaction (:func:`read_absences`).
     """
     return next_phase_times(
         now, game_schedule(game).for_phase(phase_type), zone, previous=previous,
-        absences=deadline_absences(uow, game, now, owing), strict_grace=game.strict_grace,
+        absences=deadline_absences(uow, game, now, owing, absences), strict_grace=game.strict_grace,
         same_phase=same_phase,
     )  # fmt: skip
 

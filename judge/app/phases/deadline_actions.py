@@ -398,7 +398,9 @@ def _add_to_records(uow: UnitOfWork, person_ids: list[int], counters: dict[str, 
     unknown = set(counters) - DEDICATION_COUNTERS
     if unknown:
         raise ValueError(f"not dedication counters: {', '.join(sorted(unknown))}")
-    uow.flush()
+    session = uow.session
+    if any(isinstance(pending, Person) for pending in (*session.new, *session.dirty)):
+        uow.flush()  # a person's pending change must not overwrite what the statement adds
     params: dict[str, Any] = {f"add_{name}": amount for name, amount in counters.items()}
     params["person_ids"] = person_ids
     uow.session.execute(_add_statement(tuple(counters)), params)

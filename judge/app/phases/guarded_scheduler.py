@@ -64,8 +64,10 @@ def process_due(services: Services) -> int:
                 if not games:
                     return handled
                 game_ids = [game.id for game in games]
-                for game in games:
-                    scheduler.handle_due(uow, services, game, now)
+                ahead = scheduler.read_ahead(uow, services, games, now)
+                with uow.together():  # the batch's new phases, games' rows and mails written together
+                    for game in games:
+                        scheduler.handle_due(uow, services, game, now, ahead=ahead)
         except StaleStateError:
             log.info("game(s) %s handled by another process", game_ids)
             if len(game_ids) > 1:

@@ -15,14 +15,16 @@ of reading them again. Nothing is cached beyond the caller's unit of work.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
+from typing import Any
 
+from judge.app.audience.results_readers import masters_of, read_audiences
 from judge.app.game_state import order_sheets as kept
 from judge.app.game_state.boards import from_json
-from judge.app.game_state.clock_store import phase_schedule, with_book
+from judge.app.game_state.clock_store import phase_schedule, read_absences, with_book
 from judge.app.game_state.game_rules import game_rules
 from judge.app.game_state.variant_rules import game_map_of
 from judge.app.hooks.game_hooks import hooks_for
@@ -33,6 +35,7 @@ from judge.core.orders import Order
 from judge.core.position import Position
 from judge.db.database import UnitOfWork
 from judge.db.enums import GameState, OrderBlockKind, SeatStatus
+from judge.db.models import Absence as AbsenceRow
 from judge.db.models import Game, OrderSubmission, PhaseRecord
 from judge.timekeeping.deadlines import PhaseTimes
 from judge.timekeeping.lateness import PhaseClock, PowerStatus, due, next_wakeup
@@ -53,6 +56,9 @@ class OpenPhase:
     coming: Mapping[str, dict[str, OrderSubmission]] = field(default_factory=dict)
     """Orders already kept for the phases of the year that follows (PHASE blocks), by phase name,
     read with the open phase's so that processing knows the next phase's without a query."""
+
+    batch: BatchReads | None = field(default=None, compare=False, repr=False)
+    """What the processing reads, read for every game of the batch this one was read with, or None."""
 
     _effective: dict[str, tuple[GameMap, Rules, list[Order]]] = field(default_factory=dict, compare=False, repr=False)
     """The orders that apply on the board, by power, as worked out once (the clock, then processing)."""
@@ -76,6 +82,48 @@ class OpenPhase:
         return orders
 
 
+class BatchReads:
+    """What processing reads of a game beyond its open phase (who reads its results, the
+    absences that may move its next deadline), read for every game of a batch of due games the
+    first time one of them needs it: two queries for the batch instead of two for each game
+    processed, none for a batch that processes nothing (reminders only).
+
+    Nothing a batch's processing writes changes what is read here: the seats' statuses, which
+    it may change, are taken from the seats themselves by the audience
+    (:func:`judge.app.audience.results_readers.results_audience`); people, addresses,
+    masters, observers and absences are not written while a phase is processed.
+    """
+
+    def __init__(self, games: Sequence[Game], now: datetime) -> None:
+        self._games = {game.id: game for game in games}
+        self._now = now
+        self._readers: dict[int, list[Any]] | None = None
+        self._absences: dict[int, list[AbsenceRow]] = {}
+
+    def readers(self, uow: UnitOfWork, game: Game) -> list[Any] | None:
+        """The game's results audience's rows (None: not one of the batch's games)."""
+        if game.id not in self._games:
+            return None
+        self._read(uow)
+        return self._readers.get(game.id) if self._readers is not None else None
+
+    def absences(self, uow: UnitOfWork, game: Game, now: datetime) -> list[AbsenceRow] | None:
+        """The game's absences still to come at ``now`` (None: not read for that game or time)."""
+        if game.id not in self._games or now != self._now:
+            return None
+        self._read(uow)
+        return self._absences.get(game.id)
+
+    def _read(self, uow: UnitOfWork) -> None:
+        if self._readers is not None:
+            return
+        with uow.session.no_autoflush:  # neither depends on what is pending
+            self._readers = read_audiences(uow, self._games)
+            self._absences = read_absences(
+                uow, {game: masters_of(self._readers[game.id]) for game in self._games.values()}, self._now
+            )
+
+
 def read_open_phase(uow: UnitOfWork, game: Game) -> OpenPhase | None:
     """The game's open phase and its orders (None when the game is not being played)."""
     if game.state is not GameState.ACTIVE or game.current_phase is None:
@@ -84,14 +132,43 @@ def read_open_phase(uow: UnitOfWork, game: Game) -> OpenPhase | None:
     if record is None:
         return None
     position = from_json(record.position_before)
-    # The open phase and the five after it (the phase after adjudication is one of them, whatever
-    # the game skips: from spring movement, fall is the fifth when there is no summer) in one query.
+    names = _read_with(position)
+    found = uow.orders.current_by_phase(game, names)
+    return OpenPhase(record, position, found.pop(names[0]), found)
+
+
+def read_open_phases(uow: UnitOfWork, games: Sequence[Game], now: datetime) -> dict[int, OpenPhase | None]:
+    """:func:`read_open_phase` for several games (a batch of due games, whose row locks this
+    transaction holds): {game id: its open phase or None}, in two queries for them all; what
+    their processing reads besides is read for them all when first needed (:class:`BatchReads`)."""
+    opened: dict[int, OpenPhase | None] = {game.id: None for game in games}
+    playing = [game for game in games if game.state is GameState.ACTIVE and game.current_phase is not None]
+    records = uow.phases.current_of(playing)
+    boards: dict[int, tuple[PhaseRecord, Position, list[str]]] = {}
+    for game in playing:
+        record = records.get(game.id)
+        if record is not None:
+            position = from_json(record.position_before)
+            boards[game.id] = (record, position, _read_with(position))
+    found = uow.orders.current_by_game_and_phase(
+        {game: boards[game.id][2] for game in playing if game.id in boards}
+    )
+    batch = BatchReads([game for game in playing if game.id in boards], now)
+    for game_id, (record, position, names) in boards.items():
+        orders = found[game_id]
+        opened[game_id] = OpenPhase(record, position, orders.pop(names[0]), orders, batch)
+    return opened
+
+
+def _read_with(position: Position) -> list[str]:
+    """The open phase and the five after it, whose orders are read together (the phase after
+    adjudication is one of them, whatever the game skips: from spring movement, fall is the
+    fifth when there is no summer)."""
     phase, names = position.phase, [str(position.phase)]
     for _ in range(5):
         phase = phase.following()
         names.append(str(phase))
-    found = uow.orders.current_by_phase(game, names)
-    return OpenPhase(record, position, found.pop(names[0]), found)
+    return names
 
 
 def current_times(game: Game, record: PhaseRecord, now: datetime) -> PhaseTimes | None:

@@ -162,7 +162,7 @@ def process_phase(
     with uow.session.no_autoflush:
         variant_ruling = hooks.rule_phase(
             game, record.position_before, {p: tuple(s.canonical) for p, s in submissions.items()},
-            lambda: results_audience(uow, game),
+            lambda: results_audience(uow, game, opened.batch.readers(uow, game) if opened.batch else None),
         )  # fmt: skip
     if variant_ruling is not None:
         return _process_variant_phase(
@@ -201,7 +201,7 @@ def process_phase(
         or hooks.ends_after(game, after.phase)  # SET END YEAR
     )
 
-    next_times = _next_times(uow, services, game, now, record, position.phase, after, after_json, finished=finished)
+    next_times = _next_times(uow, services, game, now, opened, after, after_json, finished=finished)
     shown = {SeatStatus.CIVIL_DISORDER: CIVIL_DISORDER, SeatStatus.ABANDONED: ABANDONED, SeatStatus.BOT: BOT}
     statuses = {seat.power: shown[seat.status] for seat in game.seats if seat.power is not None and seat.status in shown}
     report = ResultsReport(
@@ -210,7 +210,7 @@ def process_phase(
         game_over=finished,
     )  # fmt: skip
     with uow.session.no_autoflush:  # who reads the results does not depend on what is pending
-        audience = results_audience(uow, game)
+        audience = results_audience(uow, game, opened.batch.readers(uow, game) if opened.batch else None)
     # Kept in every language the judge speaks, not only its readers': HISTORY and the web pages
     # (issue 29) show a processed phase to whoever asks later, in their language.
     reports = {
@@ -329,9 +329,7 @@ def _process_variant_phase(
         or not any(seat.status in ACTIVE for seat in game.seats)
         or hooks.ends_after(game, after.phase)
     )
-    next_times = _next_times(
-        uow, services, game, now, record, position.phase, after, ruling.position_after, finished=finished
-    )
+    next_times = _next_times(uow, services, game, now, opened, after, ruling.position_after, finished=finished)
     with uow.session.no_autoflush:
         next_submissions = opened.kept_for(str(after.phase)) or kept.current_submissions(uow, game, after.phase)
     report = ruling.results.get("report", {})
@@ -363,8 +361,8 @@ def _count_and_mark(
 
 
 def _next_times(
-    uow: UnitOfWork, services: Services, game: Game, now: datetime, record: PhaseRecord, phase: Phase,
-    after: Position, after_json: Mapping[str, Any], *, finished: bool,
+    uow: UnitOfWork, services: Services, game: Game, now: datetime, opened: OpenPhase, after: Position,
+    after_json: Mapping[str, Any], *, finished: bool,
 ) -> PhaseTimes | None:
     """The next phase's times (out of the absences that count, then the variant's and house
     rules' say), or None when the game ends here, which is then marked finished."""
@@ -377,9 +375,11 @@ def _next_times(
     with uow.session.no_autoflush:  # absences are not what this transaction changes
         next_times = fresh_times(
             uow, game, now, after.phase.type, services.config.timezone,
-            previous=current_times(game, record, now), owing=owing_powers(game, after, after_json, game_map_of(game)),
+            previous=current_times(game, opened.record, now),
+            owing=owing_powers(game, after, after_json, game_map_of(game)),
+            absences=opened.batch.absences(uow, game, now) if opened.batch else None,
         )  # fmt: skip
-    return hooks_for(game).next_phase_times(game, next_times, now, phase, after.phase)
+    return hooks_for(game).next_phase_times(game, next_times, now, opened.position.phase, after.phase)
 
 
 @dataclass(frozen=True, slots=True)

@@ -636,6 +636,26 @@ class ReaderMail:
 class OutboxRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
+        self._held: list[dict[str, object]] | None = None
+        """Rows of :meth:`enqueue_each` held for one INSERT at the end (:meth:`hold`), or None."""
+
+    def hold(self) -> None:
+        """From now on :meth:`enqueue_each` keeps its rows until :meth:`release` writes them all
+        in one statement (several games' results in one transaction, as the scheduler's batch).
+        Nothing in the transaction reads the queue meanwhile: mail is only ever written here."""
+        if self._held is None:
+            self._held = []
+
+    def release(self) -> int:
+        """Write the rows held since :meth:`hold` (one multi-row INSERT) and stop holding; how many."""
+        rows, self._held = self._held or [], None
+        if rows:
+            self._insert(rows)
+        return len(rows)
+
+    def drop_held(self) -> None:
+        """Stop holding, writing nothing (the transaction is rolled back)."""
+        self._held = None
 
     def enqueue(
         self,
@@ -701,12 +721,18 @@ class OutboxRepository:
                     "map_language": mail.map_language if mail.map_phase_id is not None else None,
                 }
             )  # fmt: skip
+        if self._held is not None:
+            self._held += rows
+        else:
+            self._insert(rows)
+        return len(rows)
+
+    def _insert(self, rows: list[dict[str, object]]) -> None:
         connection = self.session.connection()
         if len(rows) == 1:
             connection.execute(_ENQUEUE, rows[0])
         else:
             connection.execute(_ENQUEUE_RETURNING_ID, rows).all()
-        return len(rows)
 
     def claim_due(self, now: datetime, limit: int = 20) -> list[OutboundMail]:
         """Pending messages due at ``now``, oldest first, locked (skipping those another sender holds)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, cast
 
@@ -166,6 +166,23 @@ class OrderRepository:
             found[row.phase][row.power] = row
         return found
 
+    def current_by_game_and_phase(
+        self, phases: Mapping[Game, Sequence[str]]
+    ) -> dict[int, dict[str, dict[str, OrderSubmission]]]:
+        """:meth:`current_by_phase` for several games in one query: {game id: {phase: {power: newest
+        submission}}}, each game's orders those of its own timeline (epoch) and phases."""
+        found: dict[int, dict[str, dict[str, OrderSubmission]]] = {game.id: {phase: {} for phase in names} for game, names in phases.items()}
+        if not found:
+            return {}
+        epochs = {game.id: game.epoch for game in phases}
+        names = sorted({name for these in phases.values() for name in these})
+        rows = self.session.scalars(_CURRENT_BY_GAME_AND_PHASE, {"game_ids": sorted(found), "phases": names})
+        for row in rows:
+            by_phase = found[row.game_id]
+            if row.epoch == epochs[row.game_id] and row.phase in by_phase:
+                by_phase[row.phase][row.power] = row
+        return found
+
     def versions(self, game: Game, phase: str, power: str) -> list[OrderSubmission]:
         """Every submission of ``power`` for ``phase`` in this timeline, oldest first."""
         return list(
@@ -221,6 +238,12 @@ _CURRENT_BY_PHASE = select(OrderSubmission).where(
     OrderSubmission.superseded_at.is_(None),
 )
 """The orders that count for several phases of a game (built once: read at every processing)."""
+_CURRENT_BY_GAME_AND_PHASE = select(OrderSubmission).where(
+    OrderSubmission.game_id.in_(bindparam("game_ids", expanding=True)),
+    OrderSubmission.phase.in_(bindparam("phases", expanding=True)),
+    OrderSubmission.superseded_at.is_(None),
+)
+"""The orders that count for several phases of several games (built once: a batch of due games)."""
 
 _ORDERS = cast(Table, OrderSubmission.__table__)
 _SUPERSEDE = (

@@ -7,7 +7,7 @@ any past position can be rebuilt and ROLLBACK needs nothing else.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, cast
 
@@ -25,6 +25,19 @@ from judge.db.models import AuditEvent, Game, OrderSubmission, PhaseRecord
 class PhaseRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
+        self._holding = False
+        """:meth:`flush_opened` leaves the flush to :meth:`flush_held` (:meth:`hold`)."""
+
+    def hold(self) -> None:
+        """From now on :meth:`flush_opened` writes nothing: :meth:`flush_held` flushes the phases
+        opened meanwhile, with everything else pending, at once (the scheduler's batch of due
+        games: their new phases in one INSERT, their games' rows in one round of UPDATEs)."""
+        self._holding = True
+
+    def flush_held(self) -> None:
+        """Stop holding and flush, a duplicate turn turned into StaleStateError (:meth:`flush_opened`)."""
+        self._holding = False
+        self._flush_checked("a game's next turn was opened by someone else")
 
     def open(
         self,
@@ -79,12 +92,21 @@ class PhaseRepository:
         self.session.add(record)
         return record
 
+    def drop_held(self) -> None:
+        """Stop holding, flushing nothing (the transaction is rolled back)."""
+        self._holding = False
+
     def flush_opened(self, game: Game) -> None:
-        """Flush, turning a duplicate turn (someone else opened it) into StaleStateError."""
+        """Flush, turning a duplicate turn (someone else opened it) into StaleStateError; nothing
+        while the flush is held (:meth:`hold`)."""
+        if not self._holding:
+            self._flush_checked(f"the next turn of {game.name} was opened by someone else")
+
+    def _flush_checked(self, stale: str) -> None:
         try:
             self.session.flush()
         except IntegrityError as error:
-            raise StaleStateError(f"the next turn of {game.name} was opened by someone else") from error
+            raise StaleStateError(stale) from error
 
     def _insert(
         self,
@@ -118,6 +140,16 @@ class PhaseRepository:
     def current(self, game: Game) -> PhaseRecord | None:
         """The open phase of the game, if any."""
         return self.session.scalars(_OPEN_PHASE, {"game_id": game.id}).one_or_none()
+
+    def current_of(self, games: Sequence[Game]) -> dict[int, PhaseRecord]:
+        """:meth:`current` for several games in one query: {game id: its open phase} (a game
+        without one left out)."""
+        found: dict[int, PhaseRecord] = {}
+        if games:
+            for record in self.session.scalars(_OPEN_PHASES, {"game_ids": sorted({game.id for game in games})}):
+                if record.game_id not in found or record.turn > found[record.game_id].turn:
+                    found[record.game_id] = record
+        return found
 
     def open_board(self, game: Game) -> tuple[int, int, str] | None:
         """:meth:`current` for the worker's hot path: the open phase's id, turn and position (its
@@ -254,6 +286,10 @@ _OPEN_PHASE = (
     .limit(1)
 )
 """The open phase of a game (built once: read at every order mail and every processing)."""
+_OPEN_PHASES = select(PhaseRecord).where(
+    PhaseRecord.game_id.in_(bindparam("game_ids", expanding=True)), PhaseRecord.state == PhaseState.OPEN
+)
+"""The open phases of several games (built once: a batch of due games)."""
 
 _PHASES = cast(Table, PhaseRecord.__table__)
 _OPEN_BOARD = (

@@ -17,6 +17,8 @@ from judge.db.models import DiaryEntry, DrawVote, Game, PressMessage, Seat
 class PressRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
+        self._voteless: set[int] = set()
+        """Games known in this transaction to have no draw vote (:meth:`read_votes_ahead`)."""
 
     def post(
         self,
@@ -81,6 +83,7 @@ class PressRepository:
             select(DrawVote).where(DrawVote.game_id == game.id, DrawVote.seat_id == seat.id)
         ).one_or_none()
         if vote is None:
+            self._voteless.discard(game.id)
             vote = DrawVote(game_id=game.id, seat_id=seat.id, phase="", kind=kind, cast_at=now)
             self.session.add(vote)
         vote.kind = kind
@@ -102,9 +105,20 @@ class PressRepository:
             delete(DrawVote).where(DrawVote.game_id == game.id, DrawVote.seat_id == seat.id)
         )
 
+    def read_votes_ahead(self, game_ids: Iterable[int]) -> None:
+        """Which of these games have draw votes, in one query: :meth:`clear_votes` then needs no
+        statement for those that have none (the scheduler's batch of due games, whose votes
+        nothing else in its transaction casts but :meth:`vote`, which forgets what was read)."""
+        ids = set(game_ids)
+        if ids:
+            voting = set(self.session.scalars(_VOTING_GAMES, {"voting_games": sorted(ids)}))
+            self._voteless |= ids - voting
+
     def clear_votes(self, game: Game) -> int:
         """Votes last one phase: cleared at processing, RESUME and when DIAS is toggled."""
         session = self.session
+        if game.id in self._voteless:
+            return 0  # read ahead: nothing to clear
         if any(type(loaded) is DrawVote for loaded in session.identity_map.values()):
             # Votes loaded in this session: the ORM statement removes them from it too.
             result = session.execute(_CLEAR_VOTES, {"game_id": game.id})
@@ -161,3 +175,7 @@ _CLEAR_VOTES = delete(DrawVote).where(DrawVote.game_id == bindparam("game_id"))
 """A game's draw votes (built once: cleared at every processing)."""
 _VOTES = cast(Table, DrawVote.__table__)
 _CLEAR_VOTES_ON_TABLE = delete(_VOTES).where(_VOTES.c.game_id == bindparam("game_id"))
+_VOTING_GAMES = (
+    select(_VOTES.c.game_id).where(_VOTES.c.game_id.in_(bindparam("voting_games", expanding=True))).distinct()
+)
+""":meth:`PressRepository.read_votes_ahead`'s query (built once)."""
