@@ -14,7 +14,19 @@ with :func:`judge.maps.render.render_svg` and a :class:`~judge.maps.render.Board
   beside the city and the ring passes under it, as an order's line passes under a label);
 * a rebellion as a red badge marked R beside the province's label (in the province) or beside the
   city (in the city), and famine as a brown badge marked F beside the province's label;
-* a key under the legend naming the four marks in the reader's language.
+* a key under the legend naming the four marks in the reader's language;
+* with a phase's orders (:func:`season_drawing`), what the plain variants' results show, drawn by
+  the plain path (:func:`judge.maps.render.render_svg`): moves and retreats as arrows, supports and
+  convoys, an explicit hold as a ring and a unit without orders as a grey dashed one, a dislodged
+  unit once beside its province with its retreats, builds and removals. What is the Renaissance
+  game's own reads as a hold of the unit that stays in its province (BESIEGE, LIFT SIEGE, an
+  army's conversion into its city's garrison): its ring says it was ordered, the siege's ring
+  (after the phase) says what became of a siege. A garrison's orders draw nothing: its tower is
+  the garrison, and it moves nowhere on the board.
+
+A phase is drawn as the plain variants draw one: the units and garrisons as they stood before it
+(where its orders start), and the control (shading, city markers, legend), sieges and unrest after
+it (``after``), the counts the results mail gives.
 
 A badge is put at the nearest place, round the province's label or the city, whose box covers no
 label, no place a unit can stand, no centre marker or city and no badge placed before: nothing on
@@ -33,19 +45,39 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from html import escape
 from typing import Any
 
+from judge.core.adjudicator.results import OrderResult
+from judge.core.machiavelli.adjustments import Dismiss, Raise
 from judge.core.machiavelli.board import (
     AUTONOMOUS,
     SCENARIO_DIRECTORY,
     MachiavelliBoard,
     load_board,
 )
-from judge.core.machiavelli.campaign import MachiavelliPosition
+from judge.core.machiavelli.campaign import CITY_MARK, NO_ORDER, NO_RETREAT, MachiavelliPosition
+from judge.core.machiavelli.orders import Besiege, LiftSiege, ToGarrison
+from judge.core.machiavelli.season import SeasonResult
 from judge.core.machiavelli.serialization import position_from_json
+from judge.core.order_json import ORDER_VALUE, order_to_json
+from judge.core.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+)
 from judge.core.phase import Phase, PhaseType, Season
-from judge.core.position import Position
+from judge.core.position import DislodgedUnit, Position
+from judge.core.serialization import dislodged_to_json, order_result_to_json
+from judge.core.units import Unit, UnitRef
 from judge.core.variants import SCENARIO_DIRECTORIES
 from judge.i18n import translation
 from judge.maps.art import Point, load_art
@@ -121,23 +153,54 @@ def has_a_board_of_its_own(variant: str) -> bool:
     return SCENARIO_DIRECTORIES.get(variant.strip().lower()) == SCENARIO_DIRECTORY
 
 
-def scenario_svg(variant: str, kept: Mapping[str, Any], *, game_name: str, language: str = "en") -> str:
+def scenario_svg(
+    variant: str,
+    kept: Mapping[str, Any],
+    *,
+    game_name: str,
+    language: str = "en",
+    before: Mapping[str, Any] | None = None,
+    drawing: Mapping[str, Any] | None = None,
+) -> str:
     """The picture of a position ``kept`` as the judge keeps a Renaissance scenario's (``variant``:
-    one, :func:`has_a_board_of_its_own`), titled with ``game_name`` and its phase."""
+    one, :func:`has_a_board_of_its_own`), titled with ``game_name`` and its phase.
+
+    With ``before`` (the position the phase was played from) and ``drawing`` (its orders as
+    :func:`drawing_to_json` kept them), the phase played: its units and orders over the board
+    ``kept`` after it, titled with that phase."""
+    from judge.maps.contract import orders_from_result
+
     board = load_board(variant.strip().lower())
     position = position_from_json(board, kept)
-    title = f"{game_name}: {board_title(position.phase, language)}"
-    return render_machiavelli_svg(board, position, title=title, language=language)
+    if before is None or drawing is None:
+        title = f"{game_name}: {board_title(position.phase, language)}"
+        return render_machiavelli_svg(board, position, title=title, language=language)
+    played = position_from_json(board, before)
+    plain = Position(board.game_map.name, played.phase, played.units, {}, dislodged=played.dislodged)
+    orders = orders_from_result(drawing, plain, board.game_map)
+    title = f"{game_name}: {board_title(played.phase, language)}"
+    return render_machiavelli_svg(board, played, title=title, language=language, orders=orders, after=position)
 
 
 def render_machiavelli_svg(
-    board: MachiavelliBoard, position: MachiavelliPosition, *, title: str | None = None, language: str = "en"
+    board: MachiavelliBoard,
+    position: MachiavelliPosition,
+    *,
+    title: str | None = None,
+    language: str = "en",
+    orders: OrdersDrawn | None = None,
+    after: MachiavelliPosition | None = None,
 ) -> str:
-    """The SVG picture of ``position`` on ``board``'s map, titled ``title`` (or the map and the phase)."""
+    """The SVG picture of ``position`` on ``board``'s map, titled ``title`` (or the map and the phase).
+
+    ``orders`` (:func:`season_drawing`): the orders of ``position``'s phase and how they ended,
+    drawn over its units; ``after``: the position the phase left, whose control, sieges and unrest
+    the picture shows (the results mail's)."""
     language = "fr" if language == "fr" else "en"
     game_map = board.game_map
+    state = after if after is not None else position
     cities: dict[str, set[str]] = {}
-    for city, owner in position.control.cities.items():
+    for city, owner in state.control.cities.items():
         if owner in game_map.powers:
             cities.setdefault(owner, set()).add(city)
     plain = Position(
@@ -147,15 +210,95 @@ def render_machiavelli_svg(
         {power: frozenset(owned) for power, owned in cities.items()},
         dislodged=position.dislodged,
     )
-    drawn = OrdersDrawn(dislodged=position.dislodged, retreats=position.retreats) if position.dislodged else None
+    drawn: OrdersDrawn | None = None
+    if orders is not None or position.dislodged:
+        given = orders if orders is not None else OrdersDrawn()
+        known = {entry.unit for entry in position.dislodged}
+        drawn = OrdersDrawn(
+            results=given.results,
+            dislodged=(*position.dislodged, *(d for d in given.dislodged if d.unit not in known)),
+            retreats={**position.retreats, **given.retreats},
+        )
     heading = title if title is not None else f"{(game_map.title or game_map.name).split(':')[0]}: {board_title(position.phase, language)}"
     overlay = BoardOverlay(
-        shading=_shading(board, position),
-        under=_sieges(board, position),
-        marks=_marks(board, position, language),
+        shading=_shading(board, state),
+        under=_sieges(board, state),
+        marks=_marks(board, position, language, state),
         key=_key(language, load_art(game_map.name).width),
     )
     return render_svg(game_map, plain, drawn, title=heading, language=language, overlay=overlay)
+
+
+def season_drawing(result: SeasonResult) -> OrdersDrawn:
+    """What the plain drawing shows of a phase played: each order of an army or fleet with its
+    outcome (a unit no order named: no order), the units the campaign dislodged with their
+    retreats, the builds and removals of the adjustments (see the module's docstring)."""
+    before = result.before
+    standing = {unit.location: unit for unit in before.units}
+    standing.update({entry.unit.location: entry.unit for entry in before.dislodged})
+    entries: list[OrderResult] = []
+    verdicts: list[tuple[str, object, Any, str]] = []
+    if result.campaign is not None:
+        verdicts += [(v.power, v.order, v.outcome, v.reason) for v in (*result.campaign.verdicts, *result.campaign.unordered)]
+    if result.retreat is not None:
+        verdicts += [(v.power, v.order, v.outcome, v.reason) for v in (*result.retreat.verdicts, *result.retreat.unordered)]
+    if result.adjustments is not None:
+        verdicts += [(v.power, v.order, v.outcome, v.reason) for v in result.adjustments.verdicts]
+    for power, given, outcome, reason in verdicts:
+        entry = _plain_entry(power, given, standing)
+        if entry is None:
+            continue
+        unit, order = entry
+        # nobody said so: the plain drawing's "no order" (or, retreating, "disbanded")
+        unordered = reason in (NO_ORDER, f"{NO_ORDER}, dislodged", NO_RETREAT)
+        entries.append(OrderResult(power, unit, None if unordered else order, outcome, reason))
+    dislodged: tuple[DislodgedUnit, ...] = ()
+    retreats: dict[Unit, tuple[str, ...]] = {}
+    if result.campaign is not None and result.position.phase.type is PhaseType.RETREAT:
+        dislodged = tuple(result.position.dislodged)
+        retreats = {unit: tuple(_on_board(p) for p in places) for unit, places in result.position.retreats.items()}
+    return OrdersDrawn(tuple(entries), dislodged, retreats)
+
+
+def _on_board(location: str) -> str:
+    """A location as the map draws it: a city's space (``FLO#``) at its province."""
+    return location[: -len(CITY_MARK)] if location.endswith(CITY_MARK) else location
+
+
+def _plain_entry(power: str, given: object, standing: Mapping[str, Unit]) -> tuple[Unit | None, Order] | None:
+    """The unit and plain order that draw ``given``; None for what the board does not draw (a
+    garrison's order, money, a garrison raised or dismissed, an upkeep paid)."""
+    if isinstance(given, Raise):
+        if given.garrison or given.type is None:
+            return None
+        return Unit(power, given.type, given.province), Build(given.type, given.province)
+    if isinstance(given, Dismiss):
+        unit = standing.get(given.province)
+        if given.garrison or unit is None:
+            return None
+        return unit, Remove(UnitRef(unit.type, unit.location))
+    if isinstance(given, (Besiege, LiftSiege, ToGarrison)):
+        unit = standing.get(given.unit.location)
+        return (unit, Hold(UnitRef(unit.type, unit.location))) if unit is not None else None
+    if not isinstance(given, (Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband)):
+        return None
+    unit = standing.get(given.unit.location)
+    order: Order = given
+    if isinstance(order, (Move, Retreat)) and order.destination.endswith(CITY_MARK):
+        order = replace(order, destination=_on_board(order.destination))
+    return unit, order
+
+
+def drawing_to_json(drawn: OrdersDrawn) -> dict[str, Any]:
+    """``drawn`` in the ``judge adjudicate`` contract's form (each order's value beside its text),
+    what a processed phase keeps and :func:`judge.maps.contract.orders_from_result` reads back."""
+    return {
+        "results": [
+            {**order_result_to_json(entry), ORDER_VALUE: None if entry.order is None else order_to_json(entry.order)}
+            for entry in drawn.results
+        ],
+        "dislodged": [dislodged_to_json(d, drawn.retreats.get(d.unit, ())) for d in drawn.dislodged],
+    }
 
 
 def _shading(board: MachiavelliBoard, position: MachiavelliPosition) -> str:
@@ -236,7 +379,8 @@ def _sieges(board: MachiavelliBoard, position: MachiavelliPosition) -> str:
     return "".join(parts)
 
 
-def _marks(board: MachiavelliBoard, position: MachiavelliPosition, language: str) -> str:
+def _marks(board: MachiavelliBoard, position: MachiavelliPosition, language: str, state: MachiavelliPosition) -> str:
+    """The garrisons of ``position`` and the unrest of ``state`` (the position after the phase drawn)."""
     variant = board.game_map.name
     colours = power_colours(board.game_map)
     parts: list[str] = []
@@ -245,7 +389,7 @@ def _marks(board: MachiavelliBoard, position: MachiavelliPosition, language: str
         if point is not None:
             parts.append(_tower(point, city, owner, colours.get(owner, AUTONOMOUS_FILL)))
     places = _Places(variant, language, board)
-    for province, rebellion in sorted(position.unrest.rebellions.items()):
+    for province, rebellion in sorted(state.unrest.rebellions.items()):
         if rebellion.province and province in places.labels.at:
             at = places.near(province, places.labels.box(province))
             parts.append(_badge(at, "rebellion", province, "R", REBELLION_COLOUR, rebellion.against, "province"))
@@ -253,7 +397,7 @@ def _marks(board: MachiavelliBoard, position: MachiavelliPosition, language: str
         if rebellion.city and point is not None:
             at = places.near(province, garrison_box(point).grown(SIEGE_RADIUS - GARRISON_HALF))
             parts.append(_badge(at, "rebellion", province, "R", REBELLION_COLOUR, rebellion.against, "city"))
-    for province in sorted(position.unrest.famine):
+    for province in sorted(state.unrest.famine):
         if province in places.labels.at:
             at = places.near(province, places.labels.box(province))
             parts.append(_badge(at, "famine", province, "F", FAMINE_COLOUR, "", "province"))

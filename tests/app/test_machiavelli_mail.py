@@ -102,6 +102,18 @@ def private_parts_stay_private(mails: dict[str, str]) -> None:
 seats_of_mails: dict[str, str] = {}
 
 
+def spring_picture(harness: Harness) -> str:
+    """The results map of the game's S1454M, as the results mails draw it."""
+    from judge.app.mail_out.results_maps import phase_svg
+    from judge.db.models import Game, PhaseRecord
+
+    with harness.db.unit_of_work(readonly=True) as uow:
+        record = uow.session.query(PhaseRecord).filter_by(name="S1454M").one()
+        game = uow.session.get(Game, record.game_id)
+        assert game is not None
+        return phase_svg(game, record)
+
+
 def test_a_year_of_the_renaissance_game_by_mail_with_a_bribe_and_a_gift(harness: Harness) -> None:
     register(harness, MASTER)
     exchange_ok(
@@ -167,6 +179,11 @@ def test_a_year_of_the_renaissance_game_by_mail_with_a_bribe_and_a_gift(harness:
                 "DISBAND" not in mail and "Florence's books" not in mail
             )  # who paid is never told
     assert state_of(harness, "mach").columns["current_phase"] == "U1454M"
+    # The spring's results map draws its orders as the plain variants' do: Florence's march on Siena.
+    drawn = spring_picture(harness)
+    assert 'class="order move succeeds" data-from="ARE" data-to="SIE"' in drawn
+    assert re.search(r'class="order hold succeeds" data-loc="FLO"', drawn)
+    assert re.search(r'class="order unordered [a-z]+" data-loc="PAV"', drawn)  # Milan's unit left without orders
 
     # Summer and fall: Florence marches on; nobody else orders (their units hold).
     as_power(harness, "FLORENCE", ["A SIE - PIO"])

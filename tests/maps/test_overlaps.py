@@ -414,3 +414,65 @@ def test_the_renaissance_overlap_check_sees_a_badge_on_a_unit() -> None:
     x, y = load_art("machiavelli").where("FLO")
     planted = svg.replace('<g class="overlay">', f'<g class="overlay"><g class="famine" data-province="FLO" data-x="{x}" data-y="{y}">', 1)
     assert "famine FLO on unit FLO" in renaissance_overlaps(planted)
+
+
+def test_nothing_covers_anything_in_a_long_random_renaissance_game_with_its_orders() -> None:
+    """Five years of a seeded random game played by the judge's one step (money, fortresses, every
+    die), each phase drawn with its orders as its results map is: no label covered by an
+    arrowhead, a cross or a mark, no unit on a unit; each dislodged unit drawn once, beside its
+    province. Over the game every kind of order the board draws is drawn (the check sees them)."""
+    from collections import Counter
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    from judge.core.machiavelli.board import load_board
+    from judge.core.machiavelli.campaign import opening_position
+    from judge.core.machiavelli.options import MachiavelliOptions
+    from judge.core.machiavelli.season import SeasonOrder, play_phase
+    from judge.core.machiavelli.treasury import Finances
+    from judge.core.orders import Retreat
+    from judge.core.phase import PhaseType
+    from judge.core.units import UnitRef
+    from judge.maps.machiavelli_layer import render_machiavelli_svg, season_drawing
+    from tests.core.test_machiavelli_money_random_games import _money_orders, _winter_orders
+    from tests.core.test_machiavelli_random_games import _orders
+
+    board = load_board()
+    options = MachiavelliOptions(fortresses=True, famine=True, plague=True, storms=True)
+    rng = random.Random(1)
+    treasuries = {power: rng.randint(30, 80) for power in board.game_map.powers}
+    position = replace(
+        opening_position(board, options), phase=board.first_phase, money=Finances(MappingProxyType(treasuries))
+    )
+    found: list[str] = []
+    kinds: Counter[str] = Counter()
+    while position.phase.year < board.first_phase.year + 6:
+        orders: dict[str, list[SeasonOrder]] = {}
+        if position.phase.type is PhaseType.ADJUSTMENT:
+            orders = {power: list(kept) for power, kept in _winter_orders(rng, board, position).items()}
+        elif position.phase.type is PhaseType.RETREAT:
+            for unit, places in position.retreats.items():
+                orders.setdefault(unit.power, []).append(Retreat(UnitRef(unit.type, unit.location), rng.choice(places)))
+        else:
+            orders = {power: list(paid) for power, paid in _money_orders(rng, board, position).items()}
+            for power, moves in _orders(rng, board, position).items():
+                if rng.random() < 0.85:  # a power now and then sends no moves: its units have no order
+                    orders.setdefault(power, []).extend(moves)
+        result = play_phase(board, position, orders, options, seed=28)
+        drawn = season_drawing(result)
+        svg = render_machiavelli_svg(board, position, orders=drawn, after=result.position)
+        found += [f"{position.phase}: {o}" for o in renaissance_overlaps(svg)]
+        kinds.update(re.findall(r'class="(order [a-z-]+|retreat-option|unit dislodged)', svg))
+        shown = re.findall(r'class="unit dislodged" [^>]*data-loc="([^"]+)"', svg)
+        away = [entry.unit.location for entry in (*position.dislodged, *drawn.dislodged)]
+        assert sorted(shown) == sorted(away), f"{position.phase}: dislodged drawn {shown}, not {away}"
+        if position.phase.type is PhaseType.MOVEMENT:
+            standing = re.findall(r'class="unit" [^>]*data-loc="([^"]+)"', svg)
+            assert not set(standing) & set(away), f"{position.phase}: a dislodged unit drawn in its province too"
+        position = result.position
+    assert found == [], "\n".join(found)
+    wanted = (
+        "order move", "order hold", "order unordered", "order support-move", "order support-hold", "order build",
+        "order retreat", "retreat-option", "unit dislodged",
+    )  # fmt: skip
+    assert all(kinds[kind] for kind in wanted), kinds

@@ -22,6 +22,7 @@ from judge.app.machiavelli.stored_phase import Reader, StoredSheet, play_stored_
 from judge.core.machiavelli.board import load_board
 from judge.db.models import Game
 from judge.i18n import LANGUAGES
+from judge.maps.machiavelli_layer import drawing_to_json, season_drawing
 
 
 def game_seed(game: Game) -> str:
@@ -62,6 +63,9 @@ def rule_renaissance_phase(
         "rolls": [roll.to_json() for roll in played.result.rolls],
         "eliminated": list(played.result.eliminated),
         "winner": played.winner,
+        # The phase's orders as its map draws them (judge.app.mail_out.results_maps): public, as
+        # the results are (no money, no books).
+        "drawing": drawing_to_json(season_drawing(played.result)),
     }
     control = played.result.position.control.cities
     return VariantRuling(

@@ -86,9 +86,15 @@ def phase_svg(
     """
     # A scenario whose positions are kept the Renaissance core's way is drawn by its own layer: the
     # board the phase leaves once processed (the results mail's), else the board as it stands.
+    # A processed phase whose ruling kept its orders' drawing is drawn as the plain variants' are:
+    # its units and orders over the control it left.
     if has_a_board_of_its_own(game.variant):
         after = record.position_after if record.processed_at is not None else None
-        return scenario_svg(game.variant, after or record.position_before, game_name=game.name, language=language)
+        drawing = (record.results or {}).get("drawing") if after is not None else None
+        return scenario_svg(
+            game.variant, after or record.position_before, game_name=game.name, language=language,
+            before=record.position_before if drawing is not None else None, drawing=drawing,
+        )
     game_map = game_map_of(game)
     position = position_from_json(record.position_before).position
     drawn: OrdersDrawn | None = None
