@@ -21,7 +21,7 @@ with :func:`judge.maps.render.render_svg` and a :class:`~judge.maps.render.Board
   unit once beside its province with its retreats, builds and removals. What is the Renaissance
   game's own reads as a hold of the unit that stays in its province (BESIEGE, LIFT SIEGE, an
   army's conversion into its city's garrison): its ring says it was ordered, the siege's ring
-  (after the phase) says what became of a siege. A garrison's orders draw nothing: its tower is
+  (after the phase, and on the campaign that took the city) says what became of a siege. A garrison's orders draw nothing: its tower is
   the garrison, and it moves nowhere on the board.
 
 A phase is drawn as the plain variants draw one: the units and garrisons as they stood before it
@@ -222,7 +222,7 @@ def render_machiavelli_svg(
     heading = title if title is not None else f"{(game_map.title or game_map.name).split(':')[0]}: {board_title(position.phase, language)}"
     overlay = BoardOverlay(
         shading=_shading(board, state),
-        under=_sieges(board, state),
+        under=_sieges(board, state, _taken(position, after)),
         marks=_marks(board, position, language, state),
         key=_key(language, load_art(game_map.name).width),
     )
@@ -366,9 +366,21 @@ class _Places:
         return (cx, cy + half_h + BADGE_RADIUS)  # a board with no room left at all: under its anchor
 
 
-def _sieges(board: MachiavelliBoard, position: MachiavelliPosition) -> str:
+def _taken(before: MachiavelliPosition, after: MachiavelliPosition | None) -> Mapping[str, Unit]:
+    """The sieges the phase drawn completed: a besieged garrison before it, gone after it (its
+    ring stays on the picture of the campaign that took the city)."""
+    if after is None:
+        return {}
+    return {
+        city: unit
+        for city, unit in before.sieges.items()
+        if city in before.garrisons and city not in after.garrisons and city not in after.sieges
+    }
+
+
+def _sieges(board: MachiavelliBoard, position: MachiavelliPosition, taken: Mapping[str, Unit]) -> str:
     parts = []
-    for city, unit in sorted(position.sieges.items()):
+    for city, unit in sorted({**position.sieges, **taken}.items()):
         point = city_point(board.game_map.name, city)
         if point is not None:
             parts.append(

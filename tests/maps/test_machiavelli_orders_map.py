@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import replace
+from types import MappingProxyType
 
 from judge.core.machiavelli.board import load_board
 from judge.core.machiavelli.campaign import opening_position
@@ -115,3 +116,14 @@ def test_a_renaissance_ruling_keeps_its_orders_drawing() -> None:
     assert [m["outcome"] for m in moves] == ["succeeds"] and moves[0]["order_value"] is not None
     svg = scenario_svg("machiavelli", ruling.position_after, game_name="mach", before=spring, drawing=drawing)
     assert 'class="order move succeeds" data-from="MIL" data-to="COM"' in svg
+
+
+def test_the_campaign_that_takes_a_city_keeps_its_siege_ring() -> None:
+    """A second BESIEGE ends the garrison: the campaign's picture still rings the city it took (the
+    board after has no siege there any more); the next phase's board does not."""
+    second = replace(SPRING, sieges=MappingProxyType({"SIE": BESIEGER}))
+    result = play_phase(BOARD, second, ORDERS, seed=1)
+    assert "SIE" not in result.position.garrisons and "SIE" not in result.position.sieges
+    svg = render_machiavelli_svg(BOARD, second, orders=season_drawing(result), after=result.position)
+    assert 'class="siege" data-province="SIE"' in svg
+    assert 'class="siege" data-province="SIE"' not in render_machiavelli_svg(BOARD, result.position)
