@@ -114,13 +114,19 @@ def glyph_paths(text: str, x: float, y: float, size: float, anchor: str = "middl
     for index, char in enumerate(text.translate(_ACCENTS).upper()):
         if char == " ":
             continue
-        ox = round(left + index * _ADVANCE * scale)
-        strokes = (
-            "M" + " L".join(
-                f"{ox + float(gx) * scale:.1f} {top + float(gy) * scale:.1f}"
-                for gx, gy in (pair.split(",") for pair in stroke.split())
-            )
-            for stroke in _GLYPHS.get(char, _FALLBACK)
-        )  # fmt: skip
-        glyphs.append("".join(strokes))
+        glyphs.append(_glyph(char, round(left + index * _ADVANCE * scale), top, scale))
     return tuple(glyphs)
+
+
+@functools.lru_cache(maxsize=8192)
+def _glyph(char: str, ox: int, top: int, scale: float) -> str:
+    """One glyph's ``d`` with its left edge at ``ox`` (a game's new title is mostly glyphs at places
+    drawn before)."""
+    strokes = (
+        "M" + " L".join(
+            f"{ox + float(gx) * scale:.1f} {top + float(gy) * scale:.1f}"
+            for gx, gy in (pair.split(",") for pair in stroke.split())
+        )
+        for stroke in _GLYPHS.get(char, _FALLBACK)
+    )  # fmt: skip
+    return "".join(strokes)

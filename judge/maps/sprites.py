@@ -38,6 +38,8 @@ from typing import NamedTuple
 Draw = Callable[[str], bytes]
 Run = tuple[int, int, bytes]
 """(row, column, codes) of a sprite, relative to its shift."""
+Clip = tuple[int, int, int, int] | None
+"""Where a step's pixels may go: a rectangle of whole pixels (left, top, right, bottom), or anywhere."""
 
 _TAG = re.compile(r"<(/?)([a-zA-Z]+)([^>]*?)(/?)>")
 _ATTR = re.compile(r'([\w:-]+)="([^"]*)"')
@@ -334,6 +336,8 @@ _placed_lines: dict[tuple[object, ...], tuple[tuple[Spans, Spans], tuple[tuple[i
 """Each order line's spans (its body's, its arrowhead's) cut to its clip, and those a label covers in
 part, by the line, its page, the labels' masks and the clip."""
 _memo: dict[tuple[str, str, float, float], Line | Sprite] = {}
+_groups: dict[tuple[str, float, float, Clip], tuple[tuple[Line | Sprite, Clip], ...]] = {}
+"""The steps of a group of elements alone, by its text and its place (:func:`_steps`)."""
 _lines: dict[tuple[Line, int, int], tuple[Spans, Spans]] = {}
 """Each order line's spans (its body's, its arrowhead's) on a page of the key's size: a move drawn
 again (the same orders in another game, the same picture for another reader) is not filled again."""
@@ -417,8 +421,9 @@ def compose(
             _placed.clear()  # its pixels were translated from the codes
             _placed_lines.clear()
             _placed_runs[0] = 0
-        if len(_memo) > KEEP:
+        if len(_memo) > KEEP or len(_groups) > KEEP // 4:
             _memo.clear()
+            _groups.clear()
         if len(_lines) > KEEP:
             _lines.clear()
         if len(_placed) + len(_placed_lines) > 2 * KEEP or _placed_runs[0] > KEEP_RUNS:
@@ -442,19 +447,18 @@ def compose(
         return _paint(steps, bytearray(base), width, height, index, bytes(table), markers, over)
 
 
-Clip = tuple[int, int, int, int] | None
-"""Where a step's pixels may go: a rectangle of whole pixels (left, top, right, bottom), or anywhere."""
-
-
-def _steps(phase: str) -> list[tuple[Line | Sprite, Clip]] | None:
+def _steps(phase: str, origin: tuple[float, float, Clip] = (0.0, 0.0, None)) -> list[tuple[Line | Sprite, Clip]] | None:
     """The phase's elements in drawing order, each with its clip; None at anything but translated
-    groups (clipped, if at all, by a rectangle on whole pixels: a board's inset) and elements."""
-    stack: list[tuple[float, float, Clip]] = [(0.0, 0.0, None)]
+    groups (clipped, if at all, by a rectangle on whole pixels: a board's inset) and elements.
+    ``origin``: where (and within what) ``phase`` is drawn."""
+    stack: list[tuple[float, float, Clip]] = [origin]
     steps: list[tuple[Line | Sprite, Clip]] = []
     clips: dict[str, tuple[float, float, float, float]] = {}
     skip = 0
     clip_path = ""
-    for match in _TAG.finditer(phase):
+    at = 0
+    while (match := _TAG.search(phase, at)) is not None:
+        at = match.end()
         closing, tag, attrs, empty = match.groups()
         if tag in ("defs", "style", "marker"):
             if not empty:
@@ -499,6 +503,21 @@ def _steps(phase: str) -> list[tuple[Line | Sprite, Clip]] | None:
                     return None
                 ox, oy = ox + float(moved.group(1)), oy + float(moved.group(2))
             stack.append((ox, oy, clip))
+            # A group of elements alone (the centres, units, orders, legend...): its steps kept by
+            # its text and place, read once for every picture that has it (the same centres, the
+            # same legend, the same units in another reader's or another game's picture).
+            end = phase.find("</g>", at)
+            if end >= 0 and phase.find("<g", at, end) < 0:
+                key = (phase[at:end], ox, oy, clip)
+                group = _groups.get(key)
+                if group is None:
+                    found = _steps(key[0], (ox, oy, clip))
+                    if found is None:
+                        return None
+                    group = _groups[key] = tuple(found)
+                steps.extend(group)
+                stack.pop()
+                at = end + 4
         elif not empty or closing:
             return None
         else:
