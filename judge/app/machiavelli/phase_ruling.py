@@ -18,7 +18,13 @@ from judge.app.audience.results_readers import ResultsReader
 from judge.app.game_state.variant_ruling import VariantRuling
 from judge.app.machiavelli.game_options import game_options
 from judge.app.machiavelli.season_report import order_text
-from judge.app.machiavelli.stored_phase import Reader, StoredSheet, play_stored_phase, results_for
+from judge.app.machiavelli.stored_phase import (
+    Reader,
+    StoredSheet,
+    cities_held,
+    play_stored_phase,
+    results_for,
+)
 from judge.core.machiavelli.board import load_board
 from judge.db.models import Game
 from judge.i18n import LANGUAGES
@@ -67,15 +73,11 @@ def rule_renaissance_phase(
         # the results are (no money, no books).
         "drawing": drawing_to_json(season_drawing(played.result)),
     }
-    control = played.result.position.control.cities
     return VariantRuling(
         position_after=played.position, results=results, mails=mails,
         eliminated=played.result.eliminated, winner=played.winner,
         languages={address: reader.language for address, reader in audience.items()},
-        centres={
-            power: frozenset(city for city, owner in control.items() if owner == power and city in board.cities)
-            for power in board.game_map.powers
-        },
+        centres=cities_held(board, played.result.position),
     )  # fmt: skip
 
 

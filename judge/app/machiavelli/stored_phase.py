@@ -6,6 +6,8 @@ lines it sent (read again at the deadline by :func:`judge.lang.machiavelli_sheet
 the reader that answered the player). :func:`play_stored_phase` reads both, plays the phase with
 the core's one step (:func:`judge.core.machiavelli.season.play_phase`), its dice seeded by the
 game's seed and the phase, and returns the position to keep and the results' texts;
+every position kept (:func:`kept_json`) carries, beside the core's JSON, each power's cities as
+its ``centers``: what the judge's reports read of any game's board (SUMMARY's cities by year);
 :func:`results_for` gives each reader the text he may read (the books allowed by
 :func:`judge.app.audience.machiavelli_books.books_readable`). No database and no clock here:
 the caller reads and stores.
@@ -20,7 +22,7 @@ from typing import Any
 from judge.app.audience.machiavelli_books import books_readable, dice_readable
 from judge.app.machiavelli.season_report import SeasonTexts, season_texts
 from judge.core.machiavelli.board import MachiavelliBoard
-from judge.core.machiavelli.campaign import opening_position
+from judge.core.machiavelli.campaign import MachiavelliPosition, opening_position
 from judge.core.machiavelli.disorder import upkeep_in_disorder
 from judge.core.machiavelli.money import finances
 from judge.core.machiavelli.options import FIRST_EDITION, MachiavelliOptions
@@ -28,6 +30,7 @@ from judge.core.machiavelli.season import SeasonOrder, SeasonResult, play_phase
 from judge.core.machiavelli.serialization import position_from_json, position_to_json
 from judge.core.machiavelli.victory import standings, winner
 from judge.core.phase import PhaseType
+from judge.core.serialization import centers_to_json
 from judge.i18n import translation
 from judge.lang.machiavelli_sheet import read_sheet
 
@@ -69,6 +72,24 @@ class Reader:
     language: str = "en"
 
 
+def cities_held(board: MachiavelliBoard, position: MachiavelliPosition) -> dict[str, frozenset[str]]:
+    """Each power's cities in ``position``: the cities it controls, what the game's victory counts."""
+    control = position.control.cities
+    return {
+        power: frozenset(city for city, owner in control.items() if owner == power and city in board.cities)
+        for power in board.game_map.powers
+    }
+
+
+def kept_json(board: MachiavelliBoard, position: MachiavelliPosition) -> dict[str, Any]:
+    """``position`` as the judge keeps it: the core's JSON, and each power's cities as the
+    ``centers`` of the ``judge adjudicate`` format (the core's reader leaves them; the plain
+    reader, :func:`judge.app.game_state.boards.from_json`, reads them as any board's centres)."""
+    kept = position_to_json(position)
+    kept["centers"] = centers_to_json(cities_held(board, position))
+    return kept
+
+
 def opening_json(
     board: MachiavelliBoard, options: MachiavelliOptions = FIRST_EDITION
 ) -> dict[str, Any]:
@@ -76,7 +97,7 @@ def opening_json(
     when income is first collected) with its units, garrisons and treasuries."""
     start = opening_position(board, options)
     money = finances(board, start) if options.money else None
-    return position_to_json(replace(start, phase=board.first_phase, money=money))
+    return kept_json(board, replace(start, phase=board.first_phase, money=money))
 
 
 def play_stored_phase(
@@ -111,7 +132,7 @@ def play_stored_phase(
         result.campaign is not None and result.position.phase.type is not PhaseType.RETREAT
     )
     return PlayedPhase(
-        result, position_to_json(result.position), unread,
+        result, kept_json(board, result.position), unread,
         {power: given for power, given in stand_ins.items() if given},
         winner(board, result.position) if ended else None,
     )  # fmt: skip
