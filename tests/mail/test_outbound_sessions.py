@@ -184,6 +184,8 @@ class Recording(Flaky):
     pipelining: bool = False
     commands: list[tuple[int, str]] = field(default_factory=list)
     sessions: dict[int, int] = field(default_factory=dict)
+    closing_at: set[int] = field(default_factory=set)
+    """The commands (counted from 1) answered ``421`` before the relay hangs up."""
 
     def _session(self, session: Session) -> int:
         return self.sessions.setdefault(id(session), len(self.sessions) + 1)
@@ -200,6 +202,10 @@ class Recording(Flaky):
         self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list[str]
     ) -> str:
         self.commands.append((self._session(session), "MAIL"))
+        if len(self.commands) in self.closing_at:  # the relay shutting down: 421, then it hangs up
+            if server.transport is not None:
+                asyncio.get_running_loop().call_later(0.05, server.transport.close)
+            return "421 closing"
         envelope.mail_from = address
         envelope.mail_options.extend(options)
         return "250 OK"
@@ -303,3 +309,29 @@ async def test_a_relay_offering_pipelining_gets_a_mails_commands_in_one_write(
     assert len(sent) == writes
     assert b"".join(sent).startswith(b"MAIL FROM:<judge@example.org> size=") and b"RCPT TO:<p2@x.org>\r\n" in b"".join(sent)
     assert _numbers(handler) == Counter([1, 2])
+
+
+@pytest.mark.parametrize(
+    "address", ["j@x.org", "b+12.ab@judge.test", "Judge <j@x.org>", "<j@x.org>", "jü@x.org", "a.b-c_d=e@sub.x.org", ""]
+)
+def test_envelope_addresses_read_as_smtplib_reads_them(address: str) -> None:
+    import smtplib
+
+    from judge.mail.smtp_transaction import angle_address
+
+    assert angle_address(address) == smtplib.quoteaddr(address)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("pipelining", [False, True])
+async def test_a_relay_closing_the_session_before_a_mail_sends_it_once_on_a_new_one(pipelining: bool) -> None:
+    handler = Recording(pipelining=pipelining, closing_at={2})
+    outbox = BatchMemoryOutbox()
+    _queue(outbox, 3)
+    async with capture_server(handler) as port:
+        relay = SmtpRelay("127.0.0.1", port, envelope_sender="judge@example.org", timeout=10)
+        report = await _drain(outbox, relay, limit=50)
+    assert report.sent == 3 and report.retried == 0
+    assert handler.connections == 2
+    assert [number for number, _command in handler.commands] == [1, 1, 2, 2]  # mail 2 said 421, then again on session 2
+    assert _numbers(handler) == Counter([1, 2, 3])
