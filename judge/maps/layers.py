@@ -265,7 +265,8 @@ def layered_png(svg: str, draw: Draw) -> bytes | None:
         return None
     phase = _OPACITY.sub("", phase)
     length = board.width * board.height
-    base, paint, paint_bytes = board.base, board.paint, board.paint_bytes
+    translation: bytes | None = None
+    """The board's numbers as this picture's indices, when it needs its own (see below)."""
     # The phase's part: its colours get the indices the base leaves free, in the colours' order (the
     # same colours, the same indices: nearly every picture of a board has the same colours, every
     # power's in its legend, so an element's pixels kept by judge.maps.sprites serve the next).
@@ -294,22 +295,26 @@ def layered_png(svg: str, draw: Draw) -> bytes | None:
             return None
         for colour, index in indices.items():
             palette[index] = colour
-        base = int.from_bytes(base.to_bytes(length, "little").translate(table), "little")
-        paint_bytes = board.paint_bytes.translate(table)
-        paint = int.from_bytes(paint_bytes, "little")
+        # Under the halo (the index's 0x80 bit), each number's index with that bit: the base with
+        # its labels is translated as the base and its labels are.
+        for number in range(1, 0x80):
+            table[number | 0x80] = table[number] | 0x80
+        translation = bytes(table)
     for colour, index in dynamic.items():
         palette[index] = colour
 
     # The phase's part drawn here (judge.maps.sprites: its lines filled, its other elements pasted as
     # sprites, the labels applied to what they paint), not by librsvg on a whole page; by librsvg when
     # it holds what sprites does not draw.
-    if base is board.base:
+    base_bytes, paint_bytes = board.base_bytes, board.paint_bytes
+    base_over = board.base_over.indices
+    kept: deflate.Background | None = board.base_over
+    if translation is None:
         labels = sprites.Over(board.key, board.uncovered_bytes, paint_bytes)
-        base_over, kept = board.base_over.indices, board.base_over
     else:  # the board's numbers translated for this picture
-        labels = sprites.Over((board.key, bytes(table)), board.uncovered_bytes, paint_bytes)
-        base_over = _overlay(base.to_bytes(length, "little"), board.uncovered_bytes, paint_bytes, board.width, board.height)
-        kept = None
+        base_bytes, paint_bytes = base_bytes.translate(translation), paint_bytes.translate(translation)
+        labels = sprites.Over((board.key, translation), board.uncovered_bytes, paint_bytes)
+        base_over, kept = base_over.translate(translation), None
     composed = sprites.compose(
         phase,
         base_over,
@@ -330,6 +335,8 @@ def layered_png(svg: str, draw: Draw) -> bytes | None:
     band = _indices(draw, phase, board.width, board.height)
     if band.translate(None, bytes([0, *dynamic.values()])):
         return None  # a pixel of no colour given (a gradient, a colour by name): drawn whole
+    base = board.base if translation is None else int.from_bytes(base_bytes, "little")
+    paint = board.paint if translation is None else int.from_bytes(paint_bytes, "little")
     drawn = int.from_bytes(band, "little")
     over = int.from_bytes(band.translate(_DRAWN), "little")
     merged = drawn | (base ^ (base & over))
