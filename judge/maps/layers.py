@@ -16,23 +16,27 @@ phase. So:
   picture's shading gives, phase by phase, in the PNG's palette;
 * what is drawn over is drawn once too, as masks: the halo's pixels, and the
   pixels of the letters and the border with their colours' indices;
-* each picture draws only its ``dyn`` part over the base, in palette indices
+* the base with what is drawn over it (the halo's pixels lightened: the
+  second half of the palette holds each colour under the halo; the letters
+  inked) is kept too, with its bands of rows deflated (:mod:`judge.maps.deflate`);
+* each picture paints only its ``dyn`` part on that, in palette indices
   (:mod:`judge.maps.sprites`: its order lines filled as polygons, its other
-  elements pasted as kept sprites; or, where it holds what that does not
-  draw, by librsvg on an empty page), lightens the halo's pixels (the second
-  half of the palette holds each colour under the halo) and inks the letters;
-  the result is one byte a pixel, written as a palette PNG.
+  elements pasted as kept sprites, the labels applied to each element's
+  pixels as it paints them, which is applying them to the whole at the end:
+  they are a function of each pixel alone), or, where the part holds what
+  that does not draw, draws it by librsvg on an empty page and merges the
+  three with Python's big integers; the result is one byte a pixel, written
+  as a palette PNG whose bands that are the kept ones are not deflated again.
 
 Everything is drawn without anti-aliasing (the art and labels already were):
 one colour a pixel, so a pixel's index says its colour exactly, and the PNG
 is a third of the bytes of an RGB one. Translucency (a dislodged unit's) is
 drawn opaque. The picture is the whole SVG drawn so, pixel for pixel but a
-few lone pixels on the edges of order lines (tests/maps/test_layered_png.py). The merges are done on whole pictures at
-once with Python's big integers (no per-pixel Python). When the board's
+few lone pixels on the edges of order lines (tests/maps/test_layered_png.py). When the board's
 colours and centres and the phase's colours together outnumber the 127
 indices (Known World 901: 109 centres), each colour of the picture gets one
 index instead (its centres share their owners' shades), and the board's
-numbers are translated to them for that picture. A board whose parts do
+numbers (and the kept base with its labels) are translated to them for that picture. A board whose parts do
 not fit the scheme (more than 127 colours and centres on the board itself, or
 127 colours in one picture, a pixel of the base
 or of the phase's part that is not one of the indices given, a shading

@@ -22,9 +22,20 @@ The pixels are the whole SVG's but a few on the edges of order lines and
 arrowheads, where cairo's fixed-point edges decide a pixel the other way (at
 most 132 lone pixels in 80 phases of random Standard games; the bound is
 tests/maps/test_layered_png.py's, which fails on a unit or arrowhead missing
-or moved). Anything else (a group that is not a plain translation, an inset's
-clip or scale, a curve, an element with content, a colour by name) gets
-``None``: librsvg draws the phase's part as before.
+or moved). A board's inset is read too: its clip, a rectangle on whole
+pixels, cuts what is painted inside it, and a unit drawn smaller on the board
+(``matrix(s 0 0 s e f)``) is a sprite of its own moved by an integer.
+Anything else (a group that is not a plain translation, another transform or
+clip, a curve, an element with content, a colour by name) gets ``None``:
+librsvg draws the phase's part as before.
+
+What :mod:`judge.maps.layers` draws over the phase (the labels' halo and
+letters) is applied to each element's pixels as they are painted, and an
+element's pixels at a place are kept so (by the element, its place, the
+picture's indices and the board), as are a group of elements' steps (by its
+text and place): the next picture with the same centres, legend or units
+reads and paints them again without cutting or translating anything. Every
+kept thing is bounded (:data:`KEEP`, :data:`KEEP_RUNS`).
 """
 
 from __future__ import annotations
