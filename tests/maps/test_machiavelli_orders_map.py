@@ -127,3 +127,15 @@ def test_the_campaign_that_takes_a_city_keeps_its_siege_ring() -> None:
     svg = render_machiavelli_svg(BOARD, second, orders=season_drawing(result), after=result.position)
     assert 'class="siege" data-province="SIE"' in svg
     assert 'class="siege" data-province="SIE"' not in render_machiavelli_svg(BOARD, result.position)
+
+
+def test_the_layered_picture_with_orders_is_the_whole_svg_drawn() -> None:
+    """The palette PNG composed over the kept board draws the orders as the whole SVG drawn does."""
+    from judge.maps import layers
+    from judge.maps.png import red_band
+    from tests.maps.test_layered_png import _assert_drawn_as_the_whole_svg
+
+    svg, _bare = _played()
+    layered = layers.layered_png(svg, red_band)
+    assert layered is not None
+    _assert_drawn_as_the_whole_svg(svg, layered)
