@@ -217,7 +217,10 @@ def render_machiavelli_svg(
         drawn = OrdersDrawn(
             results=given.results,
             dislodged=(*position.dislodged, *(d for d in given.dislodged if d.unit not in known)),
-            retreats={**position.retreats, **given.retreats},
+            retreats={
+                **{unit: tuple(_on_board(p) for p in places) for unit, places in position.retreats.items()},
+                **given.retreats,
+            },
         )
     heading = title if title is not None else f"{(game_map.title or game_map.name).split(':')[0]}: {board_title(position.phase, language)}"
     overlay = BoardOverlay(
