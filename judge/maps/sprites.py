@@ -588,13 +588,13 @@ def _paint(
         key = (step.text, step.dx, step.dy, width, height, over.key, table, clip)
         placed = _placed.get(key)
         if placed is None:
+            runs = _place(_sprites[step.text], step.dx, step.dy, width, height)
+            translated = _clipped([(start, end, codes.translate(table)) for start, end, codes in runs], width, clip)
             placed = _placed[key] = tuple(
-                (start, end, codes) if paint.count(0, start, end) == end - start else (start, end, _labelled(codes, start, end, over))
-                for start, end, codes in _clipped(
-                    [(start, end, codes.translate(table)) for start, end, codes in _place(_sprites[step.text], step.dx, step.dy, width, height)],
-                    width,
-                    clip,
-                )
+                (start, end, codes)
+                if paint.count(0, start, end) == end - start  # no label there
+                else (start, end, _labelled(codes, start, end, over))
+                for start, end, codes in translated
             )
             _placed_runs[0] += len(placed)
         for start, end, codes in placed:
