@@ -12,6 +12,7 @@ a gunboat player's). :func:`_put` is the one way into the outbox.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -156,6 +157,13 @@ def _put(
     return uow.outbox.enqueue_each(mails, now, mail_from=identity.address, game_id=game_id, in_reply_to_id=in_reply_to_id)
 
 
+@functools.lru_cache(maxsize=4096)
+def _canonical(address: str) -> str:
+    """:func:`canonical_address`, kept for the addresses met lately (a phase's results go to the
+    same readers phase after phase; an unusable address is not kept, and raises each time)."""
+    return canonical_address(address)
+
+
 def usable_recipients(to: Sequence[str]) -> list[str]:
     """``to`` canonicalised, without repeats; unusable addresses left out (and logged)."""
     recipients: list[str] = []
@@ -163,7 +171,7 @@ def usable_recipients(to: Sequence[str]) -> list[str]:
         if not address or not address.strip():
             continue
         try:
-            canonical = canonical_address(address)
+            canonical = _canonical(address)
         except AddressError as error:
             log.warning("not queueing mail for %s: %s", printable(address), error.reason)
             continue

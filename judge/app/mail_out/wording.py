@@ -31,7 +31,7 @@ from judge.core.orders import (
     Waive,
 )
 from judge.core.phase import Phase, PhaseType, Season
-from judge.core.position import Position
+from judge.core.position import DislodgedUnit, Position
 from judge.core.units import Unit, UnitRef, UnitType, province_of
 from judge.core.variants import power_names_of
 from judge.i18n import Gettext
@@ -98,22 +98,38 @@ def unit_phrase(
 def board_unit(position: Position, ref: UnitRef | str) -> Unit | None:
     """The unit standing (or waiting to retreat) where ``ref`` says, if any."""
     province = province_of(ref.location if isinstance(ref, UnitRef) else ref)
+    standing, waiting = _board_index(position)
+    unit = standing.get(province)
+    return unit if unit is not None else waiting.get(province)
+
+
+_BoardIndex = tuple[tuple[Unit, ...], tuple[DislodgedUnit, ...], dict[str, Unit], dict[str, Unit]]
+_LAST_BOARD: list[_BoardIndex] = []
+"""The board last indexed: a report names some forty units of one position, in each language."""
+
+
+def _board_index(position: Position) -> tuple[dict[str, Unit], dict[str, Unit]]:
+    """{province: the unit standing there} and {province: the unit waiting to retreat from it} of
+    ``position`` (the first of each, as a scan of its units finds them), kept for the position
+    last asked about (known by its very tuples of units, which the entry holds alive)."""
+    last = _LAST_BOARD[0] if _LAST_BOARD else None
+    if last is not None and last[0] is position.units and last[1] is position.dislodged:
+        return last[2], last[3]
+    standing: dict[str, Unit] = {}
     for unit in position.units:
-        if unit.province == province:
-            return unit
+        standing.setdefault(unit.province, unit)
+    waiting: dict[str, Unit] = {}
     for dislodged in position.dislodged:
-        if dislodged.unit.province == province:
-            return dislodged.unit
-    return None
+        waiting.setdefault(dislodged.unit.province, dislodged.unit)
+    _LAST_BOARD[:] = [(position.units, position.dislodged, standing, waiting)]
+    return standing, waiting
 
 
 def _named(
     ref: UnitRef, viewer: str, position: Position, language: str, game_map: GameMap, _: Gettext,
     *, dislodged_first: bool = False,
 ) -> str:
-    unit = None
-    if dislodged_first:
-        unit = next((d.unit for d in position.dislodged if d.unit.province == ref.province), None)
+    unit = _board_index(position)[1].get(ref.province) if dislodged_first else None
     unit = unit or board_unit(position, ref)
     if unit is None:
         return unit_phrase(ref.type, ref.location, None, viewer, language, game_map, _)
