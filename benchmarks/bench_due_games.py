@@ -29,7 +29,9 @@ import argparse
 import cProfile
 import multiprocessing
 import os
+import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -43,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_processing import T0, build
 from bench_repository import CHEAP, postgres_url
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 from sqlalchemy.orm import configure_mappers
 
 from judge.app.mail_out.results_maps import ResultsPictures
@@ -71,22 +73,34 @@ def _settings(url: str, data_dir: str) -> dict[str, str]:
     return {"JUDGE_DATABASE_URL": url, "JUDGE_DATA_DIR": data_dir, "JUDGE_CODE": "XPY"}
 
 
-def worker(url: str, data_dir: str, barrier: Any, results: Any, done: Any = None, profile: str = "") -> None:
+def worker(
+    url: str, data_dir: str, barrier: Any, results: Any, done: Any = None, profile: str = "", work: Any = None
+) -> None:
     """One judge process: connect, warm up, wait for the others, then one scheduler round.
 
     ``done`` (an event) is set when the round is over; ``profile``: a file the round's
-    cProfile statistics are written to (bench_deadline_storm.py's ``--profile``)."""
+    cProfile statistics are written to (bench_deadline_storm.py's ``--profile``); ``work``: a
+    queue given the round's CPU time (``time.process_time``) and SQL statements."""
     db = Database(url, passwords=CHEAP)
     try:
         services = Services(db=db, config=load_config(_settings(url, data_dir)), clock=FixedClock(DUE))
         with db.unit_of_work(readonly=True) as uow:
             uow.games.earliest_due()  # a connection open before the clock starts
         configure_mappers()  # as in a running judge, where the first mail did it
+        statements = [0]
+
+        def count(*_args: Any) -> None:
+            statements[0] += 1
+
+        if work is not None:
+            event.listen(db.engine, "before_cursor_execute", count)
         barrier.wait(timeout=600)
         with profiled(profile):
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             handled = process_due(services)
             results.put((handled, started, time.perf_counter()))
+        if work is not None:
+            work.put((time.process_time() - cpu, statements[0]))
     finally:
         if done is not None:
             done.set()
@@ -118,11 +132,14 @@ def run(server: str, games: int, workers: int, draw_maps: bool = False) -> float
             database.dispose()
         context = multiprocessing.get_context("spawn")
         barrier = context.Barrier(workers)
-        results = context.Queue()
-        processes = [context.Process(target=worker, args=(url, data, barrier, results)) for _ in range(workers)]
+        results, work = context.Queue(), context.Queue()
+        processes = [
+            context.Process(target=worker, args=(url, data, barrier, results, None, "", work)) for _ in range(workers)
+        ]
         for process in processes:
             process.start()
         outcomes = [results.get(timeout=3600) for _ in processes]
+        spent = [work.get(timeout=600) for _ in processes]
         for process in processes:
             process.join()
         elapsed = max(end for _h, _s, end in outcomes) - min(start for _h, start, _e in outcomes)
@@ -140,6 +157,9 @@ def run(server: str, games: int, workers: int, draw_maps: bool = False) -> float
         print(f"postgresql {games:5d} games due at once, {workers} process(es): {elapsed:7.2f} s, "
               f"{games / elapsed:7.1f} games/s, {1000 * elapsed / games:6.1f} ms per game; "
               f"games per process {shares}", flush=True)  # fmt: skip
+        cpu, statements = sum(c for c, _n in spent), sum(n for _c, n in spent)
+        print(f"  {CPU_LINE} {cpu:.2f} s, {1000 * cpu / games:.2f} ms a game; "
+              f"{statements} SQL statements, {statements / games:.2f} a game", flush=True)  # fmt: skip
         if drawing is not None:
             print(f"  the results' map, drawn by the sender at delivery (not in the figure above): "
                   f"{drawing:.1f} ms of CPU per phase (median of {MAP_SAMPLE} phases)", flush=True)  # fmt: skip
@@ -147,6 +167,7 @@ def run(server: str, games: int, workers: int, draw_maps: bool = False) -> float
 
 
 MAP_SAMPLE = 20
+CPU_LINE = "scheduler processes' CPU"
 
 
 def _drawing_ms(url: str, data_dir: str) -> float:
@@ -176,9 +197,17 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--runs", type=int, default=1, help="measure each configuration this many times (median)")
     parser.add_argument("--postgres-url", default=os.environ.get("JUDGE_TEST_POSTGRES_URL", ""))
+    parser.add_argument(
+        "--before", default="",
+        help="a directory holding another revision's judge (git archive REV judge migrations grammar "
+             "alembic.ini | tar -x -C DIR): each run of it alternates with this code's, figures side by side",
+    )  # fmt: skip
     args = parser.parse_args()
     if not args.postgres_url:
         parser.error("give --postgres-url (or set JUDGE_TEST_POSTGRES_URL): the figures are PostgreSQL's")
+    if args.before:
+        compare(args.before, args.postgres_url, args.games, args.workers, args.runs)
+        return
     medians: dict[int, float] = {}
     for count in args.workers:
         medians[count] = statistics.median(
@@ -191,6 +220,36 @@ def main() -> None:
             print(f"{count} process{'es' if count > 1 else ''}: {median:.2f} s")
     if 2 in medians:
         print(f"2 processes: {medians[2]:.2f} s")
+
+
+def compare(before: str, url: str, games: int, workers: list[int], runs: int) -> None:
+    """Each configuration ``runs`` times with the code in ``before`` and with this code, alternated
+    (each run a fresh process: ``PYTHONPATH`` chooses the judge), then the medians side by side."""
+    figures: dict[tuple[str, int], list[tuple[float, float, float]]] = {}
+    for _run in range(runs):
+        for count in workers:
+            for label, path in (("before", before), ("after", "")):
+                env = {**os.environ, "PYTHONPATH": path} if path else dict(os.environ)
+                done = subprocess.run(
+                    [sys.executable, __file__, "--games", str(games), "--workers", str(count), "--postgres-url", url],
+                    env=env, capture_output=True, text=True, check=True,
+                )  # fmt: skip
+                wall = float(re.search(r"process\(es\): +([0-9.]+) s", done.stdout).group(1))  # type: ignore[union-attr]
+                cpu_line = re.search(rf"{CPU_LINE} ([0-9.]+) s.*?(\d+) SQL", done.stdout)
+                assert cpu_line is not None, done.stdout
+                cpu, statements = float(cpu_line.group(1)), float(cpu_line.group(2))
+                figures.setdefault((label, count), []).append((wall, cpu, statements))
+                print(f"{label:6s} {count} process(es): {wall:7.2f} s, scheduler CPU {cpu:6.2f} s, "
+                      f"{statements / games:5.2f} statements a game", flush=True)  # fmt: skip
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    for count in workers:
+        medians = {
+            label: [statistics.median(f[i] for f in figures[label, count]) for i in range(3)]
+            for label in ("before", "after")
+        }
+        (wall_b, cpu_b, _), (wall_a, cpu_a, _) = medians["before"], medians["after"]
+        print(f"{count} process(es), medians of {runs}: wall {wall_b:.2f} -> {wall_a:.2f} s "
+              f"(x{wall_b / wall_a:.2f}), scheduler CPU {cpu_b:.2f} -> {cpu_a:.2f} s (x{cpu_b / cpu_a:.2f})")  # fmt: skip
 
 
 if __name__ == "__main__":
