@@ -62,19 +62,23 @@ class UnitOfWork:
     @contextmanager
     def together(self) -> Iterator[None]:
         """Several games' work in this unit of work, their writes sent together at the block's end:
-        the phases opened and the games' changes in one flush, the mails queued in one INSERT
+        the phases opened and the games' changes in one flush, the players' dedication credits
+        added up (one UPDATE for everyone credited alike), the mails queued in one INSERT
         (the scheduler's batch of due games). A block that raises writes none of them (the
         transaction is then rolled back). What the block reads is unaffected: nothing in it
         reads the mail queue, and the ORM flushes before any query that is not told otherwise."""
         self.phases.hold()
+        self.people.hold_credits()
         self.outbox.hold()
         try:
             yield
         except BaseException:
             self.phases.drop_held()
+            self.people.drop_held_credits()
             self.outbox.drop_held()
             raise
         self.phases.flush_held()
+        self.people.release_credits()
         self.outbox.release()
 
 

@@ -27,14 +27,14 @@ BUDGET_PER_GAME = 13
 15 before issue 28's batch reading and writing."""
 ROUND_END = 1
 """The scheduler's round ends with one claim that finds nothing more due."""
-BATCH_SHARED = 10
+BATCH_SHARED = 11
 """Statements a batch of due games shares: the claim (the games, their seats, their schedules),
 the reading ahead (open phases, their orders, draw votes, the results' readers, absences), the
-writing together (the games' rows, the results mails)."""
-IN_A_BATCH = 3
-"""Statements per game in a batch: its phase marked processed, its players' records credited, its
-next phase opened (one INSERT for the batch where the engine batches them: PostgreSQL);
-12 a game before issue 28, with the claim alone shared."""
+writing together (the games' rows, the players' dedication credits, the results mails)."""
+IN_A_BATCH = 2
+"""Statements per game in a batch: its phase marked processed, its next phase opened (one INSERT
+for the batch where the engine batches them: PostgreSQL); 12 a game before issue 28, with the
+claim alone shared."""
 
 OPENINGS = {
     "AUSTRIA": "A VIE - GAL\nA BUD - SER\nF TRI - ALB\n",

@@ -85,3 +85,16 @@ def test_an_absence_moves_only_its_own_games_deadline_in_a_batch(
     assert deadlines["one"] == deadlines["three"]
     assert deadlines["two"] is not None and deadlines["one"] is not None
     assert deadlines["two"] > deadlines["one"]
+
+
+def test_each_player_of_a_batch_is_credited_once_for_the_phase(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The batch adds its dedication credits up and writes them at its end: each player's turn is
+    counted once, on time, in every game of the batch."""
+    _three_due_games(harness, monkeypatch)
+    assert process_due(harness.services) == 3
+    with harness.db.unit_of_work(readonly=True) as uow:
+        for name in NAMES:
+            for power in POWERS:
+                person = uow.people.by_address(_address(power, name))
+                assert person is not None
+                assert (person.turns_due, person.turns_on_time, person.turns_late) == (1, 1, 0), (name, power)

@@ -33,15 +33,10 @@ record of the power (the one who let it go, for an abandoned power).
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
-from typing import Any, cast
 from zoneinfo import ZoneInfo
-
-from sqlalchemy import Integer, Table, Update, bindparam, update
-from sqlalchemy.orm.util import identity_key
 
 from judge.app.game_state import order_sheets as kept
 from judge.app.game_state.boards import from_json
@@ -52,8 +47,7 @@ from judge.app.mail_out import outbox
 from judge.app.session.services import Services
 from judge.db.database import UnitOfWork
 from judge.db.enums import SeatStatus
-from judge.db.models import Game, Person, Seat
-from judge.db.repositories.people import DEDICATION_COUNTERS
+from judge.db.models import Game, Seat
 from judge.i18n import Gettext, translation
 from judge.mail.compose import game_subject
 from judge.timekeeping.dates import tell_date
@@ -387,37 +381,5 @@ def apply_dedication(
         groups.setdefault(key, []).append(seat.person_id)
         applied[power] = dict(counters)
     for key, person_ids in groups.items():
-        _add_to_records(uow, person_ids, dict(key))
+        uow.people.credit(person_ids, dict(key))
     return applied
-
-
-def _add_to_records(uow: UnitOfWork, person_ids: list[int], counters: dict[str, int]) -> None:
-    """``UPDATE people SET x = x + n ... WHERE id IN (...)``: one atomic statement for everyone
-    credited alike (the punctual players of a phase usually are), so a phase costs one or two
-    statements instead of one per player, and parallel games never lose an update."""
-    unknown = set(counters) - DEDICATION_COUNTERS
-    if unknown:
-        raise ValueError(f"not dedication counters: {', '.join(sorted(unknown))}")
-    session = uow.session
-    if any(isinstance(pending, Person) for pending in (*session.new, *session.dirty)):
-        uow.flush()  # a person's pending change must not overwrite what the statement adds
-    params: dict[str, Any] = {f"add_{name}": amount for name, amount in counters.items()}
-    params["person_ids"] = person_ids
-    uow.session.execute(_add_statement(tuple(counters)), params)
-    for person_id in person_ids:
-        loaded = uow.session.identity_map.get(identity_key(Person, person_id))
-        if loaded is not None:
-            uow.session.expire(loaded, list(counters))  # re-read when next looked at
-
-
-@functools.cache
-def _add_statement(names: tuple[str, ...]) -> Update:
-    """``UPDATE people SET name = name + :add_name ... WHERE id IN (:person_ids)`` on the table
-    (Core: the objects loaded in the session are expired by the caller), built once per set of
-    counters (a phase uses one or two sets): no statement construction at each processing."""
-    table = cast(Table, Person.__table__)
-    return (
-        update(table)
-        .where(table.c.id.in_(bindparam("person_ids", expanding=True)))
-        .values({table.c[name]: table.c[name] + bindparam(f"add_{name}", type_=Integer) for name in names})
-    )

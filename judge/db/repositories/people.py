@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import Integer, Table, Update, bindparam, delete, func, select, update
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.util import identity_key
 
 from judge.db.errors import DuplicateError, NotFoundError
 from judge.db.models import Absence, AddressClaim, Game, Person, PersonAddress, WhoisLookup
@@ -73,6 +76,8 @@ class Registration:
 class PeopleRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
+        self._held_credits: dict[int, Counter[str]] | None = None
+        """Credits of :meth:`credit` held for the end (:meth:`hold_credits`), by person, or None."""
 
     def register(self, registration: Registration, address: str, now: datetime) -> Person:
         """A new person, whose permanent address is ``address``.
@@ -266,6 +271,55 @@ class PeopleRepository:
         result = self.session.execute(delete(Absence).where(Absence.ends_at < ended_before))
         return int(result.rowcount)  # type: ignore[attr-defined]
 
+    def credit(self, person_ids: Sequence[int], counters: Mapping[str, int]) -> None:
+        """Add ``counters`` to the dedication records of ``person_ids``:
+        ``UPDATE people SET x = x + n ... WHERE id IN (...)``, one atomic statement for everyone
+        credited alike (the punctual players of a phase usually are), so parallel games never
+        lose an update. The people loaded in the session are expired (re-read when next looked
+        at). While credits are held (:meth:`hold_credits`) they are added up and written by
+        :meth:`release_credits`."""
+        unknown = set(counters) - DEDICATION_COUNTERS
+        if unknown:
+            raise ValueError(f"not dedication counters: {', '.join(sorted(unknown))}")
+        if self._held_credits is not None:
+            for person_id in person_ids:
+                self._held_credits.setdefault(person_id, Counter()).update(counters)
+            return
+        self._credit_now(person_ids, counters)
+
+    def hold_credits(self) -> None:
+        """From now on :meth:`credit` adds up its credits until :meth:`release_credits` writes them,
+        one statement for everyone credited alike (the scheduler's batch of due games: nothing
+        in it reads a dedication record)."""
+        if self._held_credits is None:
+            self._held_credits = {}
+
+    def release_credits(self) -> None:
+        """Write the credits held since :meth:`hold_credits` and stop holding."""
+        held, self._held_credits = self._held_credits or {}, None
+        groups: dict[tuple[tuple[str, int], ...], list[int]] = {}
+        for person_id, counters in held.items():
+            groups.setdefault(tuple(sorted((k, n) for k, n in counters.items() if n)), []).append(person_id)
+        for key, person_ids in groups.items():
+            if key:
+                self._credit_now(sorted(person_ids), dict(key))
+
+    def drop_held_credits(self) -> None:
+        """Stop holding, writing nothing (the transaction is rolled back)."""
+        self._held_credits = None
+
+    def _credit_now(self, person_ids: Sequence[int], counters: Mapping[str, int]) -> None:
+        session = self.session
+        if any(isinstance(pending, Person) for pending in (*session.new, *session.dirty)):
+            session.flush()  # a person's pending change must not overwrite what the statement adds
+        params: dict[str, Any] = {f"add_{name}": amount for name, amount in counters.items()}
+        params["person_ids"] = list(person_ids)
+        session.execute(_credit_statement(tuple(counters)), params)
+        for person_id in person_ids:
+            loaded = session.identity_map.get(identity_key(Person, person_id))
+            if loaded is not None:
+                session.expire(loaded, list(counters))  # re-read when next looked at
+
     def add_to_record(self, person: Person, **increments: int) -> None:
         """Add to dedication counters atomically (``UPDATE ... SET x = x + n``).
 
@@ -284,6 +338,19 @@ class PeopleRepository:
             execution_options={"synchronize_session": False},
         )
         self.session.refresh(person, attribute_names=list(increments))
+
+
+@functools.cache
+def _credit_statement(names: tuple[str, ...]) -> Update:
+    """``UPDATE people SET name = name + :add_name ... WHERE id IN (:person_ids)`` on the table
+    (Core: the objects loaded in the session are expired by the caller), built once per set of
+    counters (a phase uses one or two sets): no statement construction at each processing."""
+    table = cast(Table, Person.__table__)
+    return (
+        update(table)
+        .where(table.c.id.in_(bindparam("person_ids", expanding=True)))
+        .values({table.c[name]: table.c[name] + bindparam(f"add_{name}", type_=Integer) for name in names})
+    )
 
 
 def _fields(registration: Registration) -> dict[str, Any]:
