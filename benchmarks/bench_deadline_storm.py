@@ -57,7 +57,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_due_games import DUE, FixedClock, _settings, profiled, worker
+from bench_due_games import DUE, FixedClock, _settings, announcing_outbox, profiled, worker
 from bench_processing import T0, build
 from bench_repository import CHEAP, postgres_url
 from sqlalchemy import create_engine, make_url, text
@@ -246,7 +246,7 @@ def scheduler(
     if not maps:  # every reader said SET MAP OFF: patched where the processing reads it
         processing.map_off_addresses = lambda _game: _Everyone()  # type: ignore[assignment]
     clocked = _Clocked(barrier, cpu, "scheduler")
-    worker(url, data_dir, clocked, times, done, profile)
+    worker(url, data_dir, clocked, times, done, profile, wake_outbound=True)
     clocked.report()
 
 
@@ -287,6 +287,7 @@ def shared(
         services = Services(db=db, config=load_config(_settings(url, data_dir)), clock=FixedClock(DUE))
         with db.unit_of_work(readonly=True) as uow:
             uow.games.earliest_due()  # a connection open before the clock starts
+        scheduling = announcing_outbox(services)  # the senders here and in the other process woken
         go = threading.Event()
 
         def scheduler_round() -> None:
@@ -294,7 +295,7 @@ def shared(
             try:
                 with profiled(f"{profile}-scheduler.prof" if profile else ""):
                     start = time.perf_counter()
-                    handled = process_due(services)
+                    handled = process_due(scheduling)
                     scheduled.put((handled, start, time.perf_counter()))
             finally:
                 with finished.get_lock():
@@ -344,7 +345,9 @@ def _deliver(
 
     db = services.db
     relay = SmtpRelay("127.0.0.1", port, envelope_sender="judge@example.org")
-    tuning = ServerTuning(outbound_connections=connections, outbound_poll_seconds=0.05, shutdown_grace_seconds=30)
+    # The role's own poll (ServerTuning's default): between passes the senders wait for the
+    # scheduler's wake-up (a NOTIFY after each committed batch of games), as in a running judge.
+    tuning = ServerTuning(outbound_connections=connections, shutdown_grace_seconds=30)
     TransactionalOutbox(services)  # its modules imported before the clock starts
 
     def pending() -> int:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import dataclasses
 import multiprocessing
 import os
 import re
@@ -74,16 +75,21 @@ def _settings(url: str, data_dir: str) -> dict[str, str]:
 
 
 def worker(
-    url: str, data_dir: str, barrier: Any, results: Any, done: Any = None, profile: str = "", work: Any = None
-) -> None:
+    url: str, data_dir: str, barrier: Any, results: Any, done: Any = None, profile: str = "", work: Any = None,
+    wake_outbound: bool = False,
+) -> None:  # fmt: skip
     """One judge process: connect, warm up, wait for the others, then one scheduler round.
 
     ``done`` (an event) is set when the round is over; ``profile``: a file the round's
     cProfile statistics are written to (bench_deadline_storm.py's ``--profile``); ``work``: a
-    queue given the round's CPU time (``time.process_time``) and SQL statements."""
+    queue given the round's CPU time (``time.process_time``) and SQL statements;
+    ``wake_outbound``: the round wakes the outbound role in other processes as ``judge serve
+    --only scheduler`` does (:func:`announcing_outbox`)."""
     db = Database(url, passwords=CHEAP)
     try:
         services = Services(db=db, config=load_config(_settings(url, data_dir)), clock=FixedClock(DUE))
+        if wake_outbound:
+            services = announcing_outbox(services)
         with db.unit_of_work(readonly=True) as uow:
             uow.games.earliest_due()  # a connection open before the clock starts
         configure_mappers()  # as in a running judge, where the first mail did it
@@ -105,6 +111,17 @@ def worker(
         if done is not None:
             done.set()
         db.dispose()
+
+
+def announcing_outbox(services: Services) -> Services:
+    """``services`` whose ``on_outbox`` announces the outbox to every listening process (PostgreSQL's
+    NOTIFY), as a judge process whose roles are split wires it (judge.app.runtime.judge_server)."""
+    from judge.db.wakeups import Channel, wakeups_for
+
+    wakeups = wakeups_for(services.db.engine)
+    if wakeups is None:
+        return services
+    return dataclasses.replace(services, on_outbox=lambda: wakeups.announce(Channel.OUTBOX))
 
 
 @contextmanager

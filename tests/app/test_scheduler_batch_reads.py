@@ -10,6 +10,7 @@ absences, and check each game got what is its own.
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 
 import pytest
@@ -98,3 +99,23 @@ def test_each_player_of_a_batch_is_credited_once_for_the_phase(harness: Harness,
                 person = uow.people.by_address(_address(power, name))
                 assert person is not None
                 assert (person.turns_due, person.turns_on_time, person.turns_late) == (1, 1, 0), (name, power)
+
+
+def test_the_outbound_role_is_woken_once_a_batchs_results_are_committed(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The results go as soon as they are committed, not at the sender's next poll: the scheduler
+    rings ``on_outbox`` (a NOTIFY when the outbound role runs in another process) after each
+    committed batch, when the mails are there to be claimed, and not when nothing was due."""
+    _three_due_games(harness, monkeypatch)
+    queued_when_woken: list[int] = []
+
+    def woken() -> None:
+        with harness.db.unit_of_work(readonly=True) as uow:
+            queued_when_woken.append(uow.session.query(OutboundMail).filter(OutboundMail.map_phase_id.is_not(None)).count())
+
+    services = dataclasses.replace(harness.services, on_outbox=woken)
+    assert process_due(services) == 3
+    assert queued_when_woken == [3 * len(POWERS) + 2]  # one batch: every player, a master, an observer
+    assert process_due(services) == 0
+    assert len(queued_when_woken) == 1

@@ -66,6 +66,17 @@ def _processed(db: Database) -> int:
         return uow.mail_in.count(InboundState.PROCESSED)
 
 
+def _listening(db: Database, channel: Channel) -> bool:
+    """Whether a session of this database has run ``LISTEN channel`` (its last statement while it
+    waits): a wake-up sent before that is lost, and only the role's poll would find the work."""
+    with db.engine.connect() as connection:
+        found = connection.exec_driver_sql(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query = %(listen)s",
+            {"listen": f"LISTEN {channel.value}"},
+        ).scalar_one()
+    return bool(found)
+
+
 async def _until(condition: object, seconds: float) -> bool:
     assert callable(condition)
     deadline = time.monotonic() + seconds
@@ -80,6 +91,7 @@ def test_a_mail_at_the_door_wakes_a_worker_in_another_process(services: Services
     async def run() -> bool:
         async with JudgeServer(services, roles={Role.WORKER}, tuning=SLOW):
             await asyncio.sleep(0.5)  # the worker has looked once and found nothing: it sleeps
+            assert await _until(lambda: _listening(services.db, Channel.MAIL_IN), 15)  # and listens
             async with JudgeServer(services, roles={Role.INBOUND}, tuning=SLOW) as door:
                 message = f"From: p@example.net\r\nTo: {JUDGE}\r\nSubject: v\r\n\r\nVERSION\r\n"
                 await asyncio.to_thread(_send, door.port, message)
@@ -94,6 +106,7 @@ def test_a_reply_queued_by_a_worker_wakes_a_sender_in_another_process(services: 
     async def run() -> bool:
         async with JudgeServer(services, roles={Role.OUTBOUND}, relay=relay, tuning=SLOW):
             await asyncio.sleep(0.5)  # the sender has looked once and found nothing: it sleeps
+            assert await _until(lambda: _listening(services.db, Channel.OUTBOX), 15)  # and listens
             async with JudgeServer(services, roles={Role.WORKER}, tuning=SLOW):
                 services.db.store_inbound_mail(
                     f"From: p@example.net\r\nTo: {JUDGE}\r\nSubject: v\r\n\r\nVERSION\r\n".encode(),
@@ -101,7 +114,8 @@ def test_a_reply_queued_by_a_worker_wakes_a_sender_in_another_process(services: 
                     [JUDGE],
                     services.clock.now(),
                 )
-                # the worker would find it only at its next poll: wake it as a door would
+                # the worker would find it only at its next poll: wake it as a door would, once it listens
+                assert await _until(lambda: _listening(services.db, Channel.MAIL_IN), 15)
                 waker = wakeups_for(services.db.engine)
                 assert waker is not None
                 waker.announce(Channel.MAIL_IN)

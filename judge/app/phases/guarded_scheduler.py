@@ -68,6 +68,9 @@ def process_due(services: Services) -> int:
                 with uow.together():  # the batch's new phases, games' rows and mails written together
                     for game in games:
                         scheduler.handle_due(uow, services, game, now, ahead=ahead)
+            # Committed: the outbound role (here or in another process) sends the batch's results
+            # now, not at its next poll.
+            _wake_the_sender(services)
         except StaleStateError:
             log.info("game(s) %s handled by another process", game_ids)
             if len(game_ids) > 1:
@@ -86,6 +89,15 @@ def process_due(services: Services) -> int:
                 return handled  # the game is still due: stop here rather than fail on it again
         handled += max(1, len(game_ids))
     return handled
+
+
+def _wake_the_sender(services: Services) -> None:
+    """``services.on_outbox``, whose failure (a wake-up that could not be announced) never undoes
+    a committed batch: the sender's own poll finds the mails anyway."""
+    try:
+        services.on_outbox()
+    except Exception:
+        log.exception("could not wake the outbound role")
 
 
 def record_failure(services: Services, game_id: int, error: BaseException, now: datetime) -> bool:
@@ -116,6 +128,7 @@ def record_failure(services: Services, game_id: int, error: BaseException, now: 
     except Exception:
         log.exception("could not record the failure of game %s", game_id)
         return False
+    _wake_the_sender(services)  # the keeper's alarm, if one was queued
     return True
 
 
