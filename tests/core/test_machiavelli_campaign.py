@@ -15,10 +15,9 @@ import pytest
 
 from judge.core.adjudicator import Outcome
 from judge.core.machiavelli.adjustments import build_sites
-from judge.core.machiavelli.board import AUTONOMOUS, Control, MachiavelliBoard, load_board
+from judge.core.machiavelli.board import AUTONOMOUS, MachiavelliBoard, load_board
 from judge.core.machiavelli.campaign import (
     NO_RETREAT,
-    CampaignResult,
     MachiavelliPosition,
     adjudicate_campaign,
     adjudicate_retreats,
@@ -28,7 +27,6 @@ from judge.core.machiavelli.campaign import (
     end_of_campaign,
     opening_position,
     retreat_phase,
-    update_control,
 )
 from judge.core.machiavelli.options import MachiavelliOptions
 from judge.core.machiavelli.orders import (
@@ -46,6 +44,7 @@ from judge.core.orders import Disband, Hold, Move, Retreat, SupportHold, Support
 from judge.core.phase import Phase, Season
 from judge.core.position import DislodgedUnit
 from judge.core.units import Unit, UnitRef, UnitType
+from tests.core.machiavelli_campaigns import hand_position, play, ref, units_of, verdict
 
 A, F = UnitType.ARMY, UnitType.FLEET
 FLO, PAP, MIL, VEN, NAP = "FLORENCE", "PAPACY", "MILAN", "VENICE", "NAPLES"
@@ -56,11 +55,6 @@ def board() -> MachiavelliBoard:
     return load_board()
 
 
-def ref(text: str) -> UnitRef:
-    kind, location = text.split()
-    return UnitRef(UnitType(kind), location)
-
-
 def at(
     board: MachiavelliBoard,
     phase: str,
@@ -69,36 +63,11 @@ def at(
     sieges: Mapping[str, tuple[str, str]] | None = None,
 ) -> MachiavelliPosition:
     """A hand position: units as (power, "A FLO"), garrisons city -> owner, sieges city -> (power, unit)."""
-    unit_list = tuple(Unit(power, UnitType(spec.split()[0]), spec.split()[1]) for power, spec in units)
-    placed = {
-        city: Unit(power, UnitType(spec.split()[0]), spec.split()[1]) for city, (power, spec) in (sieges or {}).items()
-    }
-    control = update_control(board, Control(MappingProxyType({}), MappingProxyType({})), unit_list, garrisons)
-    return MachiavelliPosition(
-        Phase.parse(phase), unit_list, MappingProxyType(dict(garrisons)), control, MappingProxyType(placed)
-    )
-
-
-def play(
-    board: MachiavelliBoard,
-    position: MachiavelliPosition,
-    orders: Mapping[str, Sequence[MachiavelliOrder]],
-    options: MachiavelliOptions | None = None,
-) -> CampaignResult:
-    return adjudicate_campaign(board, position, orders, options or MachiavelliOptions())
+    return hand_position(board, units, garrisons, sieges, phase)
 
 
 def winter_of(position: MachiavelliPosition) -> MachiavelliPosition:
     return replace(position, phase=Phase.parse(f"W{position.phase.year}A"))
-
-
-def units_of(position: MachiavelliPosition) -> set[str]:
-    return {f"{unit.power} {unit}" for unit in position.units}
-
-
-def verdict(result: CampaignResult, order: MachiavelliOrder) -> tuple[Outcome, str]:
-    (found,) = [v for v in result.verdicts if v.order == order]
-    return found.outcome, found.reason
 
 
 # ------------------------------------------------------------------------------------ the year

@@ -8,23 +8,19 @@ of Savoy reaches Modena in one campaign only by that convoy.
 
 from __future__ import annotations
 
-from types import MappingProxyType
-
 import pytest
 
 from judge.core.adjudicator import Outcome
-from judge.core.machiavelli.board import Control, MachiavelliBoard, load_board
+from judge.core.machiavelli.board import MachiavelliBoard, load_board
 from judge.core.machiavelli.campaign import (
-    CampaignResult,
     MachiavelliPosition,
     adjudicate_campaign,
-    update_control,
 )
 from judge.core.machiavelli.options import FIRST_EDITION, MachiavelliOptions
 from judge.core.machiavelli.orders import MachiavelliOrder
 from judge.core.orders import Convoy, Move, SupportMove
-from judge.core.phase import Phase
-from judge.core.units import Unit, UnitRef, UnitType
+from judge.core.units import Unit, UnitType
+from tests.core.machiavelli_campaigns import hand_position, ref, units_of, verdict
 
 A, F = UnitType.ARMY, UnitType.FLEET
 NO_COASTAL = MachiavelliOptions(coastal_convoys=False)
@@ -35,24 +31,8 @@ def board() -> MachiavelliBoard:
     return load_board()
 
 
-def ref(text: str) -> UnitRef:
-    kind, location = text.split()
-    return UnitRef(UnitType(kind), location)
-
-
 def at(board: MachiavelliBoard, *units: tuple[str, str]) -> MachiavelliPosition:
-    placed = tuple(Unit(power, UnitType(spec.split()[0]), spec.split()[1]) for power, spec in units)
-    control = update_control(board, Control(MappingProxyType({}), MappingProxyType({})), placed, {})
-    return MachiavelliPosition(Phase.parse("S1455M"), placed, MappingProxyType({}), control)
-
-
-def verdict(result: CampaignResult, order: MachiavelliOrder) -> tuple[Outcome, str]:
-    (found,) = [v for v in result.verdicts if v.order == order]
-    return found.outcome, found.reason
-
-
-def units_of(position: MachiavelliPosition) -> set[str]:
-    return {f"{unit.power} {unit}" for unit in position.units}
+    return hand_position(board, units)
 
 
 SAVOY_TO_MODENA = Move(ref("A SAV"), "MOD")

@@ -17,9 +17,7 @@ from judge.core.machiavelli.board import AUTONOMOUS, Control, MachiavelliBoard, 
 from judge.core.machiavelli.campaign import (
     CampaignResult,
     MachiavelliPosition,
-    adjudicate_campaign,
     adjudicate_retreats,
-    update_control,
 )
 from judge.core.machiavelli.options import FIRST_EDITION, MachiavelliOptions
 from judge.core.machiavelli.orders import (
@@ -33,7 +31,8 @@ from judge.core.machiavelli.special_units import SpecialKind, UnitPlace, upkeep
 from judge.core.orders import Hold, Move, Retreat, SupportHold, SupportMove
 from judge.core.phase import Phase
 from judge.core.position import DislodgedUnit
-from judge.core.units import Unit, UnitRef, UnitType
+from judge.core.units import Unit, UnitType
+from tests.core.machiavelli_campaigns import hand_position, play, ref, units_of
 
 A, F = UnitType.ARMY, UnitType.FLEET
 MILITIA, MERCENARIES, PROFESSIONALS = SpecialKind.MILITIA, SpecialKind.MERCENARIES, SpecialKind.PROFESSIONALS
@@ -45,11 +44,6 @@ def board() -> MachiavelliBoard:
     return load_board()
 
 
-def ref(text: str) -> UnitRef:
-    kind, location = text.split()
-    return UnitRef(UnitType(kind), location)
-
-
 def at(
     board: MachiavelliBoard,
     units: Sequence[tuple[str, str]],
@@ -58,38 +52,12 @@ def at(
     sieges: Mapping[str, tuple[str, str]] | None = None,
     phase: str = "S1455M",
 ) -> MachiavelliPosition:
-    placed = tuple(Unit(power, UnitType(spec.split()[0]), spec.split()[1]) for power, spec in units)
-    held = dict(garrisons or {})
-    besiegers = {
-        city: Unit(power, UnitType(spec.split()[0]), spec.split()[1]) for city, (power, spec) in (sieges or {}).items()
-    }
-    control = update_control(board, Control(MappingProxyType({}), MappingProxyType({})), placed, held)
-    return MachiavelliPosition(
-        Phase.parse(phase),
-        placed,
-        MappingProxyType(held),
-        control,
-        MappingProxyType(besiegers),
-        specials=MappingProxyType(dict(specials)),
-    )
-
-
-def play(
-    board: MachiavelliBoard,
-    position: MachiavelliPosition,
-    orders: Mapping[str, Sequence[MachiavelliOrder]],
-    options: MachiavelliOptions = FIRST_EDITION,
-) -> CampaignResult:
-    return adjudicate_campaign(board, position, orders, options)
+    return hand_position(board, units, garrisons, sieges, phase, specials)
 
 
 def outcome(result: CampaignResult, order: MachiavelliOrder) -> Outcome:
     (found,) = [v for v in result.verdicts if v.order == order]
     return found.outcome
-
-
-def units_of(position: MachiavelliPosition) -> set[str]:
-    return {f"{unit.power} {unit}" for unit in position.units}
 
 
 # ----------------------------------------------------------------------------- the kinds

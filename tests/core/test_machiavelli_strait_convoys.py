@@ -12,24 +12,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from types import MappingProxyType
 
 import pytest
 
 from judge.core.adjudicator import Outcome
-from judge.core.machiavelli.board import Control, MachiavelliBoard, load_board
+from judge.core.machiavelli.board import MachiavelliBoard, load_board
 from judge.core.machiavelli.campaign import (
     CampaignResult,
     MachiavelliPosition,
-    adjudicate_campaign,
     retreat_phase,
-    update_control,
 )
 from judge.core.machiavelli.options import MachiavelliOptions
 from judge.core.machiavelli.orders import MachiavelliOrder
 from judge.core.orders import Convoy, Hold, Move, Retreat, SupportMove
-from judge.core.phase import Phase
-from judge.core.units import Unit, UnitRef, UnitType
+from judge.core.units import Unit, UnitType
+from tests.core.machiavelli_campaigns import hand_position, play, ref, units_of, verdict
 
 NAP, PAP, FLO, MIL = "NAPLES", "PAPACY", "FLORENCE", "MILAN"
 
@@ -39,33 +36,8 @@ def board() -> MachiavelliBoard:
     return load_board()
 
 
-def ref(text: str) -> UnitRef:
-    kind, location = text.split()
-    return UnitRef(UnitType(kind), location)
-
-
 def at(board: MachiavelliBoard, *units: tuple[str, str]) -> MachiavelliPosition:
-    placed = tuple(Unit(power, UnitType(spec.split()[0]), spec.split()[1]) for power, spec in units)
-    control = update_control(board, Control(MappingProxyType({}), MappingProxyType({})), placed, {})
-    return MachiavelliPosition(Phase.parse("S1455M"), placed, MappingProxyType({}), control)
-
-
-def play(
-    board: MachiavelliBoard,
-    position: MachiavelliPosition,
-    orders: Mapping[str, Sequence[MachiavelliOrder]],
-    options: MachiavelliOptions | None = None,
-) -> CampaignResult:
-    return adjudicate_campaign(board, position, orders, options or MachiavelliOptions())
-
-
-def verdict(result: CampaignResult, order: MachiavelliOrder) -> tuple[Outcome, str]:
-    (found,) = [v for v in result.verdicts if v.order == order]
-    return found.outcome, found.reason
-
-
-def units_of(position: MachiavelliPosition) -> set[str]:
-    return {f"{unit.power} {unit}" for unit in position.units}
+    return hand_position(board, units)
 
 
 TO_DURAZZO = Move(ref("A NAP"), "DUR")
