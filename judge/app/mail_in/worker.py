@@ -43,7 +43,7 @@ from judge.app.people.signon_checks import signed_on_from_own_address
 from judge.app.session.mail_session import MailSession
 from judge.app.session.readers import reader_language, reader_zone
 from judge.app.session.reply import Reply, cap_text
-from judge.app.session.services import Services
+from judge.app.session.services import Services, wake
 from judge.core.errors import CoreError
 from judge.core.geography import GameMap
 from judge.core.phase import Phase, PhaseType
@@ -143,9 +143,9 @@ def process_waiting_mail(
             except Exception as error:
                 log.exception("mail %s failed (attempt %s)", mail_id, attempts)
                 _record_failure(services, mail_id, attempts, error, now)
-        _wake(services.on_outbox)
+        wake(services.on_outbox)
         if due_changed:
-            _wake(services.on_schedule)
+            wake(services.on_schedule)
         answered += 1
         next_mail = _next_held(services, following, counted, held, stop)
         if next_mail is None:
@@ -248,13 +248,6 @@ def _process_taken(
             if following is not None else None
         )
         return bool(uow.session.info.pop(DUE_CHANGED, False)), counted
-
-
-def _wake(callback: Callable[[], None]) -> None:
-    try:
-        callback()
-    except Exception:
-        log.exception("could not wake another role")
 
 
 def _process(

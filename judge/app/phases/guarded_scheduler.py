@@ -20,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 
 from judge.app.mail_out.alarms import GAME_FAILED, alarm_keeper
 from judge.app.phases import scheduler
-from judge.app.session.services import Services
+from judge.app.session.services import Services, wake
 from judge.db.enums import AuditKind
 from judge.db.errors import StaleStateError
 from judge.waiting import first_of
@@ -70,7 +70,7 @@ def process_due(services: Services) -> int:
                         scheduler.handle_due(uow, services, game, now, ahead=ahead)
             # Committed: the outbound role (here or in another process) sends the batch's results
             # now, not at its next poll.
-            _wake_the_sender(services)
+            wake(services.on_outbox)
         except StaleStateError:
             log.info("game(s) %s handled by another process", game_ids)
             if len(game_ids) > 1:
@@ -89,15 +89,6 @@ def process_due(services: Services) -> int:
                 return handled  # the game is still due: stop here rather than fail on it again
         handled += max(1, len(game_ids))
     return handled
-
-
-def _wake_the_sender(services: Services) -> None:
-    """``services.on_outbox``, whose failure (a wake-up that could not be announced) never undoes
-    a committed batch: the sender's own poll finds the mails anyway."""
-    try:
-        services.on_outbox()
-    except Exception:
-        log.exception("could not wake the outbound role")
 
 
 def record_failure(services: Services, game_id: int, error: BaseException, now: datetime) -> bool:
@@ -128,7 +119,7 @@ def record_failure(services: Services, game_id: int, error: BaseException, now: 
     except Exception:
         log.exception("could not record the failure of game %s", game_id)
         return False
-    _wake_the_sender(services)  # the keeper's alarm, if one was queued
+    wake(services.on_outbox)  # the keeper's alarm, if one was queued
     return True
 
 

@@ -6,6 +6,7 @@ test builds its own with a fake clock and a fresh database.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,6 +19,8 @@ from judge.mail.dkim_signing import DkimSigner, signer_from_config
 from judge.mail.ratelimit import RateLimiter
 from judge.mail.verp import Verp, verp_from_config
 from judge.timekeeping.clock import Clock
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -45,3 +48,13 @@ class Services:
     def verp(self) -> Verp:
         """The bounce address and its key (read once: the key may live in a file)."""
         return verp_from_config(self.config)
+
+
+def wake(callback: Callable[[], None]) -> None:
+    """Ring a role's wake-up (``Services.on_outbox``, ``on_schedule``) after a commit: a wake-up is a
+    hint, so one that fails is logged and never undoes the committed work (the role's own poll
+    finds it anyway)."""
+    try:
+        callback()
+    except Exception:
+        log.exception("could not wake another role")
