@@ -147,7 +147,9 @@ def test_a_map_that_cannot_be_drawn_never_stops_the_results(harness: Harness, mo
     assert "France:  Army Paris -> Burgundy." in plain(mails[address("FRANCE")])
 
 
-def test_a_retreat_phase_map_shows_the_dislodged_unit_and_the_retreats_the_results_announced(harness: Harness) -> None:
+def dislodge_burgundy(harness: Harness) -> None:
+    """Game ``demo`` played through S1901M from a hand position: Germany's supported attack
+    dislodges France's army in Burgundy, so S1901R is open with its retreats announced."""
     from judge.core.phase import Phase
     from judge.core.position import Position
     from judge.core.units import Unit, UnitType
@@ -165,6 +167,10 @@ def test_a_retreat_phase_map_shows_the_dislodged_unit_and_the_retreats_the_resul
     game.orders("GERMANY", "A RUH - BUR\nA MUN S A RUH - BUR\n")
     harness.clock.advance(hours=1)
     assert process_due(harness.services) == 1
+
+
+def test_a_retreat_phase_map_shows_the_dislodged_unit_and_the_retreats_the_results_announced(harness: Harness) -> None:
+    dislodge_burgundy(harness)
     reply = harness.exchange(address("ITALY"), "MAP demo SVG\n")
     assert "demo, S1901R, is attached" in plain(reply)
     (part,) = attachments(reply)

@@ -27,6 +27,7 @@ from judge.mail.outbound import drain_once
 from judge.maps.png import png_size
 from tests.app.conftest import Harness
 from tests.app.orders_helpers import MASTER, OBSERVER, POWERS, address, plain, start_game
+from tests.app.test_maps_mail import dislodge_burgundy
 from tests.app.test_processing_results import OPENINGS, send_all
 
 pytestmark = pytest.mark.engine_blind  # replies and wording the engine cannot change: SQLite only
@@ -169,24 +170,9 @@ def test_a_picture_reads_its_phase_and_game_in_one_statement_and_the_phase_befor
     from sqlalchemy import event
 
     from judge.app.audience.blind_view import EVERYTHING
-    from judge.core.phase import Phase
-    from judge.core.position import Position
-    from judge.core.units import Unit, UnitType
-    from judge.core.variants import load_map
     from judge.maps.png import svg_to_png
 
-    units = (
-        Unit("FRANCE", UnitType.ARMY, "BUR"),
-        Unit("GERMANY", UnitType.ARMY, "RUH"),
-        Unit("GERMANY", UnitType.ARMY, "MUN"),
-    )
-    start = Position("standard", Phase.parse("S1901M"), units, load_map("standard").starting_centers)
-    game = start_game(harness, position=start)
-    harness.clock.advance(hours=13)
-    game.orders("FRANCE", "A BUR H\n")
-    game.orders("GERMANY", "A RUH - BUR\nA MUN S A RUH - BUR\n")
-    harness.clock.advance(hours=1)
-    assert process_due(harness.services) == 1
+    dislodge_burgundy(harness)
     statements: list[str] = []
 
     def note(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
