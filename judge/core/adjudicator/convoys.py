@@ -55,21 +55,21 @@ def route_exists(
     if not can_be_convoyed_between(game_map, source, destination):
         return False
     seas = sea_neighbours(game_map)
-    frontier = [w for w in fleet_provinces if w in seas and source in seas[w] and not _shut(closed, source, w)]
+    frontier = [w for w in fleet_provinces if w in seas and source in seas[w] and not step_closed(closed, source, w)]
     seen = set(frontier)
     while frontier:
         current = frontier.pop()
         neighbours = seas[current]
-        if destination in neighbours and not _shut(closed, current, destination):
+        if destination in neighbours and not step_closed(closed, current, destination):
             return True
         for nxt in neighbours:
-            if nxt not in seen and nxt in seas and nxt in fleet_provinces and not _shut(closed, current, nxt):
+            if nxt not in seen and nxt in seas and nxt in fleet_provinces and not step_closed(closed, current, nxt):
                 seen.add(nxt)
                 frontier.append(nxt)
     return False
 
 
-def _shut(closed: Collection[frozenset[str]], here: str, there: str) -> bool:
+def step_closed(closed: Collection[frozenset[str]], here: str, there: str) -> bool:
     """Whether the step from ``here`` to ``there`` is one of the ``closed`` passages."""
     return bool(closed) and frozenset((here, there)) in closed
 
@@ -98,14 +98,14 @@ def fleets_on_minimal_routes(
     path: list[str] = []
 
     def touches(here: str, there: str) -> bool:
-        return there in seas[here] and not _shut(closed, here, there)
+        return there in seas[here] and not step_closed(closed, here, there)
 
     def extend(current: str) -> None:
         if touches(current, destination):
             useful.update(path)
             return
         for nxt in seas[current]:
-            if nxt not in seas or nxt not in fleet_provinces or nxt in path or _shut(closed, current, nxt):
+            if nxt not in seas or nxt not in fleet_provinces or nxt in path or step_closed(closed, current, nxt):
                 continue
             if touches(nxt, source):
                 continue  # it could have been the first fleet: shortcut

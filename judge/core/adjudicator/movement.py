@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
+from judge.core.adjudicator.convoys import step_closed
 from judge.core.adjudicator.rules import Rules
 from judge.core.adjudicator.topology import Topology
 from judge.core.adjudicator.validation import CONVOY, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Interpreted
@@ -439,17 +440,17 @@ class MovementResolver:
         seas, prov = self.seas, self.prov
         source, destination = self.prov[i], self.dest[i]
         closed = self.closed_steps.get(i, ())
-        frontier = [f for f in fleets if source in seas[prov[f]] and not (closed and frozenset((source, prov[f])) in closed)]
+        frontier = [f for f in fleets if source in seas[prov[f]] and not step_closed(closed, source, prov[f])]
         seen = set(frontier)
         while frontier:
             f = frontier.pop()
             if live and not self._resolve(f):
                 continue
             here = seas[prov[f]]
-            if destination in here and not (closed and frozenset((prov[f], destination)) in closed):
+            if destination in here and not step_closed(closed, prov[f], destination):
                 return True
             for g in fleets:
-                if g not in seen and prov[g] in here and not (closed and frozenset((prov[f], prov[g])) in closed):
+                if g not in seen and prov[g] in here and not step_closed(closed, prov[f], prov[g]):
                     seen.add(g)
                     frontier.append(g)
         return False
