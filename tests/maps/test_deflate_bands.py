@@ -8,6 +8,7 @@ import random
 import zlib
 
 import pytest
+from isal import isal_zlib
 
 from judge.maps import deflate
 
@@ -68,7 +69,22 @@ def test_a_band_painted_as_in_a_picture_before_is_its_kept_bytes() -> None:
     picture = bytearray(board)
     picture[3 * width : 3 * width + 9] = bytes([77]) * 9
     first = deflate.zlib_stream(bytes(picture), width, height, kept)
-    assert (width, bytes(picture[: deflate.BAND * width])) in deflate._seen
+    assert deflate.known(width, bytes(picture[: deflate.BAND * width])) is not None
     again = deflate.zlib_stream(bytes(picture), width, height, kept)
     assert again == first
     assert zlib.decompress(again) == _rows(bytes(picture), width, height)
+
+
+def test_a_band_found_by_its_checksum_is_used_only_for_the_same_pixels() -> None:
+    """Kept bands are found by their pixels' CRC-32, which two bands may share: a kept band whose
+    pixels differ is deflated anew, never written for the picture's."""
+    chance = random.Random(11)
+    width, height = 40, deflate.BAND
+    picture = bytes(_picture(chance, width, height))
+    other = bytes(_picture(chance, width, height))
+    impostor = deflate.background(other, width, height).bands[0]
+    deflate._seen[(width, isal_zlib.crc32(picture))] = (other, impostor)  # as if their checksums were the same
+    assert deflate.known(width, picture) is None
+    stream = deflate.zlib_stream(picture, width, height)
+    assert zlib.decompress(stream) == _rows(picture, width, height)
+    assert impostor.data not in stream
