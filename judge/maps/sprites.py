@@ -339,13 +339,19 @@ class Sprite(NamedTuple):
     box: tuple[float, float, float, float]
 
 
-_placed: dict[tuple[object, ...], tuple[tuple[int, int, bytes], ...]] = {}
+Painted = tuple[tuple[slice, bytes], ...]
+"""Pixels to paint, as ``out[where] = codes``: the slice made once, when they are kept (painting a
+picture is a few thousand of these; a slice made each time is a third of their cost)."""
+_placed: dict[tuple[object, ...], Painted] = {}
 """Each element's pixels at its place on a page, in a picture's indices and under its labels (the
-key: the element, its place, the page, the labels' masks and the indices), as ``out[start:end] = codes``."""
+key: the element, its place, the page, the labels' masks and the indices)."""
 _placed_runs = [0]
 _placed_lines: dict[tuple[object, ...], tuple[tuple[Spans, Spans], tuple[tuple[int, int], ...]]] = {}
 """Each order line's spans (its body's, its arrowhead's) cut to its clip, and those a label covers in
 part, by the line, its page, the labels' masks and the clip."""
+_inked: dict[tuple[object, ...], Painted] = {}
+"""The same spans to paint in their inks (the body's, the arrowhead's: a picture's indices), by
+:data:`_placed_lines`' key and the inks."""
 _memo: dict[tuple[str, str, float, float], Line | Sprite] = {}
 _groups: dict[tuple[str, float, float, Clip], tuple[tuple[Line | Sprite, Clip], ...]] = {}
 """The steps of a group of elements alone, by its text and its place (:func:`_steps`)."""
@@ -431,6 +437,7 @@ def compose(
             _codes.clear()
             _placed.clear()  # its pixels were translated from the codes
             _placed_lines.clear()
+            _inked.clear()
             _placed_runs[0] = 0
         if len(_memo) > KEEP or len(_groups) > KEEP // 4:
             _memo.clear()
@@ -441,6 +448,7 @@ def compose(
             _placed_runs[0] = 0
             _placed.clear()
             _placed_lines.clear()
+            _inked.clear()
         table = bytearray(256)
         for colour, number in index.items():
             table[_code(colour)] = number
@@ -554,7 +562,6 @@ def _paint(
     markers: dict[str, str],
     over: Over,
 ) -> bytes | None:
-    fills: dict[int, memoryview] = {}
     paint = over.paint
     for step, clip in steps:
         if isinstance(step, Line):
@@ -575,13 +582,15 @@ def _paint(
                 found = _placed_lines[key] = (parts, labelled)
                 _placed_runs[0] += len(parts[0]) + len(parts[1])
             parts, labelled = found
-            for part, ink in zip(parts, inks, strict=True):
-                if part:
-                    fill = fills.get(ink)
-                    if fill is None:
-                        fill = fills[ink] = memoryview(bytes([ink]) * width)
-                    for start, end in part:
-                        out[start:end] = fill[: end - start]
+            inked = _inked.get((key, inks))
+            if inked is None:
+                inked = _inked[(key, inks)] = tuple(
+                    (slice(start, end), bytes([ink]) * (end - start))
+                    for part, ink in zip(parts, inks, strict=True)
+                    for start, end in part
+                )
+            for where, codes in inked:
+                out[where] = codes
             for start, end in labelled:
                 out[start:end] = _labelled(out[start:end], start, end, over)
             continue
@@ -591,14 +600,14 @@ def _paint(
             runs = _place(_sprites[step.text], step.dx, step.dy, width, height)
             translated = _clipped([(start, end, codes.translate(table)) for start, end, codes in runs], width, clip)
             placed = _placed[key] = tuple(
-                (start, end, codes)
+                (slice(start, end), codes)
                 if paint.count(0, start, end) == end - start  # no label there
-                else (start, end, _labelled(codes, start, end, over))
+                else (slice(start, end), _labelled(codes, start, end, over))
                 for start, end, codes in translated
             )
             _placed_runs[0] += len(placed)
-        for start, end, codes in placed:
-            out[start:end] = codes
+        for where, codes in placed:
+            out[where] = codes
     return bytes(out)
 
 
