@@ -6,10 +6,11 @@ size: about 6 ms of CPU a Standard picture whatever it held (2.5 ms of it
 for the empty page). Here instead:
 
 * each order line (``M x y L x y``, butt ends, dashes, an arrowhead marker)
-  is filled as polygons: a quadrilateral a dash (or the whole line), a
-  triangle the arrowhead (the marker's path, 5 stroke widths over its
-  10-unit view box), each pixel whose centre is inside, as cairo fills
-  without anti-aliasing;
+  is filled as cairo fills without anti-aliasing, each pixel whose centre is
+  inside: a segment row by row, its dashes' columns on a row cut between its
+  two long edges there (:func:`_segment`: a few operations a span, not a
+  polygon a dash), the arrowhead a triangle (the marker's path, 5 stroke
+  widths over its 10-unit view box), all inside the page or the clip;
 * every other element (unit, centre, ring, cross, title, legend) is a
   *sprite*: its text shifted by an integer to near the origin is its key;
   the sprites not kept yet are drawn together by librsvg on a small page
@@ -218,17 +219,19 @@ def _element(
 _NONE = 1 << 40
 """A row's column where no edge of that side crosses it."""
 
+Box = tuple[int, int, int, int]
+"""Where a line's pixels may go: whole pixels (left, top, right, bottom), the page or its clip."""
 
-def _polygon(
-    spans: list[tuple[int, int]], width: int, height: int, points: list[tuple[float, float]]
-) -> None:
-    """The spans (start, end: offsets on the page) of a convex polygon filled: each pixel whose
-    centre is inside (as cairo fills without anti-aliasing). Its edges going down make one side of
-    it, those going up the other: each side's column is computed row by row in one list, the rows
-    then spanned between them."""
+
+def _polygon(spans: list[tuple[int, int]], width: int, box: Box, points: list[tuple[float, float]]) -> None:
+    """The spans (start, end: offsets on a page ``width`` wide, inside ``box``) of a convex polygon
+    filled: each pixel whose centre is inside (as cairo fills without anti-aliasing). Its edges going
+    down make one side of it, those going up the other: each side's column is computed row by row in
+    one list, the rows then spanned between them."""
+    left_edge, top_edge, right_edge, bottom_edge = box
     ys = [p[1] for p in points]
-    top = max(math.ceil(min(ys) - 0.5), 0)
-    bottom = min(math.ceil(max(ys) - 0.5), height)  # rows top..bottom-1
+    top = max(math.ceil(min(ys) - 0.5), top_edge)
+    bottom = min(math.ceil(max(ys) - 0.5), bottom_edge)  # rows top..bottom-1
     if bottom <= top:
         return
     count = bottom - top
@@ -255,57 +258,111 @@ def _polygon(
         if left > right:
             left, right = right, left
         if right != _NONE:
-            if left < 0:
-                left = 0
-            if right > width:
-                right = width
+            if left < left_edge:
+                left = left_edge
+            if right > right_edge:
+                right = right_edge
             if right > left:
                 spans.append((at + left, at + right))
         at += width
 
 
-def _quad(x1: float, y1: float, x2: float, y2: float, half: float) -> list[tuple[float, float]]:
+def _dashes(length: float, dash: tuple[float, ...]) -> list[tuple[float, float]]:
+    """The pieces (from, to: distances along a segment ``length`` long) its dash array draws."""
+    if not dash:
+        return [(0.0, length)]
+    pieces = []
+    at, k = 0.0, 0
+    while at < length:
+        end = min(at + dash[k % len(dash)], length)
+        if k % 2 == 0:
+            pieces.append((at, end))
+        at, k = end, k + 1
+    return pieces
+
+
+def _segment(
+    spans: list[tuple[int, int]], width: int, box: Box, start: tuple[float, float], end: tuple[float, float],
+    half: float, dash: tuple[float, ...],
+) -> None:
+    """The spans of a segment stroked ``2 * half`` wide with butt ends and ``dash``: each pixel whose
+    centre is inside a dash (as cairo fills each dash's quadrilateral without anti-aliasing).
+
+    Every dash lies between the same two long edges: each row's columns between them are computed
+    once for all dashes (``inside``), then each dash's own columns on that row, between its two
+    ends, from one position a row (``along``) shifted by the dash's ends: a few operations a span
+    and none a dash's corner or edge. A column is in when its centre is at or right of the left
+    bound and left of the right one (``ceil(bound - 0.5)``); on a vertical segment a dash's rows are
+    its ends' rows, on a horizontal one the rows are the stroke's."""
+    (x1, y1), (x2, y2) = start, end
     length = math.hypot(x2 - x1, y2 - y1)
     if length == 0:
-        return []
-    nx, ny = -(y2 - y1) / length * half, (x2 - x1) / length * half
-    return [(x1 + nx, y1 + ny), (x2 + nx, y2 + ny), (x2 - nx, y2 - ny), (x1 - nx, y1 - ny)]
+        return
+    ceil = math.ceil
+    left, top, right, bottom = box
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    pieces = _dashes(length, dash)
+    across = abs(ux * half)  # how far the stroke's corners stand above and below its ends
+    first = max(ceil(min(y1, y2) - across - 0.5), top)
+    last = min(ceil(max(y1, y2) + across - 0.5), bottom)
+    if last <= first:
+        return
+    if ux == 0:  # vertical: each dash's rows between its ends, the stroke's columns
+        lo, hi = max(ceil(x1 - half - 0.5), left), min(ceil(x1 + half - 0.5), right)
+        if hi > lo:
+            for a, b in pieces:
+                ya, yb = (y1 + uy * a, y1 + uy * b) if uy > 0 else (y1 + uy * b, y1 + uy * a)
+                for at in range(max(ceil(ya - 0.5), first) * width, min(ceil(yb - 0.5), last) * width, width):
+                    spans.append((at + lo, at + hi))
+        return
+    rows = range(first, last)
+    if uy == 0:  # horizontal: the stroke's rows, every column
+        inside = [(left, right)] * len(rows)
+    else:
+        slope, reach = ux / uy, abs(half / uy)
+        inside = []
+        for row in rows:
+            middle = x1 + (row + 0.5 - y1) * slope - 0.5
+            lo, hi = ceil(middle - reach), ceil(middle + reach)
+            inside.append((lo if lo > left else left, hi if hi < right else right))
+    # On each row, the centre at distance t along the segment is at x = along + 0.5 + t / ux.
+    back = uy / ux
+    along = [x1 - (row + 0.5 - y1) * back - 0.5 for row in rows]
+    for a, b in pieces:
+        ya, yb = (y1 + uy * a, y1 + uy * b) if uy >= 0 else (y1 + uy * b, y1 + uy * a)
+        r0, r1 = max(ceil(ya - across - 0.5), first), min(ceil(yb + across - 0.5), last)
+        if r1 <= r0:
+            continue
+        from_a, to_b = (a / ux, b / ux) if ux > 0 else (b / ux, a / ux)
+        i0, i1 = r0 - first, r1 - first
+        for (lo_row, hi_row), base, at in zip(
+            inside[i0:i1], along[i0:i1], range(r0 * width, r1 * width, width), strict=True
+        ):
+            lo, hi = ceil(base + from_a), ceil(base + to_b)
+            if lo < lo_row:
+                lo = lo_row
+            if hi > hi_row:
+                hi = hi_row
+            if hi > lo:
+                spans.append((at + lo, at + hi))
 
 
 Spans = tuple[tuple[int, int], ...]
 
 
-def _line(line: Line, width: int, height: int, headed: bool) -> tuple[Spans, Spans]:
-    """An order line's spans on the page: each piece of its dashes (or the whole) a quadrilateral,
-    its arrowhead (when ``headed``) a triangle at its end (the marker's path: 5 stroke widths over
-    a 10-unit view box, its point 1 unit past the end)."""
+def _line(line: Line, width: int, box: Box, headed: bool) -> tuple[Spans, Spans]:
+    """An order line's spans on a page ``width`` wide, inside ``box``: each segment's dashes (or the
+    whole segment) as :func:`_segment` strokes them, its arrowhead (when ``headed``) a triangle at its
+    end (the marker's path: 5 stroke widths over a 10-unit view box, its point 1 unit past the end)."""
     d, ox, oy, stroke, dash = line.d, line.ox, line.oy, line.stroke, line.dash
     numbers = [float(n) for n in _NUMBER.findall(d)]
-    half = stroke / 2
     body: list[tuple[int, int]] = []
     head: list[tuple[int, int]] = []
     last: tuple[float, float, float, float] | None = None
     for i in range(0, len(numbers), 4):
-        x1, y1, x2, y2 = (
-            numbers[i] + ox,
-            numbers[i + 1] + oy,
-            numbers[i + 2] + ox,
-            numbers[i + 3] + oy,
-        )
+        x1, y1, x2, y2 = numbers[i] + ox, numbers[i + 1] + oy, numbers[i + 2] + ox, numbers[i + 3] + oy
         last = (x1, y1, x2, y2)
-        length = math.hypot(x2 - x1, y2 - y1)
-        if length == 0:
-            continue
-        if not dash:
-            _polygon(body, width, height, _quad(x1, y1, x2, y2, half))
-            continue
-        ux, uy = (x2 - x1) / length, (y2 - y1) / length
-        at, k = 0.0, 0
-        while at < length:
-            end = min(at + dash[k % len(dash)], length)
-            if k % 2 == 0:
-                _polygon(body, width, height, _quad(x1 + ux * at, y1 + uy * at, x1 + ux * end, y1 + uy * end, half))
-            at, k = end, k + 1
+        _segment(body, width, box, (x1, y1), (x2, y2), stroke / 2, dash)
     if headed and last is not None:
         x1, y1, x2, y2 = last
         angle = math.atan2(y2 - y1, x2 - x1)
@@ -314,7 +371,7 @@ def _line(line: Line, width: int, height: int, headed: bool) -> tuple[Spans, Spa
             c, s = float(round(c)), float(round(s))
         unit = stroke / 2  # marker 5 x stroke over a 10-unit view box
         triangle = [(-9 * unit, -5 * unit), (1 * unit, 0.0), (-9 * unit, 5 * unit)]
-        _polygon(head, width, height, [(x2 + px * c - py * s, y2 + px * s + py * c) for px, py in triangle])
+        _polygon(head, width, box, [(x2 + px * c - py * s, y2 + px * s + py * c) for px, py in triangle])
     return tuple(body), tuple(head)
 
 
@@ -355,8 +412,8 @@ _inked: dict[tuple[object, ...], Painted] = {}
 _memo: dict[tuple[str, str, float, float], Line | Sprite] = {}
 _groups: dict[tuple[str, float, float, Clip], tuple[tuple[Line | Sprite, Clip], ...]] = {}
 """The steps of a group of elements alone, by its text and its place (:func:`_steps`)."""
-_lines: dict[tuple[Line, int, int], tuple[Spans, Spans]] = {}
-"""Each order line's spans (its body's, its arrowhead's) on a page of the key's size: a move drawn
+_lines: dict[tuple[Line, int, Box], tuple[Spans, Spans]] = {}
+"""Each order line's spans (its body's, its arrowhead's) on a page of the key's width, in its box: a move drawn
 again (the same orders in another game, the same picture for another reader) is not filled again."""
 
 
@@ -571,10 +628,12 @@ def _paint(
             key: tuple[object, ...] = (step, width, height, over.key, clip)
             found = _placed_lines.get(key)
             if found is None:
-                spans = _lines.get((step, width, height))
-                if spans is None:
-                    spans = _lines[(step, width, height)] = _line(step, width, height, bool(step.marker))
-                parts = (_clipped_spans(spans[0], width, clip), _clipped_spans(spans[1], width, clip))
+                box = (0, 0, width, height) if clip is None else (
+                    max(clip[0], 0), max(clip[1], 0), min(clip[2], width), min(clip[3], height)
+                )
+                parts = _lines.get((step, width, box))
+                if parts is None:
+                    parts = _lines[(step, width, box)] = _line(step, width, box, bool(step.marker))
                 # The spans a label covers in part (a support's line passing under it): few.
                 labelled = tuple(
                     (start, end) for part in parts for start, end in part if paint.count(0, start, end) != end - start
@@ -609,13 +668,6 @@ def _paint(
         for where, codes in placed:
             out[where] = codes
     return bytes(out)
-
-
-def _clipped_spans(spans: Spans, width: int, clip: Clip) -> Spans:
-    """Spans (start, end) on a page of ``width`` (none across a row's end), cut to ``clip``."""
-    if clip is None:
-        return spans
-    return tuple((start, end) for start, end, _codes in _clipped([(s, e, b"") for s, e in spans], width, clip))
 
 
 def _clipped(placed: list[tuple[int, int, bytes]], width: int, clip: Clip) -> list[tuple[int, int, bytes]]:

@@ -1,0 +1,78 @@
+"""An order line's dashes filled row by row (judge.maps.sprites._segment) are the pixels of each dash's
+quadrilateral filled on its own as a polygon (judge.maps.sprites._polygon, each pixel whose centre is
+inside), in every direction, dashed or whole, cut to a clip; none where a dash's gap is."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+
+from judge.maps.sprites import Line, _line, _polygon
+
+WIDTH, HEIGHT = 400, 300
+PAGE = (0, 0, WIDTH, HEIGHT)
+
+
+def _pixels(spans: tuple[tuple[int, int], ...] | list[tuple[int, int]]) -> set[int]:
+    return {at for start, end in spans for at in range(start, end)}
+
+
+def _dash_by_dash(x1: float, y1: float, x2: float, y2: float, half: float, dash: tuple[float, ...], box: tuple[int, int, int, int]) -> set[int]:
+    """Each dash a quadrilateral (its ends moved half the stroke either side), filled alone."""
+    length = math.hypot(x2 - x1, y2 - y1)
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    nx, ny = -uy * half, ux * half
+    pieces, at, k = [], 0.0, 0
+    while at < length:
+        end = min(at + (dash[k % len(dash)] if dash else length), length)
+        if k % 2 == 0:
+            pieces.append((at, end))
+        at, k = end, k + 1
+    spans: list[tuple[int, int]] = []
+    for a, b in pieces:
+        sx, sy, ex, ey = x1 + ux * a, y1 + uy * a, x1 + ux * b, y1 + uy * b
+        _polygon(spans, WIDTH, box, [(sx + nx, sy + ny), (ex + nx, ey + ny), (ex - nx, ey - ny), (sx - nx, sy - ny)])
+    return _pixels(spans)
+
+
+# Ends off the pixels' centres and grid (no dash end or edge exactly on a centre, where either way is cairo's).
+SEGMENTS = {
+    "horizontal": (20.3, 100.2, 371.7, 100.2),
+    "horizontal, leftwards": (371.7, 100.2, 20.3, 100.2),
+    "vertical": (200.2, 10.3, 200.2, 281.9),
+    "vertical, upwards": (200.2, 281.9, 200.2, 10.3),
+    "shallow": (12.1, 40.7, 388.3, 77.9),
+    "steep": (150.6, 290.1, 181.4, 12.3),
+    "diagonal": (30.7, 20.9, 290.2, 270.6),
+    "diagonal, up and left": (290.2, 270.6, 30.7, 20.9),
+    "off the page": (-40.3, -20.6, 430.8, 320.1),
+}
+
+
+@pytest.mark.parametrize("dash", [(), (8.0, 5.0), (2.0, 5.0)], ids=["whole", "support", "convoy"])
+@pytest.mark.parametrize("name", sorted(SEGMENTS))
+@pytest.mark.parametrize("box", [PAGE, (50, 30, 260, 200)], ids=["page", "clip"])
+def test_a_segment_filled_row_by_row_is_its_dashes_filled_one_by_one(
+    name: str, dash: tuple[float, ...], box: tuple[int, int, int, int]
+) -> None:
+    x1, y1, x2, y2 = SEGMENTS[name]
+    body, head = _line(Line(f"M{x1} {y1}L{x2} {y2}", 0.0, 0.0, 3.0, dash, "#000000", ""), WIDTH, box, False)
+    expected = _dash_by_dash(x1, y1, x2, y2, 1.5, dash, box)
+    assert expected  # the segment crosses the box
+    assert _pixels(body) == expected
+    assert len(body) == len(set(body)) and head == ()
+    left, top, right, bottom = box
+    assert all(left <= at % WIDTH < right and top <= at // WIDTH < bottom for at in _pixels(body))
+
+
+def test_a_dashed_line_leaves_its_gaps_empty() -> None:
+    """A support's dashes (8 on, 5 off) along a row: the row's pixels come in runs of 8, 5 apart."""
+    body, _head = _line(Line("M10.3 50.2L140.3 50.2", 0.0, 0.0, 3.0, (8.0, 5.0), "#000000", ""), WIDTH, PAGE, False)
+    row = sorted(at - 50 * WIDTH for at in _pixels(body) if at // WIDTH == 50)
+    runs = [(row[0], row[0])]
+    for column in row[1:]:
+        runs[-1:] = [(runs[-1][0], column)] if column == runs[-1][1] + 1 else [runs[-1], (column, column)]
+    assert [end - start + 1 for start, end in runs] == [8] * 10
+    assert all(b[0] - a[1] - 1 == 5 for a, b in itertools.pairwise(runs))
