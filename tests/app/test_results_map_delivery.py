@@ -191,8 +191,8 @@ def test_a_picture_reads_its_phase_and_game_in_one_statement_and_the_phase_befor
                 drawn[name] = (pictures.picture(uow, record.id), len(statements))
     finally:
         event.remove(harness.db.engine, "before_cursor_execute", note)
-    assert drawn["S1901M"][1] == 2  # the picture's key, then the phase with its game
-    assert drawn["S1901R"][1] == 3  # and the movement phase before, for the retreat options
+    assert drawn["S1901M"][1] == 1  # the picture's key, the phase and its game, together
+    assert drawn["S1901R"][1] == 2  # and the movement phase before, for the retreat options
     with harness.db.unit_of_work(readonly=True) as uow:
         spring = uow.session.query(PhaseRecord).filter_by(name="S1901M").one()
         retreat = uow.session.query(PhaseRecord).filter_by(name="S1901R").one()

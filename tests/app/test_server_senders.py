@@ -70,10 +70,7 @@ class _Found:
 
 class _Session:
     def execute(self, _statement: object) -> _Found:
-        return _Found(("2026-11-27 00:00", 1, "S1901M"))
-
-    def get(self, _model: object, phase_id: int, **_options: object) -> object:
-        return f"record {phase_id}"
+        return _Found(("2026-11-27 00:00", 1, "S1901M"))  # the picture's key: drawn by the fake above
 
 
 class _Uow:
@@ -86,9 +83,9 @@ def test_the_senders_of_a_process_draw_each_phase_once_between_them(monkeypatch:
 
     drawn: list[tuple[object, str]] = []
 
-    def draw(_uow: object, record: object, language: str) -> None:
+    def draw(_uow: object, phase_id: int, _row: object, language: str) -> None:
         time.sleep(0.05)  # long enough for the other senders to ask meanwhile
-        drawn.append((record, language))
+        drawn.append((phase_id, language))
 
     monkeypatch.setattr(results_maps, "_draw_results", draw)
     shared = SharedPictures()
@@ -99,4 +96,4 @@ def test_the_senders_of_a_process_draw_each_phase_once_between_them(monkeypatch:
         thread.start()
     for thread in threads:
         thread.join()
-    assert sorted(drawn) == [("record 7", "en"), ("record 7", "fr"), ("record 8", "en")]
+    assert sorted(drawn) == [(7, "en"), (7, "fr"), (8, "en")]

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from judge.app.game_state.boards import opening_position, to_json
 from judge.app.game_state.setting_table import Kind, Setting, When
@@ -57,11 +58,26 @@ SETTINGS = {
 """The Setting of each variant option (Parameter Change announcements, LIST)."""
 
 
+class GameRules(Protocol):
+    """What a game's map depends on (:func:`game_map_of`): its variant and the settings that switch
+    its rules. A :class:`~judge.db.models.Game`, or those columns read alone (the sender's
+    pictures, :mod:`judge.app.mail_out.results_maps`)."""
+
+    @property
+    def variant(self) -> str: ...
+
+    @property
+    def extra_settings(self) -> Mapping[str, Any] | None: ...
+
+    @property
+    def build_centres(self) -> str: ...
+
+
 def variant_has(game_map: GameMap, rule: str) -> bool:
     return rule in game_map.special.names
 
 
-def switch(game: Game, rule: str) -> bool | None:
+def switch(game: GameRules, rule: str) -> bool | None:
     """The game's own switch for ``rule`` (None: the variant's default)."""
     value = (game.extra_settings or {}).get(f"variant:{rule}")
     return value if isinstance(value, bool) else None
@@ -75,14 +91,14 @@ def rule_in_play(game: Game, game_map: GameMap, rule: str) -> bool:
     return variant_has(game_map, rule) and chosen is not False
 
 
-def variant_map(game: Game) -> GameMap:
+def variant_map(game: GameRules) -> GameMap:
     """The map of ``game``'s variant as its file gives it, before the game's settings switch any
     rule off: what ``SET RAILWAYS`` asks about (whether the variant has the rule at all). Every
     other reader wants :func:`game_map_of`."""
     return load_map(game.variant)
 
 
-def game_map_of(game: Game) -> GameMap:
+def game_map_of(game: GameRules) -> GameMap:
     """The map ``game`` is played on, as its settings leave the variant's rules.
 
     Without the rules switched off (SET NO RAILWAYS, SET NO NEUTRALS...), and with the Judge's
