@@ -68,9 +68,14 @@ class _Found:
         return self.row
 
 
-class _Session:
-    def execute(self, _statement: object) -> _Found:
+class _Connection:
+    def execute(self, _statement: object, _parameters: object) -> _Found:
         return _Found(("2026-11-27 00:00", 1, "S1901M"))  # the picture's key: drawn by the fake above
+
+
+class _Session:
+    def connection(self) -> _Connection:
+        return _Connection()
 
 
 class _Uow:
