@@ -24,7 +24,8 @@ arrowheads, where cairo's fixed-point edges decide a pixel the other way (at
 most 132 lone pixels in 80 phases of random Standard games; the bound is
 tests/maps/test_layered_png.py's, which fails on a unit or arrowhead missing
 or moved). A board's inset is read too: its clip, a rectangle on whole
-pixels, cuts what is painted inside it, and a unit drawn smaller on the board
+pixels, cuts what is painted inside it (an element wholly beyond it is left
+out: neither drawn nor painted), and a unit drawn smaller on the board
 (``matrix(s 0 0 s e f)``) is a sprite of its own moved by an integer.
 Anything else (a group that is not a plain translation, another transform or
 clip, a curve, an element with content, a colour by name) gets ``None``:
@@ -605,8 +606,30 @@ def _steps(phase: str, origin: tuple[float, float, Clip] = (0.0, 0.0, None)) -> 
                 if step is None:
                     return None
                 _memo[memo] = step
-            steps.append((step, clip))
+            if clip is None or not _outside(step, clip):
+                steps.append((step, clip))
     return steps
+
+
+def _outside(step: Line | Sprite, clip: tuple[int, int, int, int]) -> bool:
+    """Whether ``step`` paints nothing inside ``clip`` (a board's inset draws every unit and order
+    again, most of them beyond its frame): a sprite's pixels are within its box's whole pixels, a
+    line's within half its stroke of its ends but for its arrowhead, 5 strokes wide, a stroke past them."""
+    left, top, right, bottom = clip
+    if isinstance(step, Sprite):
+        x0, y0, x1, y1 = step.box
+        return (
+            step.dx + math.ceil(x1) < left
+            or step.dx + math.floor(x0) >= right
+            or step.dy + math.ceil(y1) < top
+            or step.dy + math.floor(y0) >= bottom
+        )
+    numbers = [float(n) for n in _NUMBER.findall(step.d)]
+    xs, ys = [x + step.ox for x in numbers[0::2]], [y + step.oy for y in numbers[1::2]]
+    reach = 6 * step.stroke
+    return (
+        max(xs) + reach < left or min(xs) - reach >= right or max(ys) + reach < top or min(ys) - reach >= bottom
+    )
 
 
 def _paint(

@@ -76,3 +76,25 @@ def test_a_dashed_line_leaves_its_gaps_empty() -> None:
         runs[-1:] = [(runs[-1][0], column)] if column == runs[-1][1] + 1 else [runs[-1], (column, column)]
     assert [end - start + 1 for start, end in runs] == [8] * 10
     assert all(b[0] - a[1] - 1 == 5 for a, b in itertools.pairwise(runs))
+
+
+def test_what_a_boards_inset_draws_beyond_its_frame_is_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """World's inset draws every unit and order again, most beyond its frame: those are not drawn
+    nor painted (they would paint nothing), those inside are."""
+    from judge.maps import layers, sprites
+    from tests.maps.test_layered_png import _played
+
+    split = layers._split(_played("world", 2))
+    assert split is not None
+
+    def framed() -> list[tuple[sprites.Line | sprites.Sprite, tuple[int, int, int, int]]]:
+        monkeypatch.setattr(sprites, "_groups", {})  # each group's steps read again
+        steps = sprites._steps(split[2])
+        assert steps is not None
+        return [(step, clip) for step, clip in steps if clip is not None]
+
+    kept = framed()
+    assert kept and not any(sprites._outside(step, clip) for step, clip in kept)
+    monkeypatch.setattr(sprites, "_outside", lambda step, clip: False)
+    every = framed()
+    assert set(kept) < set(every) and len(every) - len(kept) > 100  # the units beyond the frame
