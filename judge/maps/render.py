@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from html import escape
 
@@ -172,8 +172,9 @@ def power_colours(game_map: GameMap) -> dict[str, str]:
     return {power: _CLASSIC[power] if power in _CLASSIC else next(spare) for power in powers}
 
 
+@functools.lru_cache(maxsize=256)
 def territory_colour(colour: str) -> str:
-    """The shade of a power's land: its colour, lightened."""
+    """The shade of a power's land: its colour, lightened (kept: the same few in every picture)."""
     return tint(colour, TINT)
 
 
@@ -250,6 +251,23 @@ class _Base:
     """The label boxes by place, to ask whether a box is clear of every label without trying each."""
     obstacle_grid: _Grid
     """Every place a unit can stand and every centre marker, by place (a dislodged unit keeps off them)."""
+    found: dict[tuple[object, ...], Point] = field(default_factory=dict, compare=False, repr=False)
+    """Where the searches among the labels ended (an arrow's tip, a cross's place: functions of the
+    labels and the line alone), by the search and the line: the same move in another picture (the
+    same opening, the same reply) is not searched again. Bounded: emptied at :data:`_KEEP_FOUND`."""
+
+    def kept(self, key: tuple[object, ...], search: Callable[[], Point]) -> Point:
+        """The point ``search`` finds, kept by ``key`` (its name and arguments)."""
+        point = self.found.get(key)
+        if point is None:
+            if len(self.found) >= _KEEP_FOUND:
+                self.found.clear()
+            point = self.found[key] = search()
+        return point
+
+
+_KEEP_FOUND = 20_000
+"""How many searches a board keeps (a few MB)."""
 
 
 @functools.lru_cache(maxsize=64)
@@ -396,7 +414,7 @@ def render_svg(
     )
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {art.width:g} {height:g}" '
-        f'width="{art.width:g}" height="{height:g}" data-variant="{escape(game_map.name)}" '
+        f'width="{art.width:g}" height="{height:g}" data-variant="{_escaped(game_map.name)}" '
         f'data-phase="{position.phase}" data-language="{language}">',
         _layer("dyn", base.defs, shading),
         _layer("base", f'<rect x="0" y="0" width="{art.width:g}" height="{height:g}" fill="#ffffff"/>'),
@@ -415,6 +433,13 @@ def render_svg(
         "</svg>",
     ]
     return "\n".join(parts)
+
+
+@functools.lru_cache(maxsize=4096)
+def _escaped(text: str) -> str:
+    """``text`` escaped for an attribute's value: kept, as the same provinces, powers and legend
+    lines come again in every picture (a hundred a Standard picture)."""
+    return escape(text)
 
 
 FOG_COLOUR = "#8c8c8c"
@@ -459,7 +484,7 @@ def _shading(game_map: GameMap, colours: Mapping[str, str], centers: Mapping[str
 
 def _text(text: str, x: float, y: float, size: float, anchor: str, *, css: str, width: float = 1.4, colour: str = "#111") -> str:
     return (
-        f'<path class="{css}" data-text="{escape(text)}" d="{text_path(text, x, y, size, anchor)}" fill="none" '
+        f'<path class="{css}" data-text="{_escaped(text)}" d="{text_path(text, x, y, size, anchor)}" fill="none" '
         f'stroke="{colour}" stroke-width="{width:g}" stroke-linecap="round" stroke-linejoin="round"/>'
     )
 
@@ -484,7 +509,7 @@ def _legend(
         x = left + 12 + (index % columns) * column
         y = top + (index // columns) * _ROW
         parts.append(
-            f'<rect class="swatch" data-power="{escape(power)}" x="{x:g}" y="{y:g}" width="18" height="18" '
+            f'<rect class="swatch" data-power="{_escaped(power)}" x="{x:g}" y="{y:g}" width="18" height="18" '
             f'fill="{colours[power]}" stroke="#111" stroke-width="1"/>'
         )
         parts.append(_text(text, x + 26, y + 15, 12, "start", css="legend-text"))
@@ -531,7 +556,7 @@ class _Canvas:
             power = owner.get(code)
             fill = self.colours.get(power, "#ffffff") if power else "#ffffff"
             self._centres.append(
-                f'<circle class="centre" data-province="{code}" data-power="{escape(power or "")}" '
+                f'<circle class="centre" data-province="{code}" data-power="{_escaped(power or "")}" '
                 f'cx="{x:.1f}" cy="{y:.1f}" r="{6 * self._size((x, y)):g}" fill="{fill}" stroke="#111" stroke-width="1.5"/>'
             )
 
@@ -547,8 +572,8 @@ class _Canvas:
             smaller = f' transform="matrix({k:.3g} 0 0 {k:.3g} {x * (1 - k):.1f} {y * (1 - k):.1f})"'
             extra += f' data-size="{k:.3g}"{smaller}'
         common = (
-            f'class="{css}" data-power="{escape(unit.power)}" data-unit="{unit.type.value}" '
-            f'data-loc="{escape(unit.location)}" data-x="{x:.1f}" data-y="{y:.1f}" fill="{fill}" stroke="#111" '
+            f'class="{css}" data-power="{_escaped(unit.power)}" data-unit="{unit.type.value}" '
+            f'data-loc="{_escaped(unit.location)}" data-x="{x:.1f}" data-y="{y:.1f}" fill="{fill}" stroke="#111" '
             f'stroke-width="1.5"{extra}'
         )
         letter = self.letters.get(unit.power)
@@ -559,7 +584,7 @@ class _Canvas:
             else:
                 shape = f"M{x - 12:.1f} {y - 1:.1f}h24l-5 8h-14z M{x + 3:.1f} {y - 1:.1f}v-9l7 7h-7"
                 at_x, at_y = x - 4, y - 2.5
-            self._units.append(f'<path {common} data-letter="{escape(letter)}" d="{shape}"/>')
+            self._units.append(f'<path {common} data-letter="{_escaped(letter)}" d="{shape}"/>')
             self._units.append(
                 f'<path class="unit-letter" d="{text_path(letter, at_x, at_y, 8 if unit.type is UnitType.ARMY else 7)}" '
                 f'fill="none" stroke="{ink if unit.type is UnitType.ARMY else "#111111"}" stroke-width="1.5" '
@@ -628,6 +653,9 @@ class _Canvas:
         """Where an arrow from ``start`` towards ``end`` stops: ``stop`` short of it, and further back
         while its head would cover a label; when the whole way is covered (a short move between
         crowded labels), the tip goes beside the destination's unit instead, where it covers none."""
+        return self.base.kept(("end", start, end, stop), lambda: self._search_end(start, end, stop))
+
+    def _search_end(self, start: Point, end: Point, stop: float) -> Point:
         (x1, y1), (x2, y2) = start, end
         length = math.hypot(x2 - x1, y2 - y1)
         if length < 1e-6:
@@ -688,6 +716,9 @@ class _Canvas:
 
     def _mark_point(self, start: Point, end: Point) -> Point:
         """A point on the line near its middle (or just beside it) where a cross covers no label."""
+        return self.base.kept(("mark", start, end), lambda: self._search_mark(start, end))
+
+    def _search_mark(self, start: Point, end: Point) -> Point:
         length = max(math.hypot(end[0] - start[0], end[1] - start[1]), 1e-6)
         nx, ny = -(end[1] - start[1]) / length, (end[0] - start[0]) / length
         for side in (0.0, 10.0, -10.0, 18.0, -18.0):
@@ -730,13 +761,13 @@ class _Canvas:
                     self._cross(at, _FAILED, "disbanded")  # no order in a retreat/adjustment: it is lost
                 elif order is None:  # no order: it holds, but nobody said so
                     self._lines.append(
-                        f'<circle class="order unordered {outcome.value}" data-loc="{escape(unit_location)}" '
+                        f'<circle class="order unordered {outcome.value}" data-loc="{_escaped(unit_location)}" '
                         f'cx="{at[0]:.1f}" cy="{at[1]:.1f}" r="{15 * self._size(at):g}" fill="none" stroke="{_INVALID}" stroke-width="1.2" '
                         'stroke-dasharray="2 3"/>'
                     )
                 else:
                     self._lines.append(
-                        f'<circle class="order hold {outcome.value}" data-loc="{escape(unit_location)}" cx="{at[0]:.1f}" '
+                        f'<circle class="order hold {outcome.value}" data-loc="{_escaped(unit_location)}" cx="{at[0]:.1f}" '
                         f'cy="{at[1]:.1f}" r="{16 * self._size(at):g}" fill="none" stroke="{colour}" stroke-width="2.5"/>'
                     )
             return
@@ -749,7 +780,7 @@ class _Canvas:
                 self.unit(built, at, css="unit built")
             colour = _GOOD if outcome is Outcome.SUCCEEDS else _FAILED
             self._marks.append(
-                f'<circle class="order build {outcome.value}" data-power="{escape(result.power)}" cx="{at[0]:.1f}" '
+                f'<circle class="order build {outcome.value}" data-power="{_escaped(result.power)}" cx="{at[0]:.1f}" '
                 f'cy="{at[1]:.1f}" r="{17 * self._size(at):g}" fill="none" stroke="{colour}" stroke-width="2"/>'
                 f'<circle cx="{at[0]:.1f}" cy="{at[1]:.1f}" r="{21 * self._size(at):g}" fill="none" stroke="{colour}" stroke-width="1.5"/>'
             )
@@ -773,7 +804,7 @@ class _Canvas:
                 kind = "move" if isinstance(order, Move) else "retreat"
                 if isinstance(order, Move) and order.wants_convoy:
                     kind = "move convoyed"
-                where = f' data-from="{escape(order.unit.location)}" data-to="{escape(order.destination)}"'
+                where = f' data-from="{_escaped(order.unit.location)}" data-to="{_escaped(order.destination)}"'
                 self._line(start, end, kind, outcome, arrow=True, extra=where)
             return
         if isinstance(order, SupportHold):
@@ -800,7 +831,7 @@ class _Canvas:
             return
         self.unit(unit, beside, css="unit dislodged", extra=' stroke-dasharray="3 2" opacity="0.85"')
         self._marks.append(
-            f'<circle class="dislodged-mark" data-loc="{escape(unit.location)}" cx="{beside[0]:.1f}" cy="{beside[1]:.1f}" '
+            f'<circle class="dislodged-mark" data-loc="{_escaped(unit.location)}" cx="{beside[0]:.1f}" cy="{beside[1]:.1f}" '
             f'r="{15 * self._size(beside):g}" fill="none" stroke="{_FAILED}" stroke-width="2"/>'
         )
         if retreats is None:
@@ -818,7 +849,7 @@ class _Canvas:
                     b = self._end_clear(a, b, 15.0)
                 d += f"M{a[0]:.1f} {a[1]:.1f}L{b[0]:.1f} {b[1]:.1f}"
             self._lines.append(
-                f'<path class="retreat-option" data-loc="{escape(unit.location)}" data-to="{escape(option)}" '
+                f'<path class="retreat-option" data-loc="{_escaped(unit.location)}" data-to="{_escaped(option)}" '
                 f'd="{d}" fill="none" stroke="{_FAILED}" '
                 f'stroke-width="1.5" stroke-dasharray="4 3" marker-end="url(#arrow-failed)"/>'
             )
