@@ -408,8 +408,8 @@ _placed_lines: dict[tuple[object, ...], tuple[tuple[Spans, Spans], tuple[tuple[i
 """Each order line's spans (its body's, its arrowhead's) cut to its clip, and those a label covers in
 part, by the line, its page, the labels' masks and the clip."""
 _inked: dict[tuple[object, ...], Painted] = {}
-"""The same spans to paint in their inks (the body's, the arrowhead's: a picture's indices), by
-:data:`_placed_lines`' key and the inks."""
+"""The same spans to paint in their inks (the body's, the arrowhead's: a picture's indices), under
+the labels, by :data:`_placed_lines`' key and the inks."""
 _memo: dict[tuple[str, str, float, float], Line | Sprite] = {}
 _groups: dict[tuple[str, float, float, Clip], tuple[tuple[Line | Sprite, Clip], ...]] = {}
 """The steps of a group of elements alone, by its text and its place (:func:`_steps`)."""
@@ -663,18 +663,20 @@ def _paint(
                 )
                 found = _placed_lines[key] = (parts, labelled)
                 _placed_runs[0] += len(parts[0]) + len(parts[1])
-            parts, labelled = found
             inked = _inked.get((key, inks))
             if inked is None:
+                parts, labelled = found
+                # A span a label covers in part gets its ink under the label: what it paints is its
+                # ink whatever was under it, so the label over it is the label over its ink.
+                under = set(labelled)
                 inked = _inked[(key, inks)] = tuple(
-                    (slice(start, end), bytes([ink]) * (end - start))
+                    (slice(start, end), _labelled(bytes([ink]) * (end - start), start, end, over)
+                     if (start, end) in under else bytes([ink]) * (end - start))
                     for part, ink in zip(parts, inks, strict=True)
                     for start, end in part
-                )
+                )  # fmt: skip
             for where, codes in inked:
                 out[where] = codes
-            for start, end in labelled:
-                out[start:end] = _labelled(out[start:end], start, end, over)
             continue
         key = (step.text, step.dx, step.dy, width, height, over.key, table, clip)
         placed = _placed.get(key)
