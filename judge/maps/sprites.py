@@ -268,15 +268,24 @@ def _polygon(spans: list[tuple[int, int]], width: int, box: Box, points: list[tu
         at += width
 
 
-def _dashes(length: float, dash: tuple[float, ...]) -> list[tuple[float, float]]:
-    """The pieces (from, to: distances along a segment ``length`` long) its dash array draws."""
-    if not dash:
+def _between(a: float, b: float) -> tuple[float, float]:
+    return (a, b) if a <= b else (b, a)
+
+
+def _dashes(length: float, dash: tuple[float, ...], near: tuple[float, float]) -> list[tuple[float, float]]:
+    """The pieces (from, to: distances along a segment ``length`` long) its dash array draws that
+    reach between the distances ``near`` (a long line crossing an inset's frame: most of its dashes
+    beyond it). The pattern's whole repeats before them are skipped at once (its lengths are whole
+    pixels: a repeat's multiple is their sum exactly)."""
+    if not dash or min(dash) < 0 or sum(dash) <= 0:  # none, or one SVG draws solid
         return [(0.0, length)]
+    pattern = dash if len(dash) % 2 == 0 else dash * 2  # an odd list repeated: on, off alternate
+    period = sum(pattern)
     pieces = []
-    at, k = 0.0, 0
-    while at < length:
-        end = min(at + dash[k % len(dash)], length)
-        if k % 2 == 0:
+    at, k = max(math.floor(near[0] / period) - 1, 0) * period, 0
+    while at < length and at <= near[1]:
+        end = min(at + pattern[k % len(pattern)], length)
+        if k % 2 == 0 and end >= near[0]:
             pieces.append((at, end))
         at, k = end, k + 1
     return pieces
@@ -302,7 +311,6 @@ def _segment(
     ceil = math.ceil
     left, top, right, bottom = box
     ux, uy = (x2 - x1) / length, (y2 - y1) / length
-    pieces = _dashes(length, dash)
     across = abs(ux * half)  # how far the stroke's corners stand above and below its ends
     first = max(ceil(min(y1, y2) - across - 0.5), top)
     last = min(ceil(max(y1, y2) + across - 0.5), bottom)
@@ -311,25 +319,34 @@ def _segment(
     if ux == 0:  # vertical: each dash's rows between its ends, the stroke's columns
         lo, hi = max(ceil(x1 - half - 0.5), left), min(ceil(x1 + half - 0.5), right)
         if hi > lo:
-            for a, b in pieces:
+            for a, b in _dashes(length, dash, _between((first - 1 - y1) / uy, (last + 1 - y1) / uy)):
                 ya, yb = (y1 + uy * a, y1 + uy * b) if uy > 0 else (y1 + uy * b, y1 + uy * a)
                 for at in range(max(ceil(ya - 0.5), first) * width, min(ceil(yb - 0.5), last) * width, width):
                     spans.append((at + lo, at + hi))
         return
-    rows = range(first, last)
     if uy == 0:  # horizontal: the stroke's rows, every column
+        rows = range(first, last)
         inside = [(left, right)] * len(rows)
+        near = _between((left - 1 - x1) / ux, (right + 1 - x1) / ux)
     else:
         slope, reach = ux / uy, abs(half / uy)
+        # Only the rows where the stroke reaches between the box's sides (a line crossing an inset's
+        # frame: most of it beyond), a row more either way.
+        ends = sorted((y1 + (left - 1 - reach - x1) / slope, y1 + (right + 1 + reach - x1) / slope))
+        first, last = max(first, math.floor(ends[0] - 0.5)), min(last, ceil(ends[1] - 0.5) + 1)
+        if last <= first:
+            return
+        rows = range(first, last)
         inside = []
         for row in rows:
             middle = x1 + (row + 0.5 - y1) * slope - 0.5
             lo, hi = ceil(middle - reach), ceil(middle + reach)
             inside.append((lo if lo > left else left, hi if hi < right else right))
+        near = _between((first - 1 - across - y1) / uy, (last + 1 + across - y1) / uy)
     # On each row, the centre at distance t along the segment is at x = along + 0.5 + t / ux.
     back = uy / ux
     along = [x1 - (row + 0.5 - y1) * back - 0.5 for row in rows]
-    for a, b in pieces:
+    for a, b in _dashes(length, dash, near):
         ya, yb = (y1 + uy * a, y1 + uy * b) if uy >= 0 else (y1 + uy * b, y1 + uy * a)
         r0, r1 = max(ceil(ya - across - 0.5), first), min(ceil(yb + across - 0.5), last)
         if r1 <= r0:
@@ -632,6 +649,43 @@ def _outside(step: Line | Sprite, clip: tuple[int, int, int, int]) -> bool:
     )
 
 
+class _Strips(dict[int, bytes]):
+    """One ink's bytes by their length, each made the first time it is asked for."""
+
+    def __init__(self, ink: int) -> None:
+        super().__init__()
+        self.ink = bytes((ink,))
+
+    def __missing__(self, length: int) -> bytes:
+        strip = self[length] = self.ink * length
+        return strip
+
+
+def _inked_spans(parts: tuple[Spans, Spans], inks: tuple[int, int], labelled: Spans, over: Over) -> Painted:
+    """An order line's spans to paint (its body's, its arrowhead's) in their inks, each length's
+    bytes made once a line (its spans are a few lengths, thousands of them in a crowded picture).
+    A span a label covers in part (``labelled``) gets its ink under the label: what it paints is
+    its ink whatever was under it, so the label over it is the label over its ink."""
+    under = set(labelled)
+    inked: list[tuple[slice, bytes]] = []
+    for part, ink in zip(parts, inks, strict=True):
+        if part:
+            strips = _Strips(ink)
+            inked += [
+                (slice(start, end), strips[end - start])
+                if (start, end) not in under
+                else (slice(start, end), _labelled(strips[end - start], start, end, over))
+                for start, end in part
+            ]
+    return tuple(inked)
+
+
+def _under_labels(spans: Spans, paint: bytes) -> Spans:
+    """The spans a label covers in part (a support's line passing under it: few), where ``paint``
+    (what the labels ink) is not all zero."""
+    return tuple((start, end) for start, end in spans if paint.count(0, start, end) != end - start)
+
+
 def _paint(
     steps: list[tuple[Line | Sprite, Clip]],
     out: bytearray,
@@ -657,24 +711,12 @@ def _paint(
                 parts = _lines.get((step, width, box))
                 if parts is None:
                     parts = _lines[(step, width, box)] = _line(step, width, box, bool(step.marker))
-                # The spans a label covers in part (a support's line passing under it): few.
-                labelled = tuple(
-                    (start, end) for part in parts for start, end in part if paint.count(0, start, end) != end - start
-                )
-                found = _placed_lines[key] = (parts, labelled)
+                found = _placed_lines[key] = (parts, _under_labels(parts[0] + parts[1], paint))
                 _placed_runs[0] += len(parts[0]) + len(parts[1])
             inked = _inked.get((key, inks))
             if inked is None:
                 parts, labelled = found
-                # A span a label covers in part gets its ink under the label: what it paints is its
-                # ink whatever was under it, so the label over it is the label over its ink.
-                under = set(labelled)
-                inked = _inked[(key, inks)] = tuple(
-                    (slice(start, end), _labelled(bytes([ink]) * (end - start), start, end, over)
-                     if (start, end) in under else bytes([ink]) * (end - start))
-                    for part, ink in zip(parts, inks, strict=True)
-                    for start, end in part
-                )  # fmt: skip
+                inked = _inked[(key, inks)] = _inked_spans(parts, inks, labelled, over)
             for where, codes in inked:
                 out[where] = codes
             continue
