@@ -54,7 +54,10 @@ Run = tuple[int, int, bytes]
 Clip = tuple[int, int, int, int] | None
 """Where a step's pixels may go: a rectangle of whole pixels (left, top, right, bottom), or anywhere."""
 
-_TAG = re.compile(r"<(/?)([a-zA-Z]+)([^>]*?)(/?)>")
+_TAG = re.compile(r"<(/?)([a-zA-Z]+)([^>]*)>")
+"""A tag: its closing slash, name, and attributes with an empty element's slash at their end (a
+lazy match of the attributes before an optional slash tried the slash at each character: ten
+microseconds a glyph's path, a third of a millisecond a picture's title)."""
 _ATTR = re.compile(r'([\w:-]+)="([^"]*)"')
 _DATA = re.compile(r'\s(?:data-[\w-]+|class)="[^"]*"')
 _COLOURS = re.compile(r'(?<==")#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})(?=")')
@@ -553,7 +556,10 @@ def _steps(phase: str, origin: tuple[float, float, Clip] = (0.0, 0.0, None)) -> 
     at = 0
     while (match := _TAG.search(phase, at)) is not None:
         at = match.end()
-        closing, tag, attrs, empty = match.groups()
+        closing, tag, attrs = match.groups()
+        empty = attrs.endswith("/")
+        if empty:
+            attrs = attrs[:-1]
         if tag in ("defs", "style", "marker"):
             if not empty:
                 skip += -1 if closing else 1
