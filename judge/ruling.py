@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import orjson
+from judge.json_text import loads
 
 if TYPE_CHECKING:
     from judge.core.adjudicator import AdjudicationResult, Rules
@@ -39,24 +39,10 @@ if TYPE_CHECKING:
 def rule_on_text(text: str) -> dict[str, Any]:
     """The result (or ``{"error": ...}``) for one position written as JSON text."""
     try:
-        data = _loads(text)
+        data = loads(text)
     except json.JSONDecodeError as error:
         return {"error": f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"}
     return rule_on(data)
-
-
-def _loads(text: str) -> Any:
-    """JSON text decoded by orjson (several times faster); what orjson refuses, by :mod:`json`.
-
-    The standard library reads a few things orjson does not (NaN, lone
-    surrogate escapes, integers past 64 bits) and words its errors as the
-    contract's messages always have: it has the last word on anything orjson
-    will not read, so the accepted inputs and the error texts are unchanged.
-    """
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return json.loads(text)
 
 
 def rule_on(data: object) -> dict[str, Any]:

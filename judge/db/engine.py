@@ -32,6 +32,8 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event, make_url
 from sqlalchemy.engine import URL
 
+from judge.json_text import dumps, loads
+
 SQLITE_BEGIN_OPTION = "judge_sqlite_begin"
 BUSY_TIMEOUT_MS = 30_000
 
@@ -53,7 +55,10 @@ def make_engine(url: str | URL, *, echo: bool = False) -> Engine:
     if parsed.get_backend_name() == "sqlite":
         return _sqlite_engine(parsed, echo=echo)
     if parsed.get_backend_name() == "postgresql":
-        return create_engine(parsed, echo=echo, pool_pre_ping=True, hide_parameters=True)
+        # JSON columns read and written by orjson (judge.json_text): the same documents, a fraction of the time.
+        return create_engine(
+            parsed, echo=echo, pool_pre_ping=True, hide_parameters=True, json_serializer=dumps, json_deserializer=loads
+        )
     raise ValueError(
         f"unsupported database {parsed.get_backend_name()!r}: use sqlite or postgresql"
     )
