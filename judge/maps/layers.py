@@ -56,10 +56,11 @@ import functools
 import itertools
 import re
 import struct
-import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from isal import isal_zlib
 
 from judge.maps import deflate, sprites
 from judge.maps.vips import vips as maps_vips
@@ -346,8 +347,7 @@ def layered_png(svg: str, draw: Draw) -> bytes | None:
         labels,
     )
     if composed is not None:
-        palette += [under_halo(colour) for colour in palette]
-        return palette_png(board.width, board.height, composed, palette, kept)
+        return palette_png(board.width, board.height, composed, _with_halo(tuple(palette)), kept)
 
     def index_of(match: re.Match[str]) -> str:
         return f'="{_index_colour(dynamic[rgb("#" + match.group(1))])}"'
@@ -362,8 +362,7 @@ def layered_png(svg: str, draw: Draw) -> bytes | None:
     over = int.from_bytes(band.translate(_DRAWN), "little")
     merged = drawn | (base ^ (base & over))
     merged = (merged & board.uncovered) | paint  # the halo lightens, the letters ink
-    palette += [under_halo(colour) for colour in palette]
-    return palette_png(board.width, board.height, merged.to_bytes(length, "little"), palette, kept)
+    return palette_png(board.width, board.height, merged.to_bytes(length, "little"), _with_halo(tuple(palette)), kept)
 
 
 def _overlay(picture: bytes, uncovered: bytes, paint: bytes, width: int, height: int) -> bytes:
@@ -379,21 +378,40 @@ def _overlay(picture: bytes, uncovered: bytes, paint: bytes, width: int, height:
     return bytes(merged.write_to_memory())
 
 
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+@functools.lru_cache(maxsize=64)
+def _with_halo(palette: tuple[Colour, ...]) -> tuple[Colour, ...]:
+    """A picture's palette (its 128 indices) and each colour under the labels' halo after it: the
+    same for most pictures of a board, so kept."""
+    return palette + tuple(under_halo(colour) for colour in palette)
+
+
+def _chunk(kind: bytes, data: bytes) -> list[bytes]:
+    """A PNG chunk, as its parts (joined once with the file's others: the image data is not copied
+    for each)."""
+    return [struct.pack(">I", len(data)), kind, data, struct.pack(">I", isal_zlib.crc32(data, isal_zlib.crc32(kind)))]
+
+
+@functools.lru_cache(maxsize=64)
+def _palette_chunk(palette: tuple[Colour, ...]) -> bytes:
+    return b"".join(_chunk(b"PLTE", b"".join(bytes(colour) for colour in palette)))
+
+
+_END = b"".join(_chunk(b"IEND", b""))
 
 
 def palette_png(
-    width: int, height: int, indices: bytes, palette: list[Colour], kept: deflate.Background | None = None
+    width: int, height: int, indices: bytes, palette: Sequence[Colour], kept: deflate.Background | None = None
 ) -> bytes:
     """A PNG of 8-bit palette indices (one byte a pixel, rows top to bottom), no filtering; the rows
     it shares with ``kept`` (a board's background) written from their kept deflated bytes."""
     if len(indices) != width * height or not 0 < len(palette) <= 256:
         raise ValueError("indices and size disagree, or the palette is not 1 to 256 colours")
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))
-        + _chunk(b"PLTE", b"".join(bytes(colour) for colour in palette))
-        + _chunk(b"IDAT", deflate.zlib_stream(indices, width, height, kept))
-        + _chunk(b"IEND", b"")
+    return b"".join(
+        [
+            b"\x89PNG\r\n\x1a\n",
+            *_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
+            _palette_chunk(tuple(palette)),
+            *_chunk(b"IDAT", deflate.zlib_stream(indices, width, height, kept)),
+            _END,
+        ]
     )

@@ -43,12 +43,15 @@ def _crisp(svg: str) -> str:
 
 
 def _chunks(png: bytes) -> dict[bytes, bytes]:
+    """Each chunk's data by its kind, every chunk's CRC checked (zlib's)."""
     chunks: dict[bytes, bytes] = {}
     offset = 8
     while offset < len(png):
         (length,) = struct.unpack(">I", png[offset : offset + 4])
         kind = png[offset + 4 : offset + 8]
-        chunks[kind] = chunks.get(kind, b"") + png[offset + 8 : offset + 8 + length]
+        data = png[offset + 8 : offset + 8 + length]
+        assert png[offset + 8 + length : offset + 12 + length] == struct.pack(">I", zlib.crc32(kind + data)), kind
+        chunks[kind] = chunks.get(kind, b"") + data
         offset += 12 + length
     return chunks
 
