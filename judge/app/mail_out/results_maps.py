@@ -25,9 +25,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol
 
-import orjson
 from sqlalchemy import Text, bindparam, cast, select
 
+from judge import json_text
 from judge.app.audience.blind_view import EVERYTHING, NOTHING, View
 from judge.app.game_state.variant_rules import GameRules, game_map_of
 from judge.core.adjudicator.results import AdjudicationResult
@@ -260,12 +260,12 @@ _READ = select(
 """What the sender's picture of a phase reads, with its game, in one statement (a Core select: the
 ORM's loading of the whole record and game cost as much as drawing the phase's orders), built once
 (its cache key too: a statement built for each picture costs a tenth of a millisecond more). The
-JSON documents come as their text: decoded by orjson (a third of the standard library's time) when
-the picture is drawn, not at all when it is kept already."""
+JSON documents come as their text: decoded by :func:`judge.json_text.loads` (orjson, a third of the
+standard library's time) when the picture is drawn, not at all when it is kept already."""
 
 
 def _json(text: str | None) -> Any:
-    return None if text is None else orjson.loads(text)
+    return None if text is None else json_text.loads(text)
 
 
 @dataclass(frozen=True, slots=True)
