@@ -417,9 +417,10 @@ class Sprite(NamedTuple):
     box: tuple[float, float, float, float]
 
 
-Painted = tuple[tuple[slice, bytes], ...]
-"""Pixels to paint, as ``out[where] = codes``: the slice made once, when they are kept (painting a
-picture is a few thousand of these; a slice made each time is a third of their cost)."""
+Painted = tuple[tuple[int, int, bytes], ...]
+"""Pixels to paint, as ``out[start:end] = codes``: numbers and bytes only, no slice object kept (a
+slice is one more object the garbage collector walks each time it looks at the old ones: tens of
+thousands of them kept, in a crowded picture's caches, for a third of painting's cost)."""
 _placed: dict[tuple[object, ...], Painted] = {}
 """Each element's pixels at its place on a page, in a picture's indices and under its labels (the
 key: the element, its place, the page, the labels' masks and the indices)."""
@@ -673,14 +674,14 @@ def _inked_spans(parts: tuple[Spans, Spans], inks: tuple[int, int], labelled: Sp
     A span a label covers in part (``labelled``) gets its ink under the label: what it paints is
     its ink whatever was under it, so the label over it is the label over its ink."""
     under = set(labelled)
-    inked: list[tuple[slice, bytes]] = []
+    inked: list[tuple[int, int, bytes]] = []
     for part, ink in zip(parts, inks, strict=True):
         if part:
             strips = _Strips(ink)
             inked += [
-                (slice(start, end), strips[end - start])
+                (start, end, strips[end - start])
                 if (start, end) not in under
-                else (slice(start, end), _labelled(strips[end - start], start, end, over))
+                else (start, end, _labelled(strips[end - start], start, end, over))
                 for start, end in part
             ]
     return tuple(inked)
@@ -723,8 +724,8 @@ def _paint(
             if inked is None:
                 parts, labelled = found
                 inked = _inked[(key, inks)] = _inked_spans(parts, inks, labelled, over)
-            for where, codes in inked:
-                out[where] = codes
+            for start, end, codes in inked:
+                out[start:end] = codes
             continue
         key = (step.text, step.dx, step.dy, width, height, over.key, table, clip)
         placed = _placed.get(key)
@@ -732,14 +733,14 @@ def _paint(
             runs = _place(_sprites[step.text], step.dx, step.dy, width, height)
             translated = _clipped([(start, end, codes.translate(table)) for start, end, codes in runs], width, clip)
             placed = _placed[key] = tuple(
-                (slice(start, end), codes)
+                (start, end, codes)
                 if paint.count(0, start, end) == end - start  # no label there
-                else (slice(start, end), _labelled(codes, start, end, over))
+                else (start, end, _labelled(codes, start, end, over))
                 for start, end, codes in translated
             )
             _placed_runs[0] += len(placed)
-        for where, codes in placed:
-            out[where] = codes
+        for start, end, codes in placed:
+            out[start:end] = codes
     return bytes(out)
 
 

@@ -98,3 +98,21 @@ def test_what_a_boards_inset_draws_beyond_its_frame_is_left_out(monkeypatch: pyt
     monkeypatch.setattr(sprites, "_outside", lambda step, clip: False)
     every = framed()
     assert set(kept) < set(every) and len(every) - len(kept) > 100  # the units beyond the frame
+
+
+def test_the_pixels_kept_to_paint_are_nothing_the_garbage_collector_walks() -> None:
+    """What a picture keeps to paint again (its elements' and lines' pixels at their places: tens of
+    thousands in a crowded picture) is numbers and bytes: once looked at, the collector leaves it
+    alone (a slice object kept there is walked by every full collection, all of them)."""
+    import gc
+
+    from judge.maps import sprites
+    from judge.maps.png import svg_to_png
+    from tests.maps.test_layered_png import _played
+
+    svg_to_png(_played("world", 2))
+    kept = [*sprites._placed.values(), *sprites._inked.values()]
+    assert sum(len(painted) for painted in kept) > 1000
+    gc.collect()
+    gc.collect()
+    assert [painted for painted in kept if gc.is_tracked(painted)] == []
