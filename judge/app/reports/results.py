@@ -151,6 +151,18 @@ def _entry_text(entry: OrderResult, position: Position, game_map: GameMap, langu
 
 def _tag(entry: OrderResult, _: Gettext, game_map: GameMap, language: str) -> str:
     """``(*bounce*)``, ``(*cut, dislodged*)``: why an order failed, in the Judge's words."""
+    if entry.outcome is Outcome.INVALID:
+        return f"(*{_('invalid')}*)"
+    reason = entry.reason
+    if reason.startswith("no order:") or reason.startswith("no valid order:"):
+        reason = reason.split(":", 1)[1]
+        parts = [p.strip() for p in reason.split(",") if p.strip() not in ("holds", "disbanded")]
+    elif entry.outcome is Outcome.SUCCEEDS and not reason.startswith("completed"):
+        return ""  # most orders: nothing to say, and no message translated for it
+    else:
+        parts = [p.strip() for p in reason.split(",")]
+    if not parts:
+        return ""
     words = {
         "holds (invalid order)": _("holds (invalid order)"),
         "bounce": _("bounce"),
@@ -163,16 +175,6 @@ def _tag(entry: OrderResult, _: Gettext, game_map: GameMap, language: str) -> st
         "removed in civil disorder": _("civil disorder"),
         "completed": _("completed from its power's support or convoy"),
     }
-    if entry.outcome is Outcome.INVALID:
-        return f"(*{_('invalid')}*)"
-    reason = entry.reason
-    if reason.startswith("no order:") or reason.startswith("no valid order:"):
-        reason = reason.split(":", 1)[1]
-        parts = [p.strip() for p in reason.split(",") if p.strip() not in ("holds", "disbanded")]
-    elif entry.outcome is Outcome.SUCCEEDS and not reason.startswith("completed"):
-        return ""
-    else:
-        parts = [p.strip() for p in reason.split(",")]
     parts = [words.get(p) or _retreated_by_master(p, game_map, language, _) or p for p in parts if p]
     return f"(*{', '.join(parts)}*)" if parts else ""
 
