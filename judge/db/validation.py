@@ -11,9 +11,9 @@ Binary columns (raw mail) are not checked: bytes are stored as they are.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+import orjson
 from sqlalchemy import JSON, String, event
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import instance_state
@@ -39,27 +39,19 @@ def check_text(table: str, column: str, value: str, limit: int | None) -> None:
 def check_json(table: str, column: str, value: Any) -> None:
     """Check every key and string of a JSON document.
 
-    The document is written out once by the C encoder, which escapes every
-    NUL as ``\\u0000`` and keeps lone surrogates, which UTF-8 then refuses:
-    a document with neither passes at once. Only a suspect one (or one the
-    encoder cannot write) is walked, to name the problem as before. The
-    judge's own documents (positions, rulings, reports) are large, and this
-    runs at every flush that changes one.
+    The document is written out once by orjson, which escapes every NUL
+    as ``\\u0000`` and refuses lone surrogates (and what it cannot write):
+    a document it writes without a NUL passes at once. Only a suspect one
+    is walked, to name the problem as before. The judge's own documents
+    (positions, rulings, reports) are large, and this runs at every flush
+    that changes one.
     """
     try:
-        written = _encode(value)
-    except (TypeError, ValueError):
-        written = None
-    if written is not None and "\\u0000" not in written:
-        try:
-            written.encode("utf-8")
+        if b"\\u0000" not in orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS):
             return
-        except UnicodeEncodeError:
-            pass
+    except orjson.JSONEncodeError:
+        pass
     _walk_json(table, column, value)
-
-
-_encode = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def _walk_json(table: str, column: str, value: Any) -> None:
