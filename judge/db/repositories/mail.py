@@ -34,6 +34,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import InstrumentedAttribute, Session, aliased
 from sqlalchemy.sql.elements import BindParameter, ColumnElement
 
+from judge.db.driver_statements import execute_fixed
 from judge.db.enums import InboundState, OutboundState
 from judge.db.errors import NotFoundError
 from judge.db.models import InboundMail, OutboundMail
@@ -588,8 +589,7 @@ def mark_sent_on(connection: Connection, mail_id: int, now: datetime, error: str
     ``connection``; LookupError if it is gone."""
     if error is not None:  # the flush-time check the ORM would make (judge.db.validation)
         check_text("mail_out", "last_error", error, getattr(_outbound().c.last_error.type, "length", None))
-    done = connection.execute(_sent_statement(), {"sent_id": mail_id, "sent_now": now, "sent_error": error})
-    if not done.rowcount:
+    if not execute_fixed(connection, _sent_statement(), {"sent_id": mail_id, "sent_now": now, "sent_error": error}):
         raise LookupError(f"outbox mail {mail_id} is gone")
 
 
