@@ -62,7 +62,9 @@ _ATTR = re.compile(r'([\w:-]+)="([^"]*)"')
 _DATA = re.compile(r'\s(?:data-[\w-]+|class)="[^"]*"')
 _COLOURS = re.compile(r'(?<==")#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})(?=")')
 _TRANSLATE = re.compile(r"translate\(([-\d.]+)[ ,]+([-\d.]+)\)$")
-_PATH = re.compile(r"([MLHVmlhvZz])([^MLHVmlhvZz]*)")
+_TOKEN = re.compile(r"[MLHVmlhvZz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+"""A path's command letters and numbers, in order."""
+_COMMANDS = frozenset("MLHVmlhvZz")
 _NUMBER = re.compile(r"-?\d*\.?\d+(?:e-?\d+)?")
 _LINE = re.compile(r"^(?:M(-?[\d.]+) (-?[\d.]+)L(-?[\d.]+) (-?[\d.]+))+$")
 _RUN = re.compile(rb"[^\x00]+")
@@ -98,68 +100,78 @@ def _code(colour: str) -> int:
     return code
 
 
-def _path_points(d: str) -> tuple[list[tuple[float, float]], str] | None:
-    """The absolute points of ``d`` (for its box) and ``d`` with its absolute numbers kept as text."""
+def _moved_path(
+    d: str, ox: float, oy: float
+) -> tuple[str, int, int, tuple[float, float, float, float]] | None:
+    """``d`` (drawn at ``ox``, ``oy``) moved by the whole pixels that bring its first point near
+    the origin: its text so moved (its absolute numbers less the move, its relative ones as they
+    are), the move, and its points' extent there; None for a curve, an arc or a relative start
+    (drawn by librsvg), or a move that is not whole pixels. One pass over its numbers."""
     if not d.startswith("M") or _PLAIN_PATH.fullmatch(d) is None:
-        return None  # a curve, an arc, or a relative start: not shifted here (drawn by librsvg)
-    points: list[tuple[float, float]] = []
-    x = y = sx = sy = 0.0
-    for command, args in _PATH.findall(d):
-        numbers = [float(n) for n in _NUMBER.findall(args)]
+        return None
+    commands: list[tuple[str, list[str]]] = []
+    for token in _TOKEN.findall(d):
+        if token in _COMMANDS:
+            commands.append((token, []))
+        else:
+            commands[-1][1].append(token)
+    start = commands[0][1]
+    if len(start) < 2:
+        return None
+    dx, dy = math.floor(float(start[0]) + ox), math.floor(float(start[1]) + oy)
+    sx, sy = dx - ox, dy - oy  # the move of the path's own numbers
+    if sx != int(sx) or sy != int(sy):
+        return None
+    out: list[str] = []
+    xs: list[float] = []
+    ys: list[float] = []
+    x = y = x0 = y0 = 0.0
+    for command, texts in commands:
+        numbers = [float(text) for text in texts]
         if command in "ML":
             if len(numbers) % 2:
                 return None
-            for i in range(0, len(numbers), 2):
-                x, y = numbers[i], numbers[i + 1]
-                points.append((x, y))
-                if command == "M" and i == 0:
-                    sx, sy = x, y
-        elif command in "ml":
-            for i in range(0, len(numbers), 2):
-                x, y = x + numbers[i], y + numbers[i + 1]
-                points.append((x, y))
-                if command == "m" and i == 0:
-                    sx, sy = x, y
-        elif command == "h":
+            moved: list[str] = []
+            for k in range(0, len(numbers), 2):
+                x, y = numbers[k] - sx, numbers[k + 1] - sy
+                xs.append(x)
+                ys.append(y)
+                moved += (_text(x), _text(y))
+            if command == "M":
+                x0, y0 = xs[-len(numbers) // 2], ys[-len(numbers) // 2]
+            out.append(command + " ".join(moved))
+            continue
+        if command in "ml":
+            if len(numbers) % 2:
+                return None
+            for k in range(0, len(numbers), 2):
+                x, y = x + numbers[k], y + numbers[k + 1]
+                xs.append(x)
+                ys.append(y)
+                if command == "m" and k == 0:
+                    x0, y0 = x, y
+        elif command in "hH":
             for n in numbers:
-                x += n
-                points.append((x, y))
-        elif command == "v":
+                x = x + n if command == "h" else n - sx
+                xs.append(x)
+                ys.append(y)
+        elif command in "vV":
             for n in numbers:
-                y += n
-                points.append((x, y))
-        elif command == "H":
-            for n in numbers:
-                x = n
-                points.append((x, y))
-        elif command == "V":
-            for n in numbers:
-                y = n
-                points.append((x, y))
-        else:
-            x, y = sx, sy
-    return points, d
+                y = y + n if command == "v" else n - sy
+                xs.append(x)
+                ys.append(y)
+        else:  # z: back to the subpath's start
+            x, y = x0, y0
+        if command in "HV":
+            out.append(command + " ".join(f"{n - (sx if command == 'H' else sy):.3f}" for n in numbers))
+        else:  # relative: as they are
+            out.append(command + " ".join(texts))
+    return "".join(out), dx, dy, (min(xs), min(ys), max(xs), max(ys))
 
 
-def _shift_path(d: str, dx: int, dy: int) -> str:
-    out = []
-    for command, args in _PATH.findall(d):
-        if command in "ML":
-            numbers = _NUMBER.findall(args)
-            shifted = [
-                f"{float(n) - (dx if i % 2 == 0 else dy):.3f}".rstrip("0").rstrip(".")
-                for i, n in enumerate(numbers)
-            ]
-            out.append(command + " ".join(shifted))
-        elif command in "HV":
-            numbers = _NUMBER.findall(args)
-            out.append(
-                command
-                + " ".join(f"{float(n) - (dx if command == 'H' else dy):.3f}" for n in numbers)
-            )
-        else:
-            out.append(command + args)
-    return "".join(out)
+def _text(number: float) -> str:
+    """A path's number as text: three decimals at most, no trailing zero."""
+    return f"{number:.3f}".rstrip("0").rstrip(".")
 
 
 def _element(
@@ -198,25 +210,13 @@ def _element(
             (x - dx - margin, y - dy - margin, x - dx + w + margin, y - dy + h + margin),
         )
     if tag == "path":
-        found = _path_points(values["d"])
-        if found is None or not found[0]:
+        moved = _moved_path(values["d"], ox, oy)
+        if moved is None:
             return None
-        points = found[0]
-        dx, dy = math.floor(points[0][0] + ox), math.floor(points[0][1] + oy)
-        sx, sy = dx - ox, dy - oy  # the shift of the path's own numbers
-        if sx != int(sx) or sy != int(sy):
-            return None
-        d = _shift_path(values["d"], int(sx), int(sy))
+        d, dx, dy, (x0, y0, x1, y1) = moved
         body = _DATA.sub("", attrs)
         body = re.sub(r'\sd="[^"]*"', f' d="{d}"', body)
-        xs = [p[0] - sx for p in points]
-        ys = [p[1] - sy for p in points]
-        return (
-            f"<path{body}/>",
-            dx,
-            dy,
-            (min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin),
-        )
+        return f"<path{body}/>", dx, dy, (x0 - margin, y0 - margin, x1 + margin, y1 + margin)
     return None
 
 

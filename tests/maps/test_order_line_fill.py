@@ -116,3 +116,16 @@ def test_the_pixels_kept_to_paint_are_nothing_the_garbage_collector_walks() -> N
     gc.collect()
     gc.collect()
     assert [painted for painted in kept if gc.is_tracked(painted)] == []
+
+
+def test_a_path_is_moved_to_near_the_origin_by_whole_pixels_in_one_pass() -> None:
+    """Its absolute numbers less the move, its relative ones as written, the extent of its points
+    (a subpath closed goes back to its start); a curve, or a move across pixels, is not moved."""
+    from judge.maps.sprites import _moved_path
+
+    moved = _moved_path("M261.9 675.5h18v14h-18z M267.4 689.5v-10l0.125,2 H270 V680", 0.0, 44.0)
+    assert moved is not None
+    assert moved[:3] == ("M0.9 0.5h18v14h-18zM6.4 14.5v-10l0.125 2H9.000V5.000", 261, 719)
+    assert moved[3] == pytest.approx((0.9, 0.5, 18.9, 14.5))
+    assert _moved_path("M10 10 C 20 20 30 30 40 40", 0.0, 0.0) is None
+    assert _moved_path("M10 10 L 20 20", 0.5, 0.0) is None
