@@ -31,6 +31,8 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f\u0080-\u009f\u2028\u2029\ud800-\udfff]")
 """What :func:`printable` hides: control characters, line separators, and lone surrogates (a
 header's bytes that were not UTF-8, kept by the parser as surrogate escapes), which neither a
 reply nor a database row can hold."""
+_CONTROL_OR_SPACE = re.compile(r"[\s\x00-\x1f\x7f\u0080-\u009f\u2028\u2029\ud800-\udfff]")
+"""A control character or a space: ``\\s`` of a str pattern is what ``str.isspace`` calls space."""
 
 
 class AddressError(ValueError):
@@ -65,7 +67,7 @@ def canonical_address(text: str) -> str:
         address = address[1:-1].strip()
     if not address:
         raise AddressError(text, "it is empty")
-    if _CONTROL.search(address) or any(c.isspace() for c in address):
+    if _CONTROL_OR_SPACE.search(address):
         raise AddressError(text, "it contains spaces or control characters")
     local, at, domain = address.rpartition("@")
     if not at or not local or not domain:

@@ -16,10 +16,11 @@ row's game and reader: a batch of mails in two reads.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Collection
 
-from sqlalchemy import select
+from sqlalchemy import Select, bindparam, select
 
 from judge.app.session.services import Services
 from judge.db.database import UnitOfWork
@@ -43,16 +44,15 @@ def list_headers_of(
     """:func:`list_headers` of several mails (game, reader) in two reads: the sender's batch."""
     wanted = {(game_id, reader, normalise_address(reader)) for game_id, reader in mails}
     games = {game_id for game_id, _reader, _address in wanted}
+    connection = uow.session.connection()  # Core: the statements are made once, no ORM objects read
     names: dict[int, str] = dict(
-        uow.session.execute(select(Game.id, Game.name).where(Game.id.in_(games))).tuples().all()
+        connection.execute(_names_statement(), {"list_games": list(games)}).tuples().all()
     ) if games else {}  # fmt: skip
     observers: dict[tuple[int, str], int] = {}
     addresses = {address for _game, _reader, address in wanted}
     if names and addresses:
-        found = uow.session.execute(
-            select(GameObserver.game_id, GameObserver.address, GameObserver.id)
-            .where(GameObserver.game_id.in_(list(names)), GameObserver.address.in_(addresses))
-            .order_by(GameObserver.id.desc())
+        found = connection.execute(
+            _observers_statement(), {"list_named": list(names), "list_addresses": list(addresses)}
         ).tuples()
         for game_id, address, observer_id in found:
             observers[(game_id, address)] = observer_id  # the first of the game's rows wins, as before
@@ -61,6 +61,23 @@ def list_headers_of(
         if game_id in names else b""
         for game_id, reader, address in wanted
     }  # fmt: skip
+
+
+@functools.cache
+def _names_statement() -> Select[tuple[int, str]]:
+    return select(Game.id, Game.name).where(Game.id.in_(bindparam("list_games", expanding=True)))
+
+
+@functools.cache
+def _observers_statement() -> Select[tuple[int, str, int]]:
+    return (
+        select(GameObserver.game_id, GameObserver.address, GameObserver.id)
+        .where(
+            GameObserver.game_id.in_(bindparam("list_named", expanding=True)),
+            GameObserver.address.in_(bindparam("list_addresses", expanding=True)),
+        )
+        .order_by(GameObserver.id.desc())
+    )
 
 
 def _headers(services: Services, game_id: int, name: str, address: str, observer_id: int | None) -> bytes:
