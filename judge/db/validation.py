@@ -73,8 +73,13 @@ def check_row(obj: object) -> None:
     state = instance_state(obj)
     mapper = state.mapper
     table = str(getattr(mapper.persist_selectable, "name", mapper.class_.__name__))
+    # A loaded row's column can have changed only if it was set since: the ORM keeps its value
+    # as loaded (committed_state), so the others are passed over without working out a history.
+    changed = state.committed_state if state.persistent else None
     for attribute in mapper.column_attrs:
-        if state.persistent and not state.attrs[attribute.key].history.has_changes():
+        if changed is not None and (
+            attribute.key not in changed or not state.attrs[attribute.key].history.has_changes()
+        ):
             continue
         value = state.dict.get(attribute.key)
         if value is None:
