@@ -35,6 +35,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import event as sqlalchemy_event
+from sqlalchemy.orm import Session
 
 from judge.app.audience.blind_view import is_blind, view_of
 from judge.app.audience.results_readers import results_audience
@@ -465,15 +466,26 @@ def _log_once_committed(
 ) -> None:
     """One INFO line for the operator per processed phase, written when its transaction commits
     (a processing rolled back writes none). Only what every player is told anyway: the game, the
-    phases, why, the winner, counts; never an order, a press text or an address."""
+    phases, why, the winner, counts; never an order, a press text or an address. The lines of a
+    transaction's phases (the scheduler's batch) wait in its session's ``info``, written by one
+    listener (registering one costs more than the rest of the line)."""
+    lines = uow.session.info.get(_PROCESSED_LINES)
+    if lines is None:
+        lines = uow.session.info[_PROCESSED_LINES] = []
 
-    def committed(_session: object) -> None:
-        log_event(
-            log, "phase.processed", game=game, phase=phase, next_phase=next_phase, reason=reason, winner=winner,
-            results_mails=results_mails, milliseconds=milliseconds,
-        )
+        def committed(session: Session) -> None:
+            for fields in session.info.pop(_PROCESSED_LINES, ()):
+                log_event(log, "phase.processed", **fields)
 
-    sqlalchemy_event.listen(uow.session, "after_commit", committed, once=True)
+        sqlalchemy_event.listen(uow.session, "after_commit", committed, once=True)
+    lines.append(
+        {"game": game, "phase": phase, "next_phase": next_phase, "reason": reason, "winner": winner,
+         "results_mails": results_mails, "milliseconds": milliseconds}
+    )  # fmt: skip
+
+
+_PROCESSED_LINES = "judge_processed_phase_lines"
+""":func:`_log_once_committed`'s ``Session.info`` key: the log lines waiting for the commit."""
 
 
 def winner_of(position: Position, winning_centers: int) -> str | None:
