@@ -202,25 +202,28 @@ def phase_clock(uow: UnitOfWork, game: Game, opened: OpenPhase | None = None) ->
     flags = kept.error_flags(game)
     hooks = hooks_for(game)
     powers: list[PowerStatus] = []
+    seen: set[str] = set()
     for seat in game.seats:
-        if seat.power is None or seat.power in (p.power for p in powers):
-            continue
         power = seat.power
+        if power is None or power in seen:
+            continue
+        seen.add(power)
         submission = submissions.get(power)
         done = hooks.orders_completeness(
             game, position, record.position_before, power, None if submission is None else submission.canonical,
             partial(opened.effective, power, game_map, rules), game_map,
         )  # fmt: skip
         kept_from_before = submission is not None and submission.kind is OrderBlockKind.FUTURE
+        status = seat.status
         powers.append(
             PowerStatus(
-                seat.power,
-                owes_orders=done.owes and seat.status not in NOT_WAITED_FOR,
-                complete=kept_from_before or (done.complete and seat.power not in flags),
+                power,
+                owes_orders=done.owes and status not in NOT_WAITED_FOR,
+                complete=kept_from_before or (done.complete and power not in flags),
                 all_units_ordered=done.complete,
                 wait=seat.wait,
-                civil_disorder=seat.status is SeatStatus.CIVIL_DISORDER,
-                abandoned=seat.status is SeatStatus.ABANDONED,
+                civil_disorder=status is SeatStatus.CIVIL_DISORDER,
+                abandoned=status is SeatStatus.ABANDONED,
             )
         )
     last = max((s.submitted_at for s in submissions.values()), default=None)
