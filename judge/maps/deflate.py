@@ -17,6 +17,7 @@ band's bytes are a function of its rows alone.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import NamedTuple
 
 from isal import isal_zlib
@@ -95,15 +96,23 @@ def adler32_combine(first: int, second: int, length: int) -> int:
     return (low % _BASE) | ((high % _BASE) << 16)
 
 
-def zlib_stream(indices: bytes, width: int, height: int, kept: Background | None = None) -> bytes:
+def zlib_stream(
+    indices: bytes, width: int, height: int, kept: Background | None = None,
+    given: Mapping[int, Band] | None = None, made: dict[int, Band] | None = None,
+) -> bytes:
     """The zlib stream of ``indices`` (one byte a pixel, rows top to bottom) as unfiltered PNG rows;
-    the bands equal to ``kept``'s are its bytes."""
+    the bands equal to ``kept``'s are its bytes. ``given``: bands already deflated, by number (their
+    rows in ``indices`` are not read); ``made``: where each other band's deflated bytes are written."""
     whole = memoryview(indices)
     same = kept is not None and len(kept.indices) == len(indices)
     compressor: isal_zlib.Compress | None = None
     parts = [_HEADER]
     adler = 1
     for number, top in enumerate(range(0, height, BAND)):
+        if given and (done := given.get(number)) is not None:
+            parts.append(done.data)
+            adler = adler32_combine(adler, done.adler, done.length)
+            continue
         bottom = min(top + BAND, height)
         pixels = indices[top * width : bottom * width]
         crc = isal_zlib.crc32(pixels)
@@ -117,6 +126,8 @@ def zlib_stream(indices: bytes, width: int, height: int, kept: Background | None
             if len(_seen) >= KEEP:
                 _seen.clear()
             _seen[(width, crc)] = (pixels, band)
+        if made is not None:
+            made[number] = band
         parts.append(band.data)
         adler = adler32_combine(adler, band.adler, band.length)
     parts.append(_LAST)

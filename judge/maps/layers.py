@@ -56,7 +56,7 @@ import functools
 import itertools
 import re
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -347,7 +347,12 @@ def layered_png(svg: str, draw: Draw) -> bytes | None:
         labels,
     )
     if composed is not None:
-        return palette_png(board.width, board.height, composed, _with_halo(tuple(palette)), kept)
+        made: dict[int, deflate.Band] = {}
+        png = palette_png(
+            board.width, board.height, composed.indices, _with_halo(tuple(palette)), kept, composed.known, made
+        )
+        sprites.remember(composed.recipes, made)
+        return png
 
     def index_of(match: re.Match[str]) -> str:
         return f'="{_index_colour(dynamic[rgb("#" + match.group(1))])}"'
@@ -400,10 +405,12 @@ _END = b"".join(_chunk(b"IEND", b""))
 
 
 def palette_png(
-    width: int, height: int, indices: bytes, palette: Sequence[Colour], kept: deflate.Background | None = None
+    width: int, height: int, indices: bytes, palette: Sequence[Colour], kept: deflate.Background | None = None,
+    known: Mapping[int, deflate.Band] | None = None, made: dict[int, deflate.Band] | None = None,
 ) -> bytes:
     """A PNG of 8-bit palette indices (one byte a pixel, rows top to bottom), no filtering; the rows
-    it shares with ``kept`` (a board's background) written from their kept deflated bytes."""
+    it shares with ``kept`` (a board's background) written from their kept deflated bytes, the bands
+    ``known`` from theirs (:func:`judge.maps.deflate.zlib_stream`: ``made`` gets the others')."""
     if len(indices) != width * height or not 0 < len(palette) <= 256:
         raise ValueError("indices and size disagree, or the palette is not 1 to 256 colours")
     return b"".join(
@@ -411,7 +418,7 @@ def palette_png(
             b"\x89PNG\r\n\x1a\n",
             *_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
             _palette_chunk(tuple(palette)),
-            *_chunk(b"IDAT", deflate.zlib_stream(indices, width, height, kept)),
+            *_chunk(b"IDAT", deflate.zlib_stream(indices, width, height, kept, known, made)),
             _END,
         ]
     )

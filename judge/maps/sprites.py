@@ -42,11 +42,14 @@ kept thing is bounded (:data:`KEEP`, :data:`KEEP_RUNS`).
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import threading
 from collections.abc import Callable
 from typing import NamedTuple
+
+from judge.maps.deflate import BAND, Band
 
 Draw = Callable[[str], bytes]
 Run = tuple[int, int, bytes]
@@ -497,9 +500,77 @@ class Over(NamedTuple):
     paint: bytes
 
 
+class Composed(NamedTuple):
+    """A phase painted over a base (:func:`compose`), in bands of :data:`judge.maps.deflate.BAND` rows."""
+
+    indices: bytes
+    """The picture's indices, one byte a pixel: right in every band but the ``known`` ones, which
+    may be left unpainted."""
+    known: dict[int, Band]
+    """The bands painted as in a picture before, by their number: their deflated bytes."""
+    recipes: dict[int, tuple[object, ...]]
+    """Each other band's recipe, by its number: what :func:`remember` keeps its deflated bytes by."""
+
+
+_banded: dict[tuple[object, ...], Band] = {}
+"""Bands deflated, by their recipe: the picture's context (its page, labels, indices and
+markers) and the numbers of the steps that may paint in the band, in order. The same steps over
+the same base in the same indices paint the same pixels: a band painted as in a picture before (the
+same units, lines and legend about the same rows: another reader's, another game's) is neither
+painted nor deflated again."""
+_numbers: dict[tuple[Line | Sprite, Clip], int] = {}
+"""Each step with its clip: its number, never reused in the process."""
+_contexts: dict[tuple[object, ...], int] = {}
+_count = itertools.count()
+
+
+class _Chunk(NamedTuple):
+    """A run of steps (a group's: the centres, the units, the legend...) as band recipes read it."""
+
+    steps: tuple[tuple[Line | Sprite, Clip], ...]
+    """The steps themselves (kept: the chunk is found by their identity)."""
+    bands: tuple[tuple[int, tuple[int, ...]], ...]
+    """Each band its steps may paint in (rows // BAND), with their numbers in order."""
+    spans: tuple[tuple[int, int], ...]
+    """Each step's first and last band."""
+
+
+_chunks: dict[int, _Chunk] = {}
+"""Each run of steps read, by the identity of its tuple (a group's, kept by :func:`_steps`)."""
+
+
+def _chunk(steps: tuple[tuple[Line | Sprite, Clip], ...]) -> _Chunk:
+    found = _chunks.get(id(steps))
+    if found is not None and found.steps is steps:
+        return found
+    bands: dict[int, list[int]] = {}
+    spans = []
+    for step in steps:
+        number = _numbers.get(step)
+        if number is None:
+            number = _numbers[step] = next(_count)
+        _x0, y0, _x1, y1 = _bounds(step[0])
+        top, bottom = max(math.floor(y0), 0) // BAND, max(math.ceil(y1), -1) // BAND
+        for band in range(top, bottom + 1):
+            bands.setdefault(band, []).append(number)
+        spans.append((top, bottom))
+    chunk = _chunks[id(steps)] = _Chunk(steps, tuple((b, tuple(n)) for b, n in sorted(bands.items())), tuple(spans))
+    return chunk
+
+
+def remember(recipes: dict[int, tuple[object, ...]], bands: dict[int, Band]) -> None:
+    """Keep the deflated ``bands`` of a picture composed with these ``recipes`` (by band number)."""
+    if len(_banded) > KEEP:
+        _banded.clear()
+    for number, recipe in recipes.items():
+        band = bands.get(number)
+        if band is not None:
+            _banded[recipe] = band
+
+
 def compose(
     phase: str, base: bytes, width: int, height: int, index: dict[str, int], draw: Draw, over: Over
-) -> bytes | None:
+) -> Composed | None:
     """``phase`` (the ``dyn`` SVG, colours as ``#rrggbb``) drawn over ``base`` (indices a pixel, with
     ``over`` applied already), each colour as ``index[colour]``, with ``over`` applied to what it
     paints: the picture with the labels over its phase; None where it holds what this does not draw
@@ -508,7 +579,8 @@ def compose(
     ``over`` is a function of each pixel alone, so applying it to each element's pixels as they are
     painted (the last painted wins) is applying it to the whole picture at the end; an element's
     pixels at a place are kept so (translated to the picture's indices and under the labels), and
-    painted again as they are in the next picture that has the element there."""
+    painted again as they are in the next picture that has the element there. A band whose recipe
+    was kept (:data:`_banded`) is not painted: its deflated bytes are the picture's."""
     with _LOCK:
         if len(_sprites) > KEEP or _runs[0] > KEEP_RUNS or len(_codes) + len(index) > 250:
             _runs[0] = 0
@@ -521,6 +593,10 @@ def compose(
         if len(_memo) > KEEP or len(_groups) > KEEP // 4:
             _memo.clear()
             _groups.clear()
+        if len(_numbers) > KEEP or len(_contexts) > KEEP or len(_chunks) > KEEP // 4:
+            _numbers.clear()  # the steps numbered again are new numbers: no kept recipe names them
+            _contexts.clear()
+            _chunks.clear()
         if len(_lines) > KEEP:
             _lines.clear()
         if len(_placed) + len(_placed_lines) > 2 * KEEP or _placed_runs[0] > KEEP_RUNS:
@@ -531,7 +607,8 @@ def compose(
         table = bytearray(256)
         for colour, number in index.items():
             table[_code(colour)] = number
-        steps = _steps(phase)
+        chunks: list[tuple[tuple[Line | Sprite, Clip], ...]] = []
+        steps = _steps(phase, chunks=chunks)
         if steps is None:
             return None
         missing = {
@@ -542,13 +619,62 @@ def compose(
         if missing and not _draw_sprites(missing, draw):
             return None
         markers = {m.group(1): _hex(m.group(2)) for m in _MARKER.finditer(phase)}
-        return _paint(steps, bytearray(base), width, height, index, bytes(table), markers, over)
+        context = (width, height, over.key, tuple(sorted(index.items())), tuple(sorted(markers.items())))
+        known, recipes, painted = _recipes(chunks, _contexts.setdefault(context, next(_count)), height)
+        out = _paint(painted, bytearray(base), width, height, index, bytes(table), markers, over)
+        return None if out is None else Composed(out, known, recipes)
 
 
-def _steps(phase: str, origin: tuple[float, float, Clip] = (0.0, 0.0, None)) -> list[tuple[Line | Sprite, Clip]] | None:
+def _recipes(
+    chunks: list[tuple[tuple[Line | Sprite, Clip], ...]], context: int, height: int
+) -> tuple[dict[int, Band], dict[int, tuple[object, ...]], list[tuple[Line | Sprite, Clip]]]:
+    """The bands kept (by their recipes), the recipes of the others, and the steps that paint in
+    any of the others (the only ones painted), from the phase's steps in ``chunks``."""
+    last_band = (height - 1) // BAND
+    numbers: list[list[int]] = [[] for _ in range(last_band + 1)]
+    read = [_chunk(steps) for steps in chunks]
+    for chunk in read:
+        for band, its in chunk.bands:
+            if band <= last_band:
+                numbers[band] += its
+    known: dict[int, Band] = {}
+    recipes: dict[int, tuple[object, ...]] = {}
+    for band, painting in enumerate(numbers):
+        if painting:
+            recipe = (context, band, *painting)
+            kept = _banded.get(recipe)
+            if kept is None:
+                recipes[band] = recipe
+            else:
+                known[band] = kept
+    if not known:
+        return known, recipes, [step for chunk in read for step in chunk.steps]
+    # How many of the bands before each are not known: a step paints in one of them when the count
+    # grows between its first band and the band after its last.
+    unknown = list(itertools.accumulate((band not in known for band in range(last_band + 1)), initial=0))
+    painted: list[tuple[Line | Sprite, Clip]] = []
+    for chunk in read:
+        if not chunk.bands:
+            continue
+        top, bottom = min(chunk.bands[0][0], last_band + 1), min(chunk.bands[-1][0], last_band)
+        if unknown[bottom + 1] == unknown[top]:
+            continue  # every band it paints in is kept
+        painted += (
+            step
+            for step, (top, bottom) in zip(chunk.steps, chunk.spans, strict=True)
+            if unknown[min(bottom, last_band) + 1] > unknown[min(top, last_band + 1)]
+        )
+    return known, recipes, painted
+
+
+def _steps(
+    phase: str, origin: tuple[float, float, Clip] = (0.0, 0.0, None),
+    chunks: list[tuple[tuple[Line | Sprite, Clip], ...]] | None = None,
+) -> list[tuple[Line | Sprite, Clip]] | None:
     """The phase's elements in drawing order, each with its clip; None at anything but translated
     groups (clipped, if at all, by a rectangle on whole pixels: a board's inset) and elements.
-    ``origin``: where (and within what) ``phase`` is drawn."""
+    ``origin``: where (and within what) ``phase`` is drawn. ``chunks`` gets the same steps in
+    runs: each group's as the tuple kept for it, each other step alone."""
     stack: list[tuple[float, float, Clip]] = [origin]
     steps: list[tuple[Line | Sprite, Clip]] = []
     clips: dict[str, tuple[float, float, float, float]] = {}
@@ -617,6 +743,8 @@ def _steps(phase: str, origin: tuple[float, float, Clip] = (0.0, 0.0, None)) -> 
                         return None
                     group = _groups[key] = tuple(found)
                 steps.extend(group)
+                if chunks is not None:
+                    chunks.append(group)
                 stack.pop()
                 at = end + 4
         elif not empty or closing:
@@ -632,28 +760,32 @@ def _steps(phase: str, origin: tuple[float, float, Clip] = (0.0, 0.0, None)) -> 
                 _memo[memo] = step
             if clip is None or not _outside(step, clip):
                 steps.append((step, clip))
+                if chunks is not None:
+                    chunks.append(((step, clip),))
     return steps
 
 
 def _outside(step: Line | Sprite, clip: tuple[int, int, int, int]) -> bool:
     """Whether ``step`` paints nothing inside ``clip`` (a board's inset draws every unit and order
-    again, most of them beyond its frame): a sprite's pixels are within its box's whole pixels, a
-    line's within half its stroke of its ends but for its arrowhead, 5 strokes wide, a stroke past them."""
+    again, most of them beyond its frame)."""
     left, top, right, bottom = clip
+    x0, y0, x1, y1 = _bounds(step)
+    return x1 < left or x0 >= right or y1 < top or y0 >= bottom
+
+
+def _bounds(step: Line | Sprite) -> tuple[float, float, float, float]:
+    """A box (left, top, right, bottom: page pixels) that ``step`` paints nothing outside: a sprite's
+    pixels are within its box's whole pixels, a line's within half its stroke of its ends but for its
+    arrowhead, 5 strokes wide, a stroke past them."""
     if isinstance(step, Sprite):
         x0, y0, x1, y1 = step.box
         return (
-            step.dx + math.ceil(x1) < left
-            or step.dx + math.floor(x0) >= right
-            or step.dy + math.ceil(y1) < top
-            or step.dy + math.floor(y0) >= bottom
+            step.dx + math.floor(x0), step.dy + math.floor(y0), step.dx + math.ceil(x1), step.dy + math.ceil(y1)
         )
     numbers = [float(n) for n in _NUMBER.findall(step.d)]
     xs, ys = [x + step.ox for x in numbers[0::2]], [y + step.oy for y in numbers[1::2]]
     reach = 6 * step.stroke
-    return (
-        max(xs) + reach < left or min(xs) - reach >= right or max(ys) + reach < top or min(ys) - reach >= bottom
-    )
+    return min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach
 
 
 class _Strips(dict[int, bytes]):

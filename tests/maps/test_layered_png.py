@@ -16,7 +16,7 @@ import pytest
 
 from judge.core.position import Position
 from judge.core.variants import available_variants, load_map
-from judge.maps import layers, sprites
+from judge.maps import deflate, layers, sprites
 from judge.maps.contract import svg_from_contract
 from judge.maps.png import png_size, red_band, svg_to_png, whole_svg_to_png
 from judge.maps.render import render_svg
@@ -368,10 +368,11 @@ def test_the_labels_applied_to_each_element_painted_are_the_labels_merged_over_t
     index = {f"#{r:02x}{g:02x}{b:02x}": board.first_free + n for n, (r, g, b) in enumerate(colours)}
     width, height = board.width, board.height
     size = width * height
-    bare = sprites.compose(
+    composed = sprites.compose(
         phase, board.base_bytes, width, height, index, red_band, sprites.Over("bare", b"\xff" * size, bytes(size))
     )
-    assert bare is not None
+    assert composed is not None and not composed.known  # nothing kept with these bare labels
+    bare = composed.indices
     whole = layers._overlay(bare, board.uncovered_bytes, board.paint_bytes, width, height)
     under_labels = sum(
         1 for drawn, base, label in zip(bare, board.base_bytes, board.paint_bytes, strict=True) if drawn != base and label
@@ -380,7 +381,61 @@ def test_the_labels_applied_to_each_element_painted_are_the_labels_merged_over_t
     labels = sprites.Over(board.key, board.uncovered_bytes, board.paint_bytes)
     for _ in range(2):
         painted = sprites.compose(phase, board.base_over.indices, width, height, index, red_band, labels)
-        assert painted == whole
+        assert painted is not None
+        assert _bands(painted, width, height) == _bands(sprites.Composed(whole, {}, {}), width, height)
+
+
+def _bands(composed: sprites.Composed, width: int, height: int) -> list[bytes]:
+    """Each band's rows of a composed picture: a band kept (not painted) from its deflated bytes."""
+    bands = []
+    for number, top in enumerate(range(0, height, deflate.BAND)):
+        rows = range(top, min(top + deflate.BAND, height))
+        kept = composed.known.get(number)
+        if kept is None:
+            bands.append(b"".join(b"\x00" + composed.indices[y * width : (y + 1) * width] for y in rows))
+        else:  # deflated alone (a full flush after it): inflated alone
+            bands.append(zlib.decompressobj(-15).decompress(kept.data))
+    return bands
+
+
+def test_a_band_painted_as_in_a_picture_before_is_neither_painted_nor_deflated_again() -> None:
+    """The same elements over the same base in the same indices paint the same pixels: a picture's
+    band whose recipe was kept is its kept deflated bytes; a band with an element changed is painted
+    again. Either way the picture is its elements drawn (the same PNG as drawn with nothing kept)."""
+    first, second = (svg_from_contract(POSITION, RESULT, title=title) for title in ("one", "two"))
+    sprites._banded.clear()
+    alone = layers.layered_png(second, red_band)
+    sprites._banded.clear()
+    layers.layered_png(first, red_band)
+    painted: list[sprites.Composed] = []
+    real = sprites.compose
+
+    def noted(*args: object) -> sprites.Composed | None:
+        composed = real(*args)  # type: ignore[arg-type]
+        assert composed is not None
+        painted.append(composed)
+        return composed
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sprites, "compose", noted)
+        again = layers.layered_png(second, red_band)
+    assert again is not None and alone is not None and _pixels(again) == _pixels(alone)
+    (composed,) = painted
+    assert composed.known and composed.recipes  # the board's bands kept; the title's painted again
+    assert 0 in composed.recipes and 0 not in composed.known
+    # Without the orders: the bands their lines crossed are painted again, the others kept.
+    bare = svg_from_contract(POSITION, None, title="two")
+    sprites._banded.clear()
+    alone = layers.layered_png(bare, red_band)
+    sprites._banded.clear()
+    layers.layered_png(second, red_band)
+    painted.clear()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sprites, "compose", noted)
+        again = layers.layered_png(bare, red_band)
+    assert again is not None and alone is not None and _pixels(again) == _pixels(alone)
+    (composed,) = painted
+    assert len(composed.recipes) > 10 and composed.known
 
 
 @pytest.mark.parametrize("variant", ["world", "youngstown"])
