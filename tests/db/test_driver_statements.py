@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta, timezone
 
 import pytest
-from sqlalchemy import Connection, event, select
+from sqlalchemy import Connection, event, select, update
 from sqlalchemy.exc import StatementError
 
 from judge.db import Database
@@ -15,7 +15,7 @@ from judge.db.driver_statements import execute_fixed
 from judge.db.engine import writer
 from judge.db.enums import OutboundState
 from judge.db.models import OutboundMail
-from judge.db.repositories.mail import _sent_statement
+from judge.db.repositories.mail import _sent_statement, claim_rows_on
 from judge.db.types import NaiveDatetimeError
 from tests.db.helpers import T0, at
 
@@ -74,3 +74,17 @@ def test_a_naive_time_is_refused_as_the_column_type_refuses_it(database: Databas
     # SQLAlchemy wraps the type's error in a StatementError; the driver's path raises it as it is
     assert isinstance(getattr(raised.value, "orig", raised.value), NaiveDatetimeError)
     assert _row(database, mail).state is OutboundState.PENDING
+
+
+def test_a_batch_claim_counts_each_mails_attempt_and_gives_each_its_own_lease(database: Database) -> None:
+    """On PostgreSQL the claim writes the batch in one statement of three arrays: each mail gets
+    its own attempt and lease, not a neighbour's."""
+    ids = _queued(database, 4)
+    with writer(database.engine).begin() as connection:  # the second mail tried once before
+        connection.execute(update(OutboundMail).where(OutboundMail.id == ids[1]).values(attempts=1))
+    leases = iter(range(10, 100, 10))
+    with writer(database.engine).begin() as connection:
+        claimed = claim_rows_on(connection, at(1), lambda attempts: at(next(leases) + attempts), 3)
+    assert [(c[0], c[3]) for c in claimed] == [(ids[0], 1), (ids[1], 2), (ids[2], 1)]
+    rows = [_row(database, id) for id in ids]
+    assert [(r.attempts, r.next_attempt_at) for r in rows] == [(1, at(11)), (2, at(22)), (1, at(31)), (0, T0)]

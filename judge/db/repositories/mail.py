@@ -30,6 +30,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import InstrumentedAttribute, Session, aliased
 from sqlalchemy.sql.elements import BindParameter, ColumnElement
@@ -562,7 +563,13 @@ def claim_rows_on(
     for mail_id, message, recipients, attempts, map_phase_id, map_language, game_id in rows:
         counted = int(attempts) + 1
         claimed.append((int(mail_id), bytes(message), list(recipients), counted, map_phase_id, map_language, game_id))
-    if claimed:
+    if claimed and connection.dialect.name == "postgresql":  # one statement, not one a mail
+        execute_fixed(connection, _claimed_together_statement(), {
+            "claimed_ids": [c[0] for c in claimed],
+            "claimed_attempts": [c[3] for c in claimed],
+            "claimed_leases": [lease(c[3]) for c in claimed],
+        })  # fmt: skip
+    elif claimed:
         connection.execute(
             _claimed_statement(),
             [{"claimed_id": c[0], "claimed_attempts": c[3], "claimed_lease": lease(c[3])} for c in claimed],
@@ -603,6 +610,23 @@ def _claimed_statement() -> Update:
             attempts=bindparam("claimed_attempts"),
             next_attempt_at=bindparam("claimed_lease", type_=table.c.next_attempt_at.type),
         )
+    )
+
+
+@functools.cache
+def _claimed_together_statement() -> Update:
+    """:func:`_claimed_statement` of a whole batch in one statement (PostgreSQL): the ids, the
+    attempts counted and the leases as three arrays, read back as rows by ``unnest``."""
+    table = _outbound()
+    claimed = func.unnest(
+        bindparam("claimed_ids", type_=ARRAY(table.c.id.type)),
+        bindparam("claimed_attempts", type_=ARRAY(table.c.attempts.type)),
+        bindparam("claimed_leases", type_=ARRAY(table.c.next_attempt_at.type)),
+    ).table_valued("id", "attempts", "lease").render_derived(name="claimed")
+    return (
+        update(table)
+        .where(table.c.id == claimed.c.id)
+        .values(attempts=claimed.c.attempts, next_attempt_at=claimed.c.lease)
     )
 
 
