@@ -810,6 +810,9 @@ def _inked_spans(parts: tuple[Spans, Spans], inks: tuple[int, int], labelled: Sp
     for part, ink in zip(parts, inks, strict=True):
         if part:
             strips = _Strips(ink)
+            if not under:
+                inked += [(start, end, strips[end - start]) for start, end in part]
+                continue
             inked += [
                 (start, end, strips[end - start])
                 if (start, end) not in under
@@ -844,9 +847,7 @@ def _paint(
             key: tuple[object, ...] = (step, width, height, over.key, clip)
             found = _placed_lines.get(key)
             if found is None:
-                box = (0, 0, width, height) if clip is None else (
-                    max(clip[0], 0), max(clip[1], 0), min(clip[2], width), min(clip[3], height)
-                )
+                box = _box(width, height, clip)
                 parts = _lines.get((step, width, box))
                 if parts is None:
                     parts = _lines[(step, width, box)] = _line(step, width, box, bool(step.marker))
@@ -862,34 +863,12 @@ def _paint(
         key = (step.text, step.dx, step.dy, width, height, over.key, table, clip)
         placed = _placed.get(key)
         if placed is None:
-            runs = _place(_sprites[step.text], step.dx, step.dy, width, height)
-            translated = _clipped([(start, end, codes.translate(table)) for start, end, codes in runs], width, clip)
-            placed = _placed[key] = tuple(
-                (start, end, codes)
-                if paint.count(0, start, end) == end - start  # no label there
-                else (start, end, _labelled(codes, start, end, over))
-                for start, end, codes in translated
-            )
+            box = _box(width, height, clip)
+            placed = _placed[key] = _at_place(_sprites[step.text], step.dx, step.dy, width, box, table, over)
             _placed_runs[0] += len(placed)
         for start, end, codes in placed:
             out[start:end] = codes
     return bytes(out)
-
-
-def _clipped(placed: list[tuple[int, int, bytes]], width: int, clip: Clip) -> list[tuple[int, int, bytes]]:
-    """Spans on a page of ``width`` (none across a row's end), cut to ``clip``."""
-    if clip is None:
-        return placed
-    left, top, right, bottom = clip
-    kept = []
-    for start, end, codes in placed:
-        row, column = divmod(start, width)
-        if not top <= row < bottom:
-            continue
-        first, last = max(column, left), min(column + end - start, right)
-        if first < last:
-            kept.append((row * width + first, row * width + last, codes[first - column : last - column]))
-    return kept
 
 
 def _labelled(codes: bytes | bytearray, start: int, end: int, over: Over) -> bytes:
@@ -899,21 +878,36 @@ def _labelled(codes: bytes | bytearray, start: int, end: int, over: Over) -> byt
     )
 
 
-def _place(
-    runs: tuple[Run, ...], dx: int, dy: int, width: int, height: int
-) -> list[tuple[int, int, bytes]]:
-    """A sprite's runs at its place on the page, cut at the page's edges."""
-    placed = []
+def _box(width: int, height: int, clip: Clip) -> Box:
+    """Where a step's pixels go: the page, or its clip on it."""
+    if clip is None:
+        return (0, 0, width, height)
+    return (max(clip[0], 0), max(clip[1], 0), min(clip[2], width), min(clip[3], height))
+
+
+def _at_place(runs: tuple[Run, ...], dx: int, dy: int, width: int, box: Box, table: bytes, over: Over) -> Painted:
+    """A sprite's runs at its place on a page ``width`` wide (moved by ``dx``, ``dy``), cut to
+    ``box``, in the picture's indices (``table``), each with the labels over it: one pass a run."""
+    left, top, right, bottom = box
+    paint = over.paint
+    placed: list[tuple[int, int, bytes]] = []
     for row, column, codes in runs:
-        y, x = row + dy, column + dx
-        if not 0 <= y < height:
+        y = row + dy
+        if y < top or y >= bottom:
             continue
-        if x < 0:
-            codes, x = codes[-x:], 0
-        codes = codes[: max(width - x, 0)]
-        if codes:
-            placed.append((y * width + x, y * width + x + len(codes), codes))
-    return placed
+        x, end = column + dx, column + dx + len(codes)
+        if x < left:
+            codes, x = codes[left - x :], left
+        if end > right:
+            codes, end = codes[: right - x], right
+        if end <= x:
+            continue
+        start, stop = y * width + x, y * width + end
+        codes = codes.translate(table)
+        if paint.count(0, start, stop) != stop - start:  # a label there
+            codes = _labelled(codes, start, stop, over)
+        placed.append((start, stop, codes))
+    return tuple(placed)
 
 
 def _draw_sprites(missing: dict[str, tuple[float, float, float, float]], draw: Draw) -> bool:
