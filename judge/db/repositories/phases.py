@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, defer
 from sqlalchemy.orm.attributes import set_committed_value
 
+from judge.db.driver_statements import execute_fixed
 from judge.db.enums import AuditKind, PhaseState
 from judge.db.errors import NotFoundError, StaleStateError
 from judge.db.models import AuditEvent, Game, OrderSubmission, PhaseRecord
@@ -191,11 +192,13 @@ class PhaseRepository:
             "processing_ms": processing_ms,
             "state": PhaseState.PROCESSED,
         }
-        # One statement checks and writes: only a phase still open is marked processed.
-        done = self.session.execute(
-            _RECORD_PROCESSING, {"phase_id": phase.id, **{f"new_{key}": value for key, value in values.items()}}
-        )
-        if done.rowcount != 1:  # type: ignore[attr-defined]
+        # One statement checks and writes: only a phase still open is marked processed. Fixed, it
+        # runs as a prepared statement on PostgreSQL (judge.db.driver_statements), once a processing.
+        done = execute_fixed(
+            self.session.connection(), _RECORD_PROCESSING,
+            {"phase_id": phase.id, **{f"new_{key}": value for key, value in values.items()}},
+        )  # fmt: skip
+        if done != 1:
             raise StaleStateError(f"phase {phase.name} is no longer open")
         for key, value in values.items():
             set_committed_value(phase, key, value)
