@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 
 from judge.db import Database
+from judge.db.engine import writer
 from judge.db.models.mail import PENDING_CONDITION
-from judge.db.repositories.mail import PENDING_STATES
+from judge.db.repositories.mail import PENDING_STATES, claim_rows_on
 from tests.db.helpers import at
 from tests.query_plans import query_plan, statements_sent
 
@@ -67,3 +68,18 @@ def test_the_look_for_an_earlier_delivery_reads_its_index(database: Database) ->
     assert len(start) == 1
     plan = query_plan(database.engine, *start[0])
     assert "ix_mail_in_once_key" in plan, plan
+
+
+def test_the_senders_claim_walks_its_index_in_order_without_sorting(database: Database) -> None:
+    """Mails queued by one round share their due time: the claim must take the batch by walking
+    ``(state, next_attempt_at, id)`` in order, not read every mail due and sort them (migration 0017)."""
+    with database.unit_of_work() as uow:
+        for n in range(60):
+            uow.outbox.enqueue(f"p{n}@example.org", b"Subject: x\r\n\r\nhi\r\n", at(0), mail_from="j@x")
+    claims = statements_sent(database.engine, lambda s: s.lstrip().startswith("SELECT mail_out.id"))
+    with claims as sent, writer(database.engine).begin() as connection:
+        claim_rows_on(connection, at(1), lambda _attempts: at(2), 20)
+    assert sent, "the claim sent no statement"
+    plan = query_plan(database.engine, *sent[0])
+    assert "ix_mail_out_state_next_attempt_at_id" in plan, plan
+    assert "Sort" not in plan and "TEMP B-TREE" not in plan, plan

@@ -77,7 +77,7 @@ class OutboundMail(Base):
     """
 
     __tablename__ = "mail_out"
-    __table_args__ = (Index(None, "state", "next_attempt_at"),)
+    __table_args__ = (Index(None, "state", "next_attempt_at", "id"),)  # the claim's order (migration 0017)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     created_at: Mapped[datetime]
