@@ -519,7 +519,7 @@ the same base in the same indices paint the same pixels: a band painted as in a 
 same units, lines and legend about the same rows: another reader's, another game's) is neither
 painted nor deflated again."""
 _numbers: dict[tuple[Line | Sprite, Clip], int] = {}
-"""Each step with its clip: its number, never reused in the process."""
+"""Each step with its clip: its number, never reused in the process (bounded: ``8 * KEEP``)."""
 _contexts: dict[tuple[object, ...], int] = {}
 _count = itertools.count()
 
@@ -593,8 +593,12 @@ def compose(
         if len(_memo) > KEEP or len(_groups) > KEEP // 4:
             _memo.clear()
             _groups.clear()
-        if len(_numbers) > KEEP or len(_contexts) > KEEP or len(_chunks) > KEEP // 4:
-            _numbers.clear()  # the steps numbered again are new numbers: no kept recipe names them
+        if len(_chunks) > KEEP // 4:
+            _chunks.clear()  # read again from the steps' numbers, which stay
+        if len(_numbers) > 8 * KEEP or len(_contexts) > KEEP:
+            # Numbered again, the steps have new numbers: no kept recipe names them. Many are kept
+            # (each game's title puts glyphs at new places): emptied, every band is painted again.
+            _numbers.clear()
             _contexts.clear()
             _chunks.clear()
         if len(_lines) > KEEP:
