@@ -492,8 +492,9 @@ _SCALE_FREE = re.compile(r'\stransform="[^"]*"')
 class Over(NamedTuple):
     """What is drawn over the phase's part (:mod:`judge.maps.layers`: the labels' halo and letters),
     as ``(pixel AND uncovered) OR paint`` byte by byte. ``key`` names the two masks (a board, and the
-    table translating its numbers when it has one): a placement kept for one key is painted only
-    under that key."""
+    table translating its numbers when it has one) and the base they are painted on with them: a
+    placement kept for one key is painted only under that key, a band kept (:data:`_banded`) used
+    only in a picture composed with that key, over that base."""
 
     key: object
     uncovered: bytes
