@@ -35,9 +35,13 @@ ALARM = "next-due"
 MAX_STEPS_PER_CALL = 10_000
 """At most this many games handled by one :func:`process_due` (the loop then sleeps a moment)."""
 
-BATCH = 8
+BATCH = 16
 """Due games claimed and handled in one transaction when several are due at once (a deadline
-shared by many games): one claim and one commit for them all instead of one each."""
+shared by many games): one claim and one commit for them all instead of one each, and the
+batch's reads and writes (about a dozen statements) shared by them all. 16 rather than 8: 1.76
+statements a game instead of 2.50 in a storm of 1,000 games, about a tenth less of the
+scheduler's CPU; a batch holds its games' row locks for the sixteen games' processing (tens of
+milliseconds), and a failing batch is redone one game per transaction, as before."""
 
 
 def process_due(services: Services) -> int:
