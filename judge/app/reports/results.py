@@ -120,15 +120,18 @@ def _power_order(game_map: GameMap, powers: Sequence[str]) -> list[str]:
 
 
 def _order_lines(report: ResultsReport, game_map: GameMap, language: str, _: Gettext) -> list[str]:
-    results = report.result.results
-    powers = _power_order(game_map, [r.power for r in results])
+    by_power: dict[str, list[OrderResult]] = {}
+    for entry in report.result.results:
+        by_power.setdefault(entry.power, []).append(entry)
+    powers = _power_order(game_map, list(by_power))
     width = label_width(powers, language)
     lines: list[str] = []
     for power in powers:
-        for entry in (r for r in results if r.power == power):
+        label = power_label(power, language, width)
+        for entry in by_power[power]:
             text = _entry_text(entry, report.position, game_map, language, _)
             tag = _tag(entry, _, game_map, language)
-            lines.append(f"{power_label(power, language, width)} {text}.{'  ' + tag if tag else ''}")
+            lines.append(f"{label} {text}.{'  ' + tag if tag else ''}")
     return lines
 
 
