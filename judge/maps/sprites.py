@@ -428,12 +428,9 @@ _placed: dict[tuple[object, ...], Painted] = {}
 """Each element's pixels at its place on a page, in a picture's indices and under its labels (the
 key: the element, its place, the page, the labels' masks and the indices)."""
 _placed_runs = [0]
-_placed_lines: dict[tuple[object, ...], tuple[tuple[Spans, Spans], tuple[tuple[int, int], ...]]] = {}
-"""Each order line's spans (its body's, its arrowhead's) cut to its clip, and those a label covers in
-part, by the line, its page, the labels' masks and the clip."""
 _inked: dict[tuple[object, ...], Painted] = {}
-"""The same spans to paint in their inks (the body's, the arrowhead's: a picture's indices), under
-the labels, by :data:`_placed_lines`' key and the inks."""
+"""Each order line's spans (its body's, its arrowhead's: :data:`_lines`) to paint in their inks (a
+picture's indices), under the labels, by the line, its page, the labels' masks, the clip and the inks."""
 _memo: dict[tuple[str, str, float, float], Line | Sprite] = {}
 _groups: dict[tuple[str, float, float, Clip], tuple[tuple[Line | Sprite, Clip], ...]] = {}
 """The steps of a group of elements alone, by its text and its place (:func:`_steps`)."""
@@ -588,7 +585,6 @@ def compose(
             _sprites.clear()
             _codes.clear()
             _placed.clear()  # its pixels were translated from the codes
-            _placed_lines.clear()
             _inked.clear()
             _placed_runs[0] = 0
         if len(_memo) > KEEP or len(_groups) > KEEP // 4:
@@ -604,10 +600,9 @@ def compose(
             _chunks.clear()
         if len(_lines) > KEEP:
             _lines.clear()
-        if len(_placed) + len(_placed_lines) > 2 * KEEP or _placed_runs[0] > KEEP_RUNS:
+        if len(_placed) + len(_inked) > 2 * KEEP or _placed_runs[0] > KEEP_RUNS:
             _placed_runs[0] = 0
             _placed.clear()
-            _placed_lines.clear()
             _inked.clear()
         table = bytearray(256)
         for colour, number in index.items():
@@ -805,32 +800,24 @@ class _Strips(dict[int, bytes]):
         return strip
 
 
-def _inked_spans(parts: tuple[Spans, Spans], inks: tuple[int, int], labelled: Spans, over: Over) -> Painted:
+def _inked_spans(parts: tuple[Spans, Spans], inks: tuple[int, int], over: Over) -> Painted:
     """An order line's spans to paint (its body's, its arrowhead's) in their inks, each length's
     bytes made once a line (its spans are a few lengths, thousands of them in a crowded picture).
-    A span a label covers in part (``labelled``) gets its ink under the label: what it paints is
-    its ink whatever was under it, so the label over it is the label over its ink."""
-    under = set(labelled)
+    A span a label covers in part (where ``over.paint`` is not all zero: a support's line passing
+    under it, few) gets its ink under the label: what it paints is its ink whatever was under it,
+    so the label over it is the label over its ink."""
+    paint = over.paint
     inked: list[tuple[int, int, bytes]] = []
     for part, ink in zip(parts, inks, strict=True):
         if part:
             strips = _Strips(ink)
-            if not under:
-                inked += [(start, end, strips[end - start]) for start, end in part]
-                continue
             inked += [
                 (start, end, strips[end - start])
-                if (start, end) not in under
+                if paint.count(0, start, end) == end - start
                 else (start, end, _labelled(strips[end - start], start, end, over))
                 for start, end in part
             ]
     return tuple(inked)
-
-
-def _under_labels(spans: Spans, paint: bytes) -> Spans:
-    """The spans a label covers in part (a support's line passing under it: few), where ``paint``
-    (what the labels ink) is not all zero."""
-    return tuple((start, end) for start, end in spans if paint.count(0, start, end) != end - start)
 
 
 def _paint(
@@ -843,25 +830,20 @@ def _paint(
     markers: dict[str, str],
     over: Over,
 ) -> bytes | None:
-    paint = over.paint
     for step, clip in steps:
         if isinstance(step, Line):
             if step.marker and step.marker not in markers:
                 return None
             inks = (index[step.colour], index[markers[step.marker]] if step.marker else 0)
-            key: tuple[object, ...] = (step, width, height, over.key, clip)
-            found = _placed_lines.get(key)
-            if found is None:
+            key: tuple[object, ...] = (step, width, height, over.key, clip, inks)
+            inked = _inked.get(key)
+            if inked is None:
                 box = _box(width, height, clip)
                 parts = _lines.get((step, width, box))
                 if parts is None:
                     parts = _lines[(step, width, box)] = _line(step, width, box, bool(step.marker))
-                found = _placed_lines[key] = (parts, _under_labels(parts[0] + parts[1], paint))
-                _placed_runs[0] += len(parts[0]) + len(parts[1])
-            inked = _inked.get((key, inks))
-            if inked is None:
-                parts, labelled = found
-                inked = _inked[(key, inks)] = _inked_spans(parts, inks, labelled, over)
+                inked = _inked[key] = _inked_spans(parts, inks, over)
+                _placed_runs[0] += len(inked)
             for start, end, codes in inked:
                 out[start:end] = codes
             continue
