@@ -56,11 +56,15 @@ def list_headers_of(
         ).tuples()
         for game_id, address, observer_id in found:
             observers[(game_id, address)] = observer_id  # the first of the game's rows wins, as before
-    return {
-        (game_id, reader): _headers(services, game_id, names[game_id], address, observers.get((game_id, address)))
-        if game_id in names else b""
-        for game_id, reader, address in wanted
-    }  # fmt: skip
+    list_ids = {game_id: header_lines([_list_id(services, game_id, name)]) for game_id, name in names.items()}
+    headers: dict[tuple[int, str], bytes] = {}
+    for game_id, reader, address in wanted:  # a game's List-Id written once, for all its readers
+        watcher = observers.get((game_id, address))
+        lines = list_ids.get(game_id, b"")
+        if lines and watcher is not None:
+            lines += header_lines(_unsubscribe(services, address, watcher))
+        headers[(game_id, reader)] = lines
+    return headers
 
 
 @functools.cache
@@ -80,18 +84,19 @@ def _observers_statement() -> Select[tuple[int, str, int]]:
     )
 
 
-def _headers(services: Services, game_id: int, name: str, address: str, observer_id: int | None) -> bytes:
+def _list_id(services: Services, game_id: int, name: str) -> tuple[str, str]:
+    config = services.config
+    label = _LABEL.sub("-", name.lower()).strip("-") or f"game{game_id}"
+    return "List-Id", f"{config.code} game {name} <{label}.{config.code.lower()}.{services.verp.domain}>"
+
+
+def _unsubscribe(services: Services, address: str, observer_id: int) -> list[tuple[str, str]]:
+    """An observer's ``List-Unsubscribe`` (and RFC 8058's ``List-Unsubscribe-Post`` when one click can do it)."""
     config = services.config
     verp = services.verp
-    label = _LABEL.sub("-", name.lower()).strip("-") or f"game{game_id}"
-    headers = [("List-Id", f"{config.code} game {name} <{label}.{config.code.lower()}.{verp.domain}>")]
-    if observer_id is not None:
-        mailto = f"<mailto:{verp.unsubscribe_address(observer_id, address)}?subject=unsubscribe>"
-        base = config.web_base_url
-        if config.web_port and base.startswith("https://"):
-            one_click = f"<{base}/unsubscribe/{verp.unsubscribe_token(observer_id, address)}>"
-            headers += [("List-Unsubscribe", f"{one_click}, {mailto}"),
-                        ("List-Unsubscribe-Post", "List-Unsubscribe=One-Click")]  # fmt: skip
-        else:
-            headers.append(("List-Unsubscribe", mailto))
-    return header_lines(headers)
+    mailto = f"<mailto:{verp.unsubscribe_address(observer_id, address)}?subject=unsubscribe>"
+    base = config.web_base_url
+    if config.web_port and base.startswith("https://"):
+        one_click = f"<{base}/unsubscribe/{verp.unsubscribe_token(observer_id, address)}>"
+        return [("List-Unsubscribe", f"{one_click}, {mailto}"), ("List-Unsubscribe-Post", "List-Unsubscribe=One-Click")]
+    return [("List-Unsubscribe", mailto)]
