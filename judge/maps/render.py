@@ -36,6 +36,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from html import escape
+from typing import TypeVar, cast
 
 from judge.core.adjudicator.results import AdjudicationResult, OrderResult, Outcome
 from judge.core.errors import VariantError
@@ -251,21 +252,23 @@ class _Base:
     """The label boxes by place, to ask whether a box is clear of every label without trying each."""
     obstacle_grid: _Grid
     """Every place a unit can stand and every centre marker, by place (a dislodged unit keeps off them)."""
-    found: dict[tuple[object, ...], Point] = field(default_factory=dict, compare=False, repr=False)
-    """Where the searches among the labels ended (an arrow's tip, a cross's place: functions of the
-    labels and the line alone), by the search and the line: the same move in another picture (the
-    same opening, the same reply) is not searched again. Bounded: emptied at :data:`_KEEP_FOUND`."""
+    found: dict[tuple[object, ...], object] = field(default_factory=dict, compare=False, repr=False)
+    """What the searches among the labels found (an arrow's tip, a cross's place: functions of the
+    labels and the line alone) and the order lines drawn from them, by the search and its arguments:
+    the same move in another picture (the same opening, the same reply) is not searched or drawn
+    again. Bounded: emptied at :data:`_KEEP_FOUND`."""
 
-    def kept(self, key: tuple[object, ...], search: Callable[[], Point]) -> Point:
-        """The point ``search`` finds, kept by ``key`` (its name and arguments)."""
-        point = self.found.get(key)
-        if point is None:
+    def kept(self, key: tuple[object, ...], search: Callable[[], _T]) -> _T:
+        """What ``search`` finds, kept by ``key`` (its name and arguments)."""
+        found = self.found.get(key)
+        if found is None:
             if len(self.found) >= _KEEP_FOUND:
                 self.found.clear()
-            point = self.found[key] = search()
-        return point
+            found = self.found[key] = search()
+        return cast(_T, found)
 
 
+_T = TypeVar("_T")
 _KEEP_FOUND = 20_000
 """How many searches a board keeps (a few MB)."""
 
@@ -631,11 +634,7 @@ class _Canvas:
         return chosen
 
     def _cross(self, at: Point, colour: str, kind: str) -> None:
-        x, y = at
-        self._marks.append(
-            f'<path class="cross {kind}" data-x="{x:.1f}" data-y="{y:.1f}" d="M{x - 6:.1f} {y - 6:.1f}l12 12M{x + 6:.1f} '
-            f'{y - 6:.1f}l-12 12" stroke="{colour}" stroke-width="3.5" stroke-linecap="round"/>'
-        )
+        self._marks.append(_cross_svg(at, colour, kind))
 
     def _wrapped(self, start: Point, end: Point) -> tuple[tuple[Point, Point], ...]:
         """The segments from ``start`` to ``end``: one, or on a map whose edges meet, two when the
@@ -683,8 +682,22 @@ class _Canvas:
         self, start: Point, end: Point, kind: str, outcome: Outcome, *, arrow: bool, dash: str = "", stop: float = 15.0,
         extra: str = "",
     ) -> None:
+        """An order's line (and its cross when it did not succeed), kept by the board: drawn once for
+        every picture with the same order."""
+        lines, marks = self.base.kept(
+            ("line", start, end, kind, outcome, arrow, dash, stop, extra),
+            lambda: self._line_svg(start, end, kind, outcome, arrow, dash, stop, extra),
+        )
+        self._lines += lines
+        self._marks += marks
+
+    def _line_svg(
+        self, start: Point, end: Point, kind: str, outcome: Outcome, arrow: bool, dash: str, stop: float, extra: str
+    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
         colour = {Outcome.SUCCEEDS: _GOOD, Outcome.FAILS: _FAILED, Outcome.INVALID: _INVALID}[outcome]
         marker_name = {Outcome.SUCCEEDS: "good", Outcome.FAILS: "failed", Outcome.INVALID: "invalid"}[outcome]
+        lines: list[str] = []
+        marks: list[str] = []
         segments = self._wrapped(start, end)
         dashing = f' stroke-dasharray="{dash}"' if dash else ""
         path: list[str] = []
@@ -700,19 +713,20 @@ class _Canvas:
         marker = f' marker-end="url(#arrow-{marker_name})"' if arrow else ""
         wrap = ' data-wraps="yes"' if len(segments) > 1 else ""
         d = "".join(path)
-        self._lines.append(
+        lines.append(
             f'<path class="order {kind} {outcome.value}"{extra}{wrap} d="{d}" fill="none" '
             f'stroke="{colour}" stroke-width="3"{dashing}{marker}/>'
         )
         if len(segments) > 1 and arrow:  # the first half-arrow gets its own head at the edge
             (a, b) = segments[0]
-            self._lines.append(
+            lines.append(
                 f'<path class="order-wrap {outcome.value}" d="M{b[0] - (b[0] - a[0]) * 0.001:.1f} {b[1]:.1f}L{b[0]:.1f} {b[1]:.1f}" '
                 f'fill="none" stroke="{colour}" stroke-width="3"{marker}/>'
             )
         if outcome is not Outcome.SUCCEEDS:
             a, b = segments[-1]
-            self._cross(self._mark_point(a, b), colour, outcome.value)
+            marks.append(_cross_svg(self._mark_point(a, b), colour, outcome.value))
+        return tuple(lines), tuple(marks)
 
     def _mark_point(self, start: Point, end: Point) -> Point:
         """A point on the line near its middle (or just beside it) where a cross covers no label."""
@@ -853,6 +867,14 @@ class _Canvas:
                 f'd="{d}" fill="none" stroke="{_FAILED}" '
                 f'stroke-width="1.5" stroke-dasharray="4 3" marker-end="url(#arrow-failed)"/>'
             )
+
+
+def _cross_svg(at: Point, colour: str, kind: str) -> str:
+    x, y = at
+    return (
+        f'<path class="cross {kind}" data-x="{x:.1f}" data-y="{y:.1f}" d="M{x - 6:.1f} {y - 6:.1f}l12 12M{x + 6:.1f} '
+        f'{y - 6:.1f}l-12 12" stroke="{colour}" stroke-width="3.5" stroke-linecap="round"/>'
+    )
 
 
 def _head_box(tip: Point, direction: Point) -> Box:
