@@ -22,11 +22,13 @@ class Relay:
         self.refuse = refuse
         self.harness = harness
         self.sent_seen: list[int] = []
+        self.messages: list[bytes] = []
 
     def deliver(self, message: bytes, recipients: Sequence[str], envelope_sender: str | None = None) -> Mapping[str, str]:
         if self.harness is not None:  # what another connection sees: every mail sent before is marked
             self.sent_seen.append(sum(row.state is OutboundState.SENT for row in _rows(self.harness)))
         self.sent.append(tuple(recipients))
+        self.messages.append(message)
         return {self.refuse: "550 no such user"} if self.refuse in recipients else {}
 
 
@@ -117,3 +119,31 @@ def test_a_batchs_marks_share_one_checked_out_connection(harness: Harness) -> No
         assert checkouts[0] == 1 + 1 + 1  # the claim, the three marks, the claim that finds none
     else:  # SQLite: each mark in a transaction of its own
         assert checkouts[0] == 1 + 3 + 1
+
+
+def test_a_batch_of_game_mails_reads_its_list_headers_in_the_claim(harness: Harness) -> None:
+    """A batch of mails about a game reads its List-Id and observers before the claim commits, on
+    the claim's connection: no transaction, connection and ping more a batch (issue 28)."""
+    with harness.db.unit_of_work() as uow:
+        game = uow.games.create("demo", harness.clock.now())
+        for n in range(3):
+            uow.outbox.enqueue(f"p{n}@example.net", b"Subject: x\r\n\r\nhi\r\n", harness.clock.now(), mail_from="j@x", game_id=game.id)
+    checkouts = [0]
+
+    def on_checkout(*_args: object) -> None:
+        checkouts[0] += 1
+
+    event.listen(harness.db.engine.pool, "checkout", on_checkout)
+    try:
+        relay = Relay()
+        report = drain_once(TransactionalOutbox(harness.services), relay, harness.clock.now(), limit=10)
+    finally:
+        event.remove(harness.db.engine.pool, "checkout", on_checkout)
+    assert report.sent == 3
+    assert all(m.startswith(b"List-Id: XPY game demo <demo.") for m in relay.messages), relay.messages
+    if harness.db.dialect == "postgresql":
+        assert checkouts[0] == 1 + 1 + 1  # the claim (its list headers read in it), the marks, the claim that finds none
+    else:
+        assert checkouts[0] == 1 + 3 + 1
+    rows = _rows(harness)
+    assert all(r.state is OutboundState.SENT for r in rows)

@@ -20,10 +20,9 @@ import functools
 import re
 from collections.abc import Collection
 
-from sqlalchemy import Select, bindparam, select
+from sqlalchemy import Connection, Select, bindparam, select
 
 from judge.app.session.services import Services
-from judge.db.database import UnitOfWork
 from judge.db.models import Game, GameObserver
 from judge.db.repositories.people import normalise_address
 from judge.mail.compose import header_lines
@@ -35,16 +34,16 @@ def list_headers(services: Services, game_id: int, reader: str) -> bytes:
     """The ``List-*`` headers of a mail about game ``game_id`` to ``reader``, in wire form
     (empty when the game is gone)."""
     with services.db.unit_of_work(readonly=True) as uow:
-        return list_headers_of(uow, services, [(game_id, reader)])[(game_id, reader)]
+        return list_headers_on(uow.session.connection(), services, [(game_id, reader)])[(game_id, reader)]
 
 
-def list_headers_of(
-    uow: UnitOfWork, services: Services, mails: Collection[tuple[int, str]]
+def list_headers_on(
+    connection: Connection, services: Services, mails: Collection[tuple[int, str]]
 ) -> dict[tuple[int, str], bytes]:
-    """:func:`list_headers` of several mails (game, reader) in two reads: the sender's batch."""
+    """:func:`list_headers` of several mails (game, reader) in two reads on ``connection`` (in
+    Core: the statements are made once, no ORM objects read): the sender's batch, read in its claim."""
     wanted = {(game_id, reader, normalise_address(reader)) for game_id, reader in mails}
     games = {game_id for game_id, _reader, _address in wanted}
-    connection = uow.session.connection()  # Core: the statements are made once, no ORM objects read
     names: dict[int, str] = dict(
         connection.execute(_names_statement(), {"list_games": list(games)}).tuples().all()
     ) if games else {}  # fmt: skip

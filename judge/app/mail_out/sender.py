@@ -18,7 +18,7 @@ from datetime import datetime
 from sqlalchemy import Connection
 
 from judge.app.mail_out.alarms import alarm_keeper
-from judge.app.mail_out.list_headers import list_headers, list_headers_of
+from judge.app.mail_out.list_headers import list_headers, list_headers_on
 from judge.app.mail_out.results_maps import ResultsPictures
 from judge.app.session.services import Services
 from judge.db.database import UnitOfWork
@@ -78,30 +78,32 @@ class TransactionalOutbox:
         self._give_back_marking()
         with writer(self.services.db.engine).begin() as connection:
             claimed = claim_rows_on(connection, now, lease, limit)
+            # The list headers read before the claim commits, in its transaction: no second
+            # transaction (and connection) a batch. A failing read undoes the claim: nothing is sent.
+            games = {(row[6], row[2][0]) for row in claimed if row[6] is not None and len(row[2]) == 1}
+            headers = list_headers_on(connection, self.services, games) if games else {}
         if not claimed:
             return []
         self._unsettled = {row[0] for row in claimed}
-        return self._deliverable(claimed)
+        return self._deliverable(claimed, headers)
 
     def release(self, ids: Sequence[int]) -> None:
         self._settled(*ids)
         with writer(self.services.db.engine).begin() as connection:
             release_rows_on(connection, ids, self.services.clock.now())
 
-    def _deliverable(self, claimed: list[ClaimedMail]) -> list[OutgoingMail]:
-        """The claimed rows as they go out, read in one read-only transaction (after the claim's commit)."""
-        games = {(row[6], row[2][0]) for row in claimed if row[6] is not None and len(row[2]) == 1}
+    def _deliverable(self, claimed: list[ClaimedMail], headers: Mapping[tuple[int, str], bytes]) -> list[OutgoingMail]:
+        """The claimed rows as they go out, with ``headers`` (the batch's list headers, read by the
+        claim) and their maps, read in one read-only transaction after the claim's commit."""
         maps = {(row[4], row[5] or "en") for row in claimed if row[4] is not None}
-        headers: dict[tuple[int, str], bytes] = {}
         pictures: dict[tuple[int, str], Attachment | None] = {}
         try:
-            with self.services.db.unit_of_work(readonly=True) as uow:
-                if games:
-                    headers = list_headers_of(uow, self.services, games)
-                for phase_id, language in sorted(maps):
-                    pictures[(phase_id, language)] = self.pictures.picture(uow, phase_id, language)
-        except Exception:  # mails whose part was not read read it on their own below
-            log.exception("could not read the outbox batch's maps and list headers at once")
+            if maps:
+                with self.services.db.unit_of_work(readonly=True) as uow:
+                    for phase_id, language in sorted(maps):
+                        pictures[(phase_id, language)] = self.pictures.picture(uow, phase_id, language)
+        except Exception:  # mails whose picture was not read read it on their own below
+            log.exception("could not read the outbox batch's maps at once")
         ready: list[OutgoingMail] = []
         for id, message, recipients, attempts, map_phase_id, map_language, game_id in claimed:
             if map_phase_id is not None:
