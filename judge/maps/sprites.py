@@ -84,6 +84,8 @@ KEEP = 4096
 KEEP_RUNS = 200_000
 """How many runs of pixels the sprites may hold in all (about 20 MB), a title's being many."""
 _runs = [0]
+_SET = {name: re.compile(rf'\s{name}="[^"]*"') for name in ("cx", "cy", "x", "y", "d")}
+"""Each attribute an element is moved by, to set again."""
 _PLAIN_PATH = re.compile(r"[MLHVmlhvZz\d\s.,eE+-]*")
 
 
@@ -178,10 +180,12 @@ def _text(number: float) -> str:
 
 
 def _element(
-    tag: str, attrs: str, ox: float, oy: float
+    tag: str, attrs: str, ox: float, oy: float, values: dict[str, str] | None = None
 ) -> tuple[str, int, int, tuple[float, float, float, float]] | None:
-    """The element normalised (shifted by an integer to near the origin), the shift, its box there."""
-    values = dict(_ATTR.findall(attrs))
+    """The element normalised (shifted by an integer to near the origin), the shift, its box there.
+    ``values``: its attributes, when read already."""
+    if values is None:
+        values = dict(_ATTR.findall(attrs))
     width = (
         float(values.get("stroke-width", "1")) if values.get("stroke", "none") != "none" else 0.0
     )
@@ -190,8 +194,8 @@ def _element(
         cx, cy, r = float(values["cx"]) + ox, float(values["cy"]) + oy, float(values["r"])
         dx, dy = math.floor(cx), math.floor(cy)
         body = _DATA.sub("", attrs)
-        body = re.sub(r'\scx="[^"]*"', f' cx="{cx - dx:.3f}"', body)
-        body = re.sub(r'\scy="[^"]*"', f' cy="{cy - dy:.3f}"', body)
+        body = _SET["cx"].sub(f' cx="{cx - dx:.3f}"', body)
+        body = _SET["cy"].sub(f' cy="{cy - dy:.3f}"', body)
         box = (
             cx - dx - r - margin,
             cy - dy - r - margin,
@@ -204,8 +208,8 @@ def _element(
         w, h = float(values["width"]), float(values["height"])
         dx, dy = math.floor(x), math.floor(y)
         body = _DATA.sub("", attrs)
-        body = re.sub(r'\sx="[^"]*"', f' x="{x - dx:.3f}"', body)
-        body = re.sub(r'\sy="[^"]*"', f' y="{y - dy:.3f}"', body)
+        body = _SET["x"].sub(f' x="{x - dx:.3f}"', body)
+        body = _SET["y"].sub(f' y="{y - dy:.3f}"', body)
         return (
             f"<rect{body}/>",
             dx,
@@ -218,7 +222,7 @@ def _element(
             return None
         d, dx, dy, (x0, y0, x1, y1) = moved
         body = _DATA.sub("", attrs)
-        body = re.sub(r'\sd="[^"]*"', f' d="{d}"', body)
+        body = _SET["d"].sub(f' d="{d}"', body)
         return f"<path{body}/>", dx, dy, (x0 - margin, y0 - margin, x1 + margin, y1 + margin)
     return None
 
@@ -456,7 +460,7 @@ def _step(tag: str, attrs: str, ox: float, oy: float) -> Line | Sprite | None:
         dash = tuple(float(n) for n in values.get("stroke-dasharray", "").split())
         width = float(values["stroke-width"])
         return Line(d, ox, oy, width, dash, _hex(values["stroke"]), marker[5:-1] if marker else "")
-    found = _element(tag, attrs, ox, oy)
+    found = _element(tag, attrs, ox, oy, values)
     return None if found is None else Sprite(*found)
 
 
