@@ -556,11 +556,13 @@ class _Canvas:
             if anchors is None or anchors.centre is None:
                 continue
             x, y = anchors.centre
-            power = owner.get(code)
+            power = owner.get(code) or ""
             fill = self.colours.get(power, "#ffffff") if power else "#ffffff"
+            size = self._size((x, y))
             self._centres.append(
-                f'<circle class="centre" data-province="{code}" data-power="{_escaped(power or "")}" '
-                f'cx="{x:.1f}" cy="{y:.1f}" r="{6 * self._size((x, y)):g}" fill="{fill}" stroke="#111" stroke-width="1.5"/>'
+                self.base.kept(
+                    ("centre", code, x, y, power, fill, size), functools.partial(_centre_svg, code, x, y, power, fill, size)
+                )
             )
 
     def _size(self, at: Point) -> float:
@@ -568,10 +570,20 @@ class _Canvas:
         return 1 / self.framed.scale if self.framed is not None and self.framed.holds(at) else 1.0
 
     def unit(self, unit: Unit, at: Point, *, css: str, extra: str = "") -> None:
-        x, y = at
+        """A unit's symbol at ``at``, kept by the board (the same unit there in another picture)."""
         fill = self.colours.get(unit.power, "#dddddd")
+        letter = self.letters.get(unit.power)
+        size = self._size(at)
+        self._units += self.base.kept(
+            ("unit", unit, at, css, extra, fill, letter, size), lambda: self._unit_svg(unit, at, css, extra, fill, letter, size)
+        )
+
+    def _unit_svg(
+        self, unit: Unit, at: Point, css: str, extra: str, fill: str, letter: str | None, k: float
+    ) -> tuple[str, ...]:
+        x, y = at
         smaller = ""
-        if (k := self._size(at)) != 1.0:  # scaled about its own point: data-x and data-y stay its centre
+        if k != 1.0:  # scaled about its own point: data-x and data-y stay its centre
             smaller = f' transform="matrix({k:.3g} 0 0 {k:.3g} {x * (1 - k):.1f} {y * (1 - k):.1f})"'
             extra += f' data-size="{k:.3g}"{smaller}'
         common = (
@@ -579,7 +591,6 @@ class _Canvas:
             f'data-loc="{_escaped(unit.location)}" data-x="{x:.1f}" data-y="{y:.1f}" fill="{fill}" stroke="#111" '
             f'stroke-width="1.5"{extra}'
         )
-        letter = self.letters.get(unit.power)
         if letter is not None:  # the second cue where powers are many: the power's letter, no flag
             ink = "#ffffff" if lab(fill)[0] < 55 else "#111111"
             if unit.type is UnitType.ARMY:
@@ -587,20 +598,15 @@ class _Canvas:
             else:
                 shape = f"M{x - 12:.1f} {y - 1:.1f}h24l-5 8h-14z M{x + 3:.1f} {y - 1:.1f}v-9l7 7h-7"
                 at_x, at_y = x - 4, y - 2.5
-            self._units.append(f'<path {common} data-letter="{_escaped(letter)}" d="{shape}"/>')
-            self._units.append(
+            return (
+                f'<path {common} data-letter="{_escaped(letter)}" d="{shape}"/>',
                 f'<path class="unit-letter" d="{text_path(letter, at_x, at_y, 8 if unit.type is UnitType.ARMY else 7)}" '
                 f'fill="none" stroke="{ink if unit.type is UnitType.ARMY else "#111111"}" stroke-width="1.5" '
-                f'stroke-linecap="round" stroke-linejoin="round"{smaller}/>'
+                f'stroke-linecap="round" stroke-linejoin="round"{smaller}/>',
             )
-        elif unit.type is UnitType.ARMY:
-            self._units.append(
-                f'<path {common} d="M{x - 9:.1f} {y - 7:.1f}h18v14h-18z M{x - 4:.1f} {y + 7:.1f}v-10h9"/>'
-            )
-        else:
-            self._units.append(
-                f'<path {common} d="M{x - 12:.1f} {y - 1:.1f}h24l-5 8h-14z M{x - 1:.1f} {y - 1:.1f}v-9l7 7h-7"/>'
-            )
+        if unit.type is UnitType.ARMY:
+            return (f'<path {common} d="M{x - 9:.1f} {y - 7:.1f}h18v14h-18z M{x - 4:.1f} {y + 7:.1f}v-10h9"/>',)
+        return (f'<path {common} d="M{x - 12:.1f} {y - 1:.1f}h24l-5 8h-14z M{x - 1:.1f} {y - 1:.1f}v-9l7 7h-7"/>',)
 
     def place_dislodged(self, unit: Unit) -> Point | None:
         """Beside its province: the nearest place, down and to the right first, whose box covers no
@@ -867,6 +873,13 @@ class _Canvas:
                 f'd="{d}" fill="none" stroke="{_FAILED}" '
                 f'stroke-width="1.5" stroke-dasharray="4 3" marker-end="url(#arrow-failed)"/>'
             )
+
+
+def _centre_svg(code: str, x: float, y: float, power: str, fill: str, size: float) -> str:
+    return (
+        f'<circle class="centre" data-province="{code}" data-power="{_escaped(power)}" '
+        f'cx="{x:.1f}" cy="{y:.1f}" r="{6 * size:g}" fill="{fill}" stroke="#111" stroke-width="1.5"/>'
+    )
 
 
 def _cross_svg(at: Point, colour: str, kind: str) -> str:
