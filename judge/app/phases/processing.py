@@ -223,17 +223,19 @@ def process_phase(
         address: view_of(game, power=reader.power, master=reader.master, observer=reader.observer)
         for address, reader in audience.items()
     }
-    # What each reader is mailed: their view, their language, the next deadline in their time zone.
+    # What each reader is mailed: their view, their language, the next deadline in their time zone;
+    # each text made once (its view's report worked out only then), whoever else reads it.
     mailed: dict[tuple[str, str, str], str] = {}
+    keys: dict[str, tuple[str, str, str]] = {}
     for address, reader in audience.items():
-        view = views[address]
-        reader_report = replace(report_for(report, view, game_map), zone=reader_zone(reader.time_zone, zone))
-        key = (view.key, reader.language, reader_report.zone.key)
+        view, reader_zone_ = views[address], reader_zone(reader.time_zone, zone)
+        key = keys[address] = (view.key, reader.language, reader_zone_.key)
         if key not in mailed:
             mailed[key] = (
-                reports[reader.language] if reader_report.zone.key == zone.key and view.everything
-                else render_results(reader_report, game_map, reader.language, translation(reader.language).gettext)
-            )
+                reports[reader.language] if reader_zone_.key == zone.key and view.everything
+                else render_results(replace(report_for(report, view, game_map), zone=reader_zone_), game_map,
+                                    reader.language, translation(reader.language).gettext)
+            )  # fmt: skip
     results = {
         **ruling.to_stored_json(), "reason": reason, "civil_disorder": sorted(newly_cd), **stand_ins.results_entry(),
         "report": reports,
@@ -249,10 +251,9 @@ def process_phase(
         }  # fmt: skip
     # The board as a picture for every reader (issue 16), drawn by the sender (see _store_and_tell).
     mails = [
-        ResultsMail(address, mailed[views[address].key, reader.language, reader_zone(reader.time_zone, zone).key],
-                    map_language(reader.language, views[address], game_map))
+        ResultsMail(address, mailed[keys[address]], map_language(reader.language, views[address], game_map))
         for address, reader in audience.items()
-    ]  # fmt: skip
+    ]
     return _store_and_tell(
         uow, services, game, now, opened, after,
         ProcessedPhase(
