@@ -93,8 +93,9 @@ def test_a_refused_recipient_is_noted_and_the_limit_holds(harness: Harness) -> N
 
 
 def test_a_batchs_marks_share_one_checked_out_connection(harness: Harness) -> None:
-    """On PostgreSQL the marks of a batch's mails go through one connection checked out (and so
-    pinged) once, given back at the next claim, not one checkout and ping a mail."""
+    """On PostgreSQL the marks of a batch's mails go through the connection that claimed them
+    (checked out, and so pinged, once a batch), given back at the next claim, not one checkout
+    and ping a mail."""
     for sender in ("p0@example.net", "p1@example.net", "p2@example.net"):
         harness.send(sender, "VERSION\n")
     harness.drain()
@@ -116,7 +117,7 @@ def test_a_batchs_marks_share_one_checked_out_connection(harness: Harness) -> No
     rows = _rows(harness)
     assert all(r.state is OutboundState.SENT for r in rows)
     if harness.db.dialect == "postgresql":
-        assert checkouts[0] == 1 + 1 + 1  # the claim, the three marks, the claim that finds none
+        assert checkouts[0] == 1 + 1  # the claim and its three marks, the claim that finds none
     else:  # SQLite: each mark in a transaction of its own
         assert checkouts[0] == 1 + 3 + 1
 
@@ -142,7 +143,7 @@ def test_a_batch_of_game_mails_reads_its_list_headers_in_the_claim(harness: Harn
     assert report.sent == 3
     assert all(m.startswith(b"List-Id: XPY game demo <demo.") for m in relay.messages), relay.messages
     if harness.db.dialect == "postgresql":
-        assert checkouts[0] == 1 + 1 + 1  # the claim (its list headers read in it), the marks, the claim that finds none
+        assert checkouts[0] == 1 + 1  # the claim (its list headers read in it) and its marks, the claim that finds none
     else:
         assert checkouts[0] == 1 + 3 + 1
     rows = _rows(harness)

@@ -62,9 +62,10 @@ class TransactionalOutbox:
         engine = services.db.engine
         self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT") if engine.dialect.name == "postgresql" else None
         self._marking: Connection | None = None
-        """The autocommit connection marking the current batch's mails sent (PostgreSQL): checked
-        out, and so pinged, once a batch instead of once a mail; given back once every mail of the
-        batch has its outcome (or is given back), and at the next claim."""
+        """The autocommit connection marking the current batch's mails sent (PostgreSQL): the one
+        that claimed them, turned to autocommit once the claim committed, so checked out (and
+        pinged) once a batch for the claim and the marks; given back once every mail of the batch
+        has its outcome (or is given back), and at the next claim."""
         self._unsettled: set[int] = set()
         """The current batch's mails without an outcome yet."""
 
@@ -76,12 +77,20 @@ class TransactionalOutbox:
         """Up to ``limit`` mails claimed in one commit (issue 28: a deadline storm's thousands of
         results mails), then made ready to go (map, list headers, signature) in one read."""
         self._give_back_marking()
-        with writer(self.services.db.engine).begin() as connection:
-            claimed = claim_rows_on(connection, now, lease, limit)
-            # The list headers read before the claim commits, in its transaction: no second
-            # transaction (and connection) a batch. A failing read undoes the claim: nothing is sent.
-            games = {(row[6], row[2][0]) for row in claimed if row[6] is not None and len(row[2]) == 1}
-            headers = list_headers_on(connection, self.services, games) if games else {}
+        connection = writer(self.services.db.engine).connect()
+        kept = False
+        try:
+            with connection.begin():
+                claimed = claim_rows_on(connection, now, lease, limit)
+                # The list headers read before the claim commits, in its transaction: no second
+                # transaction (and connection) a batch. A failing read undoes the claim: nothing is sent.
+                games = {(row[6], row[2][0]) for row in claimed if row[6] is not None and len(row[2]) == 1}
+                headers = list_headers_on(connection, self.services, games) if games else {}
+            if claimed and self._autocommit is not None:  # its connection, committed, marks them sent
+                self._marking, kept = connection.execution_options(isolation_level="AUTOCOMMIT"), True
+        finally:
+            if not kept:
+                connection.close()
         if not claimed:
             return []
         self._unsettled = {row[0] for row in claimed}
