@@ -10,7 +10,8 @@ final, no match reaching before its start), so a band equal to
 the background's is that band's kept bytes, and only the others are deflated; those are kept too,
 by their pixels (bounded: :data:`KEEP`), for the next picture with the same band (of random
 Standard games' pictures drawn game after game, a quarter of the bands painted on had been seen
-before). The zlib checksum
+before; :mod:`judge.maps.sprites` keeps bands by what is painted in them too, and gives them here
+already deflated). The zlib checksum
 (Adler-32) of the whole is combined from the bands'. The pixels are the same whatever is kept: a
 band's bytes are a function of its rows alone.
 """

@@ -36,8 +36,12 @@ letters) is applied to each element's pixels as they are painted, and an
 element's pixels at a place are kept so (by the element, its place, the
 picture's indices and the board), as are a group of elements' steps (by its
 text and place): the next picture with the same centres, legend or units
-reads and paints them again without cutting or translating anything. Every
-kept thing is bounded (:data:`KEEP`, :data:`KEEP_RUNS`).
+reads and paints them again without cutting or translating anything. A band
+of rows (:data:`judge.maps.deflate.BAND`) is kept deflated by its recipe: the
+picture's context and the numbers of the steps that may paint in it, in
+order (:func:`_recipes`); a band whose recipe was kept is neither painted nor
+deflated again (:class:`Composed`). Every kept thing is bounded (:data:`KEEP`,
+:data:`KEEP_RUNS`).
 """
 
 from __future__ import annotations
