@@ -2,8 +2,13 @@
 last results mail (with its map) handed to the relay.
 
 Not a test: it prints figures. A fresh PostgreSQL database gets N started
-Standard games (seven players with their opening orders, a master and an
+Standard games (seven players with their Spring 1901 orders, a master and an
 observer each: :func:`bench_processing.build`), all due at one instant.
+``--orders opening`` (the default, the figures' so far) gives every game the
+same opening, so every game's picture is the same but for its name and the
+map's bands kept by their content are nearly all reused from the game before;
+``--orders random`` gives each game its own legal orders (seeded: the same
+games every run), as a real storm's games differ.
 The judge's roles are split over two processes, as the operator's guide's
 section 12 recommends for a busy judge: one runs the scheduler
 (bench_due_games.py's :func:`worker`: one round of
@@ -35,6 +40,7 @@ mail is printed, with the cores all of it amounts to: the 2-core budget.
     .venv/bin/python benchmarks/bench_deadline_storm.py --postgres-url postgresql+psycopg://postgres@127.0.0.1:5432/postgres
     .venv/bin/python benchmarks/bench_deadline_storm.py --games 100 --connections 1 4 --profile /tmp/storm
     .venv/bin/python benchmarks/bench_deadline_storm.py --games 300 --outbound-processes 2
+    .venv/bin/python benchmarks/bench_deadline_storm.py --orders random --postgres-url postgresql+psycopg://postgres@127.0.0.1:5432/postgres
 """
 
 from __future__ import annotations
@@ -58,7 +64,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_due_games import DUE, FixedClock, _settings, announcing_outbox, profiled, worker
-from bench_processing import T0, build
+from bench_processing import ORDERS, ORDERS_HELP, T0, build
 from bench_repository import CHEAP, postgres_url
 from sqlalchemy import create_engine, make_url, text
 from sqlalchemy.orm import configure_mappers
@@ -410,15 +416,16 @@ def _threads_profiled(path: str) -> Iterator[None]:
 
 
 @contextmanager
-def built(server: str, games: int) -> Iterator[tuple[str, str]]:
-    """A database with ``games`` games due at once (the template each run copies), and a data directory."""
+def built(server: str, games: int, orders: str = "opening") -> Iterator[tuple[str, str]]:
+    """A database with ``games`` games due at once (the template each run copies), and a data directory
+    (``orders``: one of :data:`bench_processing.ORDERS`)."""
     from judge.app.session.services import Services
 
     with postgres_url(server) as url, tempfile.TemporaryDirectory() as data:
         upgrade(url)
         database = Database(url, passwords=CHEAP)
         try:
-            build(Services(db=database, config=load_config(_settings(url, data)), clock=FakeClock(T0)), games)
+            build(Services(db=database, config=load_config(_settings(url, data)), clock=FakeClock(T0)), games, orders)
         finally:
             database.dispose()
         yield url, data
@@ -546,6 +553,7 @@ def main() -> None:
         help="processes of the outbound role beside the scheduler's, with the roles split (each `judge serve "
         "--only outbound`, --connections senders each)",
     )  # fmt: skip
+    parser.add_argument("--orders", choices=ORDERS, default="opening", help=ORDERS_HELP)
     parser.add_argument("--profile", default="", help="write each judge process's cProfile statistics in this directory")
     parser.add_argument("--postgres-url", default=os.environ.get("JUDGE_TEST_POSTGRES_URL", ""))
     args = parser.parse_args()
@@ -554,7 +562,7 @@ def main() -> None:
     if args.profile:
         os.makedirs(args.profile, exist_ok=True)
     chosen = args.connections[-1]
-    with built(args.postgres_url, args.games) as (template, data):
+    with built(args.postgres_url, args.games, args.orders) as (template, data):
         for connections in args.connections[:-1]:
             run(
                 args.postgres_url, template, data, args.games, True, connections, args.profile, args.split,

@@ -1,8 +1,9 @@
 """How long the judge takes to process 1,000 games that fall due at the same instant, with 1 and 2 processes.
 
 Not a test: it prints figures. For each run a fresh PostgreSQL database gets
-N started Standard games (seven players with their opening orders, a master
-and an observer each: :func:`bench_processing.build`), all due at one
+N started Standard games (seven players with their Spring 1901 orders, a master
+and an observer each: :func:`bench_processing.build`; ``--orders random``: each
+game its own legal orders, seeded, instead of the same opening), all due at one
 instant. Then W judge processes (spawned, each with its own engine and
 connections, as ``judge serve --roles scheduler`` would run) call the
 scheduler's :func:`process_due` together; the games are shared out by
@@ -44,7 +45,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_processing import T0, build
+from bench_processing import ORDERS, ORDERS_HELP, T0, build
 from bench_repository import CHEAP, postgres_url
 from sqlalchemy import event, func, select
 from sqlalchemy.orm import configure_mappers
@@ -139,12 +140,12 @@ def profiled(path: str) -> Iterator[None]:
         profile.dump_stats(path)
 
 
-def run(server: str, games: int, workers: int, draw_maps: bool = False) -> float:
+def run(server: str, games: int, workers: int, draw_maps: bool = False, orders: str = "opening") -> float:
     with postgres_url(server) as url, tempfile.TemporaryDirectory() as data:
         upgrade(url)
         database = Database(url, passwords=CHEAP)
         try:
-            build(Services(db=database, config=load_config(_settings(url, data)), clock=FakeClock(T0)), games)
+            build(Services(db=database, config=load_config(_settings(url, data)), clock=FakeClock(T0)), games, orders)
         finally:
             database.dispose()
         context = multiprocessing.get_context("spawn")
@@ -213,6 +214,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--runs", type=int, default=1, help="measure each configuration this many times (median)")
+    parser.add_argument("--orders", choices=ORDERS, default="opening", help=ORDERS_HELP)
     parser.add_argument("--postgres-url", default=os.environ.get("JUDGE_TEST_POSTGRES_URL", ""))
     parser.add_argument(
         "--before", default="",
@@ -223,12 +225,15 @@ def main() -> None:
     if not args.postgres_url:
         parser.error("give --postgres-url (or set JUDGE_TEST_POSTGRES_URL): the figures are PostgreSQL's")
     if args.before:
-        compare(args.before, args.postgres_url, args.games, args.workers, args.runs)
+        compare(args.before, args.postgres_url, args.games, args.workers, args.runs, args.orders)
         return
     medians: dict[int, float] = {}
     for count in args.workers:
         medians[count] = statistics.median(
-            run(args.postgres_url, args.games, count, draw_maps=(run_index == 0 and count == args.workers[0]))
+            run(
+                args.postgres_url, args.games, count, draw_maps=(run_index == 0 and count == args.workers[0]),
+                orders=args.orders,
+            )
             for run_index in range(args.runs)
         )
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
@@ -239,7 +244,7 @@ def main() -> None:
         print(f"2 processes: {medians[2]:.2f} s")
 
 
-def compare(before: str, url: str, games: int, workers: list[int], runs: int) -> None:
+def compare(before: str, url: str, games: int, workers: list[int], runs: int, orders: str = "opening") -> None:
     """Each configuration ``runs`` times with the code in ``before`` and with this code, alternated
     (each run a fresh process: ``PYTHONPATH`` chooses the judge), then the medians side by side."""
     figures: dict[tuple[str, int], list[tuple[float, float, float]]] = {}
@@ -248,7 +253,10 @@ def compare(before: str, url: str, games: int, workers: list[int], runs: int) ->
             for label, path in (("before", before), ("after", "")):
                 env = {**os.environ, "PYTHONPATH": path} if path else dict(os.environ)
                 done = subprocess.run(
-                    [sys.executable, __file__, "--games", str(games), "--workers", str(count), "--postgres-url", url],
+                    [
+                        sys.executable, __file__, "--games", str(games), "--workers", str(count), "--postgres-url", url,
+                        "--orders", orders,
+                    ],
                     env=env, capture_output=True, text=True, check=True,
                 )  # fmt: skip
                 wall = float(re.search(r"process\(es\): +([0-9.]+) s", done.stdout).group(1))  # type: ignore[union-attr]

@@ -2,8 +2,11 @@
 :meth:`judge.app.mail_out.results_maps.ResultsPictures.picture`, database read included.
 
 N Standard games are built and their first phase processed as the deadline
-storm's are (``bench_processing.build``: the same opening orders, a game's name
-its own), on SQLite in a temporary directory. Then a child process draws each
+storm's are (``bench_processing.build``: with ``--orders opening``, the default,
+the same opening orders, a game's name its own; with ``--orders random`` each
+game its own legal orders, seeded, so pictures differ as a real storm's do and
+bands kept by their content are reused only where the boards agree), on SQLite
+in a temporary directory. Then a child process draws each
 processed phase's results picture once, in a unit of work of its own, after
 ``--warm`` pictures of other games drawn first (a running sender has drawn many:
 its boards and sprites are kept), and prints the process CPU time per picture.
@@ -16,6 +19,7 @@ pixels (each PNG decoded by libvips and hashed). Last line:
 
     .venv/bin/python benchmarks/bench_results_pictures.py [--games 200] [--before main] [--rounds 3]
     .venv/bin/python benchmarks/bench_results_pictures.py --language fr
+    .venv/bin/python benchmarks/bench_results_pictures.py --games 220 --rounds 1 --orders random
 
 Figures only; nothing here is asserted but the pixels' equality.
 """
@@ -85,7 +89,7 @@ def draw(url: str, warm: int, language: str, profile: str) -> None:
     print(json.dumps({"ms": [1000 * t for t in times], "hashes": hashes, "bytes": [len(d) for d in drawn]}))
 
 
-def build(url: str, games: int, data_dir: Path) -> None:
+def build(url: str, games: int, data_dir: Path, orders: str) -> None:
     from bench_processing import T0
     from bench_processing import build as build_games
     from bench_repository import CHEAP
@@ -102,7 +106,7 @@ def build(url: str, games: int, data_dir: Path) -> None:
     config = load_config({"JUDGE_DATABASE_URL": url, "JUDGE_DATA_DIR": str(data_dir), "JUDGE_CODE": "XPY"})
     clock = FakeClock(T0)
     services = Services(db=database, config=config, clock=clock)
-    build_games(services, games)
+    build_games(services, games, orders)
     clock.advance(days=4)
     assert process_due(services) == games
     database.dispose()
@@ -125,6 +129,7 @@ def main() -> None:
     parser.add_argument("--before", default="", help="a git revision whose code is measured beside today's")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--language", default="en")
+    parser.add_argument("--orders", default="opening", help="opening or random (bench_processing.ORDERS_HELP)")
     parser.add_argument("--profile", default="", help="write today's code's cProfile statistics here (last round)")
     parser.add_argument("--child", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -133,9 +138,14 @@ def main() -> None:
         return
     if args.games <= args.warm:
         parser.error("--games must exceed --warm")
+    # Imported here, not in the child: the child may run another revision's judge.
+    from bench_processing import ORDERS, ORDERS_HELP
+
+    if args.orders not in ORDERS:
+        parser.error(f"--orders: {ORDERS_HELP}")
     with tempfile.TemporaryDirectory() as temporary:
         url = f"sqlite:///{temporary}/judge.db"
-        build(url, args.games, Path(temporary))
+        build(url, args.games, Path(temporary), args.orders)
         old = ""
         if args.before:
             old = f"{temporary}/old"
