@@ -8,7 +8,6 @@ this dispatcher free of a hand-kept list that every feature would have to edit.
 from __future__ import annotations
 
 import argparse
-import gc
 import importlib
 import importlib.util
 import pkgutil
@@ -17,6 +16,7 @@ from collections.abc import Sequence
 from types import ModuleType
 
 import judge.commands
+from judge.collector import collector_paused
 
 
 def command_modules() -> list[ModuleType]:
@@ -61,15 +61,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     # Start-up (the command's modules imported, the parser built) allocates objects that live as
     # long as the process: the collector, off meanwhile, would only trace them in vain.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         named = _named_command(arguments)
         parser = build_parser([named] if named is not None else None)
         args = parser.parse_args(arguments)
-    finally:
-        if enabled:
-            gc.enable()
     if args.version:
         from judge import __version__
 

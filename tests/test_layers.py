@@ -25,7 +25,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "judge"
 JUDGE_FLOORS: tuple[frozenset[str], ...] = (
     frozenset({"core", "variants"}),
     frozenset(
-        {"lang", "grammar", "db", "migrations", "timekeeping", "mail", "maps", "ruling", "waiting", "json_text",
+        {"lang", "grammar", "db", "migrations", "timekeeping", "mail", "maps", "ruling", "waiting", "json_text", "collector",
          "i18n", "locale", "help", "config", "logs"}
     ),
     frozenset({"app"}),

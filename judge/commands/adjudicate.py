@@ -34,6 +34,7 @@ from typing import IO, Any
 
 import orjson
 
+from judge.collector import collector_paused
 from judge.ruling import rule_on, rule_on_text
 
 __all__ = ["rule_on", "rule_on_text"]
@@ -135,15 +136,12 @@ def _start_up(line: str) -> dict[str, Any]:
     a collection in the middle of one only traces objects still in use; fewer collections trace
     fewer of them. Cyclic garbage waits longer, never more than that many objects.
     """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return rule_on_text(line)
-    finally:
-        gc.freeze()
-        gc.set_threshold(_YOUNG_THRESHOLD)
-        if enabled:
-            gc.enable()
+    with collector_paused():
+        try:
+            return rule_on_text(line)
+        finally:
+            gc.freeze()
+            gc.set_threshold(_YOUNG_THRESHOLD)
 
 
 _YOUNG_THRESHOLD = 50_000

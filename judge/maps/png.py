@@ -13,6 +13,7 @@ from __future__ import annotations
 import struct
 from typing import Any
 
+from judge.collector import collector_paused
 from judge.maps.layers import layered_png
 from judge.maps.vips import vips
 
@@ -26,8 +27,11 @@ def _vips() -> Any:
 
 def svg_to_png(svg: str) -> bytes:
     """The PNG of ``svg`` at its own size: from its layers when :func:`judge.maps.render.render_svg`
-    drew it (:mod:`judge.maps.layers`: the parts that never change drawn once per board), else whole."""
-    layered = layered_png(svg, red_band)
+    drew it (:mod:`judge.maps.layers`: the parts that never change drawn once per board), else whole.
+    The collector is paused meanwhile (:mod:`judge.collector`): a picture's spans and runs are freed
+    by their reference counts, and a collection would trace every board's kept pixels in vain."""
+    with collector_paused():
+        layered = layered_png(svg, red_band)
     return layered if layered is not None else whole_svg_to_png(svg)
 
 
