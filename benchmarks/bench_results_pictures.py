@@ -170,8 +170,10 @@ def main() -> None:
                       f"a picture ({len(figures['ms'])} pictures), PNG {statistics.fmean(sizes[name]) / 1024:.1f} KB",
                       flush=True)  # fmt: skip
         if old:
-            same = hashes["today"] == hashes[f"before ({args.before})"]
-            print(f"pixels: {'the same' if same else 'DIFFERENT'} in all {len(hashes['today'])} pictures")
+            pairs = list(zip(hashes["today"], hashes[f"before ({args.before})"], strict=True))
+            differ = sum(today != before for today, before in pairs)
+            print(f"pixels: the same in all {len(pairs)} pictures" if not differ else
+                  f"pixels: DIFFERENT in {differ} of {len(pairs)} pictures")  # fmt: skip
         print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         for name, values in medians.items():
             if name != "today":
