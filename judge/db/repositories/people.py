@@ -278,9 +278,7 @@ class PeopleRepository:
         lose an update. The people loaded in the session are expired (re-read when next looked
         at). While credits are held (:meth:`hold_credits`) they are added up and written by
         :meth:`release_credits`."""
-        unknown = set(counters) - DEDICATION_COUNTERS
-        if unknown:
-            raise ValueError(f"not dedication counters: {', '.join(sorted(unknown))}")
+        _check_counters(counters)
         if self._held_credits is not None:
             for person_id in person_ids:
                 self._held_credits.setdefault(person_id, Counter()).update(counters)
@@ -326,18 +324,17 @@ class PeopleRepository:
         Atomic so two processes crediting the same person in parallel games
         never lose an update; the object is refreshed afterwards.
         """
-        unknown = set(increments) - DEDICATION_COUNTERS
-        if unknown:
-            raise ValueError(f"not dedication counters: {', '.join(sorted(unknown))}")
+        _check_counters(increments)
         if not increments:
             return
-        values = {getattr(Person, key): getattr(Person, key) + n for key, n in increments.items()}
-        self.session.flush()
-        self.session.execute(
-            update(Person).where(Person.id == person.id).values(values),
-            execution_options={"synchronize_session": False},
-        )
+        self._credit_now([person.id], increments)
         self.session.refresh(person, attribute_names=list(increments))
+
+
+def _check_counters(counters: Mapping[str, int]) -> None:
+    unknown = set(counters) - DEDICATION_COUNTERS
+    if unknown:
+        raise ValueError(f"not dedication counters: {', '.join(sorted(unknown))}")
 
 
 @functools.cache
