@@ -14,7 +14,12 @@ in the same minute.
 
 ``--games N`` draws instead the results pictures of two seeded random games
 (Standard and World, N phases each at most), phase by phase, as a sender
-does, and prints the mean CPU time a picture of each game.
+does, and prints the mean CPU time a picture of each game; with ``--before
+REV``, REV's code and today's each draw them in a fresh process, alternated
+(REV, today, REV, today...) ``--runs`` times, and the medians are printed
+with their ratio (today / REV).
+
+    .venv/bin/python benchmarks/bench_map.py --games 20 --runs 3 --before main
 
 Figures only; nothing here is asserted (timings do not belong in tests).
 """
@@ -31,6 +36,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE.parent / "tests" / "maps"
@@ -128,18 +134,53 @@ def game_figures(variant: str, phases: int, seeds: tuple[int, ...] = (1, 2)) -> 
     return figures
 
 
+def _export(revision: str, folder: str) -> None:
+    """``revision``'s ``judge`` package written under ``folder`` (by git)."""
+    archive = subprocess.run(["git", "-C", str(HERE.parent), "archive", revision, "judge"], capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
+
+
+def _child(arguments: list[str], code: str | None) -> Any:
+    """This script's JSON figures from a child process, importing ``judge`` from ``code`` (a folder)
+    first when given, else today's."""
+    env = dict(os.environ, PYTHONPATH=code) if code is not None else None
+    done = subprocess.run([sys.executable, __file__, *arguments, "--json"], capture_output=True, text=True, check=True, env=env)
+    return json.loads(done.stdout)
+
+
 def _before(revision: str, runs: int) -> dict[str, dict[str, float]]:
     """The figures of ``revision``'s code: exported by git, imported first by a child process."""
-    root = HERE.parent
     with tempfile.TemporaryDirectory(prefix="bench-map-") as folder:
-        archive = subprocess.run(["git", "-C", str(root), "archive", revision, "judge"], capture_output=True, check=True)
-        subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
-        env = dict(os.environ, PYTHONPATH=folder)
-        done = subprocess.run(
-            [sys.executable, __file__, "--runs", str(runs), "--json"], capture_output=True, text=True, check=True, env=env
-        )
-        figures: dict[str, dict[str, float]] = json.loads(done.stdout)
+        _export(revision, folder)
+        figures: dict[str, dict[str, float]] = _child(["--runs", str(runs)], folder)
         return figures
+
+
+def _all_games(phases: int) -> dict[str, float]:
+    figures: dict[str, float] = {}
+    for variant in ("standard", "world"):
+        figures.update(game_figures(variant, phases))
+    return figures
+
+
+def _games_side_by_side(revision: str, phases: int, rounds: int) -> None:
+    """``revision``'s code and today's drawing the same games' pictures, each in a fresh process,
+    alternated ``rounds`` times: each game's median CPU ms a picture, and today's over ``revision``'s."""
+    before: dict[str, list[float]] = {}
+    after: dict[str, list[float]] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-map-") as folder:
+        _export(revision, folder)
+        for _ in range(rounds):
+            for code, into in ((folder, before), (None, after)):
+                for label, mean in _child(["--games", str(phases)], code).items():
+                    into.setdefault(label, []).append(mean)
+    print(f"{'random game, results pictures in order':48} {'cpu ms before':>13} {'cpu ms now':>10} {'ratio':>6}   rounds (before / now)")
+    for label, now in after.items():
+        old = before.get(label, [])
+        was = statistics.median(old) if old else float("nan")
+        ratio = statistics.median(now) / was if old else float("nan")
+        rounds_text = " ".join(f"{b:.1f}" for b in old) + " / " + " ".join(f"{a:.1f}" for a in now)
+        print(f"{label:48} {was:13.1f} {statistics.median(now):10.1f} {ratio:6.3f}   {rounds_text}")
 
 
 def main() -> None:
@@ -150,7 +191,10 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # the child's output
     args = parser.parse_args()
     if args.json:
-        print(json.dumps(measure(args.runs)))
+        print(json.dumps(_all_games(args.games) if args.games else measure(args.runs)))
+        return
+    if args.games and args.before:
+        _games_side_by_side(args.before, args.games, args.runs)
         return
     if args.games:
         print(f"{'random game, results pictures in order':48} {'cpu ms a picture':>16}")
