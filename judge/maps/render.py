@@ -97,6 +97,11 @@ LETTERED_POWERS = 10
 cue beside the colour, for colour-blind readers and for colours that stay close however chosen."""
 _ARROW_HEAD = 15.0
 """An arrowhead's length: marker 5 x stroke 3."""
+REACH = 64.0
+"""How far what is drawn about its points may reach beyond their box: a build's outer ring (21), an
+arrow's tip put beside its destination (28) with its head (17), a failed order's cross off its line's
+middle (40, and 8 for the cross itself): :meth:`_Canvas.shown` leaves out of a clipped view only what
+lies farther than this beyond its frame."""
 
 # The classic seven keep the colours players know; the others were chosen (greedily, each the colour
 # farthest from those before it, in CIEDE2000, over the colours and their tints) from a grid of sRGB
@@ -312,18 +317,20 @@ def _base(variant: str, language: str, inset: bool = False) -> _Base:
 
 def _draw(
     base: _Base, colours: Mapping[str, str], game_map: GameMap, position: Position, drawn: OrdersDrawn | None,
-    centers: Mapping[str, frozenset[str]], framed: Inset | None = None,
+    centers: Mapping[str, frozenset[str]], framed: Inset | None = None, frame: Box | None = None,
 ) -> list[str]:
     """The centres, units, orders and marks of one view of the board (the board, or its inset).
     On a board with an inset, the units of the ``framed`` region are drawn as much smaller as the
-    inset is larger: they stand as far apart as in the inset, where none covers another."""
+    inset is larger: they stand as far apart as in the inset, where none covers another.
+    ``frame``: what the view shows (an inset's panel, which clips it): what lies wholly beyond is
+    left out (:meth:`_Canvas.shown`)."""
     art = base.art
     letters = (
         {power: game_map.power_letter(power) for power in game_map.powers}
         if len(game_map.powers) > LETTERED_POWERS
         else {}
     )
-    canvas = _Canvas(art, colours, base, letters, framed)
+    canvas = _Canvas(art, colours, base, letters, framed, frame)
     canvas.centres(game_map, centers)
     dislodged = list(position.dislodged)
     retreats: Mapping[Unit, tuple[str, ...]] = {}
@@ -396,7 +403,7 @@ def render_svg(
             f'<clipPath id="inset-clip"><rect x="0" y="0" width="{width:g}" height="{tall:g}"/></clipPath>',
             '<g clip-path="url(#inset-clip)">',
             _layer("base", f'<g shape-rendering="crispEdges">{inset.art.body}</g>'),
-            _layer("dyn", *_draw(inset, colours, game_map, position, drawn, centers)),
+            _layer("dyn", *_draw(inset, colours, game_map, position, drawn, centers, frame=Box(0.0, 0.0, width, tall))),
             _layer("over", inset.labels_svg),
             "</g>",
             _layer("over", f'<rect x="0" y="0" width="{width:g}" height="{tall:g}" fill="none" stroke="#111" stroke-width="2"/>'),
@@ -525,11 +532,13 @@ class _Canvas:
 
     def __init__(
         self, art: MapArt, colours: Mapping[str, str], base: _Base, letters: Mapping[str, str] | None = None,
-        framed: Inset | None = None,
+        framed: Inset | None = None, frame: Box | None = None,
     ) -> None:
         self.art = art
         self.framed = framed
         """The region an inset draws again larger: its units are drawn smaller on the board."""
+        self.frame = frame
+        """What the view shows, when it is clipped (an inset's panel): see :meth:`shown`."""
         self.colours = colours
         self.base = base
         self.letters = letters or {}
@@ -549,6 +558,24 @@ class _Canvas:
         yield '<g class="orders">' + "".join(self._lines) + "</g>"
         yield '<g class="marks">' + "".join(self._marks) + "</g>"
 
+    def shown(self, *points: Point) -> bool:
+        """Whether what is drawn about ``points`` (a unit's, a centre's or a mark's place, an order
+        line's ends) may show in the view: anywhere but in a clipped one (an inset's panel, which draws
+        every unit and order of the board again, most of them beyond its frame), where their box grown
+        by :data:`REACH` must overlap the frame. What is left out would have been clipped whole: the
+        picture is the same, its SVG a third smaller (World's)."""
+        frame = self.frame
+        if frame is None:
+            return True
+        xs = [p[0] for p in points]
+        ys = [p[1] for p in points]
+        return (
+            min(xs) - REACH < frame.right
+            and frame.left < max(xs) + REACH
+            and min(ys) - REACH < frame.bottom
+            and frame.top < max(ys) + REACH
+        )
+
     def centres(self, game_map: GameMap, centers: Mapping[str, frozenset[str]]) -> None:
         owner = {c: p for p, owned in centers.items() for c in owned}
         for code in sorted(game_map.supply_centers):
@@ -556,6 +583,8 @@ class _Canvas:
             if anchors is None or anchors.centre is None:
                 continue
             x, y = anchors.centre
+            if not self.shown((x, y)):
+                continue
             power = owner.get(code) or ""
             fill = self.colours.get(power, "#ffffff") if power else "#ffffff"
             size = self._size((x, y))
@@ -571,6 +600,8 @@ class _Canvas:
 
     def unit(self, unit: Unit, at: Point, *, css: str, extra: str = "") -> None:
         """A unit's symbol at ``at``, kept by the board (the same unit there in another picture)."""
+        if not self.shown(at):
+            return
         fill = self.colours.get(unit.power, "#dddddd")
         letter = self.letters.get(unit.power)
         size = self._size(at)
@@ -640,7 +671,8 @@ class _Canvas:
         return chosen
 
     def _cross(self, at: Point, colour: str, kind: str) -> None:
-        self._marks.append(_cross_svg(at, colour, kind))
+        if self.shown(at):
+            self._marks.append(_cross_svg(at, colour, kind))
 
     def _wrapped(self, start: Point, end: Point) -> tuple[tuple[Point, Point], ...]:
         """The segments from ``start`` to ``end``: one, or on a map whose edges meet, two when the
@@ -690,6 +722,8 @@ class _Canvas:
     ) -> None:
         """An order's line (and its cross when it did not succeed), kept by the board: drawn once for
         every picture with the same order."""
+        if not self.shown(start, end):
+            return
         lines, marks = self.base.kept(
             ("line", start, end, kind, outcome, arrow, dash, stop, extra),
             lambda: self._line_svg(start, end, kind, outcome, arrow, dash, stop, extra),
@@ -779,6 +813,8 @@ class _Canvas:
                 colour = {Outcome.SUCCEEDS: _GOOD, Outcome.FAILS: _FAILED, Outcome.INVALID: _INVALID}[outcome]
                 if order is None and result.unit is not None and position.phase.type is not PhaseType.MOVEMENT:
                     self._cross(at, _FAILED, "disbanded")  # no order in a retreat/adjustment: it is lost
+                elif not self.shown(at):
+                    pass  # beyond a clipped view's frame
                 elif order is None:  # no order: it holds, but nobody said so
                     self._lines.append(
                         f'<circle class="order unordered {outcome.value}" data-loc="{_escaped(unit_location)}" '
@@ -799,11 +835,12 @@ class _Canvas:
                 built = Unit(result.power, order.type, order.location)
                 self.unit(built, at, css="unit built")
             colour = _GOOD if outcome is Outcome.SUCCEEDS else _FAILED
-            self._marks.append(
-                f'<circle class="order build {outcome.value}" data-power="{_escaped(result.power)}" cx="{at[0]:.1f}" '
-                f'cy="{at[1]:.1f}" r="{17 * self._size(at):g}" fill="none" stroke="{colour}" stroke-width="2"/>'
-                f'<circle cx="{at[0]:.1f}" cy="{at[1]:.1f}" r="{21 * self._size(at):g}" fill="none" stroke="{colour}" stroke-width="1.5"/>'
-            )
+            if self.shown(at):
+                    self._marks.append(
+                    f'<circle class="order build {outcome.value}" data-power="{_escaped(result.power)}" cx="{at[0]:.1f}" '
+                    f'cy="{at[1]:.1f}" r="{17 * self._size(at):g}" fill="none" stroke="{colour}" stroke-width="2"/>'
+                    f'<circle cx="{at[0]:.1f}" cy="{at[1]:.1f}" r="{21 * self._size(at):g}" fill="none" stroke="{colour}" stroke-width="1.5"/>'
+                )
             if outcome is not Outcome.SUCCEEDS:
                 self._cross(at, colour, outcome.value)
             return
@@ -813,9 +850,10 @@ class _Canvas:
         if start is None:
             return
         if isinstance(order, (Remove, Disband)):
-            self._lines.append(f'<circle class="order {"remove" if isinstance(order, Remove) else "disband"} {outcome.value}" '
-                               f'cx="{start[0]:.1f}" cy="{start[1]:.1f}" r="{15 * self._size(start):g}" fill="none" stroke="{_FAILED}" '
-                               'stroke-width="2"/>')
+            if self.shown(start):
+                    self._lines.append(f'<circle class="order {"remove" if isinstance(order, Remove) else "disband"} {outcome.value}" '
+                                   f'cx="{start[0]:.1f}" cy="{start[1]:.1f}" r="{15 * self._size(start):g}" fill="none" stroke="{_FAILED}" '
+                                   'stroke-width="2"/>')
             self._cross(start, _FAILED if outcome is Outcome.SUCCEEDS else _INVALID, "removed")
             return
         if isinstance(order, (Move, Retreat)):
@@ -850,17 +888,18 @@ class _Canvas:
         if beside is None:
             return
         self.unit(unit, beside, css="unit dislodged", extra=' stroke-dasharray="3 2" opacity="0.85"')
-        self._marks.append(
-            f'<circle class="dislodged-mark" data-loc="{_escaped(unit.location)}" cx="{beside[0]:.1f}" cy="{beside[1]:.1f}" '
-            f'r="{15 * self._size(beside):g}" fill="none" stroke="{_FAILED}" stroke-width="2"/>'
-        )
+        if self.shown(beside):
+            self._marks.append(
+                f'<circle class="dislodged-mark" data-loc="{_escaped(unit.location)}" cx="{beside[0]:.1f}" cy="{beside[1]:.1f}" '
+                f'r="{15 * self._size(beside):g}" fill="none" stroke="{_FAILED}" stroke-width="2"/>'
+            )
         if retreats is None:
             return
         if not retreats:
             self._cross(beside, _FAILED, "destroyed")
         for option in retreats:
             end = self._at(option)
-            if end is None:
+            if end is None or not self.shown(beside, end):
                 continue
             segments = self._wrapped(beside, end)
             d = ""

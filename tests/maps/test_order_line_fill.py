@@ -79,25 +79,65 @@ def test_a_dashed_line_leaves_its_gaps_empty() -> None:
 
 
 def test_what_a_boards_inset_draws_beyond_its_frame_is_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
-    """World's inset draws every unit and order again, most beyond its frame: those are not drawn
-    nor painted (they would paint nothing), those inside are."""
-    from judge.maps import layers, sprites
+    """World's inset draws every unit and order of the board again, most beyond its frame: those
+    are left out of its SVG (judge.maps.render.REACH) and, were any there, of what is painted (they
+    would paint nothing); those inside are painted."""
+    from judge.maps import layers, render, sprites
     from tests.maps.test_layered_png import _played
 
-    split = layers._split(_played("world", 2))
-    assert split is not None
-
-    def framed() -> list[tuple[sprites.Line | sprites.Sprite, tuple[int, int, int, int]]]:
+    def framed(svg: str) -> list[tuple[sprites.Line | sprites.Sprite, tuple[int, int, int, int]]]:
+        split = layers._split(svg)
+        assert split is not None
         monkeypatch.setattr(sprites, "_groups", {})  # each group's steps read again
         steps = sprites._steps(split[2])
         assert steps is not None
         return [(step, clip) for step, clip in steps if clip is not None]
 
-    kept = framed()
+    kept = framed(_played("world", 2))
     assert kept and not any(sprites._outside(step, clip) for step, clip in kept)
     monkeypatch.setattr(sprites, "_outside", lambda step, clip: False)
-    every = framed()
-    assert set(kept) < set(every) and len(every) - len(kept) > 100  # the units beyond the frame
+    near = framed(_played("world", 2))  # what the SVG holds: the frame's and what lies just beyond it
+    monkeypatch.setattr(render, "REACH", math.inf)  # every unit and order drawn in the inset again
+    every = framed(_played("world", 2))
+    assert set(kept) <= set(near) < set(every)
+    assert len(near) - len(kept) < 30 and len(every) - len(near) > 100  # the units beyond the frame
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("world", 1), ("world", 2), ("youngstown", 1)])
+def test_an_insets_elements_beyond_its_frame_left_out_change_no_pixel(
+    monkeypatch: pytest.MonkeyPatch, variant: str, seed: int
+) -> None:
+    """The pictures of a random game's phases (orders, crosses, dislodged units, retreats, builds)
+    with what lies beyond the inset's frame left out of the SVG are the same PNG, byte for byte, as
+    with everything drawn in the inset again, by the layers and by librsvg drawing the whole SVG."""
+    import random
+
+    from judge.core.adjudicator import Rules, adjudicate
+    from judge.core.position import Position
+    from judge.core.random_orders import RandomOrders
+    from judge.core.units import Unit
+    from judge.core.variants import load_map
+    from judge.maps import render
+    from judge.maps.png import svg_to_png, whole_svg_to_png
+
+    game_map = load_map(variant)
+    position = Position(variant, game_map.first_phase, game_map.opening_units, game_map.starting_centers)
+    maker = random.Random(seed)
+    orders = RandomOrders(game_map, maker, mischief=0.3)
+    options: dict[Unit, tuple[str, ...]] = {}
+    reach, left_out = render.REACH, 0
+    for phase in range(12):
+        result = adjudicate(position, orders.orders(position, options), Rules(), game_map)
+        monkeypatch.setattr(render, "REACH", math.inf)
+        every = render.render_svg(game_map, position, result)
+        monkeypatch.setattr(render, "REACH", reach)
+        framed = render.render_svg(game_map, position, result)
+        left_out += every.count("<") - framed.count("<")
+        assert svg_to_png(framed) == svg_to_png(every), phase
+        if phase in (2, 9):
+            assert whole_svg_to_png(framed) == whole_svg_to_png(every), phase
+        options, position = dict(result.retreats), result.position
+    assert left_out > 12 * 20  # elements were left out in every phase
 
 
 def test_the_pixels_kept_to_paint_are_nothing_the_garbage_collector_walks() -> None:
