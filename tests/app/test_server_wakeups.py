@@ -87,10 +87,29 @@ async def _until(condition: object, seconds: float) -> bool:
     return False
 
 
-def test_a_mail_at_the_door_wakes_a_worker_in_another_process(services: Services) -> None:
+def _looks(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """The worker's looks at the queue, each noted once over (whether it found mail): a test
+    stores its mail after the first, so only a wake-up or the poll can find it."""
+    from judge.app.mail_in import worker
+
+    looks: list[bool] = []
+    real = worker.process_waiting_mail
+
+    def looking(*args: object, **kwargs: object) -> bool:
+        worked = real(*args, **kwargs)  # type: ignore[arg-type]
+        looks.append(worked)
+        return worked
+
+    monkeypatch.setattr(worker, "process_waiting_mail", looking)
+    return looks
+
+
+def test_a_mail_at_the_door_wakes_a_worker_in_another_process(services: Services, monkeypatch: pytest.MonkeyPatch) -> None:
+    looks = _looks(monkeypatch)
+
     async def run() -> bool:
         async with JudgeServer(services, roles={Role.WORKER}, tuning=SLOW):
-            await asyncio.sleep(0.5)  # the worker has looked once and found nothing: it sleeps
+            assert await _until(lambda: looks == [False], 30)  # the worker has looked once and found nothing
             assert await _until(lambda: _listening(services.db, Channel.MAIL_IN), 15)  # and listens
             async with JudgeServer(services, roles={Role.INBOUND}, tuning=SLOW) as door:
                 message = f"From: p@example.net\r\nTo: {JUDGE}\r\nSubject: v\r\n\r\nVERSION\r\n"
@@ -127,12 +146,13 @@ def test_a_reply_queued_by_a_worker_wakes_a_sender_in_another_process(services: 
         assert uow.outbox.count(OutboundState.PENDING) == 0
 
 
-def test_without_a_wake_up_a_split_role_waits_for_its_poll(services: Services) -> None:
+def test_without_a_wake_up_a_split_role_waits_for_its_poll(services: Services, monkeypatch: pytest.MonkeyPatch) -> None:
     """The control: the same worker, told nothing, does not answer within the same time."""
+    looks = _looks(monkeypatch)
 
     async def run() -> bool:
         async with JudgeServer(services, roles={Role.WORKER}, tuning=SLOW):
-            await asyncio.sleep(0.5)
+            assert await _until(lambda: looks == [False], 30)  # looked once, found nothing: it sleeps
             services.db.store_inbound_mail(
                 f"From: p@example.net\r\nTo: {JUDGE}\r\nSubject: v\r\n\r\nVERSION\r\n".encode(),
                 "p@example.net",

@@ -269,3 +269,39 @@ def test_the_worker_role_runs_the_daily_purge_when_idle(harness: Harness) -> Non
     asyncio.run(run())
     with harness.db.unit_of_work(readonly=True) as uow:
         assert uow.mail_in.listing() == []
+
+
+@pytest.mark.engine_blind  # the worker's loop: the same on either engine
+def test_a_mail_that_arrives_while_the_worker_looks_is_answered_without_waiting_for_the_poll(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The door's wake-up during the worker's look at the queue (or its idle purge) is not lost:
+    the worker looks again at once rather than after ``idle_seconds`` (an hour here)."""
+    import asyncio
+
+    stop, wake = asyncio.Event(), asyncio.Event()
+    looks: list[bool] = []
+    real = worker.process_waiting_mail
+    loop: list[asyncio.AbstractEventLoop] = []
+
+    def looking(*args: object, **kwargs: object) -> bool:
+        worked = real(*args, **kwargs)  # type: ignore[arg-type]
+        looks.append(worked)
+        if len(looks) == 1:  # the queue was empty when read; a mail comes in, the door wakes the worker
+            harness.send("ann@example.net", "VERSION\n")
+            loop[0].call_soon_threadsafe(wake.set)
+        return worked
+
+    def idle() -> None:
+        if len(looks) >= 2:
+            stop.set()
+
+    async def run() -> None:
+        loop.append(asyncio.get_running_loop())
+        await asyncio.wait_for(worker.run_worker(harness.services, stop, wake, idle_seconds=3600, on_idle=idle), 60)
+
+    monkeypatch.setattr(worker, "process_waiting_mail", looking)
+    asyncio.run(run())
+    assert looks[:2] == [False, True]  # nothing at the first look; the mail at the second, woken
+    with harness.db.unit_of_work(readonly=True) as uow:
+        assert uow.mail_in.count(InboundState.PROCESSED) == 1

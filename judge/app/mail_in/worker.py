@@ -656,8 +656,12 @@ async def run_worker(
 
     ``on_idle`` (say, the daily purge) runs in a thread whenever the queue is empty.
     ``take_ahead``: mails held by one guard commit (:func:`process_waiting_mail`).
+    ``wake`` is cleared before each look at the queue, never after: a mail that arrives while
+    the worker looks (or purges) leaves it set, and the worker looks again at once instead of
+    sleeping ``idle_seconds`` beside it.
     """
     while not stop.is_set():
+        wake.clear()
         try:
             worked = await asyncio.to_thread(process_waiting_mail, services, take_ahead, stop=stop.is_set)
         except Exception:  # process_next_mail guards every mail; this is the last net
@@ -670,6 +674,5 @@ async def run_worker(
                 await asyncio.to_thread(on_idle)
             except Exception:
                 log.exception("the worker's idle task failed; going on")
-        wake.clear()
         await first_of(stop, wake, timeout=idle_seconds)
 
