@@ -17,7 +17,8 @@ adjudicated and its results mails queued), the other the outbound role of
 ``judge serve --only outbound`` (:class:`judge.app.runtime.judge_server.JudgeServer`)
 with ``--connections`` senders (``JUDGE_OUTBOUND_CONNECTIONS``; the guide
 recommends 4 on PostgreSQL), each drawing a phase's map once as it delivers
-the phase's first results mail and sending through
+the phase's first results mail (over the boards in play, drawn when the role
+started as ``judge serve`` draws them: :func:`warm_boards`) and sending through
 :class:`judge.mail.outbound.SmtpRelay`, one SMTP session a pass, to a local
 capture server (a third process speaking just enough SMTP to take the mail
 and note when each results mail arrived, whether it carried a PNG, and how
@@ -69,6 +70,7 @@ from bench_repository import CHEAP, postgres_url
 from sqlalchemy import create_engine, make_url, text
 from sqlalchemy.orm import configure_mappers
 
+from judge.app.mail_out.opening_boards import warm_boards
 from judge.app.phases.guarded_scheduler import process_due
 from judge.app.session.services import Services
 from judge.config import load_config
@@ -263,9 +265,10 @@ def sender(
     """The outbound role's process (``judge serve --only outbound``), until the scheduler is done
     and the outbox has no mail pending."""
     _started_up()
-    drawn = _count_drawings()
     db = Database(url, passwords=CHEAP)
     try:
+        warm_boards(db)  # what the outbound role did when it started, long before the deadline
+        drawn = _count_drawings()
         services = Services(db=db, config=load_config(_settings(url, data_dir)), clock=FixedClock(DUE))
         clocked = _Clocked(barrier, cpu, "sender")
         _deliver(services, port, connections, clocked, done.is_set, times, profile, drawn)
@@ -287,9 +290,10 @@ def shared(
     if not maps:
         processing.map_off_addresses = lambda _game: _Everyone()  # type: ignore[assignment]
     _started_up()
-    drawn = _count_drawings()
     db = Database(url, passwords=CHEAP)
     try:
+        warm_boards(db)  # what the outbound role did when it started, long before the deadline
+        drawn = _count_drawings()
         services = Services(db=db, config=load_config(_settings(url, data_dir)), clock=FixedClock(DUE))
         with db.unit_of_work(readonly=True) as uow:
             uow.games.earliest_due()  # a connection open before the clock starts

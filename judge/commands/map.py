@@ -36,6 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from judge.app.mail_out.opening_boards import opening_svg
     from judge.maps.contract import svg_from_contract
     from judge.maps.png import svg_to_png
 
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
             if args.result:
                 print("judge map: --orders-result goes with a position file, not --variant", file=sys.stderr)
                 return 2
-            svg = _opening_svg(args.variant, args.phase, args.title, args.language)
+            svg = opening_svg(args.variant, args.phase, args.title, args.language)
         else:
             position = _read_json(args.position)
             result = _read_json(args.result) if args.result else None
@@ -67,34 +68,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         output.write_bytes(svg_to_png(svg))
     return 0
-
-
-def _opening_svg(variant: str, phase: str | None, title: str | None, language: str) -> str:
-    """The opening board of ``variant`` as a game of it starts (Chaos: its first builds; the
-    Renaissance game: the adjustments of 1453, with its garrisons and control)."""
-    from judge.app.game_state.boards import opening_position
-    from judge.core.errors import PositionError
-    from judge.core.variants import load_map
-    from judge.maps.machiavelli_layer import has_a_board_of_its_own
-    from judge.maps.render import render_svg
-
-    if has_a_board_of_its_own(variant):
-        from judge.app.machiavelli.stored_phase import opening_json
-        from judge.core.machiavelli.board import load_board
-        from judge.core.machiavelli.serialization import position_from_json
-        from judge.maps.machiavelli_layer import render_machiavelli_svg
-
-        board = load_board(variant.lower())
-        start = position_from_json(board, opening_json(board))
-        if phase is not None and phase.upper() != str(start.phase):
-            raise PositionError(f"the opening of {board.game_map.name} is {start.phase}, not {phase.upper()}")
-        return render_machiavelli_svg(board, start, title=title, language=language)
-
-    game_map = load_map(variant.lower())
-    opening = opening_position(game_map)
-    if phase is not None and phase.upper() != str(opening.phase):
-        raise PositionError(f"the opening of {game_map.name} is {opening.phase}, not {phase.upper()}")
-    return render_svg(game_map, opening, title=title, language=language)
 
 
 def _read_json(path: str) -> Any:

@@ -221,6 +221,9 @@ class JudgeServer:
         self._outbound_pictures: list[Any] = []
         """The maps the senders of this process share (one ``SharedPictures``, made by the first)."""
         self._scheduler_wake = asyncio.Event()
+        self._warming: asyncio.Task[None] | None = None
+        """The outbound role's drawing of the boards in play (:meth:`_warm_boards`), not a role:
+        its end is not a failure, and the senders do not wait for it."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._inbound: InboundServer | None = None
         self._web_socket = web_socket
@@ -288,6 +291,7 @@ class JudgeServer:
             for number in range(2, self.tuning.outbound_connections + 1):
                 self._spawn(Role.OUTBOUND, self._run_outbound(relay), name=f"{Role.OUTBOUND.value}-{number}")
             running.add(Role.OUTBOUND)
+            self._warming = asyncio.create_task(asyncio.to_thread(self._warm_boards), name="judge-warm-boards")
         if Role.SCHEDULER in self.roles:
             self._spawn(Role.SCHEDULER, self._run_scheduler())
             running.add(Role.SCHEDULER)
@@ -339,7 +343,7 @@ class JudgeServer:
                 )
             except TimeoutError:
                 log_event(log, "server.inbound_close_timeout", level=logging.WARNING)
-        tasks = list(self._tasks.values())
+        tasks = list(self._tasks.values()) + ([self._warming] if self._warming is not None else [])
         if tasks:
             done, pending = await asyncio.wait(tasks, timeout=self.tuning.shutdown_grace_seconds)
             for task in pending:
@@ -487,6 +491,23 @@ class JudgeServer:
             batch=self.tuning.outbound_batch,
             policy=self.tuning.backoff,
         )
+
+    def _warm_boards(self) -> None:
+        """Draw the boards of the variants in play once, in a thread beside the senders, so that
+        the first deadline after a start does not pay for their unchanging parts
+        (:func:`judge.app.mail_out.opening_boards.warm_boards`: seconds of CPU for World). Only
+        saves time: whatever fails is logged, and the senders draw what they need anyway."""
+        try:
+            boards = _serially(importlib.import_module, "judge.app.mail_out.opening_boards")
+            drawn = boards.warm_boards(self.services.db, stop=self._stop_asked)
+        except Exception:
+            log.exception("could not draw the boards in play ahead of the deadlines")
+            return
+        if drawn:
+            log_event(log, "outbox.boards_drawn", boards=drawn)
+
+    def _stop_asked(self) -> bool:
+        return self._stop.is_set()
 
     async def _run_scheduler(self) -> None:
         run_scheduler = await asyncio.to_thread(_serially, _scheduler_loop)  # imported after start-up, in a thread

@@ -173,6 +173,12 @@ class GameRepository:
             raise NotFoundError("game", normalise_game_name(name))
         return game
 
+    def variants_in_play(self) -> list[str]:
+        """The variants of the games not over (forming, active or paused), each once, sorted: the
+        boards a sender may draw at the next deadline."""
+        over = (GameState.FINISHED, GameState.TERMINATED)
+        return list(self.session.scalars(select(Game.variant).where(Game.state.not_in(over)).distinct().order_by(Game.variant)))
+
     def list(
         self, *, states: Iterable[GameState] | None = None, listed_only: bool = False
     ) -> list[Game]:
