@@ -19,6 +19,7 @@ from judge.mail.compose import (
     deadline_line,
     game_subject,
     header_block,
+    header_lines,
     judge_date,
     judge_line,
     message_bytes,
@@ -316,3 +317,26 @@ def test_a_mail_made_multipart_asks_no_resolver_and_gets_a_boundary_of_its_own(
         assert isinstance(parsed, EmailMessage) and parsed.get_content_type() == "multipart/mixed"
         parts = list(parsed.iter_attachments())
         assert len(parts) == 1 and parts[0].get_content() == picture.data
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        [("List-Id", "<demo.judge.example.org>")],
+        [("List-Id", "demo game " + "x" * 120 + " <demo.judge.example.org>"), ("List-Unsubscribe", "<mailto:j@x.org>")],
+        [],
+    ],
+)
+def test_headers_put_on_top_before_the_attachment_give_the_same_bytes_as_after(
+    headers: list[tuple[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sender puts a game mail's list headers on top of its text and then attaches the map
+    (the text copied for the headers, not the text and the map): the mail is the same, byte for
+    byte, as with the headers put on top of the mail with its map (folded lines included)."""
+    import secrets
+
+    monkeypatch.setattr(secrets, "token_hex", lambda _n: "0" * 24)
+    text = render(JUDGE, "p@x.org", "Results", "Spring 1901.\n" * 40, now=NOW, auto_submitted=AutoSubmitted.GENERATED)
+    picture = Attachment("map.png", "image/png", bytes(range(256)) * 40)
+    on_top = header_lines(headers)
+    assert with_attachment(on_top + text, picture) == on_top + with_attachment(text, picture)

@@ -115,18 +115,19 @@ class TransactionalOutbox:
             log.exception("could not read the outbox batch's maps at once")
         ready: list[OutgoingMail] = []
         for id, message, recipients, attempts, map_phase_id, map_language, game_id in claimed:
+            if game_id is not None and len(recipients) == 1:  # List-Id, an observer's List-Unsubscribe
+                found = headers.get((game_id, recipients[0]))
+                message = (list_headers(self.services, game_id, recipients[0]) if found is None else found) + message
             if map_phase_id is not None:
                 # The results' map, drawn now, not when the phase was processed; a mail whose
-                # picture cannot be drawn goes out as text.
+                # picture cannot be drawn goes out as text. Attached after the list headers went
+                # on top (the same bytes): the text is copied for them, not the text and the map.
                 key = (map_phase_id, map_language or "en")
                 if key in pictures:
                     picture = pictures[key]
                     message = message if picture is None else with_attachment(message, picture)
                 else:
                     message = deliverable_message(self.services, self.pictures, message, *key)
-            if game_id is not None and len(recipients) == 1:  # List-Id, an observer's List-Unsubscribe
-                found = headers.get((game_id, recipients[0]))
-                message = (list_headers(self.services, game_id, recipients[0]) if found is None else found) + message
             if self.signer is not None:  # signed last: the signature covers the bytes the relay gets
                 message = self.signer.sign(message)
             ready.append(OutgoingMail(id, message, tuple(recipients), attempts, self._envelope_sender(id, recipients)))
