@@ -67,6 +67,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_due_games import DUE, FixedClock, _settings, announcing_outbox, profiled, worker
 from bench_processing import ORDERS, ORDERS_HELP, T0, build
 from bench_repository import CHEAP, postgres_url
+from machine_speed import reference_line
 from sqlalchemy import create_engine, make_url, text
 from sqlalchemy.orm import configure_mappers
 
@@ -580,6 +581,7 @@ def main() -> None:
             args.postgres_url, template, data, args.games, False, chosen, args.profile, args.split,
             args.outbound_processes,
         )  # fmt: skip
+    print(reference_line())
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; maps off: {without:.2f} s")
     print(f"deadline to last results mail: {with_maps:.2f} s")
 
