@@ -5,6 +5,7 @@ picture drawn after the warming reuses the board it drew."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Iterator
 
 import pytest
@@ -116,8 +117,12 @@ def test_the_first_results_picture_after_warming_draws_no_board_of_its_own(harne
     assert after.hits >= warmed.hits + 2
 
 
-def test_the_outbound_role_warms_the_boards_when_it_starts(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_outbound_role_warms_the_boards_when_it_starts(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The operator's guide (section 12) names the log event: ``outbox.boards_drawn``."""
     drawn = _drawn(monkeypatch)
+    caplog.set_level(logging.INFO, logger="judge.app.runtime.judge_server")
     _game(harness, "going", "standard", GameState.ACTIVE)
 
     class NoRelay:
@@ -134,6 +139,7 @@ def test_the_outbound_role_warms_the_boards_when_it_starts(harness: Harness, mon
 
     asyncio.run(run())
     assert drawn == [("standard", "en"), ("standard", "fr")]
+    assert [r.getMessage() for r in caplog.records if r.getMessage() == "outbox.boards_drawn"] == ["outbox.boards_drawn"]
 
 
 def test_a_role_without_the_sender_draws_no_board(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
