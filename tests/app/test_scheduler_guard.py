@@ -7,6 +7,7 @@ to raise (monkeypatch), on each engine.
 from __future__ import annotations
 
 import asyncio
+import gc
 from datetime import timedelta
 
 import pytest
@@ -155,3 +156,24 @@ def test_a_failure_inside_a_batch_rolls_the_batch_back_and_each_game_is_done_onc
             assert game.next_due_at is None
             assert len(uow.audit.for_game(game, kind=AuditKind.FAILURE)) == 1  # kept once
     assert _game(harness, ids["broken"]) == (1, harness.clock.now() + scheduler.RETRY_AFTER)
+
+
+def test_a_batch_is_handled_with_the_collector_paused_and_it_is_on_again_after(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch's transaction runs without cyclic collections (its objects live until it ends); the
+    collector is on again after it, and after a failing batch and the failing game's own round."""
+    _due_games(harness, "fine1", "broken", "fine2")
+    seen: list[tuple[str, bool]] = []
+
+    def handle_due(uow: UnitOfWork, services: Services, game: Game, now: object, **_: object) -> None:
+        seen.append((game.name, gc.isenabled()))
+        if game.name == "broken":
+            raise RuntimeError("a bug in game broken")
+        uow.games.set_next_due(game, None)
+
+    monkeypatch.setattr(scheduler, "handle_due", handle_due)
+    gc.enable()
+    assert guarded_scheduler.process_due(harness.services) == 3
+    assert gc.isenabled()
+    assert seen and all(not enabled for _name, enabled in seen)
