@@ -42,6 +42,7 @@ from judge.db.database import UnitOfWork
 from judge.db.enums import GameState
 from judge.db.models import Absence as AbsenceRow
 from judge.db.models import DeadlineSchedule, Game, GameMaster, Person, PhaseRecord
+from judge.db.one_parameter_in import in_parameter
 from judge.timekeeping.absences import MASTER, Absence, counting_absences
 from judge.timekeeping.dates import DateRole, parse_judge_date
 from judge.timekeeping.deadlines import PhaseTimes, next_phase_times
@@ -149,12 +150,12 @@ _GAME_ABSENCES = (
     )
     .order_by(AbsenceRow.starts_at, AbsenceRow.id)
 )
-_ABSENCES_OF = (
+_ABSENCES_OF = (  # a batch's people: some 150 ids, one array on PostgreSQL (judge.db.one_parameter_in)
     select(AbsenceRow)
     .where(
-        AbsenceRow.person_id.in_(bindparam("people", expanding=True)),
+        in_parameter(AbsenceRow.person_id, "people"),
         AbsenceRow.ends_at > bindparam("now"),
-        AbsenceRow.game_id.in_(bindparam("game_ids", expanding=True)) | AbsenceRow.game_id.is_(None),
+        in_parameter(AbsenceRow.game_id, "game_ids") | AbsenceRow.game_id.is_(None),
     )
     .order_by(AbsenceRow.starts_at, AbsenceRow.id)
 )

@@ -13,6 +13,7 @@ from sqlalchemy.orm.util import identity_key
 from judge.db.enums import OrderBlockKind
 from judge.db.models import Game, OrderSubmission, Seat
 from judge.db.models.base import PHASE_LENGTH, POWER_LENGTH
+from judge.db.one_parameter_in import in_parameter
 from judge.db.validation import check_json, check_text
 
 
@@ -239,8 +240,8 @@ _CURRENT_BY_PHASE = select(OrderSubmission).where(
 )
 """The orders that count for several phases of a game (built once: read at every processing)."""
 _CURRENT_BY_GAME_AND_PHASE = select(OrderSubmission).where(
-    OrderSubmission.game_id.in_(bindparam("game_ids", expanding=True)),
-    OrderSubmission.phase.in_(bindparam("phases", expanding=True)),
+    in_parameter(OrderSubmission.game_id, "game_ids"),
+    in_parameter(OrderSubmission.phase, "phases"),
     OrderSubmission.superseded_at.is_(None),
 )
 """The orders that count for several phases of several games (built once: a batch of due games)."""

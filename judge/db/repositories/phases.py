@@ -21,6 +21,7 @@ from judge.db.driver_statements import execute_fixed
 from judge.db.enums import AuditKind, PhaseState
 from judge.db.errors import NotFoundError, StaleStateError
 from judge.db.models import AuditEvent, Game, OrderSubmission, PhaseRecord
+from judge.db.one_parameter_in import in_parameter
 
 
 class PhaseRepository:
@@ -290,7 +291,7 @@ _OPEN_PHASE = (
 )
 """The open phase of a game (built once: read at every order mail and every processing)."""
 _OPEN_PHASES = select(PhaseRecord).where(
-    PhaseRecord.game_id.in_(bindparam("game_ids", expanding=True)), PhaseRecord.state == PhaseState.OPEN
+    in_parameter(PhaseRecord.game_id, "game_ids"), PhaseRecord.state == PhaseState.OPEN
 )
 """The open phases of several games (built once: a batch of due games)."""
 

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from judge.db.enums import DrawVoteKind, PressKind
 from judge.db.errors import NotFoundError
 from judge.db.models import DiaryEntry, DrawVote, Game, PressMessage, Seat
+from judge.db.one_parameter_in import in_parameter
 
 
 class PressRepository:
@@ -176,6 +177,6 @@ _CLEAR_VOTES = delete(DrawVote).where(DrawVote.game_id == bindparam("game_id"))
 _VOTES = cast(Table, DrawVote.__table__)
 _CLEAR_VOTES_ON_TABLE = delete(_VOTES).where(_VOTES.c.game_id == bindparam("game_id"))
 _VOTING_GAMES = (
-    select(_VOTES.c.game_id).where(_VOTES.c.game_id.in_(bindparam("voting_games", expanding=True))).distinct()
+    select(_VOTES.c.game_id).where(in_parameter(_VOTES.c.game_id, "voting_games")).distinct()
 )
 """:meth:`PressRepository.read_votes_ahead`'s query (built once)."""
