@@ -13,6 +13,7 @@ feminine).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from judge.core.geography import GameMap
@@ -56,7 +57,14 @@ def label_width(powers: Sequence[str], language: str) -> int:
     return max((len(power_name(p, language)) + 1 for p in powers), default=0)
 
 
+@functools.lru_cache(maxsize=8192)
 def place(location: str, language: str, game_map: GameMap) -> str:
+    """``location``'s name in ``language`` on ``game_map`` (:func:`judge.core.names.province_display_name`).
+
+    Kept by location, language and map (maps come from a cache, one object per variant and
+    settings, compared by identity): a results mail names forty-odd places in each language,
+    the same few hundred a map has, game after game: looked up each time, the names were about
+    a quarter of a report's writing."""
     return province_display_name(location, "fr" if language == "fr" else "en", game_map)
 
 
