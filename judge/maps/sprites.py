@@ -428,10 +428,13 @@ class Sprite(NamedTuple):
     box: tuple[float, float, float, float]
 
 
-Painted = tuple[tuple[int, int, bytes], ...]
-"""Pixels to paint, as ``out[start:end] = codes``: numbers and bytes only, no slice object kept (a
-slice is one more object the garbage collector walks each time it looks at the old ones: tens of
-thousands of them kept, in a crowded picture's caches, for a third of painting's cost)."""
+Painted = tuple[tuple[int, ...], tuple[int, ...], tuple[bytes, ...]]
+"""Pixels to paint, as ``out[start:end] = codes`` for each ``start``, ``end`` and ``codes`` of the
+three, side by side: numbers and bytes only, no slice object kept (a slice is one more object the
+garbage collector walks each time it looks at the old ones: tens of thousands of them kept, in a
+crowded picture's caches, for a third of painting's cost), and three tuples a placement, not one a
+run (a World picture keeps about ten thousand new runs: each a tuple, the collector walked each
+once, and painting unpacked each)."""
 _placed: dict[tuple[object, ...], Painted] = {}
 """Each element's pixels at its place on a page, in a picture's indices and under its labels (the
 key: the element, its place, the page, the labels' masks and the indices)."""
@@ -442,9 +445,17 @@ picture's indices), under the labels, by the line, its page, the labels' masks, 
 _memo: dict[tuple[str, str, float, float], Line | Sprite] = {}
 _groups: dict[tuple[str, float, float, Clip], tuple[tuple[Line | Sprite, Clip], ...]] = {}
 """The steps of a group of elements alone, by its text and its place (:func:`_steps`)."""
-_lines: dict[tuple[Line, int, Box], tuple[Spans, Spans]] = {}
+Columns = tuple[tuple[int, ...], tuple[int, ...]]
+"""Spans as two tuples side by side, their starts and their ends (kept: two objects, not one a span)."""
+_lines: dict[tuple[Line, int, Box], tuple[Columns, Columns]] = {}
 """Each order line's spans (its body's, its arrowhead's) on a page of the key's width, in its box: a move drawn
 again (the same orders in another game, the same picture for another reader) is not filled again."""
+
+
+def _columns(spans: Spans) -> Columns:
+    """``spans`` as their starts and their ends."""
+    starts = tuple(start for start, _end in spans)
+    return starts, tuple(end for _start, end in spans)
 
 
 def _step(tag: str, attrs: str, ox: float, oy: float) -> Line | Sprite | None:
@@ -808,24 +819,28 @@ class _Strips(dict[int, bytes]):
         return strip
 
 
-def _inked_spans(parts: tuple[Spans, Spans], inks: tuple[int, int], over: Over) -> Painted:
+def _inked_spans(parts: tuple[Columns, Columns], inks: tuple[int, int], over: Over) -> Painted:
     """An order line's spans to paint (its body's, its arrowhead's) in their inks, each length's
     bytes made once a line (its spans are a few lengths, thousands of them in a crowded picture).
     A span a label covers in part (where ``over.paint`` is not all zero: a support's line passing
     under it, few) gets its ink under the label: what it paints is its ink whatever was under it,
     so the label over it is the label over its ink."""
     paint = over.paint
-    inked: list[tuple[int, int, bytes]] = []
-    for part, ink in zip(parts, inks, strict=True):
-        if part:
+    starts: list[int] = []
+    ends: list[int] = []
+    codes: list[bytes] = []
+    for (part_starts, part_ends), ink in zip(parts, inks, strict=True):
+        if part_starts:
             strips = _Strips(ink)
-            inked += [
-                (start, end, strips[end - start])
-                if paint.count(0, start, end) == end - start
-                else (start, end, _labelled(strips[end - start], start, end, over))
-                for start, end in part
-            ]
-    return tuple(inked)
+            for start, end in zip(part_starts, part_ends, strict=True):
+                starts.append(start)
+                ends.append(end)
+                codes.append(
+                    strips[end - start]
+                    if paint.count(0, start, end) == end - start
+                    else _labelled(strips[end - start], start, end, over)
+                )
+    return tuple(starts), tuple(ends), tuple(codes)
 
 
 def _paint(
@@ -849,10 +864,11 @@ def _paint(
                 box = _box(width, height, clip)
                 parts = _lines.get((step, width, box))
                 if parts is None:
-                    parts = _lines[(step, width, box)] = _line(step, width, box, bool(step.marker))
+                    body, head = _line(step, width, box, bool(step.marker))
+                    parts = _lines[(step, width, box)] = (_columns(body), _columns(head))
                 inked = _inked[key] = _inked_spans(parts, inks, over)
-                _placed_runs[0] += len(inked)
-            for start, end, codes in inked:
+                _placed_runs[0] += len(inked[0])
+            for start, end, codes in zip(*inked, strict=True):
                 out[start:end] = codes
             continue
         key = (step.text, step.dx, step.dy, width, height, over.key, table, clip)
@@ -860,8 +876,8 @@ def _paint(
         if placed is None:
             box = _box(width, height, clip)
             placed = _placed[key] = _at_place(_sprites[step.text], step.dx, step.dy, width, box, table, over)
-            _placed_runs[0] += len(placed)
-        for start, end, codes in placed:
+            _placed_runs[0] += len(placed[0])
+        for start, end, codes in zip(*placed, strict=True):
             out[start:end] = codes
     return bytes(out)
 
@@ -885,7 +901,9 @@ def _at_place(runs: tuple[Run, ...], dx: int, dy: int, width: int, box: Box, tab
     ``box``, in the picture's indices (``table``), each with the labels over it: one pass a run."""
     left, top, right, bottom = box
     paint = over.paint
-    placed: list[tuple[int, int, bytes]] = []
+    starts: list[int] = []
+    stops: list[int] = []
+    placed: list[bytes] = []
     for row, column, codes in runs:
         y = row + dy
         if y < top or y >= bottom:
@@ -901,8 +919,10 @@ def _at_place(runs: tuple[Run, ...], dx: int, dy: int, width: int, box: Box, tab
         codes = codes.translate(table)
         if paint.count(0, start, stop) != stop - start:  # a label there
             codes = _labelled(codes, start, stop, over)
-        placed.append((start, stop, codes))
-    return tuple(placed)
+        starts.append(start)
+        stops.append(stop)
+        placed.append(codes)
+    return tuple(starts), tuple(stops), tuple(placed)
 
 
 def _draw_sprites(missing: dict[str, tuple[float, float, float, float]], draw: Draw) -> bool:

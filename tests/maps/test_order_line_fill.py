@@ -153,7 +153,7 @@ def test_the_pixels_kept_to_paint_are_nothing_the_garbage_collector_walks() -> N
     sprites._banded.clear()  # no band kept from a test before: every band of the picture painted
     svg_to_png(_played("world", 2))
     kept = [*sprites._placed.values(), *sprites._inked.values()]
-    assert sum(len(painted) for painted in kept) > 1000
+    assert sum(len(starts) for starts, _ends, _codes in kept) > 1000
     gc.collect()
     gc.collect()
     assert [painted for painted in kept if gc.is_tracked(painted)] == []
