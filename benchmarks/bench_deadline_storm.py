@@ -71,8 +71,8 @@ from machine_speed import reference_line
 from sqlalchemy import create_engine, make_url, text
 from sqlalchemy.orm import configure_mappers
 
-from judge.app.mail_out.opening_boards import warm_boards
 from judge.app.phases.guarded_scheduler import process_due
+from judge.app.reports.opening_boards import warm_boards
 from judge.app.session.services import Services
 from judge.config import load_config
 from judge.db import Database

@@ -36,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from judge.app.mail_out.opening_boards import opening_svg
+    from judge.app.reports.opening_boards import opening_svg
     from judge.maps.contract import svg_from_contract
     from judge.maps.png import svg_to_png
 

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-import judge.app.mail_out.opening_boards as boards
+import judge.app.reports.opening_boards as boards
 from judge.app.mail_out.results_maps import ResultsPictures
 from judge.app.phases.guarded_scheduler import process_due
 from judge.app.runtime.judge_server import JudgeServer, Role, ServerTuning

@@ -495,10 +495,10 @@ class JudgeServer:
     def _warm_boards(self) -> None:
         """Draw the boards of the variants in play once, in a thread beside the senders, so that
         the first deadline after a start does not pay for their unchanging parts
-        (:func:`judge.app.mail_out.opening_boards.warm_boards`: seconds of CPU for World). Only
+        (:func:`judge.app.reports.opening_boards.warm_boards`: seconds of CPU for World). Only
         saves time: whatever fails is logged, and the senders draw what they need anyway."""
         try:
-            boards = _serially(importlib.import_module, "judge.app.mail_out.opening_boards")
+            boards = _serially(importlib.import_module, "judge.app.reports.opening_boards")
             drawn = boards.warm_boards(self.services.db, stop=self._stop_asked)
         except Exception:
             log.exception("could not draw the boards in play ahead of the deadlines")

@@ -1,4 +1,4 @@
-"""A variant's opening board as a picture, and the boards a sender draws before its first deadline.
+"""A variant's opening board as a picture (`judge map --variant`), and the boards a sender draws before its first deadline.
 
 The parts of a board that never change (land, sea, borders, labels, the unit symbols) are drawn
 once per map and language and kept by :mod:`judge.maps` (:mod:`judge.maps.layers`,
