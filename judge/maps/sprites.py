@@ -454,8 +454,10 @@ again (the same orders in another game, the same picture for another reader) is 
 
 def _columns(spans: Spans) -> Columns:
     """``spans`` as their starts and their ends."""
-    starts = tuple(start for start, _end in spans)
-    return starts, tuple(end for _start, end in spans)
+    if not spans:
+        return (), ()
+    starts, ends = zip(*spans, strict=True)
+    return starts, ends
 
 
 def _step(tag: str, attrs: str, ox: float, oy: float) -> Line | Sprite | None:
@@ -826,21 +828,21 @@ def _inked_spans(parts: tuple[Columns, Columns], inks: tuple[int, int], over: Ov
     under it, few) gets its ink under the label: what it paints is its ink whatever was under it,
     so the label over it is the label over its ink."""
     paint = over.paint
-    starts: list[int] = []
-    ends: list[int] = []
+    starts: tuple[int, ...] = ()
+    ends: tuple[int, ...] = ()
     codes: list[bytes] = []
     for (part_starts, part_ends), ink in zip(parts, inks, strict=True):
         if part_starts:
             strips = _Strips(ink)
-            for start, end in zip(part_starts, part_ends, strict=True):
-                starts.append(start)
-                ends.append(end)
-                codes.append(
-                    strips[end - start]
-                    if paint.count(0, start, end) == end - start
-                    else _labelled(strips[end - start], start, end, over)
-                )
-    return tuple(starts), tuple(ends), tuple(codes)
+            codes += [
+                strips[end - start]
+                if paint.count(0, start, end) == end - start
+                else _labelled(strips[end - start], start, end, over)
+                for start, end in zip(part_starts, part_ends, strict=True)
+            ]
+            starts += part_starts
+            ends += part_ends
+    return starts, ends, tuple(codes)
 
 
 def _paint(

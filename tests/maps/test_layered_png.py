@@ -459,3 +459,19 @@ def test_a_board_with_an_inset_is_composed_without_librsvg_once_its_elements_are
     monkeypatch.setattr(png_module, "_vips", counted)
     assert layers.layered_png(svg, red_band) == first
     assert asked == []
+
+
+def test_libvips_draws_with_one_thread_the_same_pixels_as_with_its_pool() -> None:
+    """judge.maps.vips runs libvips on one thread (its pool cost more CPU than it saved on the small
+    pages a picture asks for): a picture drawn whole, and its red band, are the same with four."""
+    from judge.maps.vips import vips
+
+    pyvips = vips()
+    assert pyvips.concurrency_get() == 1
+    svg = _played("world", 2)
+    alone = (whole_svg_to_png(svg), red_band(svg))
+    pyvips.concurrency_set(4)
+    try:
+        assert (whole_svg_to_png(svg), red_band(svg)) == alone
+    finally:
+        pyvips.concurrency_set(1)
