@@ -836,7 +836,7 @@ class _Canvas:
                 self.unit(built, at, css="unit built")
             colour = _GOOD if outcome is Outcome.SUCCEEDS else _FAILED
             if self.shown(at):
-                    self._marks.append(
+                self._marks.append(
                     f'<circle class="order build {outcome.value}" data-power="{_escaped(result.power)}" cx="{at[0]:.1f}" '
                     f'cy="{at[1]:.1f}" r="{17 * self._size(at):g}" fill="none" stroke="{colour}" stroke-width="2"/>'
                     f'<circle cx="{at[0]:.1f}" cy="{at[1]:.1f}" r="{21 * self._size(at):g}" fill="none" stroke="{colour}" stroke-width="1.5"/>'
@@ -851,7 +851,7 @@ class _Canvas:
             return
         if isinstance(order, (Remove, Disband)):
             if self.shown(start):
-                    self._lines.append(f'<circle class="order {"remove" if isinstance(order, Remove) else "disband"} {outcome.value}" '
+                self._lines.append(f'<circle class="order {"remove" if isinstance(order, Remove) else "disband"} {outcome.value}" '
                                    f'cx="{start[0]:.1f}" cy="{start[1]:.1f}" r="{15 * self._size(start):g}" fill="none" stroke="{_FAILED}" '
                                    'stroke-width="2"/>')
             self._cross(start, _FAILED if outcome is Outcome.SUCCEEDS else _INVALID, "removed")

@@ -499,15 +499,12 @@ class JudgeServer:
         saves time: whatever fails is logged, and the senders draw what they need anyway."""
         try:
             boards = _serially(importlib.import_module, "judge.app.reports.opening_boards")
-            drawn = boards.warm_boards(self.services.db, stop=self._stop_asked)
+            drawn = boards.warm_boards(self.services.db, stop=self._stop.is_set)
         except Exception:
             log.exception("could not draw the boards in play ahead of the deadlines")
             return
         if drawn:
             log_event(log, "outbox.boards_drawn", boards=drawn)
-
-    def _stop_asked(self) -> bool:
-        return self._stop.is_set()
 
     async def _run_scheduler(self) -> None:
         run_scheduler = await asyncio.to_thread(_serially, _scheduler_loop)  # imported after start-up, in a thread
