@@ -68,7 +68,7 @@ from bench_due_games import DUE, FixedClock, _settings, announcing_outbox, profi
 from bench_processing import ORDERS, ORDERS_HELP, T0, build
 from bench_repository import CHEAP, postgres_url
 from machine_speed import reference_line
-from sqlalchemy import create_engine, make_url, text
+from sqlalchemy import create_engine, make_url, select, text
 from sqlalchemy.orm import configure_mappers
 
 from judge.app.phases.guarded_scheduler import process_due
@@ -352,6 +352,7 @@ def _deliver(
     from judge.app.mail_out.sender import TransactionalOutbox
     from judge.app.runtime.judge_server import JudgeServer, Role, ServerTuning
     from judge.db.enums import OutboundState
+    from judge.db.models import OutboundMail
     from judge.mail.outbound import SmtpRelay
 
     db = services.db
@@ -362,16 +363,22 @@ def _deliver(
     tuning = ServerTuning(outbound_connections=connections, outbound_poll_seconds=0.05, shutdown_grace_seconds=30)
     TransactionalOutbox(services)  # its modules imported before the clock starts
 
-    def pending() -> int:
+    def pending() -> bool:
+        """Whether a mail is still pending: one row looked for on the claim's index, not all
+        counted (the harness asks every 50 ms at the storm's end; a count of 9,000 rows took
+        4 ms of the server's CPU each time, the judge's budget, not the harness's)."""
         with db.unit_of_work(readonly=True) as uow:
-            return int(uow.outbox.count(OutboundState.PENDING))
+            found = uow.session.execute(
+                select(OutboundMail.id).where(OutboundMail.state == OutboundState.PENDING).limit(1)
+            ).first()
+            return found is not None
 
     async def serve() -> None:
         async with JudgeServer(services, roles={Role.OUTBOUND}, relay=relay, tuning=tuning):
             while True:
                 await asyncio.sleep(0.05)
                 finished = done()  # read before the count: every results mail is queued by then
-                if finished and await asyncio.to_thread(pending) == 0:
+                if finished and not await asyncio.to_thread(pending):
                     break
 
     pending()  # a connection open before the clock starts
