@@ -351,6 +351,7 @@ def layered_png(svg: str, draw: Draw) -> bytes | None:
         png = palette_png(
             board.width, board.height, composed.indices, _with_halo(tuple(palette)), kept, composed.known, made
         )
+        sprites.release(composed.indices)
         sprites.remember(composed.recipes, made)
         return png
 
@@ -405,7 +406,7 @@ _END = b"".join(_chunk(b"IEND", b""))
 
 
 def palette_png(
-    width: int, height: int, indices: bytes, palette: Sequence[Colour], kept: deflate.Background | None = None,
+    width: int, height: int, indices: bytes | bytearray, palette: Sequence[Colour], kept: deflate.Background | None = None,
     known: Mapping[int, deflate.Band] | None = None, made: dict[int, deflate.Band] | None = None,
 ) -> bytes:
     """A PNG of 8-bit palette indices (one byte a pixel, rows top to bottom), no filtering; the rows

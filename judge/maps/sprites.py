@@ -522,9 +522,10 @@ class Over(NamedTuple):
 class Composed(NamedTuple):
     """A phase painted over a base (:func:`compose`), in bands of :data:`judge.maps.deflate.BAND` rows."""
 
-    indices: bytes
+    indices: bytearray
     """The picture's indices, one byte a pixel: right in every band but the ``known`` ones, which
-    may be left unpainted."""
+    may be left unpainted. A page of :data:`_spare`'s: handed back by :func:`release` when read (it
+    is painted over by the next picture then), or left to the garbage collector."""
     known: dict[int, Band]
     """The bands painted as in a picture before, by their number: their deflated bytes."""
     recipes: dict[int, tuple[object, ...]]
@@ -642,8 +643,37 @@ def compose(
         markers = {m.group(1): _hex(m.group(2)) for m in _MARKER.finditer(phase)}
         context = (width, height, over.key, tuple(sorted(index.items())), tuple(sorted(markers.items())))
         known, recipes, painted = _recipes(chunks, _contexts.setdefault(context, next(_count)), height)
-        out = _paint(painted, bytearray(base), width, height, index, bytes(table), markers, over)
-        return None if out is None else Composed(out, known, recipes)
+        out = _page(base)
+        if not _paint(painted, out, width, height, index, bytes(table), markers, over):
+            release(out)
+            return None
+        return Composed(out, known, recipes)
+
+
+_spare: dict[int, bytearray] = {}
+"""Pages painted on before, handed back (:func:`release`), by their length: one a board's size.
+A picture painted on a page of its own cost two copies of megabytes and their allocations (the base
+as a bytearray, then the painted page as bytes); a page handed back is the base copied over it, once."""
+
+
+def _page(base: bytes) -> bytearray:
+    """A page holding ``base``: one handed back, when there is (taken: no other picture paints on
+    it until it is handed back again), else a new one. Under :data:`_LOCK`."""
+    page = _spare.pop(len(base), None)
+    if page is None:
+        return bytearray(base)
+    # Through a view: a bytearray's slice assigned from bytes copies them to a new bytearray first.
+    memoryview(page)[:] = base
+    return page
+
+
+def release(page: bytearray) -> None:
+    """Hand back a page of :func:`compose`'s (:attr:`Composed.indices`) once read: the next picture
+    of its size paints on it (whatever was kept of it is wrong then). At most a few are kept."""
+    with _LOCK:
+        if len(_spare) >= 4:
+            _spare.clear()
+        _spare[len(page)] = page
 
 
 def _recipes(
@@ -854,11 +884,12 @@ def _paint(
     table: bytes,
     markers: dict[str, str],
     over: Over,
-) -> bytes | None:
+) -> bool:
+    """Paint ``steps`` on ``out``; False at a line whose marker the phase does not give."""
     for step, clip in steps:
         if isinstance(step, Line):
             if step.marker and step.marker not in markers:
-                return None
+                return False
             inks = (index[step.colour], index[markers[step.marker]] if step.marker else 0)
             key: tuple[object, ...] = (step, width, height, over.key, clip, inks)
             inked = _inked.get(key)
@@ -881,7 +912,7 @@ def _paint(
             _placed_runs[0] += len(placed[0])
         for start, end, codes in zip(*placed, strict=True):
             out[start:end] = codes
-    return bytes(out)
+    return True
 
 
 def _labelled(codes: bytes | bytearray, start: int, end: int, over: Over) -> bytes:
