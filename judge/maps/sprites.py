@@ -428,9 +428,10 @@ class Sprite(NamedTuple):
     box: tuple[float, float, float, float]
 
 
-Painted = tuple[tuple[int, ...], tuple[int, ...], tuple[bytes, ...]]
+Painted = tuple[tuple[int, ...], tuple[int, ...], tuple[bytearray, ...]]
 """Pixels to paint, as ``out[start:end] = codes`` for each ``start``, ``end`` and ``codes`` of the
-three, side by side: numbers and bytes only, no slice object kept (a slice is one more object the
+three, side by side: numbers and bytearrays only (a bytearray's slice assigned from bytes copies them
+to a new bytearray first, then pastes that: from a bytearray, a third of the time), no slice object kept (a slice is one more object the
 garbage collector walks each time it looks at the old ones: tens of thousands of them kept, in a
 crowded picture's caches, for a third of painting's cost), and three tuples a placement, not one a
 run (a World picture keeps about ten thousand new runs: each a tuple, the collector walked each
@@ -839,14 +840,15 @@ def _bounds(step: Line | Sprite) -> tuple[float, float, float, float]:
     return min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach
 
 
-class _Strips(dict[int, bytes]):
-    """One ink's bytes by their length, each made the first time it is asked for."""
+class _Strips(dict[int, bytearray]):
+    """One ink's bytes by their length, each made the first time it is asked for (never changed:
+    shared by the spans of that length)."""
 
     def __init__(self, ink: int) -> None:
         super().__init__()
-        self.ink = bytes((ink,))
+        self.ink = bytearray((ink,))
 
-    def __missing__(self, length: int) -> bytes:
+    def __missing__(self, length: int) -> bytearray:
         strip = self[length] = self.ink * length
         return strip
 
@@ -860,7 +862,7 @@ def _inked_spans(parts: tuple[Columns, Columns], inks: tuple[int, int], over: Ov
     paint = over.paint
     starts: tuple[int, ...] = ()
     ends: tuple[int, ...] = ()
-    codes: list[bytes] = []
+    codes: list[bytearray] = []
     for (part_starts, part_ends), ink in zip(parts, inks, strict=True):
         if part_starts:
             strips = _Strips(ink)
@@ -915,9 +917,9 @@ def _paint(
     return True
 
 
-def _labelled(codes: bytes | bytearray, start: int, end: int, over: Over) -> bytes:
+def _labelled(codes: bytes | bytearray, start: int, end: int, over: Over) -> bytearray:
     """``codes`` painted at ``start``..``end``, with what is drawn over them there."""
-    return bytes(
+    return bytearray(
         (c & u) | p for c, u, p in zip(codes, over.uncovered[start:end], over.paint[start:end], strict=True)
     )
 
@@ -936,7 +938,7 @@ def _at_place(runs: tuple[Run, ...], dx: int, dy: int, width: int, box: Box, tab
     paint = over.paint
     starts: list[int] = []
     stops: list[int] = []
-    placed: list[bytes] = []
+    placed: list[bytearray] = []
     for row, column, codes in runs:
         y = row + dy
         if y < top or y >= bottom:
@@ -949,12 +951,12 @@ def _at_place(runs: tuple[Run, ...], dx: int, dy: int, width: int, box: Box, tab
         if end <= x:
             continue
         start, stop = y * width + x, y * width + end
-        codes = codes.translate(table)
         if paint.count(0, start, stop) != stop - start:  # a label there
-            codes = _labelled(codes, start, stop, over)
+            placed.append(_labelled(codes.translate(table), start, stop, over))
+        else:
+            placed.append(bytearray(codes.translate(table)))
         starts.append(start)
         stops.append(stop)
-        placed.append(codes)
     return tuple(starts), tuple(stops), tuple(placed)
 
 

@@ -1,5 +1,6 @@
 """What judge.maps.sprites paints on (issue 28): a page handed back by a picture is painted again by
-the next of its size, its old pixels all covered by the base first."""
+the next of its size, its old pixels all covered by the base first; the pixels it pastes are
+bytearrays (a bytearray's slice assigned from bytes copies them to a new bytearray first)."""
 
 from __future__ import annotations
 
@@ -66,4 +67,15 @@ def _shaded(phase: str) -> list[str]:
         for selectors, _colour in layers._RULE.findall(found.group(1))
         for selector in selectors.split(",")
     ]
+
+
+def test_the_pixels_pasted_are_bytearrays() -> None:
+    sprites._placed.clear()
+    sprites._inked.clear()
+    _forget_bands()
+    assert layers.layered_png(svg_from_contract(POSITION, RESULT), red_band) is not None
+    assert sprites._placed and sprites._inked  # units, centres and legend placed; order lines inked
+    for _starts, _ends, codes in (*sprites._placed.values(), *sprites._inked.values()):
+        assert all(type(code) is bytearray for code in codes)
+
 
