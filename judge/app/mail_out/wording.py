@@ -133,56 +133,85 @@ def _board_index(position: Position) -> tuple[dict[str, Unit], dict[str, Unit]]:
     return standing, waiting
 
 
-def _named(
-    ref: UnitRef, viewer: str, position: Position, language: str, game_map: GameMap, _: Gettext,
-    *, dislodged_first: bool = False,
-) -> str:
-    unit = _board_index(position)[1].get(ref.province) if dislodged_first else None
-    unit = unit or board_unit(position, ref)
-    if unit is None:
-        return unit_phrase(ref.type, ref.location, None, viewer, language, game_map, _)
-    return unit_phrase(unit.type, unit.location, unit.power, viewer, language, game_map, _)
-
-
 def order_phrase(
     order: Order, power: str, position: Position, language: str, game_map: GameMap, _: Gettext
 ) -> str:
-    """One order in words, without the power label and the final full stop."""
-    own = position.phase.type is PhaseType.RETREAT
+    """One order in words, without the power label and the final full stop.
 
-    def name(ref: UnitRef, *, acting: bool = False) -> str:
-        return _named(ref, power, position, language, game_map, _, dislodged_first=acting and own)
+    What the words take from the board is the units the order names, as :func:`_units_named`
+    finds them; the rest is the order itself, so the words are written once for each order,
+    units named and language (:func:`_order_words`), game after game."""
+    return _order_words(order, power, _units_named(order, position), language, game_map, _)
+
+
+_Named = tuple[Unit | None, ...]
+"""The units an order names as they stand on the board (None: no unit there), in the order
+:func:`_order_words` names them: the ordered unit, then the one it supports or convoys."""
+
+
+def _units_named(order: Order, position: Position) -> _Named:
+    """The units ``order`` names, looked up on ``position``: the ordered unit (in a retreat phase
+    the one waiting to retreat first, as the unit that retreats is one of those), the unit it
+    supports or convoys; a Remove's unit as it stands; none for a build or a waived build."""
+    if isinstance(order, (Build, Waive)):
+        return ()
+    if isinstance(order, Remove):
+        return (board_unit(position, order.unit),)
+    standing, waiting = _board_index(position)
+    ref = order.unit
+    province = ref.province
+    acting = waiting.get(province) if position.phase.type is PhaseType.RETREAT else None
+    acting = acting or standing.get(province) or waiting.get(province)
+    if isinstance(order, (SupportHold, SupportMove, Convoy)):
+        other = order.convoyed if isinstance(order, Convoy) else order.supported
+        province = other.province
+        return (acting, standing.get(province) or waiting.get(province))
+    return (acting,)
+
+
+@functools.lru_cache(maxsize=16384)
+def _order_words(
+    order: Order, power: str, named: _Named, language: str, game_map: GameMap, _: Gettext
+) -> str:
+    """:func:`order_phrase` of ``order`` given by ``power`` whose units are ``named``: kept by all of
+    them (orders, units and maps compare by value, the gettext by its catalogue), as a results
+    mail writes some thirty orders in each language, most of them met in the games before."""
+
+    def name(ref: UnitRef, unit: Unit | None) -> str:
+        if unit is None:
+            return unit_phrase(ref.type, ref.location, None, power, language, game_map, _)
+        return unit_phrase(unit.type, unit.location, unit.power, power, language, game_map, _)
 
     def to(location: str) -> str:
         return place(location, language, game_map)
 
     if isinstance(order, Hold):
-        return _("{unit} HOLD").format(unit=name(order.unit, acting=True))
+        return _("{unit} HOLD").format(unit=name(order.unit, named[0]))
     if isinstance(order, Move):
-        path = " -> ".join([name(order.unit, acting=True), *(to(p) for p in order.route), to(order.destination)])
+        path = " -> ".join([name(order.unit, named[0]), *(to(p) for p in order.route), to(order.destination)])
         return _("{path} VIA CONVOY").format(path=path) if order.via_convoy and not order.route else path
     if isinstance(order, Retreat):
-        return f"{name(order.unit, acting=True)} -> {to(order.destination)}"
+        return f"{name(order.unit, named[0])} -> {to(order.destination)}"
     if isinstance(order, SupportHold):
         return _("{unit} SUPPORT {other}").format(
-            unit=name(order.unit, acting=True), other=name(order.supported)
+            unit=name(order.unit, named[0]), other=name(order.supported, named[1])
         )
     if isinstance(order, SupportMove):
         return _("{unit} SUPPORT {other} -> {place}").format(
-            unit=name(order.unit, acting=True), other=name(order.supported), place=to(order.destination)
+            unit=name(order.unit, named[0]), other=name(order.supported, named[1]), place=to(order.destination)
         )
     if isinstance(order, Convoy):
         return _("{unit} CONVOY {other} -> {place}").format(
-            unit=name(order.unit, acting=True), other=name(order.convoyed), place=to(order.destination)
+            unit=name(order.unit, named[0]), other=name(order.convoyed, named[1]), place=to(order.destination)
         )
     if isinstance(order, Disband):
-        return _("{unit} DISBAND").format(unit=name(order.unit, acting=True))
+        return _("{unit} DISBAND").format(unit=name(order.unit, named[0]))
     if isinstance(order, Build):
         if order.type is UnitType.FLEET:
             return _("Builds a fleet in {place}").format(place=to(order.location))
         return _("Builds an army in {place}").format(place=to(order.location))
     if isinstance(order, Remove):
-        unit = board_unit(position, order.unit)
+        unit = named[0]
         unit_type = unit.type if unit is not None else order.unit.type
         location = unit.location if unit is not None else order.unit.location
         if unit_type is UnitType.FLEET:

@@ -16,6 +16,7 @@ the phase so HISTORY can show it again.
 
 from __future__ import annotations
 
+import functools
 import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -130,7 +131,7 @@ def _order_lines(report: ResultsReport, game_map: GameMap, language: str, _: Get
         label = power_label(power, language, width)
         for entry in by_power[power]:
             text = _entry_text(entry, report.position, game_map, language, _)
-            tag = _tag(entry, _, game_map, language)
+            tag = _tag(entry.outcome, entry.reason, _, game_map, language)
             lines.append(f"{label} {text}.{'  ' + tag if tag else ''}")
     return lines
 
@@ -152,15 +153,17 @@ def _entry_text(entry: OrderResult, position: Position, game_map: GameMap, langu
     return unordered_phrase(unit, position, language, game_map, _)
 
 
-def _tag(entry: OrderResult, _: Gettext, game_map: GameMap, language: str) -> str:
-    """``(*bounce*)``, ``(*cut, dislodged*)``: why an order failed, in the Judge's words."""
-    if entry.outcome is Outcome.INVALID:
+@functools.lru_cache(maxsize=1024)
+def _tag(outcome: Outcome, reason: str, _: Gettext, game_map: GameMap, language: str) -> str:
+    """``(*bounce*)``, ``(*cut, dislodged*)``: why an order failed (its ``outcome`` and the engine's
+    ``reason``), in the Judge's words. Kept by all of them: a few dozen outcomes and reasons make
+    every tag of a map's results (a retreat by the master names a place of the map)."""
+    if outcome is Outcome.INVALID:
         return f"(*{_('invalid')}*)"
-    reason = entry.reason
     if reason.startswith("no order:") or reason.startswith("no valid order:"):
         reason = reason.split(":", 1)[1]
         parts = [p.strip() for p in reason.split(",") if p.strip() not in ("holds", "disbanded")]
-    elif entry.outcome is Outcome.SUCCEEDS and not reason.startswith("completed"):
+    elif outcome is Outcome.SUCCEEDS and not reason.startswith("completed"):
         return ""  # most orders: nothing to say, and no message translated for it
     else:
         parts = [p.strip() for p in reason.split(",")]
