@@ -251,8 +251,23 @@ def _ownership(report: ResultsReport, game_map: GameMap, language: str, _: Gette
 
 def _wrapped(label: str, provinces: set[str] | frozenset[str], game_map: GameMap, language: str) -> list[str]:
     names = sorted(place(p, language, game_map) for p in provinces)
-    text = ", ".join(names) + "."
-    return textwrap.wrap(text, width=78, initial_indent=label + " ", subsequent_indent=" " * (len(label) + 1))
+    return wrap_under_label(label, ", ".join(names) + ".")
+
+
+WIDTH = 78
+"""The longest line of a wrapped list (the centres a power owns)."""
+
+
+def wrap_under_label(label: str, text: str) -> list[str]:
+    """``text`` after ``label`` and a space, wrapped at :data:`WIDTH` with the lines after the
+    first indented under it: :func:`textwrap.wrap`'s lines, which a text that fits on the first
+    line whole (as most powers' centres do) is given without textwrap's splitting it into words:
+    printable (no tab nor line break for textwrap to turn into spaces, no other space than
+    ' '), not empty and not ending with a blank (which textwrap drops), it is that one line as it is."""
+    first = label + " "
+    if text and len(first) + len(text) <= WIDTH and text.isprintable() and not text.endswith(" "):
+        return [first + text]
+    return textwrap.wrap(text, width=WIDTH, initial_indent=first, subsequent_indent=" " * len(first))
 
 
 def _table(report: ResultsReport, game_map: GameMap, language: str, _: Gettext) -> list[str]:
