@@ -1,9 +1,11 @@
 """What judge.maps.sprites paints on (issue 28): a page handed back by a picture is painted again by
 the next of its size, its old pixels all covered by the base first; the pixels it pastes are
-bytearrays (a bytearray's slice assigned from bytes copies them to a new bytearray first)."""
+bytearrays (a bytearray's slice assigned from bytes copies them to a new bytearray first); a sprite
+wholly inside its box is placed without cutting its runs, as cutting them would place it."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -79,3 +81,33 @@ def test_the_pixels_pasted_are_bytearrays() -> None:
         assert all(type(code) is bytearray for code in codes)
 
 
+
+def test_a_sprite_inside_its_box_is_placed_as_the_cutting_loop_places_it() -> None:
+    """judge.maps.sprites._whole_at_place (no run cut) serves the sprites _inside finds inside their
+    box: the same pixels as _at_place's loop, which cuts each run to the box, for boxes whose edges
+    pass near each of a picture's sprites (a unit on an inset's frame, cut by its clip)."""
+    sprites._memo.clear()
+    sprites._groups.clear()
+    assert layers.layered_png(svg_from_contract(POSITION, RESULT), red_band) is not None
+    found = {step for step in sprites._memo.values() if isinstance(step, sprites.Sprite)}
+    assert len(found) > 50
+    width = 1200
+    over = sprites.Over("bare", b"\xff" * width * 1100, bytes(width * 1100))
+    table = bytes(range(256))
+    seen = {True: 0, False: 0}
+    for sprite in found:
+        runs = sprites._sprites[sprite.text]
+        # Each edge of the box: a pixel inside its pixels' (cutting them), theirs, or its bounds'.
+        left = sprite.dx + min(column for _row, column, _codes in runs)
+        right = sprite.dx + max(column + len(codes) for _row, column, codes in runs)
+        top, bottom = sprite.dy + runs[0][0], sprite.dy + runs[-1][0] + 1
+        x0, y0, x1, y1 = (int(edge) for edge in sprites._bounds(sprite))
+        edges = ((left + 1, left, x0), (top + 1, top, y0), (right - 1, right, x1 + 1), (bottom - 1, bottom, y1 + 1))
+        for box in itertools.product(*edges):
+            if sprites._inside(sprite, box):
+                seen[True] += 1
+                whole = sprites._whole_at_place(runs, sprite.dx, sprite.dy, width, table, over)
+                assert whole == sprites._at_place(runs, sprite.dx, sprite.dy, width, box, table, over)
+            else:
+                seen[False] += 1
+    assert seen[True] and seen[False]
