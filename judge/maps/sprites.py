@@ -340,8 +340,7 @@ def _segment(
                     spans.append((at + lo, at + hi))
         return
     if uy == 0:  # horizontal: the stroke's rows, every column
-        rows = range(first, last)
-        inside = [(left, right)] * len(rows)
+        slope = reach = 0.0
         near = _between((left - 1 - x1) / ux, (right + 1 - x1) / ux)
     else:
         slope, reach = ux / uy, abs(half / uy)
@@ -351,33 +350,37 @@ def _segment(
         first, last = max(first, math.floor(ends[0] - 0.5)), min(last, ceil(ends[1] - 0.5) + 1)
         if last <= first:
             return
-        rows = range(first, last)
-        inside = []
-        for row in rows:
-            middle = x1 + (row + 0.5 - y1) * slope - 0.5
-            lo, hi = ceil(middle - reach), ceil(middle + reach)
-            inside.append((lo if lo > left else left, hi if hi < right else right))
         near = _between((first - 1 - across - y1) / uy, (last + 1 + across - y1) / uy)
-    # On each row, the centre at distance t along the segment is at x = along + 0.5 + t / ux.
+    # On each row, the centre at distance t along the segment is at x = along + 0.5 + t / ux, and the
+    # stroke's two long edges at middle -/+ reach (a horizontal stroke: the box's sides). Each dash's
+    # rows are computed in its own loop (a row two dashes share, twice): no list of the rows' bounds
+    # built first and read again.
     back = uy / ux
-    along = [x1 - (row + 0.5 - y1) * back - 0.5 for row in rows]
     for a, b in _dashes(length, dash, near):
         ya, yb = (y1 + uy * a, y1 + uy * b) if uy >= 0 else (y1 + uy * b, y1 + uy * a)
         r0, r1 = max(ceil(ya - across - 0.5), first), min(ceil(yb + across - 0.5), last)
         if r1 <= r0:
             continue
         from_a, to_b = (a / ux, b / ux) if ux > 0 else (b / ux, a / ux)
-        i0, i1 = r0 - first, r1 - first
-        for (lo_row, hi_row), base, at in zip(
-            inside[i0:i1], along[i0:i1], range(r0 * width, r1 * width, width), strict=True
-        ):
-            lo, hi = ceil(base + from_a), ceil(base + to_b)
-            if lo < lo_row:
-                lo = lo_row
-            if hi > hi_row:
-                hi = hi_row
+        at = r0 * width
+        for row in range(r0, r1):
+            offset = row + 0.5 - y1
+            along = x1 - offset * back - 0.5
+            lo, hi = ceil(along + from_a), ceil(along + to_b)
+            if uy:
+                middle = x1 + offset * slope - 0.5
+                lo_row, hi_row = ceil(middle - reach), ceil(middle + reach)
+                if lo < lo_row:
+                    lo = lo_row
+                if hi > hi_row:
+                    hi = hi_row
+            if lo < left:
+                lo = left
+            if hi > right:
+                hi = right
             if hi > lo:
                 spans.append((at + lo, at + hi))
+            at += width
 
 
 Spans = tuple[tuple[int, int], ...]
