@@ -174,8 +174,9 @@ def _order_words(
     order: Order, power: str, named: _Named, language: str, game_map: GameMap, _: Gettext
 ) -> str:
     """:func:`order_phrase` of ``order`` given by ``power`` whose units are ``named``: kept by all of
-    them (orders, units and maps compare by value, the gettext by its catalogue), as a results
-    mail writes some thirty orders in each language, most of them met in the games before."""
+    them (orders and units compare by value, a map by identity, one object a variant, the gettext by
+    its catalogue), as a results mail writes some thirty orders in each language, most of them met
+    in the games before."""
 
     def name(ref: UnitRef, unit: Unit | None) -> str:
         if unit is None:
