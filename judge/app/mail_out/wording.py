@@ -157,15 +157,11 @@ def _units_named(order: Order, position: Position) -> _Named:
         return ()
     if isinstance(order, Remove):
         return (board_unit(position, order.unit),)
-    standing, waiting = _board_index(position)
     ref = order.unit
-    province = ref.province
-    acting = waiting.get(province) if position.phase.type is PhaseType.RETREAT else None
-    acting = acting or standing.get(province) or waiting.get(province)
+    acting = _board_index(position)[1].get(ref.province) if position.phase.type is PhaseType.RETREAT else None
+    acting = acting or board_unit(position, ref)
     if isinstance(order, (SupportHold, SupportMove, Convoy)):
-        other = order.convoyed if isinstance(order, Convoy) else order.supported
-        province = other.province
-        return (acting, standing.get(province) or waiting.get(province))
+        return (acting, board_unit(position, order.convoyed if isinstance(order, Convoy) else order.supported))
     return (acting,)
 
 
