@@ -434,12 +434,12 @@ class Sprite(NamedTuple):
 
 Painted = tuple[tuple[int, ...], tuple[int, ...], tuple[bytearray, ...]]
 """Pixels to paint, as ``out[start:end] = codes`` for each ``start``, ``end`` and ``codes`` of the
-three, side by side: numbers and bytearrays only (a bytearray's slice assigned from bytes copies them
-to a new bytearray first, then pastes that: from a bytearray, a third of the time), no slice object kept (a slice is one more object the
-garbage collector walks each time it looks at the old ones: tens of thousands of them kept, in a
-crowded picture's caches, for a third of painting's cost), and three tuples a placement, not one a
-run (a World picture keeps about ten thousand new runs: each a tuple, the collector walked each
-once, and painting unpacked each)."""
+three, side by side: numbers and bytearrays only (a bytearray's slice assigned from bytes copies
+them to a new bytearray first, then pastes that: from a bytearray, a third of the time), no slice
+object kept (a slice is one more object the garbage collector walks each time it looks at the old
+ones: tens of thousands of them kept, in a crowded picture's caches, for a third of painting's
+cost), and three tuples a placement, not one a run (a World picture keeps about ten thousand new
+runs: each a tuple, the collector walked each once, and painting unpacked each)."""
 _placed: dict[tuple[object, ...], Painted] = {}
 """Each element's pixels at its place on a page, in a picture's indices and under its labels (the
 key: the element, its place, the page, the labels' masks and the indices)."""
