@@ -74,6 +74,7 @@ from sqlalchemy.orm import configure_mappers
 from judge.app.phases.guarded_scheduler import process_due
 from judge.app.reports.opening_boards import warm_boards
 from judge.app.session.services import Services
+from judge.collector import settle_heap
 from judge.config import load_config
 from judge.db import Database
 from judge.db.migrate import upgrade
@@ -235,8 +236,9 @@ class _Clocked:
 
 def _started_up() -> None:
     """What a running judge did long before the deadline: its start-up imports (every module of the
-    application, :func:`judge.app.runtime.judge_server._import_the_judge`) and the translations
-    read, so the clock measures the storm, not a process starting."""
+    application, :func:`judge.app.runtime.judge_server._import_the_judge`, which then leaves them out
+    of the collector's full passes) and the translations read, so the clock measures the storm, not
+    a process starting."""
     from judge.app.runtime.judge_server import _serially
     from judge.i18n import LANGUAGES, translation
 
@@ -269,6 +271,7 @@ def sender(
     db = Database(url, passwords=CHEAP)
     try:
         warm_boards(db)  # what the outbound role did when it started, long before the deadline
+        settle_heap("boards")  # and then, as the role does: its kept boards out of the full passes
         drawn = _count_drawings()
         services = Services(db=db, config=load_config(_settings(url, data_dir)), clock=FixedClock(DUE))
         clocked = _Clocked(barrier, cpu, "sender")
@@ -294,6 +297,7 @@ def shared(
     db = Database(url, passwords=CHEAP)
     try:
         warm_boards(db)  # what the outbound role did when it started, long before the deadline
+        settle_heap("boards")
         drawn = _count_drawings()
         services = Services(db=db, config=load_config(_settings(url, data_dir)), clock=FixedClock(DUE))
         with db.unit_of_work(readonly=True) as uow:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import gc
 import importlib
 import logging
 import pkgutil
@@ -36,6 +35,7 @@ from enum import StrEnum
 from typing import Any
 
 from judge.app.session.services import Services
+from judge.collector import settle_heap
 from judge.config import Config
 from judge.db.database import Database
 from judge.db.wakeups import Channel, PostgresWakeups, wakeups_for
@@ -97,6 +97,7 @@ def _import_the_judge() -> None:
             except ImportError as missing:  # an optional dependency this installation lacks
                 log.warning("not imported at start-up: %s (%s)", found.name, missing)
     _WARMED.append(True)
+    settle_heap("imports")  # what every role of this process imports lives as long as it
 
 
 def _serially(load: Callable[..., Any], *args: Any) -> Any:
@@ -430,7 +431,6 @@ class JudgeServer:
         # the commands, their grammar and handlers are most of the judge's import time.
         worker = await asyncio.to_thread(_serially, importlib.import_module, "judge.app.mail_in.worker")
         housekeeping = await asyncio.to_thread(_serially, importlib.import_module, "judge.app.console.housekeeping")
-        settle_heap()
         await worker.run_worker(
             self.services,
             self._stop,
@@ -503,6 +503,7 @@ class JudgeServer:
         except Exception:
             log.exception("could not draw the boards in play ahead of the deadlines")
             return
+        settle_heap("boards")  # the boards' kept parts live as long as the process
         if drawn:
             log_event(log, "outbox.boards_drawn", boards=drawn)
 
@@ -568,24 +569,6 @@ class JudgeServer:
             self._listener = None
         if self._wakeups is not None:
             self._wakeups.close()
-
-
-_heap_settled = threading.Event()
-
-
-def settle_heap() -> None:
-    """Once per process, after start-up: leave what start-up built (modules, grammars, tables,
-    alive as long as the process) out of the collector's full passes (``gc.freeze``).
-
-    Why: a full pass scans every tracked object; in a worker, with all of the judge imported,
-    one costs about 80 ms and comes every few hundred mails (issue 14). Frozen objects are
-    still freed by reference counting when they go; only a cycle among them would be kept.
-    """
-    if _heap_settled.is_set():
-        return
-    _heap_settled.set()
-    gc.collect()
-    gc.freeze()
 
 
 def _scheduler_loop() -> Callable[..., Awaitable[None]]:
