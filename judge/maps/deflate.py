@@ -18,6 +18,7 @@ band's bytes are a function of its rows alone.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Mapping
 from typing import NamedTuple
 
@@ -29,6 +30,19 @@ _LEVEL = 1
 """zlib's level (the run-length strategy uses few of its settings)."""
 _HEADER = b"\x78\x01"
 """zlib's header: deflate, a 32 KB window, no dictionary (its check bits make it a multiple of 31)."""
+_FIRST = 289
+"""How many of a band's bytes ISA-L is given first, alone: its look-ahead (``ISAL_LOOK_AHEAD``, 288
+bytes) and one, so that its first call deflates the band's first byte alone. ISA-L's level-1
+deflate (``.write_first_byte`` in igzip_icf_body_h1_gr_bt.asm, to 2.32.1 at least) begins a block
+(after a full flush: each band) by hashing the block's third byte from a register holding the
+compressor's address instead of the bytes: that byte is looked up, and kept, under a slot picked by
+where the compressor lies in memory; when that slot is one of the band's own, a match is found or
+missed, and the same rows give other bytes (one or two, in each band that compressor deflates):
+now and then, from process to process (ASLR), about one compressor in 6,000 on a board's band. A
+call given no more than the look-ahead and one byte stops after the first byte; the next goes on
+from there, every byte hashed from the bytes: the same bytes whatever the compressor's address
+(tests/maps/test_deflate_bands.py). One call more a band: +0.06% of the instructions of drawing a
+Standard game's pictures."""
 _LAST = b"\x03\x00"
 """An empty final block (fixed codes): the end of the deflate stream."""
 _BASE = 65521
@@ -63,11 +77,19 @@ def _compressor() -> isal_zlib.Compress:
 
 def _band(compressor: isal_zlib.Compress, whole: memoryview, width: int, top: int, bottom: int) -> Band:
     """Rows ``top``..``bottom - 1``, each after its filter byte (0: none), deflated by ``compressor``
-    and fully flushed (zlib resets its state at a full flush: what follows is deflated as if anew)."""
+    and fully flushed (a full flush resets the state: what follows is deflated as if anew): a
+    function of the rows alone, whatever the compressor deflated before and wherever it lies in
+    memory (its first :data:`_FIRST` bytes given alone: see there)."""
     # Joined after an empty first part: each row after its filter byte, in one copy (not the join
     # copied again behind the first filter byte).
     rows = b"\x00".join([b"", *(whole[y * width : (y + 1) * width] for y in range(top, bottom))])
-    return Band(compressor.compress(rows) + compressor.flush(isal_zlib.Z_FULL_FLUSH), isal_zlib.adler32(rows), len(rows))
+    if len(rows) <= _FIRST:  # a band of a page narrower than ISA-L's look-ahead (no board's)
+        short = zlib.compressobj(_LEVEL, zlib.DEFLATED, -15)
+        data = short.compress(rows) + short.flush(zlib.Z_FULL_FLUSH)
+    else:
+        view = memoryview(rows)
+        data = compressor.compress(view[:_FIRST]) + compressor.compress(view[_FIRST:]) + compressor.flush(isal_zlib.Z_FULL_FLUSH)
+    return Band(data, isal_zlib.adler32(rows), len(rows))
 
 
 def background(indices: bytes, width: int, height: int) -> Background:

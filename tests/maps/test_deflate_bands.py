@@ -88,3 +88,67 @@ def test_a_band_found_by_its_checksum_is_used_only_for_the_same_pixels() -> None
     stream = deflate.zlib_stream(picture, width, height)
     assert zlib.decompress(stream) == _rows(picture, width, height)
     assert impostor.data not in stream
+
+
+_ZSTREAM = 48
+"""Where python-isal's compressor object holds ISA-L's stream: after its head (16 bytes), level
+buffer, dictionary, flag and lock."""
+_SLOTS = 0x1FFF
+"""ISA-L's level-1 hash table: 8K slots."""
+
+
+def _hash(four: bytes) -> int:
+    """ISA-L's level-1 hash of four bytes (the x86 ``crc32`` instruction: CRC-32C without its
+    inversions) on its table."""
+    crc = 0
+    for byte in four:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
+    return crc & _SLOTS
+
+
+def _slot_of(compressor: isal_zlib.Compress) -> int | None:
+    """The slot where ISA-L's level-1 deflate looks up and keeps a block's third byte when it starts
+    a block with it (hashed from the stream's address shifted 16 bits, not from the bytes); None when
+    the object is so near a 64 KB boundary that its stream may lie past it."""
+    address = id(compressor)
+    if (address & 0xFFFF) > 0xFFFF - 4 * _ZSTREAM:
+        return None
+    return _hash((((address + _ZSTREAM) >> 16) & 0xFFFFFFFF).to_bytes(4, "little"))
+
+
+def test_a_bands_bytes_do_not_depend_on_the_compressor_that_deflates_it() -> None:
+    """A band's bytes are its rows' alone, whichever compressor deflates them (deflate._FIRST): not
+    what ISA-L's level-1 deflate makes of a block's third byte, which it hashes from the compressor's
+    address (a byte or two differed now and then, from process to process, for the same picture).
+    Here two compressors whose addresses pick different slots, and a band whose third to sixth bytes
+    hash to one's slot and come again later in the band: that compressor would find them again
+    there, the other not."""
+    width, background = 64, 9
+    kept = []  # alive: each compressor at an address of its own
+    slots: list[tuple[int, isal_zlib.Compress]] = []
+    while len(slots) < 2:  # two slots, neither the one a run of the background hashes to
+        compressor = deflate._compressor()
+        kept.append(compressor)
+        slot = _slot_of(compressor)
+        if slot is not None and slot not in [_hash(bytes([background] * 4)), *(taken for taken, _ in slots)]:
+            slots.append((slot, compressor))
+    (slot, first), (_other, second) = slots
+    # Three bytes to pick, the fourth a 1: the four hash to the first compressor's slot (one in 8K
+    # of the fours tried hashes to any slot).
+    four = next(
+        bytes((a, b, c, 1))
+        for a in range(10, 250)
+        for b in range(10, 250)
+        for c in range(10, 250)
+        if _hash(bytes((a, b, c, 1))) == slot
+    )
+    pixels = bytearray([background]) * (width * deflate.BAND)
+    pixels[0:5] = bytes([5]) + four  # the band's bytes 1 to 5: a pixel, then the four
+    pixels[3 * width + 20 : 3 * width + 24] = four  # the four again, lower down
+    whole = memoryview(bytes(pixels))
+    one = deflate._band(first, whole, width, 0, deflate.BAND)
+    two = deflate._band(second, whole, width, 0, deflate.BAND)
+    assert zlib.decompressobj(-15).decompress(one.data) == _rows(bytes(pixels), width, deflate.BAND)
+    assert one == two
