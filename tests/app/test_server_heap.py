@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 
@@ -16,6 +16,7 @@ from judge.app.runtime import judge_server as server_module
 from judge.app.runtime.judge_server import JudgeServer, Role, ServerTuning
 from judge.db.enums import GameState
 from tests.app.conftest import Harness
+from tests.app.server_helpers import until
 
 pytestmark = pytest.mark.engine_blind  # what a process keeps in memory: the same on either engine
 
@@ -47,13 +48,6 @@ def freezes(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, int]]]:
     gc.unfreeze()
 
 
-async def _until(condition: Callable[[], object], timeout: float = 30) -> None:
-    for _ in range(int(timeout / 0.02)):
-        if condition():
-            return
-        await asyncio.sleep(0.02)
-
-
 @pytest.mark.parametrize("role", [Role.WORKER, Role.SCHEDULER])
 def test_a_process_freezes_its_imports_once_whatever_its_role(
     harness: Harness, freezes: list[tuple[str, int]], role: Role
@@ -61,7 +55,7 @@ def test_a_process_freezes_its_imports_once_whatever_its_role(
     async def run() -> None:
         tuning = ServerTuning(worker_poll_seconds=0.05, scheduler_poll_seconds=0.05, shutdown_grace_seconds=5, workers=2)
         async with JudgeServer(harness.services, roles={role}, tuning=tuning):
-            await _until(lambda: freezes)
+            assert await until(lambda: freezes, 30)
             await asyncio.sleep(0.1)
         async with JudgeServer(harness.services, roles={role}, tuning=tuning):  # another server, same process
             await asyncio.sleep(0.2)
@@ -80,7 +74,7 @@ def test_a_sender_freezes_its_imports_then_its_boards_once_drawn(harness: Harnes
         async with JudgeServer(harness.services, roles={Role.OUTBOUND}, relay=_NoRelay(), tuning=tuning) as server:
             assert server._warming is not None
             await asyncio.wait_for(asyncio.shield(server._warming), timeout=60)
-            await _until(lambda: len(freezes) >= 2)
+            assert await until(lambda: len(freezes) >= 2, 30)
 
     asyncio.run(run())
     assert [stage for stage, _count in freezes] == ["imports", "boards"]

@@ -24,6 +24,7 @@ from judge.db.database import Database
 from judge.db.enums import InboundState, OutboundState
 from judge.db.wakeups import Channel, PostgresWakeups, wakeups_for
 from judge.timekeeping.clock import FakeClock
+from tests.app.server_helpers import until
 from tests.conftest import TEST_PASSWORDS
 
 JUDGE = "judge@example.org"
@@ -77,16 +78,6 @@ def _listening(db: Database, channel: Channel) -> bool:
     return bool(found)
 
 
-async def _until(condition: object, seconds: float) -> bool:
-    assert callable(condition)
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if await asyncio.to_thread(condition):
-            return True
-        await asyncio.sleep(0.05)
-    return False
-
-
 def _looks(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """The worker's looks at the queue, each noted once over (whether it found mail): a test
     stores its mail after the first, so only a wake-up or the poll can find it."""
@@ -109,12 +100,12 @@ def test_a_mail_at_the_door_wakes_a_worker_in_another_process(services: Services
 
     async def run() -> bool:
         async with JudgeServer(services, roles={Role.WORKER}, tuning=SLOW):
-            assert await _until(lambda: looks == [False], 30)  # the worker has looked once and found nothing
-            assert await _until(lambda: _listening(services.db, Channel.MAIL_IN), 15)  # and listens
+            assert await until(lambda: looks == [False], 30)  # the worker has looked once and found nothing
+            assert await until(lambda: _listening(services.db, Channel.MAIL_IN), 15)  # and listens
             async with JudgeServer(services, roles={Role.INBOUND}, tuning=SLOW) as door:
                 message = f"From: p@example.net\r\nTo: {JUDGE}\r\nSubject: v\r\n\r\nVERSION\r\n"
                 await asyncio.to_thread(_send, door.port, message)
-                return await _until(lambda: _processed(services.db) == 1, 15)
+                return await until(lambda: _processed(services.db) == 1, 15)
 
     assert asyncio.run(run())
 
@@ -125,7 +116,7 @@ def test_a_reply_queued_by_a_worker_wakes_a_sender_in_another_process(services: 
     async def run() -> bool:
         async with JudgeServer(services, roles={Role.OUTBOUND}, relay=relay, tuning=SLOW):
             await asyncio.sleep(0.5)  # the sender has looked once and found nothing: it sleeps
-            assert await _until(lambda: _listening(services.db, Channel.OUTBOX), 15)  # and listens
+            assert await until(lambda: _listening(services.db, Channel.OUTBOX), 15)  # and listens
             async with JudgeServer(services, roles={Role.WORKER}, tuning=SLOW):
                 services.db.store_inbound_mail(
                     f"From: p@example.net\r\nTo: {JUDGE}\r\nSubject: v\r\n\r\nVERSION\r\n".encode(),
@@ -134,12 +125,12 @@ def test_a_reply_queued_by_a_worker_wakes_a_sender_in_another_process(services: 
                     services.clock.now(),
                 )
                 # the worker would find it only at its next poll: wake it as a door would, once it listens
-                assert await _until(lambda: _listening(services.db, Channel.MAIL_IN), 15)
+                assert await until(lambda: _listening(services.db, Channel.MAIL_IN), 15)
                 waker = wakeups_for(services.db.engine)
                 assert waker is not None
                 waker.announce(Channel.MAIL_IN)
                 waker.close()
-                return await _until(lambda: relay.delivered == [["p@example.net"]], 15)
+                return await until(lambda: relay.delivered == [["p@example.net"]], 15)
 
     assert asyncio.run(run())
     with services.db.unit_of_work(readonly=True) as uow:
@@ -152,14 +143,14 @@ def test_without_a_wake_up_a_split_role_waits_for_its_poll(services: Services, m
 
     async def run() -> bool:
         async with JudgeServer(services, roles={Role.WORKER}, tuning=SLOW):
-            assert await _until(lambda: looks == [False], 30)  # looked once, found nothing: it sleeps
+            assert await until(lambda: looks == [False], 30)  # looked once, found nothing: it sleeps
             services.db.store_inbound_mail(
                 f"From: p@example.net\r\nTo: {JUDGE}\r\nSubject: v\r\n\r\nVERSION\r\n".encode(),
                 "p@example.net",
                 [JUDGE],
                 services.clock.now(),
             )
-            return await _until(lambda: _processed(services.db) == 1, 3)
+            return await until(lambda: _processed(services.db) == 1, 3)
 
     assert not asyncio.run(run())
 
